@@ -1,0 +1,47 @@
+// Nest 12 is ESM-only; @swc/jest compiles both our TypeScript and those packages to CommonJS.
+const transform = {
+  '^.+\\.(t|j|mj)s$': [
+    '@swc/jest',
+    {
+      jsc: {
+        parser: { syntax: 'typescript', decorators: true },
+        transform: { legacyDecorator: true, decoratorMetadata: true },
+        target: 'es2022',
+      },
+      module: { type: 'commonjs' },
+    },
+  ],
+};
+const common = {
+  transform,
+  transformIgnorePatterns: [
+    '/node_modules/(?!(@nestjs|p-limit|yocto-queue|cookie|@fastify/compress|uuid)/)',
+  ],
+  moduleNameMapper: {
+    '^@app/(domain|otlp|eventlog|persistence|config)$': '<rootDir>/libs/$1/src/index.ts',
+    '^@app/(domain|otlp|eventlog|persistence|config)/(.*)$': '<rootDir>/libs/$1/src/$2',
+    '^@app/migrations$': '<rootDir>/migrations/index.ts',
+  },
+  testEnvironment: 'node',
+};
+module.exports = {
+  maxWorkers: 2,
+  projects: [
+    { ...common, displayName: 'unit', testMatch: ['<rootDir>/{apps,libs,tools}/**/*.spec.ts'], testPathIgnorePatterns: ['\\.int\\.spec\\.ts$'] },
+    {
+      ...common,
+      displayName: 'int',
+      testMatch: ['<rootDir>/{apps,libs,tools}/**/*.int.spec.ts'],
+      globalSetup: '<rootDir>/test/support/global-setup.ts',
+      globalTeardown: '<rootDir>/test/support/global-teardown.ts',
+    },
+    {
+      ...common,
+      displayName: 'e2e',
+      testMatch: ['<rootDir>/test/**/*.e2e-spec.ts'],
+      globalSetup: '<rootDir>/test/support/global-setup.ts',
+      globalTeardown: '<rootDir>/test/support/global-teardown.ts',
+      testTimeout: 60000,
+    },
+  ],
+};

@@ -1,0 +1,124 @@
+import type { JsonObject, JsonValue } from '../json/types';
+
+/**
+ * What one event says about a trace, span or score, in the form every projection applies.
+ * Native events and OTLP spans are both turned into these; the projection never sees a
+ * wire format. Each field carries the version of the event that set it (CONTRACT merge
+ * rule): `${ISO timestamp}|${event id}`, compared as plain text.
+ */
+export type Version = string;
+
+export const versionOf = (timestampIso: string, eventId: string): Version => `${timestampIso}|${eventId}`;
+
+/** Fields that last-writer-wins per field; absent (never null) when an event does not set them. */
+export interface TraceFields {
+  name: string;
+  /** The timestamp the client gave the trace; the trace's timestamp falls back to its spans. */
+  timestamp: string;
+  userId: string;
+  sessionId: string;
+  metadata: JsonObject;
+  tags: string[];
+  input: JsonValue;
+  output: JsonValue;
+  release: string;
+  version: string;
+  environment: string;
+}
+
+export interface SpanFields {
+  traceId: string;
+  parentId: string;
+  name: string;
+  type: string;
+  model: string;
+  modelParameters: JsonObject;
+  promptTokens: number;
+  completionTokens: number;
+  totalTokens: number;
+  cost: number;
+  input: JsonValue;
+  output: JsonValue;
+  metadata: JsonObject;
+  attributes: JsonObject;
+  startTime: string;
+  endTime: string;
+  level: SpanLevel;
+  statusMessage: string;
+}
+
+export const SPAN_LEVELS = ['DEBUG', 'DEFAULT', 'WARNING', 'ERROR'] as const;
+export type SpanLevel = (typeof SPAN_LEVELS)[number];
+
+export const SCORE_DATA_TYPES = ['NUMERIC', 'CATEGORICAL', 'BOOLEAN'] as const;
+export type ScoreDataType = (typeof SCORE_DATA_TYPES)[number];
+
+export const SCORE_SOURCES = ['API', 'EVAL', 'ANNOTATION'] as const;
+export type ScoreSource = (typeof SCORE_SOURCES)[number];
+
+export interface ScoreFields {
+  traceId: string;
+  spanId: string;
+  name: string;
+  value: number | string | boolean;
+  dataType: ScoreDataType;
+  comment: string;
+  metadata: JsonObject;
+  source: ScoreSource;
+  timestamp: string;
+}
+
+/** Values with the version each one was written at; merged field by field. */
+export interface Versioned<F> {
+  values: Partial<F>;
+  versions: Partial<Record<keyof F & string, Version>>;
+}
+
+export interface TraceDelta extends Versioned<TraceFields> {
+  projectId: string;
+  id: string;
+  otelTraceId: string | null;
+  externalId: string | null;
+  /** receivedAt of the first envelope that mentioned the trace (DESIGN "Rows"). */
+  createdAt: string;
+  /** Earliest event timestamp that mentioned the trace: the last fallback for its timestamp. */
+  firstEventTime: string;
+  /** Earliest start of its spans seen so far. */
+  minSpanStart: string | null;
+}
+
+export interface SpanDelta extends Versioned<SpanFields> {
+  projectId: string;
+  id: string;
+  otelSpanId: string | null;
+  externalId: string | null;
+  createdAt: string;
+}
+
+export interface ScoreDelta extends Versioned<ScoreFields> {
+  projectId: string;
+  id: string;
+  externalId: string | null;
+  createdAt: string;
+}
+
+export interface TelemetryFacts {
+  traces: TraceDelta[];
+  spans: SpanDelta[];
+  scores: ScoreDelta[];
+}
+
+export const emptyFacts = (): TelemetryFacts => ({ traces: [], spans: [], scores: [] });
+
+/** Every field of `values` stamped with one version: what a single event contributes. */
+export function stamped<F>(values: Partial<F>, version: Version): Versioned<F> {
+  const present: Partial<F> = {};
+  const versions: Partial<Record<keyof F & string, Version>> = {};
+  for (const key of Object.keys(values) as (keyof F & string)[]) {
+    const value = values[key];
+    if (value === undefined || value === null) continue;
+    present[key] = value;
+    versions[key] = version;
+  }
+  return { values: present, versions };
+}
