@@ -8,3 +8,7 @@ export * from './json/depth';
 export * from './telemetry/records';
 export * from './telemetry/merge';
 export * from './events/ingest';
+export * from './api-keys';
+export * from './events/seq-token';
+export * from './events/audit';
+export * from './native';

@@ -1,1 +1,11 @@
-export {};
+/**
+ * OTLP/JSON traces (OTLP/HTTP JSON encoding): types, validation, conversion into the facts
+ * every projection applies, and splitting into stream messages. Pure: no I/O, no Nest.
+ */
+export * from './otlp-types';
+export { type OtlpEnvelope, otlpToFacts } from './otlp-to-facts';
+export { MAX_ANY_VALUE_DEPTH, MAX_LISTED_PROBLEMS, validateOtlpRequest } from './validate-otlp-request';
+export { splitOtlpRequest } from './split-otlp-request';
+export { decodeAnyValue, decodeAttributes, decodeKeyValue } from './attributes';
+export { spanTypeOf } from './span-rules';
+export { MAX_UNIX_NANO, unixNanoTextOf, unixNanoTextToIso } from './otlp-wire';

@@ -1,0 +1,29 @@
+import { ConfigError, DEFAULT_DATABASE_URL, DEFAULT_NATS_URL, loadConfig } from './config';
+
+describe(loadConfig.name, () => {
+  it('works with no environment at all', () => {
+    const c = loadConfig({});
+    expect(c).toMatchObject({ databaseUrl: DEFAULT_DATABASE_URL, natsUrl: DEFAULT_NATS_URL, port: 3000, host: '127.0.0.1', jwtAccessTtlSeconds: 900, jwtRefreshTtlSeconds: 2_592_000, streamPrefix: '' });
+    expect(c.jwtSecret).toHaveLength(64);
+  });
+
+  it('reports every problem at once, naming the variable', () => {
+    expect(() => loadConfig({ PORT: 'abc', DATABASE_URL: 'mysql://x', LOG_LEVEL: 'loud' })).toThrow(ConfigError);
+    try {
+      loadConfig({ PORT: 'abc', DATABASE_URL: 'mysql://x', LOG_LEVEL: 'loud' });
+    } catch (err) {
+      expect((err as Error).message).toMatch(/PORT/);
+      expect((err as Error).message).toMatch(/DATABASE_URL/);
+      expect((err as Error).message).toMatch(/LOG_LEVEL/);
+    }
+  });
+
+  it('requires a real JWT secret in production', () => {
+    expect(() => loadConfig({ NODE_ENV: 'production' })).toThrow(/JWT_SECRET/);
+    expect(loadConfig({ NODE_ENV: 'production', JWT_SECRET: 'x'.repeat(32) }).jwtSecret).toBe('x'.repeat(32));
+  });
+
+  it('refuses stream prefixes NATS cannot name', () => {
+    expect(() => loadConfig({ SPANLOG_STREAM_PREFIX: 'a.b' })).toThrow(/SPANLOG_STREAM_PREFIX/);
+  });
+});

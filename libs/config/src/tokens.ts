@@ -1,0 +1,3 @@
+/** Injection tokens shared by the apps. */
+export const APP_CONFIG = Symbol('APP_CONFIG');
+export const LOGGER = Symbol('LOGGER');

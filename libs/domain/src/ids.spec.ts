@@ -1,0 +1,40 @@
+import { isOtelSpanId, isOtelTraceId, nativeId, otelSpanUuid, otelTraceUuid, traceIdCandidates } from './ids';
+
+describe('ids', () => {
+  it('writes an OTel trace id as a UUID, lower-case', () => {
+    expect(otelTraceUuid('5B8EFFF798038103D269B633813FC60C')).toBe('5b8efff7-9803-8103-d269-b633813fc60c');
+  });
+
+  it('derives span UUIDs from trace and span, deterministically and case-insensitively', () => {
+    const a = otelSpanUuid('5b8efff798038103d269b633813fc60c', 'eee19b7ec3c1b174');
+    expect(otelSpanUuid('5B8EFFF798038103D269B633813FC60C', 'EEE19B7EC3C1B174')).toBe(a);
+    expect(otelSpanUuid('5b8efff798038103d269b633813fc60d', 'eee19b7ec3c1b174')).not.toBe(a);
+  });
+
+  it.each([
+    ['5b8efff798038103d269b633813fc60c', true],
+    ['00000000000000000000000000000000', false],
+    ['5b8efff798038103d269b633813fc60', false],
+    ['zz8efff798038103d269b633813fc60c', false],
+  ])('isOtelTraceId(%s) = %s', (id, ok) => expect(isOtelTraceId(id)).toBe(ok));
+
+  it.each([
+    ['eee19b7ec3c1b174', true],
+    ['0000000000000000', false],
+    ['eee19b7ec3c1b17', false],
+  ])('isOtelSpanId(%s) = %s', (id, ok) => expect(isOtelSpanId(id)).toBe(ok));
+
+  it('keeps a native UUID and maps any other id to UUIDv5 with the original kept', () => {
+    expect(nativeId('0E9B3C42-8F11-4C55-9E2A-6F3B1D2C4A5E')).toEqual({ id: '0e9b3c42-8f11-4c55-9e2a-6f3b1d2c4a5e', externalId: null });
+    const mapped = nativeId('trace-1');
+    expect(mapped.externalId).toBe('trace-1');
+    expect(mapped.id).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-5[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/);
+    expect(nativeId('trace-1')).toEqual(mapped);
+  });
+
+  it('accepts a trace id in any of its forms', () => {
+    const hex = '5b8efff798038103d269b633813fc60c';
+    expect(traceIdCandidates(hex)).toContain(otelTraceUuid(hex));
+    expect(traceIdCandidates('trace-1')).toEqual([nativeId('trace-1').id]);
+  });
+});

@@ -1,0 +1,20 @@
+export { type FactTarget, nativeEventsToFacts } from './native-to-facts';
+export { type NativeBatchValidation, type NativeEventError, type ValidNativeEvent, validateNativeBatch } from './validate-native-batch';
+export {
+  EventCreateBody,
+  GenerationCreateBody,
+  GenerationUpdateBody,
+  NATIVE_EVENT_TYPES,
+  NativeEventEnvelope,
+  type NativeEventBody,
+  type NativeEventType,
+  ScoreBody,
+  type ScoreValue,
+  SdkLogBody,
+  SpanCreateBody,
+  SpanUpdateBody,
+  TraceCreateBody,
+  UsageBody,
+  scoreDataTypeOf,
+} from './native-events.dto';
+export { type DtoCheck, validateDto } from './native-fields';

@@ -1,0 +1,171 @@
+import type { JsonObject, JsonValue } from '../json/types';
+import { SCORE_DATA_TYPES, SCORE_SOURCES, SPAN_LEVELS, type ScoreDataType, type ScoreSource, type SpanLevel } from '../telemetry/records';
+import {
+  type FieldRule,
+  Optional,
+  Required,
+  amount,
+  anyJson,
+  anyText,
+  count,
+  jsonObject,
+  nativeId,
+  nested,
+  oneOf,
+  stringList,
+  text,
+  timestamp,
+} from './native-fields';
+
+// The events of CONTRACT "Native batch events": one class per body, fields only through
+// Required/Optional (native-fields.ts); unknown fields are ignored.
+
+const name = text(1, 1000);
+/**
+ * Filter and grouping keys (userId, sessionId, environment, model, tags…): 256 characters
+ * of at most 3 UTF-8 bytes stay under Postgres' 2,704-byte btree row limit on indexed columns.
+ */
+const MAX_LABEL_LENGTH = 256;
+const label = text(0, MAX_LABEL_LENGTH);
+const spanLevel = oneOf(SPAN_LEVELS);
+/** AGENT, TOOL, LLM, RETRIEVAL, CHAIN, EMBEDDING, EVENT, CUSTOM or any other upper-case word. */
+const spanType: FieldRule = {
+  test: (v) => typeof v === 'string' && /^[A-Z][A-Z0-9_]{0,63}$/.test(v),
+  message: 'must be an upper-case word of at most 64 characters, such as AGENT, TOOL, LLM, RETRIEVAL, CHAIN, EMBEDDING, EVENT or CUSTOM',
+};
+
+export class TraceCreateBody {
+  @Required(nativeId) id: string;
+  @Required(name) name: string;
+  @Optional(timestamp) timestamp?: string;
+  @Optional(label) userId?: string;
+  @Optional(label) sessionId?: string;
+  @Optional(jsonObject) metadata?: JsonObject;
+  @Optional(stringList(MAX_LABEL_LENGTH)) tags?: string[];
+  @Optional(anyJson) input?: JsonValue;
+  @Optional(anyJson) output?: JsonValue;
+  @Optional(label) release?: string;
+  @Optional(label) version?: string;
+  @Optional(label) environment?: string;
+}
+
+/** What every span event carries, create or update alike. */
+abstract class ObservationBody {
+  @Required(nativeId) id: string;
+  @Required(nativeId) traceId: string;
+  @Optional(nativeId) parentObservationId?: string;
+  @Optional(anyJson) input?: JsonValue;
+  @Optional(anyJson) output?: JsonValue;
+  @Optional(jsonObject) metadata?: JsonObject;
+  @Optional(spanLevel) level?: SpanLevel;
+}
+
+export class SpanCreateBody extends ObservationBody {
+  @Required(name) name: string;
+  @Optional(spanType) type?: string;
+  @Required(timestamp) startTime: string;
+  @Optional(timestamp) endTime?: string;
+  @Optional(anyText) statusMessage?: string;
+}
+
+export class SpanUpdateBody extends ObservationBody {
+  @Optional(name) name?: string;
+  @Optional(spanType) type?: string;
+  @Optional(timestamp) startTime?: string;
+  @Optional(timestamp) endTime?: string;
+  @Optional(anyText) statusMessage?: string;
+}
+
+export class UsageBody {
+  @Optional(count) input?: number;
+  @Optional(count) output?: number;
+  @Optional(count) total?: number;
+}
+
+/** A generation is an LLM span: a `type` in its body is ignored. */
+export class GenerationCreateBody extends ObservationBody {
+  @Required(name) name: string;
+  @Required(timestamp) startTime: string;
+  @Optional(timestamp) endTime?: string;
+  @Optional(anyText) statusMessage?: string;
+  @Optional(label) model?: string;
+  @Optional(jsonObject) modelParameters?: JsonObject;
+  @Optional(nested(UsageBody)) usage?: UsageBody;
+  @Optional(amount) cost?: number;
+}
+
+export class GenerationUpdateBody extends ObservationBody {
+  @Optional(name) name?: string;
+  @Optional(timestamp) startTime?: string;
+  @Optional(timestamp) endTime?: string;
+  @Optional(anyText) statusMessage?: string;
+  @Optional(label) model?: string;
+  @Optional(jsonObject) modelParameters?: JsonObject;
+  @Optional(nested(UsageBody)) usage?: UsageBody;
+  @Optional(amount) cost?: number;
+}
+
+/** A point in time: stored as a span of type EVENT that ends when it starts. */
+export class EventCreateBody extends ObservationBody {
+  @Required(name) name: string;
+  @Required(timestamp) startTime: string;
+}
+
+export type ScoreValue = number | string | boolean;
+
+export function scoreDataTypeOf(value: ScoreValue): ScoreDataType {
+  if (typeof value === 'number') return 'NUMERIC';
+  if (typeof value === 'boolean') return 'BOOLEAN';
+  return 'CATEGORICAL';
+}
+
+const isScoreValue = (v: unknown): v is ScoreValue =>
+  typeof v === 'string' || typeof v === 'boolean' || (typeof v === 'number' && Number.isFinite(v));
+
+/** Also the body of POST /api/v1/scores (CONTRACT "Scores"). */
+export class ScoreBody {
+  @Optional(nativeId) id?: string;
+  @Required(nativeId) traceId: string;
+  @Optional(nativeId) spanId?: string;
+  @Required(name) name: string;
+  @Required({ test: isScoreValue, message: 'must be a number, a string or a boolean' }) value: ScoreValue;
+  @Optional({
+    test: (v, dto) => {
+      const { value } = dto as ScoreBody;
+      return typeof v === 'string' && (SCORE_DATA_TYPES as readonly string[]).includes(v) && (!isScoreValue(value) || scoreDataTypeOf(value) === v);
+    },
+    message: `must be one of ${SCORE_DATA_TYPES.join(', ')} and agree with the value: NUMERIC for a number, CATEGORICAL for a string, BOOLEAN for a boolean`,
+  })
+  dataType?: ScoreDataType;
+  @Optional(anyText) comment?: string;
+  @Optional(jsonObject) metadata?: JsonObject;
+  @Optional(oneOf(SCORE_SOURCES)) source?: ScoreSource;
+}
+
+/** Accepted and not stored. */
+export class SdkLogBody {
+  @Optional(anyJson) log?: JsonValue;
+}
+
+export const NATIVE_EVENT_BODIES = {
+  'trace-create': TraceCreateBody,
+  'span-create': SpanCreateBody,
+  'span-update': SpanUpdateBody,
+  'generation-create': GenerationCreateBody,
+  'generation-update': GenerationUpdateBody,
+  'event-create': EventCreateBody,
+  'score-create': ScoreBody,
+  'sdk-log': SdkLogBody,
+} as const;
+
+export type NativeEventType = keyof typeof NATIVE_EVENT_BODIES;
+export type NativeEventBody<T extends NativeEventType> = InstanceType<(typeof NATIVE_EVENT_BODIES)[T]>;
+export const NATIVE_EVENT_TYPES = Object.keys(NATIVE_EVENT_BODIES) as NativeEventType[];
+
+/** One element of `batch` (SPEC 4.1): every part required. */
+export class NativeEventEnvelope {
+  @Required(nativeId) id: string;
+  @Required(oneOf(NATIVE_EVENT_TYPES)) type: NativeEventType;
+  @Required(timestamp) timestamp: string;
+  @Required(jsonObject) body: JsonObject;
+}

@@ -1,0 +1,175 @@
+import { v5 as uuidv5 } from 'uuid';
+import { type MappedId, SPANLOG_NAMESPACE, nativeId } from '../ids';
+import { sanitizeJson, sanitizeText } from '../json/sanitize';
+import {
+  type ScoreDelta,
+  type ScoreFields,
+  type SpanDelta,
+  type SpanFields,
+  type TelemetryFacts,
+  type TraceDelta,
+  type TraceFields,
+  type Version,
+  emptyFacts,
+  stamped,
+  versionOf,
+} from '../telemetry/records';
+import { toIso } from '../time';
+import { type TraceCreateBody, scoreDataTypeOf } from './native-events.dto';
+import type { ValidNativeEvent } from './validate-native-batch';
+
+/** Where the events were accepted: the projection's project and its only clock. */
+export interface FactTarget {
+  projectId: string;
+  receivedAt: string;
+}
+
+type SpanEvent = Extract<ValidNativeEvent, { type: 'span-create' | 'span-update' | 'generation-create' | 'generation-update' | 'event-create' }>;
+type ScoreEvent = Extract<ValidNativeEvent, { type: 'score-create' }>;
+
+/** Sanitized before hashing: UUIDv5 hashes UTF-8 via encodeURIComponent, which throws on a lone surrogate. */
+const mapId = (raw: string): MappedId => nativeId(sanitizeText(raw));
+
+/** Ids of scores sent without one; a namespace of their own keeps them apart from client ids. */
+const SCORE_EVENT_NAMESPACE = uuidv5('native score-create event', SPANLOG_NAMESPACE);
+
+function traceCreated(body: TraceCreateBody, at: string, version: Version, target: FactTarget): TraceDelta {
+  const values: Partial<TraceFields> = {
+    name: body.name,
+    timestamp: body.timestamp,
+    userId: body.userId,
+    sessionId: body.sessionId,
+    metadata: body.metadata,
+    tags: body.tags,
+    input: body.input,
+    output: body.output,
+    release: body.release,
+    version: body.version,
+    environment: body.environment,
+  };
+  return { ...traceMentioned(body.id, at, null, target), ...stamped(values, version) };
+}
+
+/**
+ * A span names its trace, which may not exist yet: this creates it with no fields set, and
+ * offers the span's start as the trace's timestamp until the trace says otherwise.
+ */
+function traceMentioned(traceId: string, at: string, spanStart: string | null, target: FactTarget): TraceDelta {
+  const { id, externalId } = mapId(traceId);
+  return {
+    projectId: target.projectId,
+    id,
+    otelTraceId: null,
+    externalId,
+    createdAt: target.receivedAt,
+    firstEventTime: at,
+    minSpanStart: spanStart,
+    values: {},
+    versions: {},
+  };
+}
+
+/** Only the fields the event carries, so that an update never clears what it does not mention. */
+function spanValues(event: SpanEvent): Partial<SpanFields> {
+  const { body } = event;
+  const values: Partial<SpanFields> = {
+    traceId: mapId(body.traceId).id,
+    parentId: body.parentObservationId === undefined ? undefined : mapId(body.parentObservationId).id,
+    name: body.name,
+    startTime: body.startTime,
+    input: body.input,
+    output: body.output,
+    metadata: body.metadata,
+    level: body.level,
+  };
+  switch (event.type) {
+    case 'span-create':
+    case 'span-update':
+      // A create without a type is CUSTOM; an update changes the type only when it names one.
+      values.type = event.body.type ?? (event.type === 'span-create' ? 'CUSTOM' : undefined);
+      values.endTime = event.body.endTime;
+      values.statusMessage = event.body.statusMessage;
+      break;
+    case 'generation-create':
+    case 'generation-update': {
+      const generation = event.body;
+      const { input, output, total } = generation.usage ?? {};
+      if (event.type === 'generation-create') values.type = 'LLM';
+      values.endTime = generation.endTime;
+      values.statusMessage = generation.statusMessage;
+      values.model = generation.model;
+      values.modelParameters = generation.modelParameters;
+      values.promptTokens = input;
+      values.completionTokens = output;
+      values.totalTokens = total ?? (input !== undefined && output !== undefined ? input + output : undefined);
+      values.cost = generation.cost;
+      break;
+    }
+    case 'event-create':
+      values.type = 'EVENT';
+      values.endTime = event.body.startTime;
+      break;
+  }
+  return values;
+}
+
+function spanChanged(event: SpanEvent, values: Partial<SpanFields>, version: Version, target: FactTarget): SpanDelta {
+  const { id, externalId } = mapId(event.body.id);
+  return { projectId: target.projectId, id, otelSpanId: null, externalId, createdAt: target.receivedAt, ...stamped(values, version) };
+}
+
+function scoreCreated(event: ScoreEvent, at: string, version: Version, target: FactTarget): ScoreDelta {
+  const { body } = event;
+  // Without a client id the event names the score, so a retried event is still one score.
+  const { id, externalId } = body.id === undefined ? { id: uuidv5(sanitizeText(event.id), SCORE_EVENT_NAMESPACE), externalId: null } : mapId(body.id);
+  const values: Partial<ScoreFields> = {
+    traceId: mapId(body.traceId).id,
+    spanId: body.spanId === undefined ? undefined : mapId(body.spanId).id,
+    name: body.name,
+    value: body.value,
+    dataType: body.dataType ?? scoreDataTypeOf(body.value),
+    comment: body.comment,
+    metadata: body.metadata,
+    source: body.source ?? 'API',
+    timestamp: at,
+  };
+  return { projectId: target.projectId, id, externalId, createdAt: target.receivedAt, ...stamped(values, version) };
+}
+
+/**
+ * What validated native events state about traces, spans and scores. Every field an event
+ * sets carries its version (event timestamp, then event id), so the merge rule gives the same
+ * rows whatever the order and however often events repeat. All text is made safe for Postgres.
+ */
+export function nativeEventsToFacts(events: ValidNativeEvent[], target: FactTarget): TelemetryFacts {
+  const facts = emptyFacts();
+  for (const event of events) {
+    const at = toIso(event.timestampMs);
+    const version = versionOf(at, event.id);
+    switch (event.type) {
+      case 'trace-create':
+        facts.traces.push(traceCreated(event.body, at, version, target));
+        break;
+      case 'span-create':
+      case 'span-update':
+      case 'generation-create':
+      case 'generation-update':
+      case 'event-create': {
+        const values = spanValues(event);
+        facts.spans.push(spanChanged(event, values, version, target));
+        facts.traces.push(traceMentioned(event.body.traceId, at, values.startTime ?? null, target));
+        break;
+      }
+      case 'score-create':
+        facts.scores.push(scoreCreated(event, at, version, target));
+        break;
+      case 'sdk-log':
+        break;
+      default: {
+        const unhandled: never = event;
+        throw new Error(`no mapping for native event type ${(unhandled as ValidNativeEvent).type}`);
+      }
+    }
+  }
+  return sanitizeJson(facts);
+}

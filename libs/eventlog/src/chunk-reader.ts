@@ -1,0 +1,25 @@
+import type { JetStreamClient, JsMsg, ObjectStore } from 'nats';
+import { BLOB_HEADER } from './headers';
+import { PermanentMessageError } from './consumer';
+
+/** Returns a message's data, fetching it from the blob bucket when the chunk lives there. */
+export class ChunkReader {
+  private store: Promise<ObjectStore> | null = null;
+
+  constructor(
+    private readonly js: JetStreamClient,
+    private readonly blobBucket: string,
+  ) {}
+
+  async read(msg: JsMsg): Promise<Uint8Array> {
+    const blob = msg.headers?.has(BLOB_HEADER) ? msg.headers.get(BLOB_HEADER) : null;
+    if (!blob) return msg.data;
+    this.store ??= this.js.views.os(this.blobBucket).catch((err) => {
+      this.store = null;
+      throw err;
+    });
+    const data = await (await this.store).getBlob(blob);
+    if (!data) throw new PermanentMessageError(`blob ${blob} is missing from ${this.blobBucket}`);
+    return data;
+  }
+}

@@ -1,0 +1,29 @@
+const encoder = new TextEncoder();
+
+/**
+ * Splits a native batch into `{"batch":[…]}` documents of at most `maxBytes` each, in
+ * order. The client's bytes are kept whenever they fit one message (the common case); a
+ * single event larger than `maxBytes` becomes a chunk of its own, which the publisher
+ * moves to the blob bucket. Deterministic, so a retried request yields the same chunks.
+ */
+export function chunkNativeBatch(raw: Uint8Array, events: readonly unknown[], maxBytes: number): Uint8Array[] {
+  if (raw.byteLength <= maxBytes) return [raw];
+  const chunks: Uint8Array[] = [];
+  const overhead = '{"batch":[]}'.length;
+  let parts: string[] = [];
+  let size = overhead;
+  const flush = () => {
+    if (parts.length) chunks.push(encoder.encode(`{"batch":[${parts.join(',')}]}`));
+    parts = [];
+    size = overhead;
+  };
+  for (const event of events) {
+    const json = JSON.stringify(event) ?? 'null';
+    const bytes = Buffer.byteLength(json) + 1;
+    if (parts.length && size + bytes > maxBytes) flush();
+    parts.push(json);
+    size += bytes;
+  }
+  flush();
+  return chunks;
+}

@@ -1,0 +1,123 @@
+import { randomUUID } from 'node:crypto';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { type JsMsg, type NatsConnection, StringCodec, connect } from 'nats';
+import pino from 'pino';
+import { PermanentMessageError, PullConsumerRunner } from './consumer';
+import { StreamLayout, ensureStreams } from './streams';
+
+const sc = StringCodec();
+const NATS_URL = process.env.NATS_URL ?? 'nats://127.0.0.1:4222';
+
+async function until(check: () => boolean | Promise<boolean>, timeoutMs = 15_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!(await check())) {
+    if (Date.now() > deadline) throw new Error('condition not met in time');
+    await sleep(50);
+  }
+}
+
+describe(PullConsumerRunner.name, () => {
+  let nc: NatsConnection;
+  let layout: StreamLayout;
+
+  beforeAll(async () => {
+    nc = await connect({ servers: NATS_URL });
+  });
+
+  beforeEach(async () => {
+    layout = new StreamLayout(`T${randomUUID().slice(0, 8)}_`);
+    await ensureStreams(await nc.jetstreamManager(), layout);
+  });
+
+  afterEach(async () => {
+    const jsm = await nc.jetstreamManager();
+    for (const key of ['ingest', 'scores', 'usage', 'evals', 'audit', 'deadLetter'] as const) {
+      await jsm.streams.delete(layout.streamName(key)).catch(() => undefined);
+    }
+  });
+
+  afterAll(() => nc.drain());
+
+  async function runner(apply: (items: string[]) => Promise<void>, healthy: () => boolean = () => true) {
+    const stream = layout.streamName('ingest');
+    return new PullConsumerRunner<string>({
+      js: nc.jetstream(),
+      jsm: await nc.jetstreamManager(),
+      stream,
+      durable: 'projector',
+      deadLetterSubject: layout.deadLetterSubject(stream, 'projector'),
+      logger: pino({ level: 'silent' }),
+      decode: async (msg: JsMsg) => {
+        const text = sc.decode(msg.data);
+        if (text === 'unreadable') throw new PermanentMessageError('cannot read');
+        return text;
+      },
+      apply,
+      isHealthy: async () => healthy(),
+      maxDeliveries: 3,
+      batchSize: 10,
+    });
+  }
+
+  async function withRunner(r: PullConsumerRunner<string>, work: () => Promise<void>) {
+    await r.start();
+    try {
+      await work();
+    } finally {
+      await r.stop();
+    }
+  }
+
+  const publish = async (texts: string[]) => {
+    const js = nc.jetstream();
+    for (const t of texts) await js.publish(`${layout.subjectRoot('ingest')}.o.p.batch`, sc.encode(t));
+  };
+
+  const deadLetters = async (): Promise<string[]> => {
+    const jsm = await nc.jetstreamManager();
+    const info = await jsm.streams.info(layout.streamName('deadLetter'));
+    const out: string[] = [];
+    for (let seq = info.state.first_seq; seq <= info.state.last_seq && info.state.messages > 0; seq++) {
+      const m = await jsm.streams.getMessage(layout.streamName('deadLetter'), { seq });
+      out.push(`${sc.decode(m.data)}:${m.header.get('Spanlog-DLQ-Reason')}`);
+    }
+    return out;
+  };
+
+  it('applies batches, isolates a poison message, dead-letters it with the reason and keeps going', async () => {
+    const applied: string[] = [];
+    const r = await runner(async (items) => {
+      if (items.includes('poison')) throw new Error('poison refused');
+      applied.push(...items);
+    });
+    await publish(['a', 'poison', 'b', 'unreadable', 'c']);
+    await withRunner(r, async () => {
+      await until(async () => applied.length === 3 && (await deadLetters()).length === 2);
+      await publish(['d']);
+      await until(() => applied.includes('d'));
+    });
+    expect(applied.sort()).toEqual(['a', 'b', 'c', 'd']);
+    const dlq = await deadLetters();
+    expect(dlq).toEqual(expect.arrayContaining(['unreadable:cannot read', expect.stringMatching(/^poison:failed 3 times: poison refused/)]));
+  }, 30_000);
+
+  it('does not dead-letter while the store is down, and applies everything once it is back', async () => {
+    let storeUp = false;
+    const applied: string[] = [];
+    const r = await runner(
+      async (items) => {
+        if (!storeUp) throw new Error('connection refused');
+        applied.push(...items);
+      },
+      () => storeUp,
+    );
+    await publish(['x', 'y']);
+    await withRunner(r, async () => {
+      await sleep(3_000);
+      expect(applied).toEqual([]);
+      storeUp = true;
+      await until(() => applied.length === 2);
+    });
+    expect(await deadLetters()).toEqual([]);
+  }, 30_000);
+});

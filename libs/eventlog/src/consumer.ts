@@ -1,0 +1,185 @@
+import { setTimeout as sleep } from 'node:timers/promises';
+import {
+  AckPolicy,
+  DeliverPolicy,
+  type JetStreamClient,
+  type JetStreamManager,
+  type JsMsg,
+  nanos,
+} from 'nats';
+import type { Logger } from 'pino';
+import { toNatsHeaders } from './headers';
+import { isNotFound } from './streams';
+
+/** A message that can never be applied (bad envelope, unknown schema): dead-letter it at once. */
+export class PermanentMessageError extends Error {}
+
+export interface DeadLetterTarget {
+  subject: string;
+}
+
+export interface PullConsumerOptions<T> {
+  js: JetStreamClient;
+  jsm: JetStreamManager;
+  stream: string;
+  durable: string;
+  deadLetterSubject: string;
+  logger: Logger;
+  /** Turns a message into what `apply` takes; throws PermanentMessageError for bad messages. */
+  decode(msg: JsMsg): Promise<T>;
+  /** Applies decoded messages atomically; only after it resolves are they acked. */
+  apply(items: T[]): Promise<void>;
+  /** Whether the store is reachable: an outage must not count against a message's deliveries. */
+  isHealthy(): Promise<boolean>;
+  batchSize?: number;
+  /** Deliveries before a failing message is dead-lettered. */
+  maxDeliveries?: number;
+  ackWaitMs?: number;
+}
+
+/** Backoff before the n-th redelivery of a failing message: 1 s, 2 s, 4 s … capped at 30 s. */
+export const redeliveryDelayMs = (deliveryCount: number): number => Math.min(30_000, 1_000 * 2 ** Math.max(0, deliveryCount - 1));
+
+/**
+ * One durable pull consumer: fetch a batch, apply it in one go, ack after commit. A failing
+ * batch is retried message by message so one bad message cannot hold the others back; a
+ * message that keeps failing while the store is healthy goes to the dead-letter stream.
+ * Several processes may run the same consumer; JetStream shares the messages out.
+ */
+export class PullConsumerRunner<T> {
+  private stopping = false;
+  private loop: Promise<void> | null = null;
+  private readonly batchSize: number;
+  private readonly maxDeliveries: number;
+  private readonly ackWaitMs: number;
+
+  constructor(private readonly o: PullConsumerOptions<T>) {
+    this.batchSize = o.batchSize ?? 256;
+    this.maxDeliveries = o.maxDeliveries ?? 5;
+    this.ackWaitMs = o.ackWaitMs ?? 60_000;
+  }
+
+  async start(): Promise<void> {
+    await this.ensureConsumer();
+    this.loop = this.run();
+  }
+
+  /** Stops fetching, lets the batch in hand finish and be acked. */
+  async stop(): Promise<void> {
+    this.stopping = true;
+    await this.loop;
+  }
+
+  private async ensureConsumer(): Promise<void> {
+    const config = {
+      durable_name: this.o.durable,
+      ack_policy: AckPolicy.Explicit,
+      deliver_policy: DeliverPolicy.All,
+      ack_wait: nanos(this.ackWaitMs),
+      // We dead-letter ourselves, with the reason, before the server would give up.
+      max_deliver: -1,
+      max_ack_pending: 10_000,
+    };
+    try {
+      await this.o.jsm.consumers.info(this.o.stream, this.o.durable);
+    } catch (err) {
+      if (!isNotFound(err)) throw err;
+      try {
+        await this.o.jsm.consumers.add(this.o.stream, config);
+      } catch (addErr) {
+        if (!/already in use|exists/i.test(String(addErr))) throw addErr;
+      }
+    }
+  }
+
+  private async run(): Promise<void> {
+    const consumer = await this.o.js.consumers.get(this.o.stream, this.o.durable);
+    while (!this.stopping) {
+      let msgs: JsMsg[] = [];
+      try {
+        const iter = await consumer.fetch({ max_messages: this.batchSize, expires: 1_000 });
+        for await (const m of iter) msgs.push(m);
+      } catch (err) {
+        this.o.logger.warn({ err: String(err) }, 'fetch failed; retrying');
+        msgs = [];
+        await sleep(500);
+        continue;
+      }
+      if (msgs.length) await this.processBatch(msgs);
+    }
+  }
+
+  private async processBatch(msgs: JsMsg[]): Promise<void> {
+    const decoded: { msg: JsMsg; item: T }[] = [];
+    for (const msg of msgs) {
+      try {
+        decoded.push({ msg, item: await this.o.decode(msg) });
+      } catch (err) {
+        if (err instanceof PermanentMessageError) await this.deadLetter(msg, err.message);
+        else this.retryLater(msg, err);
+      }
+    }
+    if (!decoded.length) return;
+    try {
+      await this.o.apply(decoded.map((d) => d.item));
+      for (const d of decoded) d.msg.ack();
+      return;
+    } catch (err) {
+      if (!(await this.o.isHealthy())) {
+        this.o.logger.warn({ err: String(err) }, 'store unavailable; batch will be redelivered');
+        for (const d of decoded) d.msg.nak(2_000);
+        await sleep(1_000);
+        return;
+      }
+      if (decoded.length === 1) return this.onFailure(decoded[0].msg, err);
+    }
+    // Isolate the message at fault: apply one by one, so the others still go through.
+    for (const d of decoded) {
+      try {
+        await this.o.apply([d.item]);
+        d.msg.ack();
+      } catch (err) {
+        await this.onFailure(d.msg, err);
+      }
+    }
+  }
+
+  private async onFailure(msg: JsMsg, err: unknown): Promise<void> {
+    if (msg.info.deliveryCount >= this.maxDeliveries) {
+      await this.deadLetter(msg, `failed ${msg.info.deliveryCount} times: ${errorText(err)}`);
+    } else {
+      this.retryLater(msg, err);
+    }
+  }
+
+  private retryLater(msg: JsMsg, err: unknown): void {
+    const delay = redeliveryDelayMs(msg.info.deliveryCount);
+    this.o.logger.warn({ seq: msg.seq, deliveries: msg.info.deliveryCount, delayMs: delay, err: errorText(err) }, 'message failed; will retry');
+    msg.nak(delay);
+  }
+
+  private async deadLetter(msg: JsMsg, reason: string): Promise<void> {
+    const headers: Record<string, string> = {};
+    for (const [k, v] of msg.headers ?? []) headers[k] = v[0];
+    Object.assign(headers, {
+      'Spanlog-DLQ-Reason': reason.slice(0, 2_000),
+      'Spanlog-DLQ-Stream': this.o.stream,
+      'Spanlog-DLQ-Consumer': this.o.durable,
+      'Spanlog-DLQ-Seq': String(msg.seq),
+      'Spanlog-DLQ-Subject': msg.subject,
+    });
+    try {
+      await this.o.js.publish(this.o.deadLetterSubject, msg.data, {
+        headers: toNatsHeaders(headers),
+        msgID: `${this.o.stream}:${this.o.durable}:${msg.seq}`,
+      });
+      msg.term(reason.slice(0, 200));
+      this.o.logger.error({ seq: msg.seq, subject: msg.subject, reason }, 'message dead-lettered');
+    } catch (err) {
+      this.o.logger.error({ seq: msg.seq, err: errorText(err) }, 'dead-lettering failed; will retry');
+      msg.nak(redeliveryDelayMs(msg.info.deliveryCount));
+    }
+  }
+}
+
+const errorText = (err: unknown): string => (err instanceof Error ? err.message : String(err));

@@ -1,0 +1,7 @@
+/** Durable consumer names shared by the processor (which runs them) and the API (which reads their progress). */
+export const CONSUMERS = {
+  /** Projects INGEST into traces, spans and scores. */
+  ingestProjector: 'ingest-projector',
+  /** Projects AUDIT into the audit log. */
+  auditProjector: 'audit-projector',
+} as const;

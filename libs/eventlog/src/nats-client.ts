@@ -1,0 +1,16 @@
+import { type NatsConnection, connect } from 'nats';
+
+/** Connects with a bounded wait, so a missing server is one clear error, never a hang. */
+export async function connectNats(url: string, name: string): Promise<NatsConnection> {
+  try {
+    return await connect({
+      servers: url,
+      name,
+      timeout: 5_000,
+      maxReconnectAttempts: -1,
+      reconnectTimeWait: 500,
+    });
+  } catch (err) {
+    throw new Error(`NATS is not reachable at ${url}: ${(err as Error).message}`);
+  }
+}

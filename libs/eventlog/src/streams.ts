@@ -1,0 +1,92 @@
+import {
+  type JetStreamManager,
+  type StreamConfig,
+  DiscardPolicy,
+  RetentionPolicy,
+  StorageType,
+  nanos,
+} from 'nats';
+
+/** The streams of DESIGN "Streams", plus the dead-letter stream. */
+export const STREAM_KEYS = ['ingest', 'scores', 'usage', 'evals', 'audit', 'deadLetter'] as const;
+export type StreamKey = (typeof STREAM_KEYS)[number];
+
+const BASE_NAMES: Record<StreamKey, { name: string; subject: string }> = {
+  ingest: { name: 'INGEST', subject: 'ingest' },
+  scores: { name: 'SCORES', subject: 'scores' },
+  usage: { name: 'USAGE', subject: 'usage' },
+  evals: { name: 'EVALS', subject: 'evals' },
+  audit: { name: 'AUDIT', subject: 'audit' },
+  deadLetter: { name: 'DLQ', subject: 'dlq' },
+};
+
+/** Retried publishes of the same content inside this window are stored once. */
+export const DUPLICATE_WINDOW_MS = 10 * 60 * 1000;
+
+/**
+ * Stream, subject and bucket names under one prefix (`SPANLOG_STREAM_PREFIX`), so that
+ * test runs and side-by-side deployments never share a stream or overlap in subjects.
+ */
+export class StreamLayout {
+  constructor(readonly prefix: string) {}
+
+  streamName(key: StreamKey): string {
+    return `${this.prefix}${BASE_NAMES[key].name}`;
+  }
+
+  subjectRoot(key: StreamKey): string {
+    return `${this.prefix}${BASE_NAMES[key].subject}`;
+  }
+
+  ingestSubject(orgId: string, projectId: string, kind: 'batch' | 'otel' | 'deleted'): string {
+    return `${this.subjectRoot('ingest')}.${orgId}.${projectId}.${kind}`;
+  }
+
+  deadLetterSubject(stream: string, consumer: string): string {
+    return `${this.subjectRoot('deadLetter')}.${stream}.${consumer}`;
+  }
+
+  /** Object store for single events or spans larger than one message. */
+  get blobBucket(): string {
+    return `${this.prefix}INGEST_BLOBS`;
+  }
+
+  consumerName(name: string): string {
+    return `${this.prefix}${name}`;
+  }
+
+  streamConfig(key: StreamKey): Partial<StreamConfig> {
+    return {
+      name: this.streamName(key),
+      subjects: [`${this.subjectRoot(key)}.>`],
+      storage: StorageType.File,
+      retention: RetentionPolicy.Limits,
+      discard: DiscardPolicy.Old,
+      duplicate_window: nanos(DUPLICATE_WINDOW_MS),
+      max_age: 0,
+      num_replicas: 1,
+    };
+  }
+}
+
+/** Creates missing streams and updates changed ones; safe to run from every process at start. */
+export async function ensureStreams(jsm: JetStreamManager, layout: StreamLayout): Promise<void> {
+  for (const key of STREAM_KEYS) {
+    const config = layout.streamConfig(key);
+    const name = config.name as string;
+    try {
+      await jsm.streams.info(name);
+      await jsm.streams.update(name, config);
+    } catch (err) {
+      if (!isNotFound(err)) throw err;
+      try {
+        await jsm.streams.add(config);
+      } catch (addErr) {
+        // Another process created it between our look-up and our add.
+        if (!/already in use|already exists/i.test(String(addErr))) throw addErr;
+      }
+    }
+  }
+}
+
+export const isNotFound = (err: unknown): boolean => /not found/i.test(String((err as Error)?.message ?? err));

@@ -1,0 +1,232 @@
+/**
+ * OTLP spans to the facts every projection applies (SPEC §2, CONTRACT "OTLP"): one
+ * SpanDelta per span and one TraceDelta per span's trace, so OTLP and native traces go
+ * through the same merge.
+ */
+import {
+  type JsonObject,
+  type JsonValue,
+  type SpanDelta,
+  type SpanFields,
+  type SpanLevel,
+  type TelemetryFacts,
+  type TraceDelta,
+  type TraceFields,
+  emptyFacts,
+  isJsonObject,
+  otelSpanUuid,
+  otelTraceUuid,
+  sanitizeText,
+  stamped,
+  versionOf,
+} from '@app/domain';
+import { decodeAttributes } from './attributes';
+import type { ExportTraceServiceRequest } from './otlp-types';
+import { StatusCode } from './otlp-types';
+import { isLinkSpanHex, isLinkTraceHex, isoOfUnixNano, parentRefOf, spanHexOf, spanKindName, statusCodeName, traceHexOf, unixNanoText } from './otlp-wire';
+import { genAiFieldsOf, resourceTagsOf, spanTypeOf, traceLabelsOf } from './span-rules';
+
+/** Where the export was accepted: the projection's project and its only clock. */
+export interface OtlpEnvelope {
+  projectId: string;
+  receivedAt: string;
+}
+
+type Obj = Record<string, unknown>;
+
+const objectOr = (value: unknown): Obj => (isJsonObject(value) ? value : {});
+const listOr = (value: unknown): readonly unknown[] => (Array.isArray(value) ? value : []);
+/** proto3 writes no empty string, so `""` and absent are the same: neither sets a field. */
+const textOr = (value: unknown): string | undefined => (typeof value === 'string' && value !== '' ? sanitizeText(value) : undefined);
+
+/** What a resource contributes to each of its spans' traces, decoded once per resource. */
+interface ResourceContext {
+  attributes: JsonObject;
+  traceValues: Partial<TraceFields>;
+}
+
+function resourceContextOf(resourceSpans: Obj): ResourceContext {
+  const attributes = decodeAttributes(objectOr(resourceSpans.resource).attributes);
+  const hasAttributes = Object.keys(attributes).length > 0;
+  return {
+    attributes,
+    // SPEC 2.1: resource attributes are the trace's metadata and its `service:` tag.
+    traceValues: { metadata: hasAttributes ? attributes : undefined, tags: resourceTagsOf(attributes) },
+  };
+}
+
+/** The instrumentation scope as span metadata: `{name, version, attributes}`, present members only. */
+function scopeOf(scopeSpans: Obj): JsonObject | undefined {
+  const scope = objectOr(scopeSpans.scope);
+  const out: JsonObject = {};
+  const name = textOr(scope.name);
+  const version = textOr(scope.version);
+  const attributes = decodeAttributes(scope.attributes);
+  if (name !== undefined) out.name = name;
+  if (version !== undefined) out.version = version;
+  if (Object.keys(attributes).length > 0) out.attributes = attributes;
+  return Object.keys(out).length > 0 ? out : undefined;
+}
+
+function eventsOf(span: Obj): JsonValue[] {
+  return listOr(span.events).filter(isJsonObject).map((event) => {
+    const out: JsonObject = {};
+    const name = textOr(event.name);
+    const time = isoOfUnixNano(event.timeUnixNano);
+    const attributes = decodeAttributes(event.attributes);
+    if (name !== undefined) out.name = name;
+    if (time !== null) out.time = time;
+    if (Object.keys(attributes).length > 0) out.attributes = attributes;
+    return out;
+  });
+}
+
+function linksOf(span: Obj): JsonValue[] {
+  return listOr(span.links)
+    .filter(isJsonObject)
+    .filter((link) => isLinkTraceHex(link.traceId) && isLinkSpanHex(link.spanId))
+    .map((link) => {
+      const out: JsonObject = { traceId: (link.traceId as string).toLowerCase(), spanId: (link.spanId as string).toLowerCase() };
+      const traceState = textOr(link.traceState);
+      const attributes = decodeAttributes(link.attributes);
+      if (traceState !== undefined) out.traceState = traceState;
+      if (Object.keys(attributes).length > 0) out.attributes = attributes;
+      return out;
+    });
+}
+
+/**
+ * What OTLP says about a span beyond SPEC's fields, kept in the span's `metadata`:
+ * - `scope`: `{name, version, attributes}` of the instrumentation scope, when it has any;
+ * - `kind`: the SpanKind name without prefix (`INTERNAL`, `SERVER`…; `UNSPECIFIED` when
+ *   absent, decimal text for an integer the proto does not name);
+ * - `startTimeUnixNano` / `endTimeUnixNano`: the exact decimal nanoseconds, because
+ *   `startTime`/`endTime` stop at microseconds (what Postgres keeps);
+ * - `status`: `{code, message}` with the StatusCode name, unless UNSET without a message;
+ * - `traceState`, `events` (`{name, time, attributes}`), `links` (`{traceId, spanId,
+ *   traceState, attributes}`, hex lower-case): only when present.
+ */
+function spanMetadataOf(span: Obj, scope: JsonObject | undefined): JsonObject {
+  const metadata: JsonObject = {};
+  if (scope) metadata.scope = scope;
+  metadata.kind = spanKindName(span.kind);
+  const start = unixNanoText(span.startTimeUnixNano);
+  const end = unixNanoText(span.endTimeUnixNano);
+  if (start !== null) metadata.startTimeUnixNano = start;
+  if (end !== null) metadata.endTimeUnixNano = end;
+  const status = objectOr(span.status);
+  const statusMessage = textOr(status.message);
+  const code = statusCodeName(status.code);
+  if (code !== 'UNSET' || statusMessage !== undefined) metadata.status = statusMessage === undefined ? { code } : { code, message: statusMessage };
+  const traceState = textOr(span.traceState);
+  if (traceState !== undefined) metadata.traceState = traceState;
+  const events = eventsOf(span);
+  if (events.length > 0) metadata.events = events;
+  const links = linksOf(span);
+  if (links.length > 0) metadata.links = links;
+  return metadata;
+}
+
+/** CONTRACT "OTLP": status ERROR is level ERROR with its message; anything else is DEFAULT. */
+function levelOf(span: Obj): Pick<SpanFields, 'level'> & Partial<Pick<SpanFields, 'statusMessage'>> {
+  const status = objectOr(span.status);
+  if (status.code !== StatusCode.ERROR) return { level: 'DEFAULT' satisfies SpanLevel };
+  return { level: 'ERROR', statusMessage: textOr(status.message) };
+}
+
+/** Decoded once per scope, shared by its spans. */
+interface ScopeContext {
+  resource: ResourceContext;
+  scope: JsonObject | undefined;
+}
+
+/** Span UUIDs are UUIDv5 (SHA-1, ~15 µs each): a parent is usually a span of the same export, so each is hashed once per call. */
+type SpanUuidOf = (traceHex: string, spanHex: string) => string;
+
+function spanUuidMemo(): SpanUuidOf {
+  const known = new Map<string, string>();
+  return (traceHex, spanHex) => {
+    const key = `${traceHex}:${spanHex}`;
+    let id = known.get(key);
+    if (id === undefined) known.set(key, (id = otelSpanUuid(traceHex, spanHex)));
+    return id;
+  };
+}
+
+function spanFacts(span: Obj, context: ScopeContext, envelope: OtlpEnvelope, spanUuidOf: SpanUuidOf, facts: TelemetryFacts): void {
+  const traceHex = traceHexOf(span.traceId);
+  const spanHex = spanHexOf(span.spanId);
+  const parent = parentRefOf(span.parentSpanId);
+  // Unvalidated input is skipped rather than thrown on: validateOtlpRequest refuses it upstream.
+  if (traceHex === null || spanHex === null || parent.kind === 'invalid') return;
+
+  const traceId = otelTraceUuid(traceHex);
+  // OTLP carries no event time: the export's arrival orders versions, the span id breaks ties.
+  const version = versionOf(envelope.receivedAt, spanHex);
+  const attributes = decodeAttributes(span.attributes);
+  const name = textOr(span.name);
+  const startTime = isoOfUnixNano(span.startTimeUnixNano) ?? undefined;
+
+  const spanValues: Partial<SpanFields> = {
+    traceId,
+    parentId: parent.kind === 'parent' ? spanUuidOf(traceHex, parent.hex) : undefined,
+    name,
+    type: spanTypeOf(attributes),
+    ...genAiFieldsOf(attributes),
+    metadata: spanMetadataOf(span, context.scope),
+    attributes,
+    startTime,
+    endTime: isoOfUnixNano(span.endTimeUnixNano) ?? undefined,
+    ...levelOf(span),
+  };
+  facts.spans.push({
+    projectId: envelope.projectId,
+    id: spanUuidOf(traceHex, spanHex),
+    otelSpanId: spanHex,
+    externalId: null,
+    createdAt: envelope.receivedAt,
+    ...stamped(spanValues, version),
+  } satisfies SpanDelta);
+
+  const traceValues: Partial<TraceFields> = {
+    ...context.resource.traceValues,
+    ...traceLabelsOf(attributes, context.resource.attributes),
+    // SPEC 2.1: the root span names the trace; a trace seen only through children keeps name null.
+    name: parent.kind === 'root' ? name : undefined,
+  };
+  facts.traces.push({
+    projectId: envelope.projectId,
+    id: traceId,
+    otelTraceId: traceHex,
+    externalId: null,
+    createdAt: envelope.receivedAt,
+    // The span's start is the client's own time for the trace, as an event timestamp is for native events.
+    firstEventTime: startTime ?? envelope.receivedAt,
+    minSpanStart: startTime ?? null,
+    ...stamped(traceValues, version),
+  } satisfies TraceDelta);
+}
+
+/**
+ * The facts a validated OTLP export states: one SpanDelta per span and one TraceDelta per
+ * span (for its trace), in body order; `foldFacts` merges them per row. Ids follow CONTRACT
+ * "Id mapping" (trace: the hex as a UUID; span: UUIDv5 of `<traceHex>:<spanHex>`), hex ids
+ * are kept lower-case. Total: anything `validateOtlpRequest` would refuse is skipped, never
+ * thrown on. All text is made safe for Postgres.
+ */
+export function otlpToFacts(body: ExportTraceServiceRequest, envelope: OtlpEnvelope): TelemetryFacts {
+  const facts = emptyFacts();
+  const spanUuidOf = spanUuidMemo();
+  for (const resourceSpans of listOr(objectOr(body).resourceSpans)) {
+    if (!isJsonObject(resourceSpans)) continue;
+    const resource = resourceContextOf(resourceSpans);
+    for (const scopeSpans of listOr(resourceSpans.scopeSpans)) {
+      if (!isJsonObject(scopeSpans)) continue;
+      const context: ScopeContext = { resource, scope: scopeOf(scopeSpans) };
+      for (const span of listOr(scopeSpans.spans)) {
+        if (isJsonObject(span)) spanFacts(span, context, envelope, spanUuidOf, facts);
+      }
+    }
+  }
+  return facts;
+}

@@ -1,0 +1,36 @@
+import { types } from 'pg';
+import { DataSource } from 'typeorm';
+import { MIGRATIONS } from '@app/migrations';
+import { ENTITIES } from './entities';
+
+// bigint columns (token counts, counts) stay far below 2^53: read them as numbers.
+types.setTypeParser(types.builtins.INT8, (value) => Number(value));
+
+export interface DataSourceOptions {
+  url: string;
+  poolSize?: number;
+  applicationName?: string;
+}
+
+export function createDataSource({ url, poolSize = 10, applicationName = 'spanlog' }: DataSourceOptions): DataSource {
+  return new DataSource({
+    type: 'postgres',
+    url,
+    entities: ENTITIES,
+    migrations: MIGRATIONS,
+    migrationsTransactionMode: 'each',
+    synchronize: false,
+    logging: false,
+    applicationName,
+    extra: { max: poolSize, connectionTimeoutMillis: 5_000 },
+  });
+}
+
+export class SchemaBehindError extends Error {}
+
+/** Replicas never migrate; they refuse to run on a schema older than their code. */
+export async function assertSchemaCurrent(dataSource: DataSource): Promise<void> {
+  if (await dataSource.showMigrations()) {
+    throw new SchemaBehindError('the database schema is behind this version: run `npm run migrate` first');
+  }
+}

@@ -1,0 +1,91 @@
+import 'reflect-metadata';
+import { randomUUID } from 'node:crypto';
+import { Client } from 'pg';
+import type { DataSource } from 'typeorm';
+import { type SpanDelta, type TelemetryFacts, type TraceDelta, type TraceFields, type SpanFields, stamped, versionOf } from '@app/domain';
+import { createDataSource } from '../data-source';
+import { ensureDatabaseExists } from '../database-admin';
+import { writeTelemetry } from './telemetry-writer';
+import { TraceQueries } from './trace-query';
+
+const ADMIN_URL = process.env.SPANLOG_TEST_ADMIN_DB_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
+const projectId = randomUUID();
+const traceId = randomUUID();
+
+const trace = (iso: string, eventId: string, values: Partial<TraceFields>, minSpanStart: string | null = null): TraceDelta => ({
+  projectId, id: traceId, otelTraceId: null, externalId: 'ext', createdAt: iso, firstEventTime: iso, minSpanStart,
+  ...stamped(values, versionOf(iso, eventId)),
+});
+const span = (id: string, iso: string, eventId: string, values: Partial<SpanFields>): SpanDelta => ({
+  projectId, id, otelSpanId: null, externalId: null, createdAt: iso,
+  ...stamped({ traceId, ...values }, versionOf(iso, eventId)),
+});
+const facts = (partial: Partial<TelemetryFacts>): TelemetryFacts => ({ traces: [], spans: [], scores: [], ...partial });
+
+describe(writeTelemetry.name, () => {
+  let ds: DataSource;
+  let dbName: string;
+
+  beforeAll(async () => {
+    dbName = `spanlog_it_${randomUUID().replace(/-/g, '').slice(0, 12)}`;
+    const url = new URL(ADMIN_URL);
+    url.pathname = `/${dbName}`;
+    await ensureDatabaseExists(url.toString());
+    ds = createDataSource({ url: url.toString(), poolSize: 4 });
+    await ds.initialize();
+    await ds.runMigrations();
+  });
+
+  afterAll(async () => {
+    await ds?.destroy();
+    const admin = new Client({ connectionString: ADMIN_URL });
+    await admin.connect();
+    await admin.query(`DROP DATABASE IF EXISTS "${dbName}" WITH (FORCE)`);
+    await admin.end();
+  });
+
+  beforeEach(() => ds.query('TRUNCATE traces, spans, scores'));
+
+  const events = [
+    facts({ traces: [trace('2024-01-01T00:00:03.000Z', 'a', { name: 'newest', tags: ['x', 'y'] })] }),
+    facts({ traces: [trace('2024-01-01T00:00:01.000Z', 'b', { name: 'oldest', userId: 'u-old', input: { deep: ['v'] } })] }),
+    facts({ traces: [trace('2024-01-01T00:00:02.000Z', 'c', { userId: 'u-mid' }, '2024-01-01T00:00:00.500Z')] }),
+  ];
+  const orders = [[0, 1, 2], [2, 1, 0], [1, 0, 2], [1, 2, 0, 0, 1]];
+
+  it.each(orders)('converges to the same row whatever the order (%p…)', async (...order: number[]) => {
+    for (const i of order) await ds.transaction((m) => writeTelemetry(m, events[i]));
+    const [row] = await ds.query('SELECT name, user_id, tags, input, "timestamp", created_at FROM traces');
+    expect(row).toEqual({
+      name: 'newest',
+      user_id: 'u-mid',
+      tags: ['x', 'y'],
+      input: { deep: ['v'] },
+      timestamp: new Date('2024-01-01T00:00:00.500Z'),
+      created_at: new Date('2024-01-01T00:00:01.000Z'),
+    });
+  });
+
+  it('aggregates spans on read: count, tokens, cost and latency', async () => {
+    await ds.transaction((m) =>
+      writeTelemetry(
+        m,
+        facts({
+          traces: [trace('2024-01-01T00:00:00.000Z', 'e0', { name: 't' })],
+          spans: [
+            span(randomUUID(), '2024-01-01T00:00:00.000Z', 'e1', { startTime: '2024-01-01T00:00:00.000Z', endTime: '2024-01-01T00:00:02.000Z', totalTokens: 15, cost: 0.0000045 }),
+            span(randomUUID(), '2024-01-01T00:00:00.000Z', 'e2', { startTime: '2024-01-01T00:00:01.000Z', promptTokens: 10, completionTokens: 5, cost: 0.0000045 }),
+          ],
+        }),
+      ),
+    );
+    const [row] = await new TraceQueries(ds).list({ projectId, limit: 10 });
+    expect(row).toMatchObject({ span_count: 2, total_tokens: 30, total_cost: 0.000009, latency_ms: 2000 });
+  });
+
+  it('keeps rows of different projects apart', async () => {
+    await ds.transaction((m) => writeTelemetry(m, events[0]));
+    expect(await new TraceQueries(ds).list({ projectId: randomUUID(), limit: 10 })).toEqual([]);
+    expect(await new TraceQueries(ds).findOne(projectId, [traceId])).not.toBeNull();
+  });
+});

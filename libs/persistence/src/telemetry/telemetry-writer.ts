@@ -1,0 +1,73 @@
+import type { EntityManager } from 'typeorm';
+import type { ScoreDelta, SpanDelta, TelemetryFacts, TraceDelta, Versioned } from '@app/domain';
+import { type FieldColumn, SCORE_FIELD_COLUMNS, SPAN_FIELD_COLUMNS, TRACE_FIELD_COLUMNS } from './columns';
+import { type FixedColumn, buildUpsertSql } from './upsert-sql';
+
+const TRACE_FIXED: FixedColumn[] = [
+  { column: 'project_id', type: 'uuid', merge: 'key' },
+  { column: 'id', type: 'uuid', merge: 'key' },
+  { column: 'otel_trace_id', type: 'text', merge: 'first' },
+  { column: 'external_id', type: 'text', merge: 'first' },
+  { column: 'created_at', type: 'timestamptz', merge: 'min' },
+  { column: 'first_event_time', type: 'timestamptz', merge: 'min' },
+  { column: 'min_span_start', type: 'timestamptz', merge: 'min' },
+];
+const SPAN_FIXED: FixedColumn[] = [
+  { column: 'project_id', type: 'uuid', merge: 'key' },
+  { column: 'id', type: 'uuid', merge: 'key' },
+  { column: 'otel_span_id', type: 'text', merge: 'first' },
+  { column: 'external_id', type: 'text', merge: 'first' },
+  { column: 'created_at', type: 'timestamptz', merge: 'min' },
+];
+const SCORE_FIXED: FixedColumn[] = [
+  { column: 'project_id', type: 'uuid', merge: 'key' },
+  { column: 'id', type: 'uuid', merge: 'key' },
+  { column: 'external_id', type: 'text', merge: 'first' },
+  { column: 'created_at', type: 'timestamptz', merge: 'min' },
+];
+
+const TRACE_UPSERT = buildUpsertSql('traces', TRACE_FIXED, TRACE_FIELD_COLUMNS);
+const SPAN_UPSERT = buildUpsertSql('spans', SPAN_FIXED, SPAN_FIELD_COLUMNS);
+const SCORE_UPSERT = buildUpsertSql('scores', SCORE_FIXED, SCORE_FIELD_COLUMNS);
+
+function fieldsToRecord<F>(delta: Versioned<F>, columns: FieldColumn<F>[]): Record<string, unknown> {
+  const record: Record<string, unknown> = { versions: delta.versions };
+  for (const { field, column } of columns) record[column] = delta.values[field] ?? null;
+  return record;
+}
+
+const traceRecord = (d: TraceDelta) => ({
+  project_id: d.projectId,
+  id: d.id,
+  otel_trace_id: d.otelTraceId,
+  external_id: d.externalId,
+  created_at: d.createdAt,
+  first_event_time: d.firstEventTime,
+  min_span_start: d.minSpanStart,
+  ...fieldsToRecord(d, TRACE_FIELD_COLUMNS),
+});
+const spanRecord = (d: SpanDelta) => ({
+  project_id: d.projectId,
+  id: d.id,
+  otel_span_id: d.otelSpanId,
+  external_id: d.externalId,
+  created_at: d.createdAt,
+  ...fieldsToRecord(d, SPAN_FIELD_COLUMNS),
+});
+const scoreRecord = (d: ScoreDelta) => ({
+  project_id: d.projectId,
+  id: d.id,
+  external_id: d.externalId,
+  created_at: d.createdAt,
+  ...fieldsToRecord(d, SCORE_FIELD_COLUMNS),
+});
+
+/**
+ * Writes folded facts (one delta per row) with one statement per table. Call inside the
+ * batch's transaction; the merge in SQL makes the write idempotent and order-insensitive.
+ */
+export async function writeTelemetry(manager: EntityManager, facts: TelemetryFacts): Promise<void> {
+  if (facts.traces.length) await manager.query(TRACE_UPSERT, [JSON.stringify(facts.traces.map(traceRecord))]);
+  if (facts.spans.length) await manager.query(SPAN_UPSERT, [JSON.stringify(facts.spans.map(spanRecord))]);
+  if (facts.scores.length) await manager.query(SCORE_UPSERT, [JSON.stringify(facts.scores.map(scoreRecord))]);
+}

@@ -1,0 +1,42 @@
+import type { DataSource } from 'typeorm';
+import { type PlanName, hashApiKey } from '@app/domain';
+
+/** Who an API key speaks for: resolved on every authenticated request. */
+export interface ApiKeyPrincipal {
+  apiKeyId: string;
+  projectId: string;
+  orgId: string;
+  plan: PlanName;
+  rateLimitPerSecond: number | null;
+}
+
+const LAST_USED_RESOLUTION_MS = 60_000;
+
+export class ApiKeyLookup {
+  private readonly lastUsedWritten = new Map<string, number>();
+
+  constructor(private readonly db: DataSource) {}
+
+  /** The key's principal, or null when unknown or revoked. Looked up by hash only. */
+  async find(secret: string): Promise<ApiKeyPrincipal | null> {
+    const rows: ApiKeyPrincipal[] = await this.db.query(
+      `SELECT k.id AS "apiKeyId", k.project_id AS "projectId", p.org_id AS "orgId", o.plan, o.rate_limit_per_second AS "rateLimitPerSecond"
+         FROM api_keys k JOIN projects p ON p.id = k.project_id JOIN organizations o ON o.id = p.org_id
+        WHERE k.key_hash = $1 AND k.revoked_at IS NULL`,
+      [hashApiKey(secret)],
+    );
+    const principal = rows[0] ?? null;
+    if (principal) this.touch(principal.apiKeyId);
+    return principal;
+  }
+
+  /** last_used_at at minute resolution, written off the request path. */
+  private touch(apiKeyId: string): void {
+    const now = Date.now();
+    if (now - (this.lastUsedWritten.get(apiKeyId) ?? 0) < LAST_USED_RESOLUTION_MS) return;
+    this.lastUsedWritten.set(apiKeyId, now);
+    this.db.query('UPDATE api_keys SET last_used_at = now() WHERE id = $1', [apiKeyId]).catch(() => {
+      this.lastUsedWritten.delete(apiKeyId);
+    });
+  }
+}

@@ -1,0 +1,174 @@
+import type { DataSource } from 'typeorm';
+import { type PlanName, generateApiKey } from '@app/domain';
+import type { MemberRole } from '../entities';
+
+export interface OrgOfUser {
+  id: string;
+  name: string;
+  plan: PlanName;
+  role: MemberRole;
+}
+
+export interface ApiKeyListing {
+  id: string;
+  name: string;
+  prefix: string;
+  createdAt: Date;
+  lastUsedAt: Date | null;
+  revokedAt: Date | null;
+}
+
+export interface CreatedApiKey {
+  id: string;
+  name: string;
+  prefix: string;
+  apiKey: string;
+  createdAt: Date;
+}
+
+export interface Member {
+  userId: string;
+  email: string;
+  role: MemberRole;
+  createdAt: Date;
+}
+
+/** TypeORM answers UPDATE/DELETE … RETURNING with [rows, affected count]. */
+const affectedRows = (result: unknown): number => (Array.isArray(result) && typeof result[1] === 'number' ? result[1] : 0);
+
+/** Organizations, memberships, projects and keys: plain queries, no access rules (the services hold those). */
+export class TenancyRepository {
+  constructor(private readonly db: DataSource) {}
+
+  async user(userId: string): Promise<{ id: string; email: string } | null> {
+    const rows = await this.db.query('SELECT id, email FROM users WHERE id = $1', [userId]);
+    return rows[0] ?? null;
+  }
+
+  async userByEmail(email: string): Promise<{ id: string; email: string } | null> {
+    const rows = await this.db.query('SELECT id, email FROM users WHERE lower(email) = lower($1)', [email]);
+    return rows[0] ?? null;
+  }
+
+  orgsOf(userId: string): Promise<OrgOfUser[]> {
+    return this.db.query(
+      `SELECT o.id, o.name, o.plan, m.role FROM organizations o JOIN memberships m ON m.org_id = o.id
+        WHERE m.user_id = $1 ORDER BY o.created_at, o.id`,
+      [userId],
+    );
+  }
+
+  async roleIn(orgId: string, userId: string): Promise<MemberRole | null> {
+    const rows = await this.db.query('SELECT role FROM memberships WHERE org_id = $1 AND user_id = $2', [orgId, userId]);
+    return rows[0]?.role ?? null;
+  }
+
+  async org(orgId: string): Promise<{ id: string; name: string; plan: PlanName } | null> {
+    const rows = await this.db.query('SELECT id, name, plan FROM organizations WHERE id = $1', [orgId]);
+    return rows[0] ?? null;
+  }
+
+  async createOrg(userId: string, name: string): Promise<OrgOfUser> {
+    return this.db.transaction(async (m) => {
+      const [org] = await m.query(`INSERT INTO organizations (name) VALUES ($1) RETURNING id, name, plan`, [name]);
+      await m.query(`INSERT INTO memberships (org_id, user_id, role) VALUES ($1, $2, 'owner')`, [org.id, userId]);
+      return { ...org, role: 'owner' as const };
+    });
+  }
+
+  projectsOf(orgId: string): Promise<{ id: string; name: string; orgId: string }[]> {
+    return this.db.query('SELECT id, name, org_id AS "orgId" FROM projects WHERE org_id = $1 ORDER BY created_at, id', [orgId]);
+  }
+
+  async project(projectId: string): Promise<{ id: string; name: string; orgId: string } | null> {
+    const rows = await this.db.query('SELECT id, name, org_id AS "orgId" FROM projects WHERE id = $1', [projectId]);
+    return rows[0] ?? null;
+  }
+
+  /** Null when the organization already has a project of that name. */
+  async createProject(orgId: string, name: string): Promise<{ id: string; name: string; orgId: string } | null> {
+    const rows = await this.db.query(
+      `INSERT INTO projects (org_id, name) VALUES ($1, $2) ON CONFLICT (org_id, name) DO NOTHING RETURNING id, name, org_id AS "orgId"`,
+      [orgId, name],
+    );
+    return rows[0] ?? null;
+  }
+
+  async createApiKey(projectId: string, name: string): Promise<CreatedApiKey> {
+    const key = generateApiKey();
+    const [row] = await this.db.query(
+      `INSERT INTO api_keys (project_id, name, prefix, key_hash) VALUES ($1, $2, $3, $4) RETURNING id, name, prefix, created_at AS "createdAt"`,
+      [projectId, name, key.prefix, key.hash],
+    );
+    return { ...row, apiKey: key.secret };
+  }
+
+  apiKeysOf(projectId: string): Promise<ApiKeyListing[]> {
+    return this.db.query(
+      `SELECT id, name, prefix, created_at AS "createdAt", last_used_at AS "lastUsedAt", revoked_at AS "revokedAt"
+         FROM api_keys WHERE project_id = $1 ORDER BY created_at, id`,
+      [projectId],
+    );
+  }
+
+  /** False when the project has no such key; revoking twice keeps the first time. */
+  async revokeApiKey(projectId: string, keyId: string): Promise<boolean> {
+    const rows = await this.db.query(
+      `UPDATE api_keys SET revoked_at = coalesce(revoked_at, now()) WHERE project_id = $1 AND id = $2 RETURNING id`,
+      [projectId, keyId],
+    );
+    return affectedRows(rows) > 0;
+  }
+
+  members(orgId: string): Promise<Member[]> {
+    return this.db.query(
+      `SELECT u.id AS "userId", u.email, m.role, m.created_at AS "createdAt"
+         FROM memberships m JOIN users u ON u.id = m.user_id WHERE m.org_id = $1 ORDER BY m.created_at, u.id`,
+      [orgId],
+    );
+  }
+
+  /**
+   * Adds a member unless the seat limit is reached; the organization row is locked so two
+   * concurrent additions cannot both take the last seat.
+   */
+  async addMember(orgId: string, userId: string, role: MemberRole, seats: (plan: PlanName) => number | null): Promise<'added' | 'exists' | 'no_seat'> {
+    return this.db.transaction(async (m) => {
+      const [org] = await m.query('SELECT plan FROM organizations WHERE id = $1 FOR UPDATE', [orgId]);
+      const [{ count }] = await m.query('SELECT count(*)::int AS count FROM memberships WHERE org_id = $1', [orgId]);
+      const existing = await m.query('SELECT 1 FROM memberships WHERE org_id = $1 AND user_id = $2', [orgId, userId]);
+      if (existing.length) return 'exists';
+      const limit = seats(org.plan as PlanName);
+      if (limit !== null && count >= limit) return 'no_seat';
+      await m.query('INSERT INTO memberships (org_id, user_id, role) VALUES ($1, $2, $3)', [orgId, userId, role]);
+      return 'added';
+    });
+  }
+
+  async removeMember(orgId: string, userId: string): Promise<boolean> {
+    const rows = await this.db.query('DELETE FROM memberships WHERE org_id = $1 AND user_id = $2 RETURNING user_id', [orgId, userId]);
+    return affectedRows(rows) > 0;
+  }
+
+  async owners(orgId: string): Promise<number> {
+    const [{ count }] = await this.db.query(`SELECT count(*)::int AS count FROM memberships WHERE org_id = $1 AND role = 'owner'`, [orgId]);
+    return count;
+  }
+
+  auditLog(orgId: string, limit: number, after?: [string, string]): Promise<{ id: string; action: string; actorUserId: string | null; target: string | null; details: unknown; ip: string | null; createdAt: Date; createdAtText: string }[]> {
+    const params: unknown[] = [orgId, limit];
+    let cursor = '';
+    if (after) {
+      params.push(after[0], after[1]);
+      cursor = 'AND (a.created_at, a.id) < ($3::timestamptz, $4::uuid)';
+    }
+    // A user's own events (logins) carry no organization: they show in every organization of that user.
+    return this.db.query(
+      `SELECT a.id, a.action, a.actor_user_id AS "actorUserId", a.target, a.details, a.ip, a.created_at AS "createdAt", a.created_at::text AS "createdAtText"
+         FROM audit_log a
+        WHERE (a.org_id = $1 OR (a.org_id IS NULL AND a.actor_user_id IN (SELECT user_id FROM memberships WHERE org_id = $1))) ${cursor}
+        ORDER BY a.created_at DESC, a.id DESC LIMIT $2`,
+      params,
+    );
+  }
+}
