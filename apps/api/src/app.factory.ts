@@ -1,0 +1,45 @@
+import { randomUUID } from 'node:crypto';
+import type { IncomingMessage } from 'node:http';
+import { ValidationPipe } from '@nestjs/common';
+import { NestFactory } from '@nestjs/core';
+import { FastifyAdapter, type NestFastifyApplication } from '@nestjs/platform-fastify';
+import type { Logger } from 'pino';
+import { LOGGER, PinoNestLogger } from '@app/config';
+import { MAX_BODY_BYTES } from '@app/domain';
+import { AppModule } from './app.module';
+import { AllExceptionsFilter, registerFastifyErrorHandler } from './http/error-handling';
+import { registerJsonParser } from './http/json-body-parser';
+import { mountRpc } from './rpc/mount-rpc';
+
+const REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
+
+/** Builds the API application (not yet listening): shared by main.ts and in-process tests. */
+export async function createApiApp(): Promise<NestFastifyApplication> {
+  const adapter = new FastifyAdapter({
+    bodyLimit: MAX_BODY_BYTES,
+    // A client's request id is kept when it is sane, so their logs and ours line up.
+    genReqId: (req: IncomingMessage) => {
+      const given = req.headers['x-request-id'];
+      return typeof given === 'string' && REQUEST_ID.test(given) ? given : randomUUID();
+    },
+    disableRequestLogging: true,
+    trustProxy: true,
+  });
+  const app = await NestFactory.create<NestFastifyApplication>(AppModule, adapter, { bodyParser: false, bufferLogs: true });
+  const logger = app.get<Logger>(LOGGER);
+  app.useLogger(new PinoNestLogger(logger));
+  app.useGlobalPipes(new ValidationPipe({ transform: true, forbidUnknownValues: false }));
+  app.useGlobalFilters(new AllExceptionsFilter(logger));
+
+  const fastify = app.getHttpAdapter().getInstance();
+  registerJsonParser(fastify);
+  registerFastifyErrorHandler(fastify, logger);
+  await mountRpc(app);
+  fastify.addHook('onSend', async (req, reply) => {
+    void reply.header('X-Request-Id', req.id);
+  });
+  fastify.addHook('onResponse', async (req, reply) => {
+    logger.info({ reqId: req.id, method: req.method, url: req.url, status: reply.statusCode, ms: Math.round(reply.elapsedTime) }, 'request');
+  });
+  return app;
+}

@@ -1,0 +1,29 @@
+import { Module } from '@nestjs/common';
+import { JwtModule } from '@nestjs/jwt';
+import { APP_CONFIG, type AppConfig } from '@app/config';
+import { AuditPublisher } from './audit/audit.publisher';
+import { ApiKeyGuard } from './auth/api-key.guard';
+import { VisibilityService } from './consistency/visibility.service';
+import { HealthController } from './health/health.controller';
+import { InfrastructureModule } from './infrastructure/infrastructure.module';
+import { TenancyService } from './rpc/tenancy.service';
+import { AuthController } from './sessions/auth.controller';
+import { AuthService } from './sessions/auth.service';
+import { SessionGuard } from './sessions/session.guard';
+import { IngestService } from './ingestion/ingest.service';
+import { TracesIngestController } from './ingestion/traces-ingest.controller';
+import { TracesController } from './traces/traces.controller';
+import { TracesService } from './traces/traces.service';
+
+@Module({
+  imports: [
+    InfrastructureModule,
+    JwtModule.registerAsync({
+      inject: [APP_CONFIG],
+      useFactory: (c: AppConfig) => ({ secret: c.jwtSecret, signOptions: { algorithm: 'HS256' }, verifyOptions: { algorithms: ['HS256'] } }),
+    }),
+  ],
+  controllers: [HealthController, TracesIngestController, TracesController, AuthController],
+  providers: [ApiKeyGuard, SessionGuard, AuthService, AuditPublisher, TenancyService, IngestService, TracesService, VisibilityService],
+})
+export class AppModule {}

@@ -1,0 +1,39 @@
+import { type CanActivate, type ExecutionContext, Injectable, createParamDecorator } from '@nestjs/common';
+import type { FastifyRequest } from 'fastify';
+import { DomainError } from '@app/domain';
+import { ApiKeyLookup, type ApiKeyPrincipal } from '@app/persistence';
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    principal?: ApiKeyPrincipal;
+  }
+}
+
+export function bearerToken(req: FastifyRequest): string | null {
+  const header = req.headers.authorization;
+  if (!header) return null;
+  const match = /^Bearer\s+(\S+)\s*$/i.exec(header);
+  return match ? match[1] : null;
+}
+
+/** Project API keys (SPEC 5): missing, unknown or revoked → 401; a session token is not a key. */
+@Injectable()
+export class ApiKeyGuard implements CanActivate {
+  constructor(private readonly keys: ApiKeyLookup) {}
+
+  async canActivate(context: ExecutionContext): Promise<boolean> {
+    const req = context.switchToHttp().getRequest<FastifyRequest>();
+    const token = bearerToken(req);
+    if (!token) throw new DomainError('UNAUTHORIZED', 'missing API key: send Authorization: Bearer <API_KEY>');
+    const principal = await this.keys.find(token);
+    if (!principal) throw new DomainError('UNAUTHORIZED', 'invalid or revoked API key');
+    req.principal = principal;
+    return true;
+  }
+}
+
+export const Principal = createParamDecorator((_: unknown, ctx: ExecutionContext): ApiKeyPrincipal => {
+  const principal = ctx.switchToHttp().getRequest<FastifyRequest>().principal;
+  if (!principal) throw new Error('Principal used on a route without ApiKeyGuard');
+  return principal;
+});

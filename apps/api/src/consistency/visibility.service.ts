@@ -1,0 +1,63 @@
+import { setTimeout as sleep } from 'node:timers/promises';
+import { Injectable } from '@nestjs/common';
+import { DomainError, READ_YOUR_WRITES_WAIT_MS, type SeqToken, decodeSeqToken, encodeSeqToken } from '@app/domain';
+import { CONSUMERS, NatsResources, isNotFound } from '@app/eventlog';
+
+const POLL_MS = 25;
+
+/**
+ * Read-your-writes (CONTRACT): a read given a sequence token waits until the projector's
+ * ack floor — every message at or below it applied — reaches that sequence.
+ */
+@Injectable()
+export class VisibilityService {
+  private cached: { at: number; seq: Promise<number> } | null = null;
+
+  constructor(private readonly nats: NatsResources) {}
+
+  parseToken(raw: string | undefined): SeqToken | null {
+    if (raw === undefined || raw === '') return null;
+    const token = decodeSeqToken(raw);
+    if (!token) throw new DomainError('VALIDATION_ERROR', 'minSeq: not a Spanlog-Seq token');
+    return token;
+  }
+
+  /** Waits until `token` is visible; returns the visible token for `Spanlog-Visible-Seq`. */
+  async waitFor(token: SeqToken | null): Promise<string> {
+    const deadline = Date.now() + READ_YOUR_WRITES_WAIT_MS;
+    for (;;) {
+      const visible = await this.visibleSeq();
+      if (!token || visible >= token.seq) return encodeSeqToken({ stream: 'ingest', seq: visible });
+      if (Date.now() >= deadline) {
+        throw new DomainError(
+          'NOT_YET_VISIBLE',
+          `the data of ${encodeSeqToken(token)} is not visible yet (visible up to ${encodeSeqToken({ stream: 'ingest', seq: visible })}); retry shortly`,
+          { 'Retry-After': '1' },
+        );
+      }
+      await sleep(POLL_MS);
+    }
+  }
+
+  /** Shared by concurrent readers for a poll interval, so waiting readers cost one request per interval. */
+  private visibleSeq(): Promise<number> {
+    const now = Date.now();
+    if (!this.cached || now - this.cached.at >= POLL_MS) {
+      const seq = this.fetchAckFloor();
+      this.cached = { at: now, seq };
+      seq.catch(() => (this.cached = null));
+    }
+    return this.cached.seq;
+  }
+
+  private async fetchAckFloor(): Promise<number> {
+    const { jsm, layout } = this.nats;
+    try {
+      const info = await jsm.consumers.info(layout.streamName('ingest'), layout.consumerName(CONSUMERS.ingestProjector));
+      return info.ack_floor.stream_seq;
+    } catch (err) {
+      if (isNotFound(err)) return 0;
+      throw new DomainError('SERVICE_UNAVAILABLE', 'the event log is not reachable; retry shortly', { 'Retry-After': '1' });
+    }
+  }
+}

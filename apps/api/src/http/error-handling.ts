@@ -1,0 +1,34 @@
+import { type ArgumentsHost, Catch, type ExceptionFilter } from '@nestjs/common';
+import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { Logger } from 'pino';
+import { errorBody, toErrorResponse } from './error-response';
+
+/**
+ * Sends every error in SPEC 7.2's shape. Unexpected errors are logged with the request id,
+ * which the 500 body carries so an operator can find the log line.
+ */
+export function sendError(logger: Logger, err: unknown, req: FastifyRequest, reply: FastifyReply): void {
+  const known = toErrorResponse(err);
+  if (known) {
+    if (known.status >= 500) logger.warn({ reqId: req.id, err: known.message }, 'request failed');
+    void reply.status(known.status).headers(known.headers).send(errorBody(req.url, known.code, known.message));
+    return;
+  }
+  logger.error({ reqId: req.id, err, url: req.url }, 'unexpected error');
+  void reply.status(500).send(errorBody(req.url, 'INTERNAL_ERROR', `internal error (request id ${req.id}); retry with backoff`));
+}
+
+@Catch()
+export class AllExceptionsFilter implements ExceptionFilter {
+  constructor(private readonly logger: Logger) {}
+
+  catch(err: unknown, host: ArgumentsHost): void {
+    const http = host.switchToHttp();
+    sendError(this.logger, err, http.getRequest<FastifyRequest>(), http.getResponse<FastifyReply>());
+  }
+}
+
+/** Errors raised before Nest sees the request (content-type parsing, body limits). */
+export function registerFastifyErrorHandler(fastify: FastifyInstance, logger: Logger): void {
+  fastify.setErrorHandler((err: FastifyError, req, reply) => sendError(logger, err, req, reply));
+}

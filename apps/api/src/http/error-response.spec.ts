@@ -1,0 +1,24 @@
+import { BadRequestException, NotFoundException } from '@nestjs/common';
+import { DomainError } from '@app/domain';
+import { errorBody, toErrorResponse } from './error-response';
+
+describe(toErrorResponse.name, () => {
+  it.each([
+    [new DomainError('QUOTA_EXCEEDED', 'q'), 403, 'QUOTA_EXCEEDED'],
+    [new BadRequestException(['limit must not be greater than 100']), 400, 'VALIDATION_ERROR'],
+    [new NotFoundException('Cannot GET /nope'), 404, 'NOT_FOUND'],
+    [Object.assign(new Error('too large'), { code: 'FST_ERR_CTP_BODY_TOO_LARGE', statusCode: 413 }), 413, 'PAYLOAD_TOO_LARGE'],
+    [Object.assign(new Error('bad type'), { code: 'FST_ERR_CTP_INVALID_MEDIA_TYPE', statusCode: 415 }), 415, 'UNSUPPORTED_MEDIA_TYPE'],
+  ])('maps %p to %i %s', (err, status, code) => {
+    expect(toErrorResponse(err)).toMatchObject({ status, code });
+  });
+
+  it('leaves unexpected errors to the 500 path', () => {
+    expect(toErrorResponse(new TypeError('boom'))).toBeNull();
+  });
+
+  it('uses the data envelope on auth endpoints only', () => {
+    expect(errorBody('/api/v1/auth/login', 'X', 'm')).toEqual({ data: null, error: { code: 'X', message: 'm' } });
+    expect(errorBody('/api/v1/traces', 'X', 'm')).toEqual({ error: { code: 'X', message: 'm' } });
+  });
+});

@@ -1,0 +1,63 @@
+import { HttpException } from '@nestjs/common';
+import { DomainError, type ErrorCode } from '@app/domain';
+
+export interface ErrorResponse {
+  status: number;
+  code: ErrorCode;
+  message: string;
+  headers: Record<string, string>;
+}
+
+const CODE_BY_STATUS: Record<number, ErrorCode> = {
+  400: 'VALIDATION_ERROR',
+  401: 'UNAUTHORIZED',
+  403: 'FORBIDDEN',
+  404: 'NOT_FOUND',
+  405: 'NOT_FOUND',
+  413: 'PAYLOAD_TOO_LARGE',
+  415: 'UNSUPPORTED_MEDIA_TYPE',
+  429: 'RATE_LIMIT_EXCEEDED',
+  503: 'SERVICE_UNAVAILABLE',
+};
+
+/** Fastify's own errors (body parsing, limits) by their code, with messages a client can act on. */
+const FASTIFY_ERRORS: Record<string, (err: Error) => Omit<ErrorResponse, 'headers'>> = {
+  FST_ERR_CTP_BODY_TOO_LARGE: () => ({ status: 413, code: 'PAYLOAD_TOO_LARGE', message: 'request body exceeds the size limit of this endpoint' }),
+  FST_ERR_CTP_INVALID_MEDIA_TYPE: () => ({ status: 415, code: 'UNSUPPORTED_MEDIA_TYPE', message: 'Content-Type must be application/json' }),
+  FST_ERR_CTP_INVALID_CONTENT_LENGTH: () => ({ status: 400, code: 'VALIDATION_ERROR', message: 'Content-Length does not match the body' }),
+  FST_ERR_CTP_EMPTY_JSON_BODY: () => ({ status: 400, code: 'VALIDATION_ERROR', message: 'body is empty' }),
+  FST_ERR_CTP_INVALID_TYPE: () => ({ status: 415, code: 'UNSUPPORTED_MEDIA_TYPE', message: 'Content-Type is not valid' }),
+};
+
+function messageOf(err: HttpException): string {
+  const response = err.getResponse();
+  if (typeof response === 'string') return response;
+  const message = (response as { message?: unknown }).message;
+  if (Array.isArray(message)) return message.join('; ');
+  return typeof message === 'string' ? message : err.message;
+}
+
+/** Maps any thrown value to SPEC 7.2's code, status and message; null for an unexpected error (500). */
+export function toErrorResponse(err: unknown): ErrorResponse | null {
+  if (err instanceof DomainError) return { status: err.status, code: err.code, message: err.message, headers: err.headers };
+  if (err instanceof HttpException) {
+    const status = err.getStatus();
+    const code = CODE_BY_STATUS[status];
+    if (code) return { status, code, message: messageOf(err), headers: {} };
+    return null;
+  }
+  const fastifyCode = (err as { code?: string })?.code;
+  if (fastifyCode && FASTIFY_ERRORS[fastifyCode]) return { ...FASTIFY_ERRORS[fastifyCode](err as Error), headers: {} };
+  const statusCode = (err as { statusCode?: number })?.statusCode;
+  if (statusCode && statusCode >= 400 && statusCode < 500 && CODE_BY_STATUS[statusCode]) {
+    return { status: statusCode, code: CODE_BY_STATUS[statusCode], message: (err as Error).message, headers: {} };
+  }
+  return null;
+}
+
+/** Auth endpoints answer in the `{data, error}` envelope (SPEC 4.9–4.11, 7.2). */
+export const usesDataEnvelope = (url: string): boolean => url.startsWith('/api/v1/auth/');
+
+export function errorBody(url: string, code: string, message: string): object {
+  return usesDataEnvelope(url) ? { data: null, error: { code, message } } : { error: { code, message } };
+}

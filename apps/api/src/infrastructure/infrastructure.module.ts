@@ -1,0 +1,52 @@
+import { Global, Inject, Module, type OnApplicationShutdown } from '@nestjs/common';
+import type { Logger } from 'pino';
+import { DataSource } from 'typeorm';
+import { APP_CONFIG, type AppConfig, LOGGER, createLogger, loadConfig } from '@app/config';
+import { ChunkPublisher, NatsResources } from '@app/eventlog';
+import { ApiKeyLookup, SessionStore, TenancyRepository, TraceQueries, assertSchemaCurrent, createDataSource } from '@app/persistence';
+
+/** Config, logger, Postgres and NATS for the API: opened once, closed on shutdown. */
+@Global()
+@Module({
+  providers: [
+    { provide: APP_CONFIG, useFactory: () => loadConfig() },
+    { provide: LOGGER, useFactory: (c: AppConfig) => createLogger('api', c.logLevel), inject: [APP_CONFIG] },
+    {
+      provide: DataSource,
+      inject: [APP_CONFIG],
+      useFactory: async (c: AppConfig) => {
+        const ds = createDataSource({ url: c.databaseUrl, poolSize: 20, applicationName: 'spanlog-api' });
+        try {
+          await ds.initialize();
+        } catch (err) {
+          throw new Error(`Postgres is not reachable at ${new URL(c.databaseUrl).host}: ${(err as Error).message}`);
+        }
+        await assertSchemaCurrent(ds);
+        return ds;
+      },
+    },
+    { provide: NatsResources, inject: [APP_CONFIG], useFactory: (c: AppConfig) => NatsResources.open(c.natsUrl, 'spanlog-api', c.streamPrefix) },
+    {
+      provide: ChunkPublisher,
+      inject: [NatsResources],
+      useFactory: (n: NatsResources) => new ChunkPublisher(n.js, n.layout.blobBucket, n.maxMessageBytes),
+    },
+    { provide: ApiKeyLookup, inject: [DataSource], useFactory: (ds: DataSource) => new ApiKeyLookup(ds) },
+    { provide: TraceQueries, inject: [DataSource], useFactory: (ds: DataSource) => new TraceQueries(ds) },
+    { provide: SessionStore, inject: [DataSource], useFactory: (ds: DataSource) => new SessionStore(ds) },
+    { provide: TenancyRepository, inject: [DataSource], useFactory: (ds: DataSource) => new TenancyRepository(ds) },
+  ],
+  exports: [APP_CONFIG, LOGGER, DataSource, NatsResources, ChunkPublisher, ApiKeyLookup, TraceQueries, SessionStore, TenancyRepository],
+})
+export class InfrastructureModule implements OnApplicationShutdown {
+  constructor(
+    private readonly ds: DataSource,
+    private readonly nats: NatsResources,
+    @Inject(LOGGER) private readonly logger: Logger,
+  ) {}
+
+  async onApplicationShutdown(): Promise<void> {
+    await this.nats.close().catch((err) => this.logger.warn({ err: String(err) }, 'closing NATS failed'));
+    await this.ds.destroy().catch((err) => this.logger.warn({ err: String(err) }, 'closing Postgres failed'));
+  }
+}

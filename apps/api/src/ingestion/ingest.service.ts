@@ -1,0 +1,58 @@
+import { Inject, Injectable } from '@nestjs/common';
+import type { Logger } from 'pino';
+import { LOGGER } from '@app/config';
+import { DomainError, INGEST_SCHEMAS, type IngestSchema, type NativeEventError, encodeSeqToken, validateNativeBatch, validationError } from '@app/domain';
+import { ChunkPublisher, NatsResources, chunkNativeBatch } from '@app/eventlog';
+import type { ApiKeyPrincipal } from '@app/persistence';
+
+export interface IngestResult<T> {
+  body: T;
+  /** Spanlog-Seq: the stream position of the request's last chunk. */
+  seqToken: string;
+}
+
+/**
+ * Validates a request, appends it to the INGEST stream and answers only once every chunk
+ * is acknowledged. It never writes telemetry to Postgres: the processor does.
+ */
+@Injectable()
+export class IngestService {
+  constructor(
+    private readonly nats: NatsResources,
+    private readonly publisher: ChunkPublisher,
+    @Inject(LOGGER) private readonly logger: Logger,
+  ) {}
+
+  async ingestNativeBatch(
+    principal: ApiKeyPrincipal,
+    requestId: string,
+    raw: Buffer | undefined,
+    body: unknown,
+  ): Promise<IngestResult<{ accepted: number; errors: NativeEventError[] }>> {
+    const { events, errors } = validateNativeBatch(body);
+    if (events.length === 0 && errors.length > 0) {
+      throw validationError(`no event in the batch is valid; first problem: ${errors[0].message}`);
+    }
+    if (events.length === 0) return { body: { accepted: 0, errors }, seqToken: encodeSeqToken({ stream: 'ingest', seq: 0 }) };
+    const batch = (body as { batch: unknown[] }).batch;
+    const chunks = chunkNativeBatch(raw ?? Buffer.from(JSON.stringify(body)), batch, this.nats.maxMessageBytes);
+    const seq = await this.append(principal, requestId, INGEST_SCHEMAS.nativeBatch, 'batch', chunks);
+    this.logger.debug({ reqId: requestId, accepted: events.length, rejected: errors.length, chunks: chunks.length, seq }, 'native batch stored');
+    return { body: { accepted: events.length, errors }, seqToken: encodeSeqToken({ stream: 'ingest', seq }) };
+  }
+
+  private async append(principal: ApiKeyPrincipal, requestId: string, schema: IngestSchema, kind: 'batch' | 'otel', chunks: Uint8Array[]): Promise<number> {
+    const subject = this.nats.layout.ingestSubject(principal.orgId, principal.projectId, kind);
+    try {
+      const result = await this.publisher.publish(
+        subject,
+        { schema, orgId: principal.orgId, projectId: principal.projectId, apiKeyId: principal.apiKeyId, receivedAt: new Date().toISOString(), requestId },
+        chunks,
+      );
+      return result.lastSeq;
+    } catch (err) {
+      if (err instanceof DomainError) this.logger.warn({ reqId: requestId, err: String((err as { cause?: unknown }).cause ?? err) }, 'append failed');
+      throw err;
+    }
+  }
+}

@@ -1,0 +1,21 @@
+import { Controller, HttpCode, Post, Req, Res, UseGuards } from '@nestjs/common';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import { ApiKeyGuard, Principal } from '../auth/api-key.guard';
+import type { ApiKeyPrincipal } from '@app/persistence';
+import { IngestService } from './ingest.service';
+
+export const SEQ_HEADER = 'Spanlog-Seq';
+
+@Controller('api/v1/traces')
+@UseGuards(ApiKeyGuard)
+export class TracesIngestController {
+  constructor(private readonly ingest: IngestService) {}
+
+  @Post()
+  @HttpCode(201)
+  async ingestBatch(@Principal() principal: ApiKeyPrincipal, @Req() req: FastifyRequest, @Res({ passthrough: true }) reply: FastifyReply) {
+    const result = await this.ingest.ingestNativeBatch(principal, req.id, req.rawBody, req.body);
+    void reply.header(SEQ_HEADER, result.seqToken);
+    return result.body;
+  }
+}

@@ -1,0 +1,62 @@
+import { TRPCError, initTRPC } from '@trpc/server';
+import type { AccessClaims } from '../sessions/auth.service';
+import { dto } from './rpc-input';
+import {
+  ApiKeyCreateInput,
+  ApiKeyRevokeInput,
+  AuditLogInput,
+  MemberAddInput,
+  MemberRemoveInput,
+  OrgCreateInput,
+  OrgInput,
+  ProjectCreateInput,
+  ProjectInput,
+} from './rpc.dto';
+import type { Actor, TenancyService } from './tenancy.service';
+
+export interface RpcContext {
+  /** Resolves the caller's session, or throws UNAUTHORIZED; lazy so that every error has tRPC's shape. */
+  session: () => Promise<AccessClaims>;
+  ip: string | null;
+}
+
+const t = initTRPC.context<RpcContext>().create();
+
+const authed = t.procedure.use(async ({ ctx, next }) => {
+  const claims = await ctx.session().catch((err: Error) => {
+    throw new TRPCError({ code: 'UNAUTHORIZED', message: err.message });
+  });
+  return next({ ctx: { actor: { userId: claims.sub, ip: ctx.ip } satisfies Actor } });
+});
+
+/** The dashboard RPC (CONTRACT "Auth and the dashboard RPC"); every procedure is session-authenticated. */
+export function buildRouter(tenancy: TenancyService) {
+  return t.router({
+    user: t.router({
+      me: authed.query(({ ctx }) => tenancy.me(ctx.actor)),
+    }),
+    organization: t.router({
+      list: authed.query(({ ctx }) => tenancy.listOrgs(ctx.actor)),
+      create: authed.input(dto(OrgCreateInput)).mutation(({ ctx, input }) => tenancy.createOrg(ctx.actor, input.name)),
+    }),
+    project: t.router({
+      list: authed.input(dto(OrgInput)).query(({ ctx, input }) => tenancy.listProjects(ctx.actor, input.orgId)),
+      create: authed.input(dto(ProjectCreateInput)).mutation(({ ctx, input }) => tenancy.createProject(ctx.actor, input.orgId, input.name)),
+    }),
+    apiKey: t.router({
+      create: authed.input(dto(ApiKeyCreateInput)).mutation(({ ctx, input }) => tenancy.createApiKey(ctx.actor, input.projectId, input.name)),
+      list: authed.input(dto(ProjectInput)).query(({ ctx, input }) => tenancy.listApiKeys(ctx.actor, input.projectId)),
+      revoke: authed.input(dto(ApiKeyRevokeInput)).mutation(({ ctx, input }) => tenancy.revokeApiKey(ctx.actor, input.projectId, input.id)),
+    }),
+    member: t.router({
+      list: authed.input(dto(OrgInput)).query(({ ctx, input }) => tenancy.listMembers(ctx.actor, input.orgId)),
+      add: authed.input(dto(MemberAddInput)).mutation(({ ctx, input }) => tenancy.addMember(ctx.actor, input.orgId, input.email, input.role)),
+      remove: authed.input(dto(MemberRemoveInput)).mutation(({ ctx, input }) => tenancy.removeMember(ctx.actor, input.orgId, input.userId)),
+    }),
+    auditLog: t.router({
+      list: authed.input(dto(AuditLogInput)).query(({ ctx, input }) => tenancy.auditLog(ctx.actor, input.orgId, input.cursor)),
+    }),
+  });
+}
+
+export type AppRouter = ReturnType<typeof buildRouter>;

@@ -1,0 +1,71 @@
+import type { ScoreRow, SpanRow, TraceRow } from '@app/persistence';
+
+const iso = (d: Date | null): string | null => (d ? d.toISOString() : null);
+
+/** A trace as the API shows it (CONTRACT "Traces"). */
+export function toTraceResponse(row: TraceRow) {
+  return {
+    id: row.id,
+    otelTraceId: row.otel_trace_id,
+    externalId: row.external_id,
+    name: row.name,
+    createdAt: iso(row.created_at),
+    timestamp: iso(row.timestamp),
+    userId: row.user_id,
+    sessionId: row.session_id,
+    tags: row.tags ?? [],
+    metadata: row.metadata ?? {},
+    environment: row.environment,
+    release: row.release,
+    version: row.version,
+    input: row.input,
+    output: row.output,
+    spanCount: row.span_count,
+    totalTokens: row.total_tokens,
+    totalCost: row.total_cost,
+    latencyMs: row.latency_ms,
+  };
+}
+
+export function toSpanResponse(row: SpanRow) {
+  return {
+    id: row.id,
+    traceId: row.trace_id,
+    otelSpanId: row.otel_span_id,
+    externalId: row.external_id,
+    parentId: row.parent_id,
+    name: row.name,
+    type: row.type,
+    model: row.model,
+    modelParameters: row.model_parameters,
+    promptTokens: row.prompt_tokens,
+    completionTokens: row.completion_tokens,
+    totalTokens: row.total_tokens,
+    cost: row.cost,
+    input: row.input,
+    output: row.output,
+    metadata: row.metadata ?? {},
+    attributes: row.attributes ?? {},
+    startTime: iso(row.start_time),
+    endTime: iso(row.end_time),
+    level: row.level,
+    statusMessage: row.status_message,
+  };
+}
+
+export function toScoreResponse(row: ScoreRow) {
+  return {
+    id: row.id,
+    externalId: row.external_id,
+    traceId: row.trace_id,
+    spanId: row.span_id,
+    name: row.name,
+    value: row.value,
+    dataType: row.data_type,
+    comment: row.comment,
+    metadata: row.metadata ?? {},
+    source: row.source,
+    timestamp: iso(row.timestamp),
+    createdAt: iso(row.created_at),
+  };
+}

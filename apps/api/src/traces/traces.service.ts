@@ -1,0 +1,46 @@
+import { Injectable } from '@nestjs/common';
+import { TRACE_QUERY_LIMIT, notFound, traceIdCandidates } from '@app/domain';
+import { TraceQueries } from '@app/persistence';
+import { decodeCursor, encodeCursor } from './cursor';
+import type { TraceQueryDto } from './trace-query.dto';
+import { toScoreResponse, toSpanResponse, toTraceResponse } from './trace.mapper';
+
+const optional = (v: string | undefined) => (v === undefined || v === '' ? undefined : v);
+
+@Injectable()
+export class TracesService {
+  constructor(private readonly queries: TraceQueries) {}
+
+  async list(projectId: string, q: TraceQueryDto) {
+    const limit = q.limit ?? TRACE_QUERY_LIMIT.default;
+    const tags = q.tags?.split(',').map((t) => t.trim()).filter(Boolean);
+    const rows = await this.queries.list({
+      projectId,
+      ids: optional(q.id) ? traceIdCandidates(q.id as string) : undefined,
+      name: optional(q.name),
+      tags,
+      userId: optional(q.userId),
+      sessionId: optional(q.sessionId),
+      environment: optional(q.environment),
+      fromTimestamp: optional(q.fromTimestamp),
+      toTimestamp: optional(q.toTimestamp),
+      spanType: optional(q.spanType),
+      model: optional(q.model),
+      after: optional(q.cursor) ? decodeCursor(q.cursor as string) : undefined,
+      limit: limit + 1,
+    });
+    const page = rows.slice(0, limit);
+    const last = page[page.length - 1];
+    return {
+      data: page.map(toTraceResponse),
+      meta: { nextCursor: rows.length > limit && last ? encodeCursor([last.timestamp_text, last.id]) : null },
+    };
+  }
+
+  async get(projectId: string, id: string) {
+    const row = await this.queries.findOne(projectId, traceIdCandidates(id));
+    if (!row) throw notFound(`trace ${id} not found in this project`);
+    const [spans, scores] = await Promise.all([this.queries.spansOf(projectId, row.id), this.queries.scoresOf(projectId, row.id)]);
+    return { ...toTraceResponse(row), spans: spans.map(toSpanResponse), scores: scores.map(toScoreResponse) };
+  }
+}

@@ -1,0 +1,12 @@
+/** With --json, stdout holds exactly one JSON document; everything else goes to stderr. */
+export function printResult(result: unknown, json: boolean, human: () => string): void {
+  process.stdout.write(json ? `${JSON.stringify(result)}\n` : `${human()}\n`);
+}
+
+/** One line on stderr, non-zero exit (CONTRACT "Command line"). */
+export class CliError extends Error {}
+
+export function fail(err: unknown): never {
+  process.stderr.write(`spanlog: ${err instanceof Error ? err.message : String(err)}\n`);
+  process.exit(1);
+}

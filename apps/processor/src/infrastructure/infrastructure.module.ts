@@ -1,0 +1,44 @@
+import { Global, Inject, Module, type OnApplicationShutdown } from '@nestjs/common';
+import type { Logger } from 'pino';
+import { DataSource } from 'typeorm';
+import { APP_CONFIG, type AppConfig, LOGGER, createLogger, loadConfig } from '@app/config';
+import { ChunkReader, NatsResources } from '@app/eventlog';
+import { assertSchemaCurrent, createDataSource } from '@app/persistence';
+
+/** Config, logger, Postgres and NATS for the processor. */
+@Global()
+@Module({
+  providers: [
+    { provide: APP_CONFIG, useFactory: () => loadConfig() },
+    { provide: LOGGER, useFactory: (c: AppConfig) => createLogger('processor', c.logLevel), inject: [APP_CONFIG] },
+    {
+      provide: DataSource,
+      inject: [APP_CONFIG],
+      useFactory: async (c: AppConfig) => {
+        const ds = createDataSource({ url: c.databaseUrl, poolSize: 10, applicationName: 'spanlog-processor' });
+        try {
+          await ds.initialize();
+        } catch (err) {
+          throw new Error(`Postgres is not reachable at ${new URL(c.databaseUrl).host}: ${(err as Error).message}`);
+        }
+        await assertSchemaCurrent(ds);
+        return ds;
+      },
+    },
+    { provide: NatsResources, inject: [APP_CONFIG], useFactory: (c: AppConfig) => NatsResources.open(c.natsUrl, 'spanlog-processor', c.streamPrefix) },
+    { provide: ChunkReader, inject: [NatsResources], useFactory: (n: NatsResources) => new ChunkReader(n.js, n.layout.blobBucket) },
+  ],
+  exports: [APP_CONFIG, LOGGER, DataSource, NatsResources, ChunkReader],
+})
+export class InfrastructureModule implements OnApplicationShutdown {
+  constructor(
+    private readonly ds: DataSource,
+    private readonly nats: NatsResources,
+    @Inject(LOGGER) private readonly logger: Logger,
+  ) {}
+
+  async onApplicationShutdown(): Promise<void> {
+    await this.nats.close().catch((err) => this.logger.warn({ err: String(err) }, 'closing NATS failed'));
+    await this.ds.destroy().catch((err) => this.logger.warn({ err: String(err) }, 'closing Postgres failed'));
+  }
+}

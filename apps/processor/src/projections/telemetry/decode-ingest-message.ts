@@ -1,0 +1,49 @@
+import type { JsMsg } from 'nats';
+import sjson from 'secure-json-parse';
+import { INGEST_SCHEMAS, type IngestEnvelope, type TelemetryFacts, envelopeFromHeaders, nativeEventsToFacts, validateNativeBatch } from '@app/domain';
+import { type ChunkReader, PermanentMessageError, headerReader } from '@app/eventlog';
+import { otlpToFacts, validateOtlpRequest } from '@app/otlp';
+
+export interface DecodedIngestMessage {
+  envelope: IngestEnvelope;
+  facts: TelemetryFacts;
+}
+
+const utf8 = new TextDecoder('utf-8', { fatal: true });
+
+/**
+ * From a stored INGEST message to the facts it states. The stored data is what the client
+ * sent, so conversion runs here: a corrected converter applies to old data on rebuild.
+ * Anything unreadable is permanent: retrying cannot fix it.
+ */
+export async function decodeIngestMessage(msg: JsMsg, chunks: ChunkReader): Promise<DecodedIngestMessage> {
+  let envelope: IngestEnvelope;
+  let body: unknown;
+  try {
+    envelope = envelopeFromHeaders(headerReader(msg.headers));
+  } catch (err) {
+    throw new PermanentMessageError((err as Error).message);
+  }
+  const data = await chunks.read(msg);
+  try {
+    body = sjson.parse(utf8.decode(data), undefined, { protoAction: 'remove', constructorAction: 'remove' });
+  } catch (err) {
+    throw new PermanentMessageError(`data is not JSON: ${(err as Error).message}`);
+  }
+  const target = { projectId: envelope.projectId, receivedAt: envelope.receivedAt };
+  try {
+    switch (envelope.schema) {
+      case INGEST_SCHEMAS.nativeBatch:
+        return { envelope, facts: nativeEventsToFacts(validateNativeBatch(body).events, target) };
+      case INGEST_SCHEMAS.otlp:
+        validateOtlpRequest(body);
+        return { envelope, facts: otlpToFacts(body as Parameters<typeof otlpToFacts>[0], target) };
+      default: {
+        const unknownSchema: never = envelope.schema;
+        throw new Error(`no decoder for ${String(unknownSchema)}`);
+      }
+    }
+  } catch (err) {
+    throw new PermanentMessageError(`${envelope.schema} data rejected: ${(err as Error).message}`);
+  }
+}

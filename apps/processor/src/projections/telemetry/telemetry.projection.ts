@@ -1,0 +1,55 @@
+import { type BeforeApplicationShutdown, Inject, Injectable, type OnApplicationBootstrap } from '@nestjs/common';
+import type { Logger } from 'pino';
+import { DataSource } from 'typeorm';
+import { LOGGER } from '@app/config';
+import { foldFacts } from '@app/domain';
+import { CONSUMERS, ChunkReader, NatsResources, PullConsumerRunner } from '@app/eventlog';
+import { writeTelemetry } from '@app/persistence';
+import { type DecodedIngestMessage, decodeIngestMessage } from './decode-ingest-message';
+
+/**
+ * Live projection of INGEST into traces, spans and scores: one transaction per fetched
+ * batch, acked after commit. The merge rule makes it idempotent and order-insensitive, so
+ * several processor instances share this durable consumer safely.
+ */
+@Injectable()
+export class TelemetryProjection implements OnApplicationBootstrap, BeforeApplicationShutdown {
+  private runner: PullConsumerRunner<DecodedIngestMessage> | null = null;
+
+  constructor(
+    private readonly ds: DataSource,
+    private readonly nats: NatsResources,
+    private readonly chunks: ChunkReader,
+    @Inject(LOGGER) private readonly logger: Logger,
+  ) {}
+
+  async onApplicationBootstrap(): Promise<void> {
+    const { js, jsm, layout } = this.nats;
+    const stream = layout.streamName('ingest');
+    const durable = layout.consumerName(CONSUMERS.ingestProjector);
+    this.runner = new PullConsumerRunner<DecodedIngestMessage>({
+      js,
+      jsm,
+      stream,
+      durable,
+      deadLetterSubject: layout.deadLetterSubject(stream, durable),
+      logger: this.logger.child({ consumer: durable }),
+      decode: (msg) => decodeIngestMessage(msg, this.chunks),
+      apply: (items) => this.apply(items),
+      isHealthy: () => this.ds.query('SELECT 1').then(() => true, () => false),
+    });
+    await this.runner.start();
+    this.logger.info({ stream, durable }, 'telemetry projection running');
+  }
+
+  /** Before connections close: the batch in hand is committed and acked first. */
+  async beforeApplicationShutdown(): Promise<void> {
+    await this.runner?.stop();
+  }
+
+  private async apply(items: DecodedIngestMessage[]): Promise<void> {
+    const facts = foldFacts(items.map((i) => i.facts));
+    await this.ds.transaction((m) => writeTelemetry(m, facts));
+    this.logger.debug({ messages: items.length, traces: facts.traces.length, spans: facts.spans.length, scores: facts.scores.length }, 'batch projected');
+  }
+}

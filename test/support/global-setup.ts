@@ -1,0 +1,21 @@
+import { DEFAULT_DATABASE_URL, DEFAULT_NATS_URL } from '../../libs/config/src/config';
+import { MissingServiceError, ensureNats, ensurePostgres } from '../../tools/local-services';
+
+/**
+ * Before any integration or end-to-end test: Postgres and NATS must answer (started here
+ * when the defaults are silent). Each test file then makes its own database and streams
+ * from `SPANLOG_TEST_ADMIN_DB_URL`, a URL of the server's `postgres` database.
+ */
+export default async function globalSetup(): Promise<void> {
+  const say = (line: string) => process.stderr.write(`\nspanlog tests: ${line}\n`);
+  try {
+    const serverUrl = new URL(await ensurePostgres(process.env.SPANLOG_TEST_ADMIN_DB_URL ?? DEFAULT_DATABASE_URL, say));
+    serverUrl.pathname = '/postgres';
+    process.env.SPANLOG_TEST_ADMIN_DB_URL = serverUrl.toString();
+    await ensureNats(process.env.NATS_URL ?? DEFAULT_NATS_URL, say);
+  } catch (err) {
+    if (!(err instanceof MissingServiceError)) throw err;
+    say(err.message);
+    process.exit(1);
+  }
+}

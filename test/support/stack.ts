@@ -1,0 +1,188 @@
+import { type ChildProcess, spawn } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { once } from 'node:events';
+import { createServer } from 'node:net';
+import { resolve } from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { connect } from 'nats';
+import { Client } from 'pg';
+
+/**
+ * The real apps, built (`npm test` builds first), each test file with its own database and
+ * its own stream prefix, so files and runs never see each other's data.
+ */
+
+const ROOT = resolve(__dirname, '..', '..');
+const DIST = resolve(ROOT, 'dist', 'apps');
+const ADMIN_DB_URL = process.env.SPANLOG_TEST_ADMIN_DB_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
+const NATS_URL = process.env.NATS_URL ?? 'nats://127.0.0.1:4222';
+const READY_TIMEOUT_MS = 30_000;
+
+type App = 'api' | 'processor';
+
+export interface CliResult {
+  code: number | null;
+  stdout: string;
+  stderr: string;
+}
+
+/** Runs the built `spanlog` command; resolves with its exit code and output. */
+export async function runCli(args: string[], env: NodeJS.ProcessEnv, input?: string): Promise<CliResult> {
+  const child = spawn(process.execPath, [resolve(DIST, 'cli', 'src', 'main.js'), ...args], { env, stdio: 'pipe' });
+  let stdout = '';
+  let stderr = '';
+  child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
+  child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
+  child.stdin.end(input);
+  const [code] = (await once(child, 'exit')) as [number | null];
+  return { code, stdout, stderr };
+}
+
+export async function freePort(): Promise<number> {
+  const server = createServer();
+  server.listen(0, '127.0.0.1');
+  await once(server, 'listening');
+  const { port } = server.address() as { port: number };
+  server.close();
+  await once(server, 'close');
+  return port;
+}
+
+export class Stack {
+  private readonly children = new Map<App, ChildProcess>();
+  /** The last lines each app wrote, shown when it dies unexpectedly. */
+  private readonly output = new Map<App, string[]>();
+  private stopping = false;
+
+  private constructor(
+    readonly baseUrl: string,
+    readonly env: NodeJS.ProcessEnv,
+    readonly db: Client,
+    private readonly dbName: string,
+    readonly streamPrefix: string,
+  ) {}
+
+  static async start(extraEnv: NodeJS.ProcessEnv = {}): Promise<Stack> {
+    const id = randomBytes(5).toString('hex');
+    const dbName = `spanlog_e2e_${id}`;
+    const dbUrl = new URL(ADMIN_DB_URL);
+    dbUrl.pathname = `/${dbName}`;
+    const port = await freePort();
+    const streamPrefix = `E2E${id}_`;
+    const env: NodeJS.ProcessEnv = {
+      ...process.env,
+      NODE_ENV: 'test',
+      LOG_LEVEL: process.env.LOG_LEVEL ?? 'warn',
+      DATABASE_URL: dbUrl.toString(),
+      NATS_URL,
+      SPANLOG_STREAM_PREFIX: streamPrefix,
+      HOST: '127.0.0.1',
+      PORT: String(port),
+      JWT_SECRET: randomBytes(32).toString('hex'),
+      ...extraEnv,
+    };
+    const migrated = await runCli(['admin', 'migrate', '--json'], env);
+    if (migrated.code !== 0) throw new Error(`migrate failed: ${migrated.stderr}`);
+    const db = new Client({ connectionString: dbUrl.toString() });
+    await db.connect();
+    const stack = new Stack(`http://127.0.0.1:${port}`, env, db, dbName, streamPrefix);
+    await stack.startProcessor();
+    await stack.startApi();
+    return stack;
+  }
+
+  async startApi(): Promise<void> {
+    this.spawn('api');
+    const deadline = Date.now() + READY_TIMEOUT_MS;
+    for (;;) {
+      const ok = await fetch(`${this.baseUrl}/api/v1/health`).then((r) => r.ok, () => false);
+      if (ok) return;
+      if (Date.now() > deadline || this.children.get('api')?.exitCode !== null) {
+        throw new Error(`the API did not become healthy:\n${this.recentOutput('api')}`);
+      }
+      await sleep(100);
+    }
+  }
+
+  /** Resolves once the processor's durable consumers exist, i.e. it is consuming. */
+  async startProcessor(): Promise<void> {
+    this.spawn('processor');
+    const nc = await connect({ servers: NATS_URL });
+    try {
+      const jsm = await nc.jetstreamManager();
+      const deadline = Date.now() + READY_TIMEOUT_MS;
+      for (;;) {
+        const ready = await jsm.consumers.info(`${this.streamPrefix}INGEST`, `${this.streamPrefix}ingest-projector`).then(() => true, () => false);
+        if (ready) return;
+        if (Date.now() > deadline || this.children.get('processor')?.exitCode !== null) {
+          throw new Error(`the processor did not start consuming:\n${this.recentOutput('processor')}`);
+        }
+        await sleep(100);
+      }
+    } finally {
+      await nc.close();
+    }
+  }
+
+  killApi(signal: NodeJS.Signals = 'SIGTERM'): Promise<number | null> {
+    return this.kill('api', signal);
+  }
+
+  killProcessor(signal: NodeJS.Signals = 'SIGTERM'): Promise<number | null> {
+    return this.kill('processor', signal);
+  }
+
+  async stop(): Promise<void> {
+    this.stopping = true;
+    await Promise.all([this.kill('api', 'SIGTERM'), this.kill('processor', 'SIGTERM')]);
+    await this.db.end().catch(() => undefined);
+    const admin = new Client({ connectionString: ADMIN_DB_URL });
+    await admin.connect();
+    await admin.query(`DROP DATABASE IF EXISTS "${this.dbName}" WITH (FORCE)`).finally(() => admin.end());
+    const nc = await connect({ servers: NATS_URL });
+    try {
+      const jsm = await nc.jetstreamManager();
+      // Object store buckets live in streams named OBJ_<bucket>.
+      for await (const stream of jsm.streams.names()) {
+        if (stream.startsWith(this.streamPrefix) || stream.startsWith(`OBJ_${this.streamPrefix}`)) await jsm.streams.delete(stream);
+      }
+    } finally {
+      await nc.close();
+    }
+  }
+
+  recentOutput(app: App): string {
+    return (this.output.get(app) ?? []).join('');
+  }
+
+  private spawn(app: App): void {
+    const child = spawn(process.execPath, [resolve(DIST, app, 'src', 'main.js')], { env: this.env, stdio: ['ignore', 'pipe', 'pipe'] });
+    const lines: string[] = [];
+    this.output.set(app, lines);
+    const keep = (d: Buffer) => {
+      lines.push(d.toString());
+      if (lines.length > 200) lines.shift();
+    };
+    child.stdout?.on('data', keep);
+    child.stderr?.on('data', keep);
+    child.on('exit', (code, signal) => {
+      if (!this.stopping && this.children.get(app) === child && code !== 0 && signal === null) {
+        process.stderr.write(`spanlog ${app} exited with code ${code}:\n${lines.join('')}\n`);
+      }
+    });
+    this.children.set(app, child);
+  }
+
+  private async kill(app: App, signal: NodeJS.Signals): Promise<number | null> {
+    const child = this.children.get(app);
+    if (!child || child.exitCode !== null || child.signalCode !== null) return child?.exitCode ?? null;
+    const exited = once(child, 'exit') as Promise<[number | null]>;
+    child.kill(signal);
+    const timer = setTimeout(() => child.kill('SIGKILL'), 15_000);
+    const [code] = await exited;
+    clearTimeout(timer);
+    return code;
+  }
+}
+
+export const startStack = (extraEnv?: NodeJS.ProcessEnv): Promise<Stack> => Stack.start(extraEnv);
