@@ -34,6 +34,10 @@ export interface PullConsumerOptions<T> {
   batchSize?: number;
   /** Deliveries before a failing message is dead-lettered. */
   maxDeliveries?: number;
+  /**
+   * How long an unacked message stays with one instance. Short, so a killed instance's
+   * messages go to the others quickly; a batch still being worked on is kept alive.
+   */
   ackWaitMs?: number;
 }
 
@@ -56,7 +60,7 @@ export class PullConsumerRunner<T> {
   constructor(private readonly o: PullConsumerOptions<T>) {
     this.batchSize = o.batchSize ?? 256;
     this.maxDeliveries = o.maxDeliveries ?? 5;
-    this.ackWaitMs = o.ackWaitMs ?? 60_000;
+    this.ackWaitMs = o.ackWaitMs ?? 10_000;
   }
 
   async start(): Promise<void> {
@@ -81,7 +85,8 @@ export class PullConsumerRunner<T> {
       max_ack_pending: 10_000,
     };
     try {
-      await this.o.jsm.consumers.info(this.o.stream, this.o.durable);
+      const info = await this.o.jsm.consumers.info(this.o.stream, this.o.durable);
+      if (info.config.ack_wait !== config.ack_wait) await this.o.jsm.consumers.update(this.o.stream, this.o.durable, { ack_wait: config.ack_wait });
     } catch (err) {
       if (!isNotFound(err)) throw err;
       try {
@@ -105,7 +110,20 @@ export class PullConsumerRunner<T> {
         await sleep(500);
         continue;
       }
-      if (msgs.length) await this.processBatch(msgs);
+      if (msgs.length) await this.keepingAlive(msgs, () => this.processBatch(msgs));
+    }
+  }
+
+  /** Tells the server the batch is still being worked on, so a slow commit is not redelivered meanwhile. */
+  private async keepingAlive(msgs: JsMsg[], work: () => Promise<void>): Promise<void> {
+    const timer = setInterval(() => {
+      // A no-op on messages already acked, nakked or termed.
+      for (const m of msgs) m.working();
+    }, this.ackWaitMs / 3);
+    try {
+      await work();
+    } finally {
+      clearInterval(timer);
     }
   }
 
