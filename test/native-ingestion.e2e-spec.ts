@@ -150,6 +150,27 @@ describe('native batch ingestion (POST /api/v1/traces → JetStream → processo
     expect(await tooBig.json()).toMatchObject({ error: { code: 'PAYLOAD_TOO_LARGE' } });
   });
 
+  it('refuses a 6 MB chunked body sent without Content-Length with 413', async () => {
+    const piece = new TextEncoder().encode('x'.repeat(64 * 1024));
+    let sent = 0;
+    const body = new ReadableStream<Uint8Array>({
+      pull(controller) {
+        if (sent === 0) controller.enqueue(new TextEncoder().encode('{"batch":[{"id":"e","type":"trace-create","timestamp":"2026-01-01T00:00:00Z","body":{"id":"t","name":"'));
+        if (sent >= 6 * 1024 * 1024) return controller.close();
+        controller.enqueue(piece);
+        sent += piece.byteLength;
+      },
+    });
+    const res = await fetch(`${stack.baseUrl}/api/v1/traces`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' },
+      body,
+      duplex: 'half',
+    } as RequestInit);
+    expect(res.status).toBe(413);
+    expect(await res.json()).toMatchObject({ error: { code: 'PAYLOAD_TOO_LARGE' } });
+  });
+
   it('stores an event with a 2 MB input (larger than one stream message) and reads it back whole', async () => {
     const input = 'λ'.repeat(1024 * 1024);
     const traceId = `big-${randomUUID()}`;
