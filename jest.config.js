@@ -14,8 +14,10 @@ const transform = {
 };
 const common = {
   transform,
+  // The OTLP exporter loads `http` with a dynamic import(), which jest's CommonJS runtime only
+  // runs under --experimental-vm-modules; swc turns it into a require().
   transformIgnorePatterns: [
-    '/node_modules/(?!(@nestjs|p-limit|yocto-queue|cookie|@fastify/compress|uuid)/)',
+    '/node_modules/(?!(@nestjs|p-limit|yocto-queue|cookie|@fastify/compress|uuid|@opentelemetry/otlp-exporter-base)/)',
   ],
   moduleNameMapper: {
     '^@app/(domain|otlp|eventlog|persistence|config)$': '<rootDir>/libs/$1/src/index.ts',
@@ -26,6 +28,8 @@ const common = {
 };
 module.exports = {
   maxWorkers: 2,
+  // A global option: jest ignores it inside a project. End-to-end tests start real apps.
+  testTimeout: 60_000,
   projects: [
     { ...common, displayName: 'unit', testMatch: ['<rootDir>/{apps,libs,tools}/**/*.spec.ts'], testPathIgnorePatterns: ['\\.int\\.spec\\.ts$'] },
     {
@@ -39,7 +43,6 @@ module.exports = {
       displayName: 'e2e',
       testMatch: ['<rootDir>/test/**/*.e2e-spec.ts'],
       globalSetup: '<rootDir>/test/support/global-setup.ts',
-      testTimeout: 60000,
     },
   ],
 };

@@ -9,6 +9,8 @@ import { MAX_BODY_BYTES } from '@app/domain';
 import { AppModule } from './app.module';
 import { AllExceptionsFilter, registerFastifyErrorHandler } from './http/error-handling';
 import { registerJsonParser } from './http/json-body-parser';
+import { registerOversizedBodyAnswer } from './http/oversized-body';
+import { registerRequestDecompression } from './http/request-decompression';
 import { mountRpc } from './rpc/mount-rpc';
 
 const REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
@@ -34,6 +36,8 @@ export async function createApiApp(): Promise<NestFastifyApplication> {
   const fastify = app.getHttpAdapter().getInstance();
   registerJsonParser(fastify);
   registerFastifyErrorHandler(fastify, logger);
+  await registerRequestDecompression(fastify);
+  registerOversizedBodyAnswer(fastify);
   await mountRpc(app);
   fastify.addHook('onSend', async (req, reply) => {
     void reply.header('X-Request-Id', req.id);

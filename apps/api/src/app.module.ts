@@ -11,6 +11,7 @@ import { AuthController } from './sessions/auth.controller';
 import { AuthService } from './sessions/auth.service';
 import { SessionGuard } from './sessions/session.guard';
 import { IngestService } from './ingestion/ingest.service';
+import { OtelIngestController } from './ingestion/otel-ingest.controller';
 import { TracesIngestController } from './ingestion/traces-ingest.controller';
 import { TracesController } from './traces/traces.controller';
 import { TracesService } from './traces/traces.service';
@@ -23,7 +24,7 @@ import { TracesService } from './traces/traces.service';
       useFactory: (c: AppConfig) => ({ secret: c.jwtSecret, signOptions: { algorithm: 'HS256' }, verifyOptions: { algorithms: ['HS256'] } }),
     }),
   ],
-  controllers: [HealthController, TracesIngestController, TracesController, AuthController],
+  controllers: [HealthController, TracesIngestController, OtelIngestController, TracesController, AuthController],
   providers: [ApiKeyGuard, SessionGuard, AuthService, AuditPublisher, TenancyService, IngestService, TracesService, VisibilityService],
 })
 export class AppModule {}

@@ -1,3 +1,5 @@
+import { type ExportTraceServiceRequest, splitOtlpRequest } from '@app/otlp';
+
 const encoder = new TextEncoder();
 
 /**
@@ -26,4 +28,15 @@ export function chunkNativeBatch(raw: Uint8Array, events: readonly unknown[], ma
   }
   flush();
   return chunks;
+}
+
+/**
+ * Splits an OTLP/JSON export into exports of at most `maxBytes` each, by spans, each chunk
+ * keeping its resource and scope. As for native batches, the client's bytes are kept
+ * whenever they fit one message, and a span too large for one message alone becomes a chunk
+ * of its own for the blob bucket. Deterministic, so a retried request yields the same chunks.
+ */
+export function chunkOtlpExport(raw: Uint8Array, body: ExportTraceServiceRequest, maxBytes: number): Uint8Array[] {
+  if (raw.byteLength <= maxBytes) return [raw];
+  return splitOtlpRequest(body, maxBytes).map((chunk) => encoder.encode(JSON.stringify(chunk)));
 }

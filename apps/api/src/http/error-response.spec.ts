@@ -1,4 +1,4 @@
-import { BadRequestException, NotFoundException } from '@nestjs/common';
+import { BadRequestException, HttpException, NotFoundException } from '@nestjs/common';
 import { DomainError } from '@app/domain';
 import { errorBody, toErrorResponse } from './error-response';
 
@@ -11,6 +11,15 @@ describe(toErrorResponse.name, () => {
     [Object.assign(new Error('bad type'), { code: 'FST_ERR_CTP_INVALID_MEDIA_TYPE', statusCode: 415 }), 415, 'UNSUPPORTED_MEDIA_TYPE'],
   ])('maps %p to %i %s', (err, status, code) => {
     expect(toErrorResponse(err)).toMatchObject({ status, code });
+  });
+
+  it("looks through Nest's HttpException at the Fastify error it wraps", () => {
+    const fastifyError = Object.assign(new Error('Unsupported Media Type'), { code: 'FST_ERR_CTP_INVALID_MEDIA_TYPE', statusCode: 415 });
+    expect(toErrorResponse(new HttpException(fastifyError.message, 415, { cause: fastifyError }))).toMatchObject({
+      status: 415,
+      code: 'UNSUPPORTED_MEDIA_TYPE',
+      message: expect.stringContaining('JSON is required, protobuf is not supported'),
+    });
   });
 
   it('leaves unexpected errors to the 500 path', () => {

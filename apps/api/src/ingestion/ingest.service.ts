@@ -2,7 +2,8 @@ import { Inject, Injectable } from '@nestjs/common';
 import type { Logger } from 'pino';
 import { LOGGER } from '@app/config';
 import { DomainError, INGEST_SCHEMAS, type IngestSchema, type NativeEventError, encodeSeqToken, validateNativeBatch, validationError } from '@app/domain';
-import { ChunkPublisher, NatsResources, chunkNativeBatch } from '@app/eventlog';
+import { ChunkPublisher, NatsResources, chunkNativeBatch, chunkOtlpExport } from '@app/eventlog';
+import { type ExportTraceServiceRequest, validateOtlpRequest } from '@app/otlp';
 import type { ApiKeyPrincipal } from '@app/persistence';
 
 export interface IngestResult<T> {
@@ -39,6 +40,20 @@ export class IngestService {
     const seq = await this.append(principal, requestId, INGEST_SCHEMAS.nativeBatch, 'batch', chunks);
     this.logger.debug({ reqId: requestId, accepted: events.length, rejected: errors.length, chunks: chunks.length, seq }, 'native batch stored');
     return { body: { accepted: events.length, errors }, seqToken: encodeSeqToken({ stream: 'ingest', seq }) };
+  }
+
+  /**
+   * OTLP/JSON export (SPEC 4.2): checked whole, stored as the client's JSON (the processor
+   * converts it), answered with the number of spans queued.
+   */
+  async ingestOtlp(principal: ApiKeyPrincipal, requestId: string, raw: Buffer | undefined, body: unknown): Promise<IngestResult<{ accepted: number }>> {
+    const { spanCount } = validateOtlpRequest(body);
+    if (spanCount === 0) return { body: { accepted: 0 }, seqToken: encodeSeqToken({ stream: 'ingest', seq: 0 }) };
+    const request = body as ExportTraceServiceRequest;
+    const chunks = chunkOtlpExport(raw ?? Buffer.from(JSON.stringify(request)), request, this.nats.maxMessageBytes);
+    const seq = await this.append(principal, requestId, INGEST_SCHEMAS.otlp, 'otel', chunks);
+    this.logger.debug({ reqId: requestId, accepted: spanCount, chunks: chunks.length, seq }, 'otlp export stored');
+    return { body: { accepted: spanCount }, seqToken: encodeSeqToken({ stream: 'ingest', seq }) };
   }
 
   private async append(principal: ApiKeyPrincipal, requestId: string, schema: IngestSchema, kind: 'batch' | 'otel', chunks: Uint8Array[]): Promise<number> {

@@ -3,8 +3,7 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import { ApiKeyGuard, Principal } from '../auth/api-key.guard';
 import type { ApiKeyPrincipal } from '@app/persistence';
 import { IngestService } from './ingest.service';
-
-export const SEQ_HEADER = 'Spanlog-Seq';
+import { SEQ_HEADER } from './seq-header';
 
 @Controller('api/v1/traces')
 @UseGuards(ApiKeyGuard)

@@ -1,0 +1,81 @@
+import { once } from 'node:events';
+import { type Socket, connect } from 'node:net';
+import Fastify, { type FastifyInstance } from 'fastify';
+import pino from 'pino';
+import { MAX_BODY_BYTES } from '@app/domain';
+import { registerFastifyErrorHandler } from './error-handling';
+import { registerJsonParser } from './json-body-parser';
+import { MAX_DRAINED_BYTES, registerOversizedBodyAnswer } from './oversized-body';
+
+/** Reads HTTP responses off a raw socket, one at a time. */
+class RawClient {
+  private buffered = '';
+
+  private constructor(readonly socket: Socket) {
+    socket.setEncoding('latin1');
+    socket.on('data', (chunk: string) => (this.buffered += chunk));
+  }
+
+  static async open(port: number): Promise<RawClient> {
+    const socket = connect(port, '127.0.0.1');
+    await once(socket, 'connect');
+    return new RawClient(socket);
+  }
+
+  async response(): Promise<{ status: number; headers: Record<string, string> }> {
+    for (;;) {
+      const end = this.buffered.indexOf('\r\n\r\n');
+      if (end >= 0) {
+        const [statusLine, ...lines] = this.buffered.slice(0, end).split('\r\n');
+        const headers = Object.fromEntries(lines.map((l) => [l.slice(0, l.indexOf(':')).toLowerCase(), l.slice(l.indexOf(':') + 1).trim()]));
+        const length = Number(headers['content-length'] ?? 0);
+        if (this.buffered.length >= end + 4 + length) {
+          this.buffered = this.buffered.slice(end + 4 + length);
+          return { status: Number(statusLine.split(' ')[1]), headers };
+        }
+      }
+      await once(this.socket, 'data');
+    }
+  }
+}
+
+const postHead = (length: number) => `POST /echo HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: ${length}\r\n\r\n`;
+
+describe(registerOversizedBodyAnswer.name, () => {
+  let fastify: FastifyInstance;
+  let port: number;
+
+  beforeAll(async () => {
+    fastify = Fastify({ bodyLimit: MAX_BODY_BYTES });
+    registerJsonParser(fastify);
+    registerFastifyErrorHandler(fastify, pino({ level: 'silent' }));
+    registerOversizedBodyAnswer(fastify);
+    fastify.post('/echo', async (req) => req.body);
+    await fastify.listen({ port: 0, host: '127.0.0.1' });
+    port = (fastify.server.address() as { port: number }).port;
+  });
+
+  afterAll(() => fastify.close());
+
+  it('answers 413 before the body is sent, reads and drops the rest, and keeps the connection', async () => {
+    const client = await RawClient.open(port);
+    const length = MAX_BODY_BYTES + 1024 * 1024;
+    client.socket.write(postHead(length));
+    const refused = await client.response();
+    expect(refused.status).toBe(413);
+    expect(refused.headers.connection).toBeUndefined();
+    // The client had not sent its body yet; it does now, then a next request on the same connection.
+    client.socket.write(Buffer.alloc(length, 'x'));
+    client.socket.write(`${postHead(7)}{"a":1}`);
+    expect((await client.response()).status).toBe(200);
+    client.socket.destroy();
+  });
+
+  it('still closes when the declared rest is more than it would read', async () => {
+    const client = await RawClient.open(port);
+    client.socket.write(postHead(MAX_DRAINED_BYTES + 1));
+    const refused = await client.response();
+    expect(refused).toMatchObject({ status: 413, headers: { connection: 'close' } });
+    client.socket.destroy();
+  });
+});

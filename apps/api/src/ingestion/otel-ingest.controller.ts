@@ -1,0 +1,24 @@
+import { Controller, HttpCode, Post, Req, Res, UseGuards } from '@nestjs/common';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { ApiKeyPrincipal } from '@app/persistence';
+import { ApiKeyGuard, Principal } from '../auth/api-key.guard';
+import { IngestService } from './ingest.service';
+import { SEQ_HEADER } from './seq-header';
+
+/**
+ * OTLP/HTTP with JSON (SPEC 4.2). `v1/traces` is where a Collector's otlphttp exporter and
+ * `OTEL_EXPORTER_OTLP_ENDPOINT` land when given `/api/v1/otel` as the base (CONTRACT "OTLP").
+ */
+@Controller('api/v1/otel')
+@UseGuards(ApiKeyGuard)
+export class OtelIngestController {
+  constructor(private readonly ingest: IngestService) {}
+
+  @Post(['traces', 'v1/traces'])
+  @HttpCode(200)
+  async ingestTraces(@Principal() principal: ApiKeyPrincipal, @Req() req: FastifyRequest, @Res({ passthrough: true }) reply: FastifyReply) {
+    const result = await this.ingest.ingestOtlp(principal, req.id, req.rawBody, req.body);
+    void reply.header(SEQ_HEADER, result.seqToken);
+    return result.body;
+  }
+}

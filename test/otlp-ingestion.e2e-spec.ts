@@ -1,0 +1,211 @@
+import { randomBytes } from 'node:crypto';
+import { readFileSync, readdirSync } from 'node:fs';
+import { resolve } from 'node:path';
+import { deflateSync, gzipSync } from 'node:zlib';
+import type { ExportTraceServiceRequest, Span } from '@app/otlp';
+import { attrs, exportOf, span } from '@app/otlp/testing/otlp-builders';
+import { FIXTURES } from './support/factories';
+import { type Stack, runCli, startStack } from './support/stack';
+
+interface ExpectedSpan {
+  otelSpanId: string;
+  name: string;
+  type: string;
+  model: string | null;
+  promptTokens: number | null;
+  completionTokens: number | null;
+  cost: number | null;
+  input: unknown;
+  output: unknown;
+}
+
+interface ExpectedTrace {
+  otelTraceId: string;
+  name: string | null;
+  tags: string[];
+  spans: ExpectedSpan[];
+}
+
+const OTLP_FIXTURES = resolve(FIXTURES, 'otlp');
+const fixtureNames = readdirSync(OTLP_FIXTURES)
+  .filter((name) => name.endsWith('.json') && !name.endsWith('.expected.json'))
+  .sort();
+
+const traceHex = () => randomBytes(16).toString('hex');
+const spanHex = () => randomBytes(8).toString('hex');
+
+/** A span's fields in the `.expected.json` form. */
+const expectedFormOf = (s: any): ExpectedSpan => ({
+  otelSpanId: s.otelSpanId,
+  name: s.name,
+  type: s.type,
+  model: s.model,
+  promptTokens: s.promptTokens,
+  completionTokens: s.completionTokens,
+  cost: s.cost,
+  input: s.input,
+  output: s.output,
+});
+const byOtelSpanId = (a: { otelSpanId: string }, b: { otelSpanId: string }) => a.otelSpanId.localeCompare(b.otelSpanId);
+
+describe('OTLP/JSON ingestion (POST /api/v1/otel/traces → JetStream → processor → GET)', () => {
+  let stack: Stack;
+  let key: string;
+
+  interface PostOptions {
+    path?: string;
+    apiKey?: string | null;
+    headers?: Record<string, string>;
+  }
+
+  const post = (body: unknown, { path = '/api/v1/otel/traces', apiKey = key, headers = {} }: PostOptions = {}) =>
+    fetch(`${stack.baseUrl}${path}`, {
+      method: 'POST',
+      headers: { ...(apiKey === null ? {} : { authorization: `Bearer ${apiKey}` }), 'content-type': 'application/json', ...headers },
+      body: typeof body === 'string' || body instanceof Uint8Array ? body : JSON.stringify(body),
+    });
+
+  /** Posts, expects 200 with the span count, and returns the read-your-writes token. */
+  const ingest = async (body: unknown, spanCount: number, options?: PostOptions): Promise<string> => {
+    const res = await post(body, options);
+    expect({ status: res.status, body: await res.json() }).toEqual({ status: 200, body: { accepted: spanCount } });
+    const seq = res.headers.get('spanlog-seq');
+    expect(seq).toMatch(/^ingest\.\d+$/);
+    return seq as string;
+  };
+
+  const readTrace = async (otelTraceId: string, seq: string) => {
+    const res = await fetch(`${stack.baseUrl}/api/v1/traces/${otelTraceId}?minSeq=${seq}`, { headers: { authorization: `Bearer ${key}` } });
+    expect(res.status).toBe(200);
+    return (await res.json()) as any;
+  };
+
+  beforeAll(async () => {
+    stack = await startStack();
+    const res = await runCli(['admin', 'bootstrap', '--email', 'otlp@spanlog.test', '--password', 'correct horse battery', '--org', 'OTLP', '--project', 'main', '--json'], stack.env);
+    expect(res).toMatchObject({ code: 0 });
+    key = (JSON.parse(res.stdout) as { apiKey: string }).apiKey;
+  }, 120_000);
+
+  afterAll(() => stack?.stop());
+
+  it('finds the shared fixtures', () => {
+    expect(fixtureNames.length).toBeGreaterThanOrEqual(7);
+  });
+
+  it.each(fixtureNames)('stores %s as its .expected.json says', async (name) => {
+    // The file's own bytes: the stored data is the client's JSON.
+    const raw = readFileSync(resolve(OTLP_FIXTURES, name));
+    const expected = JSON.parse(readFileSync(resolve(OTLP_FIXTURES, name.replace(/\.json$/, '.expected.json')), 'utf8')) as { traces: ExpectedTrace[] };
+    const spanCount = expected.traces.reduce((n, t) => n + t.spans.length, 0);
+    const seq = await ingest(raw, spanCount);
+    for (const want of expected.traces) {
+      const trace = await readTrace(want.otelTraceId, seq);
+      expect({ otelTraceId: trace.otelTraceId, name: trace.name, tags: trace.tags }).toEqual({ otelTraceId: want.otelTraceId, name: want.name, tags: want.tags });
+      expect(trace.spans.map(expectedFormOf).sort(byOtelSpanId)).toEqual([...want.spans].sort(byOtelSpanId));
+    }
+  });
+
+  it('takes the Collector path /api/v1/otel/v1/traces the same way', async () => {
+    const traceId = traceHex();
+    const seq = await ingest(exportOf([span({ traceId, spanId: spanHex(), parentSpanId: '', name: 'via collector' })]), 1, { path: '/api/v1/otel/v1/traces' });
+    expect(await readTrace(traceId, seq)).toMatchObject({ otelTraceId: traceId, name: 'via collector', tags: ['service:svc'] });
+  });
+
+  it.each([
+    ['gzip', gzipSync],
+    ['deflate', deflateSync],
+  ])('inflates a %s body', async (encoding, compress) => {
+    const traceId = traceHex();
+    const body = exportOf([span({ traceId, spanId: spanHex(), parentSpanId: '', name: `${encoding} root`, attributes: attrs({ 'gen_ai.request.model': 'gpt-4o-mini' }) })]);
+    const seq = await ingest(compress(JSON.stringify(body)), 1, { headers: { 'content-encoding': encoding } });
+    const trace = await readTrace(traceId, seq);
+    expect(trace).toMatchObject({ name: `${encoding} root`, spans: [{ type: 'LLM', model: 'gpt-4o-mini' }] });
+  });
+
+  it('joins spans of one trace sent child first in two requests into one trace named after the root', async () => {
+    const traceId = traceHex();
+    const rootId = spanHex();
+    const childId = spanHex();
+    const root = span({ traceId, spanId: rootId, parentSpanId: '', name: 'agent run', attributes: attrs({ 'platform.span.type': 'AGENT' }) });
+    const child = span({ traceId, spanId: childId, parentSpanId: rootId, name: 'search', attributes: attrs({ 'tool.name': 'search' }) });
+    await ingest(exportOf([child]), 1);
+    const seq = await ingest(exportOf([root]), 1);
+    const trace = await readTrace(traceId, seq);
+    expect(trace).toMatchObject({ name: 'agent run', spanCount: 2 });
+    const byId = Object.fromEntries(trace.spans.map((s: any) => [s.otelSpanId, s]));
+    expect(byId[rootId]).toMatchObject({ type: 'AGENT', parentId: null });
+    expect(byId[childId]).toMatchObject({ type: 'TOOL', parentId: byId[rootId].id });
+  });
+
+  it('stores an export larger than one stream message, split by spans, and reads every span back', async () => {
+    const traceId = traceHex();
+    const text = 'λ'.repeat(100_000);
+    const spans: Span[] = Array.from({ length: 15 }, (_, i) =>
+      span({ traceId, spanId: spanHex(), parentSpanId: '', name: `big ${i}`, attributes: attrs({ 'gen_ai.prompt': `${i}:${text}` }) }),
+    );
+    const body = exportOf(spans);
+    expect(Buffer.byteLength(JSON.stringify(body))).toBeGreaterThan(2 * 1024 * 1024);
+    const seq = await ingest(body, spans.length);
+    const trace = await readTrace(traceId, seq);
+    expect(trace.spanCount).toBe(spans.length);
+    expect(trace.spans.map((s: any) => s.input).sort()).toEqual(spans.map((_, i) => `${i}:${text}`).sort());
+  });
+
+  it('answers {} and an export without spans 200 {accepted: 0} with a Spanlog-Seq', async () => {
+    await ingest({}, 0);
+    await ingest({ resourceSpans: [{ resource: { attributes: attrs({ 'service.name': 'idle' }) }, scopeSpans: [] }] }, 0);
+  });
+
+  describe('bad input gets its documented status, never a 5xx', () => {
+    const valid = () => exportOf([span({ traceId: traceHex(), spanId: spanHex() })]);
+    const withSpan = (overrides: Partial<Span>): ExportTraceServiceRequest => exportOf([span({ traceId: traceHex(), spanId: spanHex(), ...overrides })]);
+    const sixMb = () => JSON.stringify(withSpan({ attributes: attrs({ 'gen_ai.prompt': 'x'.repeat(6 * 1024 * 1024) }) }));
+    const gzip = { 'content-encoding': 'gzip' };
+
+    interface Case {
+      name: string;
+      request: () => { body: unknown; options?: PostOptions };
+      status: number;
+      code: string;
+      message?: string | RegExp;
+    }
+    const cases: Case[] = [
+      { name: 'malformed JSON', request: () => ({ body: '{"resourceSpans": [' }), status: 400, code: 'VALIDATION_ERROR', message: /not valid JSON/ },
+      { name: 'a body that is not an object', request: () => ({ body: '[1,2]' }), status: 400, code: 'VALIDATION_ERROR', message: 'request body: must be an object' },
+      { name: 'resourceSpans of the wrong type', request: () => ({ body: { resourceSpans: {} } }), status: 400, code: 'VALIDATION_ERROR', message: 'resourceSpans: must be an array' },
+      { name: 'an enum name where an integer is due', request: () => ({ body: withSpan({ kind: 'SPAN_KIND_SERVER' as never }) }), status: 400, code: 'VALIDATION_ERROR', message: 'resourceSpans[0].scopeSpans[0].spans[0].kind' },
+      { name: 'a trace id that is not 32 hex characters', request: () => ({ body: withSpan({ traceId: 'zz12' }) }), status: 400, code: 'VALIDATION_ERROR', message: 'resourceSpans[0].scopeSpans[0].spans[0].traceId: must be 32 hex characters' },
+      { name: 'a span id that is not 16 hex characters', request: () => ({ body: withSpan({ spanId: 'eee19b7ec3c1b17' }) }), status: 400, code: 'VALIDATION_ERROR', message: 'resourceSpans[0].scopeSpans[0].spans[0].spanId: must be 16 hex characters' },
+      { name: 'an all-zero trace id', request: () => ({ body: withSpan({ traceId: '0'.repeat(32) }) }), status: 400, code: 'VALIDATION_ERROR', message: 'resourceSpans[0].scopeSpans[0].spans[0].traceId: must not be all zeros' },
+      { name: '10,000 levels of nesting', request: () => ({ body: `{"resourceSpans":${'['.repeat(10_000)}${']'.repeat(10_000)}}` }), status: 400, code: 'VALIDATION_ERROR', message: /nests deeper than/ },
+      { name: 'a __proto__ key', request: () => ({ body: '{"resourceSpans":[],"__proto__":{"polluted":true}}' }), status: 400, code: 'VALIDATION_ERROR' },
+      { name: 'a __proto__ key behind gzip', request: () => ({ body: gzipSync('{"__proto__":{"polluted":true}}'), options: { headers: gzip } }), status: 400, code: 'VALIDATION_ERROR' },
+      { name: 'an empty body', request: () => ({ body: '' }), status: 400, code: 'VALIDATION_ERROR' },
+      { name: '6 MB of JSON', request: () => ({ body: sixMb() }), status: 413, code: 'PAYLOAD_TOO_LARGE' },
+      { name: '6 MB of JSON gzipped', request: () => ({ body: gzipSync(sixMb()), options: { headers: gzip } }), status: 413, code: 'PAYLOAD_TOO_LARGE' },
+      { name: 'a gzip bomb (200 MB of zeros)', request: () => ({ body: gzipSync(Buffer.alloc(200 * 1024 * 1024)), options: { headers: gzip } }), status: 413, code: 'PAYLOAD_TOO_LARGE' },
+      { name: 'truncated gzip', request: () => ({ body: gzipSync(JSON.stringify(valid())).subarray(0, 40), options: { headers: gzip } }), status: 400, code: 'VALIDATION_ERROR', message: /not valid gzip data/ },
+      { name: 'an unsupported Content-Encoding', request: () => ({ body: JSON.stringify(valid()), options: { headers: { 'content-encoding': 'br' } } }), status: 415, code: 'UNSUPPORTED_MEDIA_TYPE', message: /Content-Encoding br/ },
+      { name: 'a protobuf body', request: () => ({ body: Buffer.from([0x0a, 0x02, 0x08, 0x01]), options: { headers: { 'content-type': 'application/x-protobuf' } } }), status: 415, code: 'UNSUPPORTED_MEDIA_TYPE', message: /JSON is required, protobuf is not supported/ },
+      { name: 'a text body', request: () => ({ body: 'hello', options: { headers: { 'content-type': 'text/plain' } } }), status: 415, code: 'UNSUPPORTED_MEDIA_TYPE', message: /application\/json/ },
+      { name: 'no API key', request: () => ({ body: valid(), options: { apiKey: null } }), status: 401, code: 'UNAUTHORIZED' },
+      { name: 'a wrong API key', request: () => ({ body: valid(), options: { apiKey: 'sl_wrong' } }), status: 401, code: 'UNAUTHORIZED' },
+      { name: 'no API key on the Collector path', request: () => ({ body: valid(), options: { path: '/api/v1/otel/v1/traces', apiKey: null } }), status: 401, code: 'UNAUTHORIZED' },
+    ];
+
+    it.each(cases)('$name → $status $code', async ({ request, status, code, message }) => {
+      const { body, options } = request();
+      const res = await post(body, options);
+      const answer = (await res.json()) as { error: { code: string; message: string } };
+      expect({ status: res.status, code: answer.error?.code }).toEqual({ status, code });
+      if (message !== undefined) expect(answer.error.message).toMatch(message);
+    });
+
+    it('leaves the API and the processor working afterwards', async () => {
+      const traceId = traceHex();
+      const seq = await ingest(exportOf([span({ traceId, spanId: spanHex(), parentSpanId: '', name: 'after the bad inputs' })]), 1);
+      expect(await readTrace(traceId, seq)).toMatchObject({ name: 'after the bad inputs' });
+    });
+  });
+});
