@@ -1,6 +1,7 @@
 import { Module } from '@nestjs/common';
 import { JwtModule } from '@nestjs/jwt';
 import { APP_CONFIG, type AppConfig } from '@app/config';
+import { PasswordVerifier } from '@app/persistence';
 import { AuditPublisher } from './audit/audit.publisher';
 import { ApiKeyGuard } from './auth/api-key.guard';
 import { VisibilityService } from './consistency/visibility.service';
@@ -25,6 +26,6 @@ import { TracesService } from './traces/traces.service';
     }),
   ],
   controllers: [HealthController, TracesIngestController, OtelIngestController, TracesController, AuthController],
-  providers: [ApiKeyGuard, SessionGuard, AuthService, AuditPublisher, TenancyService, IngestService, TracesService, VisibilityService],
+  providers: [ApiKeyGuard, SessionGuard, AuthService, AuditPublisher, TenancyService, IngestService, TracesService, VisibilityService, { provide: PasswordVerifier, useFactory: () => new PasswordVerifier() }],
 })
 export class AppModule {}

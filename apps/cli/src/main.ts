@@ -2,10 +2,18 @@
 import 'reflect-metadata';
 import { Command } from 'commander';
 import { registerAdminCommands } from './commands/admin.command';
+import { registerKeysCommands } from './commands/keys.command';
+import { registerOrgCommands } from './commands/orgs.command';
+import { registerSessionCommands } from './commands/session.command';
+import { registerTracesCommands } from './commands/traces.command';
 import { fail } from './output';
 
 async function main(): Promise<void> {
   const program = new Command('spanlog').description('Spanlog command line').showHelpAfterError();
+  registerSessionCommands(program);
+  registerOrgCommands(program);
+  registerKeysCommands(program);
+  registerTracesCommands(program);
   registerAdminCommands(program);
   await program.parseAsync(process.argv);
 }

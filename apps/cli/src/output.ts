@@ -10,3 +10,6 @@ export function fail(err: unknown): never {
   process.stderr.write(`spanlog: ${err instanceof Error ? err.message : String(err)}\n`);
   process.exit(1);
 }
+
+/** Rows as lines of columns; "(none)" for no rows, so a human sees the command worked. */
+export const table = (rows: string[][]): string => (rows.length ? rows.map((r) => r.join('  ')).join('\n') : '(none)');

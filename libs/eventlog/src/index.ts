@@ -7,3 +7,4 @@ export * from './consumer';
 export * from './chunk-reader';
 export * from './consumers';
 export * from './nats-resources';
+export * from './audit-log';

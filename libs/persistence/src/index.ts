@@ -5,6 +5,7 @@ export * from './telemetry/telemetry-writer';
 export * from './telemetry/trace-query';
 export * from './tenancy/api-key-lookup';
 export * from './tenancy/bootstrap';
+export * from './tenancy/passwords';
 export * from './database-admin';
 export * from './tenancy/session-store';
 export * from './tenancy/tenancy-repository';

@@ -1,31 +1,49 @@
 import type { NestFastifyApplication } from '@nestjs/platform-fastify';
-import { type CreateFastifyContextOptions, type FastifyTRPCPluginOptions, fastifyTRPCPlugin } from '@trpc/server/adapters/fastify';
-import { DomainError } from '@app/domain';
+import { resolveResponse } from '@trpc/server/http';
+import type { Logger } from 'pino';
+import { LOGGER } from '@app/config';
+import { DomainError, PAYLOAD_LIMITS } from '@app/domain';
 import { bearerToken } from '../auth/api-key.guard';
 import { AuthService } from '../sessions/auth.service';
-import { type AppRouter, type RpcContext, buildRouter } from './router';
+import { type RpcContext, buildRouter } from './router';
+import { toRpcRequest } from './rpc-request';
 import { TenancyService } from './tenancy.service';
+
+const RPC_PREFIX = '/api/trpc';
 
 /**
  * `/api/trpc/*` (SPEC 4.12): tRPC without a transformer, every HTTP method reaching every
- * procedure (method override), never rate limited. Mounted on Fastify directly, beside Nest's routes.
+ * procedure, never rate limited. Mounted on Fastify directly, beside Nest's routes, in a scope
+ * of its own so that tRPC, not the REST parser, decides what a body means.
  */
 export async function mountRpc(app: NestFastifyApplication): Promise<void> {
   const auth = app.get(AuthService);
+  const logger = app.get<Logger>(LOGGER);
   const router = buildRouter(app.get(TenancyService));
-  await app.getHttpAdapter().getInstance().register(fastifyTRPCPlugin, {
-    prefix: '/api/trpc',
-    trpcOptions: {
-      router,
-      allowMethodOverride: true,
-      createContext: ({ req }: CreateFastifyContextOptions): RpcContext => ({
-        ip: req.ip,
-        session: () => {
-          const token = bearerToken(req);
-          if (!token) return Promise.reject(new DomainError('UNAUTHORIZED', 'missing access token: send Authorization: Bearer <ACCESS_TOKEN>'));
-          return auth.verifyAccessToken(token);
+  await app.getHttpAdapter().getInstance().register(async (scope) => {
+    scope.removeAllContentTypeParsers();
+    scope.addContentTypeParser('*', { parseAs: 'buffer', bodyLimit: PAYLOAD_LIMITS.default }, (_req, body, done) => done(null, body));
+    scope.all(`${RPC_PREFIX}/:path`, async (req, reply) => {
+      const { request, error } = toRpcRequest({ url: req.url, headers: req.headers, body: Buffer.isBuffer(req.body) ? req.body : undefined });
+      const response = await resolveResponse({
+        router,
+        req: request,
+        path: (req.params as { path: string }).path,
+        error,
+        allowMethodOverride: true,
+        createContext: async (): Promise<RpcContext> => ({
+          ip: req.ip,
+          session: () => {
+            const token = bearerToken(req);
+            if (!token) return Promise.reject(new DomainError('UNAUTHORIZED', 'missing access token: send Authorization: Bearer <ACCESS_TOKEN>'));
+            return auth.verifyAccessToken(token);
+          },
+        }),
+        onError: ({ error: err, path }) => {
+          if (err.code === 'INTERNAL_SERVER_ERROR') logger.error({ reqId: req.id, path, err: err.cause ?? err }, 'rpc procedure failed');
         },
-      }),
-    },
-  } satisfies FastifyTRPCPluginOptions<AppRouter>);
+      });
+      return reply.send(response);
+    });
+  });
 }

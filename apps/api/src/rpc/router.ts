@@ -1,5 +1,7 @@
-import { TRPCError, initTRPC } from '@trpc/server';
+import { initTRPC } from '@trpc/server';
+import { DomainError } from '@app/domain';
 import type { AccessClaims } from '../sessions/auth.service';
+import { toTrpcError } from './rpc-errors';
 import { dto } from './rpc-input';
 import {
   ApiKeyCreateInput,
@@ -15,17 +17,23 @@ import {
 import type { Actor, TenancyService } from './tenancy.service';
 
 export interface RpcContext {
-  /** Resolves the caller's session, or throws UNAUTHORIZED; lazy so that every error has tRPC's shape. */
+  /** Resolves the caller's session, or rejects with UNAUTHORIZED; lazy so that every error has tRPC's shape. */
   session: () => Promise<AccessClaims>;
   ip: string | null;
 }
 
-const t = initTRPC.context<RpcContext>().create();
+// Never dev mode: error bodies would carry stack traces to any caller.
+const t = initTRPC.context<RpcContext>().create({ isDev: false });
 
-const authed = t.procedure.use(async ({ ctx, next }) => {
-  const claims = await ctx.session().catch((err: Error) => {
-    throw new TRPCError({ code: 'UNAUTHORIZED', message: err.message });
-  });
+/** The services speak domain errors; here they become tRPC errors with the same status. */
+const procedure = t.procedure.use(async ({ next }) => {
+  const result = await next();
+  if (!result.ok && result.error.cause instanceof DomainError) throw toTrpcError(result.error.cause);
+  return result;
+});
+
+const authed = procedure.use(async ({ ctx, next }) => {
+  const claims = await ctx.session();
   return next({ ctx: { actor: { userId: claims.sub, ip: ctx.ip } satisfies Actor } });
 });
 

@@ -1,20 +1,21 @@
-import { IsEmail, IsIn, IsOptional, IsString, IsUUID, Length } from 'class-validator';
+import { IsEmail, IsIn, IsOptional, IsString, IsUUID } from 'class-validator';
 import { MEMBER_ROLES, type MemberRole } from '@app/persistence';
+import { RequiredString } from '../validation/required-string';
 
 export class OrgInput {
   @IsUUID('all', { message: 'orgId must be a UUID' }) orgId: string;
 }
 export class OrgCreateInput {
-  @IsString() @Length(1, 200, { message: 'name must be 1 to 200 characters' }) name: string;
+  @RequiredString(200) name: string;
 }
 export class ProjectCreateInput extends OrgInput {
-  @IsString() @Length(1, 200, { message: 'name must be 1 to 200 characters' }) name: string;
+  @RequiredString(200) name: string;
 }
 export class ProjectInput {
   @IsUUID('all', { message: 'projectId must be a UUID' }) projectId: string;
 }
 export class ApiKeyCreateInput extends ProjectInput {
-  @IsString() @Length(1, 200, { message: 'name must be 1 to 200 characters' }) name: string;
+  @RequiredString(200) name: string;
 }
 export class ApiKeyRevokeInput extends ProjectInput {
   @IsUUID('all', { message: 'id must be a UUID' }) id: string;
@@ -27,5 +28,5 @@ export class MemberRemoveInput extends OrgInput {
   @IsUUID('all', { message: 'userId must be a UUID' }) userId: string;
 }
 export class AuditLogInput extends OrgInput {
-  @IsOptional() @IsString() cursor?: string;
+  @IsOptional() @IsString({ message: 'cursor must be a string' }) cursor?: string;
 }

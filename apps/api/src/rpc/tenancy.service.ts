@@ -1,17 +1,19 @@
 import { Injectable } from '@nestjs/common';
-import { TRPCError } from '@trpc/server';
-import { PLANS } from '@app/domain';
+import { DomainError, PLANS, notFound, validationError } from '@app/domain';
 import { type MemberRole, TenancyRepository } from '@app/persistence';
 import { AuditPublisher } from '../audit/audit.publisher';
 import { decodeCursor, encodeCursor } from '../traces/cursor';
 
 const ADMIN_ROLES: readonly MemberRole[] = ['owner', 'admin'];
+const OWNER_ONLY: readonly MemberRole[] = ['owner'];
 const AUDIT_PAGE = 50;
 
 export interface Actor {
   userId: string;
   ip: string | null;
 }
+
+const forbidden = (message: string) => new DomainError('FORBIDDEN', message);
 
 /** The dashboard's tenancy operations, each checked for membership and role first. */
 @Injectable()
@@ -23,7 +25,7 @@ export class TenancyService {
 
   async me(actor: Actor) {
     const user = await this.repo.user(actor.userId);
-    if (!user) throw new TRPCError({ code: 'UNAUTHORIZED', message: 'user no longer exists' });
+    if (!user) throw new DomainError('UNAUTHORIZED', 'user no longer exists');
     return user;
   }
 
@@ -45,7 +47,7 @@ export class TenancyService {
   async createProject(actor: Actor, orgId: string, name: string) {
     await this.requireRole(actor, orgId, ADMIN_ROLES);
     const project = await this.repo.createProject(orgId, name);
-    if (!project) throw new TRPCError({ code: 'BAD_REQUEST', message: `a project named "${name}" already exists in this organization` });
+    if (!project) throw validationError(`name: a project named "${name}" already exists in this organization`);
     await this.audit.record({ orgId, actorUserId: actor.userId, action: 'project.created', target: project.id, details: { name }, ip: actor.ip });
     return project;
   }
@@ -64,7 +66,7 @@ export class TenancyService {
 
   async revokeApiKey(actor: Actor, projectId: string, id: string) {
     const orgId = await this.requireProjectRole(actor, projectId, ADMIN_ROLES);
-    if (!(await this.repo.revokeApiKey(projectId, id))) throw new TRPCError({ code: 'NOT_FOUND', message: `API key ${id} not found in project ${projectId}` });
+    if (!(await this.repo.revokeApiKey(projectId, id))) throw notFound(`API key ${id} not found in project ${projectId}`);
     await this.audit.record({ orgId, actorUserId: actor.userId, action: 'api_key.revoked', target: id, details: { projectId }, ip: actor.ip });
     return { id, revoked: true };
   }
@@ -75,56 +77,64 @@ export class TenancyService {
   }
 
   async addMember(actor: Actor, orgId: string, email: string, role: MemberRole) {
-    await this.requireRole(actor, orgId, ADMIN_ROLES);
+    // Only an owner makes another owner, so an admin cannot raise anyone above themselves.
+    await this.requireRole(actor, orgId, role === 'owner' ? OWNER_ONLY : ADMIN_ROLES);
     const user = await this.repo.userByEmail(email);
-    if (!user) throw new TRPCError({ code: 'NOT_FOUND', message: `no user with e-mail ${email}; they must have an account first` });
-    const outcome = await this.repo.addMember(orgId, user.id, role, (plan) => PLANS[plan].seats);
-    if (outcome === 'no_seat') {
-      const org = await this.repo.org(orgId);
-      throw new TRPCError({ code: 'FORBIDDEN', message: `the ${org?.plan} plan allows ${org ? PLANS[org.plan].seats : '?'} seat(s); upgrade to add members` });
+    if (!user) throw notFound(`no user with e-mail ${email}; they must have an account first`);
+    const { outcome, plan } = await this.repo.addMember(orgId, user.id, role, (p) => PLANS[p].seats);
+    switch (outcome) {
+      case 'no_seat': {
+        const seats = PLANS[plan].seats;
+        throw forbidden(`the ${plan} plan allows ${seats} seat${seats === 1 ? '' : 's'}, all taken; upgrade the plan to add members`);
+      }
+      case 'exists':
+        throw validationError(`email: ${email} is already a member`);
+      case 'added':
+        await this.audit.record({ orgId, actorUserId: actor.userId, action: 'member.added', target: user.id, details: { email: user.email, role }, ip: actor.ip });
+        return { userId: user.id, email: user.email, role };
     }
-    if (outcome === 'exists') throw new TRPCError({ code: 'BAD_REQUEST', message: `${email} is already a member` });
-    await this.audit.record({ orgId, actorUserId: actor.userId, action: 'member.added', target: user.id, details: { email, role }, ip: actor.ip });
-    return { userId: user.id, email: user.email, role };
   }
 
   async removeMember(actor: Actor, orgId: string, userId: string) {
     await this.requireRole(actor, orgId, ADMIN_ROLES);
     const role = await this.repo.roleIn(orgId, userId);
-    if (!role) throw new TRPCError({ code: 'NOT_FOUND', message: `user ${userId} is not a member` });
-    if (role === 'owner' && (await this.repo.owners(orgId)) <= 1) {
-      throw new TRPCError({ code: 'BAD_REQUEST', message: 'an organization keeps at least one owner' });
+    if (!role) throw notFound(`user ${userId} is not a member of organization ${orgId}`);
+    if (role === 'owner') {
+      await this.requireRole(actor, orgId, OWNER_ONLY);
+      if ((await this.repo.owners(orgId)) <= 1) throw validationError('userId: an organization keeps at least one owner');
     }
     await this.repo.removeMember(orgId, userId);
-    await this.audit.record({ orgId, actorUserId: actor.userId, action: 'member.removed', target: userId, details: {}, ip: actor.ip });
+    await this.audit.record({ orgId, actorUserId: actor.userId, action: 'member.removed', target: userId, details: { role }, ip: actor.ip });
     return { userId, removed: true };
   }
 
+  /** Newest first, a page at a time; the same `{data, meta: {nextCursor}}` page as the trace list. */
   async auditLog(actor: Actor, orgId: string, cursor?: string) {
-    await this.requireRole(actor, orgId);
+    await this.requireRole(actor, orgId, ADMIN_ROLES);
     const org = await this.repo.org(orgId);
     if (!org || !PLANS[org.plan].auditLogs) {
-      throw new TRPCError({ code: 'FORBIDDEN', message: `audit logs are not part of the ${org?.plan} plan (Growth, Team and Enterprise have them)` });
+      throw forbidden(`audit logs are not part of the ${org?.plan} plan (Growth, Team and Enterprise have them)`);
     }
     const rows = await this.repo.auditLog(orgId, AUDIT_PAGE + 1, cursor ? decodeCursor(cursor) : undefined);
     const page = rows.slice(0, AUDIT_PAGE);
     const last = page[page.length - 1];
     return {
       data: page.map(({ createdAtText: _, ...row }) => row),
-      nextCursor: rows.length > AUDIT_PAGE && last ? encodeCursor([last.createdAtText, last.id]) : null,
+      meta: { nextCursor: rows.length > AUDIT_PAGE && last ? encodeCursor([last.createdAtText, last.id]) : null },
     };
   }
 
   private async requireRole(actor: Actor, orgId: string, allowed?: readonly MemberRole[]): Promise<MemberRole> {
     const role = await this.repo.roleIn(orgId, actor.userId);
-    if (!role) throw new TRPCError({ code: 'FORBIDDEN', message: `you are not a member of organization ${orgId}` });
-    if (allowed && !allowed.includes(role)) throw new TRPCError({ code: 'FORBIDDEN', message: `this needs the role ${allowed.join(' or ')}; you are ${role}` });
+    if (!role) throw forbidden(`you are not a member of organization ${orgId}`);
+    if (allowed && !allowed.includes(role)) throw forbidden(`this needs the role ${allowed.join(' or ')}; you are ${role}`);
     return role;
   }
 
+  /** The project's organization, once the actor's role in it is checked. */
   private async requireProjectRole(actor: Actor, projectId: string, allowed?: readonly MemberRole[]): Promise<string> {
     const project = await this.repo.project(projectId);
-    if (!project) throw new TRPCError({ code: 'NOT_FOUND', message: `project ${projectId} not found` });
+    if (!project) throw notFound(`project ${projectId} not found`);
     await this.requireRole(actor, project.orgId, allowed);
     return project.orgId;
   }

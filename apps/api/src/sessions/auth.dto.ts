@@ -1,20 +1,12 @@
-import { IsNotEmpty, IsString, MaxLength } from 'class-validator';
+import { RequiredString } from '../validation/required-string';
 
+/** SPEC 4.9: both fields required (400 when missing). */
 export class LoginDto {
-  @IsString({ message: 'email is required' })
-  @IsNotEmpty({ message: 'email is required' })
-  @MaxLength(320)
-  email: string;
-
-  @IsString({ message: 'password is required' })
-  @IsNotEmpty({ message: 'password is required' })
-  @MaxLength(1024)
-  password: string;
+  @RequiredString(320) email: string;
+  @RequiredString(1024) password: string;
 }
 
+/** SPEC 4.10. */
 export class RefreshDto {
-  @IsString({ message: 'refresh_token is required' })
-  @IsNotEmpty({ message: 'refresh_token is required' })
-  @MaxLength(200)
-  refresh_token: string;
+  @RequiredString(200) refresh_token: string;
 }

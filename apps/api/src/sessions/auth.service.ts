@@ -1,10 +1,9 @@
+import { randomUUID } from 'node:crypto';
 import { Inject, Injectable } from '@nestjs/common';
 import { JwtService } from '@nestjs/jwt';
-import * as argon2 from 'argon2';
-import { DataSource } from 'typeorm';
 import { APP_CONFIG, type AppConfig } from '@app/config';
-import { DomainError } from '@app/domain';
-import { type IssuedSession, SessionStore, hashPassword } from '@app/persistence';
+import { DomainError, looksLikeApiKey } from '@app/domain';
+import { type IssuedSession, PasswordVerifier, SessionStore, TenancyRepository } from '@app/persistence';
 import { AuditPublisher } from '../audit/audit.publisher';
 
 /** SPEC 2.5's session, exactly. */
@@ -21,32 +20,25 @@ export interface AccessClaims {
   typ: 'access';
 }
 
+/** One message for an unknown e-mail and a wrong password, so neither reveals which e-mails exist. */
 const INVALID_CREDENTIALS = 'invalid email or password';
 
 @Injectable()
 export class AuthService {
-  /** Verified against when the e-mail is unknown, so both failures take the same time. */
-  private readonly decoyHash: Promise<string>;
-
   constructor(
-    private readonly db: DataSource,
+    private readonly users: TenancyRepository,
     private readonly sessions: SessionStore,
+    private readonly passwords: PasswordVerifier,
     private readonly jwt: JwtService,
     private readonly audit: AuditPublisher,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
-  ) {
-    this.decoyHash = hashPassword('spanlog-decoy-password');
-  }
+  ) {}
 
   async login(email: string, password: string, ip: string | null): Promise<SessionResponse> {
-    const rows: { id: string; email: string; password_hash: string }[] = await this.db.query(
-      'SELECT id, email, password_hash FROM users WHERE lower(email) = lower($1)',
-      [email],
-    );
-    const user = rows[0];
-    const valid = await argon2.verify(user?.password_hash ?? (await this.decoyHash), password).catch(() => false);
+    const user = await this.users.credentials(email);
+    const valid = await this.passwords.verify(user?.passwordHash ?? null, password);
     if (!user || !valid) {
-      await this.audit.record({ orgId: null, actorUserId: user?.id ?? null, action: 'user.login_failed', target: email.slice(0, 320), details: {}, ip });
+      await this.audit.record({ orgId: null, actorUserId: user?.id ?? null, action: 'user.login_failed', target: email, details: {}, ip });
       throw new DomainError('UNAUTHORIZED', INVALID_CREDENTIALS);
     }
     const session = await this.sessions.open(user.id, this.config.jwtRefreshTtlSeconds);
@@ -63,8 +55,9 @@ export class AuthService {
         await this.audit.record({ orgId: null, actorUserId: outcome.userId, action: 'session.refresh_reuse', target: outcome.sessionId, details: {}, ip });
         throw new DomainError('UNAUTHORIZED', 'refresh token was already used; the session has been revoked');
       case 'rotated': {
-        const [{ email }] = await this.db.query('SELECT email FROM users WHERE id = $1', [outcome.session.userId]);
-        return this.respond(outcome.session, email as string);
+        const user = await this.users.user(outcome.session.userId);
+        if (!user) throw new DomainError('UNAUTHORIZED', 'refresh token is invalid or expired');
+        return this.respond(outcome.session, user.email);
       }
     }
   }
@@ -74,8 +67,11 @@ export class AuthService {
     await this.audit.record({ orgId: null, actorUserId: claims.sub, action: 'user.logout', target: claims.sid, details: {}, ip });
   }
 
-  /** The claims of a live session's access token, or 401. */
+  /** The claims of a live session's access token, or 401: a logged-out or revoked session's tokens die with it. */
   async verifyAccessToken(token: string): Promise<AccessClaims> {
+    if (looksLikeApiKey(token)) {
+      throw new DomainError('UNAUTHORIZED', 'an API key is not a session token: log in and send the access token');
+    }
     let claims: AccessClaims;
     try {
       claims = await this.jwt.verifyAsync<AccessClaims>(token);
@@ -89,9 +85,11 @@ export class AuthService {
   }
 
   private async respond(session: IssuedSession, email: string): Promise<SessionResponse> {
+    // `exp` set here, not through expiresIn, so the token and `expires_at` name the same second;
+    // `jti` makes every issued token distinct, even two within one second of the same session.
     const expiresAt = Math.floor(Date.now() / 1000) + this.config.jwtAccessTtlSeconds;
     const claims: AccessClaims = { sub: session.userId, sid: session.sessionId, typ: 'access' };
-    const accessToken = await this.jwt.signAsync(claims, { expiresIn: this.config.jwtAccessTtlSeconds });
+    const accessToken = await this.jwt.signAsync({ ...claims, jti: randomUUID(), exp: expiresAt });
     return { access_token: accessToken, refresh_token: session.refreshToken, expires_at: expiresAt, user: { id: session.userId, email } };
   }
 }

@@ -1,8 +1,10 @@
 import type { Command } from 'commander';
 import { isPlanName, PLAN_NAMES, type PlanName } from '@app/domain';
-import { OrganizationEntity, assertSchemaCurrent, bootstrapTenant, ensureDatabaseExists, findOrCreateUser } from '@app/persistence';
+import { appendAuditEvent } from '@app/eventlog';
+import { TenancyRepository, assertSchemaCurrent, bootstrapTenant, ensureDatabaseExists, findOrCreateUser } from '@app/persistence';
 import { loadConfig } from '@app/config';
 import { withDatabase } from '../database';
+import { withEventLog } from '../event-log';
 import { CliError, printResult } from '../output';
 
 const planOption = (value: string): PlanName => {
@@ -62,10 +64,22 @@ export function registerAdminCommands(program: Command): void {
     .requiredOption('--plan <plan>', `one of ${PLAN_NAMES.join(', ')}`, planOption)
     .option('--json', 'print JSON')
     .action(async (opts: { org: string; plan: PlanName; json?: boolean }) => {
-      await withDatabase(async (ds) => {
-        const result = await ds.getRepository(OrganizationEntity).update({ id: opts.org }, { plan: opts.plan });
-        if (!result.affected) throw new CliError(`organization ${opts.org} not found`);
-      });
+      // The event log is opened first: a plan change is audited, so none happens while the audit stream is unreachable.
+      await withEventLog((nats) =>
+        withDatabase(async (ds) => {
+          const changed = await new TenancyRepository(ds).setPlan(opts.org, opts.plan);
+          if (!changed) throw new CliError(`organization ${opts.org} not found`);
+          if (changed.from === opts.plan) return;
+          await appendAuditEvent(nats.js, nats.layout, {
+            orgId: opts.org,
+            actorUserId: null,
+            action: 'organization.plan_changed',
+            target: opts.org,
+            details: { from: changed.from, to: opts.plan, by: 'operator' },
+            ip: null,
+          });
+        }),
+      );
       printResult({ orgId: opts.org, plan: opts.plan }, !!opts.json, () => `organization ${opts.org} is now on ${opts.plan}`);
     });
 }

@@ -1,12 +1,7 @@
-import * as argon2 from 'argon2';
 import type { DataSource, EntityManager } from 'typeorm';
 import { type PlanName, generateApiKey } from '@app/domain';
 import { ApiKeyEntity, MembershipEntity, OrganizationEntity, ProjectEntity, UserEntity } from '../entities';
-
-/** OWASP's argon2id recommendation: 19 MiB, 2 iterations, 1 lane. */
-export const ARGON2_OPTIONS = { type: argon2.argon2id, memoryCost: 19_456, timeCost: 2, parallelism: 1 } as const;
-
-export const hashPassword = (password: string): Promise<string> => argon2.hash(password, ARGON2_OPTIONS);
+import { hashPassword } from './passwords';
 
 export interface BootstrapInput {
   email: string;

@@ -45,6 +45,12 @@ export class TenancyRepository {
     return rows[0] ?? null;
   }
 
+  /** The one read that returns a password hash: for login only. */
+  async credentials(email: string): Promise<{ id: string; email: string; passwordHash: string } | null> {
+    const rows = await this.db.query('SELECT id, email, password_hash AS "passwordHash" FROM users WHERE lower(email) = lower($1)', [email]);
+    return rows[0] ?? null;
+  }
+
   async userByEmail(email: string): Promise<{ id: string; email: string } | null> {
     const rows = await this.db.query('SELECT id, email FROM users WHERE lower(email) = lower($1)', [email]);
     return rows[0] ?? null;
@@ -66,6 +72,16 @@ export class TenancyRepository {
   async org(orgId: string): Promise<{ id: string; name: string; plan: PlanName } | null> {
     const rows = await this.db.query('SELECT id, name, plan FROM organizations WHERE id = $1', [orgId]);
     return rows[0] ?? null;
+  }
+
+  /** The plan before the change, or null when there is no such organization. */
+  async setPlan(orgId: string, plan: PlanName): Promise<{ from: PlanName } | null> {
+    // The self-join reads the row as it was before this UPDATE.
+    const rows = await this.db.query(
+      'UPDATE organizations o SET plan = $2 FROM organizations old WHERE o.id = $1 AND old.id = o.id RETURNING old.plan AS "from"',
+      [orgId, plan],
+    );
+    return (rows[0] as { from: PlanName }[] | undefined)?.[0] ?? null;
   }
 
   async createOrg(userId: string, name: string): Promise<OrgOfUser> {
@@ -130,18 +146,18 @@ export class TenancyRepository {
 
   /**
    * Adds a member unless the seat limit is reached; the organization row is locked so two
-   * concurrent additions cannot both take the last seat.
+   * concurrent additions cannot both take the last seat. Answers the plan it checked against.
    */
-  async addMember(orgId: string, userId: string, role: MemberRole, seats: (plan: PlanName) => number | null): Promise<'added' | 'exists' | 'no_seat'> {
+  async addMember(orgId: string, userId: string, role: MemberRole, seats: (plan: PlanName) => number | null): Promise<{ outcome: 'added' | 'exists' | 'no_seat'; plan: PlanName }> {
     return this.db.transaction(async (m) => {
-      const [org] = await m.query('SELECT plan FROM organizations WHERE id = $1 FOR UPDATE', [orgId]);
-      const [{ count }] = await m.query('SELECT count(*)::int AS count FROM memberships WHERE org_id = $1', [orgId]);
+      const [{ plan }]: { plan: PlanName }[] = await m.query('SELECT plan FROM organizations WHERE id = $1 FOR UPDATE', [orgId]);
       const existing = await m.query('SELECT 1 FROM memberships WHERE org_id = $1 AND user_id = $2', [orgId, userId]);
-      if (existing.length) return 'exists';
-      const limit = seats(org.plan as PlanName);
-      if (limit !== null && count >= limit) return 'no_seat';
+      if (existing.length) return { outcome: 'exists', plan };
+      const [{ count }] = await m.query('SELECT count(*)::int AS count FROM memberships WHERE org_id = $1', [orgId]);
+      const limit = seats(plan);
+      if (limit !== null && count >= limit) return { outcome: 'no_seat', plan };
       await m.query('INSERT INTO memberships (org_id, user_id, role) VALUES ($1, $2, $3)', [orgId, userId, role]);
-      return 'added';
+      return { outcome: 'added', plan };
     });
   }
 

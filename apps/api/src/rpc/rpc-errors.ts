@@ -1,0 +1,33 @@
+import { TRPCError } from '@trpc/server';
+import { DomainError, type ErrorCode } from '@app/domain';
+
+/** The tRPC code of a domain error; tRPC derives the HTTP status from it (CONTRACT: 401, 403, 404, 400). */
+export function trpcCodeOf(code: ErrorCode): TRPCError['code'] {
+  switch (code) {
+    case 'VALIDATION_ERROR':
+      return 'BAD_REQUEST';
+    case 'UNAUTHORIZED':
+      return 'UNAUTHORIZED';
+    case 'FORBIDDEN':
+    case 'QUOTA_EXCEEDED':
+      return 'FORBIDDEN';
+    case 'NOT_FOUND':
+      return 'NOT_FOUND';
+    case 'PAYLOAD_TOO_LARGE':
+      return 'PAYLOAD_TOO_LARGE';
+    case 'UNSUPPORTED_MEDIA_TYPE':
+      return 'UNSUPPORTED_MEDIA_TYPE';
+    case 'RATE_LIMIT_EXCEEDED':
+    case 'RATE_LIMITED':
+      return 'TOO_MANY_REQUESTS';
+    case 'INTERNAL_ERROR':
+      return 'INTERNAL_SERVER_ERROR';
+    case 'SERVICE_UNAVAILABLE':
+    case 'NOT_YET_VISIBLE':
+      return 'SERVICE_UNAVAILABLE';
+  }
+}
+
+/** A domain error in tRPC's terms, message kept; anything else unchanged (tRPC answers 500). */
+export const toTrpcError = (err: unknown): unknown =>
+  err instanceof DomainError ? new TRPCError({ code: trpcCodeOf(err.code), message: err.message, cause: err }) : err;

@@ -1,0 +1,19 @@
+import { loadConfig } from '@app/config';
+import { NatsResources } from '@app/eventlog';
+import { CliError } from './output';
+
+/** Opens the operator's NATS from NATS_URL (streams ensured), runs `work`, and always closes it. */
+export async function withEventLog<T>(work: (nats: NatsResources) => Promise<T>): Promise<T> {
+  const { natsUrl, streamPrefix } = loadConfig();
+  let nats: NatsResources;
+  try {
+    nats = await NatsResources.open(natsUrl, 'spanlog-cli', streamPrefix);
+  } catch (err) {
+    throw new CliError((err as Error).message);
+  }
+  try {
+    return await work(nats);
+  } finally {
+    await nats.close();
+  }
+}

@@ -1,0 +1,60 @@
+import { ApiClient, ApiError, DEFAULT_API_URL } from './api-client';
+import { CliError } from './output';
+import { type StoredSession, readSession, writeSession } from './session-file';
+
+/** The stored session is gone for good on the server (logged out, revoked, expired). */
+export class SessionEndedError extends CliError {
+  constructor() {
+    super('the session has ended; run spanlog login again');
+  }
+}
+
+/** `--api` when given, else the API of the stored session, else the local default. */
+export const apiUrl = (option: string | undefined): string => option ?? readSession()?.api ?? DEFAULT_API_URL;
+
+/**
+ * The logged-in user's access to the API. An access token lives minutes, so a 401 is
+ * answered by one refresh (saved at once, since the old refresh token is now spent) and
+ * one retry. Calls must run one at a time: two refreshes with the same token would look
+ * like token reuse, and the server would revoke the session.
+ */
+export class LoggedIn {
+  private constructor(
+    private session: StoredSession,
+    readonly api: ApiClient,
+  ) {}
+
+  static open(apiOption: string | undefined): LoggedIn {
+    const session = readSession();
+    if (!session) throw new CliError('not logged in; run spanlog login --email <email>');
+    return new LoggedIn(session, new ApiClient(apiOption ?? session.api));
+  }
+
+  query<T>(procedure: string, input?: unknown): Promise<T> {
+    return this.call((token) => this.api.query<T>(procedure, input, token));
+  }
+
+  mutate<T>(procedure: string, input: unknown): Promise<T> {
+    return this.call((token) => this.api.mutate<T>(procedure, input, token));
+  }
+
+  async call<T>(request: (accessToken: string) => Promise<T>): Promise<T> {
+    try {
+      return await request(this.session.access_token);
+    } catch (err) {
+      if (!(err instanceof ApiError && err.status === 401)) throw err;
+    }
+    await this.refresh();
+    return request(this.session.access_token);
+  }
+
+  private async refresh(): Promise<void> {
+    try {
+      this.session = { ...(await this.api.refresh(this.session.refresh_token)), api: this.api.baseUrl };
+    } catch (err) {
+      if (err instanceof ApiError && err.status === 401) throw new SessionEndedError();
+      throw err;
+    }
+    writeSession(this.session);
+  }
+}

@@ -1,0 +1,104 @@
+import { setTimeout as sleep } from 'node:timers/promises';
+import { type Stack, runCli } from './stack';
+
+/** Helpers for the auth endpoints and the dashboard RPC over HTTP, as a client would call them. */
+
+export interface HttpAnswer {
+  status: number;
+  body: any;
+}
+
+export interface Session {
+  access_token: string;
+  refresh_token: string;
+  expires_at: number;
+  user: { id: string; email: string };
+}
+
+export interface Tenant {
+  userId: string;
+  orgId: string;
+  projectId: string;
+  apiKey: string;
+  apiKeyId: string;
+}
+
+export const PASSWORD = 'correct horse battery staple';
+
+export async function send(stack: Stack, method: string, path: string, init: { token?: string; body?: unknown; headers?: Record<string, string> } = {}): Promise<HttpAnswer> {
+  const headers: Record<string, string> = { ...init.headers };
+  if (init.token) headers.authorization = `Bearer ${init.token}`;
+  if (init.body !== undefined) headers['content-type'] ??= 'application/json';
+  const res = await fetch(`${stack.baseUrl}${path}`, {
+    method,
+    headers,
+    body: init.body === undefined ? undefined : typeof init.body === 'string' ? init.body : JSON.stringify(init.body),
+  });
+  const text = await res.text();
+  return { status: res.status, body: text ? JSON.parse(text) : null };
+}
+
+export async function login(stack: Stack, email: string, password = PASSWORD): Promise<Session> {
+  const res = await send(stack, 'POST', '/api/v1/auth/login', { body: { email, password } });
+  if (res.status !== 200) throw new Error(`login of ${email} answered ${res.status}: ${JSON.stringify(res.body)}`);
+  return res.body.data as Session;
+}
+
+/** A tRPC query the way tRPC's client sends one: GET with `?input=`. */
+export function query(stack: Stack, token: string | undefined, procedure: string, input?: unknown): Promise<HttpAnswer> {
+  const search = input === undefined ? '' : `?input=${encodeURIComponent(JSON.stringify(input))}`;
+  return send(stack, 'GET', `/api/trpc/${procedure}${search}`, { token });
+}
+
+/** A tRPC mutation: POST with the input as the body. */
+export function mutate(stack: Stack, token: string | undefined, procedure: string, input?: unknown): Promise<HttpAnswer> {
+  return send(stack, 'POST', `/api/trpc/${procedure}`, { token, body: input ?? {} });
+}
+
+/** The data of a successful tRPC answer; fails the test with the error otherwise. */
+export function data<T = any>(answer: HttpAnswer): T {
+  if (answer.status !== 200) throw new Error(`tRPC answered ${answer.status}: ${JSON.stringify(answer.body)}`);
+  return answer.body.result.data as T;
+}
+
+export async function bootstrap(stack: Stack, email: string, org: string, project: string, plan = 'free'): Promise<Tenant> {
+  const res = await runCli(['admin', 'bootstrap', '--email', email, '--password', PASSWORD, '--org', org, '--project', project, '--plan', plan, '--json'], stack.env);
+  if (res.code !== 0) throw new Error(`bootstrap failed: ${res.stderr}`);
+  return JSON.parse(res.stdout) as Tenant;
+}
+
+export async function createUser(stack: Stack, email: string): Promise<string> {
+  const res = await runCli(['admin', 'user', 'create', '--email', email, '--password', PASSWORD, '--json'], stack.env);
+  if (res.code !== 0) throw new Error(`user create failed: ${res.stderr}`);
+  return (JSON.parse(res.stdout) as { id: string }).id;
+}
+
+export async function setPlan(stack: Stack, orgId: string, plan: string): Promise<void> {
+  const res = await runCli(['admin', 'set-plan', '--org', orgId, '--plan', plan, '--json'], stack.env);
+  if (res.code !== 0) throw new Error(`set-plan failed: ${res.stderr}`);
+}
+
+/** A small native batch of one trace with one span, as an SDK would send it. */
+export function smallBatch(traceId: string) {
+  const at = new Date().toISOString();
+  return {
+    batch: [
+      { id: `${traceId}-e1`, type: 'trace-create', timestamp: at, body: { id: traceId, name: `trace ${traceId}` } },
+      { id: `${traceId}-e2`, type: 'span-create', timestamp: at, body: { id: `${traceId}-s`, traceId, name: 'step', startTime: at } },
+    ],
+  };
+}
+
+/**
+ * Polls `read` until `done` holds: for what the processor projects from a stream (the audit
+ * log), which has no read-your-writes token. Fails after `timeoutMs` with the last value.
+ */
+export async function eventually<T>(read: () => Promise<T>, done: (value: T) => boolean, timeoutMs = 15_000): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const value = await read();
+    if (done(value)) return value;
+    if (Date.now() > deadline) throw new Error(`condition not met within ${timeoutMs} ms; last value: ${JSON.stringify(value)}`);
+    await sleep(100);
+  }
+}
