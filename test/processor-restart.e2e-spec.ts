@@ -12,7 +12,7 @@ describe('processor killed in the middle of a backlog', () => {
 
   beforeAll(async () => {
     stack = await startStack();
-    const res = await runCli(['admin', 'bootstrap', '--email', 'kill@spanlog.test', '--password', 'correct horse battery', '--org', 'Kill', '--project', 'kill', '--json'], stack.env);
+    const res = await runCli(['admin', 'bootstrap', '--email', 'kill@spanlog.test', '--password', 'correct horse battery', '--org', 'Kill', '--project', 'kill', '--plan', 'enterprise', '--json'], stack.env);
     key = (JSON.parse(res.stdout) as { apiKey: string }).apiKey;
   }, 120_000);
 

@@ -13,6 +13,8 @@ import { AuthService } from './sessions/auth.service';
 import { SessionGuard } from './sessions/session.guard';
 import { IngestService } from './ingestion/ingest.service';
 import { OtelIngestController } from './ingestion/otel-ingest.controller';
+import { QuotaService } from './quota/quota.service';
+import { RateLimitModule } from './rate-limit/rate-limit.module';
 import { TracesIngestController } from './ingestion/traces-ingest.controller';
 import { TracesController } from './traces/traces.controller';
 import { TracesService } from './traces/traces.service';
@@ -20,12 +22,13 @@ import { TracesService } from './traces/traces.service';
 @Module({
   imports: [
     InfrastructureModule,
+    RateLimitModule,
     JwtModule.registerAsync({
       inject: [APP_CONFIG],
       useFactory: (c: AppConfig) => ({ secret: c.jwtSecret, signOptions: { algorithm: 'HS256' }, verifyOptions: { algorithms: ['HS256'] } }),
     }),
   ],
   controllers: [HealthController, TracesIngestController, OtelIngestController, TracesController, AuthController],
-  providers: [ApiKeyGuard, SessionGuard, AuthService, AuditPublisher, TenancyService, IngestService, TracesService, VisibilityService, { provide: PasswordVerifier, useFactory: () => new PasswordVerifier() }],
+  providers: [ApiKeyGuard, SessionGuard, AuthService, AuditPublisher, TenancyService, IngestService, QuotaService, TracesService, VisibilityService, { provide: PasswordVerifier, useFactory: () => new PasswordVerifier() }],
 })
 export class AppModule {}

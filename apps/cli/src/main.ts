@@ -6,6 +6,7 @@ import { registerKeysCommands } from './commands/keys.command';
 import { registerOrgCommands } from './commands/orgs.command';
 import { registerSessionCommands } from './commands/session.command';
 import { registerTracesCommands } from './commands/traces.command';
+import { registerUsageCommands } from './commands/usage.command';
 import { fail } from './output';
 
 async function main(): Promise<void> {
@@ -14,6 +15,7 @@ async function main(): Promise<void> {
   registerOrgCommands(program);
   registerKeysCommands(program);
   registerTracesCommands(program);
+  registerUsageCommands(program);
   registerAdminCommands(program);
   await program.parseAsync(process.argv);
 }

@@ -12,3 +12,6 @@ export * from './api-keys';
 export * from './events/seq-token';
 export * from './events/audit';
 export * from './native';
+export * from './rate-limit/sliding-window-log';
+export * from './quota';
+export * from './events/usage';

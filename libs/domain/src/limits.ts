@@ -29,6 +29,16 @@ export const PLANS: Readonly<Record<PlanName, PlanLimits>> = {
   enterprise: { ratePerSecond: 10_000, tracesPerMonth: null, evalRunsPerMonth: null, retentionDays: null, seats: null, overages: false, auditLogs: true, sso: true },
 };
 
+/** Rate limits count over a rolling window of this length (SPEC 8.2). */
+export const RATE_LIMIT_WINDOW_MS = 1_000;
+
+/** `/api/v1/auth/*` is counted per client IP (CONTRACT "Rate limits"). */
+export const AUTH_RATE_PER_SECOND_PER_IP = 100;
+
+/** Requests per second for an API key: the organization's own setting, else its plan's. */
+export const rateLimitOf = (plan: PlanName, organizationOverride: number | null): number =>
+  organizationOverride ?? PLANS[plan].ratePerSecond;
+
 export const isPlanName = (value: unknown): value is PlanName =>
   typeof value === 'string' && (PLAN_NAMES as readonly string[]).includes(value);
 

@@ -2,6 +2,8 @@
 export const CONSUMERS = {
   /** Projects INGEST into traces, spans and scores. */
   ingestProjector: 'ingest-projector',
+  /** Projects USAGE into the monthly usage counters. */
+  usageProjector: 'usage-projector',
   /** Projects AUDIT into the audit log. */
   auditProjector: 'audit-projector',
 } as const;

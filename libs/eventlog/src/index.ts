@@ -8,3 +8,4 @@ export * from './chunk-reader';
 export * from './consumers';
 export * from './nats-resources';
 export * from './audit-log';
+export * from './usage-log';

@@ -9,3 +9,4 @@ export * from './tenancy/passwords';
 export * from './database-admin';
 export * from './tenancy/session-store';
 export * from './tenancy/tenancy-repository';
+export * from './usage/usage-store';

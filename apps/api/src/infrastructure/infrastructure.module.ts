@@ -3,7 +3,7 @@ import type { Logger } from 'pino';
 import { DataSource } from 'typeorm';
 import { APP_CONFIG, type AppConfig, LOGGER, createLogger, loadConfig } from '@app/config';
 import { ChunkPublisher, NatsResources } from '@app/eventlog';
-import { ApiKeyLookup, SessionStore, TenancyRepository, TraceQueries, assertSchemaCurrent, createDataSource } from '@app/persistence';
+import { ApiKeyLookup, SessionStore, TenancyRepository, TraceQueries, UsageQueries, assertSchemaCurrent, createDataSource } from '@app/persistence';
 
 /** Config, logger, Postgres and NATS for the API: opened once, closed on shutdown. */
 @Global()
@@ -33,10 +33,11 @@ import { ApiKeyLookup, SessionStore, TenancyRepository, TraceQueries, assertSche
     },
     { provide: ApiKeyLookup, inject: [DataSource], useFactory: (ds: DataSource) => new ApiKeyLookup(ds) },
     { provide: TraceQueries, inject: [DataSource], useFactory: (ds: DataSource) => new TraceQueries(ds) },
+    { provide: UsageQueries, inject: [DataSource], useFactory: (ds: DataSource) => new UsageQueries(ds) },
     { provide: SessionStore, inject: [DataSource], useFactory: (ds: DataSource) => new SessionStore(ds) },
     { provide: TenancyRepository, inject: [DataSource], useFactory: (ds: DataSource) => new TenancyRepository(ds) },
   ],
-  exports: [APP_CONFIG, LOGGER, DataSource, NatsResources, ChunkPublisher, ApiKeyLookup, TraceQueries, SessionStore, TenancyRepository],
+  exports: [APP_CONFIG, LOGGER, DataSource, NatsResources, ChunkPublisher, ApiKeyLookup, TraceQueries, UsageQueries, SessionStore, TenancyRepository],
 })
 export class InfrastructureModule implements OnApplicationShutdown {
   constructor(

@@ -5,6 +5,7 @@ import { DomainError, INGEST_SCHEMAS, type IngestSchema, type NativeEventError, 
 import { ChunkPublisher, NatsResources, chunkNativeBatch, chunkOtlpExport } from '@app/eventlog';
 import { type ExportTraceServiceRequest, validateOtlpRequest } from '@app/otlp';
 import type { ApiKeyPrincipal } from '@app/persistence';
+import { QuotaService } from '../quota/quota.service';
 
 export interface IngestResult<T> {
   body: T;
@@ -21,6 +22,7 @@ export class IngestService {
   constructor(
     private readonly nats: NatsResources,
     private readonly publisher: ChunkPublisher,
+    private readonly quota: QuotaService,
     @Inject(LOGGER) private readonly logger: Logger,
   ) {}
 
@@ -30,6 +32,7 @@ export class IngestService {
     raw: Buffer | undefined,
     body: unknown,
   ): Promise<IngestResult<{ accepted: number; errors: NativeEventError[] }>> {
+    await this.quota.assertCanIngestTraces(principal);
     const { events, errors } = validateNativeBatch(body);
     if (events.length === 0 && errors.length > 0) {
       throw validationError(`no event in the batch is valid; first problem: ${errors[0].message}`);
@@ -47,6 +50,7 @@ export class IngestService {
    * converts it), answered with the number of spans queued.
    */
   async ingestOtlp(principal: ApiKeyPrincipal, requestId: string, raw: Buffer | undefined, body: unknown): Promise<IngestResult<{ accepted: number }>> {
+    await this.quota.assertCanIngestTraces(principal);
     const { spanCount } = validateOtlpRequest(body);
     if (spanCount === 0) return { body: { accepted: 0 }, seqToken: encodeSeqToken({ stream: 'ingest', seq: 0 }) };
     const request = body as ExportTraceServiceRequest;

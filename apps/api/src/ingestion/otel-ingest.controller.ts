@@ -1,7 +1,8 @@
-import { Controller, HttpCode, Post, Req, Res, UseGuards } from '@nestjs/common';
+import { Controller, HttpCode, Post, Req, Res } from '@nestjs/common';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { ApiKeyPrincipal } from '@app/persistence';
-import { ApiKeyGuard, Principal } from '../auth/api-key.guard';
+import { Principal } from '../auth/api-key.guard';
+import { ApiKeyRoute } from '../rate-limit/rate-limit.module';
 import { IngestService } from './ingest.service';
 import { SEQ_HEADER } from './seq-header';
 
@@ -10,7 +11,7 @@ import { SEQ_HEADER } from './seq-header';
  * `OTEL_EXPORTER_OTLP_ENDPOINT` land when given `/api/v1/otel` as the base (CONTRACT "OTLP").
  */
 @Controller('api/v1/otel')
-@UseGuards(ApiKeyGuard)
+@ApiKeyRoute()
 export class OtelIngestController {
   constructor(private readonly ingest: IngestService) {}
 

@@ -1,12 +1,13 @@
-import { Controller, HttpCode, Post, Req, Res, UseGuards } from '@nestjs/common';
+import { Controller, HttpCode, Post, Req, Res } from '@nestjs/common';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { ApiKeyGuard, Principal } from '../auth/api-key.guard';
+import { Principal } from '../auth/api-key.guard';
+import { ApiKeyRoute } from '../rate-limit/rate-limit.module';
 import type { ApiKeyPrincipal } from '@app/persistence';
 import { IngestService } from './ingest.service';
 import { SEQ_HEADER } from './seq-header';
 
 @Controller('api/v1/traces')
-@UseGuards(ApiKeyGuard)
+@ApiKeyRoute()
 export class TracesIngestController {
   constructor(private readonly ingest: IngestService) {}
 

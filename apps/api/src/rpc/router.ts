@@ -61,6 +61,9 @@ export function buildRouter(tenancy: TenancyService) {
       add: authed.input(dto(MemberAddInput)).mutation(({ ctx, input }) => tenancy.addMember(ctx.actor, input.orgId, input.email, input.role)),
       remove: authed.input(dto(MemberRemoveInput)).mutation(({ ctx, input }) => tenancy.removeMember(ctx.actor, input.orgId, input.userId)),
     }),
+    usage: t.router({
+      get: authed.input(dto(OrgInput)).query(({ ctx, input }) => tenancy.usage(ctx.actor, input.orgId)),
+    }),
     auditLog: t.router({
       list: authed.input(dto(AuditLogInput)).query(({ ctx, input }) => tenancy.auditLog(ctx.actor, input.orgId, input.cursor)),
     }),

@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
-import { DomainError, PLANS, notFound, validationError } from '@app/domain';
-import { type MemberRole, TenancyRepository } from '@app/persistence';
+import { DomainError, PLANS, notFound, usageReport, utcMonthOf, validationError } from '@app/domain';
+import { type MemberRole, TenancyRepository, UsageQueries } from '@app/persistence';
 import { AuditPublisher } from '../audit/audit.publisher';
 import { decodeCursor, encodeCursor } from '../traces/cursor';
 
@@ -20,6 +20,7 @@ const forbidden = (message: string) => new DomainError('FORBIDDEN', message);
 export class TenancyService {
   constructor(
     private readonly repo: TenancyRepository,
+    private readonly usageCounters: UsageQueries,
     private readonly audit: AuditPublisher,
   ) {}
 
@@ -122,6 +123,15 @@ export class TenancyService {
       data: page.map(({ createdAtText: _, ...row }) => row),
       meta: { nextCursor: rows.length > AUDIT_PAGE && last ? encodeCursor([last.createdAtText, last.id]) : null },
     };
+  }
+
+  /** This UTC month's counters against the organization's plan (SPEC 2.7, 8.3). */
+  async usage(actor: Actor, orgId: string, now = Date.now()) {
+    await this.requireRole(actor, orgId);
+    const org = await this.repo.org(orgId);
+    if (!org) throw notFound(`organization ${orgId} not found`);
+    const month = utcMonthOf(now);
+    return usageReport(org.plan, month, await this.usageCounters.month(orgId, month));
   }
 
   private async requireRole(actor: Actor, orgId: string, allowed?: readonly MemberRole[]): Promise<MemberRole> {

@@ -3,9 +3,12 @@ import type { FastifyRequest } from 'fastify';
 import { RefreshDto, LoginDto } from './auth.dto';
 import { type AccessClaims, AuthService } from './auth.service';
 import { Session, SessionGuard } from './session.guard';
+import { RateLimitGuard } from '../rate-limit/rate-limit.guard';
 
 /** SPEC 4.9–4.11: every answer in the `{data, error}` envelope. */
 @Controller('api/v1/auth')
+// Per client IP (CONTRACT "Rate limits"): counted before the session is even looked at.
+@UseGuards(RateLimitGuard)
 export class AuthController {
   constructor(private readonly auth: AuthService) {}
 

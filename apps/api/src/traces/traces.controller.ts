@@ -1,8 +1,9 @@
-import { Controller, Get, Headers, Param, Query, Res, UseGuards } from '@nestjs/common';
+import { Controller, Get, Headers, Param, Query, Res } from '@nestjs/common';
 import type { FastifyReply } from 'fastify';
 import type { ApiKeyPrincipal } from '@app/persistence';
-import { ApiKeyGuard, Principal } from '../auth/api-key.guard';
+import { Principal } from '../auth/api-key.guard';
 import { VisibilityService } from '../consistency/visibility.service';
+import { ApiKeyRoute } from '../rate-limit/rate-limit.module';
 import { TraceQueryDto } from './trace-query.dto';
 import { TracesService } from './traces.service';
 
@@ -10,7 +11,7 @@ export const MIN_SEQ_HEADER = 'spanlog-min-seq';
 export const VISIBLE_SEQ_HEADER = 'Spanlog-Visible-Seq';
 
 @Controller('api/v1/traces')
-@UseGuards(ApiKeyGuard)
+@ApiKeyRoute()
 export class TracesController {
   constructor(
     private readonly traces: TracesService,

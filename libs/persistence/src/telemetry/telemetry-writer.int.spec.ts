@@ -2,7 +2,7 @@ import 'reflect-metadata';
 import { randomUUID } from 'node:crypto';
 import { Client } from 'pg';
 import type { DataSource } from 'typeorm';
-import { type SpanDelta, type TelemetryFacts, type TraceDelta, type TraceFields, type SpanFields, stamped, versionOf } from '@app/domain';
+import { type SpanDelta, type TelemetryFacts, type TraceDelta, type TraceFields, type SpanFields, foldFacts, stamped, versionOf } from '@app/domain';
 import { createDataSource } from '../data-source';
 import { ensureDatabaseExists } from '../database-admin';
 import { writeTelemetry } from './telemetry-writer';
@@ -81,6 +81,15 @@ describe(writeTelemetry.name, () => {
     );
     const [row] = await new TraceQueries(ds).list({ projectId, limit: 10 });
     expect(row).toMatchObject({ span_count: 2, total_tokens: 30, total_cost: 0.000009, latency_ms: 2000 });
+  });
+
+  it('reports the rows it created, per project and UTC month, and not the ones it merged into', async () => {
+    const first = await ds.transaction((m) => writeTelemetry(m, events[0]));
+    expect(first.newTraces).toEqual([{ projectId, month: '2024-01', n: 1 }]);
+    const again = await ds.transaction((m) => writeTelemetry(m, foldFacts([events[1], events[0]])));
+    expect(again.newTraces).toEqual([]);
+    const spans = await ds.transaction((m) => writeTelemetry(m, facts({ spans: [span(randomUUID(), '2024-02-01T00:00:00.000Z', 's1', { name: 'a' }), span(randomUUID(), '2024-02-01T00:00:00.000Z', 's2', { name: 'b' })] })));
+    expect(spans.newSpans).toEqual([{ projectId, month: '2024-02', n: 2 }]);
   });
 
   it('keeps rows of different projects apart', async () => {

@@ -26,9 +26,30 @@ const SCORE_FIXED: FixedColumn[] = [
   { column: 'created_at', type: 'timestamptz', merge: 'min' },
 ];
 
-const TRACE_UPSERT = buildUpsertSql('traces', TRACE_FIXED, TRACE_FIELD_COLUMNS);
-const SPAN_UPSERT = buildUpsertSql('spans', SPAN_FIXED, SPAN_FIELD_COLUMNS);
+/**
+ * Rows this statement created (not merged into), per project and UTC month of creation:
+ * what usage counts. `xmax = 0` tells an inserted row from an updated one.
+ */
+const countingNewRows = (upsert: string) => `WITH up AS (${upsert}
+RETURNING project_id, created_at, (xmax = 0) AS inserted)
+SELECT project_id AS "projectId", to_char(created_at AT TIME ZONE 'UTC', 'YYYY-MM') AS month, count(*)::int AS n
+  FROM up WHERE inserted GROUP BY 1, 2`;
+
+const TRACE_UPSERT = countingNewRows(buildUpsertSql('traces', TRACE_FIXED, TRACE_FIELD_COLUMNS));
+const SPAN_UPSERT = countingNewRows(buildUpsertSql('spans', SPAN_FIXED, SPAN_FIELD_COLUMNS));
 const SCORE_UPSERT = buildUpsertSql('scores', SCORE_FIXED, SCORE_FIELD_COLUMNS);
+
+/** How many traces or spans a write created in one project and UTC month. */
+export interface NewRows {
+  projectId: string;
+  month: string;
+  n: number;
+}
+
+export interface WrittenTelemetry {
+  newTraces: NewRows[];
+  newSpans: NewRows[];
+}
 
 function fieldsToRecord<F>(delta: Versioned<F>, columns: FieldColumn<F>[]): Record<string, unknown> {
   const record: Record<string, unknown> = { versions: delta.versions };
@@ -66,8 +87,10 @@ const scoreRecord = (d: ScoreDelta) => ({
  * Writes folded facts (one delta per row) with one statement per table. Call inside the
  * batch's transaction; the merge in SQL makes the write idempotent and order-insensitive.
  */
-export async function writeTelemetry(manager: EntityManager, facts: TelemetryFacts): Promise<void> {
-  if (facts.traces.length) await manager.query(TRACE_UPSERT, [JSON.stringify(facts.traces.map(traceRecord))]);
-  if (facts.spans.length) await manager.query(SPAN_UPSERT, [JSON.stringify(facts.spans.map(spanRecord))]);
+export async function writeTelemetry(manager: EntityManager, facts: TelemetryFacts): Promise<WrittenTelemetry> {
+  const written: WrittenTelemetry = { newTraces: [], newSpans: [] };
+  if (facts.traces.length) written.newTraces = await manager.query(TRACE_UPSERT, [JSON.stringify(facts.traces.map(traceRecord))]);
+  if (facts.spans.length) written.newSpans = await manager.query(SPAN_UPSERT, [JSON.stringify(facts.spans.map(spanRecord))]);
   if (facts.scores.length) await manager.query(SCORE_UPSERT, [JSON.stringify(facts.scores.map(scoreRecord))]);
+  return written;
 }

@@ -4,7 +4,7 @@ import { DataSource } from 'typeorm';
 import { LOGGER } from '@app/config';
 import { foldFacts } from '@app/domain';
 import { CONSUMERS, ChunkReader, NatsResources, PullConsumerRunner } from '@app/eventlog';
-import { writeTelemetry } from '@app/persistence';
+import { type NewRows, type UsageCount, queueUsage, writeTelemetry } from '@app/persistence';
 import { type DecodedIngestMessage, decodeIngestMessage } from './decode-ingest-message';
 
 /**
@@ -47,9 +47,16 @@ export class TelemetryProjection implements OnApplicationBootstrap, BeforeApplic
     await this.runner?.stop();
   }
 
+  /** Rows and the usage they create commit together: a redelivered message creates neither again. */
   private async apply(items: DecodedIngestMessage[]): Promise<void> {
     const facts = foldFacts(items.map((i) => i.facts));
-    await this.ds.transaction((m) => writeTelemetry(m, facts));
+    const orgOf = new Map(items.map((i) => [i.envelope.projectId, i.envelope.orgId]));
+    const usage = (metric: UsageCount['metric'], rows: NewRows[]): UsageCount[] =>
+      rows.map((r) => ({ orgId: orgOf.get(r.projectId) as string, month: r.month, metric, n: r.n }));
+    await this.ds.transaction(async (m) => {
+      const { newTraces, newSpans } = await writeTelemetry(m, facts);
+      await queueUsage(m, [...usage('traces', newTraces), ...usage('spans', newSpans)]);
+    });
     this.logger.debug({ messages: items.length, traces: facts.traces.length, spans: facts.spans.length, scores: facts.scores.length }, 'batch projected');
   }
 }

@@ -1,0 +1,27 @@
+import type { Command } from 'commander';
+import type { usageReport } from '@app/domain';
+import { printResult, table } from '../output';
+import { LoggedIn } from '../session';
+import { type ApiOptions, apiCommand } from './api-command';
+
+type UsageReport = ReturnType<typeof usageReport>;
+
+const limitText = (limit: number | null) => (limit === null ? 'unlimited' : String(limit));
+
+export function registerUsageCommands(program: Command): void {
+  apiCommand(program, 'usage', "this UTC month's usage of an organization against its plan")
+    .requiredOption('--org <id>')
+    .action(async (opts: ApiOptions & { org: string }) => {
+      const usage = await LoggedIn.open(opts.api).query<UsageReport>('usage.get', { orgId: opts.org });
+      printResult(usage, !!opts.json, () =>
+        [
+          `${usage.month} on ${usage.plan}`,
+          table([
+            ['traces', String(usage.traces), `of ${limitText(usage.limits.traces)}`, `overage ${usage.overage.traces}`],
+            ['spans', String(usage.spans), '', ''],
+            ['eval runs', String(usage.evalRuns), `of ${limitText(usage.limits.evalRuns)}`, `overage ${usage.overage.evalRuns}`],
+          ]),
+        ].join('\n'),
+      );
+    });
+}

@@ -1,0 +1,181 @@
+import { randomUUID } from 'node:crypto';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { type Tenant, bootstrap, data, eventually, login, query, setPlan, smallBatch } from './support/api';
+import { type Stack, runCli, startStack } from './support/stack';
+
+const RATE_LIMIT_BODY = { error: { code: 'RATE_LIMIT_EXCEEDED', message: 'Rate limit exceeded, retry after 1 second' } };
+
+describe('rate limits, usage counters and quotas', () => {
+  let stack: Stack;
+
+  beforeAll(async () => {
+    stack = await startStack();
+  }, 120_000);
+
+  afterAll(() => stack?.stop());
+
+  const ingest = (key: string, body: unknown = { batch: [] }) =>
+    fetch(`${stack.baseUrl}/api/v1/traces`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' },
+      body: JSON.stringify(body),
+    });
+
+  /** Fires `n` requests at once; answers in the order they were sent. */
+  const burst = (n: number, request: () => Promise<Response>) => Promise.all(Array.from({ length: n }, request));
+
+  describe('per API key, rolling one-second window (SPEC 8.2)', () => {
+    let free: Tenant;
+    let other: Tenant;
+
+    beforeAll(async () => {
+      free = await bootstrap(stack, 'rate@spanlog.test', 'Rate', 'rate');
+      other = await bootstrap(stack, 'rate2@spanlog.test', 'Rate2', 'rate2');
+    });
+
+    it('lets exactly 100 of 150 requests through on Free, with the headers and the 429 body', async () => {
+      const before = Math.floor(Date.now() / 1_000);
+      const answers = await burst(150, () => ingest(free.apiKey));
+      const statuses = answers.map((r) => r.status);
+      expect(statuses.filter((s) => s === 201)).toHaveLength(100);
+      expect(statuses.filter((s) => s === 429)).toHaveLength(50);
+
+      for (const res of answers) {
+        expect(res.headers.get('ratelimit-limit')).toBe('100');
+        const reset = Number(res.headers.get('ratelimit-reset'));
+        expect(reset).toBeGreaterThanOrEqual(before);
+        expect(reset).toBeLessThanOrEqual(before + 3);
+      }
+      const remaining = answers.filter((r) => r.status === 201).map((r) => Number(r.headers.get('ratelimit-remaining')));
+      expect(new Set(remaining)).toEqual(new Set(Array.from({ length: 100 }, (_, i) => i)));
+
+      const refused = answers.find((r) => r.status === 429) as Response;
+      expect(refused.headers.get('retry-after')).toBe('1');
+      expect(refused.headers.get('ratelimit-remaining')).toBe('0');
+      expect(await refused.json()).toEqual(RATE_LIMIT_BODY);
+
+      // Another key has its own window, even while this one is full.
+      expect((await ingest(other.apiKey)).status).toBe(201);
+      // Reads count against the same per-key bucket as writes.
+      expect((await fetch(`${stack.baseUrl}/api/v1/traces`, { headers: { authorization: `Bearer ${free.apiKey}` } })).status).toBe(429);
+
+      await sleep(1_100);
+      expect((await ingest(free.apiKey)).status).toBe(201);
+    });
+
+    it('never limits the health check or the dashboard RPC', async () => {
+      const health = await burst(250, () => fetch(`${stack.baseUrl}/api/v1/health`));
+      expect(health.every((r) => r.status === 200)).toBe(true);
+      expect(health[0].headers.get('ratelimit-limit')).toBeNull();
+      const session = await login(stack, 'rate@spanlog.test');
+      const rpc = await burst(150, () => fetch(`${stack.baseUrl}/api/trpc/user.me`, { headers: { authorization: `Bearer ${session.access_token}` } }));
+      expect(rpc.every((r) => r.status === 200)).toBe(true);
+    });
+
+    it('counts the auth endpoints per client IP, answering in their envelope', async () => {
+      await sleep(1_100);
+      const answers = await burst(130, () =>
+        fetch(`${stack.baseUrl}/api/v1/auth/login`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{}' }),
+      );
+      expect(answers.filter((r) => r.status === 400)).toHaveLength(100);
+      const refused = answers.filter((r) => r.status === 429);
+      expect(refused).toHaveLength(30);
+      expect(refused[0].headers.get('retry-after')).toBe('1');
+      expect(await refused[0].json()).toEqual({ data: null, error: { code: 'RATE_LIMITED', message: 'Rate limit exceeded, retry after 1 second' } });
+    });
+  });
+
+  describe('usage and quotas (SPEC 2.7, 8.4)', () => {
+    const month = new Date().toISOString().slice(0, 7);
+    const lastMonth = new Date(Date.UTC(new Date().getUTCFullYear(), new Date().getUTCMonth() - 1, 15)).toISOString().slice(0, 7);
+    const counters = async (orgId: string, m = month) =>
+      (await stack.db.query('SELECT traces::int, spans::int FROM usage_counters WHERE org_id = $1 AND month = $2', [orgId, m])).rows[0] ?? { traces: 0, spans: 0 };
+    /** Waits until nothing is left to count: the outbox is empty and the counters stopped moving. */
+    const settled = async (orgId: string) => {
+      let last = '';
+      await eventually(
+        async () => {
+          const [{ queued }] = (await stack.db.query('SELECT count(*)::int AS queued FROM usage_outbox')).rows;
+          const now = JSON.stringify(await counters(orgId));
+          const stable = queued === 0 && now === last;
+          last = now;
+          await sleep(1_000);
+          return stable;
+        },
+        (stable) => stable,
+      );
+    };
+
+    it('counts each new trace and span once, however often a request is retried or a row is written again, and shows it in usage.get and spanlog usage', async () => {
+      const tenant = await bootstrap(stack, 'usage@spanlog.test', 'Usage', 'usage');
+      const batches = Array.from({ length: 5 }, () => smallBatch(`usage-${randomUUID()}`));
+      for (const batch of batches) {
+        expect((await ingest(tenant.apiKey, batch)).status).toBe(201);
+        // The same body again (deduplicated by the stream), then the same trace and span in a new request.
+        expect((await ingest(tenant.apiKey, batch)).status).toBe(201);
+        const update = { ...batch.batch[1], id: `${batch.batch[1].id}-update`, type: 'span-update', timestamp: new Date().toISOString() };
+        expect((await ingest(tenant.apiKey, { batch: [...batch.batch, update] })).status).toBe(201);
+      }
+      await eventually(() => counters(tenant.orgId), (c) => c.traces >= 5);
+      await settled(tenant.orgId);
+      expect(await counters(tenant.orgId)).toEqual({ traces: 5, spans: 5 });
+
+      const session = await login(stack, 'usage@spanlog.test');
+      expect(data(await query(stack, session.access_token, 'usage.get', { orgId: tenant.orgId }))).toEqual({
+        month,
+        plan: 'free',
+        traces: 5,
+        spans: 5,
+        evalRuns: 0,
+        limits: { traces: 10_000, evalRuns: 500 },
+        overage: { traces: 0, evalRuns: 0 },
+      });
+
+      const env = { ...stack.env, XDG_CONFIG_HOME: `/tmp/spanlog-usage-${randomUUID()}` };
+      expect((await runCli(['login', '--api', stack.baseUrl, '--email', 'usage@spanlog.test', '--password', 'correct horse battery staple'], env)).code).toBe(0);
+      const cli = await runCli(['usage', '--org', tenant.orgId, '--json'], env);
+      expect(cli.code).toBe(0);
+      expect(JSON.parse(cli.stdout)).toMatchObject({ month, plan: 'free', traces: 5, spans: 5 });
+    });
+
+    it('blocks Free at its monthly trace limit with 403 QUOTA_EXCEEDED, and lets it ingest again after an upgrade, counting the overage', async () => {
+      const tenant = await bootstrap(stack, 'quota@spanlog.test', 'Quota', 'quota');
+      // Last month's usage does not count against this month.
+      await stack.db.query('INSERT INTO usage_counters (org_id, month, traces) VALUES ($1, $2, 999999)', [tenant.orgId, lastMonth]);
+      // One trace short of the limit, then the last one through the API.
+      await stack.db.query('INSERT INTO usage_counters (org_id, month, traces) VALUES ($1, $2, 9999)', [tenant.orgId, month]);
+      expect((await ingest(tenant.apiKey, smallBatch(`quota-${randomUUID()}`))).status).toBe(201);
+      await eventually(() => counters(tenant.orgId), (c) => c.traces === 10_000);
+
+      // The API reads counters at most 5 s old.
+      const refused = await eventually(
+        () => ingest(tenant.apiKey, smallBatch(`quota-${randomUUID()}`)),
+        (r) => r.status !== 201,
+        10_000,
+      );
+      expect(refused.status).toBe(403);
+      const body = (await refused.json()) as { error: { code: string; message: string } };
+      expect(body.error.code).toBe('QUOTA_EXCEEDED');
+      expect(body.error.message).toMatch(/free plan.*10,000 traces.*resets at \d{4}-\d{2}-01T00:00:00\.000Z/);
+      const otlp = await fetch(`${stack.baseUrl}/api/v1/otel/traces`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${tenant.apiKey}`, 'content-type': 'application/json' },
+        body: '{}',
+      });
+      expect(otlp.status).toBe(403);
+
+      await setPlan(stack, tenant.orgId, 'pro');
+      await settled(tenant.orgId);
+      await stack.db.query('UPDATE usage_counters SET traces = 49999 WHERE org_id = $1 AND month = $2', [tenant.orgId, month]);
+      for (let i = 0; i < 3; i++) expect((await ingest(tenant.apiKey, smallBatch(`quota-${randomUUID()}`))).status).toBe(201);
+      await eventually(() => counters(tenant.orgId), (c) => c.traces === 50_002);
+      const session = await login(stack, 'quota@spanlog.test');
+      expect(data(await query(stack, session.access_token, 'usage.get', { orgId: tenant.orgId }))).toMatchObject({
+        plan: 'pro',
+        traces: 50_002,
+        limits: { traces: 50_000 },
+        overage: { traces: 2 },
+      });
+    });
+  });
+});
