@@ -1,6 +1,7 @@
 import { InitialSchema1763800000000 } from './1763800000000-InitialSchema';
 import { SessionsAndAudit1763900000000 } from './1763900000000-SessionsAndAudit';
 import { UsageCounters1764000000000 } from './1764000000000-UsageCounters';
+import { TraceDeletions1764100000000 } from './1764100000000-TraceDeletions';
 
 /** Every migration in order; the data source takes classes, so tests and builds share one list. */
-export const MIGRATIONS = [InitialSchema1763800000000, SessionsAndAudit1763900000000, UsageCounters1764000000000];
+export const MIGRATIONS = [InitialSchema1763800000000, SessionsAndAudit1763900000000, UsageCounters1764000000000, TraceDeletions1764100000000];

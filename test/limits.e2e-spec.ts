@@ -24,6 +24,20 @@ describe('rate limits, usage counters and quotas', () => {
   /** Fires `n` requests at once; answers in the order they were sent. */
   const burst = (n: number, request: () => Promise<Response>) => Promise.all(Array.from({ length: n }, request));
 
+  /**
+   * A burst whose answers all came within one second, each after a fresh window. The claims
+   * are about requests inside one second; a burst a busy machine slowed past that proves
+   * nothing, so it is sent again.
+   */
+  const burstWithinASecond = async (n: number, request: () => Promise<Response>) => {
+    for (let attempt = 1; ; attempt++) {
+      await sleep(1_100);
+      const started = Date.now();
+      const answers = await burst(n, request);
+      if (Date.now() - started < 900 || attempt === 5) return { answers, startedSecond: Math.floor(started / 1_000) };
+    }
+  };
+
   describe('per API key, rolling one-second window (SPEC 8.2)', () => {
     let free: Tenant;
     let other: Tenant;
@@ -34,8 +48,7 @@ describe('rate limits, usage counters and quotas', () => {
     });
 
     it('lets exactly 100 of 150 requests through on Free, with the headers and the 429 body', async () => {
-      const before = Math.floor(Date.now() / 1_000);
-      const answers = await burst(150, () => ingest(free.apiKey));
+      const { answers, startedSecond: before } = await burstWithinASecond(150, () => ingest(free.apiKey));
       const statuses = answers.map((r) => r.status);
       expect(statuses.filter((s) => s === 201)).toHaveLength(100);
       expect(statuses.filter((s) => s === 429)).toHaveLength(50);
@@ -73,8 +86,7 @@ describe('rate limits, usage counters and quotas', () => {
     });
 
     it('counts the auth endpoints per client IP, answering in their envelope', async () => {
-      await sleep(1_100);
-      const answers = await burst(130, () =>
+      const { answers } = await burstWithinASecond(130, () =>
         fetch(`${stack.baseUrl}/api/v1/auth/login`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{}' }),
       );
       expect(answers.filter((r) => r.status === 400)).toHaveLength(100);

@@ -15,3 +15,4 @@ export * from './native';
 export * from './rate-limit/sliding-window-log';
 export * from './quota';
 export * from './events/usage';
+export * from './retention';

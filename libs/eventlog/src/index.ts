@@ -9,3 +9,4 @@ export * from './consumers';
 export * from './nats-resources';
 export * from './audit-log';
 export * from './usage-log';
+export * from './retention-log';

@@ -1,11 +1,17 @@
 import type { Command } from 'commander';
-import { isPlanName, PLAN_NAMES, type PlanName } from '@app/domain';
-import { appendAuditEvent } from '@app/eventlog';
-import { TenancyRepository, assertSchemaCurrent, bootstrapTenant, ensureDatabaseExists, findOrCreateUser } from '@app/persistence';
+import { isPlanName, PLAN_NAMES, type PlanName, parseTimestamp } from '@app/domain';
+import { appendAuditEvent, auditRetention, retentionEventLog } from '@app/eventlog';
+import { TenancyRepository, assertSchemaCurrent, bootstrapTenant, ensureDatabaseExists, findOrCreateUser, runRetention } from '@app/persistence';
 import { loadConfig } from '@app/config';
 import { withDatabase } from '../database';
 import { withEventLog } from '../event-log';
-import { CliError, printResult } from '../output';
+import { CliError, printResult, table } from '../output';
+
+const nowOption = (value: string): number => {
+  const ms = parseTimestamp(value);
+  if (ms === null) throw new CliError('--now must be an ISO 8601 timestamp');
+  return ms;
+};
 
 const planOption = (value: string): PlanName => {
   if (!isPlanName(value)) throw new CliError(`--plan must be one of ${PLAN_NAMES.join(', ')}`);
@@ -81,5 +87,27 @@ export function registerAdminCommands(program: Command): void {
         }),
       );
       printResult({ orgId: opts.org, plan: opts.plan }, !!opts.json, () => `organization ${opts.org} is now on ${opts.plan}`);
+    });
+
+  admin
+    .command('retention')
+    .description('data retention (SPEC 8.5)')
+    .command('run')
+    .description("delete every organization's traces older than its plan's retention, now or as of --now")
+    .option('--now <iso>', 'the instant to measure retention from (default: the current time)', nowOption)
+    .option('--json', 'print JSON')
+    .action(async (opts: { now?: number; json?: boolean }) => {
+      const run = await withEventLog((nats) =>
+        withDatabase(async (ds) => {
+          await assertSchemaCurrent(ds);
+          const result = await runRetention(ds, retentionEventLog(nats), opts.now ?? Date.now());
+          if (result.ran) await auditRetention(nats, result.organizations);
+          return result;
+        }),
+      );
+      if (!run.ran) throw new CliError(`retention did not run: ${run.reason}`);
+      printResult(run, !!opts.json, () =>
+        [`retention as of ${run.now}`, table(run.organizations.map((o) => [o.orgId, o.plan, `before ${o.cutoff}`, `${o.traces} traces`, `${o.spans} spans`, `${o.scores} scores`, `${o.purgedMessages} messages purged`]))].join('\n'),
+      );
     });
 }

@@ -7,6 +7,8 @@ export const INGEST_SCHEMAS = {
   nativeBatch: 'ingest.batch/v1',
   /** OTLP/JSON ExportTraceServiceRequest, or one chunk of it. */
   otlp: 'ingest.otel/v1',
+  /** Traces removed by retention (`TraceDeletionBatch`), honoured by every projection, live or rebuilding. */
+  deleted: 'ingest.deleted/v1',
 } as const;
 
 export type IngestSchema = (typeof INGEST_SCHEMAS)[keyof typeof INGEST_SCHEMAS];

@@ -76,5 +76,7 @@ export function foldFacts(facts: TelemetryFacts[]): TelemetryFacts {
     traces: foldByKey(facts.flatMap((f) => f.traces), mergeTrace),
     spans: foldByKey(facts.flatMap((f) => f.spans), mergeSpan),
     scores: foldByKey(facts.flatMap((f) => f.scores), mergeScore),
+    // A deletion is final, whatever its order among the other facts.
+    deletions: facts.flatMap((f) => f.deletions),
   };
 }

@@ -102,13 +102,22 @@ export interface ScoreDelta extends Versioned<ScoreFields> {
   createdAt: string;
 }
 
+/** A trace removed for good (retention), with its spans and scores; nothing may bring it back. */
+export interface TraceDeletion {
+  projectId: string;
+  id: string;
+  /** receivedAt of the deletion event: the projection's clock. */
+  deletedAt: string;
+}
+
 export interface TelemetryFacts {
   traces: TraceDelta[];
   spans: SpanDelta[];
   scores: ScoreDelta[];
+  deletions: TraceDeletion[];
 }
 
-export const emptyFacts = (): TelemetryFacts => ({ traces: [], spans: [], scores: [] });
+export const emptyFacts = (): TelemetryFacts => ({ traces: [], spans: [], scores: [], deletions: [] });
 
 /** Every field of `values` stamped with one version: what a single event contributes. */
 export function stamped<F>(values: Partial<F>, version: Version): Versioned<F> {

@@ -5,7 +5,7 @@ import type { DataSource } from 'typeorm';
 import { type SpanDelta, type TelemetryFacts, type TraceDelta, type TraceFields, type SpanFields, foldFacts, stamped, versionOf } from '@app/domain';
 import { createDataSource } from '../data-source';
 import { ensureDatabaseExists } from '../database-admin';
-import { writeTelemetry } from './telemetry-writer';
+import { deleteTraces, writeTelemetry } from './telemetry-writer';
 import { TraceQueries } from './trace-query';
 
 const ADMIN_URL = process.env.SPANLOG_TEST_ADMIN_DB_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
@@ -20,7 +20,7 @@ const span = (id: string, iso: string, eventId: string, values: Partial<SpanFiel
   projectId, id, otelSpanId: null, externalId: null, createdAt: iso,
   ...stamped({ traceId, ...values }, versionOf(iso, eventId)),
 });
-const facts = (partial: Partial<TelemetryFacts>): TelemetryFacts => ({ traces: [], spans: [], scores: [], ...partial });
+const facts = (partial: Partial<TelemetryFacts>): TelemetryFacts => ({ traces: [], spans: [], scores: [], deletions: [], ...partial });
 
 describe(writeTelemetry.name, () => {
   let ds: DataSource;
@@ -44,7 +44,7 @@ describe(writeTelemetry.name, () => {
     await admin.end();
   });
 
-  beforeEach(() => ds.query('TRUNCATE traces, spans, scores'));
+  beforeEach(() => ds.query('TRUNCATE traces, spans, scores, deleted_traces'));
 
   const events = [
     facts({ traces: [trace('2024-01-01T00:00:03.000Z', 'a', { name: 'newest', tags: ['x', 'y'] })] }),
@@ -90,6 +90,17 @@ describe(writeTelemetry.name, () => {
     expect(again.newTraces).toEqual([]);
     const spans = await ds.transaction((m) => writeTelemetry(m, facts({ spans: [span(randomUUID(), '2024-02-01T00:00:00.000Z', 's1', { name: 'a' }), span(randomUUID(), '2024-02-01T00:00:00.000Z', 's2', { name: 'b' })] })));
     expect(spans.newSpans).toEqual([{ projectId, month: '2024-02', n: 2 }]);
+  });
+
+  it('deletes a trace with its spans for good: later spans and a replay of the trace write nothing', async () => {
+    const spanId = randomUUID();
+    await ds.transaction((m) => writeTelemetry(m, facts({ traces: events[0].traces, spans: [span(spanId, '2024-01-01T00:00:00.000Z', 's1', { name: 'a' })] })));
+    const deleted = await ds.transaction((m) => deleteTraces(m, [{ projectId, id: traceId, deletedAt: '2024-02-01T00:00:00.000Z' }]));
+    expect(deleted).toEqual({ traces: 1, spans: 1, scores: 0 });
+    const replay = await ds.transaction((m) => writeTelemetry(m, foldFacts([...events, facts({ spans: [span(randomUUID(), '2024-03-01T00:00:00.000Z', 's2', { name: 'late' })] })])));
+    expect(replay).toEqual({ newTraces: [], newSpans: [] });
+    expect((await ds.query('SELECT count(*)::int AS n FROM traces')).concat(await ds.query('SELECT count(*)::int AS n FROM spans'))).toEqual([{ n: 0 }, { n: 0 }]);
+    expect(await ds.transaction((m) => deleteTraces(m, [{ projectId, id: traceId, deletedAt: '2024-02-01T00:00:00.000Z' }]))).toEqual({ traces: 0, spans: 0, scores: 0 });
   });
 
   it('keeps rows of different projects apart', async () => {

@@ -1,5 +1,5 @@
 import type { EntityManager } from 'typeorm';
-import type { ScoreDelta, SpanDelta, TelemetryFacts, TraceDelta, Versioned } from '@app/domain';
+import type { ScoreDelta, SpanDelta, TelemetryFacts, TraceDeletion, TraceDelta, Versioned } from '@app/domain';
 import { type FieldColumn, SCORE_FIELD_COLUMNS, SPAN_FIELD_COLUMNS, TRACE_FIELD_COLUMNS } from './columns';
 import { type FixedColumn, buildUpsertSql } from './upsert-sql';
 
@@ -35,9 +35,9 @@ RETURNING project_id, created_at, (xmax = 0) AS inserted)
 SELECT project_id AS "projectId", to_char(created_at AT TIME ZONE 'UTC', 'YYYY-MM') AS month, count(*)::int AS n
   FROM up WHERE inserted GROUP BY 1, 2`;
 
-const TRACE_UPSERT = countingNewRows(buildUpsertSql('traces', TRACE_FIXED, TRACE_FIELD_COLUMNS));
-const SPAN_UPSERT = countingNewRows(buildUpsertSql('spans', SPAN_FIXED, SPAN_FIELD_COLUMNS));
-const SCORE_UPSERT = buildUpsertSql('scores', SCORE_FIXED, SCORE_FIELD_COLUMNS);
+const TRACE_UPSERT = countingNewRows(buildUpsertSql('traces', TRACE_FIXED, TRACE_FIELD_COLUMNS, 'id'));
+const SPAN_UPSERT = countingNewRows(buildUpsertSql('spans', SPAN_FIXED, SPAN_FIELD_COLUMNS, 'trace_id'));
+const SCORE_UPSERT = buildUpsertSql('scores', SCORE_FIXED, SCORE_FIELD_COLUMNS, 'trace_id');
 
 /** How many traces or spans a write created in one project and UTC month. */
 export interface NewRows {
@@ -88,9 +88,43 @@ const scoreRecord = (d: ScoreDelta) => ({
  * batch's transaction; the merge in SQL makes the write idempotent and order-insensitive.
  */
 export async function writeTelemetry(manager: EntityManager, facts: TelemetryFacts): Promise<WrittenTelemetry> {
+  // Deletions first: the upserts below then skip every row of a deleted trace, even one in this batch.
+  await deleteTraces(manager, facts.deletions);
   const written: WrittenTelemetry = { newTraces: [], newSpans: [] };
   if (facts.traces.length) written.newTraces = await manager.query(TRACE_UPSERT, [JSON.stringify(facts.traces.map(traceRecord))]);
   if (facts.spans.length) written.newSpans = await manager.query(SPAN_UPSERT, [JSON.stringify(facts.spans.map(spanRecord))]);
   if (facts.scores.length) await manager.query(SCORE_UPSERT, [JSON.stringify(facts.scores.map(scoreRecord))]);
   return written;
+}
+
+export interface DeletedRows {
+  traces: number;
+  spans: number;
+  scores: number;
+}
+
+/**
+ * Tombstones the traces and deletes them with their spans and scores. Idempotent: the live
+ * projection applies a deletion the retention job already applied, and a replay applies it again.
+ */
+export async function deleteTraces(manager: EntityManager, deletions: TraceDeletion[]): Promise<DeletedRows> {
+  if (!deletions.length) return { traces: 0, spans: 0, scores: 0 };
+  const [counts] = await manager.query(
+    `WITH gone AS (
+       SELECT DISTINCT ON (project_id, id) project_id, id, deleted_at
+         FROM jsonb_to_recordset($1::jsonb) AS r (project_id uuid, id uuid, deleted_at timestamptz)
+        ORDER BY project_id, id, deleted_at
+     ), tombstones AS (
+       INSERT INTO deleted_traces (project_id, id, deleted_at) SELECT project_id, id, deleted_at FROM gone ORDER BY project_id, id ON CONFLICT DO NOTHING
+     ), scores_gone AS (
+       DELETE FROM scores s USING gone g WHERE s.project_id = g.project_id AND s.trace_id = g.id RETURNING 1
+     ), spans_gone AS (
+       DELETE FROM spans s USING gone g WHERE s.project_id = g.project_id AND s.trace_id = g.id RETURNING 1
+     ), traces_gone AS (
+       DELETE FROM traces t USING gone g WHERE t.project_id = g.project_id AND t.id = g.id RETURNING 1
+     )
+     SELECT (SELECT count(*) FROM traces_gone)::int AS traces, (SELECT count(*) FROM spans_gone)::int AS spans, (SELECT count(*) FROM scores_gone)::int AS scores`,
+    [JSON.stringify(deletions.map((d) => ({ project_id: d.projectId, id: d.id, deleted_at: d.deletedAt })))],
+  );
+  return counts;
 }

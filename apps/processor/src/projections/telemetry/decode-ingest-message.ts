@@ -1,6 +1,16 @@
 import type { JsMsg } from 'nats';
 import sjson from 'secure-json-parse';
-import { INGEST_SCHEMAS, type IngestEnvelope, type TelemetryFacts, envelopeFromHeaders, nativeEventsToFacts, validateNativeBatch } from '@app/domain';
+import {
+  INGEST_SCHEMAS,
+  type IngestEnvelope,
+  type TelemetryFacts,
+  deletionFacts,
+  emptyFacts,
+  envelopeFromHeaders,
+  nativeEventsToFacts,
+  parseTraceDeletionBatch,
+  validateNativeBatch,
+} from '@app/domain';
 import { type ChunkReader, PermanentMessageError, headerReader } from '@app/eventlog';
 import { otlpToFacts, validateOtlpRequest } from '@app/otlp';
 
@@ -38,6 +48,8 @@ export async function decodeIngestMessage(msg: JsMsg, chunks: ChunkReader): Prom
       case INGEST_SCHEMAS.otlp:
         validateOtlpRequest(body);
         return { envelope, facts: otlpToFacts(body as Parameters<typeof otlpToFacts>[0], target) };
+      case INGEST_SCHEMAS.deleted:
+        return { envelope, facts: { ...emptyFacts(), deletions: deletionFacts(parseTraceDeletionBatch(body), target) } };
       default: {
         const unknownSchema: never = envelope.schema;
         throw new Error(`no decoder for ${String(unknownSchema)}`);

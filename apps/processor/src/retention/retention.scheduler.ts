@@ -1,0 +1,61 @@
+import { type BeforeApplicationShutdown, Inject, Injectable, type OnApplicationBootstrap } from '@nestjs/common';
+import type { Logger } from 'pino';
+import { DataSource } from 'typeorm';
+import { LOGGER } from '@app/config';
+import { NatsResources, auditRetention, retentionEventLog } from '@app/eventlog';
+import { runRetention } from '@app/persistence';
+
+const DAY_MS = 86_400_000;
+/** The first run waits a little, so a restarting fleet does not clean before it serves. */
+const FIRST_RUN_DELAY_MS = 60_000;
+
+/**
+ * The daily retention cleanup (SPEC 8.5). Every processor schedules it; the run's advisory
+ * lock lets one of them do the work. `spanlog admin retention run` runs the same code.
+ */
+@Injectable()
+export class RetentionScheduler implements OnApplicationBootstrap, BeforeApplicationShutdown {
+  private timer: NodeJS.Timeout | null = null;
+  private running: Promise<void> | null = null;
+  private stopped = false;
+
+  constructor(
+    private readonly ds: DataSource,
+    private readonly nats: NatsResources,
+    @Inject(LOGGER) private readonly logger: Logger,
+  ) {}
+
+  onApplicationBootstrap(): void {
+    this.schedule(FIRST_RUN_DELAY_MS);
+  }
+
+  /** A run in progress finishes its current batch's transaction before the connections close. */
+  async beforeApplicationShutdown(): Promise<void> {
+    this.stopped = true;
+    if (this.timer) clearTimeout(this.timer);
+    await this.running;
+  }
+
+  private schedule(delayMs: number): void {
+    this.timer = setTimeout(() => {
+      this.running = this.runOnce().finally(() => {
+        this.running = null;
+        if (!this.stopped) this.schedule(DAY_MS);
+      });
+    }, delayMs);
+  }
+
+  private async runOnce(): Promise<void> {
+    try {
+      const run = await runRetention(this.ds, retentionEventLog(this.nats), Date.now());
+      if (!run.ran) {
+        this.logger.info({ reason: run.reason }, 'retention skipped');
+        return;
+      }
+      await auditRetention(this.nats, run.organizations);
+      this.logger.info({ organizations: run.organizations }, 'retention run finished');
+    } catch (err) {
+      this.logger.error({ err: String(err) }, 'retention run failed; next try in a day');
+    }
+  }
+}

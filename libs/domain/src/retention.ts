@@ -1,0 +1,38 @@
+import { isJsonObject } from './json/types';
+import { PLANS, type PlanName } from './limits';
+import type { TraceDeletion } from './telemetry/records';
+
+const DAY_MS = 86_400_000;
+
+/** Traces created before this instant are expired under the plan (SPEC 8.5); null: kept forever. */
+export function retentionCutoff(plan: PlanName, nowMs: number): Date | null {
+  const days = PLANS[plan].retentionDays;
+  return days === null ? null : new Date(nowMs - days * DAY_MS);
+}
+
+/** Most traces one deletion message names: bounded batches that never hold long locks. */
+export const MAX_TRACES_PER_DELETION = 1_000;
+
+/** The data of an `ingest.deleted/v1` message. */
+export interface TraceDeletionBatch {
+  reason: 'retention';
+  /** Traces created before this instant were deleted. */
+  cutoff: string;
+  /** Trace UUIDs of the envelope's project. */
+  traceIds: string[];
+}
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
+
+export function parseTraceDeletionBatch(value: unknown): TraceDeletionBatch {
+  if (
+    !isJsonObject(value) || value.reason !== 'retention' || typeof value.cutoff !== 'string' || Number.isNaN(Date.parse(value.cutoff)) ||
+    !Array.isArray(value.traceIds) || value.traceIds.length > MAX_TRACES_PER_DELETION || !value.traceIds.every((id) => typeof id === 'string' && UUID.test(id))
+  ) {
+    throw new Error('not an ingest.deleted/v1 message');
+  }
+  return { reason: 'retention', cutoff: value.cutoff, traceIds: value.traceIds as string[] };
+}
+
+export const deletionFacts = (batch: TraceDeletionBatch, target: { projectId: string; receivedAt: string }): TraceDeletion[] =>
+  batch.traceIds.map((id) => ({ projectId: target.projectId, id, deletedAt: target.receivedAt }));

@@ -1,0 +1,77 @@
+import type { DataSource } from 'typeorm';
+import { MAX_TRACES_PER_DELETION, PLANS, type PlanName, type TraceDeletionBatch, retentionCutoff } from '@app/domain';
+import { type DeletedRows, deleteTraces } from '../telemetry/telemetry-writer';
+
+/** What a run needs from the event log; the processor and the CLI each bring their connection. */
+export interface RetentionLog {
+  /** Appends the deletion of one project's traces; resolves once it is durable. */
+  appendDeletion(target: { orgId: string; projectId: string; receivedAt: string }, batch: TraceDeletionBatch): Promise<unknown>;
+  /** Purges the organization's requests received before `cutoff`; resolves with how many. */
+  purgeBefore(orgId: string, cutoff: Date): Promise<number>;
+}
+
+export interface OrganizationRetention extends DeletedRows {
+  orgId: string;
+  plan: PlanName;
+  cutoff: string;
+  purgedMessages: number;
+}
+
+export type RetentionRun = { ran: false; reason: string } | { ran: true; now: string; organizations: OrganizationRetention[] };
+
+/** One run at a time across every processor and CLI (STACK_NOTES: advisory lock). */
+const RETENTION_LOCK = 'spanlog.retention';
+
+/**
+ * The retention cleanup (SPEC 8.5, DESIGN "Projections"): for every organization whose plan
+ * has a retention, deletes the traces created before its cutoff with their spans and scores,
+ * at most MAX_TRACES_PER_DELETION per transaction so ingestion is never held up. Each batch is
+ * first appended to INGEST as a deletion, so the projections honour it live and on replay,
+ * then applied here at once. Finally the organization's older requests are purged from the
+ * stream. Enterprise is never cleaned. Safe to repeat: a second run finds nothing.
+ */
+export async function runRetention(db: DataSource, log: RetentionLog, nowMs: number): Promise<RetentionRun> {
+  const lock = db.createQueryRunner();
+  await lock.connect();
+  try {
+    const [{ locked }] = await lock.query('SELECT pg_try_advisory_lock(hashtext($1)) AS locked', [RETENTION_LOCK]);
+    if (!locked) return { ran: false, reason: 'another retention run holds the lock' };
+    try {
+      const now = new Date(nowMs).toISOString();
+      const plansWithRetention = Object.entries(PLANS).filter(([, p]) => p.retentionDays !== null).map(([name]) => name);
+      const orgs: { id: string; plan: PlanName }[] = await db.query('SELECT id, plan FROM organizations WHERE plan = ANY($1) ORDER BY id', [plansWithRetention]);
+      const organizations: OrganizationRetention[] = [];
+      for (const org of orgs) {
+        const cutoff = retentionCutoff(org.plan, nowMs) as Date;
+        const deleted = await cleanOrganization(db, log, org.id, cutoff, now);
+        organizations.push({ orgId: org.id, plan: org.plan, cutoff: cutoff.toISOString(), ...deleted, purgedMessages: await log.purgeBefore(org.id, cutoff) });
+      }
+      return { ran: true, now, organizations };
+    } finally {
+      await lock.query('SELECT pg_advisory_unlock(hashtext($1))', [RETENTION_LOCK]);
+    }
+  } finally {
+    await lock.release();
+  }
+}
+
+async function cleanOrganization(db: DataSource, log: RetentionLog, orgId: string, cutoff: Date, now: string): Promise<DeletedRows> {
+  const total: DeletedRows = { traces: 0, spans: 0, scores: 0 };
+  const projects: { id: string }[] = await db.query('SELECT id FROM projects WHERE org_id = $1 ORDER BY id', [orgId]);
+  for (const { id: projectId } of projects) {
+    for (;;) {
+      const expired: { id: string }[] = await db.query(
+        'SELECT id FROM traces WHERE project_id = $1 AND created_at < $2 ORDER BY created_at, id LIMIT $3',
+        [projectId, cutoff.toISOString(), MAX_TRACES_PER_DELETION],
+      );
+      if (!expired.length) break;
+      const traceIds = expired.map((t) => t.id);
+      await log.appendDeletion({ orgId, projectId, receivedAt: now }, { reason: 'retention', cutoff: cutoff.toISOString(), traceIds });
+      const deleted = await db.transaction((m) => deleteTraces(m, traceIds.map((id) => ({ projectId, id, deletedAt: now }))));
+      total.traces += deleted.traces;
+      total.spans += deleted.spans;
+      total.scores += deleted.scores;
+    }
+  }
+  return total;
+}
