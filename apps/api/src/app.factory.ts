@@ -7,7 +7,7 @@ import type { Logger } from 'pino';
 import { LOGGER, PinoNestLogger } from '@app/config';
 import { MAX_BODY_BYTES } from '@app/domain';
 import { AppModule } from './app.module';
-import { AllExceptionsFilter, registerFastifyErrorHandler } from './http/error-handling';
+import { AllExceptionsFilter } from './http/error-handling';
 import { registerJsonParser } from './http/json-body-parser';
 import { registerOversizedBodyAnswer } from './http/oversized-body';
 import { registerRequestDecompression } from './http/request-decompression';
@@ -24,7 +24,6 @@ export async function createApiApp(): Promise<NestFastifyApplication> {
       const given = req.headers['x-request-id'];
       return typeof given === 'string' && REQUEST_ID.test(given) ? given : randomUUID();
     },
-    disableRequestLogging: true,
     trustProxy: true,
   });
   const app = await NestFactory.create<NestFastifyApplication>(AppModule, adapter, { bodyParser: false, bufferLogs: true });
@@ -35,7 +34,6 @@ export async function createApiApp(): Promise<NestFastifyApplication> {
 
   const fastify = app.getHttpAdapter().getInstance();
   registerJsonParser(fastify);
-  registerFastifyErrorHandler(fastify, logger);
   await registerRequestDecompression(fastify);
   registerOversizedBodyAnswer(fastify);
   await mountRpc(app);

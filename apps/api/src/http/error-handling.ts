@@ -1,5 +1,5 @@
 import { type ArgumentsHost, Catch, type ExceptionFilter } from '@nestjs/common';
-import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { Logger } from 'pino';
 import { errorBody, toErrorResponse } from './error-response';
 
@@ -18,6 +18,10 @@ export function sendError(logger: Logger, err: unknown, req: FastifyRequest, rep
   void reply.status(500).send(errorBody(req.url, 'INTERNAL_ERROR', `internal error (request id ${req.id}); retry with backoff`));
 }
 
+/**
+ * The one place errors are answered: Nest installs Fastify's error handler and routes every
+ * error to it, those of body parsing, size limits and decompression included.
+ */
 @Catch()
 export class AllExceptionsFilter implements ExceptionFilter {
   constructor(private readonly logger: Logger) {}
@@ -26,9 +30,4 @@ export class AllExceptionsFilter implements ExceptionFilter {
     const http = host.switchToHttp();
     sendError(this.logger, err, http.getRequest<FastifyRequest>(), http.getResponse<FastifyReply>());
   }
-}
-
-/** Errors raised before Nest sees the request (content-type parsing, body limits). */
-export function registerFastifyErrorHandler(fastify: FastifyInstance, logger: Logger): void {
-  fastify.setErrorHandler((err: FastifyError, req, reply) => sendError(logger, err, req, reply));
 }

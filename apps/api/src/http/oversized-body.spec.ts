@@ -3,7 +3,7 @@ import { type Socket, connect } from 'node:net';
 import Fastify, { type FastifyInstance } from 'fastify';
 import pino from 'pino';
 import { MAX_BODY_BYTES } from '@app/domain';
-import { registerFastifyErrorHandler } from './error-handling';
+import { answerErrorsLikeTheApp } from './testing/bare-fastify-errors';
 import { registerJsonParser } from './json-body-parser';
 import { MAX_DRAINED_BYTES, registerOversizedBodyAnswer } from './oversized-body';
 
@@ -48,7 +48,7 @@ describe(registerOversizedBodyAnswer.name, () => {
   beforeAll(async () => {
     fastify = Fastify({ bodyLimit: MAX_BODY_BYTES });
     registerJsonParser(fastify);
-    registerFastifyErrorHandler(fastify, pino({ level: 'silent' }));
+    answerErrorsLikeTheApp(fastify, pino({ level: 'silent' }));
     registerOversizedBodyAnswer(fastify);
     fastify.post('/echo', async (req) => req.body);
     await fastify.listen({ port: 0, host: '127.0.0.1' });

@@ -3,7 +3,7 @@ import zlib from 'node:zlib';
 import Fastify, { type FastifyInstance } from 'fastify';
 import pino from 'pino';
 import { MAX_BODY_BYTES, MAX_JSON_DEPTH } from '@app/domain';
-import { registerFastifyErrorHandler } from './error-handling';
+import { answerErrorsLikeTheApp } from './testing/bare-fastify-errors';
 import { registerJsonParser } from './json-body-parser';
 import { registerRequestDecompression } from './request-decompression';
 
@@ -17,7 +17,7 @@ jest.mock('node:zlib', () => {
 async function echoServer(): Promise<FastifyInstance> {
   const fastify = Fastify({ bodyLimit: MAX_BODY_BYTES });
   registerJsonParser(fastify);
-  registerFastifyErrorHandler(fastify, pino({ level: 'silent' }));
+  answerErrorsLikeTheApp(fastify, pino({ level: 'silent' }));
   await registerRequestDecompression(fastify);
   fastify.post('/echo', async (req) => ({ body: req.body, rawBytes: req.rawBody?.length }));
   await fastify.ready();
