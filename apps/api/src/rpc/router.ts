@@ -1,5 +1,4 @@
 import { initTRPC } from '@trpc/server';
-import { DomainError } from '@app/domain';
 import type { AccessClaims } from '../sessions/auth.service';
 import { toTrpcError } from './rpc-errors';
 import { dto } from './rpc-input';
@@ -28,7 +27,10 @@ const t = initTRPC.context<RpcContext>().create({ isDev: false });
 /** The services speak domain errors; here they become tRPC errors with the same status. */
 const procedure = t.procedure.use(async ({ next }) => {
   const result = await next();
-  if (!result.ok && result.error.cause instanceof DomainError) throw toTrpcError(result.error.cause);
+  if (!result.ok && result.error.cause) {
+    const mapped = toTrpcError(result.error.cause);
+    if (mapped !== result.error.cause) throw mapped;
+  }
   return result;
 });
 

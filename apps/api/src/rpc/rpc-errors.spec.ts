@@ -17,6 +17,12 @@ describe(toTrpcError.name, () => {
     expect(mapped).toMatchObject({ code: 'FORBIDDEN', message: 'not a member' });
   });
 
+  it('answers 503 when Postgres cannot serve, as REST does', () => {
+    const mapped = toTrpcError(Object.assign(new Error('connect ECONNREFUSED 127.0.0.1:5432'), { code: 'ECONNREFUSED' })) as TRPCError;
+    expect(mapped).toMatchObject({ code: 'SERVICE_UNAVAILABLE' });
+    expect(getHTTPStatusCodeFromError(mapped)).toBe(503);
+  });
+
   it('leaves other errors to tRPC', () => {
     const err = new TypeError('boom');
     expect(toTrpcError(err)).toBe(err);

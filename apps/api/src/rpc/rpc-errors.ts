@@ -1,5 +1,6 @@
 import { TRPCError } from '@trpc/server';
-import { DomainError, type ErrorCode } from '@app/domain';
+import { DomainError, type ErrorCode, serviceUnavailable } from '@app/domain';
+import { isStoreUnavailable } from '@app/persistence';
 
 /** The tRPC code of a domain error; tRPC derives the HTTP status from it (CONTRACT: 401, 403, 404, 400). */
 export function trpcCodeOf(code: ErrorCode): TRPCError['code'] {
@@ -28,6 +29,11 @@ export function trpcCodeOf(code: ErrorCode): TRPCError['code'] {
   }
 }
 
-/** A domain error in tRPC's terms, message kept; anything else unchanged (tRPC answers 500). */
-export const toTrpcError = (err: unknown): unknown =>
-  err instanceof DomainError ? new TRPCError({ code: trpcCodeOf(err.code), message: err.message, cause: err }) : err;
+/**
+ * A domain error in tRPC's terms, message kept; Postgres being unreachable is a 503 as on
+ * REST; anything else unchanged (tRPC answers 500).
+ */
+export function toTrpcError(err: unknown): unknown {
+  const domain = isStoreUnavailable(err) ? serviceUnavailable('the database is unavailable; retry it') : err;
+  return domain instanceof DomainError ? new TRPCError({ code: trpcCodeOf(domain.code), message: domain.message, cause: domain }) : err;
+}
