@@ -44,5 +44,11 @@ module.exports = {
       testMatch: ['<rootDir>/test/**/*.e2e-spec.ts'],
       globalSetup: '<rootDir>/test/support/global-setup.ts',
     },
+    // The fault suite starts its own nats-server and Postgres and breaks them for minutes: only
+    // `npm run test:faults` (SPANLOG_FAULTS=1) includes it, so `jest` and `npm test` stay fast.
+    // Its globalSetup only looks for the binaries: it uses none of the shared services.
+    ...(process.env.SPANLOG_FAULTS === '1'
+      ? [{ ...common, displayName: 'faults', testMatch: ['<rootDir>/test/faults/**/*.fault-spec.ts'], globalSetup: '<rootDir>/test/faults/global-setup.ts' }]
+      : []),
   ],
 };

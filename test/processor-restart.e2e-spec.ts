@@ -2,7 +2,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { nativeBatch } from './support/factories';
 import { type Stack, runCli, startStack } from './support/stack';
 
-// More messages than one fetch (256), so the kill lands with a backlog still to project.
+// Many more messages than one fetch (64), so the kill lands with a backlog still to project.
 const REQUESTS = 600;
 const SPANS_PER_REQUEST = 20;
 

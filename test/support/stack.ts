@@ -1,18 +1,31 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { once } from 'node:events';
+import { existsSync } from 'node:fs';
 import { createServer } from 'node:net';
-import { resolve } from 'node:path';
+import { dirname, resolve } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { connect } from 'nats';
-import { Client } from 'pg';
+import { Client, Pool } from 'pg';
 
 /**
  * The real apps, built (`npm test` builds first), each test file with its own database and
- * its own stream prefix, so files and runs never see each other's data.
+ * its own stream prefix, so files and runs never see each other's data. The benchmark
+ * (bench/) starts its stack with this module too.
  */
 
-const ROOT = resolve(__dirname, '..', '..');
+/** The repository root, found from here whether this file runs as TypeScript or compiled under dist/. */
+function repoRoot(from: string): string {
+  let dir = from;
+  while (!existsSync(resolve(dir, 'package.json'))) {
+    const parent = dirname(dir);
+    if (parent === dir) throw new Error(`no package.json above ${from}`);
+    dir = parent;
+  }
+  return dir;
+}
+
+export const ROOT = repoRoot(__dirname);
 const DIST = resolve(ROOT, 'dist', 'apps');
 const ADMIN_DB_URL = process.env.SPANLOG_TEST_ADMIN_DB_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
 const NATS_URL = process.env.NATS_URL ?? 'nats://127.0.0.1:4222';
@@ -48,6 +61,15 @@ export async function freePort(): Promise<number> {
   return port;
 }
 
+export interface StackOptions {
+  /** Names the database (`spanlog_<name>_<id>`) and the stream prefix (`<NAME><id>_`). */
+  name?: string;
+  /** A URL of the `postgres` database of the server to use: the shared one unless a test brings its own (the fault suite). */
+  adminDbUrl?: string;
+  /** The NATS server to use: the shared one unless a test brings its own. */
+  natsUrl?: string;
+}
+
 export class Stack {
   private readonly children = new Map<App, ChildProcess>();
   /** The last lines each app wrote, shown when it dies unexpectedly. */
@@ -57,24 +79,27 @@ export class Stack {
   private constructor(
     readonly baseUrl: string,
     readonly env: NodeJS.ProcessEnv,
-    readonly db: Client,
+    /** A pool, so that queries work again after a test restarted Postgres. */
+    readonly db: Pool,
     private readonly dbName: string,
     readonly streamPrefix: string,
+    private readonly adminDbUrl: string,
+    private readonly natsUrl: string,
   ) {}
 
-  static async start(extraEnv: NodeJS.ProcessEnv = {}): Promise<Stack> {
+  static async start(extraEnv: NodeJS.ProcessEnv = {}, { name = 'e2e', adminDbUrl = ADMIN_DB_URL, natsUrl = NATS_URL }: StackOptions = {}): Promise<Stack> {
     const id = randomBytes(5).toString('hex');
-    const dbName = `spanlog_e2e_${id}`;
-    const dbUrl = new URL(ADMIN_DB_URL);
+    const dbName = `spanlog_${name}_${id}`;
+    const dbUrl = new URL(adminDbUrl);
     dbUrl.pathname = `/${dbName}`;
     const port = await freePort();
-    const streamPrefix = `E2E${id}_`;
+    const streamPrefix = `${name.toUpperCase()}${id}_`;
     const env: NodeJS.ProcessEnv = {
       ...process.env,
       NODE_ENV: 'test',
       LOG_LEVEL: process.env.LOG_LEVEL ?? 'warn',
       DATABASE_URL: dbUrl.toString(),
-      NATS_URL,
+      NATS_URL: natsUrl,
       SPANLOG_STREAM_PREFIX: streamPrefix,
       HOST: '127.0.0.1',
       PORT: String(port),
@@ -83,11 +108,18 @@ export class Stack {
     };
     const migrated = await runCli(['admin', 'migrate', '--json'], env);
     if (migrated.code !== 0) throw new Error(`migrate failed: ${migrated.stderr}`);
-    const db = new Client({ connectionString: dbUrl.toString() });
-    await db.connect();
-    const stack = new Stack(`http://127.0.0.1:${port}`, env, db, dbName, streamPrefix);
-    await stack.startProcessor();
-    await stack.startApi();
+    const db = new Pool({ connectionString: dbUrl.toString(), max: 2 });
+    // An idle connection ended by a Postgres restart must not crash the test process.
+    db.on('error', () => undefined);
+    const stack = new Stack(`http://127.0.0.1:${port}`, env, db, dbName, streamPrefix, adminDbUrl, natsUrl);
+    try {
+      await stack.startProcessor();
+      await stack.startApi();
+    } catch (err) {
+      // Whoever called start has no stack to stop: the database and streams go here.
+      await stack.stop();
+      throw err;
+    }
     return stack;
   }
 
@@ -107,7 +139,7 @@ export class Stack {
   /** Resolves once the processor's durable consumers exist, i.e. it is consuming. */
   async startProcessor(): Promise<void> {
     this.spawn('processor');
-    const nc = await connect({ servers: NATS_URL });
+    const nc = await connect({ servers: this.natsUrl });
     try {
       const jsm = await nc.jetstreamManager();
       const deadline = Date.now() + READY_TIMEOUT_MS;
@@ -132,14 +164,19 @@ export class Stack {
     return this.kill('processor', signal);
   }
 
-  async stop(): Promise<void> {
+  /** Stops both apps and closes the pool, leaving the database and streams: for servers the test throws away. */
+  async stopApps(): Promise<void> {
     this.stopping = true;
     await Promise.all([this.kill('api', 'SIGTERM'), this.kill('processor', 'SIGTERM')]);
     await this.db.end().catch(() => undefined);
-    const admin = new Client({ connectionString: ADMIN_DB_URL });
+  }
+
+  async stop(): Promise<void> {
+    await this.stopApps();
+    const admin = new Client({ connectionString: this.adminDbUrl });
     await admin.connect();
     await admin.query(`DROP DATABASE IF EXISTS "${this.dbName}" WITH (FORCE)`).finally(() => admin.end());
-    const nc = await connect({ servers: NATS_URL });
+    const nc = await connect({ servers: this.natsUrl });
     try {
       const jsm = await nc.jetstreamManager();
       // Object store buckets live in streams named OBJ_<bucket>.
@@ -149,6 +186,12 @@ export class Stack {
     } finally {
       await nc.close();
     }
+  }
+
+  /** The running app's process id (for its memory figures), or null when it is not running. */
+  pid(app: App): number | null {
+    const child = this.children.get(app);
+    return child && child.exitCode === null && child.signalCode === null ? (child.pid ?? null) : null;
   }
 
   recentOutput(app: App): string {

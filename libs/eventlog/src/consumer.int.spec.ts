@@ -38,7 +38,7 @@ describe(PullConsumerRunner.name, () => {
 
   afterAll(() => nc.drain());
 
-  async function runner(apply: (items: string[]) => Promise<void>, healthy: () => boolean = () => true) {
+  async function runner(apply: (items: string[]) => Promise<void>, healthy: () => boolean = () => true, batchSize = 10) {
     const stream = layout.streamName('ingest');
     return new PullConsumerRunner<string>({
       js: nc.jetstream(),
@@ -55,7 +55,7 @@ describe(PullConsumerRunner.name, () => {
       apply,
       isHealthy: async () => healthy(),
       maxDeliveries: 3,
-      batchSize: 10,
+      batchSize,
     });
   }
 
@@ -99,6 +99,40 @@ describe(PullConsumerRunner.name, () => {
     expect(applied.sort()).toEqual(['a', 'b', 'c', 'd']);
     const dlq = await deadLetters();
     expect(dlq).toEqual(expect.arrayContaining(['unreadable:cannot read', expect.stringMatching(/^poison:failed 3 times: poison refused/)]));
+  }, 30_000);
+
+  it('applies one batch at a time and in stream order, while the next one is fetched meanwhile', async () => {
+    const applied: string[] = [];
+    let running = 0;
+    let mostAtOnce = 0;
+    const r = await runner(async (items) => {
+      mostAtOnce = Math.max(mostAtOnce, ++running);
+      await sleep(100);
+      applied.push(...items);
+      running--;
+    });
+    const texts = Array.from({ length: 35 }, (_, i) => `m${i}`);
+    await publish(texts);
+    await withRunner(r, () => until(() => applied.length === texts.length));
+    expect(applied).toEqual(texts);
+    expect(mostAtOnce).toBe(1);
+  }, 30_000);
+
+  it('applies a lone message when it arrives, not when a fetch for a full batch gives up', async () => {
+    const appliedAt = new Map<string, number>();
+    const r = await runner(async (items) => {
+      for (const item of items) appliedAt.set(item, performance.now());
+    }, undefined, 256);
+    await withRunner(r, async () => {
+      for (let i = 0; i < 5; i++) {
+        await sleep(300);
+        const sent = performance.now();
+        await publish([`lone${i}`]);
+        await until(() => appliedAt.has(`lone${i}`));
+        // A fetch for 256 waits its whole second for messages that never come.
+        expect((appliedAt.get(`lone${i}`) as number) - sent).toBeLessThan(600);
+      }
+    });
   }, 30_000);
 
   it('does not dead-letter while the store is down, and applies everything once it is back', async () => {

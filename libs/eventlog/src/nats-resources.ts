@@ -2,6 +2,8 @@ import type { JetStreamClient, JetStreamManager, NatsConnection } from 'nats';
 import { connectNats } from './nats-client';
 import { StreamLayout, ensureStreams } from './streams';
 
+const HEADER_ROOM_BYTES = 8 * 1024;
+
 /** One process's NATS connection and JetStream handles, with streams ensured. */
 export class NatsResources {
   private constructor(
@@ -9,6 +11,8 @@ export class NatsResources {
     readonly js: JetStreamClient,
     readonly jsm: JetStreamManager,
     readonly layout: StreamLayout,
+    /** Largest message the server takes, less room for our headers. */
+    readonly maxMessageBytes: number,
   ) {}
 
   static async open(url: string, name: string, streamPrefix: string): Promise<NatsResources> {
@@ -17,16 +21,13 @@ export class NatsResources {
       const jsm = await nc.jetstreamManager({ timeout: 5_000 });
       const layout = new StreamLayout(streamPrefix);
       await ensureStreams(jsm, layout);
-      return new NatsResources(nc, nc.jetstream({ timeout: 5_000 }), jsm, layout);
+      // Read once: the client forgets the server's info while it reconnects, and a request
+      // arriving then must still be chunked (and answered 503 by the publish), not fail.
+      return new NatsResources(nc, nc.jetstream({ timeout: 5_000 }), jsm, layout, nc.info!.max_payload - HEADER_ROOM_BYTES);
     } catch (err) {
       await nc.close();
       throw new Error(`JetStream is not available at ${url}: ${(err as Error).message} (start nats-server with -js)`);
     }
-  }
-
-  /** Largest message the server takes, less room for our headers. */
-  get maxMessageBytes(): number {
-    return this.nc.info!.max_payload - 8 * 1024;
   }
 
   /** Flushes pending acks and publishes, then closes. */

@@ -28,11 +28,13 @@ interface ErrorLike {
   cause?: unknown;
 }
 
-export function isStoreUnavailable(err: unknown, depth = 0): boolean {
+export const isStoreUnavailable = (err: unknown): boolean => unavailable(err, 0);
+
+function unavailable(err: unknown, depth: number): boolean {
   if (typeof err !== 'object' || err === null || depth > 3) return false;
   const { code, message, driverError, cause } = err as ErrorLike;
   if (typeof code === 'string' && (NETWORK_CODES.has(code) || UNAVAILABLE_SQLSTATE.test(code))) return true;
   if (typeof message === 'string' && DRIVER_MESSAGES.some((m) => message.startsWith(m))) return true;
-  // TypeORM wraps the driver's error; so may whoever rethrows it.
-  return isStoreUnavailable(driverError, depth + 1) || isStoreUnavailable(cause, depth + 1);
+  // TypeORM wraps the driver's error, and so may whoever rethrows it.
+  return unavailable(driverError, depth + 1) || unavailable(cause, depth + 1);
 }

@@ -1,4 +1,5 @@
 import { BadRequestException, HttpException, NotFoundException } from '@nestjs/common';
+import { QueryFailedError } from 'typeorm';
 import { DomainError } from '@app/domain';
 import { errorBody, toErrorResponse } from './error-response';
 
@@ -20,6 +21,17 @@ describe(toErrorResponse.name, () => {
       code: 'UNSUPPORTED_MEDIA_TYPE',
       message: expect.stringContaining('JSON is required, protobuf is not supported'),
     });
+  });
+
+  it.each([
+    ['refused connection', Object.assign(new Error('connect ECONNREFUSED 127.0.0.1:5432'), { code: 'ECONNREFUSED' })],
+    ['session ended by a restart', new QueryFailedError('SELECT 1', [], Object.assign(new Error('terminating connection due to administrator command'), { code: '57P01' }))],
+  ])('answers 503 with Retry-After when Postgres is unavailable (%s), so clients retry instead of seeing a 500', (_, err) => {
+    expect(toErrorResponse(err)).toEqual({ status: 503, code: 'SERVICE_UNAVAILABLE', message: expect.stringContaining('database'), headers: { 'Retry-After': '1' } });
+  });
+
+  it('leaves a failing query to the 500 path: retrying cannot fix it', () => {
+    expect(toErrorResponse(new QueryFailedError('SELEC 1', [], Object.assign(new Error('syntax error'), { code: '42601' })))).toBeNull();
   });
 
   it('leaves unexpected errors to the 500 path', () => {

@@ -1,5 +1,6 @@
 import { HttpException } from '@nestjs/common';
-import { DomainError, type ErrorCode } from '@app/domain';
+import { DomainError, type ErrorCode, serviceUnavailable } from '@app/domain';
+import { isStoreUnavailable } from '@app/persistence';
 
 export interface ErrorResponse {
   status: number;
@@ -50,6 +51,8 @@ function fastifyErrorResponse(err: unknown): ErrorResponse | null {
 /** Maps any thrown value to SPEC 7.2's code, status and message; null for an unexpected error (500). */
 export function toErrorResponse(err: unknown): ErrorResponse | null {
   if (err instanceof DomainError) return { status: err.status, code: err.code, message: err.message, headers: err.headers };
+  // Any route that reads Postgres (the API-key guard on every request) fails this way while it restarts: retryable.
+  if (isStoreUnavailable(err)) return toErrorResponse(serviceUnavailable('the database is unavailable; retry it'));
   // Nest hands Fastify's own 4xx errors over wrapped in an HttpException; the cause says which.
   const fastify = fastifyErrorResponse(err instanceof HttpException ? err.cause : err);
   if (fastify) return fastify;

@@ -41,8 +41,19 @@ export function parseJsonBytes(body: Buffer): unknown {
     throw new DomainError('VALIDATION_ERROR', `body nests deeper than ${MAX_JSON_DEPTH} levels`);
   }
   try {
-    return sjson.parse(text, undefined, { protoAction: 'error', constructorAction: 'error' });
+    return mayHoldPoisonedKey(text) ? sjson.parse(text, undefined, { protoAction: 'error', constructorAction: 'error' }) : JSON.parse(text);
   } catch (err) {
     throw new DomainError('VALIDATION_ERROR', `body is not valid JSON: ${(err as Error).message}`);
   }
 }
+
+const SUSPECT = /__proto__|constructor|\\u/;
+
+/**
+ * secure-json-parse parses, then scans the whole text with two patterns that also match
+ * every `\u` spelling of the two names: a quarter of the parse time of a 100 KB export. A key
+ * can only spell `__proto__` or `constructor` literally or through `\u` escapes, so a text
+ * with neither name and no `\u` at all (nearly every body) needs no scan; the rest still
+ * goes through secure-json-parse.
+ */
+const mayHoldPoisonedKey = (text: string): boolean => SUSPECT.test(text);

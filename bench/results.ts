@@ -1,0 +1,79 @@
+import type { InsertFigures } from './limits/postgres-insert';
+import type { PublishFigures } from './limits/jetstream-publish';
+import type { LoadFigures } from './load';
+import type { EndToEndFigures } from './stages/end-to-end';
+import type { ProjectionFigures } from './stages/projection';
+
+/** The targets of the issue that asked for this bench: shares of the machine's limits. */
+export const TARGETS = {
+  /** API acceptance against the bare-Fastify parse rate. */
+  acceptanceToFastify: 0.4,
+  /** Projection against the raw Postgres insert rate. */
+  projectionToPostgres: 0.6,
+} as const;
+
+export interface Ratio {
+  value: number;
+  target: number;
+  met: boolean;
+}
+
+/** What `bench/results/latest.json` holds: one run, every figure with the conditions it was measured under. */
+export interface BenchResults {
+  startedAt: string;
+  durationS: number;
+  machine: {
+    cpus: number;
+    cpuModel: string;
+    memoryGb: number;
+    node: string;
+    nats: string;
+    postgres: string;
+    /** 1-minute load averages: other work on the machine shows here. */
+    loadAvgAtStart: number;
+    loadAvgAtEnd: number;
+  };
+  settings: {
+    concurrency: number[];
+    secondsPerLevel: number;
+    backlogSpans: number;
+    endToEndSeconds: number;
+    logLevel: string;
+  };
+  payload: {
+    otlp: { spans: number; bytes: number };
+    native: { events: number; bytes: number };
+  };
+  limits: {
+    fastifyParse: LoadFigures[];
+    jetstreamPublish: PublishFigures;
+    /** One entry per way of passing many rows; the fastest is the limit. */
+    postgresInsert: InsertFigures[];
+  };
+  acceptance: {
+    /** With the processor consuming meanwhile, as in production: the figure the target is about. */
+    otlp: LoadFigures[];
+    native: LoadFigures[];
+    /** With the processor stopped: what the API alone takes on this machine. */
+    otlpProcessorPaused: LoadFigures[];
+    /** Messages still unapplied after each series, purged so the next one starts clean. */
+    purged: { otlp: number; native: number; otlpProcessorPaused: number };
+  };
+  projection: ProjectionFigures;
+  endToEnd: EndToEndFigures & { basis: string };
+  rebuild: null;
+  /** Messages the processor dead-lettered during the run: a correct run has none. */
+  deadLettered: number;
+  ratios: {
+    acceptanceToFastify: Ratio;
+    /** For the diagnosis: the same with the processor paused. */
+    acceptancePausedToFastify: Ratio;
+    projectionToPostgres: Ratio;
+  };
+}
+
+export const best = (figures: LoadFigures[]): LoadFigures => figures.reduce((a, b) => (b.itemsPerS > a.itemsPerS ? b : a));
+
+export const fastestInsert = (figures: InsertFigures[]): InsertFigures => figures.reduce((a, b) => (b.rowsPerS > a.rowsPerS ? b : a));
+
+export const ratio = (value: number, target: number): Ratio => ({ value, target, met: value >= target });
