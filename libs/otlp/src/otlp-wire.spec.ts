@@ -78,6 +78,8 @@ describe('OTLP wire format', () => {
     ['Infinity', 'Infinity'],
     ['-Infinity', '-Infinity'],
     ['1e999', 'Infinity'],
+    [-0, 0],
+    ['-0.0', 0],
     ['0x10', null],
     ['', null],
     [true, null],

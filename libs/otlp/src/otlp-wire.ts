@@ -118,11 +118,13 @@ export const isDouble = (value: unknown): boolean =>
 
 /** A `doubleValue` decoded: a finite number, or `"NaN"`/`"Infinity"`/`"-Infinity"` as text, which JSON cannot hold as numbers. */
 export function doubleOf(value: unknown): number | string | null {
-  if (typeof value === 'number') return value;
+  // -0 becomes 0: JSON (and so the stored row) cannot tell them apart, and a replay must give the same facts.
+  if (typeof value === 'number') return value === 0 ? 0 : value;
   if (typeof value !== 'string') return null;
   if (NON_FINITE.has(value)) return value;
   if (!FLOAT_TEXT.test(value)) return null;
   const n = Number(value);
+  if (n === 0) return 0;
   // "1e999" parses to Infinity: keep the name JSON can hold.
   return Number.isFinite(n) ? n : n > 0 ? 'Infinity' : '-Infinity';
 }

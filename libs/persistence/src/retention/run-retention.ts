@@ -66,12 +66,25 @@ async function cleanOrganization(db: DataSource, log: RetentionLog, orgId: strin
       );
       if (!expired.length) break;
       const traceIds = expired.map((t) => t.id);
+      // Counted before the deletion is appended: the live projection applies it too, and
+      // whichever of the two deletes first, these are the rows that go.
+      const deleted = await rowsOf(db, projectId, traceIds);
       await log.appendDeletion({ orgId, projectId, receivedAt: now }, { reason: 'retention', cutoff: cutoff.toISOString(), traceIds });
-      const deleted = await db.transaction((m) => deleteTraces(m, traceIds.map((id) => ({ projectId, id, deletedAt: now }))));
+      await db.transaction((m) => deleteTraces(m, traceIds.map((id) => ({ projectId, id, deletedAt: now }))));
       total.traces += deleted.traces;
       total.spans += deleted.spans;
       total.scores += deleted.scores;
     }
   }
   return total;
+}
+
+async function rowsOf(db: DataSource, projectId: string, traceIds: string[]): Promise<DeletedRows> {
+  const [rows] = await db.query(
+    `SELECT $3::int AS traces,
+            (SELECT count(*) FROM spans WHERE project_id = $1 AND trace_id = ANY($2::uuid[]))::int AS spans,
+            (SELECT count(*) FROM scores WHERE project_id = $1 AND trace_id = ANY($2::uuid[]))::int AS scores`,
+    [projectId, traceIds, traceIds.length],
+  );
+  return rows;
 }
