@@ -10,3 +10,4 @@ export * from './nats-resources';
 export * from './audit-log';
 export * from './usage-log';
 export * from './retention-log';
+export * from './projection-runner';

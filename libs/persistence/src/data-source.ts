@@ -34,3 +34,18 @@ export async function assertSchemaCurrent(dataSource: DataSource): Promise<void>
     throw new SchemaBehindError('the database schema is behind this version: run `npm run migrate` first');
   }
 }
+
+/** Whether Postgres answers now: consumers must not count an outage against a message. */
+export const isReachable = (dataSource: DataSource): Promise<boolean> => dataSource.query('SELECT 1').then(() => true, () => false);
+
+/** An app's data source, connected, on a schema its code knows; one clear error otherwise. */
+export async function openDataSource(options: DataSourceOptions): Promise<DataSource> {
+  const ds = createDataSource(options);
+  try {
+    await ds.initialize();
+  } catch (err) {
+    throw new Error(`Postgres is not reachable at ${new URL(options.url).host}: ${(err as Error).message}`);
+  }
+  await assertSchemaCurrent(ds);
+  return ds;
+}

@@ -1,6 +1,7 @@
 import { Controller, Get } from '@nestjs/common';
 import { DataSource } from 'typeorm';
 import { NatsResources } from '@app/eventlog';
+import { isReachable } from '@app/persistence';
 
 /** SPEC 4.8: no auth, never rate limited; details say which dependency is down. */
 @Controller('api/v1/health')
@@ -12,10 +13,7 @@ export class HealthController {
 
   @Get()
   async health() {
-    const postgres = await this.ds
-      .query('SELECT 1')
-      .then(() => 'ok' as const)
-      .catch(() => 'unreachable' as const);
+    const postgres = (await isReachable(this.ds)) ? 'ok' : 'unreachable';
     const nats = this.nats.nc.isClosed() ? 'unreachable' : 'ok';
     return { status: 'ok', checks: { postgres, nats } };
   }

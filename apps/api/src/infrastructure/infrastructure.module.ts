@@ -3,7 +3,7 @@ import type { Logger } from 'pino';
 import { DataSource } from 'typeorm';
 import { APP_CONFIG, type AppConfig, LOGGER, createLogger, loadConfig } from '@app/config';
 import { ChunkPublisher, NatsResources } from '@app/eventlog';
-import { ApiKeyLookup, SessionStore, TenancyRepository, TraceQueries, UsageQueries, assertSchemaCurrent, createDataSource } from '@app/persistence';
+import { ApiKeyLookup, SessionStore, TenancyRepository, TraceQueries, UsageQueries, openDataSource } from '@app/persistence';
 
 /** Config, logger, Postgres and NATS for the API: opened once, closed on shutdown. */
 @Global()
@@ -14,16 +14,7 @@ import { ApiKeyLookup, SessionStore, TenancyRepository, TraceQueries, UsageQueri
     {
       provide: DataSource,
       inject: [APP_CONFIG],
-      useFactory: async (c: AppConfig) => {
-        const ds = createDataSource({ url: c.databaseUrl, poolSize: 20, applicationName: 'spanlog-api' });
-        try {
-          await ds.initialize();
-        } catch (err) {
-          throw new Error(`Postgres is not reachable at ${new URL(c.databaseUrl).host}: ${(err as Error).message}`);
-        }
-        await assertSchemaCurrent(ds);
-        return ds;
-      },
+      useFactory: (c: AppConfig) => openDataSource({ url: c.databaseUrl, poolSize: 20, applicationName: 'spanlog-api' }),
     },
     { provide: NatsResources, inject: [APP_CONFIG], useFactory: (c: AppConfig) => NatsResources.open(c.natsUrl, 'spanlog-api', c.streamPrefix) },
     {

@@ -3,7 +3,7 @@ import type { Logger } from 'pino';
 import { DataSource } from 'typeorm';
 import { APP_CONFIG, type AppConfig, LOGGER, createLogger, loadConfig } from '@app/config';
 import { ChunkReader, NatsResources } from '@app/eventlog';
-import { assertSchemaCurrent, createDataSource } from '@app/persistence';
+import { openDataSource } from '@app/persistence';
 
 /** Config, logger, Postgres and NATS for the processor. */
 @Global()
@@ -14,16 +14,7 @@ import { assertSchemaCurrent, createDataSource } from '@app/persistence';
     {
       provide: DataSource,
       inject: [APP_CONFIG],
-      useFactory: async (c: AppConfig) => {
-        const ds = createDataSource({ url: c.databaseUrl, poolSize: 10, applicationName: 'spanlog-processor' });
-        try {
-          await ds.initialize();
-        } catch (err) {
-          throw new Error(`Postgres is not reachable at ${new URL(c.databaseUrl).host}: ${(err as Error).message}`);
-        }
-        await assertSchemaCurrent(ds);
-        return ds;
-      },
+      useFactory: (c: AppConfig) => openDataSource({ url: c.databaseUrl, poolSize: 10, applicationName: 'spanlog-processor' }),
     },
     { provide: NatsResources, inject: [APP_CONFIG], useFactory: (c: AppConfig) => NatsResources.open(c.natsUrl, 'spanlog-processor', c.streamPrefix) },
     { provide: ChunkReader, inject: [NatsResources], useFactory: (n: NatsResources) => new ChunkReader(n.js, n.layout.blobBucket) },

@@ -1,14 +1,11 @@
 import 'reflect-metadata';
 import { randomUUID } from 'node:crypto';
-import { Client } from 'pg';
 import type { DataSource } from 'typeorm';
 import { type SpanDelta, type TelemetryFacts, type TraceDelta, type TraceFields, type SpanFields, foldFacts, stamped, versionOf } from '@app/domain';
-import { createDataSource } from '../data-source';
-import { ensureDatabaseExists } from '../database-admin';
+import { type TestDatabase, createTestDatabase } from '../testing/test-database';
 import { deleteTraces, writeTelemetry } from './telemetry-writer';
 import { TraceQueries } from './trace-query';
 
-const ADMIN_URL = process.env.SPANLOG_TEST_ADMIN_DB_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
 const projectId = randomUUID();
 const traceId = randomUUID();
 
@@ -24,25 +21,14 @@ const facts = (partial: Partial<TelemetryFacts>): TelemetryFacts => ({ traces: [
 
 describe(writeTelemetry.name, () => {
   let ds: DataSource;
-  let dbName: string;
+  let db: TestDatabase;
 
   beforeAll(async () => {
-    dbName = `spanlog_it_${randomUUID().replace(/-/g, '').slice(0, 12)}`;
-    const url = new URL(ADMIN_URL);
-    url.pathname = `/${dbName}`;
-    await ensureDatabaseExists(url.toString());
-    ds = createDataSource({ url: url.toString(), poolSize: 4 });
-    await ds.initialize();
-    await ds.runMigrations();
+    db = await createTestDatabase();
+    ds = db.ds;
   });
 
-  afterAll(async () => {
-    await ds?.destroy();
-    const admin = new Client({ connectionString: ADMIN_URL });
-    await admin.connect();
-    await admin.query(`DROP DATABASE IF EXISTS "${dbName}" WITH (FORCE)`);
-    await admin.end();
-  });
+  afterAll(() => db?.drop());
 
   beforeEach(() => ds.query('TRUNCATE traces, spans, scores, deleted_traces'));
 

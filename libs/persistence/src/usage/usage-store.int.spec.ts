@@ -1,36 +1,21 @@
 import 'reflect-metadata';
 import { randomUUID } from 'node:crypto';
-import { Client } from 'pg';
 import type { DataSource } from 'typeorm';
 import type { UsageCounted } from '@app/domain';
-import { createDataSource } from '../data-source';
-import { ensureDatabaseExists } from '../database-admin';
+import { type TestDatabase, createTestDatabase } from '../testing/test-database';
 import { UsageQueries, applyUsage, queueUsage, relayUsage } from './usage-store';
-
-const ADMIN_URL = process.env.SPANLOG_TEST_ADMIN_DB_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
 
 describe('usage outbox, relay and counters', () => {
   let ds: DataSource;
-  let dbName: string;
+  let db: TestDatabase;
   const orgId = randomUUID();
 
   beforeAll(async () => {
-    dbName = `spanlog_it_${randomUUID().replace(/-/g, '').slice(0, 12)}`;
-    const url = new URL(ADMIN_URL);
-    url.pathname = `/${dbName}`;
-    await ensureDatabaseExists(url.toString());
-    ds = createDataSource({ url: url.toString(), poolSize: 4 });
-    await ds.initialize();
-    await ds.runMigrations();
+    db = await createTestDatabase();
+    ds = db.ds;
   });
 
-  afterAll(async () => {
-    await ds?.destroy();
-    const admin = new Client({ connectionString: ADMIN_URL });
-    await admin.connect();
-    await admin.query(`DROP DATABASE IF EXISTS "${dbName}" WITH (FORCE)`);
-    await admin.end();
-  });
+  afterAll(() => db?.drop());
 
   beforeEach(() => ds.query('TRUNCATE usage_outbox, usage_counters, usage_applied'));
 

@@ -3,7 +3,8 @@ import type { Logger } from 'pino';
 import { DataSource } from 'typeorm';
 import { LOGGER } from '@app/config';
 import { type AuditEvent, parseAuditEvent, sanitizeJson } from '@app/domain';
-import { CONSUMERS, NatsResources, PermanentMessageError, PullConsumerRunner } from '@app/eventlog';
+import { CONSUMERS, NatsResources, type PullConsumerRunner, jsonMessage, projectionRunner } from '@app/eventlog';
+import { isReachable } from '@app/persistence';
 
 /** Projects the AUDIT stream into the audit_log table; ids make a redelivery a no-op. */
 @Injectable()
@@ -17,25 +18,13 @@ export class AuditProjection implements OnApplicationBootstrap, BeforeApplicatio
   ) {}
 
   async onApplicationBootstrap(): Promise<void> {
-    const { js, jsm, layout } = this.nats;
-    const stream = layout.streamName('audit');
-    const durable = layout.consumerName(CONSUMERS.auditProjector);
-    this.runner = new PullConsumerRunner<AuditEvent>({
-      js,
-      jsm,
-      stream,
-      durable,
-      deadLetterSubject: layout.deadLetterSubject(stream, durable),
-      logger: this.logger.child({ consumer: durable }),
-      decode: async (msg) => {
-        try {
-          return sanitizeJson(parseAuditEvent(JSON.parse(new TextDecoder().decode(msg.data))));
-        } catch (err) {
-          throw new PermanentMessageError((err as Error).message);
-        }
-      },
+    this.runner = projectionRunner<AuditEvent>(this.nats, {
+      stream: 'audit',
+      consumer: CONSUMERS.auditProjector,
+      logger: this.logger,
+      decode: jsonMessage((value) => sanitizeJson(parseAuditEvent(value))),
       apply: (events) => this.apply(events),
-      isHealthy: () => this.ds.query('SELECT 1').then(() => true, () => false),
+      isHealthy: () => isReachable(this.ds),
     });
     await this.runner.start();
   }

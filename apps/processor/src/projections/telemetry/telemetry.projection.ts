@@ -3,8 +3,8 @@ import type { Logger } from 'pino';
 import { DataSource } from 'typeorm';
 import { LOGGER } from '@app/config';
 import { foldFacts } from '@app/domain';
-import { CONSUMERS, ChunkReader, NatsResources, PullConsumerRunner } from '@app/eventlog';
-import { type NewRows, type UsageCount, queueUsage, writeTelemetry } from '@app/persistence';
+import { CONSUMERS, ChunkReader, NatsResources, type PullConsumerRunner, projectionRunner } from '@app/eventlog';
+import { type NewRows, type UsageCount, isReachable, queueUsage, writeTelemetry } from '@app/persistence';
 import { type DecodedIngestMessage, decodeIngestMessage } from './decode-ingest-message';
 
 /**
@@ -24,22 +24,16 @@ export class TelemetryProjection implements OnApplicationBootstrap, BeforeApplic
   ) {}
 
   async onApplicationBootstrap(): Promise<void> {
-    const { js, jsm, layout } = this.nats;
-    const stream = layout.streamName('ingest');
-    const durable = layout.consumerName(CONSUMERS.ingestProjector);
-    this.runner = new PullConsumerRunner<DecodedIngestMessage>({
-      js,
-      jsm,
-      stream,
-      durable,
-      deadLetterSubject: layout.deadLetterSubject(stream, durable),
-      logger: this.logger.child({ consumer: durable }),
+    this.runner = projectionRunner<DecodedIngestMessage>(this.nats, {
+      stream: 'ingest',
+      consumer: CONSUMERS.ingestProjector,
+      logger: this.logger,
       decode: (msg) => decodeIngestMessage(msg, this.chunks),
       apply: (items) => this.apply(items),
-      isHealthy: () => this.ds.query('SELECT 1').then(() => true, () => false),
+      isHealthy: () => isReachable(this.ds),
     });
     await this.runner.start();
-    this.logger.info({ stream, durable }, 'telemetry projection running');
+    this.logger.info('telemetry projection running');
   }
 
   /** Before connections close: the batch in hand is committed and acked first. */

@@ -3,8 +3,8 @@ import type { Logger } from 'pino';
 import { DataSource } from 'typeorm';
 import { LOGGER } from '@app/config';
 import { type UsageCounted, parseUsageCounted } from '@app/domain';
-import { CONSUMERS, NatsResources, PermanentMessageError, PullConsumerRunner } from '@app/eventlog';
-import { applyUsage } from '@app/persistence';
+import { CONSUMERS, NatsResources, type PullConsumerRunner, jsonMessage, projectionRunner } from '@app/eventlog';
+import { applyUsage, isReachable } from '@app/persistence';
 
 /** Projects USAGE into per-organization, per-UTC-month counters; each count's id applies once. */
 @Injectable()
@@ -18,25 +18,13 @@ export class UsageProjection implements OnApplicationBootstrap, BeforeApplicatio
   ) {}
 
   async onApplicationBootstrap(): Promise<void> {
-    const { js, jsm, layout } = this.nats;
-    const stream = layout.streamName('usage');
-    const durable = layout.consumerName(CONSUMERS.usageProjector);
-    this.runner = new PullConsumerRunner<UsageCounted>({
-      js,
-      jsm,
-      stream,
-      durable,
-      deadLetterSubject: layout.deadLetterSubject(stream, durable),
-      logger: this.logger.child({ consumer: durable }),
-      decode: async (msg) => {
-        try {
-          return parseUsageCounted(JSON.parse(new TextDecoder().decode(msg.data)));
-        } catch (err) {
-          throw new PermanentMessageError((err as Error).message);
-        }
-      },
+    this.runner = projectionRunner<UsageCounted>(this.nats, {
+      stream: 'usage',
+      consumer: CONSUMERS.usageProjector,
+      logger: this.logger,
+      decode: jsonMessage(parseUsageCounted),
       apply: (events) => this.ds.transaction((m) => applyUsage(m, events)),
-      isHealthy: () => this.ds.query('SELECT 1').then(() => true, () => false),
+      isHealthy: () => isReachable(this.ds),
     });
     await this.runner.start();
   }

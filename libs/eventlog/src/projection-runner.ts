@@ -1,0 +1,44 @@
+import type { JsMsg } from 'nats';
+import type { Logger } from 'pino';
+import { PermanentMessageError, PullConsumerRunner } from './consumer';
+import type { NatsResources } from './nats-resources';
+import type { StreamKey } from './streams';
+
+export interface ProjectionRunnerOptions<T> {
+  stream: StreamKey;
+  /** Durable consumer name without the stream prefix (CONSUMERS). */
+  consumer: string;
+  logger: Logger;
+  decode(msg: JsMsg): Promise<T>;
+  apply(items: T[]): Promise<void>;
+  isHealthy(): Promise<boolean>;
+}
+
+/** A projection's durable consumer on one stream, named and dead-lettered the one way every projection is. */
+export function projectionRunner<T>(nats: NatsResources, o: ProjectionRunnerOptions<T>): PullConsumerRunner<T> {
+  const { js, jsm, layout } = nats;
+  const stream = layout.streamName(o.stream);
+  const durable = layout.consumerName(o.consumer);
+  return new PullConsumerRunner<T>({
+    js,
+    jsm,
+    stream,
+    durable,
+    deadLetterSubject: layout.deadLetterSubject(stream, durable),
+    logger: o.logger.child({ consumer: durable }),
+    decode: o.decode,
+    apply: o.apply,
+    isHealthy: o.isHealthy,
+  });
+}
+
+/** Decodes a message holding one JSON document with `parse`; what it refuses can never be applied. */
+export const jsonMessage =
+  <T>(parse: (value: unknown) => T) =>
+  async (msg: JsMsg): Promise<T> => {
+    try {
+      return parse(JSON.parse(new TextDecoder().decode(msg.data)));
+    } catch (err) {
+      throw new PermanentMessageError((err as Error).message);
+    }
+  };
