@@ -8,10 +8,20 @@ async function main(): Promise<void> {
   const app = await NestFactory.createApplicationContext(ProcessorModule, { bufferLogs: true });
   const logger = app.get<Logger>(LOGGER);
   app.useLogger(new PinoNestLogger(logger));
-  // SIGTERM: stop fetching, finish and ack the batch in hand, close connections, exit.
-  app.enableShutdownHooks();
   await app.init();
   logger.info('processor started');
+
+  let stopping = false;
+  const stop = async (signal: string) => {
+    if (stopping) return;
+    stopping = true;
+    // The shutdown hooks stop fetching, commit and ack the batches in hand, then close NATS and Postgres.
+    logger.info({ signal }, 'stopping: finishing the batches in hand');
+    await app.close();
+    logger.info('stopped');
+    process.exit(0);
+  };
+  for (const signal of ['SIGTERM', 'SIGINT'] as const) process.once(signal, () => void stop(signal));
 }
 
 main().catch((err: unknown) => {
