@@ -1,12 +1,12 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { once } from 'node:events';
-import { existsSync } from 'node:fs';
 import { createServer } from 'node:net';
-import { dirname, resolve } from 'node:path';
+import { resolve } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { connect } from 'nats';
 import { Client, Pool } from 'pg';
+import { repoRoot } from '../../tools/local-services';
 
 /**
  * The real apps, built (`npm test` builds first), each test file with its own database and
@@ -14,17 +14,7 @@ import { Client, Pool } from 'pg';
  * (bench/) starts its stack with this module too.
  */
 
-/** The repository root, found from here whether this file runs as TypeScript or compiled under dist/. */
-function repoRoot(from: string): string {
-  let dir = from;
-  while (!existsSync(resolve(dir, 'package.json'))) {
-    const parent = dirname(dir);
-    if (parent === dir) throw new Error(`no package.json above ${from}`);
-    dir = parent;
-  }
-  return dir;
-}
-
+// Found from here whether this file runs as TypeScript or compiled (the bench) under dist/.
 export const ROOT = repoRoot(__dirname);
 const DIST = resolve(ROOT, 'dist', 'apps');
 const ADMIN_DB_URL = process.env.SPANLOG_TEST_ADMIN_DB_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
