@@ -15,6 +15,7 @@ import { type BenchResults, TARGETS, best, fastestInsert, ratio } from './result
 import { measureAcceptance } from './stages/acceptance';
 import { measureEndToEnd } from './stages/end-to-end';
 import { measureProjection } from './stages/projection';
+import { measureRebuild } from './stages/rebuild';
 
 /**
  * `npm run bench`: the machine's limits for our work, then the API, the projection and the
@@ -137,7 +138,8 @@ async function main(): Promise<void> {
     say(`end to end at ${basis}`);
     const endToEnd = await measureEndToEnd(api, otlp, pipelineMax / 2, bestOtlp.connections, END_TO_END_SECONDS);
     await watch.drained(DRAIN_TIMEOUT_MS);
-    say('rebuild: n/a (no rebuild yet)');
+    say('rebuild: replaying INGEST into new tables');
+    const rebuild = await measureRebuild(stack.env);
 
     const results: BenchResults = {
       startedAt: startedAt.toISOString(),
@@ -163,7 +165,7 @@ async function main(): Promise<void> {
       },
       projection,
       endToEnd: { ...endToEnd, basis },
-      rebuild: null,
+      rebuild,
       deadLettered: await watch.deadLettered(),
       ratios: {
         acceptanceToFastify: ratio(bestOtlp.itemsPerS / best(fastifyParse).itemsPerS, TARGETS.acceptanceToFastify),

@@ -69,7 +69,7 @@ export function renderReport(r: BenchResults): string {
       int(e2e.background.rssMaxMb),
       '',
     ],
-    ['5 rebuild', '', 'n/a (no rebuild yet)', '', '', '', ''],
+    ['5 rebuild (spanlog rebuild)', '1', `${int(r.rebuild.spansPerS)} spans/s (${int(r.rebuild.spans)} spans, ${int(r.rebuild.messages)} messages in ${r.rebuild.seconds.toFixed(1)} s)`, '', '', '', share(r.rebuild.spansPerS, pg)],
   ];
   const m = r.machine;
   return [

@@ -3,6 +3,7 @@ import type { PublishFigures } from './limits/jetstream-publish';
 import type { LoadFigures } from './load';
 import type { EndToEndFigures } from './stages/end-to-end';
 import type { ProjectionFigures } from './stages/projection';
+import type { RebuildFigures } from './stages/rebuild';
 
 /** The targets of the issue that asked for this bench: shares of the machine's limits. */
 export const TARGETS = {
@@ -61,7 +62,7 @@ export interface BenchResults {
   };
   projection: ProjectionFigures;
   endToEnd: EndToEndFigures & { basis: string };
-  rebuild: null;
+  rebuild: RebuildFigures;
   /** Messages the processor dead-lettered during the run: a correct run has none. */
   deadLettered: number;
   ratios: {

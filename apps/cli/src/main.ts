@@ -4,6 +4,7 @@ import { Command } from 'commander';
 import { registerAdminCommands } from './commands/admin.command';
 import { registerKeysCommands } from './commands/keys.command';
 import { registerOrgCommands } from './commands/orgs.command';
+import { registerRebuildCommand } from './commands/rebuild.command';
 import { registerSessionCommands } from './commands/session.command';
 import { registerTracesCommands } from './commands/traces.command';
 import { registerUsageCommands } from './commands/usage.command';
@@ -16,6 +17,7 @@ async function main(): Promise<void> {
   registerKeysCommands(program);
   registerTracesCommands(program);
   registerUsageCommands(program);
+  registerRebuildCommand(program);
   registerAdminCommands(program);
   await program.parseAsync(process.argv);
 }

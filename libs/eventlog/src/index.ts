@@ -11,3 +11,4 @@ export * from './audit-log';
 export * from './usage-log';
 export * from './retention-log';
 export * from './projection-runner';
+export * from './replay';

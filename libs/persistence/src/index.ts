@@ -12,3 +12,5 @@ export * from './tenancy/session-store';
 export * from './tenancy/tenancy-repository';
 export * from './usage/usage-store';
 export * from './retention/run-retention';
+export * from './telemetry/shadow-tables';
+export * from './projection-checkpoints';

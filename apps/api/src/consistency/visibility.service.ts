@@ -1,7 +1,7 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { Injectable } from '@nestjs/common';
 import { DomainError, READ_YOUR_WRITES_WAIT_MS, type SeqToken, decodeSeqToken, encodeSeqToken } from '@app/domain';
-import { CONSUMERS, NatsResources, isNotFound } from '@app/eventlog';
+import { CONSUMERS, NatsResources, consumerAckFloor } from '@app/eventlog';
 
 const POLL_MS = 25;
 
@@ -51,12 +51,9 @@ export class VisibilityService {
   }
 
   private async fetchAckFloor(): Promise<number> {
-    const { jsm, layout } = this.nats;
     try {
-      const info = await jsm.consumers.info(layout.streamName('ingest'), layout.consumerName(CONSUMERS.ingestProjector));
-      return info.ack_floor.stream_seq;
-    } catch (err) {
-      if (isNotFound(err)) return 0;
+      return await consumerAckFloor(this.nats, 'ingest', CONSUMERS.ingestProjector);
+    } catch {
       throw new DomainError('SERVICE_UNAVAILABLE', 'the event log is not reachable; retry shortly', { 'Retry-After': '1' });
     }
   }

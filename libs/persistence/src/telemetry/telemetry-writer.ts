@@ -3,6 +3,9 @@ import type { ScoreDelta, SpanDelta, TelemetryFacts, TraceDeletion, TraceDelta, 
 import { type FieldColumn, SCORE_FIELD_COLUMNS, SPAN_FIELD_COLUMNS, TRACE_FIELD_COLUMNS } from './columns';
 import { type FixedColumn, buildUpsertSql } from './upsert-sql';
 
+/** The projection's read models, in the order every writer and a rebuild's swap lock them. */
+export const TELEMETRY_TABLES = ['traces', 'spans', 'scores'] as const;
+
 const TRACE_FIXED: FixedColumn[] = [
   { column: 'project_id', type: 'uuid', merge: 'key' },
   { column: 'id', type: 'uuid', merge: 'key' },
@@ -88,8 +91,9 @@ const scoreRecord = (d: ScoreDelta) => ({
  * batch's transaction; the merge in SQL makes the write idempotent and order-insensitive.
  */
 export async function writeTelemetry(manager: EntityManager, facts: TelemetryFacts): Promise<WrittenTelemetry> {
+  await lockTelemetryTables(manager);
   // Deletions first: the upserts below then skip every row of a deleted trace, even one in this batch.
-  await deleteTraces(manager, facts.deletions);
+  await deleteTrackedTraces(manager, facts.deletions);
   const written: WrittenTelemetry = { newTraces: [], newSpans: [] };
   if (facts.traces.length) written.newTraces = await manager.query(TRACE_UPSERT, [JSON.stringify(facts.traces.map(traceRecord))]);
   if (facts.spans.length) written.newSpans = await manager.query(SPAN_UPSERT, [JSON.stringify(facts.spans.map(spanRecord))]);
@@ -108,6 +112,21 @@ export interface DeletedRows {
  * projection applies a deletion the retention job already applied, and a replay applies it again.
  */
 export async function deleteTraces(manager: EntityManager, deletions: TraceDeletion[]): Promise<DeletedRows> {
+  if (!deletions.length) return { traces: 0, spans: 0, scores: 0 };
+  await lockTelemetryTables(manager);
+  return deleteTrackedTraces(manager, deletions);
+}
+
+/**
+ * Every writer takes the read models' table locks first and in one order, the order a
+ * rebuild's swap takes them in: a writer then waits for a swap (and writes into the new
+ * tables) or a swap waits for the writer's commit, and neither can deadlock the other.
+ */
+async function lockTelemetryTables(manager: EntityManager): Promise<void> {
+  await manager.query(`LOCK TABLE ${TELEMETRY_TABLES.join(', ')} IN ROW EXCLUSIVE MODE`);
+}
+
+async function deleteTrackedTraces(manager: EntityManager, deletions: TraceDeletion[]): Promise<DeletedRows> {
   if (!deletions.length) return { traces: 0, spans: 0, scores: 0 };
   const [counts] = await manager.query(
     `WITH gone AS (

@@ -5,7 +5,7 @@ import { LOGGER } from '@app/config';
 import { foldFacts } from '@app/domain';
 import { CONSUMERS, ChunkReader, NatsResources, type PullConsumerRunner, projectionRunner } from '@app/eventlog';
 import { type NewRows, type UsageCount, isReachable, queueUsage, writeTelemetry } from '@app/persistence';
-import { type DecodedIngestMessage, decodeIngestMessage } from './decode-ingest-message';
+import { type DecodedIngestMessage, decodeIngestMessage } from '@app/projections';
 
 /**
  * Live projection of INGEST into traces, spans and scores: one transaction per fetched

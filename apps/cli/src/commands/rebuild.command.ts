@@ -1,0 +1,53 @@
+import type { Command } from 'commander';
+import { assertSchemaCurrent } from '@app/persistence';
+import { type RebuildProgress, RebuildBusyError, rebuildTelemetry } from '@app/projections';
+import { withDatabase } from '../database';
+import { withEventLog } from '../event-log';
+import { CliError, printResult } from '../output';
+
+const PROJECTIONS = ['telemetry'] as const;
+const PROGRESS_EVERY_MS = 2_000;
+
+/** A line on stderr now and then, so an operator watching a long replay sees it move. */
+function progressReporter(): (p: RebuildProgress) => void {
+  let last = 0;
+  let lastPhase = '';
+  return (p) => {
+    const now = Date.now();
+    if (p.phase === lastPhase && now - last < PROGRESS_EVERY_MS) return;
+    last = now;
+    lastPhase = p.phase;
+    process.stderr.write(`rebuild: ${p.phase}, sequence ${p.seq} of ${p.targetSeq}, ${p.messages} messages applied\n`);
+  };
+}
+
+export function registerRebuildCommand(program: Command): void {
+  program
+    .command('rebuild')
+    .description('rebuild a projection from its stream into new tables and swap them in (operator: DATABASE_URL / NATS_URL)')
+    .option('--projection <name>', `one of ${PROJECTIONS.join(', ')}`, 'telemetry')
+    .option('--json', 'print JSON')
+    .action(async (opts: { projection: string; json?: boolean }) => {
+      if (!(PROJECTIONS as readonly string[]).includes(opts.projection)) throw new CliError(`--projection must be one of ${PROJECTIONS.join(', ')}`);
+      const result = await withEventLog((nats) =>
+        withDatabase(async (ds) => {
+          await assertSchemaCurrent(ds);
+          try {
+            return await rebuildTelemetry(ds, nats, {
+              onProgress: progressReporter(),
+              onSkipped: (seq, reason) => process.stderr.write(`rebuild: skipped sequence ${seq}: ${reason}\n`),
+            });
+          } catch (err) {
+            if (err instanceof RebuildBusyError) throw new CliError(err.message);
+            throw err;
+          }
+        }),
+      );
+      printResult(result, !!opts.json, () =>
+        [
+          `rebuilt ${result.projection}@${result.version} from ${result.stream} to sequence ${result.lastSeq} in ${(result.durationMs / 1000).toFixed(1)} s`,
+          `${result.messages} messages (${result.skipped} skipped): ${result.traces} traces, ${result.spans} spans, ${result.scores} scores`,
+        ].join('\n'),
+      );
+    });
+}

@@ -1,0 +1,66 @@
+import { DeliverPolicy, type JsMsg } from 'nats';
+import type { NatsResources } from './nats-resources';
+import { type StreamKey, isNotFound } from './streams';
+
+export interface ReplayRange {
+  /** First stream sequence to read. */
+  fromSeq: number;
+  /** Reading stops once a message at or past this sequence has been read, or the stream has nothing more. */
+  toSeq: number;
+  /** Most messages handed to `onBatch` at once. */
+  batchSize: number;
+}
+
+/** The highest sequence a stream has stored so far (0 while empty). */
+export async function streamLastSeq(nats: NatsResources, stream: StreamKey): Promise<number> {
+  return (await nats.jsm.streams.info(nats.layout.streamName(stream))).state.last_seq;
+}
+
+/**
+ * The durable consumer's ack floor: every message at or below it has been applied (0 while
+ * the consumer does not exist yet).
+ */
+export async function consumerAckFloor(nats: NatsResources, stream: StreamKey, consumer: string): Promise<number> {
+  try {
+    return (await nats.jsm.consumers.info(nats.layout.streamName(stream), nats.layout.consumerName(consumer))).ack_floor.stream_seq;
+  } catch (err) {
+    if (isNotFound(err)) return 0;
+    throw err;
+  }
+}
+
+/**
+ * Reads a stream in order from `fromSeq` with an ordered (ephemeral, unacked) consumer and
+ * hands it over in batches, each awaited before the next is fetched. Purged sequences are
+ * simply absent. Returns the last sequence read (`fromSeq - 1` when there was nothing).
+ *
+ * The consumer's own count of what is still waiting bounds every fetch, so the end of the
+ * stream is met at once instead of after a fetch's wait, and a range whose last sequence
+ * was purged still ends.
+ */
+export async function replayStream(nats: NatsResources, stream: StreamKey, range: ReplayRange, onBatch: (msgs: JsMsg[]) => Promise<void>): Promise<number> {
+  let lastSeq = range.fromSeq - 1;
+  if (range.fromSeq > range.toSeq) return lastSeq;
+  const consumer = await nats.js.consumers.get(nats.layout.streamName(stream), {
+    deliver_policy: DeliverPolicy.StartSequence,
+    opt_start_seq: range.fromSeq,
+  });
+  try {
+    let waiting = (await consumer.info()).num_pending;
+    while (waiting > 0 && lastSeq < range.toSeq) {
+      const batch: JsMsg[] = [];
+      const iter = await consumer.fetch({ max_messages: Math.min(range.batchSize, waiting), expires: 5_000 });
+      for await (const msg of iter) {
+        if (lastSeq >= range.toSeq) break;
+        batch.push(msg);
+        lastSeq = msg.seq;
+        waiting = msg.info.pending;
+      }
+      if (!batch.length) throw new Error(`replay of ${stream} stalled after sequence ${lastSeq} with ${waiting} messages waiting`);
+      await onBatch(batch);
+    }
+  } finally {
+    await consumer.delete().catch(() => undefined);
+  }
+  return lastSeq;
+}

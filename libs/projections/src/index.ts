@@ -1,0 +1,2 @@
+export * from './telemetry/decode-ingest-message';
+export * from './telemetry/rebuild-telemetry';

@@ -1,0 +1,234 @@
+import type { JsMsg } from 'nats';
+import type { DataSource, EntityManager, QueryRunner } from 'typeorm';
+import { foldFacts } from '@app/domain';
+import { CONSUMERS, ChunkReader, type NatsResources, PermanentMessageError, consumerAckFloor, replayStream, streamLastSeq } from '@app/eventlog';
+import {
+  type ReplayedRow,
+  type UsageCount,
+  countRowsOnlyInShadow,
+  countShadowRows,
+  createShadowTables,
+  dropShadowTables,
+  indexShadowTables,
+  liveSchema,
+  lockLiveTables,
+  queueUsage,
+  saveCheckpoint,
+  swapInShadowTables,
+  writeTelemetry,
+  writeToShadowTables,
+} from '@app/persistence';
+import { type DecodedIngestMessage, decodeIngestMessage } from './decode-ingest-message';
+
+/** The telemetry projection's name and version, as recorded in `projection_checkpoints`. */
+export const TELEMETRY_PROJECTION = { name: 'telemetry', version: 1 } as const;
+
+/** Messages per replayed transaction: larger than live batches, since nobody waits on a rebuild's first rows. */
+const REBUILD_BATCH_MESSAGES = 256;
+/** The swap replays what is left with the live tables locked; catch up until that is at most this many messages. */
+const SWAP_BACKLOG_MESSAGES = 1_000;
+/** Catch-up rounds before swapping anyway, should ingestion outpace the rebuild. */
+const MAX_CATCH_UP_ROUNDS = 5;
+/** Sessions that cannot take the lock report at once instead of queueing behind a running rebuild. */
+const REBUILD_LOCK_KEY = 'spanlog:rebuild:telemetry';
+
+export class RebuildBusyError extends Error {}
+
+export interface RebuildProgress {
+  phase: 'replay' | 'catch-up' | 'index' | 'swap';
+  /** Last stream sequence applied to the shadow tables. */
+  seq: number;
+  /** The sequence this phase reads to. */
+  targetSeq: number;
+  messages: number;
+}
+
+export interface RebuildResult {
+  projection: string;
+  version: number;
+  stream: string;
+  /** The last stream sequence the new tables hold. */
+  lastSeq: number;
+  messages: number;
+  /** Messages that can never be applied (they were dead-lettered live too). */
+  skipped: number;
+  traces: number;
+  spans: number;
+  scores: number;
+  /**
+   * Traces and spans the rebuild created before the live projection did: the live
+   * projection finds them existing after the swap, so the rebuild counts their usage.
+   */
+  usageCounted: { traces: number; spans: number };
+  durationMs: number;
+}
+
+export interface RebuildOptions {
+  onProgress?: (p: RebuildProgress) => void;
+  /** Called for each message that cannot be applied, with why. */
+  onSkipped?: (seq: number, reason: string) => void;
+}
+
+/**
+ * Rebuilds traces, spans and scores from INGEST (DESIGN "Projections"): replays the stream
+ * from its first sequence into shadow tables while the live tables keep serving, catches
+ * up, then, with the live tables locked, applies the last messages and swaps the tables in
+ * one transaction. Deletions are events in the stream and tombstones stay in place, so
+ * nothing deleted comes back; usage is never counted (only the live projection counts).
+ * A failure leaves the live tables as they were.
+ */
+export async function rebuildTelemetry(ds: DataSource, nats: NatsResources, options: RebuildOptions = {}): Promise<RebuildResult> {
+  const started = Date.now();
+  const runner = ds.createQueryRunner();
+  await runner.connect();
+  try {
+    const [{ locked }] = await runner.query('SELECT pg_try_advisory_lock(hashtext($1)) AS locked', [REBUILD_LOCK_KEY]);
+    if (!locked) throw new RebuildBusyError('another rebuild of the telemetry projection is running');
+    try {
+      return await rebuildLocked(runner, nats, options, started);
+    } finally {
+      await runner.query('SELECT pg_advisory_unlock(hashtext($1))', [REBUILD_LOCK_KEY]);
+    }
+  } finally {
+    await runner.release();
+  }
+}
+
+async function rebuildLocked(runner: QueryRunner, nats: NatsResources, options: RebuildOptions, started: number): Promise<RebuildResult> {
+  const live = await liveSchema(runner.manager);
+  // Every message at or below the live floor is in the live tables and counted; rows of later ones may not be.
+  const liveFloor = await consumerAckFloor(nats, 'ingest', CONSUMERS.ingestProjector);
+  const replayer = new ShadowReplayer(nats, live, liveFloor, options);
+  await createShadowTables(runner.manager, live);
+  try {
+    await replayer.replayTo(runner, await streamLastSeq(nats, 'ingest'), 'replay');
+    for (let round = 0; round < MAX_CATCH_UP_ROUNDS; round++) {
+      const target = await streamLastSeq(nats, 'ingest');
+      if (target - replayer.seq <= SWAP_BACKLOG_MESSAGES) break;
+      await replayer.replayTo(runner, target, 'catch-up');
+    }
+    options.onProgress?.({ phase: 'index', seq: replayer.seq, targetSeq: replayer.seq, messages: replayer.messages });
+    await indexShadowTables(runner.manager, live);
+    const counts = await inTransaction(runner, async (m) => {
+      await lockLiveTables(m, live);
+      // Read under the lock: every message a live batch committed before it is at or below this.
+      const target = await streamLastSeq(nats, 'ingest');
+      options.onProgress?.({ phase: 'swap', seq: replayer.seq, targetSeq: target, messages: replayer.messages });
+      await replayer.replayInto(m, target);
+      const rows = await countShadowRows(m);
+      const usage = await usageOfRowsOnlyInShadow(m, live, replayer.rowsPastLiveFloor);
+      await queueUsage(m, usage);
+      await swapInShadowTables(m, live);
+      await saveCheckpoint(m, { projection: TELEMETRY_PROJECTION.name, version: TELEMETRY_PROJECTION.version, stream: nats.layout.streamName('ingest'), seq: replayer.seq });
+      const total = (metric: UsageCount['metric']) => usage.filter((u) => u.metric === metric).reduce((n, u) => n + u.n, 0);
+      return { ...rows, usageCounted: { traces: total('traces'), spans: total('spans') } };
+    });
+    return {
+      projection: TELEMETRY_PROJECTION.name,
+      version: TELEMETRY_PROJECTION.version,
+      stream: nats.layout.streamName('ingest'),
+      lastSeq: replayer.seq,
+      messages: replayer.messages,
+      skipped: replayer.skipped,
+      ...counts,
+      durationMs: Date.now() - started,
+    };
+  } catch (err) {
+    await dropShadowTables(runner.manager).catch(() => undefined);
+    throw err;
+  }
+}
+
+async function usageOfRowsOnlyInShadow(m: EntityManager, live: string, rows: { traces: ReplayedRow[]; spans: ReplayedRow[] }): Promise<UsageCount[]> {
+  const traces = await countRowsOnlyInShadow(m, live, 'traces', rows.traces);
+  const spans = await countRowsOnlyInShadow(m, live, 'spans', rows.spans);
+  return [...traces.map((c) => ({ ...c, metric: 'traces' as const })), ...spans.map((c) => ({ ...c, metric: 'spans' as const }))];
+}
+
+/**
+ * Applies INGEST, in order, to the shadow tables; remembers how far it got, and which
+ * traces and spans messages past the live floor wrote (the only rows the live tables may
+ * lack; a backlog's worth, not the stream's).
+ */
+class ShadowReplayer {
+  seq = 0;
+  messages = 0;
+  skipped = 0;
+  readonly rowsPastLiveFloor: { traces: ReplayedRow[]; spans: ReplayedRow[] } = { traces: [], spans: [] };
+  private readonly seen = new Set<string>();
+  private readonly chunks: ChunkReader;
+
+  constructor(
+    private readonly nats: NatsResources,
+    private readonly live: string,
+    private readonly liveFloor: number,
+    private readonly options: RebuildOptions,
+  ) {
+    this.chunks = new ChunkReader(nats.js, nats.layout.blobBucket);
+  }
+
+  /** One transaction per batch, so a long replay holds no transaction open. */
+  replayTo(runner: QueryRunner, targetSeq: number, phase: RebuildProgress['phase']): Promise<void> {
+    return this.replay(targetSeq, (items) => inTransaction(runner, (m) => this.write(m, items)), phase);
+  }
+
+  /** Everything into the caller's transaction: the swap's last stretch. */
+  replayInto(manager: EntityManager, targetSeq: number): Promise<void> {
+    return this.replay(targetSeq, (items) => this.write(manager, items), 'swap');
+  }
+
+  private async replay(targetSeq: number, apply: (items: DecodedIngestMessage[]) => Promise<void>, phase: RebuildProgress['phase']): Promise<void> {
+    const range = { fromSeq: this.seq + 1, toSeq: targetSeq, batchSize: REBUILD_BATCH_MESSAGES };
+    await replayStream(this.nats, 'ingest', range, async (msgs) => {
+      await apply(await this.decode(msgs));
+      this.seq = msgs[msgs.length - 1].seq;
+      this.messages += msgs.length;
+      this.options.onProgress?.({ phase, seq: this.seq, targetSeq, messages: this.messages });
+    });
+  }
+
+  private async decode(msgs: JsMsg[]): Promise<DecodedIngestMessage[]> {
+    const items: DecodedIngestMessage[] = [];
+    for (const msg of msgs) {
+      try {
+        const item = await decodeIngestMessage(msg, this.chunks);
+        if (msg.seq > this.liveFloor) this.track(item);
+        items.push(item);
+      } catch (err) {
+        if (!(err instanceof PermanentMessageError)) throw err;
+        this.skipped++;
+        this.options.onSkipped?.(msg.seq, err.message);
+      }
+    }
+    return items;
+  }
+
+  private track({ envelope, facts }: DecodedIngestMessage): void {
+    const add = (table: 'traces' | 'spans', projectId: string, id: string) => {
+      const key = `${table}:${projectId}:${id}`;
+      if (this.seen.has(key)) return;
+      this.seen.add(key);
+      this.rowsPastLiveFloor[table].push({ orgId: envelope.orgId, projectId, id });
+    };
+    for (const t of facts.traces) add('traces', t.projectId, t.id);
+    for (const s of facts.spans) add('spans', s.projectId, s.id);
+  }
+
+  private async write(manager: EntityManager, items: DecodedIngestMessage[]): Promise<void> {
+    if (!items.length) return;
+    await writeToShadowTables(manager, this.live);
+    await writeTelemetry(manager, foldFacts(items.map((i) => i.facts)));
+  }
+}
+
+async function inTransaction<T>(runner: QueryRunner, work: (m: EntityManager) => Promise<T>): Promise<T> {
+  await runner.startTransaction();
+  try {
+    const result = await work(runner.manager);
+    await runner.commitTransaction();
+    return result;
+  } catch (err) {
+    await runner.rollbackTransaction().catch(() => undefined);
+    throw err;
+  }
+}

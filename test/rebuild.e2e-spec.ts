@@ -1,0 +1,169 @@
+import { randomUUID } from 'node:crypto';
+import { readFileSync, readdirSync } from 'node:fs';
+import { resolve } from 'node:path';
+import { Client } from 'pg';
+import { type Tenant, bootstrap, eventually } from './support/api';
+import { FIXTURES } from './support/factories';
+import { type Stack, runCli, startStack } from './support/stack';
+
+const DAY_MS = 86_400_000;
+const OTLP_FIXTURES = resolve(FIXTURES, 'otlp');
+
+interface RebuildResult {
+  projection: string;
+  version: number;
+  lastSeq: number;
+  messages: number;
+  skipped: number;
+  traces: number;
+  spans: number;
+  scores: number;
+}
+
+/**
+ * `spanlog rebuild` (DESIGN "Projections"): the rebuilt tables equal what the live
+ * projection built, nothing deleted comes back, nothing acknowledged during the rebuild
+ * is lost, and usage is not counted again.
+ */
+describe('rebuild of the telemetry projection', () => {
+  let stack: Stack;
+  let free: Tenant;
+  let pro: Tenant;
+
+  beforeAll(async () => {
+    stack = await startStack();
+    free = await bootstrap(stack, 'free-rebuild@spanlog.test', 'Rebuild free', 'p', 'free');
+    pro = await bootstrap(stack, 'pro-rebuild@spanlog.test', 'Rebuild pro', 'p', 'pro');
+  }, 120_000);
+
+  afterAll(() => stack?.stop());
+
+  const post = async (key: string, path: string, body: unknown): Promise<string> => {
+    const res = await fetch(`${stack.baseUrl}${path}`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' },
+      body: typeof body === 'string' ? body : JSON.stringify(body),
+    });
+    if (res.status !== 201 && res.status !== 200) throw new Error(`${path} answered ${res.status}: ${await res.text()}`);
+    return res.headers.get('spanlog-seq') as string;
+  };
+  const visible = async (key: string, traceId: string, seq: string) =>
+    (await fetch(`${stack.baseUrl}/api/v1/traces/${traceId}?minSeq=${seq}`, { headers: { authorization: `Bearer ${key}` } })).status;
+  /** Every row of the read models, every column, in a stable order. */
+  const snapshot = async () => {
+    const rows = async (table: string) => (await stack.db.query(`SELECT to_jsonb(t) AS row FROM ${table} t ORDER BY project_id, id`)).rows.map((r) => r.row);
+    return { traces: await rows('traces'), spans: await rows('spans'), scores: await rows('scores') };
+  };
+  const indexNames = async () =>
+    (await stack.db.query(`SELECT tablename, indexname FROM pg_indexes WHERE tablename IN ('traces', 'spans', 'scores') AND schemaname = current_schema() ORDER BY 1, 2`)).rows;
+  const usage = async () => (await stack.db.query('SELECT org_id, month, traces, spans FROM usage_counters ORDER BY 1, 2')).rows;
+  const tracesCounted = async (orgId: string) => (await stack.db.query('SELECT coalesce(sum(traces), 0)::int AS n FROM usage_counters WHERE org_id = $1', [orgId])).rows[0].n as number;
+  const rebuild = async () => {
+    const res = await runCli(['rebuild', '--json'], stack.env);
+    if (res.code !== 0) throw new Error(`rebuild failed: ${res.stderr}`);
+    return JSON.parse(res.stdout) as RebuildResult;
+  };
+
+  /** A trace updated out of order, a span, a score: the merge rule must come out the same on replay. */
+  const nativeTrace = (traceId: string, at = new Date()) => {
+    const t = (ms: number) => new Date(at.getTime() + ms).toISOString();
+    return {
+      batch: [
+        { id: `${traceId}-update`, type: 'trace-create', timestamp: t(2_000), body: { id: traceId, name: 'renamed later', tags: ['b'] } },
+        { id: `${traceId}-create`, type: 'trace-create', timestamp: t(0), body: { id: traceId, name: 'first name', userId: 'u-1', metadata: { n: 1 } } },
+        { id: `${traceId}-span`, type: 'span-create', timestamp: t(0), body: { id: `${traceId}-s`, traceId, name: 'llm call', type: 'LLM', startTime: t(0), model: 'gpt-x' } },
+        { id: `${traceId}-span-end`, type: 'span-update', timestamp: t(1_000), body: { id: `${traceId}-s`, traceId, endTime: t(900), output: { text: 'done' } } },
+        { id: `${traceId}-score`, type: 'score-create', timestamp: t(0), body: { traceId, name: 'quality', value: 0.5 } },
+      ],
+    };
+  };
+
+  let live: Awaited<ReturnType<typeof snapshot>>;
+  let expiredTrace: string;
+
+  it('rebuilds exactly the rows the live projection built, without the deleted ones and without counting usage again', async () => {
+    expiredTrace = `expired-${randomUUID()}`;
+    await post(free.apiKey, '/api/v1/traces', nativeTrace(expiredTrace));
+    let seq = '';
+    for (let i = 0; i < 20; i++) seq = await post(pro.apiKey, '/api/v1/traces', nativeTrace(`kept-${i}-${randomUUID()}`));
+    for (const name of readdirSync(OTLP_FIXTURES).filter((n) => n.endsWith('.json') && !n.endsWith('.expected.json'))) {
+      seq = await post(pro.apiKey, '/api/v1/otel/v1/traces', readFileSync(resolve(OTLP_FIXTURES, name), 'utf8'));
+    }
+    expect(await visible(free.apiKey, expiredTrace, seq)).toBe(200);
+
+    // Free keeps 7 days: as of eight days on, its trace is deleted; a late span does not bring it back.
+    const retention = await runCli(['admin', 'retention', 'run', '--now', new Date(Date.now() + 8 * DAY_MS).toISOString(), '--json'], stack.env);
+    expect(retention.code).toBe(0);
+    const at = new Date().toISOString();
+    seq = await post(free.apiKey, '/api/v1/traces', {
+      batch: [{ id: `${expiredTrace}-late`, type: 'span-create', timestamp: at, body: { id: `${expiredTrace}-late-span`, traceId: expiredTrace, name: 'late', startTime: at } }],
+    });
+    expect(await visible(free.apiKey, expiredTrace, seq)).toBe(404);
+
+    live = await snapshot();
+    expect(live.traces.length).toBeGreaterThan(20);
+    expect(live.traces.filter((t) => t.project_id === free.projectId)).toEqual([]);
+    const indexesBefore = await indexNames();
+    const proTraces = live.traces.filter((t) => t.project_id === pro.projectId).length;
+    await eventually(() => tracesCounted(pro.orgId), (n) => n === proTraces);
+    const usageBefore = await usage();
+
+    // Damage the live tables, so that only a rebuild from the stream can give them back.
+    await stack.db.query(`UPDATE traces SET name = 'damaged' WHERE project_id = $1`, [pro.projectId]);
+    await stack.db.query('DELETE FROM spans WHERE id IN (SELECT id FROM spans LIMIT 5)');
+
+    const result = await rebuild();
+    expect(result).toMatchObject({ projection: 'telemetry', version: 1, skipped: 0, traces: live.traces.length, spans: live.spans.length, scores: live.scores.length });
+    expect(result.messages).toBeGreaterThan(20);
+
+    expect(await snapshot()).toEqual(live);
+    expect(await indexNames()).toEqual(indexesBefore);
+    expect(await usage()).toEqual(usageBefore);
+    expect(await visible(free.apiKey, expiredTrace, seq)).toBe(404);
+    const { rows: schemas } = await stack.db.query(`SELECT nspname FROM pg_namespace WHERE nspname = 'spanlog_rebuild'`);
+    expect(schemas).toEqual([]);
+    const { rows: checkpoints } = await stack.db.query('SELECT projection, version, seq FROM projection_checkpoints');
+    expect(checkpoints).toEqual([{ projection: 'telemetry', version: 1, seq: String(result.lastSeq) }]);
+  });
+
+  it('loses nothing acknowledged while it runs, and the live projection carries on in the new tables', async () => {
+    // A backlog large enough that the rebuild takes a while.
+    let seq = '';
+    for (let i = 0; i < 150; i++) {
+      const batch = Array.from({ length: 10 }, (_, j) => nativeTrace(`backlog-${i}-${j}-${randomUUID()}`).batch).flat();
+      seq = await post(pro.apiKey, '/api/v1/traces', { batch });
+    }
+    await eventually(() => visible(pro.apiKey, 'no-such-trace', seq), (status) => status === 404, 60_000);
+
+    const running = rebuild();
+    let done = false;
+    void running.finally(() => (done = true));
+    const acked: { traceId: string; seq: string }[] = [];
+    while (!done || acked.length < 10) {
+      const traceId = `during-${acked.length}-${randomUUID()}`;
+      acked.push({ traceId, seq: await post(pro.apiKey, '/api/v1/traces', nativeTrace(traceId)) });
+    }
+    const result = await running;
+    expect(result.skipped).toBe(0);
+
+    for (const { traceId, seq: ackSeq } of acked) expect(await visible(pro.apiKey, traceId, ackSeq)).toBe(200);
+    const { rows } = await stack.db.query(`SELECT count(*)::int AS n FROM traces WHERE project_id = $1 AND name = 'renamed later'`, [pro.projectId]);
+    expect(rows[0].n).toBe(20 + 1_500 + acked.length);
+    // Each trace counted once: by the live projection, never by the rebuild.
+    const stored = (await stack.db.query('SELECT count(*)::int AS n FROM traces WHERE project_id = $1', [pro.projectId])).rows[0].n;
+    expect(await eventually(() => tracesCounted(pro.orgId), (n) => n >= stored)).toBe(stored);
+  });
+
+  it('refuses to start while another rebuild runs', async () => {
+    const holder = new Client({ connectionString: stack.env.DATABASE_URL });
+    await holder.connect();
+    try {
+      await holder.query(`SELECT pg_advisory_lock(hashtext('spanlog:rebuild:telemetry'))`);
+      const res = await runCli(['rebuild'], stack.env);
+      expect(res.code).toBe(1);
+      expect(res.stderr).toBe('spanlog: another rebuild of the telemetry projection is running\n');
+    } finally {
+      await holder.end();
+    }
+  });
+});
