@@ -1,0 +1,54 @@
+import { randomUUID } from 'node:crypto';
+import { NatsResources } from './nats-resources';
+import { replayStream, streamLastSeq } from './replay';
+import { STREAM_KEYS } from './streams';
+
+const NATS_URL = process.env.NATS_URL ?? 'nats://127.0.0.1:4222';
+
+describe(replayStream.name, () => {
+  let nats: NatsResources;
+
+  beforeEach(async () => {
+    nats = await NatsResources.open(NATS_URL, 'replay-test', `R${randomUUID().slice(0, 8)}_`);
+  });
+
+  afterEach(async () => {
+    for (const key of STREAM_KEYS) await nats.jsm.streams.delete(nats.layout.streamName(key)).catch(() => undefined);
+    await nats.close();
+  });
+
+  const append = async (n: number) => {
+    for (let i = 1; i <= n; i++) await nats.js.publish(nats.layout.ingestSubject('org', 'project', 'batch'), new TextEncoder().encode(String(i)));
+  };
+  const replay = async (fromSeq: number, toSeq: number, batchSize = 10) => {
+    const batches: number[][] = [];
+    const last = await replayStream(nats, 'ingest', { fromSeq, toSeq, batchSize }, async (msgs) => {
+      batches.push(msgs.map((m) => m.seq));
+    });
+    return { last, batches };
+  };
+
+  it('hands over a range in order, in batches, and says how far it read', async () => {
+    await append(25);
+    expect(await streamLastSeq(nats, 'ingest')).toBe(25);
+    const all = await replay(1, 25);
+    expect(all.last).toBe(25);
+    expect(all.batches.map((b) => b.length)).toEqual([10, 10, 5]);
+    expect(all.batches.flat()).toEqual(Array.from({ length: 25 }, (_, i) => i + 1));
+    expect((await replay(5, 12)).batches.flat()).toEqual([5, 6, 7, 8, 9, 10, 11, 12]);
+  });
+
+  it('skips purged sequences and ends even when the last one of the range is gone', async () => {
+    await append(12);
+    for (const seq of [3, 11, 12]) await nats.jsm.streams.deleteMessage(nats.layout.streamName('ingest'), seq);
+    const { last, batches } = await replay(1, 12, 4);
+    expect(batches.flat()).toEqual([1, 2, 4, 5, 6, 7, 8, 9, 10]);
+    expect(last).toBe(10);
+  });
+
+  it('reads nothing from an empty stream or an empty range', async () => {
+    expect(await replay(1, 0)).toEqual({ last: 0, batches: [] });
+    await append(3);
+    expect(await replay(4, 3)).toEqual({ last: 3, batches: [] });
+  });
+});
