@@ -1,4 +1,4 @@
-import type { JetStreamClient, JetStreamManager, NatsConnection } from 'nats';
+import { Events, type JetStreamClient, type JetStreamManager, type NatsConnection } from 'nats';
 import { connectNats } from './nats-client';
 import { StreamLayout, ensureStreams } from './streams';
 
@@ -6,6 +6,8 @@ const HEADER_ROOM_BYTES = 8 * 1024;
 
 /** One process's NATS connection and JetStream handles, with streams ensured. */
 export class NatsResources {
+  private connected = true;
+
   private constructor(
     readonly nc: NatsConnection,
     readonly js: JetStreamClient,
@@ -13,7 +15,21 @@ export class NatsResources {
     readonly layout: StreamLayout,
     /** Largest message the server takes, less room for our headers. */
     readonly maxMessageBytes: number,
-  ) {}
+  ) {
+    void this.followConnection();
+  }
+
+  /** Whether the server can be reached now: false from a disconnect until the client reconnects. */
+  get reachable(): boolean {
+    return this.connected && !this.nc.isClosed();
+  }
+
+  private async followConnection(): Promise<void> {
+    for await (const status of this.nc.status()) {
+      if (status.type === Events.Disconnect) this.connected = false;
+      else if (status.type === Events.Reconnect) this.connected = true;
+    }
+  }
 
   static async open(url: string, name: string, streamPrefix: string): Promise<NatsResources> {
     const nc = await connectNats(url, name);

@@ -14,7 +14,7 @@ export class HealthController {
   @Get()
   async health() {
     const postgres = (await isReachable(this.ds)) ? 'ok' : 'unreachable';
-    const nats = this.nats.nc.isClosed() ? 'unreachable' : 'ok';
+    const nats = this.nats.reachable ? 'ok' : 'unreachable';
     return { status: 'ok', checks: { postgres, nats } };
   }
 }
