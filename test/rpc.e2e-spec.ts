@@ -184,6 +184,7 @@ describe('dashboard RPC (/api/trpc/*)', () => {
       ['a body that is not JSON', send(stack, 'POST', '/api/trpc/project.list', { token, body: '{nope', headers: { 'content-type': 'application/json' } }), 400, 'BAD_REQUEST'],
       ['a prototype-polluting body', send(stack, 'POST', '/api/trpc/project.list', { token, body: '{"__proto__":{"x":1}}' }), 400, 'BAD_REQUEST'],
       ['a body that is not JSON by type', send(stack, 'POST', '/api/trpc/project.list', { token, body: 'orgId', headers: { 'content-type': 'text/plain' } }), 415, 'UNSUPPORTED_MEDIA_TYPE'],
+      ['a body over 1 MB', send(stack, 'POST', '/api/trpc/organization.create', { token, body: { name: 'x'.repeat(1_100_000) } }), 413, 'PAYLOAD_TOO_LARGE'],
       ['an unknown procedure', query(stack, token, 'nothing.here'), 404, 'NOT_FOUND'],
       ['an organization one is not a member of', query(stack, token, 'project.list', { orgId: randomUUID() }), 403, 'FORBIDDEN'],
     ];
