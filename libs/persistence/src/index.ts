@@ -5,6 +5,8 @@ export * from './telemetry/telemetry-writer';
 export * from './telemetry/trace-query';
 export * from './store-unavailable';
 export * from './tenancy/api-key-lookup';
+export * from './tenancy/api-key-change-listener';
+export * from './tenancy/principal-cache';
 export * from './tenancy/bootstrap';
 export * from './tenancy/passwords';
 export * from './database-admin';

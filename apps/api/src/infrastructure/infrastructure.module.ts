@@ -3,7 +3,7 @@ import type { Logger } from 'pino';
 import { DataSource } from 'typeorm';
 import { APP_CONFIG, type AppConfig, LOGGER, createLogger, loadConfig } from '@app/config';
 import { ChunkPublisher, NatsResources } from '@app/eventlog';
-import { ApiKeyLookup, SessionStore, TenancyRepository, TraceQueries, UsageQueries, openDataSource } from '@app/persistence';
+import { ApiKeyChangeListener, ApiKeyLookup, PrincipalCache, SessionStore, TenancyRepository, TraceQueries, UsageQueries, openDataSource } from '@app/persistence';
 
 /** Config, logger, Postgres and NATS for the API: opened once, closed on shutdown. */
 @Global()
@@ -22,7 +22,23 @@ import { ApiKeyLookup, SessionStore, TenancyRepository, TraceQueries, UsageQueri
       inject: [NatsResources],
       useFactory: (n: NatsResources) => new ChunkPublisher(n.js, n.layout.blobBucket, n.maxMessageBytes),
     },
-    { provide: ApiKeyLookup, inject: [DataSource], useFactory: (ds: DataSource) => new ApiKeyLookup(ds) },
+    { provide: PrincipalCache, useFactory: () => new PrincipalCache() },
+    {
+      provide: ApiKeyChangeListener,
+      inject: [APP_CONFIG, PrincipalCache, LOGGER],
+      useFactory: (c: AppConfig, cache: PrincipalCache, logger: Logger) =>
+        ApiKeyChangeListener.start(cache, {
+          url: c.databaseUrl,
+          applicationName: 'spanlog-api-key-changes',
+          onListening: () => logger.info('API key principals cached: listening for key changes'),
+          onLost: (err, retryInMs) => logger.warn({ err: err && String(err), retryInMs }, 'API key change listener disconnected: every key look-up goes to Postgres until it is back'),
+        }),
+    },
+    {
+      provide: ApiKeyLookup,
+      inject: [DataSource, PrincipalCache, ApiKeyChangeListener],
+      useFactory: (ds: DataSource, cache: PrincipalCache, changes: ApiKeyChangeListener) => new ApiKeyLookup(ds, cache, changes),
+    },
     { provide: TraceQueries, inject: [DataSource], useFactory: (ds: DataSource) => new TraceQueries(ds) },
     { provide: UsageQueries, inject: [DataSource], useFactory: (ds: DataSource) => new UsageQueries(ds) },
     { provide: SessionStore, inject: [DataSource], useFactory: (ds: DataSource) => new SessionStore(ds) },
@@ -34,10 +50,12 @@ export class InfrastructureModule implements OnApplicationShutdown {
   constructor(
     private readonly ds: DataSource,
     private readonly nats: NatsResources,
+    private readonly apiKeyChanges: ApiKeyChangeListener,
     @Inject(LOGGER) private readonly logger: Logger,
   ) {}
 
   async onApplicationShutdown(): Promise<void> {
+    await this.apiKeyChanges.close();
     await this.nats.close().catch((err) => this.logger.warn({ err: String(err) }, 'closing NATS failed'));
     await this.ds.destroy().catch((err) => this.logger.warn({ err: String(err) }, 'closing Postgres failed'));
   }

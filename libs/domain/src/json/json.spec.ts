@@ -4,6 +4,28 @@ import { sanitizeJson, sanitizeText } from './sanitize';
 
 const bytes = (s: string) => Buffer.from(s);
 
+/** The byte-by-byte scan that jsonDepthExceeds replaced: the verdicts it must keep. */
+function referenceDepthExceeds(text: Uint8Array, limit: number): boolean {
+  let depth = 0;
+  let inString = false;
+  for (let i = 0; i < text.length; i++) {
+    const b = text[i];
+    if (inString) {
+      if (b === 0x5c) i++;
+      else if (b === 0x22) inString = false;
+      continue;
+    }
+    if (b === 0x22) inString = true;
+    else if (b === 0x7b || b === 0x5b) {
+      if (++depth > limit) return true;
+    } else if (b === 0x7d || b === 0x5d) depth--;
+  }
+  return false;
+}
+
+/** Characters that matter to the scan, and multi-byte ones around them. */
+const tricky = fc.constantFrom('[', ']', '{', '}', '"', '\\', '\\"', '\\\\"', 'a', ' ', ':', ',', 'é', '€', '😀', '\u2028');
+
 describe(jsonDepthExceeds.name, () => {
   it('counts nesting outside strings only', () => {
     expect(jsonDepthExceeds(bytes('[[[]]]'), 3)).toBe(false);
@@ -24,6 +46,34 @@ describe(jsonDepthExceeds.name, () => {
         const text = JSON.stringify(v);
         expect(jsonDepthExceeds(bytes(text), d)).toBe(false);
         if (d > 0) expect(jsonDepthExceeds(bytes(text), d - 1)).toBe(true);
+      }),
+    );
+  });
+
+  it('gives the byte-by-byte verdict on JSON whose strings hold brackets, quotes and backslashes', () => {
+    fc.assert(
+      fc.property(fc.json({ maxDepth: 8, stringUnit: tricky }), fc.nat(10), (text, limit) => {
+        expect(jsonDepthExceeds(bytes(text), limit)).toBe(referenceDepthExceeds(bytes(text), limit));
+      }),
+      { numRuns: 500 },
+    );
+  });
+
+  it('gives the byte-by-byte verdict on any text: unbalanced, unterminated, a trailing backslash', () => {
+    fc.assert(
+      fc.property(fc.string({ unit: tricky, maxLength: 200 }), fc.nat(10), (text, limit) => {
+        expect(jsonDepthExceeds(bytes(text), limit)).toBe(referenceDepthExceeds(bytes(text), limit));
+      }),
+      { numRuns: 1000 },
+    );
+  });
+
+  it('reads only its own bytes of a Uint8Array view into a larger buffer', () => {
+    fc.assert(
+      fc.property(fc.string({ unit: tricky, maxLength: 100 }), fc.nat(10), (text, limit) => {
+        const inner = bytes(text);
+        const view = new Uint8Array([0x5b, 0x22, ...inner, 0x5b, 0x22]).subarray(2, 2 + inner.length);
+        expect(jsonDepthExceeds(view, limit)).toBe(referenceDepthExceeds(inner, limit));
       }),
     );
   });

@@ -1,5 +1,7 @@
 import type { DataSource } from 'typeorm';
 import { type PlanName, hashApiKey } from '@app/domain';
+import type { ApiKeyChanges } from './api-key-change-listener';
+import { PrincipalCache } from './principal-cache';
 
 /** Who an API key speaks for: resolved on every authenticated request. */
 export interface ApiKeyPrincipal {
@@ -15,18 +17,38 @@ const LAST_USED_RESOLUTION_MS = 60_000;
 export class ApiKeyLookup {
   private readonly lastUsedWritten = new Map<string, number>();
 
-  constructor(private readonly db: DataSource) {}
+  /** Without a listening cache (the default) every look-up asks Postgres. */
+  constructor(
+    private readonly db: DataSource,
+    private readonly cache = new PrincipalCache(),
+    private readonly changes: ApiKeyChanges = { caughtUp: async () => false },
+  ) {}
 
   /** The key's principal, or null when unknown or revoked. Looked up by hash only. */
   async find(secret: string): Promise<ApiKeyPrincipal | null> {
+    const keyHash = hashApiKey(secret);
+    const principal = (await this.cached(keyHash)) ?? (await this.query(keyHash));
+    if (principal) this.touch(principal.apiKeyId);
+    return principal;
+  }
+
+  /** From the cache, but only once it holds every change committed before this request arrived. */
+  private async cached(keyHash: string): Promise<ApiKeyPrincipal | undefined> {
+    if (!this.cache.get(keyHash)) return undefined;
+    return (await this.changes.caughtUp()) ? this.cache.get(keyHash) : undefined;
+  }
+
+  private async query(keyHash: string): Promise<ApiKeyPrincipal | null> {
+    const ticket = this.cache.ticket();
     const rows: ApiKeyPrincipal[] = await this.db.query(
       `SELECT k.id AS "apiKeyId", k.project_id AS "projectId", p.org_id AS "orgId", o.plan, o.rate_limit_per_second AS "rateLimitPerSecond"
          FROM api_keys k JOIN projects p ON p.id = k.project_id JOIN organizations o ON o.id = p.org_id
         WHERE k.key_hash = $1 AND k.revoked_at IS NULL`,
-      [hashApiKey(secret)],
+      [keyHash],
     );
     const principal = rows[0] ?? null;
-    if (principal) this.touch(principal.apiKeyId);
+    // Frozen: one cached object is handed to every request with this key.
+    if (principal) this.cache.set(ticket, keyHash, Object.freeze(principal));
     return principal;
   }
 

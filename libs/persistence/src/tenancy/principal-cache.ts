@@ -1,0 +1,68 @@
+import type { ApiKeyPrincipal } from './api-key-lookup';
+
+/** How long a principal is served without asking Postgres: the bound on revocation if a notification is lost. */
+export const PRINCIPAL_TTL_MS = 1_000;
+
+interface Entry {
+  principal: ApiKeyPrincipal;
+  expiresAt: number;
+}
+
+/**
+ * Principals of API keys by key hash, kept current by a change listener (ApiKeyChangeListener).
+ * Serves nothing while that listener is not connected, so a revocation is never missed for
+ * want of a notification; and it holds only keys that resolved, so a new key is never refused.
+ * No I/O: the listener and the look-up drive it, the clock is passed in.
+ */
+export class PrincipalCache {
+  private readonly entries = new Map<string, Entry>();
+  /** Bumped by every invalidation, so a look-up that raced one is not cached. */
+  private generation = 0;
+  private listening = false;
+  private sweepAt = 0;
+
+  constructor(
+    private readonly ttlMs = PRINCIPAL_TTL_MS,
+    private readonly now: () => number = () => performance.now(),
+  ) {}
+
+  /** Entries exist only while listening: losing the listener clears them and `set` refuses. */
+  get(keyHash: string): ApiKeyPrincipal | undefined {
+    const entry = this.entries.get(keyHash);
+    if (!entry) return undefined;
+    if (entry.expiresAt > this.now()) return entry.principal;
+    this.entries.delete(keyHash);
+    return undefined;
+  }
+
+  /** Taken before asking Postgres; `set` keeps the answer only if nothing was invalidated since. */
+  ticket(): number {
+    return this.generation;
+  }
+
+  set(ticket: number, keyHash: string, principal: ApiKeyPrincipal): void {
+    if (!this.listening || ticket !== this.generation) return;
+    const now = this.now();
+    this.sweep(now);
+    this.entries.set(keyHash, { principal, expiresAt: now + this.ttlMs });
+  }
+
+  /** A change was notified: any entry may be stale, and so may any answer still in flight. */
+  invalidate(): void {
+    this.entries.clear();
+    this.generation++;
+  }
+
+  /** Whether the listener is connected and LISTENing; either way what was cached is dropped. */
+  setListening(listening: boolean): void {
+    this.listening = listening;
+    this.invalidate();
+  }
+
+  /** Keys that stop being used would otherwise stay in the map for good. */
+  private sweep(now: number): void {
+    if (now < this.sweepAt) return;
+    this.sweepAt = now + this.ttlMs;
+    for (const [keyHash, entry] of this.entries) if (entry.expiresAt <= now) this.entries.delete(keyHash);
+  }
+}
