@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { Pool, PoolClient } from 'pg';
 import type { SpanDelta } from '@app/domain';
 import { otlpToFacts } from '@app/otlp';
-import { SPAN_FIELD_COLUMNS } from '@app/persistence';
+import { SPAN_FIELD_COLUMNS, storedVersions } from '@app/persistence';
 import type { Payload } from '../payloads';
 
 export type InsertMethod = 'unnest' | 'jsonb_to_recordset';
@@ -30,7 +30,7 @@ const COLUMNS: Column[] = [
   { name: 'external_id', type: 'text', of: (d) => d.externalId },
   { name: 'created_at', type: 'timestamptz', of: (d) => d.createdAt },
   ...SPAN_FIELD_COLUMNS.map(({ field, column, type }) => ({ name: column, type, of: (d: SpanDelta) => d.values[field] ?? null })),
-  { name: 'versions', type: 'jsonb', of: (d) => d.versions },
+  { name: 'versions', type: 'jsonb', of: (d) => storedVersions(d.versions, SPAN_FIELD_COLUMNS) },
 ];
 
 const COLUMN_LIST = COLUMNS.map((c) => `"${c.name}"`).join(', ');

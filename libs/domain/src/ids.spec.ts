@@ -1,4 +1,6 @@
-import { isOtelSpanId, isOtelTraceId, nativeId, otelSpanUuid, otelTraceUuid, traceIdCandidates } from './ids';
+import fc from 'fast-check';
+import { v5 as uuidPackageV5 } from 'uuid';
+import { SPANLOG_NAMESPACE, isOtelSpanId, isOtelTraceId, nativeId, otelSpanUuid, otelTraceUuid, traceIdCandidates, uuidV5 } from './ids';
 
 describe('ids', () => {
   it('writes an OTel trace id as a UUID, lower-case', () => {
@@ -36,5 +38,20 @@ describe('ids', () => {
     const hex = '5b8efff798038103d269b633813fc60c';
     expect(traceIdCandidates(hex)).toContain(otelTraceUuid(hex));
     expect(traceIdCandidates('trace-1')).toEqual([nativeId('trace-1').id]);
+  });
+
+  describe(uuidV5.name, () => {
+    it('gives the ids the uuid package gives, for any name and namespace', () => {
+      fc.assert(
+        fc.property(fc.string({ unit: 'grapheme', maxLength: 300 }), fc.oneof(fc.constant(SPANLOG_NAMESPACE), fc.uuid()), (name, namespace) => {
+          expect(uuidV5(name, namespace)).toBe(uuidPackageV5(name, namespace));
+        }),
+        { numRuns: 2_000 },
+      );
+    });
+
+    it('matches the RFC 4122 example for the DNS namespace', () => {
+      expect(uuidV5('python.org', '6ba7b810-9dad-11d1-80b4-00c04fd430c8')).toBe('886313e1-3b8a-5372-9b90-0c9aee199e5d');
+    });
   });
 });

@@ -2,6 +2,7 @@ export * from './entities';
 export * from './data-source';
 export * from './telemetry/columns';
 export * from './telemetry/telemetry-writer';
+export * from './telemetry/stored-versions';
 export * from './telemetry/trace-query';
 export * from './store-unavailable';
 export * from './tenancy/api-key-lookup';

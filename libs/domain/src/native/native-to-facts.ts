@@ -1,5 +1,4 @@
-import { v5 as uuidv5 } from 'uuid';
-import { type MappedId, SPANLOG_NAMESPACE, nativeId } from '../ids';
+import { type MappedId, SPANLOG_NAMESPACE, nativeId, uuidV5 } from '../ids';
 import { sanitizeJson, sanitizeText } from '../json/sanitize';
 import {
   type ScoreDelta,
@@ -31,7 +30,7 @@ type ScoreEvent = Extract<ValidNativeEvent, { type: 'score-create' }>;
 const mapId = (raw: string): MappedId => nativeId(sanitizeText(raw));
 
 /** Ids of scores sent without one; a namespace of their own keeps them apart from client ids. */
-const SCORE_EVENT_NAMESPACE = uuidv5('native score-create event', SPANLOG_NAMESPACE);
+const SCORE_EVENT_NAMESPACE = uuidV5('native score-create event', SPANLOG_NAMESPACE);
 
 function traceCreated(body: TraceCreateBody, at: string, version: Version, target: FactTarget): TraceDelta {
   const values: Partial<TraceFields> = {
@@ -121,7 +120,7 @@ function spanChanged(event: SpanEvent, values: Partial<SpanFields>, version: Ver
 function scoreCreated(event: ScoreEvent, at: string, version: Version, target: FactTarget): ScoreDelta {
   const { body } = event;
   // Without a client id the event names the score, so a retried event is still one score.
-  const { id, externalId } = body.id === undefined ? { id: uuidv5(sanitizeText(event.id), SCORE_EVENT_NAMESPACE), externalId: null } : mapId(body.id);
+  const { id, externalId } = body.id === undefined ? { id: uuidV5(sanitizeText(event.id), SCORE_EVENT_NAMESPACE), externalId: null } : mapId(body.id);
   const values: Partial<ScoreFields> = {
     traceId: mapId(body.traceId).id,
     spanId: body.spanId === undefined ? undefined : mapId(body.spanId).id,

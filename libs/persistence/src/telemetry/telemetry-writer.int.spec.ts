@@ -1,8 +1,23 @@
 import 'reflect-metadata';
 import { randomUUID } from 'node:crypto';
-import type { DataSource } from 'typeorm';
-import { type SpanDelta, type TelemetryFacts, type TraceDelta, type TraceFields, type SpanFields, foldFacts, stamped, versionOf } from '@app/domain';
+import fc from 'fast-check';
+import type { DataSource, MigrationInterface } from 'typeorm';
+import {
+  SPAN_LEVELS,
+  type SpanDelta,
+  type SpanFields,
+  type TelemetryFacts,
+  type TraceDelta,
+  type TraceFields,
+  foldFacts,
+  mergeVersioned,
+  nativeId,
+  stamped,
+  versionOf,
+} from '@app/domain';
+import { MIGRATIONS } from '@app/migrations';
 import { type TestDatabase, createTestDatabase } from '../testing/test-database';
+import { SPAN_FIELD_COLUMNS } from './columns';
 import { deleteTraces, writeTelemetry } from './telemetry-writer';
 import { TraceQueries } from './trace-query';
 
@@ -89,9 +104,133 @@ describe(writeTelemetry.name, () => {
     expect(await ds.transaction((m) => deleteTraces(m, [{ projectId, id: traceId, deletedAt: '2024-02-01T00:00:00.000Z' }]))).toEqual({ traces: 0, spans: 0, scores: 0 });
   });
 
+  it('writes nothing of a trace its own batch deletes, and the rest of the batch', async () => {
+    const otherTrace = randomUUID();
+    const written = await ds.transaction((m) =>
+      writeTelemetry(
+        m,
+        facts({
+          traces: events[0].traces,
+          spans: [span(randomUUID(), '2024-01-01T00:00:00.000Z', 's1', { name: 'gone' }), span(randomUUID(), '2024-01-01T00:00:00.000Z', 's2', { traceId: otherTrace, name: 'kept' })],
+          deletions: [{ projectId, id: traceId, deletedAt: '2024-02-01T00:00:00.000Z' }],
+        }),
+      ),
+    );
+    expect(written).toEqual({ newTraces: [], newSpans: [{ projectId, month: '2024-01', n: 1 }] });
+    expect(await ds.query('SELECT trace_id, name FROM spans')).toEqual([{ trace_id: otherTrace, name: 'kept' }]);
+    expect(await ds.query('SELECT count(*)::int AS n FROM traces')).toEqual([{ n: 0 }]);
+  });
+
   it('keeps rows of different projects apart', async () => {
     await ds.transaction((m) => writeTelemetry(m, events[0]));
     expect(await new TraceQueries(ds).list({ projectId: randomUUID(), limit: 10 })).toEqual([]);
     expect(await new TraceQueries(ds).findOne(projectId, [traceId])).not.toBeNull();
+  });
+
+  describe('versions', () => {
+    const FIELDS = SPAN_FIELD_COLUMNS.map((c) => c.field);
+    const EVENT_IDS = ['a', 'b', 'c'];
+
+    /** Every field an event can set, derived from the event: one event, one content, as for real events. */
+    const contentOf = (k: number): SpanFields => ({
+      traceId: nativeId(`trace ${k}`).id,
+      parentId: nativeId(`parent ${k}`).id,
+      name: `name ${k}`,
+      type: `type ${k}`,
+      model: `model ${k}`,
+      modelParameters: { k },
+      promptTokens: k,
+      completionTokens: k + 1,
+      totalTokens: k + 2,
+      cost: k / 4,
+      input: [k],
+      output: { k },
+      metadata: { m: k },
+      attributes: { a: k },
+      startTime: new Date(Date.UTC(2024, 1, 1, 0, 0, k)).toISOString(),
+      endTime: new Date(Date.UTC(2024, 1, 2, 0, 0, k)).toISOString(),
+      level: SPAN_LEVELS[k % SPAN_LEVELS.length],
+      statusMessage: `status ${k}`,
+    });
+
+    // Few seconds and event ids, so that versions often tie on the time and sometimes entirely.
+    const eventArb = fc.record({
+      second: fc.integer({ min: 0, max: 3 }),
+      eventId: fc.constantFrom(...EVENT_IDS),
+      fields: fc.subarray(FIELDS),
+    });
+    const deltaOf = (id: string, { second, eventId, fields }: { second: number; eventId: string; fields: (keyof SpanFields)[] }): SpanDelta => {
+      const content = contentOf(second * EVENT_IDS.length + EVENT_IDS.indexOf(eventId));
+      const values = Object.fromEntries(fields.map((f) => [f, content[f]])) as Partial<SpanFields>;
+      return { projectId, id, otelSpanId: null, externalId: null, createdAt: '2024-01-01T00:00:00.000Z', ...stamped(values, versionOf(`2024-01-01T00:00:0${second}.000Z`, eventId)) };
+    };
+
+    const writeSpans = (spans: SpanDelta[]) => ds.transaction((m) => writeTelemetry(m, foldFacts(spans.map((s) => facts({ spans: [s] })))));
+    const storedRow = async (id: string) => (await ds.query(`SELECT to_jsonb(s) - 'id' - 'versions' AS row FROM spans s WHERE project_id = $1 AND id = $2`, [projectId, id]))[0].row;
+    const storedVersionsOf = async (id: string) =>
+      Object.fromEntries(
+        (await ds.query(`SELECT f, spanlog_version(s.versions, f) AS v FROM spans s, unnest($3::text[]) AS f WHERE s.project_id = $1 AND s.id = $2`, [projectId, id, FIELDS])).map(
+          (r: { f: string; v: string | null }) => [r.f, r.v],
+        ),
+      );
+
+    it('merge a row in SQL as mergeVersioned folds its deltas, in any order and batching, over rows of either format', async () => {
+      await fc.assert(
+        fc.asyncProperty(
+          fc.array(eventArb, { minLength: 1, maxLength: 6 }),
+          fc.boolean(),
+          fc.array(fc.record({ key: fc.nat(), batchWithNext: fc.boolean() }), { minLength: 8, maxLength: 8 }),
+          async (events, firstStoredOldFormat, shuffle) => {
+            const id = randomUUID();
+            const deltas = events.map((e) => deltaOf(id, e));
+            const [first, ...rest] = deltas;
+            if (firstStoredOldFormat) {
+              await writeSpans([first]);
+              // What the writer stored before CompactVersions: every field with its own version.
+              await ds.query('UPDATE spans SET versions = $3 WHERE project_id = $1 AND id = $2', [projectId, id, JSON.stringify(first.versions)]);
+            }
+            // Replays of the first two deltas too: merging is idempotent.
+            const applied = [...(firstStoredOldFormat ? rest : deltas), ...deltas.slice(0, 2)]
+              .map((d, i) => ({ d, ...shuffle[i] }))
+              .sort((x, y) => x.key - y.key);
+            for (let i = 0; i < applied.length; ) {
+              let end = i + 1;
+              while (end < applied.length && applied[end - 1].batchWithNext) end++;
+              await writeSpans(applied.slice(i, end).map((x) => x.d));
+              i = end;
+            }
+
+            const folded = deltas.reduce((a, b) => ({ ...a, ...mergeVersioned(a, b) }));
+            expect(await storedVersionsOf(id)).toEqual(Object.fromEntries(FIELDS.map((f) => [f, folded.versions[f] ?? null])));
+            const fresh = randomUUID();
+            await writeSpans([{ ...folded, id: fresh }]);
+            expect(await storedRow(id)).toEqual(await storedRow(fresh));
+          },
+        ),
+        { numRuns: 80 },
+      );
+    });
+
+    it('store one version for the fields one event set', async () => {
+      const id = randomUUID();
+      await writeSpans([deltaOf(id, { second: 1, eventId: 'a', fields: FIELDS.filter((f) => f !== 'model') })]);
+      const [{ versions }] = await ds.query('SELECT versions FROM spans WHERE project_id = $1 AND id = $2', [projectId, id]);
+      expect(versions).toEqual({ '*': versionOf('2024-01-01T00:00:01.000Z', 'a'), model: null });
+    });
+
+    it('are spelled out field by field when CompactVersions is reverted', async () => {
+      const migration = new (MIGRATIONS.find((m) => m.name === 'CompactVersions1764300000000') as new () => MigrationInterface)();
+      const delta = deltaOf(randomUUID(), { second: 1, eventId: 'a', fields: FIELDS.filter((f) => f !== 'model') });
+      await writeSpans([delta]);
+      const runner = ds.createQueryRunner();
+      try {
+        await migration.down(runner);
+        const [{ versions }] = await ds.query('SELECT versions FROM spans WHERE project_id = $1 AND id = $2', [projectId, delta.id]);
+        expect(versions).toEqual(delta.versions);
+      } finally {
+        await migration.up(runner);
+        await runner.release();
+      }
+    });
   });
 });

@@ -1,6 +1,8 @@
 import type { EntityManager } from 'typeorm';
 import type { ScoreDelta, SpanDelta, TelemetryFacts, TraceDeletion, TraceDelta, Versioned } from '@app/domain';
 import { type FieldColumn, SCORE_FIELD_COLUMNS, SPAN_FIELD_COLUMNS, TRACE_FIELD_COLUMNS } from './columns';
+import { withoutDeletedTraces } from './deleted-traces';
+import { storedVersions } from './stored-versions';
 import { type FixedColumn, buildUpsertSql } from './upsert-sql';
 
 /** The projection's read models, in the order every writer and a rebuild's swap lock them. */
@@ -38,9 +40,9 @@ RETURNING project_id, created_at, (xmax = 0) AS inserted)
 SELECT project_id AS "projectId", to_char(created_at AT TIME ZONE 'UTC', 'YYYY-MM') AS month, count(*)::int AS n
   FROM up WHERE inserted GROUP BY 1, 2`;
 
-const TRACE_UPSERT = countingNewRows(buildUpsertSql('traces', TRACE_FIXED, TRACE_FIELD_COLUMNS, 'id'));
-const SPAN_UPSERT = countingNewRows(buildUpsertSql('spans', SPAN_FIXED, SPAN_FIELD_COLUMNS, 'trace_id'));
-const SCORE_UPSERT = buildUpsertSql('scores', SCORE_FIXED, SCORE_FIELD_COLUMNS, 'trace_id');
+const TRACE_UPSERT = countingNewRows(buildUpsertSql('traces', TRACE_FIXED, TRACE_FIELD_COLUMNS));
+const SPAN_UPSERT = countingNewRows(buildUpsertSql('spans', SPAN_FIXED, SPAN_FIELD_COLUMNS));
+const SCORE_UPSERT = buildUpsertSql('scores', SCORE_FIXED, SCORE_FIELD_COLUMNS);
 
 /** How many traces or spans a write created in one project and UTC month. */
 export interface NewRows {
@@ -55,7 +57,7 @@ export interface WrittenTelemetry {
 }
 
 function fieldsToRecord<F>(delta: Versioned<F>, columns: FieldColumn<F>[]): Record<string, unknown> {
-  const record: Record<string, unknown> = { versions: delta.versions };
+  const record: Record<string, unknown> = { versions: storedVersions(delta.versions, columns) };
   for (const { field, column } of columns) record[column] = delta.values[field] ?? null;
   return record;
 }
@@ -92,12 +94,13 @@ const scoreRecord = (d: ScoreDelta) => ({
  */
 export async function writeTelemetry(manager: EntityManager, facts: TelemetryFacts): Promise<WrittenTelemetry> {
   await lockTelemetryTables(manager);
-  // Deletions first: the upserts below then skip every row of a deleted trace, even one in this batch.
+  // Deletions first, so that the rows left out below include those of a trace this batch deletes.
   await deleteTrackedTraces(manager, facts.deletions);
+  const { traces, spans, scores } = await withoutDeletedTraces(manager, facts);
   const written: WrittenTelemetry = { newTraces: [], newSpans: [] };
-  if (facts.traces.length) written.newTraces = await manager.query(TRACE_UPSERT, [JSON.stringify(facts.traces.map(traceRecord))]);
-  if (facts.spans.length) written.newSpans = await manager.query(SPAN_UPSERT, [JSON.stringify(facts.spans.map(spanRecord))]);
-  if (facts.scores.length) await manager.query(SCORE_UPSERT, [JSON.stringify(facts.scores.map(scoreRecord))]);
+  if (traces.length) written.newTraces = await manager.query(TRACE_UPSERT, [JSON.stringify(traces.map(traceRecord))]);
+  if (spans.length) written.newSpans = await manager.query(SPAN_UPSERT, [JSON.stringify(spans.map(spanRecord))]);
+  if (scores.length) await manager.query(SCORE_UPSERT, [JSON.stringify(scores.map(scoreRecord))]);
   return written;
 }
 

@@ -13,10 +13,10 @@ const quote = (column: string) => `"${column}"`;
 /**
  * The projection's upsert for one table: rows arrive as one jsonb array (one parameter,
  * any number of rows), and on conflict every merged field takes the incoming value only
- * if its version is newer — the SQL twin of `mergeVersioned` in libs/domain. Rows of a
- * deleted trace (`traceIdColumn` names it) are never written again.
+ * if its version is newer — the SQL twin of `mergeVersioned` in libs/domain. The caller
+ * leaves out the rows of deleted traces (`withoutDeletedTraces`).
  */
-export function buildUpsertSql<F>(table: string, fixed: FixedColumn[], fields: FieldColumn<F>[], traceIdColumn: string): string {
+export function buildUpsertSql<F>(table: string, fixed: FixedColumn[], fields: FieldColumn<F>[]): string {
   const all = [...fixed.map((c) => ({ column: c.column, type: c.type })), ...fields.map((f) => ({ column: f.column, type: f.type })), { column: 'versions', type: 'jsonb' }];
   const keys = fixed.filter((c) => c.merge === 'key').map((c) => quote(c.column));
   const updates = [
@@ -36,7 +36,6 @@ export function buildUpsertSql<F>(table: string, fixed: FixedColumn[], fields: F
   return `INSERT INTO ${table} AS t (${all.map((c) => quote(c.column)).join(', ')})
 SELECT ${all.map((c) => `r.${quote(c.column)}`).join(', ')}
   FROM jsonb_to_recordset($1::jsonb) AS r (${all.map((c) => `${quote(c.column)} ${c.type}`).join(', ')})
- WHERE NOT EXISTS (SELECT 1 FROM deleted_traces d WHERE d.project_id = r.project_id AND d.id = r.${quote(traceIdColumn)})
  ORDER BY ${keys.map((k) => `r.${k}`).join(', ')}
 ON CONFLICT (${keys.join(', ')}) DO UPDATE SET
   ${updates.join(',\n  ')}`;
