@@ -17,7 +17,7 @@ const common = {
   // The OTLP exporter loads `http` with a dynamic import(), which jest's CommonJS runtime only
   // runs under --experimental-vm-modules; swc turns it into a require().
   transformIgnorePatterns: [
-    '/node_modules/(?!(@nestjs|p-limit|yocto-queue|cookie|@fastify/compress|uuid|@opentelemetry/otlp-exporter-base)/)',
+    '/node_modules/(?!(@nestjs|p-limit|yocto-queue|cookie|@fastify/compress|uuid|@opentelemetry/otlp-exporter-base|request-filtering-agent)/)',
   ],
   moduleNameMapper: {
     '^@app/(domain|otlp|eventlog|persistence|projections|config)$': '<rootDir>/libs/$1/src/index.ts',

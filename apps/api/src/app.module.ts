@@ -1,12 +1,14 @@
 import { Module } from '@nestjs/common';
 import { JwtModule } from '@nestjs/jwt';
+import { DataSource } from 'typeorm';
 import { APP_CONFIG, type AppConfig } from '@app/config';
-import { PasswordVerifier } from '@app/persistence';
+import { EvaluatorStore, PasswordVerifier } from '@app/persistence';
 import { AuditPublisher } from './audit/audit.publisher';
 import { ApiKeyGuard } from './auth/api-key.guard';
 import { VisibilityService } from './consistency/visibility.service';
 import { HealthController } from './health/health.controller';
 import { InfrastructureModule } from './infrastructure/infrastructure.module';
+import { EvaluatorsService } from './rpc/evaluators.service';
 import { TenancyService } from './rpc/tenancy.service';
 import { AuthController } from './sessions/auth.controller';
 import { AuthService } from './sessions/auth.service';
@@ -29,6 +31,6 @@ import { TracesService } from './traces/traces.service';
     }),
   ],
   controllers: [HealthController, TracesIngestController, OtelIngestController, TracesController, AuthController],
-  providers: [ApiKeyGuard, SessionGuard, AuthService, AuditPublisher, TenancyService, IngestService, QuotaService, TracesService, VisibilityService, { provide: PasswordVerifier, useFactory: () => new PasswordVerifier() }],
+  providers: [ApiKeyGuard, SessionGuard, AuthService, AuditPublisher, TenancyService, EvaluatorsService, { provide: EvaluatorStore, inject: [DataSource], useFactory: (ds: DataSource) => new EvaluatorStore(ds) }, IngestService, QuotaService, TracesService, VisibilityService, { provide: PasswordVerifier, useFactory: () => new PasswordVerifier() }],
 })
 export class AppModule {}

@@ -2,6 +2,7 @@
 import 'reflect-metadata';
 import { Command } from 'commander';
 import { registerAdminCommands } from './commands/admin.command';
+import { registerEvaluatorsCommands } from './commands/evaluators.command';
 import { registerKeysCommands } from './commands/keys.command';
 import { registerOrgCommands } from './commands/orgs.command';
 import { registerRebuildCommand } from './commands/rebuild.command';
@@ -15,6 +16,7 @@ async function main(): Promise<void> {
   registerSessionCommands(program);
   registerOrgCommands(program);
   registerKeysCommands(program);
+  registerEvaluatorsCommands(program);
   registerTracesCommands(program);
   registerUsageCommands(program);
   registerRebuildCommand(program);

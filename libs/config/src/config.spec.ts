@@ -23,6 +23,15 @@ describe(loadConfig.name, () => {
     expect(loadConfig({ NODE_ENV: 'production', JWT_SECRET: 'x'.repeat(32) }).jwtSecret).toBe('x'.repeat(32));
   });
 
+  it('lets evaluator webhooks reach private networks only outside production, unless told otherwise', () => {
+    expect(loadConfig({}).evaluatorAllowPrivateNetworks).toBe(true);
+    const production = { NODE_ENV: 'production', JWT_SECRET: 'x'.repeat(32) };
+    expect(loadConfig(production).evaluatorAllowPrivateNetworks).toBe(false);
+    expect(loadConfig({ ...production, SPANLOG_EVALUATOR_ALLOW_PRIVATE_NETWORKS: 'true' }).evaluatorAllowPrivateNetworks).toBe(true);
+    expect(loadConfig({ SPANLOG_EVALUATOR_ALLOW_PRIVATE_NETWORKS: '0' }).evaluatorAllowPrivateNetworks).toBe(false);
+    expect(() => loadConfig({ SPANLOG_EVALUATOR_ALLOW_PRIVATE_NETWORKS: 'maybe' })).toThrow(/SPANLOG_EVALUATOR_ALLOW_PRIVATE_NETWORKS/);
+  });
+
   it('refuses stream prefixes NATS cannot name', () => {
     expect(() => loadConfig({ SPANLOG_STREAM_PREFIX: 'a.b' })).toThrow(/SPANLOG_STREAM_PREFIX/);
   });

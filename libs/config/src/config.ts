@@ -15,6 +15,12 @@ export interface AppConfig {
   logLevel: LogLevel;
   /** Prefix of stream, consumer and bucket names, so test runs never share streams. */
   streamPrefix: string;
+  /**
+   * Whether evaluator webhooks may be called at private, loopback and link-local addresses.
+   * Off in production (a webhook URL must not reach the service's own network), on elsewhere
+   * so that a local endpoint can be tried; `SPANLOG_EVALUATOR_ALLOW_PRIVATE_NETWORKS` overrides.
+   */
+  evaluatorAllowPrivateNetworks: boolean;
 }
 
 export const DEFAULT_DATABASE_URL = 'postgres://postgres@127.0.0.1:5432/spanlog';
@@ -68,6 +74,15 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
     problems.push('JWT_SECRET must be at least 32 characters in production');
   }
 
+  const bool = (name: string, fallback: boolean): boolean => {
+    const raw = env[name]?.trim().toLowerCase();
+    if (!raw) return fallback;
+    if (['1', 'true', 'yes'].includes(raw)) return true;
+    if (['0', 'false', 'no'].includes(raw)) return false;
+    problems.push(`${name} must be true or false (got "${raw}")`);
+    return fallback;
+  };
+
   const streamPrefix = str('SPANLOG_STREAM_PREFIX', '');
   if (!/^[A-Za-z0-9_-]*$/.test(streamPrefix)) problems.push('SPANLOG_STREAM_PREFIX may only hold letters, digits, _ and -');
 
@@ -82,6 +97,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
     nodeEnv,
     logLevel,
     streamPrefix,
+    evaluatorAllowPrivateNetworks: bool('SPANLOG_EVALUATOR_ALLOW_PRIVATE_NETWORKS', nodeEnv !== 'production'),
   };
   if (problems.length) throw new ConfigError(problems);
   return config;

@@ -16,3 +16,7 @@ export * from './rate-limit/sliding-window-log';
 export * from './quota';
 export * from './events/usage';
 export * from './retention';
+export * from './evaluators/evaluator';
+export * from './evaluators/webhook';
+export * from './events/eval-job';
+export * from './evaluators/validate-evaluator';

@@ -70,3 +70,23 @@ export const TRACE_QUERY_LIMIT = { min: 1, max: 100, default: 50 } as const;
 
 /** How long a read with minSeq waits for the projections (CONTRACT "Read-your-writes"). */
 export const READ_YOUR_WRITES_WAIT_MS = 10_000;
+
+/** Webhook evaluators (SPEC 2.6, 6.1, 8.6; CONTRACT "Webhook evaluators"). */
+export const EVALUATOR_LIMITS = {
+  timeoutMs: { min: 1_000, max: 30_000, default: 10_000 },
+  retries: { min: 0, max: 5, default: 1 },
+  /** SPEC 6.1 rule 5: calls in flight per URL, across all evaluators that share it. */
+  concurrentCallsPerUrl: 10,
+  /** SPEC 6.1 rule 3: backoff before retry n is this times 2^(n-1). */
+  retryBackoffMs: 1_000,
+  nameLength: 200,
+  urlLength: 2_048,
+  headers: 20,
+  headerValueLength: 4_096,
+  filterNames: 100,
+  /** The answer of a webhook is read up to this size; a larger one is an invalid answer. */
+  responseBytes: 64 * 1024,
+  /** The reason stored with a result (the score's comment). */
+  reasonLength: 2_000,
+  defaultSpanTypes: ['LLM'],
+} as const;

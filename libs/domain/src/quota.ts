@@ -16,19 +16,26 @@ export function nextUtcMonthStart(ms: number): Date {
 export type QuotaDecision = { allowed: true } | { allowed: false; message: string };
 
 /**
- * Whether an organization may ingest more traces this month (SPEC 8.4, CONTRACT "Quotas and
+ * Whether an organization may use more of a monthly quota (SPEC 8.4, CONTRACT "Quotas and
  * plans"): only a plan without overages and with a limit ever blocks; the others count the
- * overage. `used` may be a few seconds old: the overshoot is what arrives meanwhile.
+ * overage.
  */
-export function traceQuotaDecision(plan: PlanName, used: number, nowMs: number): QuotaDecision {
-  const { tracesPerMonth, overages } = PLANS[plan];
-  if (tracesPerMonth === null || overages || used < tracesPerMonth) return { allowed: true };
+function monthlyQuotaDecision(plan: PlanName, limit: number | null, what: string, used: number, nowMs: number): QuotaDecision {
+  if (limit === null || PLANS[plan].overages || used < limit) return { allowed: true };
   const resets = nextUtcMonthStart(nowMs).toISOString();
   return {
     allowed: false,
-    message: `the ${plan} plan's monthly quota of ${tracesPerMonth.toLocaleString('en-US')} traces is used up (${used.toLocaleString('en-US')} this month); it resets at ${resets} or on an upgrade`,
+    message: `the ${plan} plan's monthly quota of ${limit.toLocaleString('en-US')} ${what} is used up (${used.toLocaleString('en-US')} this month); it resets at ${resets} or on an upgrade`,
   };
 }
+
+/** Traces: `used` may be a few seconds old, so the overshoot is what arrives meanwhile. */
+export const traceQuotaDecision = (plan: PlanName, used: number, nowMs: number): QuotaDecision =>
+  monthlyQuotaDecision(plan, PLANS[plan].tracesPerMonth, 'traces', used, nowMs);
+
+/** LLM evals: counted exactly, before each run. */
+export const evalRunQuotaDecision = (plan: PlanName, used: number, nowMs: number): QuotaDecision =>
+  monthlyQuotaDecision(plan, PLANS[plan].evalRunsPerMonth, 'LLM evals', used, nowMs);
 
 /** Usage beyond the plan's monthly limit (0 when within it or unlimited). */
 export const overageOf = (limit: number | null, used: number): number => (limit === null ? 0 : Math.max(0, used - limit));

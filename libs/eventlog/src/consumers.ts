@@ -6,4 +6,6 @@ export const CONSUMERS = {
   usageProjector: 'usage-projector',
   /** Projects AUDIT into the audit log. */
   auditProjector: 'audit-projector',
+  /** Runs the evaluation jobs of EVALS against their webhooks. */
+  evaluationWorker: 'evaluation-worker',
 } as const;

@@ -12,3 +12,4 @@ export * from './usage-log';
 export * from './retention-log';
 export * from './projection-runner';
 export * from './replay';
+export * from './eval-log';

@@ -17,3 +17,5 @@ export * from './usage/usage-store';
 export * from './retention/run-retention';
 export * from './telemetry/shadow-tables';
 export * from './projection-checkpoints';
+export * from './evaluations/eval-jobs';
+export * from './evaluators/evaluator-store';

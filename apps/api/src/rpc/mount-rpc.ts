@@ -8,6 +8,7 @@ import { DomainError, PAYLOAD_LIMITS } from '@app/domain';
 import { bearerToken } from '../auth/api-key.guard';
 import { toErrorResponse } from '../http/error-response';
 import { AuthService } from '../sessions/auth.service';
+import { EvaluatorsService } from './evaluators.service';
 import { type RpcContext, buildRouter } from './router';
 import { toTrpcError } from './rpc-errors';
 import { toRpcRequest } from './rpc-request';
@@ -23,7 +24,7 @@ const RPC_PREFIX = '/api/trpc';
 export async function mountRpc(app: NestFastifyApplication): Promise<void> {
   const auth = app.get(AuthService);
   const logger = app.get<Logger>(LOGGER);
-  const router = buildRouter(app.get(TenancyService));
+  const router = buildRouter(app.get(TenancyService), app.get(EvaluatorsService));
   const answer = async (req: FastifyRequest, parseError: TRPCError | null) => {
     const { request, error } = toRpcRequest({ url: req.url, headers: req.headers, body: !parseError && Buffer.isBuffer(req.body) ? req.body : undefined });
     return resolveResponse({

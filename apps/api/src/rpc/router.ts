@@ -1,11 +1,14 @@
 import { initTRPC } from '@trpc/server';
 import type { AccessClaims } from '../sessions/auth.service';
+import { withEvaluatorFields } from './evaluator-input';
+import type { EvaluatorsService } from './evaluators.service';
 import { toTrpcError } from './rpc-errors';
 import { dto } from './rpc-input';
 import {
   ApiKeyCreateInput,
   ApiKeyRevokeInput,
   AuditLogInput,
+  EvaluatorInput,
   MemberAddInput,
   MemberRemoveInput,
   OrgCreateInput,
@@ -40,7 +43,7 @@ const authed = procedure.use(async ({ ctx, next }) => {
 });
 
 /** The dashboard RPC (CONTRACT "Auth and the dashboard RPC"); every procedure is session-authenticated. */
-export function buildRouter(tenancy: TenancyService) {
+export function buildRouter(tenancy: TenancyService, evaluators: EvaluatorsService) {
   return t.router({
     user: t.router({
       me: authed.query(({ ctx }) => tenancy.me(ctx.actor)),
@@ -68,6 +71,12 @@ export function buildRouter(tenancy: TenancyService) {
     }),
     auditLog: t.router({
       list: authed.input(dto(AuditLogInput)).query(({ ctx, input }) => tenancy.auditLog(ctx.actor, input.orgId, input.cursor)),
+    }),
+    evaluator: t.router({
+      create: authed.input(withEvaluatorFields(ProjectInput)).mutation(({ ctx, input: { projectId, ...fields } }) => evaluators.create(ctx.actor, projectId, fields)),
+      list: authed.input(dto(ProjectInput)).query(({ ctx, input }) => evaluators.list(ctx.actor, input.projectId)),
+      update: authed.input(withEvaluatorFields(EvaluatorInput)).mutation(({ ctx, input: { projectId, id, ...fields } }) => evaluators.update(ctx.actor, projectId, id, fields)),
+      delete: authed.input(dto(EvaluatorInput)).mutation(({ ctx, input }) => evaluators.delete(ctx.actor, input.projectId, input.id)),
     }),
   });
 }

@@ -30,3 +30,7 @@ export class MemberRemoveInput extends OrgInput {
 export class AuditLogInput extends OrgInput {
   @IsOptional() @IsString({ message: 'cursor must be a string' }) cursor?: string;
 }
+/** The evaluator's own fields are not declared here: validateEvaluatorInput checks them (see evaluator-input.ts). */
+export class EvaluatorInput extends ProjectInput {
+  @IsUUID('all', { message: 'id must be a UUID' }) id: string;
+}

@@ -4,7 +4,8 @@ import { type MemberRole, TenancyRepository, UsageQueries } from '@app/persisten
 import { AuditPublisher } from '../audit/audit.publisher';
 import { decodeCursor, encodeCursor } from '../traces/cursor';
 
-const ADMIN_ROLES: readonly MemberRole[] = ['owner', 'admin'];
+/** The roles that manage an organization's projects, keys, members and evaluators; members only read. */
+export const ADMIN_ROLES: readonly MemberRole[] = ['owner', 'admin'];
 const OWNER_ONLY: readonly MemberRole[] = ['owner'];
 const AUDIT_PAGE = 50;
 
@@ -141,8 +142,8 @@ export class TenancyService {
     return role;
   }
 
-  /** The project's organization, once the actor's role in it is checked. */
-  private async requireProjectRole(actor: Actor, projectId: string, allowed?: readonly MemberRole[]): Promise<string> {
+  /** The project's organization, once the actor's role in it is checked; other project services check access here too. */
+  async requireProjectRole(actor: Actor, projectId: string, allowed?: readonly MemberRole[]): Promise<string> {
     const project = await this.repo.project(projectId);
     if (!project) throw notFound(`project ${projectId} not found`);
     await this.requireRole(actor, project.orgId, allowed);

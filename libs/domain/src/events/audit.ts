@@ -14,6 +14,9 @@ export const AUDIT_ACTIONS = [
   'organization.plan_changed',
   'project.created',
   'retention.run',
+  'evaluator.created',
+  'evaluator.updated',
+  'evaluator.deleted',
 ] as const;
 export type AuditAction = (typeof AUDIT_ACTIONS)[number];
 

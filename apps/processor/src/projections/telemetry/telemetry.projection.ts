@@ -4,7 +4,7 @@ import { DataSource } from 'typeorm';
 import { LOGGER } from '@app/config';
 import { foldFacts } from '@app/domain';
 import { CONSUMERS, ChunkReader, NatsResources, type PullConsumerRunner, projectionRunner } from '@app/eventlog';
-import { type NewRows, type UsageCount, isReachable, queueUsage, writeTelemetry } from '@app/persistence';
+import { type NewRows, type UsageCount, isReachable, queueUsage, scheduleEvaluations, writeTelemetry } from '@app/persistence';
 import { type DecodedIngestMessage, decodeIngestMessage } from '@app/projections';
 
 /**
@@ -41,7 +41,11 @@ export class TelemetryProjection implements OnApplicationBootstrap, BeforeApplic
     await this.runner?.stop();
   }
 
-  /** Rows and the usage they create commit together: a redelivered message creates neither again. */
+  /**
+   * Rows, the usage they create and the evaluations they call for commit together: a
+   * redelivered message creates none of them again. Only here, in live mode: a rebuild
+   * never counts usage or calls a webhook.
+   */
   private async apply(items: DecodedIngestMessage[]): Promise<void> {
     const facts = foldFacts(items.map((i) => i.facts));
     const orgOf = new Map(items.map((i) => [i.envelope.projectId, i.envelope.orgId]));
@@ -50,6 +54,7 @@ export class TelemetryProjection implements OnApplicationBootstrap, BeforeApplic
     await this.ds.transaction(async (m) => {
       const { newTraces, newSpans } = await writeTelemetry(m, facts);
       await queueUsage(m, [...usage('traces', newTraces), ...usage('spans', newSpans)]);
+      await scheduleEvaluations(m, facts.spans);
     });
     this.logger.debug({ messages: items.length, traces: facts.traces.length, spans: facts.spans.length, scores: facts.scores.length }, 'batch projected');
   }

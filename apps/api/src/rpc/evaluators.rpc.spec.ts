@@ -1,0 +1,164 @@
+import 'reflect-metadata';
+import { randomUUID } from 'node:crypto';
+import { TRPCError } from '@trpc/server';
+import type { AppConfig } from '@app/config';
+import { DomainError, type Evaluator, type EvaluatorPatch, type EvaluatorSettings } from '@app/domain';
+import type { AuditRecord } from '@app/eventlog';
+import type { EvaluatorStore, MemberRole } from '@app/persistence';
+import type { AuditPublisher } from '../audit/audit.publisher';
+import { EvaluatorsService, MASKED_HEADER_VALUE } from './evaluators.service';
+import { buildRouter } from './router';
+import type { Actor, TenancyService } from './tenancy.service';
+
+const PROJECT = randomUUID();
+const ORG = randomUUID();
+const AT = '2026-11-22T12:00:00.000Z';
+const SECRET = 'Bearer s3cret';
+
+/** The store's contract in memory: what the procedures do with it, not how Postgres keeps it. */
+class MemoryStore implements Pick<EvaluatorStore, 'create' | 'list' | 'update' | 'delete'> {
+  readonly rows = new Map<string, Evaluator>();
+
+  async create(projectId: string, settings: EvaluatorSettings): Promise<Evaluator> {
+    const evaluator = { id: randomUUID(), projectId, ...settings, createdAt: AT, updatedAt: AT };
+    this.rows.set(evaluator.id, evaluator);
+    return evaluator;
+  }
+
+  async list(projectId: string): Promise<Evaluator[]> {
+    return [...this.rows.values()].filter((e) => e.projectId === projectId).sort((a, b) => a.name.localeCompare(b.name));
+  }
+
+  async update(projectId: string, id: string, patch: EvaluatorPatch): Promise<Evaluator | null> {
+    const current = this.rows.get(id);
+    if (current?.projectId !== projectId) return null;
+    const next = { ...current, ...patch, filter: { ...current.filter, ...patch.filter } };
+    this.rows.set(id, next);
+    return next;
+  }
+
+  async delete(projectId: string, id: string): Promise<boolean> {
+    return this.rows.get(id)?.projectId === projectId && this.rows.delete(id);
+  }
+}
+
+function setup(nodeEnv = 'test') {
+  const roles = new Map<string, MemberRole>([
+    ['owner', 'owner'],
+    ['admin', 'admin'],
+    ['member', 'member'],
+  ]);
+  // TenancyService's rule, reduced to one project in one organization.
+  const tenancy = {
+    requireProjectRole: jest.fn(async (actor: Actor, projectId: string, allowed?: readonly MemberRole[]) => {
+      const role = roles.get(actor.userId);
+      if (projectId !== PROJECT || !role) throw new DomainError('FORBIDDEN', 'not a member');
+      if (allowed && !allowed.includes(role)) throw new DomainError('FORBIDDEN', `needs ${allowed.join(' or ')}`);
+      return ORG;
+    }),
+  };
+  const store = new MemoryStore();
+  const audited: AuditRecord[] = [];
+  const audit = { record: async (r: AuditRecord) => void audited.push(r) };
+  const service = new EvaluatorsService(tenancy as unknown as TenancyService, store as unknown as EvaluatorStore, audit as unknown as AuditPublisher, { nodeEnv } as AppConfig);
+  const router = buildRouter({} as TenancyService, service);
+  const as = (userId: string) => router.createCaller({ ip: '127.0.0.1', session: async () => ({ sub: userId, sid: 's', typ: 'access' as const }) }).evaluator;
+  return { as, store, audited, tenancy };
+}
+
+/** The tRPC error a call fails with. */
+async function failure(call: Promise<unknown>): Promise<{ code: string; message: string }> {
+  const err = await call.then(
+    () => null,
+    (e: unknown) => e,
+  );
+  expect(err).toBeInstanceOf(TRPCError);
+  const { code, message } = err as TRPCError;
+  return { code, message };
+}
+
+const created = (over: Record<string, unknown> = {}) => ({ projectId: PROJECT, name: 'relevance', url: 'https://eval.example.com/score', headers: { Authorization: SECRET }, ...over });
+
+describe('evaluator procedures', () => {
+  it('creates an evaluator with every default filled, echoing the headers just sent, and audits it without them', async () => {
+    const { as, audited } = setup();
+    const evaluator = await as('admin').create(created());
+    expect(evaluator).toEqual({
+      id: expect.any(String),
+      projectId: PROJECT,
+      name: 'relevance',
+      url: 'https://eval.example.com/score',
+      headers: { Authorization: SECRET },
+      timeoutMs: 10_000,
+      retries: 1,
+      filter: { spanTypes: ['LLM'], names: [], sampleRate: 1 },
+      enabled: true,
+      createdAt: AT,
+      updatedAt: AT,
+    });
+    expect(audited).toEqual([{ orgId: ORG, actorUserId: 'admin', action: 'evaluator.created', target: evaluator.id, details: { projectId: PROJECT, name: 'relevance' }, ip: '127.0.0.1' }]);
+  });
+
+  it.each([
+    ['a timeout out of range', created({ timeoutMs: 500 }), 'timeoutMs: must be an integer from 1000 to 30000'],
+    ['a sample rate out of range', created({ filter: { sampleRate: 2 } }), 'filter.sampleRate: must be a number from 0 to 1'],
+    ['an id, which the evaluator gets from the server', created({ id: randomUUID() }), expect.stringMatching(/^unknown field "id"/)],
+    ['a project id that is not a UUID', created({ projectId: 'p' }), 'projectId must be a UUID'],
+  ])('refuses %s as a bad request naming the field, before anything is stored', async (_, input, message) => {
+    const { as, store } = setup();
+    expect(await failure(as('admin').create(input))).toEqual({ code: 'BAD_REQUEST', message });
+    expect(store.rows.size).toBe(0);
+  });
+
+  it('refuses http in production only', async () => {
+    const local = created({ url: 'http://localhost:9000/score' });
+    await expect(setup('development').as('admin').create(local)).resolves.toMatchObject({ url: 'http://localhost:9000/score' });
+    expect(await failure(setup('production').as('admin').create(local))).toEqual({ code: 'BAD_REQUEST', message: 'url: must be an https URL in production' });
+  });
+
+  it('lets members read and owners or admins change, no one outside the organization', async () => {
+    const { as } = setup();
+    const { id } = await as('owner').create(created());
+    expect(await as('member').list({ projectId: PROJECT })).toHaveLength(1);
+    for (const call of [as('member').create(created({ name: 'other' })), as('member').update({ projectId: PROJECT, id, enabled: false }), as('member').delete({ projectId: PROJECT, id })]) {
+      expect(await failure(call)).toMatchObject({ code: 'FORBIDDEN' });
+    }
+    expect(await failure(as('stranger').list({ projectId: PROJECT }))).toMatchObject({ code: 'FORBIDDEN' });
+  });
+
+  it('lists header names with their values masked', async () => {
+    const { as } = setup();
+    await as('admin').create(created({ headers: { Authorization: SECRET, 'X-Team': 'evals' } }));
+    const [listed] = await as('member').list({ projectId: PROJECT });
+    expect(listed.headers).toEqual({ Authorization: MASKED_HEADER_VALUE, 'X-Team': MASKED_HEADER_VALUE });
+  });
+
+  it('updates only the fields given; its answer shows header values only when it set them', async () => {
+    const { as, audited } = setup();
+    const { id } = await as('admin').create(created({ filter: { spanTypes: ['LLM', 'TOOL'] } }));
+    const tuned = await as('admin').update({ projectId: PROJECT, id, filter: { sampleRate: 0.5 }, retries: 3 });
+    expect(tuned).toMatchObject({ retries: 3, timeoutMs: 10_000, filter: { spanTypes: ['LLM', 'TOOL'], names: [], sampleRate: 0.5 }, headers: { Authorization: MASKED_HEADER_VALUE } });
+    expect(audited.at(-1)).toMatchObject({ action: 'evaluator.updated', target: id, details: { projectId: PROJECT, name: 'relevance', changed: ['retries', 'filter'] } });
+
+    const rotated = await as('admin').update({ projectId: PROJECT, id, headers: { Authorization: 'Bearer new' } });
+    expect(rotated.headers).toEqual({ Authorization: 'Bearer new' });
+    expect(JSON.stringify(audited)).not.toContain('Bearer');
+  });
+
+  it('refuses an update that changes nothing, and answers 404 for an evaluator the project does not have', async () => {
+    const { as } = setup();
+    const { id } = await as('admin').create(created());
+    expect(await failure(as('admin').update({ projectId: PROJECT, id }))).toMatchObject({ code: 'BAD_REQUEST', message: expect.stringMatching(/^nothing to change/) });
+    expect(await failure(as('admin').update({ projectId: PROJECT, id: randomUUID(), enabled: false }))).toMatchObject({ code: 'NOT_FOUND' });
+    expect(await failure(as('admin').update({ projectId: PROJECT, id: 'e', enabled: false }))).toEqual({ code: 'BAD_REQUEST', message: 'id must be a UUID' });
+  });
+
+  it('deletes once, audited', async () => {
+    const { as, audited } = setup();
+    const { id } = await as('admin').create(created());
+    expect(await as('admin').delete({ projectId: PROJECT, id })).toEqual({ id, deleted: true });
+    expect(audited.at(-1)).toMatchObject({ action: 'evaluator.deleted', target: id, details: { projectId: PROJECT } });
+    expect(await failure(as('admin').delete({ projectId: PROJECT, id }))).toMatchObject({ code: 'NOT_FOUND' });
+    expect(await as('admin').list({ projectId: PROJECT })).toEqual([]);
+  });
+});

@@ -1,0 +1,76 @@
+import { Inject, Injectable } from '@nestjs/common';
+import { APP_CONFIG, type AppConfig } from '@app/config';
+import { type AuditAction, type Evaluator, notFound, validateEvaluatorInput } from '@app/domain';
+import { EvaluatorStore } from '@app/persistence';
+import { AuditPublisher } from '../audit/audit.publisher';
+import { ADMIN_ROLES, type Actor, TenancyService } from './tenancy.service';
+
+/** What a header value reads as in an answer that may not reveal it. */
+export const MASKED_HEADER_VALUE = '***';
+
+/**
+ * Header values are secrets (most often the endpoint's Authorization), and reading a project
+ * needs only membership. So an answer shows header values only to the request that sent
+ * them (create, or an update that replaces the headers); every other answer (list, any other
+ * update) shows the names with "***". Stored values are never read back to a client.
+ */
+const masked = (evaluator: Evaluator): Evaluator => ({
+  ...evaluator,
+  headers: Object.fromEntries(Object.keys(evaluator.headers).map((name) => [name, MASKED_HEADER_VALUE])),
+});
+
+type EvaluatorAuditAction = Extract<AuditAction, `evaluator.${string}`>;
+
+/**
+ * Webhook evaluator configuration per project (CONTRACT "Webhook evaluators"): members of the
+ * project's organization read, owners and admins change. Fields are checked by
+ * `validateEvaluatorInput`, the one place of their rules, before access is.
+ */
+@Injectable()
+export class EvaluatorsService {
+  private readonly requireHttps: boolean;
+
+  constructor(
+    private readonly tenancy: TenancyService,
+    private readonly store: EvaluatorStore,
+    private readonly audit: AuditPublisher,
+    @Inject(APP_CONFIG) config: AppConfig,
+  ) {
+    // SPEC 2.6: HTTPS in production; elsewhere plain http lets a local endpoint be tried out.
+    this.requireHttps = config.nodeEnv === 'production';
+  }
+
+  async create(actor: Actor, projectId: string, fields: unknown): Promise<Evaluator> {
+    const settings = validateEvaluatorInput(fields, { partial: false, requireHttps: this.requireHttps });
+    const orgId = await this.tenancy.requireProjectRole(actor, projectId, ADMIN_ROLES);
+    const evaluator = await this.store.create(projectId, settings);
+    await this.record(actor, orgId, 'evaluator.created', evaluator.id, { projectId, name: evaluator.name });
+    return evaluator;
+  }
+
+  async list(actor: Actor, projectId: string): Promise<Evaluator[]> {
+    await this.tenancy.requireProjectRole(actor, projectId);
+    return (await this.store.list(projectId)).map(masked);
+  }
+
+  async update(actor: Actor, projectId: string, id: string, fields: unknown): Promise<Evaluator> {
+    const patch = validateEvaluatorInput(fields, { partial: true, requireHttps: this.requireHttps });
+    const orgId = await this.tenancy.requireProjectRole(actor, projectId, ADMIN_ROLES);
+    const evaluator = await this.store.update(projectId, id, patch);
+    if (!evaluator) throw notFound(`evaluator ${id} not found in project ${projectId}`);
+    await this.record(actor, orgId, 'evaluator.updated', id, { projectId, name: evaluator.name, changed: Object.keys(patch) });
+    return patch.headers ? evaluator : masked(evaluator);
+  }
+
+  async delete(actor: Actor, projectId: string, id: string): Promise<{ id: string; deleted: true }> {
+    const orgId = await this.tenancy.requireProjectRole(actor, projectId, ADMIN_ROLES);
+    if (!(await this.store.delete(projectId, id))) throw notFound(`evaluator ${id} not found in project ${projectId}`);
+    await this.record(actor, orgId, 'evaluator.deleted', id, { projectId });
+    return { id, deleted: true };
+  }
+
+  /** Audited as API keys are; the details never hold header values, nor the URL (its query may carry a token). */
+  private record(actor: Actor, orgId: string, action: EvaluatorAuditAction, target: string, details: Record<string, unknown>): Promise<void> {
+    return this.audit.record({ orgId, actorUserId: actor.userId, action, target, details, ip: actor.ip });
+  }
+}

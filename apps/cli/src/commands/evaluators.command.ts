@@ -1,0 +1,130 @@
+import type { Command } from 'commander';
+import type { Evaluator } from '@app/domain';
+import { CliError, printResult, table } from '../output';
+import { LoggedIn } from '../session';
+import { type ApiOptions, apiCommand } from './api-command';
+
+/** The options of `evaluators create|update`, as commander hands them over. */
+export interface EvaluatorOptions extends ApiOptions {
+  project: string;
+  id?: string;
+  name?: string;
+  url?: string;
+  header: string[];
+  timeoutMs?: string;
+  retries?: string;
+  spanTypes?: string;
+  names?: string;
+  sampleRate?: string;
+  enabled?: boolean;
+  disabled?: boolean;
+}
+
+/** A number as typed; whether it is in range is the API's rule, and its message names the field. */
+function numberOption(flag: string, value: string | undefined): number | undefined {
+  if (value === undefined) return undefined;
+  const n = Number(value);
+  if (!value.trim() || !Number.isFinite(n)) throw new CliError(`${flag}: "${value}" is not a number`);
+  return n;
+}
+
+/** `a, b` → ['a', 'b']; an empty value is an empty list (`--names ''` clears the names on update). */
+const listOption = (value: string | undefined): string[] | undefined =>
+  value === undefined ? undefined : value.split(',').map((item) => item.trim()).filter(Boolean);
+
+/** `--header 'Name: value'`, repeated, as curl takes it. */
+function headersOption(values: string[]): Record<string, string> | undefined {
+  if (!values.length) return undefined;
+  const headers: Record<string, string> = {};
+  for (const header of values) {
+    const colon = header.indexOf(':');
+    const name = header.slice(0, colon).trim();
+    if (colon < 0 || !name) throw new CliError(`--header: "${header}" must look like 'Name: value'`);
+    if (name in headers) throw new CliError(`--header: ${name} is given twice`);
+    headers[name] = header.slice(colon + 1).trim();
+  }
+  return headers;
+}
+
+function enabledOption({ enabled, disabled }: EvaluatorOptions): boolean | undefined {
+  if (enabled && disabled) throw new CliError('--enabled and --disabled contradict each other');
+  return enabled ? true : disabled ? false : undefined;
+}
+
+/**
+ * The input of `evaluator.create` or `evaluator.update` (CONTRACT "Webhook evaluators") from
+ * the options: only what was given, so that the API fills the defaults on create and keeps
+ * the other values on update. Ranges and formats are checked by the API alone.
+ */
+export function evaluatorInput(opts: EvaluatorOptions): Record<string, unknown> {
+  const filter = { spanTypes: listOption(opts.spanTypes), names: listOption(opts.names), sampleRate: numberOption('--sample-rate', opts.sampleRate) };
+  const filterGiven = Object.values(filter).some((value) => value !== undefined);
+  const input: Record<string, unknown> = {
+    projectId: opts.project,
+    id: opts.id,
+    name: opts.name,
+    url: opts.url,
+    headers: headersOption(opts.header),
+    timeoutMs: numberOption('--timeout-ms', opts.timeoutMs),
+    retries: numberOption('--retries', opts.retries),
+    filter: filterGiven ? filter : undefined,
+    enabled: enabledOption(opts),
+  };
+  return Object.fromEntries(Object.entries(input).filter(([, value]) => value !== undefined));
+}
+
+/** The options create and update share. */
+export const evaluatorSettingOptions = (command: Command): Command =>
+  command
+    .option('--header <header>', "a header sent with each call, as 'Name: value' (repeatable; on update, replaces them all)", (value: string, previous: string[]) => [...previous, value], [])
+    .option('--timeout-ms <ms>', 'time-out of one call, 1000 to 30000 (default 10000)')
+    .option('--retries <n>', 'retries on 5xx and network errors, 0 to 5 (default 1)')
+    .option('--span-types <types>', 'comma-separated span types to evaluate (default LLM)')
+    .option('--names <names>', 'comma-separated span names to evaluate (default: any)')
+    .option('--sample-rate <rate>', 'share of matching spans evaluated, 0 to 1 (default 1)')
+    .option('--disabled', 'keep the evaluator from running');
+
+const describe = (e: Evaluator): string =>
+  [
+    `${e.id}  ${e.name}  ${e.enabled ? 'enabled' : 'disabled'}  ${e.url}`,
+    `  span types ${e.filter.spanTypes.join(',')}; names ${e.filter.names.join(',') || 'any'}; sample rate ${e.filter.sampleRate}`,
+    `  time-out ${e.timeoutMs} ms; retries ${e.retries}; headers ${Object.keys(e.headers).join(', ') || 'none'}`,
+  ].join('\n');
+
+export function registerEvaluatorsCommands(program: Command): void {
+  const evaluators = program.command('evaluators').description("a project's webhook evaluators (needs a login)");
+
+  evaluatorSettingOptions(apiCommand(evaluators, 'create', 'add a webhook evaluator to a project').requiredOption('--project <id>').requiredOption('--name <name>').requiredOption('--url <url>')).action(
+    async (opts: EvaluatorOptions) => {
+      const evaluator = await LoggedIn.open(opts.api).mutate<Evaluator>('evaluator.create', evaluatorInput(opts));
+      printResult(evaluator, !!opts.json, () => describe(evaluator));
+    },
+  );
+
+  apiCommand(evaluators, 'list', "a project's evaluators by name; header values show as ***")
+    .requiredOption('--project <id>')
+    .action(async (opts: ApiOptions & { project: string }) => {
+      const listed = await LoggedIn.open(opts.api).query<Evaluator[]>('evaluator.list', { projectId: opts.project });
+      printResult(listed, !!opts.json, () => (listed.length ? listed.map(describe).join('\n') : table([])));
+    });
+
+  evaluatorSettingOptions(
+    apiCommand(evaluators, 'update', 'change the options given; the others keep their values')
+      .requiredOption('--project <id>')
+      .requiredOption('--id <id>')
+      .option('--name <name>')
+      .option('--url <url>')
+      .option('--enabled', 'let the evaluator run'),
+  ).action(async (opts: EvaluatorOptions) => {
+    const evaluator = await LoggedIn.open(opts.api).mutate<Evaluator>('evaluator.update', evaluatorInput(opts));
+    printResult(evaluator, !!opts.json, () => describe(evaluator));
+  });
+
+  apiCommand(evaluators, 'delete', 'remove an evaluator; it runs no more')
+    .requiredOption('--project <id>')
+    .requiredOption('--id <id>')
+    .action(async (opts: ApiOptions & { project: string; id: string }) => {
+      const result = await LoggedIn.open(opts.api).mutate<{ id: string; deleted: boolean }>('evaluator.delete', { projectId: opts.project, id: opts.id });
+      printResult(result, !!opts.json, () => `deleted ${result.id}`);
+    });
+}

@@ -1,0 +1,96 @@
+import { EVALUATOR_LIMITS } from '../limits';
+import type { JsonObject, JsonValue } from '../json/types';
+import type { EvaluatorSettings } from './evaluator';
+
+/** SPEC 6.1: what the webhook receives. */
+export interface WebhookRequestBody {
+  traceId: string;
+  spanId: string;
+  input: string;
+  output: string;
+  metadata: JsonObject;
+  expectedOutput: null;
+}
+
+/** The span fields an evaluation reads. */
+export interface EvaluatedSpan {
+  traceId: string;
+  spanId: string;
+  input: JsonValue | null;
+  output: JsonValue | null;
+}
+
+/** An evaluator result (SPEC 6.1 rules 1 and 2): what is stored as the score. */
+export interface EvaluationResult {
+  score: number;
+  pass: boolean;
+  reason: string | null;
+  metadata: JsonObject | null;
+}
+
+/** What one call to the webhook came to. */
+export type CallOutcome =
+  | { kind: 'answer'; status: number; body: string }
+  /** No HTTP answer: refused, reset, unresolvable, blocked address, timed out, or an answer too large. */
+  | { kind: 'network'; message: string };
+
+/** SPEC 6.1 wants text: a string is sent as it is, any other JSON value as its JSON. */
+const asText = (value: JsonValue | null): string => (typeof value === 'string' ? value : value === null ? '' : JSON.stringify(value));
+
+/**
+ * The call's body. `metadata` is the evaluator's configuration without its headers: they
+ * usually hold the endpoint's credentials, which the endpoint has no need to see echoed.
+ */
+export function webhookRequestBody(span: EvaluatedSpan, evaluator: EvaluatorSettings & { id: string }): WebhookRequestBody {
+  return {
+    traceId: span.traceId,
+    spanId: span.spanId,
+    input: asText(span.input),
+    output: asText(span.output),
+    metadata: {
+      id: evaluator.id,
+      name: evaluator.name,
+      url: evaluator.url,
+      timeoutMs: evaluator.timeoutMs,
+      retries: evaluator.retries,
+      filter: { spanTypes: evaluator.filter.spanTypes, names: evaluator.filter.names, sampleRate: evaluator.filter.sampleRate },
+    },
+    expectedOutput: null,
+  };
+}
+
+/** SPEC 6.1 rules 3 and 4: only a 5xx or no answer at all is tried again. */
+export const isRetryable = (outcome: CallOutcome): boolean => outcome.kind === 'network' || outcome.status >= 500;
+
+/** Backoff before retry n (1-based): 1 s, 2 s, 4 s … (SPEC 6.1 rule 3). */
+export const webhookRetryDelayMs = (retry: number): number => EVALUATOR_LIMITS.retryBackoffMs * 2 ** (retry - 1);
+
+const failed = (reason: string): EvaluationResult => ({ score: 0, pass: false, reason: reason.slice(0, EVALUATOR_LIMITS.reasonLength), metadata: null });
+
+/**
+ * The result a final outcome gives (SPEC 6.1 rule 2): the endpoint's score and pass flag, or
+ * score 0 and fail with what went wrong as the reason.
+ */
+export function evaluationResultOf(outcome: CallOutcome, attempts: number): EvaluationResult {
+  const tries = attempts === 1 ? '1 attempt' : `${attempts} attempts`;
+  if (outcome.kind === 'network') return failed(`webhook call failed after ${tries}: ${outcome.message}`);
+  if (outcome.status < 200 || outcome.status > 299) return failed(`webhook answered HTTP ${outcome.status} after ${tries}: ${outcome.body.slice(0, 500)}`);
+  let answer: unknown;
+  try {
+    answer = JSON.parse(outcome.body);
+  } catch {
+    return failed(`webhook answer is not JSON: ${outcome.body.slice(0, 500)}`);
+  }
+  const a = answer as Record<string, unknown> | null;
+  if (!a || typeof a !== 'object' || Array.isArray(a)) return failed('webhook answer is not a JSON object');
+  if (typeof a.score !== 'number' || !Number.isFinite(a.score) || a.score < 0 || a.score > 1) return failed('webhook answer: score must be a number from 0.0 to 1.0');
+  if (typeof a.pass !== 'boolean') return failed('webhook answer: pass must be a boolean');
+  if (a.reason !== undefined && a.reason !== null && typeof a.reason !== 'string') return failed('webhook answer: reason must be a string');
+  if (a.metadata !== undefined && a.metadata !== null && (typeof a.metadata !== 'object' || Array.isArray(a.metadata))) return failed('webhook answer: metadata must be an object');
+  return {
+    score: a.score,
+    pass: a.pass,
+    reason: typeof a.reason === 'string' ? a.reason.slice(0, EVALUATOR_LIMITS.reasonLength) : null,
+    metadata: (a.metadata as JsonObject | undefined) ?? null,
+  };
+}

@@ -1,0 +1,56 @@
+import type { JetStreamClient } from 'nats';
+import { EVAL_JOB_SCHEMA, type EvalJobMessage, type EvaluationResult, INGEST_SCHEMAS } from '@app/domain';
+import { toNatsHeaders } from './headers';
+import type { NatsResources } from './nats-resources';
+import type { ChunkPublisher } from './publisher';
+import type { StreamLayout } from './streams';
+
+/** Who appended an evaluator's score, in the envelope's key field: no API key, the evaluation worker. */
+const EVALUATOR_ACTOR = 'evaluator';
+
+export const evalJobSubject = (layout: StreamLayout, orgId: string, evaluatorId: string): string => `${layout.subjectRoot('evals')}.${orgId}.${evaluatorId}`;
+
+/** Appends jobs to EVALS and resolves once all are acknowledged; the job id is the message id. */
+export async function appendEvalJobs(js: JetStreamClient, layout: StreamLayout, jobs: EvalJobMessage[]): Promise<void> {
+  await Promise.all(
+    jobs.map((j) =>
+      js.publish(evalJobSubject(layout, j.orgId, j.evaluatorId), JSON.stringify(j), { msgID: j.jobId, headers: toNatsHeaders({ 'Spanlog-Schema': EVAL_JOB_SCHEMA }) }),
+    ),
+  );
+}
+
+export interface EvaluatedJob {
+  jobId: string;
+  orgId: string;
+  projectId: string;
+  evaluatorName: string;
+  traceId: string;
+  spanId: string;
+}
+
+/**
+ * Appends an evaluator's result to INGEST as a native `score-create` (CONTRACT "Webhook
+ * evaluators": source EVAL, name = evaluator, value = score, comment = reason, pass in the
+ * metadata), so it reaches the read model, retention and rebuilds like any score. The job id
+ * is the score's id: a result appended twice is still one score.
+ */
+export async function appendEvaluationScore(nats: NatsResources, publisher: ChunkPublisher, job: EvaluatedJob, result: EvaluationResult, atIso: string): Promise<void> {
+  const event = {
+    id: `eval-${job.jobId}`,
+    type: 'score-create',
+    timestamp: atIso,
+    body: {
+      id: job.jobId,
+      traceId: job.traceId,
+      spanId: job.spanId,
+      name: job.evaluatorName,
+      value: result.score,
+      dataType: 'NUMERIC',
+      comment: result.reason ?? undefined,
+      metadata: { ...(result.metadata ?? {}), pass: result.pass },
+      source: 'EVAL',
+    },
+  };
+  const envelope = { schema: INGEST_SCHEMAS.nativeBatch, orgId: job.orgId, projectId: job.projectId, apiKeyId: EVALUATOR_ACTOR, receivedAt: atIso, requestId: job.jobId };
+  await publisher.publish(nats.layout.ingestSubject(job.orgId, job.projectId, 'batch'), envelope, [new TextEncoder().encode(JSON.stringify({ batch: [event] }))]);
+}

@@ -1,0 +1,165 @@
+import { randomUUID } from 'node:crypto';
+import { once } from 'node:events';
+import { type IncomingHttpHeaders, type Server, createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { type Session, type Tenant, bootstrap, data, eventually, login, mutate, query, send, setPlan } from './support/api';
+import { type Stack, runCli, startStack } from './support/stack';
+
+interface WebhookCall {
+  path: string;
+  headers: IncomingHttpHeaders;
+  body: { traceId: string; spanId: string; input: string; output: string; metadata: Record<string, unknown>; expectedOutput: unknown };
+}
+
+/**
+ * Webhook evaluators end to end (SPEC 6.1, CONTRACT "Webhook evaluators" and "Quotas and
+ * plans"): a span the filter selects is sent to the webhook once, the answer becomes an EVAL
+ * score on the trace and an eval run in usage; failures score 0 and fail; a Free
+ * organization at its eval limit is skipped and not counted; a rebuild calls nothing.
+ */
+describe('webhook evaluators', () => {
+  let stack: Stack;
+  let webhook: Server;
+  let base: string;
+  const calls: WebhookCall[] = [];
+  /** How each path answers; `attempt` counts that path's calls from 1. */
+  const answers: Record<string, (attempt: number) => { status: number; body: unknown } | null> = {
+    '/good': () => ({ status: 200, body: { score: 0.9, pass: true, reason: 'helpful', metadata: { judge: 'test' } } }),
+    '/flaky': (attempt) => (attempt === 1 ? { status: 503, body: 'warming up' } : { status: 200, body: { score: 1, pass: true } }),
+    '/reject': () => ({ status: 400, body: { error: 'bad payload' } }),
+  };
+  let pro: Tenant;
+  let proSession: Session;
+
+  beforeAll(async () => {
+    webhook = createServer((req, res) => {
+      let text = '';
+      req.on('data', (c: Buffer) => (text += c.toString()));
+      req.on('end', () => {
+        const path = req.url ?? '';
+        calls.push({ path, headers: req.headers, body: JSON.parse(text) });
+        const answer = answers[path]?.(calls.filter((c) => c.path === path).length) ?? { status: 404, body: 'no such path' };
+        res.writeHead(answer.status, { 'content-type': 'application/json' }).end(typeof answer.body === 'string' ? answer.body : JSON.stringify(answer.body));
+      });
+    });
+    webhook.listen(0, '127.0.0.1');
+    await once(webhook, 'listening');
+    base = `http://127.0.0.1:${(webhook.address() as AddressInfo).port}`;
+    stack = await startStack();
+    pro = await bootstrap(stack, 'pro-evals@spanlog.test', 'Evals pro', 'p', 'pro');
+    proSession = await login(stack, 'pro-evals@spanlog.test');
+  }, 120_000);
+
+  afterAll(async () => {
+    await stack?.stop();
+    await new Promise((resolve) => webhook?.close(resolve));
+  });
+
+  const createEvaluator = async (session: Session, projectId: string, input: Record<string, unknown>) =>
+    data(await mutate(stack, session.access_token, 'evaluator.create', { projectId, ...input })) as { id: string; name: string };
+  const ingest = async (apiKey: string, batch: unknown[]) => {
+    const res = await send(stack, 'POST', '/api/v1/traces', { token: apiKey, body: { batch } });
+    expect(res.status).toBe(201);
+  };
+  /** A trace with an LLM call that has an output, a tool call, and an LLM call still running. */
+  const agentRun = (traceId: string) => {
+    const at = new Date().toISOString();
+    return [
+      { id: `${traceId}-t`, type: 'trace-create', timestamp: at, body: { id: traceId, name: 'agent run' } },
+      { id: `${traceId}-llm`, type: 'span-create', timestamp: at, body: { id: `${traceId}-llm`, traceId, name: 'chat', type: 'LLM', startTime: at, input: { question: 'refund?' }, output: 'Yes, within 30 days.' } },
+      { id: `${traceId}-tool`, type: 'span-create', timestamp: at, body: { id: `${traceId}-tool`, traceId, name: 'search', type: 'TOOL', startTime: at, output: 'policy.md' } },
+      { id: `${traceId}-open`, type: 'span-create', timestamp: at, body: { id: `${traceId}-open`, traceId, name: 'chat', type: 'LLM', startTime: at } },
+    ];
+  };
+  const traceScores = async (apiKey: string, traceId: string) => {
+    const res = await send(stack, 'GET', `/api/v1/traces/${traceId}`, { token: apiKey });
+    return res.status === 200 ? (res.body.scores as { name: string; value: unknown; source: string; comment: string | null; metadata: Record<string, unknown>; spanId: string }[]) : [];
+  };
+  const evalRuns = async (session: Session, orgId: string) => data(await query(stack, session.access_token, 'usage.get', { orgId })).evalRuns as number;
+
+  it("sends each selected span with an output to the webhook once, and stores the answer as an EVAL score counted as an eval run", async () => {
+    const evaluator = await createEvaluator(proSession, pro.projectId, { name: 'helpfulness', url: `${base}/good`, headers: { authorization: 'Bearer hook-secret' } });
+    const traceId = `eval-${randomUUID()}`;
+    await ingest(pro.apiKey, agentRun(traceId));
+
+    const [score] = await eventually(() => traceScores(pro.apiKey, traceId), (s) => s.length > 0);
+    expect(score).toMatchObject({ name: 'helpfulness', value: 0.9, source: 'EVAL', comment: 'helpful', metadata: { pass: true, judge: 'test' } });
+    const good = calls.filter((c) => c.path === '/good');
+    expect(good).toHaveLength(1);
+    expect(good[0].headers.authorization).toBe('Bearer hook-secret');
+    expect(good[0].body).toEqual({
+      traceId: expect.any(String),
+      spanId: score.spanId,
+      input: '{"question":"refund?"}',
+      output: 'Yes, within 30 days.',
+      metadata: expect.objectContaining({ id: evaluator.id, name: 'helpfulness', filter: { spanTypes: ['LLM'], names: [], sampleRate: 1 } }),
+      expectedOutput: null,
+    });
+    expect(JSON.stringify(good[0].body)).not.toContain('hook-secret');
+    expect(await eventually(() => evalRuns(proSession, pro.orgId), (n) => n === 1)).toBe(1);
+
+    // The running LLM call is evaluated once its output arrives, and never twice.
+    const at = new Date().toISOString();
+    await ingest(pro.apiKey, [{ id: `${traceId}-open-end`, type: 'span-update', timestamp: at, body: { id: `${traceId}-open`, traceId, output: 'done', endTime: at } }]);
+    await eventually(() => traceScores(pro.apiKey, traceId), (s) => s.length === 2);
+    await ingest(pro.apiKey, [{ id: `${traceId}-open-again`, type: 'span-update', timestamp: at, body: { id: `${traceId}-open`, traceId, output: 'done again' } }]);
+    expect(await eventually(() => evalRuns(proSession, pro.orgId), (n) => n === 2)).toBe(2);
+    expect(calls.filter((c) => c.path === '/good')).toHaveLength(2);
+    await mutate(stack, proSession.access_token, 'evaluator.delete', { projectId: pro.projectId, id: evaluator.id });
+  });
+
+  it('retries a 5xx with backoff, scores a 4xx 0 and fail without retrying', async () => {
+    const flaky = await createEvaluator(proSession, pro.projectId, { name: 'flaky', url: `${base}/flaky`, retries: 1 });
+    const reject = await createEvaluator(proSession, pro.projectId, { name: 'strict', url: `${base}/reject`, retries: 3 });
+    const traceId = `eval-${randomUUID()}`;
+    await ingest(pro.apiKey, agentRun(traceId).slice(0, 2));
+    const scores = await eventually(() => traceScores(pro.apiKey, traceId), (s) => s.length === 2);
+    expect(scores.find((s) => s.name === 'flaky')).toMatchObject({ value: 1, metadata: { pass: true } });
+    const strict = scores.find((s) => s.name === 'strict');
+    expect(strict).toMatchObject({ value: 0, metadata: { pass: false } });
+    expect(strict?.comment).toMatch(/HTTP 400 after 1 attempt/);
+    expect(calls.filter((c) => c.path === '/flaky')).toHaveLength(2);
+    expect(calls.filter((c) => c.path === '/reject')).toHaveLength(1);
+    for (const e of [flaky, reject]) await mutate(stack, proSession.access_token, 'evaluator.delete', { projectId: pro.projectId, id: e.id });
+  });
+
+  it('skips and records, without counting, the evaluations of a Free organization at its monthly limit, until it upgrades', async () => {
+    const free = await bootstrap(stack, 'free-evals@spanlog.test', 'Evals free', 'p', 'free');
+    const freeSession = await login(stack, 'free-evals@spanlog.test');
+    const evaluator = await createEvaluator(freeSession, free.projectId, { name: 'quality', url: `${base}/good` });
+    // The month's 500 runs, as the worker records them.
+    await stack.db.query(
+      `INSERT INTO eval_jobs (org_id, project_id, evaluator_id, trace_id, span_id, status, started_at)
+       SELECT $1, $2, $3, gen_random_uuid(), gen_random_uuid(), 'done', now() FROM generate_series(1, 500)`,
+      [free.orgId, free.projectId, evaluator.id],
+    );
+    const before = calls.length;
+    const blocked = `eval-${randomUUID()}`;
+    await ingest(free.apiKey, agentRun(blocked));
+    const [skipped] = await eventually(
+      async () => (await stack.db.query(`SELECT status, reason FROM eval_jobs WHERE org_id = $1 AND status = 'skipped'`, [free.orgId])).rows,
+      (rows) => rows.length === 1,
+    );
+    expect(skipped.reason).toMatch(/quota: the free plan's monthly quota of 500 LLM evals is used up/);
+    expect(calls.length).toBe(before);
+    expect(await traceScores(free.apiKey, blocked)).toEqual([]);
+    expect(await evalRuns(freeSession, free.orgId)).toBe(0);
+
+    await setPlan(stack, free.orgId, 'pro');
+    const allowed = `eval-${randomUUID()}`;
+    await ingest(free.apiKey, agentRun(allowed));
+    await eventually(() => traceScores(free.apiKey, allowed), (s) => s.length === 1);
+    expect(await eventually(() => evalRuns(freeSession, free.orgId), (n) => n === 1)).toBe(1);
+  });
+
+  it('calls no webhook and counts nothing on a rebuild, and keeps the EVAL scores', async () => {
+    const scored = (await stack.db.query(`SELECT count(*)::int AS n FROM scores WHERE source = 'EVAL'`)).rows[0].n;
+    const before = calls.length;
+    const runs = await evalRuns(proSession, pro.orgId);
+    const res = await runCli(['rebuild', '--json'], stack.env);
+    expect(res.code).toBe(0);
+    expect((await stack.db.query(`SELECT count(*)::int AS n FROM scores WHERE source = 'EVAL'`)).rows[0].n).toBe(scored);
+    expect(calls.length).toBe(before);
+    expect(await evalRuns(proSession, pro.orgId)).toBe(runs);
+  });
+});
