@@ -45,6 +45,8 @@ export class Evaluators1764400000000 implements MigrationInterface {
         UNIQUE (evaluator_id, project_id, span_id)
       );
       CREATE INDEX eval_jobs_queued_idx ON eval_jobs (created_at) WHERE status = 'queued';
+      -- Retention clears the results of a deleted trace's jobs.
+      CREATE INDEX eval_jobs_trace_idx ON eval_jobs (project_id, trace_id);
       -- The runs an organization used this month: the eval quota counts them exactly.
       CREATE INDEX eval_jobs_org_started_idx ON eval_jobs (org_id, started_at) WHERE status IN ('running', 'done');
 

@@ -2,6 +2,7 @@ import 'reflect-metadata';
 import { randomUUID } from 'node:crypto';
 import type { DataSource } from 'typeorm';
 import { EVAL_JOB_SCHEMA, type EvalJobMessage, PLANS } from '@app/domain';
+import { deleteTraces } from '../telemetry/telemetry-writer';
 import { type TestDatabase, createTestDatabase } from '../testing/test-database';
 import { claimEvalJob, finishEvalJob, relayEvalJobs, scheduleEvaluations } from './eval-jobs';
 
@@ -140,6 +141,12 @@ describe('evaluation jobs', () => {
     expect(again.run).toMatchObject({ orgId, projectId, span: { spanId: s.id, input: 'q', output: 'a' }, evaluator: { id, url: 'https://eval.example.com', timeoutMs: 10_000, retries: 1 } });
     await finishEvalJob(ds, again.run, { score: 0.5, pass: false, reason: 'meh', metadata: null });
     expect(await ds.query(`SELECT status, score, pass, reason FROM eval_jobs WHERE id = $1`, [jobId])).toEqual([{ status: 'done', score: 0.5, pass: false, reason: 'meh' }]);
+
+    // Retention takes the result with the trace; the run stays counted for the month's quota.
+    await ds.transaction((m) => deleteTraces(m, [{ projectId, id: again.run.span.traceId, deletedAt: '2026-11-21T00:00:00Z' }]));
+    expect(await ds.query(`SELECT status, score, pass, reason, started_at IS NOT NULL AS started FROM eval_jobs WHERE id = $1`, [jobId])).toEqual([
+      { status: 'done', score: null, pass: null, reason: null, started: true },
+    ]);
   });
 
   it('skips, with the reason, a job whose evaluator was disabled or whose span was deleted', async () => {

@@ -111,7 +111,7 @@ export interface DeletedRows {
 }
 
 /**
- * Tombstones the traces and deletes them with their spans and scores. Idempotent: the live
+ * Tombstones the traces and deletes them with their spans, scores and evaluation results. Idempotent: the live
  * projection applies a deletion the retention job already applied, and a replay applies it again.
  */
 export async function deleteTraces(manager: EntityManager, deletions: TraceDeletion[]): Promise<DeletedRows> {
@@ -144,6 +144,10 @@ async function deleteTrackedTraces(manager: EntityManager, deletions: TraceDelet
        DELETE FROM spans s USING gone g WHERE s.project_id = g.project_id AND s.trace_id = g.id RETURNING 1
      ), traces_gone AS (
        DELETE FROM traces t USING gone g WHERE t.project_id = g.project_id AND t.id = g.id RETURNING 1
+     ), eval_results_gone AS (
+       -- An evaluation's result speaks of the trace's content, so it goes too; the job stays, as a run the month's eval quota counted.
+       UPDATE eval_jobs j SET score = NULL, pass = NULL, reason = NULL
+         FROM gone g WHERE j.project_id = g.project_id AND j.trace_id = g.id AND (j.score IS NOT NULL OR j.reason IS NOT NULL)
      )
      SELECT (SELECT count(*) FROM traces_gone)::int AS traces, (SELECT count(*) FROM spans_gone)::int AS spans, (SELECT count(*) FROM scores_gone)::int AS scores`,
     [JSON.stringify(deletions.map((d) => ({ project_id: d.projectId, id: d.id, deleted_at: d.deletedAt })))],
