@@ -2,7 +2,7 @@
  * The mapping rules of SPEC §2.2 and §2.3 and CONTRACT "OTLP", over decoded attributes.
  * Pure: attributes in, field values out; an attribute of the wrong type sets nothing.
  */
-import type { JsonObject, JsonValue, SpanFields, TraceFields } from '@app/domain';
+import { type JsonObject, type JsonValue, SPAN_TYPE_PATTERN, type SpanFields, type TraceFields } from '@app/domain';
 import { setOwn } from './attributes';
 import { doubleOf } from './otlp-wire';
 
@@ -40,9 +40,6 @@ export const KEYS = {
  */
 export const MAX_LABEL_LENGTH = 256;
 
-/** The native span type shape: one upper-case word. */
-const SPAN_TYPE = /^[A-Z][A-Z0-9_]{0,63}$/;
-
 const has = (attributes: JsonObject, key: string): boolean => Object.hasOwn(attributes, key);
 const get = (attributes: JsonObject, key: string): JsonValue | undefined => (has(attributes, key) ? attributes[key] : undefined);
 
@@ -74,7 +71,7 @@ export function amountOf(value: JsonValue | undefined): number | undefined {
  */
 export function spanTypeOf(attributes: JsonObject): string {
   const explicit = get(attributes, KEYS.spanType);
-  if (typeof explicit === 'string' && SPAN_TYPE.test(explicit.trim().toUpperCase())) return explicit.trim().toUpperCase();
+  if (typeof explicit === 'string' && SPAN_TYPE_PATTERN.test(explicit.trim().toUpperCase())) return explicit.trim().toUpperCase();
   for (const key of Object.keys(attributes)) {
     if (key.startsWith('gen_ai.') || key.startsWith('llm.')) return 'LLM';
   }

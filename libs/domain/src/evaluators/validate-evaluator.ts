@@ -1,5 +1,6 @@
 import { validationError } from '../errors';
 import { EVALUATOR_LIMITS as LIMITS } from '../limits';
+import { SPAN_TYPE_PATTERN } from '../telemetry/records';
 import type { EvaluatorFilter, EvaluatorPatch, EvaluatorSettings } from './evaluator';
 
 export interface EvaluatorValidationOptions {
@@ -21,8 +22,6 @@ const HTTP_TOKEN = /^[!#$%&'*+\-.^_`|~0-9A-Za-z]+$/;
 const UNSAFE_HEADER_VALUE = /[\r\n\0]/;
 /** Headers the evaluator call sets itself: a configured value would corrupt the request's framing. */
 const RESERVED_HEADERS = new Set(['host', 'content-length', 'transfer-encoding', 'connection', 'keep-alive', 'upgrade', 'te', 'trailer', 'expect']);
-/** CONTRACT "Native batch events": AGENT, TOOL, LLM, … or any upper-case word; spans carry at most 64 characters. */
-const SPAN_TYPE = /^[A-Z][A-Z0-9_]{0,63}$/;
 
 const invalid = (path: string, rule: string) => validationError(`${path}: ${rule}`);
 
@@ -84,7 +83,7 @@ const readSpanTypes: Reader<string[]> = (value, path) => {
   if (!Array.isArray(value) || !value.length) throw invalid(path, 'must be a non-empty array of span types such as LLM, TOOL or AGENT');
   const types = value.map((item, i) => {
     const type = typeof item === 'string' ? item.trim().toUpperCase() : '';
-    if (!SPAN_TYPE.test(type)) {
+    if (!SPAN_TYPE_PATTERN.test(type)) {
       throw invalid(`${path}[${i}]`, 'must be a span type: AGENT, TOOL, LLM, RETRIEVAL, CHAIN, EMBEDDING, EVENT, CUSTOM or another upper-case word of at most 64 characters');
     }
     return type;

@@ -1,5 +1,5 @@
 import type { JsonObject, JsonValue } from '../json/types';
-import { SCORE_DATA_TYPES, SCORE_SOURCES, SPAN_LEVELS, type ScoreDataType, type ScoreSource, type SpanLevel } from '../telemetry/records';
+import { SCORE_DATA_TYPES, SCORE_SOURCES, SPAN_LEVELS, SPAN_TYPE_PATTERN, type ScoreDataType, type ScoreSource, type SpanLevel } from '../telemetry/records';
 import {
   type FieldRule,
   Optional,
@@ -28,9 +28,8 @@ const name = text(1, 1000);
 const MAX_LABEL_LENGTH = 256;
 const label = text(0, MAX_LABEL_LENGTH);
 const spanLevel = oneOf(SPAN_LEVELS);
-/** AGENT, TOOL, LLM, RETRIEVAL, CHAIN, EMBEDDING, EVENT, CUSTOM or any other upper-case word. */
 const spanType: FieldRule = {
-  test: (v) => typeof v === 'string' && /^[A-Z][A-Z0-9_]{0,63}$/.test(v),
+  test: (v) => typeof v === 'string' && SPAN_TYPE_PATTERN.test(v),
   message: 'must be an upper-case word of at most 64 characters, such as AGENT, TOOL, LLM, RETRIEVAL, CHAIN, EMBEDDING, EVENT or CUSTOM',
 };
 

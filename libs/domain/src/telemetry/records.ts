@@ -47,6 +47,9 @@ export interface SpanFields {
   statusMessage: string;
 }
 
+/** A span type (CONTRACT "Native batch events"): AGENT, TOOL, LLM, RETRIEVAL, CHAIN, EMBEDDING, EVENT, CUSTOM or any other upper-case word of at most 64 characters. */
+export const SPAN_TYPE_PATTERN = /^[A-Z][A-Z0-9_]{0,63}$/;
+
 export const SPAN_LEVELS = ['DEBUG', 'DEFAULT', 'WARNING', 'ERROR'] as const;
 export type SpanLevel = (typeof SPAN_LEVELS)[number];
 
