@@ -20,3 +20,4 @@ export * from './evaluators/evaluator';
 export * from './evaluators/webhook';
 export * from './events/eval-job';
 export * from './evaluators/validate-evaluator';
+export * from './json/parse';

@@ -59,7 +59,7 @@ describe(PullConsumerRunner.name, () => {
     });
   }
 
-  async function withRunner(r: PullConsumerRunner<string>, work: () => Promise<void>) {
+  async function withRunner<B>(r: PullConsumerRunner<string, B>, work: () => Promise<void>) {
     await r.start();
     try {
       await work();
@@ -133,6 +133,40 @@ describe(PullConsumerRunner.name, () => {
         expect((appliedAt.get(`lone${i}`) as number) - sent).toBeLessThan(600);
       }
     });
+  }, 30_000);
+
+  it('prepares the next batch while the previous one is applied, and applies one by one a batch it could not prepare', async () => {
+    const events: string[] = [];
+    let applying = false;
+    const stream = layout.streamName('ingest');
+    const r = new PullConsumerRunner<string, { texts: string[]; preparedWhileApplying: boolean }>({
+      js: nc.jetstream(),
+      jsm: await nc.jetstreamManager(),
+      stream,
+      durable: 'projector',
+      deadLetterSubject: layout.deadLetterSubject(stream, 'projector'),
+      logger: pino({ level: 'silent' }),
+      decode: async (msg: JsMsg) => sc.decode(msg.data),
+      prepare: (texts) => {
+        if (texts.length > 1 && texts.includes('unpreparable')) throw new Error('cannot prepare');
+        return { texts, preparedWhileApplying: applying };
+      },
+      apply: async (batch) => {
+        applying = true;
+        await sleep(200);
+        events.push(...batch.texts.map((t) => `${t}${batch.preparedWhileApplying ? '+' : ''}`));
+        applying = false;
+      },
+      isHealthy: async () => true,
+      batchSize: 5,
+    });
+    const texts = Array.from({ length: 15 }, (_, i) => (i === 7 ? 'unpreparable' : `m${i}`));
+    await publish(texts);
+    await withRunner(r, () => until(() => events.length === texts.length));
+    expect(events.map((e) => e.replace('+', ''))).toEqual(texts);
+    // Some batch after the first was prepared during its predecessor's apply.
+    expect(events.some((e) => e.endsWith('+'))).toBe(true);
+    expect(await deadLetters()).toEqual([]);
   }, 30_000);
 
   it('does not dead-letter while the store is down, and applies everything once it is back', async () => {

@@ -19,7 +19,7 @@ export interface DeadLetterTarget {
   subject: string;
 }
 
-export interface PullConsumerOptions<T> {
+export interface PullConsumerOptions<T, B = T[]> {
   js: JetStreamClient;
   jsm: JetStreamManager;
   stream: string;
@@ -28,8 +28,13 @@ export interface PullConsumerOptions<T> {
   logger: Logger;
   /** Turns a message into what `apply` takes; throws PermanentMessageError for bad messages. */
   decode(msg: JsMsg): Promise<T>;
-  /** Applies decoded messages atomically; only after it resolves are they acked. */
-  apply(items: T[]): Promise<void>;
+  /**
+   * Turns decoded messages into one batch for `apply`, while the previous batch is still
+   * being applied: work done here is off the store's critical path. Pure; the default is the list.
+   */
+  prepare?(items: T[]): B;
+  /** Applies a batch atomically; only after it resolves are its messages acked. */
+  apply(batch: B): Promise<void>;
   /** Whether the store is reachable: an outage must not count against a message's deliveries. */
   isHealthy(): Promise<boolean>;
   /** Most messages applied in one call (one transaction). */
@@ -63,14 +68,17 @@ export const DEFAULT_BATCH_SIZE = 64;
  * while the store commits the previous one, so this process and the store work at the
  * same time instead of taking turns.
  */
-export class PullConsumerRunner<T> {
+export class PullConsumerRunner<T, B = T[]> {
   private stopping = false;
   private loop: Promise<void> | null = null;
   private readonly batchSize: number;
   private readonly maxDeliveries: number;
   private readonly ackWaitMs: number;
 
-  constructor(private readonly o: PullConsumerOptions<T>) {
+  private readonly prepare: (items: T[]) => B;
+
+  constructor(private readonly o: PullConsumerOptions<T, B>) {
+    this.prepare = o.prepare ?? ((items) => items as unknown as B);
     this.batchSize = o.batchSize ?? DEFAULT_BATCH_SIZE;
     this.maxDeliveries = o.maxDeliveries ?? 5;
     this.ackWaitMs = o.ackWaitMs ?? 10_000;
@@ -118,8 +126,9 @@ export class PullConsumerRunner<T> {
       if (!msgs.length) continue;
       const heartbeat = this.keepAlive(msgs);
       const decoded = await this.decodeAll(msgs);
+      const batch = this.prepareAll(decoded);
       await applying;
-      applying = this.applyDecoded(decoded)
+      applying = this.applyDecoded(decoded, batch)
         .catch((err: unknown) => this.o.logger.error({ err: errorText(err) }, 'batch failed unexpectedly; it will be redelivered'))
         .finally(heartbeat);
     }
@@ -173,25 +182,37 @@ export class PullConsumerRunner<T> {
     return decoded;
   }
 
-  private async applyDecoded(decoded: { msg: JsMsg; item: T }[]): Promise<void> {
-    if (!decoded.length) return;
+  /** The batch for `apply`; null when preparing it failed, and then each message is prepared and applied alone. */
+  private prepareAll(decoded: { msg: JsMsg; item: T }[]): B | null {
     try {
-      await this.o.apply(decoded.map((d) => d.item));
-      for (const d of decoded) d.msg.ack();
-      return;
+      return this.prepare(decoded.map((d) => d.item));
     } catch (err) {
-      if (!(await this.o.isHealthy())) {
-        this.o.logger.warn({ err: String(err) }, 'store unavailable; batch will be redelivered');
-        for (const d of decoded) d.msg.nak(2_000);
-        await sleep(1_000);
+      this.o.logger.warn({ err: errorText(err) }, 'preparing a batch failed; applying its messages one by one');
+      return null;
+    }
+  }
+
+  private async applyDecoded(decoded: { msg: JsMsg; item: T }[], batch: B | null): Promise<void> {
+    if (!decoded.length) return;
+    if (batch !== null) {
+      try {
+        await this.o.apply(batch);
+        for (const d of decoded) d.msg.ack();
         return;
+      } catch (err) {
+        if (!(await this.o.isHealthy())) {
+          this.o.logger.warn({ err: String(err) }, 'store unavailable; batch will be redelivered');
+          for (const d of decoded) d.msg.nak(2_000);
+          await sleep(1_000);
+          return;
+        }
+        if (decoded.length === 1) return this.onFailure(decoded[0].msg, err);
       }
-      if (decoded.length === 1) return this.onFailure(decoded[0].msg, err);
     }
     // Isolate the message at fault: apply one by one, so the others still go through.
     for (const d of decoded) {
       try {
-        await this.o.apply([d.item]);
+        await this.o.apply(this.prepare([d.item]));
         d.msg.ack();
       } catch (err) {
         await this.onFailure(d.msg, err);

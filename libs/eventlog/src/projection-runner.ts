@@ -4,22 +4,23 @@ import { PermanentMessageError, PullConsumerRunner } from './consumer';
 import type { NatsResources } from './nats-resources';
 import type { StreamKey } from './streams';
 
-export interface ProjectionRunnerOptions<T> {
+export interface ProjectionRunnerOptions<T, B = T[]> {
   stream: StreamKey;
   /** Durable consumer name without the stream prefix (CONSUMERS). */
   consumer: string;
   logger: Logger;
   decode(msg: JsMsg): Promise<T>;
-  apply(items: T[]): Promise<void>;
+  prepare?(items: T[]): B;
+  apply(batch: B): Promise<void>;
   isHealthy(): Promise<boolean>;
 }
 
 /** A projection's durable consumer on one stream, named and dead-lettered the one way every projection is. */
-export function projectionRunner<T>(nats: NatsResources, o: ProjectionRunnerOptions<T>): PullConsumerRunner<T> {
+export function projectionRunner<T, B = T[]>(nats: NatsResources, o: ProjectionRunnerOptions<T, B>): PullConsumerRunner<T, B> {
   const { js, jsm, layout } = nats;
   const stream = layout.streamName(o.stream);
   const durable = layout.consumerName(o.consumer);
-  return new PullConsumerRunner<T>({
+  return new PullConsumerRunner<T, B>({
     js,
     jsm,
     stream,
@@ -27,6 +28,7 @@ export function projectionRunner<T>(nats: NatsResources, o: ProjectionRunnerOpti
     deadLetterSubject: layout.deadLetterSubject(stream, durable),
     logger: o.logger.child({ consumer: durable }),
     decode: o.decode,
+    prepare: o.prepare,
     apply: o.apply,
     isHealthy: o.isHealthy,
   });

@@ -3,12 +3,14 @@ import type { TelemetryFacts } from '@app/domain';
 
 const keyOf = (projectId: string, traceId: string) => `${projectId} ${traceId}`;
 
-/**
- * The facts without the rows of tombstoned traces, which must never be written again. One
- * query for the batch's traces (a tombstone is rare, so it usually finds none) instead of a
- * look-up per row in the upserts. Call after the batch's own deletions, in its transaction.
- */
-export async function withoutDeletedTraces(manager: EntityManager, facts: TelemetryFacts): Promise<TelemetryFacts> {
+/** The traces a batch's rows belong to, as the tombstone look-up asks for them. */
+export interface MentionedTraces {
+  keys: string[];
+  projectIds: string[];
+  traceIds: string[];
+}
+
+export function mentionedTraces(facts: TelemetryFacts): MentionedTraces {
   const mentioned = new Map<string, { projectId: string; traceId: string }>();
   const mention = (projectId: string, traceId: string | undefined) => {
     if (traceId !== undefined) mentioned.set(keyOf(projectId, traceId), { projectId, traceId });
@@ -16,19 +18,27 @@ export async function withoutDeletedTraces(manager: EntityManager, facts: Teleme
   for (const t of facts.traces) mention(t.projectId, t.id);
   for (const s of facts.spans) mention(s.projectId, s.values.traceId);
   for (const s of facts.scores) mention(s.projectId, s.values.traceId);
-  if (!mentioned.size) return facts;
-
-  const keys = [...mentioned.keys()];
   const asked = [...mentioned.values()];
+  return { keys: [...mentioned.keys()], projectIds: asked.map((a) => a.projectId), traceIds: asked.map((a) => a.traceId) };
+}
+
+/**
+ * The facts without the rows of tombstoned traces, which must never be written again; the
+ * same object when there are none. One query for the batch's traces (a tombstone is rare,
+ * so it usually finds none) instead of a look-up per row in the upserts. Call after the
+ * batch's own deletions, in its transaction.
+ */
+export async function withoutDeletedTraces(manager: EntityManager, facts: TelemetryFacts, mentioned: MentionedTraces = mentionedTraces(facts)): Promise<TelemetryFacts> {
+  if (!mentioned.keys.length) return facts;
   // Positions come back rather than ids, so the match is Postgres's uuid equality whatever the text's case.
   const found: { n: number }[] = await manager.query(
     `SELECT r.n::int AS n FROM unnest($1::uuid[], $2::uuid[]) WITH ORDINALITY AS r (project_id, id, n)
       WHERE EXISTS (SELECT 1 FROM deleted_traces d WHERE d.project_id = r.project_id AND d.id = r.id)`,
-    [asked.map((a) => a.projectId), asked.map((a) => a.traceId)],
+    [mentioned.projectIds, mentioned.traceIds],
   );
   if (!found.length) return facts;
 
-  const deleted = new Set(found.map(({ n }) => keys[n - 1]));
+  const deleted = new Set(found.map(({ n }) => mentioned.keys[n - 1]));
   const live = (projectId: string, traceId: string | undefined) => traceId === undefined || !deleted.has(keyOf(projectId, traceId));
   return {
     ...facts,

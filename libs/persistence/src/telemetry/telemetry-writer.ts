@@ -1,7 +1,7 @@
 import type { EntityManager } from 'typeorm';
 import type { ScoreDelta, SpanDelta, TelemetryFacts, TraceDeletion, TraceDelta, Versioned } from '@app/domain';
 import { type FieldColumn, SCORE_FIELD_COLUMNS, SPAN_FIELD_COLUMNS, TRACE_FIELD_COLUMNS } from './columns';
-import { withoutDeletedTraces } from './deleted-traces';
+import { type MentionedTraces, mentionedTraces, withoutDeletedTraces } from './deleted-traces';
 import { storedVersions } from './stored-versions';
 import { type FixedColumn, buildUpsertSql } from './upsert-sql';
 
@@ -89,18 +89,45 @@ const scoreRecord = (d: ScoreDelta) => ({
 });
 
 /**
+ * A batch's folded facts with the upserts' parameters already serialized: the costly part
+ * of a write done before its transaction, so that the live projection can do it while the
+ * previous batch commits.
+ */
+export interface PreparedTelemetry {
+  facts: TelemetryFacts;
+  mentioned: MentionedTraces;
+  rows: { traces: string | null; spans: string | null; scores: string | null };
+}
+
+const rowsOf = <D>(deltas: D[], record: (d: D) => object): string | null => (deltas.length ? JSON.stringify(deltas.map(record)) : null);
+
+export function prepareTelemetry(facts: TelemetryFacts): PreparedTelemetry {
+  return {
+    facts,
+    mentioned: mentionedTraces(facts),
+    rows: { traces: rowsOf(facts.traces, traceRecord), spans: rowsOf(facts.spans, spanRecord), scores: rowsOf(facts.scores, scoreRecord) },
+  };
+}
+
+/**
  * Writes folded facts (one delta per row) with one statement per table. Call inside the
  * batch's transaction; the merge in SQL makes the write idempotent and order-insensitive.
  */
-export async function writeTelemetry(manager: EntityManager, facts: TelemetryFacts): Promise<WrittenTelemetry> {
+export function writeTelemetry(manager: EntityManager, facts: TelemetryFacts): Promise<WrittenTelemetry> {
+  return writePreparedTelemetry(manager, prepareTelemetry(facts));
+}
+
+export async function writePreparedTelemetry(manager: EntityManager, batch: PreparedTelemetry): Promise<WrittenTelemetry> {
   await lockTelemetryTables(manager);
   // Deletions first, so that the rows left out below include those of a trace this batch deletes.
-  await deleteTrackedTraces(manager, facts.deletions);
-  const { traces, spans, scores } = await withoutDeletedTraces(manager, facts);
+  await deleteTrackedTraces(manager, batch.facts.deletions);
+  const kept = await withoutDeletedTraces(manager, batch.facts, batch.mentioned);
+  // Rows of a tombstoned trace (rare) mean serializing again without them.
+  const { rows } = kept === batch.facts ? batch : prepareTelemetry(kept);
   const written: WrittenTelemetry = { newTraces: [], newSpans: [] };
-  if (traces.length) written.newTraces = await manager.query(TRACE_UPSERT, [JSON.stringify(traces.map(traceRecord))]);
-  if (spans.length) written.newSpans = await manager.query(SPAN_UPSERT, [JSON.stringify(spans.map(spanRecord))]);
-  if (scores.length) await manager.query(SCORE_UPSERT, [JSON.stringify(scores.map(scoreRecord))]);
+  if (rows.traces) written.newTraces = await manager.query(TRACE_UPSERT, [rows.traces]);
+  if (rows.spans) written.newSpans = await manager.query(SPAN_UPSERT, [rows.spans]);
+  if (rows.scores) await manager.query(SCORE_UPSERT, [rows.scores]);
   return written;
 }
 

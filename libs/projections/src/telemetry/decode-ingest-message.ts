@@ -1,5 +1,4 @@
 import type { JsMsg } from 'nats';
-import sjson from 'secure-json-parse';
 import {
   INGEST_SCHEMAS,
   type IngestEnvelope,
@@ -8,6 +7,7 @@ import {
   emptyFacts,
   envelopeFromHeaders,
   nativeEventsToFacts,
+  parseJsonSafely,
   parseTraceDeletionBatch,
   validateNativeBatch,
 } from '@app/domain';
@@ -36,7 +36,7 @@ export async function decodeIngestMessage(msg: JsMsg, chunks: ChunkReader): Prom
   }
   const data = await chunks.read(msg);
   try {
-    body = sjson.parse(utf8.decode(data), undefined, { protoAction: 'remove', constructorAction: 'remove' });
+    body = parseJsonSafely(utf8.decode(data), 'remove');
   } catch (err) {
     throw new PermanentMessageError(`data is not JSON: ${(err as Error).message}`);
   }

@@ -4,7 +4,7 @@ import { DataSource } from 'typeorm';
 import { LOGGER } from '@app/config';
 import { foldFacts } from '@app/domain';
 import { CONSUMERS, ChunkReader, NatsResources, type PullConsumerRunner, projectionRunner } from '@app/eventlog';
-import { type NewRows, type UsageCount, isReachable, queueUsage, scheduleEvaluations, writeTelemetry } from '@app/persistence';
+import { type NewRows, type PreparedTelemetry, type UsageCount, isReachable, prepareTelemetry, queueUsage, scheduleEvaluations, writePreparedTelemetry } from '@app/persistence';
 import { type DecodedIngestMessage, decodeIngestMessage } from '@app/projections';
 
 /**
@@ -14,7 +14,7 @@ import { type DecodedIngestMessage, decodeIngestMessage } from '@app/projections
  */
 @Injectable()
 export class TelemetryProjection implements OnApplicationBootstrap, BeforeApplicationShutdown {
-  private runner: PullConsumerRunner<DecodedIngestMessage> | null = null;
+  private runner: PullConsumerRunner<DecodedIngestMessage, IngestBatch> | null = null;
 
   constructor(
     private readonly ds: DataSource,
@@ -24,12 +24,13 @@ export class TelemetryProjection implements OnApplicationBootstrap, BeforeApplic
   ) {}
 
   async onApplicationBootstrap(): Promise<void> {
-    this.runner = projectionRunner<DecodedIngestMessage>(this.nats, {
+    this.runner = projectionRunner<DecodedIngestMessage, IngestBatch>(this.nats, {
       stream: 'ingest',
       consumer: CONSUMERS.ingestProjector,
       logger: this.logger,
       decode: (msg) => decodeIngestMessage(msg, this.chunks),
-      apply: (items) => this.apply(items),
+      prepare: prepareBatch,
+      apply: (batch) => this.apply(batch),
       isHealthy: () => isReachable(this.ds),
     });
     await this.runner.start();
@@ -46,16 +47,30 @@ export class TelemetryProjection implements OnApplicationBootstrap, BeforeApplic
    * redelivered message creates none of them again. Only here, in live mode: a rebuild
    * never counts usage or calls a webhook.
    */
-  private async apply(items: DecodedIngestMessage[]): Promise<void> {
-    const facts = foldFacts(items.map((i) => i.facts));
-    const orgOf = new Map(items.map((i) => [i.envelope.projectId, i.envelope.orgId]));
+  private async apply({ telemetry, orgOf, messages }: IngestBatch): Promise<void> {
     const usage = (metric: UsageCount['metric'], rows: NewRows[]): UsageCount[] =>
       rows.map((r) => ({ orgId: orgOf.get(r.projectId) as string, month: r.month, metric, n: r.n }));
     await this.ds.transaction(async (m) => {
-      const { newTraces, newSpans } = await writeTelemetry(m, facts);
+      const { newTraces, newSpans } = await writePreparedTelemetry(m, telemetry);
       await queueUsage(m, [...usage('traces', newTraces), ...usage('spans', newSpans)]);
-      await scheduleEvaluations(m, facts.spans);
+      await scheduleEvaluations(m, telemetry.facts.spans);
     });
-    this.logger.debug({ messages: items.length, traces: facts.traces.length, spans: facts.spans.length, scores: facts.scores.length }, 'batch projected');
+    const { facts } = telemetry;
+    this.logger.debug({ messages, traces: facts.traces.length, spans: facts.spans.length, scores: facts.scores.length }, 'batch projected');
   }
+}
+
+/** A fetched batch ready to write: folded and serialized while the previous batch commits. */
+interface IngestBatch {
+  telemetry: PreparedTelemetry;
+  orgOf: Map<string, string>;
+  messages: number;
+}
+
+function prepareBatch(items: DecodedIngestMessage[]): IngestBatch {
+  return {
+    telemetry: prepareTelemetry(foldFacts(items.map((i) => i.facts))),
+    orgOf: new Map(items.map((i) => [i.envelope.projectId, i.envelope.orgId])),
+    messages: items.length,
+  };
 }
