@@ -3,6 +3,7 @@ import type { DataSource, EntityManager, QueryRunner } from 'typeorm';
 import { foldFacts } from '@app/domain';
 import { CONSUMERS, ChunkReader, type NatsResources, PermanentMessageError, consumerAckFloor, replayStream, streamLastSeq } from '@app/eventlog';
 import {
+  type PreparedTelemetry,
   type ReplayedRow,
   type UsageCount,
   countRowsOnlyInShadow,
@@ -14,8 +15,9 @@ import {
   lockLiveTables,
   queueUsage,
   saveCheckpoint,
+  prepareTelemetry,
   swapInShadowTables,
-  writeTelemetry,
+  writePreparedTelemetry,
   writeToShadowTables,
 } from '@app/persistence';
 import { type DecodedIngestMessage, decodeIngestMessage } from './decode-ingest-message';
@@ -169,22 +171,42 @@ class ShadowReplayer {
 
   /** One transaction per batch, so a long replay holds no transaction open. */
   replayTo(runner: QueryRunner, targetSeq: number, phase: RebuildProgress['phase']): Promise<void> {
-    return this.replay(targetSeq, (items) => inTransaction(runner, (m) => this.write(m, items)), phase);
+    return this.replay(targetSeq, (batch) => inTransaction(runner, (m) => this.write(m, batch)), phase);
   }
 
   /** Everything into the caller's transaction: the swap's last stretch. */
   replayInto(manager: EntityManager, targetSeq: number): Promise<void> {
-    return this.replay(targetSeq, (items) => this.write(manager, items), 'swap');
+    return this.replay(targetSeq, (batch) => this.write(manager, batch), 'swap');
   }
 
-  private async replay(targetSeq: number, apply: (items: DecodedIngestMessage[]) => Promise<void>, phase: RebuildProgress['phase']): Promise<void> {
+  /**
+   * Reads, decodes and prepares the next batch while the previous one is written, as the live
+   * projection does; writes stay one at a time and in order.
+   */
+  private async replay(targetSeq: number, apply: (batch: PreparedTelemetry | null) => Promise<void>, phase: RebuildProgress['phase']): Promise<void> {
     const range = { fromSeq: this.seq + 1, toSeq: targetSeq, batchSize: REBUILD_BATCH_MESSAGES };
-    await replayStream(this.nats, 'ingest', range, async (msgs) => {
-      await apply(await this.decode(msgs));
-      this.seq = msgs[msgs.length - 1].seq;
-      this.messages += msgs.length;
-      this.options.onProgress?.({ phase, seq: this.seq, targetSeq, messages: this.messages });
+    let writing: Promise<void> = Promise.resolve();
+    const reading = replayStream(this.nats, 'ingest', range, async (msgs) => {
+      const items = await this.decode(msgs);
+      const batch = items.length ? prepareTelemetry(foldFacts(items.map((i) => i.facts))) : null;
+      await writing;
+      const last = msgs[msgs.length - 1].seq;
+      writing = apply(batch).then(() => {
+        this.seq = last;
+        this.messages += msgs.length;
+        this.options.onProgress?.({ phase, seq: this.seq, targetSeq, messages: this.messages });
+      });
+      // Awaited with the next batch or at the end; a failure meanwhile is not an unhandled rejection.
+      writing.catch(() => undefined);
     });
+    try {
+      await reading;
+    } catch (err) {
+      // The write in flight ends before the caller cleans up on the same connection.
+      await writing.catch(() => undefined);
+      throw err;
+    }
+    await writing;
   }
 
   private async decode(msgs: JsMsg[]): Promise<DecodedIngestMessage[]> {
@@ -214,10 +236,10 @@ class ShadowReplayer {
     for (const s of facts.spans) add('spans', s.projectId, s.id);
   }
 
-  private async write(manager: EntityManager, items: DecodedIngestMessage[]): Promise<void> {
-    if (!items.length) return;
+  private async write(manager: EntityManager, batch: PreparedTelemetry | null): Promise<void> {
+    if (!batch) return;
     await writeToShadowTables(manager, this.live);
-    await writeTelemetry(manager, foldFacts(items.map((i) => i.facts)));
+    await writePreparedTelemetry(manager, batch);
   }
 }
 
