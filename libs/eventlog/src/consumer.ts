@@ -1,4 +1,4 @@
-import { setTimeout as sleep } from 'node:timers/promises';
+import { setImmediate, setTimeout as sleep } from 'node:timers/promises';
 import {
   AckPolicy,
   type Consumer,
@@ -30,9 +30,11 @@ export interface PullConsumerOptions<T, B = T[]> {
   decode(msg: JsMsg): Promise<T>;
   /**
    * Turns decoded messages into one batch for `apply`, while the previous batch is still
-   * being applied: work done here is off the store's critical path. Pure; the default is the list.
+   * being applied: work done here is off the store's critical path, as long as it lets the
+   * event loop turn now and then (the applying batch's statements are sent from it). Pure;
+   * the default is the list.
    */
-  prepare?(items: T[]): B;
+  prepare?(items: T[]): B | Promise<B>;
   /** Applies a batch atomically; only after it resolves are its messages acked. */
   apply(batch: B): Promise<void>;
   /** Whether the store is reachable: an outage must not count against a message's deliveries. */
@@ -75,7 +77,7 @@ export class PullConsumerRunner<T, B = T[]> {
   private readonly maxDeliveries: number;
   private readonly ackWaitMs: number;
 
-  private readonly prepare: (items: T[]) => B;
+  private readonly prepare: (items: T[]) => B | Promise<B>;
 
   constructor(private readonly o: PullConsumerOptions<T, B>) {
     this.prepare = o.prepare ?? ((items) => items as unknown as B);
@@ -126,7 +128,7 @@ export class PullConsumerRunner<T, B = T[]> {
       if (!msgs.length) continue;
       const heartbeat = this.keepAlive(msgs);
       const decoded = await this.decodeAll(msgs);
-      const batch = this.prepareAll(decoded);
+      const batch = await this.prepareAll(decoded);
       await applying;
       applying = this.applyDecoded(decoded, batch)
         .catch((err: unknown) => this.o.logger.error({ err: errorText(err) }, 'batch failed unexpectedly; it will be redelivered'))
@@ -168,10 +170,15 @@ export class PullConsumerRunner<T, B = T[]> {
     return () => clearInterval(timer);
   }
 
-  /** Decodes each message; what cannot be decoded is dead-lettered or retried right away. */
+  /**
+   * Decodes each message; what cannot be decoded is dead-lettered or retried right away.
+   * The event loop turns between messages: this runs while the previous batch is applied,
+   * whose statements must not wait for a whole batch's decoding to be sent.
+   */
   private async decodeAll(msgs: JsMsg[]): Promise<{ msg: JsMsg; item: T }[]> {
     const decoded: { msg: JsMsg; item: T }[] = [];
     for (const msg of msgs) {
+      await setImmediate();
       try {
         decoded.push({ msg, item: await this.o.decode(msg) });
       } catch (err) {
@@ -183,9 +190,9 @@ export class PullConsumerRunner<T, B = T[]> {
   }
 
   /** The batch for `apply`; null when preparing it failed, and then each message is prepared and applied alone. */
-  private prepareAll(decoded: { msg: JsMsg; item: T }[]): B | null {
+  private async prepareAll(decoded: { msg: JsMsg; item: T }[]): Promise<B | null> {
     try {
-      return this.prepare(decoded.map((d) => d.item));
+      return await this.prepare(decoded.map((d) => d.item));
     } catch (err) {
       this.o.logger.warn({ err: errorText(err) }, 'preparing a batch failed; applying its messages one by one');
       return null;
@@ -212,7 +219,7 @@ export class PullConsumerRunner<T, B = T[]> {
     // Isolate the message at fault: apply one by one, so the others still go through.
     for (const d of decoded) {
       try {
-        await this.o.apply(this.prepare([d.item]));
+        await this.o.apply(await this.prepare([d.item]));
         d.msg.ack();
       } catch (err) {
         await this.onFailure(d.msg, err);

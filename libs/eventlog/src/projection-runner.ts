@@ -10,7 +10,7 @@ export interface ProjectionRunnerOptions<T, B = T[]> {
   consumer: string;
   logger: Logger;
   decode(msg: JsMsg): Promise<T>;
-  prepare?(items: T[]): B;
+  prepare?(items: T[]): B | Promise<B>;
   apply(batch: B): Promise<void>;
   isHealthy(): Promise<boolean>;
 }

@@ -1,3 +1,4 @@
+import { setImmediate } from 'node:timers/promises';
 import type { EntityManager } from 'typeorm';
 import type { ScoreDelta, SpanDelta, TelemetryFacts, TraceDeletion, TraceDelta, Versioned } from '@app/domain';
 import { type FieldColumn, SCORE_FIELD_COLUMNS, SPAN_FIELD_COLUMNS, TRACE_FIELD_COLUMNS } from './columns';
@@ -99,13 +100,30 @@ export interface PreparedTelemetry {
   rows: { traces: string | null; spans: string | null; scores: string | null };
 }
 
-const rowsOf = <D>(deltas: D[], record: (d: D) => object): string | null => (deltas.length ? JSON.stringify(deltas.map(record)) : null);
+/** Rows serialized per slice between which the event loop runs, so no slice holds it for long. */
+const ROWS_PER_SLICE = 500;
 
-export function prepareTelemetry(facts: TelemetryFacts): PreparedTelemetry {
+/**
+ * The rows as one JSON array, built a slice at a time with a turn of the event loop between
+ * slices: the live projection prepares a batch while the previous one is being written, and
+ * a long synchronous stretch here would keep that write's next statement from being sent.
+ */
+async function rowsOf<D>(deltas: D[], record: (d: D) => object): Promise<string | null> {
+  if (!deltas.length) return null;
+  const slices: string[] = [];
+  for (let i = 0; i < deltas.length; i += ROWS_PER_SLICE) {
+    if (i > 0) await setImmediate();
+    const json = JSON.stringify(deltas.slice(i, i + ROWS_PER_SLICE).map(record));
+    slices.push(json.slice(1, -1));
+  }
+  return `[${slices.join(',')}]`;
+}
+
+export async function prepareTelemetry(facts: TelemetryFacts): Promise<PreparedTelemetry> {
   return {
     facts,
     mentioned: mentionedTraces(facts),
-    rows: { traces: rowsOf(facts.traces, traceRecord), spans: rowsOf(facts.spans, spanRecord), scores: rowsOf(facts.scores, scoreRecord) },
+    rows: { traces: await rowsOf(facts.traces, traceRecord), spans: await rowsOf(facts.spans, spanRecord), scores: await rowsOf(facts.scores, scoreRecord) },
   };
 }
 
@@ -113,8 +131,8 @@ export function prepareTelemetry(facts: TelemetryFacts): PreparedTelemetry {
  * Writes folded facts (one delta per row) with one statement per table. Call inside the
  * batch's transaction; the merge in SQL makes the write idempotent and order-insensitive.
  */
-export function writeTelemetry(manager: EntityManager, facts: TelemetryFacts): Promise<WrittenTelemetry> {
-  return writePreparedTelemetry(manager, prepareTelemetry(facts));
+export async function writeTelemetry(manager: EntityManager, facts: TelemetryFacts): Promise<WrittenTelemetry> {
+  return writePreparedTelemetry(manager, await prepareTelemetry(facts));
 }
 
 export async function writePreparedTelemetry(manager: EntityManager, batch: PreparedTelemetry): Promise<WrittenTelemetry> {
@@ -123,7 +141,7 @@ export async function writePreparedTelemetry(manager: EntityManager, batch: Prep
   await deleteTrackedTraces(manager, batch.facts.deletions);
   const kept = await withoutDeletedTraces(manager, batch.facts, batch.mentioned);
   // Rows of a tombstoned trace (rare) mean serializing again without them.
-  const { rows } = kept === batch.facts ? batch : prepareTelemetry(kept);
+  const { rows } = kept === batch.facts ? batch : await prepareTelemetry(kept);
   const written: WrittenTelemetry = { newTraces: [], newSpans: [] };
   if (rows.traces) written.newTraces = await manager.query(TRACE_UPSERT, [rows.traces]);
   if (rows.spans) written.newSpans = await manager.query(SPAN_UPSERT, [rows.spans]);

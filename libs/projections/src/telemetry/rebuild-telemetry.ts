@@ -1,3 +1,4 @@
+import { setImmediate } from 'node:timers/promises';
 import type { JsMsg } from 'nats';
 import type { DataSource, EntityManager, QueryRunner } from 'typeorm';
 import { foldFacts } from '@app/domain';
@@ -188,7 +189,7 @@ class ShadowReplayer {
     let writing: Promise<void> = Promise.resolve();
     const reading = replayStream(this.nats, 'ingest', range, async (msgs) => {
       const items = await this.decode(msgs);
-      const batch = items.length ? prepareTelemetry(foldFacts(items.map((i) => i.facts))) : null;
+      const batch = items.length ? await prepareTelemetry(foldFacts(items.map((i) => i.facts))) : null;
       await writing;
       const last = msgs[msgs.length - 1].seq;
       writing = apply(batch).then(() => {
@@ -209,9 +210,11 @@ class ShadowReplayer {
     await writing;
   }
 
+  /** The event loop turns between messages, so the write in flight sends its statements meanwhile. */
   private async decode(msgs: JsMsg[]): Promise<DecodedIngestMessage[]> {
     const items: DecodedIngestMessage[] = [];
     for (const msg of msgs) {
+      await setImmediate();
       try {
         const item = await decodeIngestMessage(msg, this.chunks);
         if (msg.seq > this.liveFloor) this.track(item);

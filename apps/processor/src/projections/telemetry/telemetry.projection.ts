@@ -67,9 +67,9 @@ interface IngestBatch {
   messages: number;
 }
 
-function prepareBatch(items: DecodedIngestMessage[]): IngestBatch {
+async function prepareBatch(items: DecodedIngestMessage[]): Promise<IngestBatch> {
   return {
-    telemetry: prepareTelemetry(foldFacts(items.map((i) => i.facts))),
+    telemetry: await prepareTelemetry(foldFacts(items.map((i) => i.facts))),
     orgOf: new Map(items.map((i) => [i.envelope.projectId, i.envelope.orgId])),
     messages: items.length,
   };
