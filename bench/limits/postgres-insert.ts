@@ -52,7 +52,8 @@ const STATEMENTS: Record<InsertMethod, (deltas: SpanDelta[]) => [string, unknown
   jsonb_to_recordset: (deltas) => [
     `INSERT INTO bench_raw_spans (${COLUMN_LIST}) SELECT ${COLUMNS.map((c) => `r."${c.name}"`).join(', ')}
        FROM jsonb_to_recordset($1::jsonb) AS r (${COLUMNS.map((c) => `"${c.name}" ${c.type}`).join(', ')})`,
-    [JSON.stringify(deltas.map((d) => Object.fromEntries(COLUMNS.map((c) => [c.name, c.name === 'id' ? randomUUID() : c.of(d)]))))],
+    // A missing key reads as NULL, so null values are left out, as the projection leaves them.
+    [JSON.stringify(deltas.map((d) => Object.fromEntries(COLUMNS.map((c) => [c.name, c.name === 'id' ? randomUUID() : c.of(d)]).filter(([, v]) => v !== null))))],
   ],
 };
 
