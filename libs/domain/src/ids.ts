@@ -1,4 +1,4 @@
-import { createHash } from 'node:crypto';
+import { hash } from 'node:crypto';
 import { validate as isUuid } from 'uuid';
 import { MAX_NATIVE_ID_LENGTH } from './limits';
 
@@ -23,10 +23,11 @@ const namespaceBytes = (namespace: string): Buffer => {
  * hashes as U+FFFD; ids are sanitized text before they get here.)
  */
 export function uuidV5(name: string, namespace: string): string {
-  const hash = createHash('sha1').update(namespaceBytes(namespace)).update(name, 'utf8').digest();
-  hash[6] = (hash[6] & 0x0f) | 0x50;
-  hash[8] = (hash[8] & 0x3f) | 0x80;
-  const hex = hash.toString('hex', 0, 16);
+  // One-shot hashing: a Hash object per id cost more than the hashing itself.
+  const digest = hash('sha1', Buffer.concat([namespaceBytes(namespace), Buffer.from(name, 'utf8')]), 'buffer');
+  digest[6] = (digest[6] & 0x0f) | 0x50;
+  digest[8] = (digest[8] & 0x3f) | 0x80;
+  const hex = digest.toString('hex', 0, 16);
   return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20)}`;
 }
 
