@@ -9,6 +9,9 @@ export async function connectNats(url: string, name: string): Promise<NatsConnec
       timeout: 5_000,
       maxReconnectAttempts: -1,
       reconnectTimeWait: 500,
+      // Otherwise every request (each JetStream publish) captures a stack trace up front, to
+      // decorate a timeout that our callers turn into their own error anyway.
+      noAsyncTraces: true,
     });
   } catch (err) {
     throw new Error(`NATS is not reachable at ${url}: ${(err as Error).message}`);
