@@ -1,7 +1,8 @@
 import 'reflect-metadata';
+import { setPriority } from 'node:os';
 import { NestFactory } from '@nestjs/core';
 import type { Logger } from 'pino';
-import { LOGGER, PinoNestLogger } from '@app/config';
+import { APP_CONFIG, type AppConfig, LOGGER, PinoNestLogger } from '@app/config';
 import { ProcessorModule } from './processor.module';
 
 async function main(): Promise<void> {
@@ -9,7 +10,13 @@ async function main(): Promise<void> {
   const logger = app.get<Logger>(LOGGER);
   app.useLogger(new PinoNestLogger(logger));
   await app.init();
-  logger.info('processor started');
+  const { processorNice } = app.get<AppConfig>(APP_CONFIG);
+  try {
+    setPriority(processorNice);
+  } catch (err) {
+    logger.warn({ err: String(err), processorNice }, 'could not lower the processor priority; it competes with the API as an equal');
+  }
+  logger.info({ nice: processorNice }, 'processor started');
 
   let stopping = false;
   const stop = async (signal: string) => {

@@ -21,6 +21,12 @@ export interface AppConfig {
    * so that a local endpoint can be tried; `SPANLOG_EVALUATOR_ALLOW_PRIVATE_NETWORKS` overrides.
    */
   evaluatorAllowPrivateNetworks: boolean;
+  /**
+   * The processor's niceness (0–19). Accepting a request is what a client waits for, and once
+   * acknowledged it is durable; projecting it can lag. So where the API, Postgres and the
+   * processor share cores, the processor yields to them; alone on a host it changes nothing.
+   */
+  processorNice: number;
 }
 
 export const DEFAULT_DATABASE_URL = 'postgres://postgres@127.0.0.1:5432/spanlog';
@@ -98,6 +104,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
     logLevel,
     streamPrefix,
     evaluatorAllowPrivateNetworks: bool('SPANLOG_EVALUATOR_ALLOW_PRIVATE_NETWORKS', nodeEnv !== 'production'),
+    processorNice: int('SPANLOG_PROCESSOR_NICE', 10, 0, 19),
   };
   if (problems.length) throw new ConfigError(problems);
   return config;
