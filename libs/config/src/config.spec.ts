@@ -32,9 +32,9 @@ describe(loadConfig.name, () => {
     expect(() => loadConfig({ SPANLOG_EVALUATOR_ALLOW_PRIVATE_NETWORKS: 'maybe' })).toThrow(/SPANLOG_EVALUATOR_ALLOW_PRIVATE_NETWORKS/);
   });
 
-  it('lowers the processor priority to 10 unless told otherwise, within what the OS allows', () => {
-    expect(loadConfig({}).processorNice).toBe(10);
-    expect(loadConfig({ SPANLOG_PROCESSOR_NICE: '0' }).processorNice).toBe(0);
+  it('leaves the processor priority alone unless told to lower it, within what the OS allows', () => {
+    expect(loadConfig({}).processorNice).toBe(0);
+    expect(loadConfig({ SPANLOG_PROCESSOR_NICE: '10' }).processorNice).toBe(10);
     expect(() => loadConfig({ SPANLOG_PROCESSOR_NICE: '20' })).toThrow(/SPANLOG_PROCESSOR_NICE must be an integer from 0 to 19/);
   });
 

@@ -22,9 +22,10 @@ export interface AppConfig {
    */
   evaluatorAllowPrivateNetworks: boolean;
   /**
-   * The processor's niceness (0–19). Accepting a request is what a client waits for, and once
-   * acknowledged it is durable; projecting it can lag. So where the API, Postgres and the
-   * processor share cores, the processor yields to them; alone on a host it changes nothing.
+   * The processor's niceness (0–19). Where the API, Postgres and the processor share cores, a
+   * higher value lets accepting requests (what clients wait for; durable once acknowledged)
+   * come first and projection lag: more accepted, later visible. Under sustained load the
+   * backlog then grows, so the default is 0; alone on a host it changes nothing.
    */
   processorNice: number;
 }
@@ -104,7 +105,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
     logLevel,
     streamPrefix,
     evaluatorAllowPrivateNetworks: bool('SPANLOG_EVALUATOR_ALLOW_PRIVATE_NETWORKS', nodeEnv !== 'production'),
-    processorNice: int('SPANLOG_PROCESSOR_NICE', 10, 0, 19),
+    processorNice: int('SPANLOG_PROCESSOR_NICE', 0, 0, 19),
   };
   if (problems.length) throw new ConfigError(problems);
   return config;
