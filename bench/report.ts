@@ -60,6 +60,7 @@ export function renderReport(r: BenchResults): string {
     ...r.acceptance.native.map((f) => loadRow('2 API native batch', f, 'events/s', fastify)),
     ...r.acceptance.otlpProcessorPaused.map((f) => loadRow('2 API OTLP, processor paused', f, 'spans/s', fastify)),
     ['3 projection: drain backlog', '1', `${int(r.projection.spansPerS)} spans/s (${int(r.projection.spans)} spans in ${r.projection.seconds.toFixed(1)} s)`, '', '', '', share(r.projection.spansPerS, pg)],
+    ['3 projection beside the loaded API', '1', `${int(r.projection.underLoadSpansPerS)} spans/s (during the OTLP series, processor running)`, '', '', '', share(r.projection.underLoadSpansPerS, pg)],
     [
       '4 end to end (answer → visible)',
       String(e2e.background.connections),

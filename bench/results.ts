@@ -60,7 +60,8 @@ export interface BenchResults {
     /** Messages still unapplied after each series, purged so the next one starts clean. */
     purged: { otlp: number; native: number; otlpProcessorPaused: number };
   };
-  projection: ProjectionFigures;
+  /** `underLoadSpansPerS`: applied during the OTLP acceptance series, beside an API under full load. */
+  projection: ProjectionFigures & { underLoadSpansPerS: number };
   endToEnd: EndToEndFigures & { basis: string };
   rebuild: RebuildFigures;
   /** Messages the processor dead-lettered during the run: a correct run has none. */
