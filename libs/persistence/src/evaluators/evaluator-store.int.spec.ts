@@ -36,12 +36,14 @@ describe(EvaluatorStore.name, () => {
 
   afterAll(() => db?.drop());
 
+  const stored = async (projectId: string, id: string) => (await store.list(projectId)).find((e) => e.id === id) ?? null;
+
   it('stores an evaluator and reads it back as the domain shape, dates as ISO strings', async () => {
     const projectId = await newProject();
     const created = await store.create(projectId, settings());
     expect(created).toEqual({ id: expect.any(String), projectId, ...settings(), createdAt: expect.any(String), updatedAt: created.createdAt });
     expect(new Date(created.createdAt).toISOString()).toBe(created.createdAt);
-    expect(await store.get(projectId, created.id)).toEqual(created);
+    expect(await stored(projectId, created.id)).toEqual(created);
   });
 
   it('refuses a second evaluator of the same name in a project, naming the field, but not in another project', async () => {
@@ -75,7 +77,7 @@ describe(EvaluatorStore.name, () => {
       updatedAt: expect.any(String),
     });
     expect(Date.parse(updated!.updatedAt)).toBeGreaterThan(Date.parse(created.updatedAt));
-    expect(await store.get(projectId, created.id)).toEqual(updated);
+    expect(await stored(projectId, created.id)).toEqual(updated);
   });
 
   it('refuses a rename onto another evaluator’s name', async () => {
@@ -89,10 +91,10 @@ describe(EvaluatorStore.name, () => {
   it('answers null or false for an evaluator the project does not have, and leaves other projects alone', async () => {
     const projectId = await newProject();
     const other = await store.create(await newProject(), settings());
-    expect(await store.get(projectId, other.id)).toBeNull();
+    expect(await stored(projectId, other.id)).toBeNull();
     expect(await store.update(projectId, other.id, { enabled: false })).toBeNull();
     expect(await store.delete(projectId, other.id)).toBe(false);
-    expect(await store.get(other.projectId, other.id)).toEqual(other);
+    expect(await stored(other.projectId, other.id)).toEqual(other);
   });
 
   it('deletes once', async () => {

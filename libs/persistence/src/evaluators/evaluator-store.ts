@@ -68,11 +68,6 @@ export class EvaluatorStore {
     return rows.map(toEvaluator);
   }
 
-  async get(projectId: string, id: string): Promise<Evaluator | null> {
-    const [row]: EvaluatorRow[] = await this.db.query(`SELECT ${COLUMNS} FROM evaluators WHERE project_id = $1 AND id = $2`, [projectId, id]);
-    return row ? toEvaluator(row) : null;
-  }
-
   /**
    * Null when the project has no such evaluator. A field left out keeps its value; `filter`
    * members merge. `updatedAt` always moves, by at least the millisecond its ISO form shows.
