@@ -38,9 +38,10 @@ describe(PullConsumerRunner.name, () => {
 
   afterAll(() => nc.drain());
 
-  async function runner(apply: (items: string[]) => Promise<void>, healthy: () => boolean = () => true, batchSize = 10) {
+  /** A runner over the test's INGEST; `batching` swaps in a prepare stage and the apply that takes its batches. */
+  async function preparingRunner<B>(batching: { prepare?: (items: string[]) => B; apply: (batch: B) => Promise<void> }, healthy: () => boolean = () => true, batchSize = 10) {
     const stream = layout.streamName('ingest');
-    return new PullConsumerRunner<string>({
+    return new PullConsumerRunner<string, B>({
       js: nc.jetstream(),
       jsm: await nc.jetstreamManager(),
       stream,
@@ -52,12 +53,14 @@ describe(PullConsumerRunner.name, () => {
         if (text === 'unreadable') throw new PermanentMessageError('cannot read');
         return text;
       },
-      apply,
+      ...batching,
       isHealthy: async () => healthy(),
       maxDeliveries: 3,
       batchSize,
     });
   }
+
+  const runner = (apply: (items: string[]) => Promise<void>, healthy: () => boolean = () => true, batchSize = 10) => preparingRunner<string[]>({ apply }, healthy, batchSize);
 
   async function withRunner<B>(r: PullConsumerRunner<string, B>, work: () => Promise<void>) {
     await r.start();
@@ -138,28 +141,22 @@ describe(PullConsumerRunner.name, () => {
   it('prepares the next batch while the previous one is applied, and applies one by one a batch it could not prepare', async () => {
     const events: string[] = [];
     let applying = false;
-    const stream = layout.streamName('ingest');
-    const r = new PullConsumerRunner<string, { texts: string[]; preparedWhileApplying: boolean }>({
-      js: nc.jetstream(),
-      jsm: await nc.jetstreamManager(),
-      stream,
-      durable: 'projector',
-      deadLetterSubject: layout.deadLetterSubject(stream, 'projector'),
-      logger: pino({ level: 'silent' }),
-      decode: async (msg: JsMsg) => sc.decode(msg.data),
-      prepare: (texts) => {
-        if (texts.length > 1 && texts.includes('unpreparable')) throw new Error('cannot prepare');
-        return { texts, preparedWhileApplying: applying };
+    const r = await preparingRunner<{ texts: string[]; preparedWhileApplying: boolean }>(
+      {
+        prepare: (texts) => {
+          if (texts.length > 1 && texts.includes('unpreparable')) throw new Error('cannot prepare');
+          return { texts, preparedWhileApplying: applying };
+        },
+        apply: async (batch) => {
+          applying = true;
+          await sleep(200);
+          events.push(...batch.texts.map((t) => `${t}${batch.preparedWhileApplying ? '+' : ''}`));
+          applying = false;
+        },
       },
-      apply: async (batch) => {
-        applying = true;
-        await sleep(200);
-        events.push(...batch.texts.map((t) => `${t}${batch.preparedWhileApplying ? '+' : ''}`));
-        applying = false;
-      },
-      isHealthy: async () => true,
-      batchSize: 5,
-    });
+      undefined,
+      5,
+    );
     const texts = Array.from({ length: 15 }, (_, i) => (i === 7 ? 'unpreparable' : `m${i}`));
     await publish(texts);
     await withRunner(r, () => until(() => events.length === texts.length));
