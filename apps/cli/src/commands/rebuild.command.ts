@@ -1,5 +1,5 @@
 import type { Command } from 'commander';
-import { assertSchemaCurrent } from '@app/persistence';
+import { LiveTablesBusyError, assertSchemaCurrent } from '@app/persistence';
 import { type RebuildProgress, RebuildBusyError, rebuildTelemetry } from '@app/projections';
 import { withDatabase } from '../database';
 import { withEventLog } from '../event-log';
@@ -39,6 +39,7 @@ export function registerRebuildCommand(program: Command): void {
             });
           } catch (err) {
             if (err instanceof RebuildBusyError) throw new CliError(err.message);
+            if (err instanceof LiveTablesBusyError) throw new CliError(`${err.message}, so the rebuild was not swapped in and nothing changed; run it again`);
             throw err;
           }
         }),

@@ -59,12 +59,26 @@ export async function writeToShadowTables(manager: EntityManager, live: string):
   await manager.query(`SELECT set_config('search_path', $1, true)`, [`${ident(SHADOW_SCHEMA)}, ${ident(live)}`]);
 }
 
+/** How long the swap waits for the live tables; meanwhile every reader and writer queues behind it. */
+export const SWAP_LOCK_TIMEOUT_MS = 30_000;
+
+/** The swap could not lock the live tables in time; its transaction rolled back and nothing changed. */
+export class LiveTablesBusyError extends Error {}
+
 /**
  * Blocks every writer and reader of the live tables until this transaction ends. Taken in
- * the writers' order (TELEMETRY_TABLES), so a writer either finished before or waits.
+ * the writers' order (TELEMETRY_TABLES), so a writer either finished before or waits. Gives
+ * up after SWAP_LOCK_TIMEOUT_MS rather than keep the queue behind it waiting on a long
+ * transaction of someone else's.
  */
-export async function lockLiveTables(manager: EntityManager, live: string): Promise<void> {
-  await manager.query(`LOCK TABLE ${TELEMETRY_TABLES.map((t) => `${ident(live)}.${ident(t)}`).join(', ')} IN ACCESS EXCLUSIVE MODE`);
+export async function lockLiveTables(manager: EntityManager, live: string, timeoutMs = SWAP_LOCK_TIMEOUT_MS): Promise<void> {
+  await manager.query(`SELECT set_config('lock_timeout', $1, true)`, [`${timeoutMs}ms`]);
+  try {
+    await manager.query(`LOCK TABLE ${TELEMETRY_TABLES.map((t) => `${ident(live)}.${ident(t)}`).join(', ')} IN ACCESS EXCLUSIVE MODE`);
+  } catch (err) {
+    if ((err as { code?: string }).code === '55P03') throw new LiveTablesBusyError(`the live tables stayed in use for ${timeoutMs / 1000} s`);
+    throw err;
+  }
 }
 
 /**

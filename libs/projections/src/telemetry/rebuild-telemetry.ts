@@ -77,8 +77,9 @@ export interface RebuildOptions {
  * from its first sequence into shadow tables while the live tables keep serving, catches
  * up, then, with the live tables locked, applies the last messages and swaps the tables in
  * one transaction. Deletions are events in the stream and tombstones stay in place, so
- * nothing deleted comes back; usage is never counted (only the live projection counts).
- * A failure leaves the live tables as they were.
+ * nothing deleted comes back. Usage is counted once: the swap counts only the rows it
+ * created ahead of the live projection, which will find them existing. A failure leaves
+ * the live tables as they were.
  */
 export async function rebuildTelemetry(ds: DataSource, nats: NatsResources, options: RebuildOptions = {}): Promise<RebuildResult> {
   const started = Date.now();
