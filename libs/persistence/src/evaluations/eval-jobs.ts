@@ -9,6 +9,7 @@ import {
   evalRunQuotaDecision,
   utcMonthOf,
 } from '@app/domain';
+import { returnedRows } from '../query-result';
 import { queueUsage } from '../usage/usage-store';
 
 /**
@@ -163,13 +164,12 @@ export async function claimEvalJob(db: DataSource, jobId: string, nowMs: number)
  */
 export async function finishEvalJob(db: DataSource, run: EvaluationToRun, result: EvaluationResult): Promise<void> {
   await db.transaction(async (m) => {
-    // Through a SELECT: TypeORM answers a bare UPDATE … RETURNING with [rows, count].
-    const [row]: { started_at: Date }[] = await m.query(
-      `WITH done AS (
-         UPDATE eval_jobs SET status = 'done', score = $2, pass = $3, reason = $4, finished_at = now()
-          WHERE id = $1 AND status = 'running' RETURNING started_at
-       ) SELECT started_at FROM done`,
-      [run.jobId, result.score, result.pass, result.reason],
+    const [row] = returnedRows<{ started_at: Date }>(
+      await m.query(
+        `UPDATE eval_jobs SET status = 'done', score = $2, pass = $3, reason = $4, finished_at = now()
+          WHERE id = $1 AND status = 'running' RETURNING started_at`,
+        [run.jobId, result.score, result.pass, result.reason],
+      ),
     );
     if (!row) return;
     await queueUsage(m, [{ orgId: run.orgId, month: utcMonthOf(row.started_at.getTime()), metric: 'eval_runs', n: 1 }]);

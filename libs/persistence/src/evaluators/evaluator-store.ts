@@ -1,5 +1,6 @@
 import type { DataSource } from 'typeorm';
 import { type Evaluator, type EvaluatorFilter, type EvaluatorPatch, type EvaluatorSettings, validationError } from '@app/domain';
+import { returnedRows } from '../query-result';
 
 interface EvaluatorRow {
   id: string;
@@ -33,9 +34,6 @@ const toEvaluator = (row: EvaluatorRow): Evaluator => ({
   createdAt: row.created_at.toISOString(),
   updatedAt: row.updated_at.toISOString(),
 });
-
-/** TypeORM answers UPDATE/DELETE … RETURNING with [rows, affected count]. */
-const returnedRows = <T>(result: unknown): T[] => (Array.isArray(result) && Array.isArray(result[0]) ? (result[0] as T[]) : []);
 
 /** The unique name is the database's rule; here it becomes the message a client can act on. */
 async function uniqueName<T>(name: string | undefined, write: () => Promise<T>): Promise<T> {

@@ -1,6 +1,7 @@
 import type { DataSource } from 'typeorm';
 import { type PlanName, generateApiKey } from '@app/domain';
 import type { MemberRole } from '../entities';
+import { affectedRows } from '../query-result';
 
 export interface OrgOfUser {
   id: string;
@@ -32,9 +33,6 @@ export interface Member {
   role: MemberRole;
   createdAt: Date;
 }
-
-/** TypeORM answers UPDATE/DELETE … RETURNING with [rows, affected count]. */
-const affectedRows = (result: unknown): number => (Array.isArray(result) && typeof result[1] === 'number' ? result[1] : 0);
 
 /** Organizations, memberships, projects and keys: plain queries, no access rules (the services hold those). */
 export class TenancyRepository {
