@@ -113,7 +113,8 @@ async function rebuildLocked(runner: QueryRunner, nats: NatsResources, options: 
     }
     options.onProgress?.({ phase: 'index', seq: replayer.seq, targetSeq: replayer.seq, messages: replayer.messages });
     await indexShadowTables(runner.manager, live);
-    const counts = await inTransaction(runner, async (m) => {
+    // The runner's manager runs transactions on the runner's own connection, the one holding the advisory lock.
+    const counts = await runner.manager.transaction(async (m) => {
       await lockLiveTables(m, live);
       // Read under the lock: every message a live batch committed before it is at or below this.
       const target = await streamLastSeq(nats, 'ingest');
@@ -173,7 +174,7 @@ class ShadowReplayer {
 
   /** One transaction per batch, so a long replay holds no transaction open. */
   replayTo(runner: QueryRunner, targetSeq: number, phase: RebuildProgress['phase']): Promise<void> {
-    return this.replay(targetSeq, (batch) => inTransaction(runner, (m) => this.write(m, batch)), phase);
+    return this.replay(targetSeq, (batch) => runner.manager.transaction((m) => this.write(m, batch)), phase);
   }
 
   /** Everything into the caller's transaction: the swap's last stretch. */
@@ -244,17 +245,5 @@ class ShadowReplayer {
     if (!batch) return;
     await writeToShadowTables(manager, this.live);
     await writePreparedTelemetry(manager, batch);
-  }
-}
-
-async function inTransaction<T>(runner: QueryRunner, work: (m: EntityManager) => Promise<T>): Promise<T> {
-  await runner.startTransaction();
-  try {
-    const result = await work(runner.manager);
-    await runner.commitTransaction();
-    return result;
-  } catch (err) {
-    await runner.rollbackTransaction().catch(() => undefined);
-    throw err;
   }
 }
