@@ -141,15 +141,20 @@ describe(PullConsumerRunner.name, () => {
   it('prepares the next batch while the previous one is applied, and applies one by one a batch it could not prepare', async () => {
     const events: string[] = [];
     let applying = false;
+    let prepared = 0;
+    let secondPrepared = () => {};
+    const second = new Promise<void>((resolve) => (secondPrepared = resolve));
     const r = await preparingRunner<{ texts: string[]; preparedWhileApplying: boolean }>(
       {
         prepare: (texts) => {
+          if (++prepared === 2) secondPrepared();
           if (texts.length > 1 && texts.includes('unpreparable')) throw new Error('cannot prepare');
           return { texts, preparedWhileApplying: applying };
         },
         apply: async (batch) => {
           applying = true;
-          await sleep(200);
+          // The first batch holds its apply until the next one is prepared: without a prepare stage overlapping it, that never comes.
+          await (prepared === 1 ? Promise.race([second, sleep(10_000)]) : sleep(50));
           events.push(...batch.texts.map((t) => `${t}${batch.preparedWhileApplying ? '+' : ''}`));
           applying = false;
         },
@@ -161,7 +166,7 @@ describe(PullConsumerRunner.name, () => {
     await publish(texts);
     await withRunner(r, () => until(() => events.length === texts.length));
     expect(events.map((e) => e.replace('+', ''))).toEqual(texts);
-    // Some batch after the first was prepared during its predecessor's apply.
+    // The second batch was prepared during the first one's apply.
     expect(events.some((e) => e.endsWith('+'))).toBe(true);
     expect(await deadLetters()).toEqual([]);
   }, 30_000);
