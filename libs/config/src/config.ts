@@ -28,6 +28,8 @@ export interface AppConfig {
    * backlog then grows, so the default is 0; alone on a host it changes nothing.
    */
   processorNice: number;
+  /** How often the processor checks newly applied requests against the rows they write (`spanlog verify`, incrementally). */
+  verifyIntervalMs: number;
 }
 
 export const DEFAULT_DATABASE_URL = 'postgres://postgres@127.0.0.1:5432/spanlog';
@@ -106,6 +108,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
     streamPrefix,
     evaluatorAllowPrivateNetworks: bool('SPANLOG_EVALUATOR_ALLOW_PRIVATE_NETWORKS', nodeEnv !== 'production'),
     processorNice: int('SPANLOG_PROCESSOR_NICE', 0, 0, 19),
+    verifyIntervalMs: int('SPANLOG_VERIFY_INTERVAL_MS', 600_000, 1_000, 86_400_000),
   };
   if (problems.length) throw new ConfigError(problems);
   return config;
