@@ -2,6 +2,7 @@ import { Module } from '@nestjs/common';
 import { JwtModule } from '@nestjs/jwt';
 import { DataSource } from 'typeorm';
 import { APP_CONFIG, type AppConfig } from '@app/config';
+import { SeqTokenCodec } from '@app/domain';
 import { EvaluatorStore, PasswordVerifier } from '@app/persistence';
 import { AuditPublisher } from './audit/audit.publisher';
 import { ApiKeyGuard } from './auth/api-key.guard';
@@ -31,6 +32,6 @@ import { TracesService } from './traces/traces.service';
     }),
   ],
   controllers: [HealthController, TracesIngestController, OtelIngestController, TracesController, AuthController],
-  providers: [ApiKeyGuard, SessionGuard, AuthService, AuditPublisher, TenancyService, EvaluatorsService, { provide: EvaluatorStore, inject: [DataSource], useFactory: (ds: DataSource) => new EvaluatorStore(ds) }, IngestService, QuotaService, TracesService, VisibilityService, { provide: PasswordVerifier, useFactory: () => new PasswordVerifier() }],
+  providers: [ApiKeyGuard, SessionGuard, AuthService, AuditPublisher, TenancyService, EvaluatorsService, { provide: EvaluatorStore, inject: [DataSource], useFactory: (ds: DataSource) => new EvaluatorStore(ds) }, IngestService, QuotaService, TracesService, VisibilityService, { provide: SeqTokenCodec, inject: [APP_CONFIG], useFactory: (c: AppConfig) => new SeqTokenCodec(c.jwtSecret) }, { provide: PasswordVerifier, useFactory: () => new PasswordVerifier() }],
 })
 export class AppModule {}

@@ -1,7 +1,7 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { Injectable } from '@nestjs/common';
 import { DataSource } from 'typeorm';
-import { DomainError, READ_YOUR_WRITES_WAIT_MS, type SeqToken, decodeSeqToken, encodeSeqToken } from '@app/domain';
+import { DomainError, READ_YOUR_WRITES_WAIT_MS, type SeqToken, SeqTokenCodec } from '@app/domain';
 import { NatsResources } from '@app/eventlog';
 import { type ProjectionPosition, appliedThrough } from '@app/persistence';
 import { telemetryPosition } from '@app/projections';
@@ -21,6 +21,7 @@ export class VisibilityService {
 
   constructor(
     private readonly ds: DataSource,
+    private readonly tokens: SeqTokenCodec,
     nats: NatsResources,
   ) {
     this.position = telemetryPosition(nats);
@@ -28,7 +29,7 @@ export class VisibilityService {
 
   parseToken(raw: string | undefined): SeqToken | null {
     if (raw === undefined || raw === '') return null;
-    const token = decodeSeqToken(raw);
+    const token = this.tokens.decode(raw);
     if (!token) throw new DomainError('VALIDATION_ERROR', 'minSeq: not a Spanlog-Seq token');
     return token;
   }
@@ -38,11 +39,11 @@ export class VisibilityService {
     const deadline = Date.now() + READ_YOUR_WRITES_WAIT_MS;
     for (;;) {
       const visible = await this.visibleSeq();
-      if (!token || visible >= token.seq) return encodeSeqToken({ stream: 'ingest', seq: visible });
+      if (!token || visible >= token.seq) return this.tokens.encode({ stream: 'ingest', seq: visible });
       if (Date.now() >= deadline) {
         throw new DomainError(
           'NOT_YET_VISIBLE',
-          `the data of ${encodeSeqToken(token)} is not visible yet (visible up to ${encodeSeqToken({ stream: 'ingest', seq: visible })}); retry shortly`,
+          `the data of ${this.tokens.encode(token)} is not visible yet (visible up to ${this.tokens.encode({ stream: 'ingest', seq: visible })}); retry shortly`,
           { 'Retry-After': '1' },
         );
       }
