@@ -1,8 +1,8 @@
 import { Inject, Injectable } from '@nestjs/common';
 import type { Logger } from 'pino';
 import { LOGGER } from '@app/config';
-import { DomainError, INGEST_SCHEMAS, type IngestSchema, type NativeEventError, SeqTokenCodec, validateNativeBatch, validationError } from '@app/domain';
-import { ChunkPublisher, NatsResources, chunkNativeBatch, chunkOtlpExport } from '@app/eventlog';
+import { DomainError, INGEST_SCHEMAS, type IngestSchema, type NativeEventError, PAYLOAD_LIMITS, SeqTokenCodec, scoreIdOf, validateNativeBatch, validateScoreRequest, validationError } from '@app/domain';
+import { ChunkPublisher, type IngestSubjectKind, NatsResources, chunkNativeBatch, chunkOtlpExport, chunkScores } from '@app/eventlog';
 import { type ExportTraceServiceRequest, validateOtlpRequest } from '@app/otlp';
 import type { ApiKeyPrincipal } from '@app/persistence';
 import { QuotaService } from '../quota/quota.service';
@@ -61,7 +61,24 @@ export class IngestService {
     return { body: { accepted: spanCount }, seqToken: this.tokens.encode({ stream: 'ingest', seq }) };
   }
 
-  private async append(principal: ApiKeyPrincipal, requestId: string, schema: IngestSchema, kind: 'batch' | 'otel', chunks: Uint8Array[]): Promise<number> {
+  /**
+   * Scores (CONTRACT "Scores"): checked whole, stored as sent on INGEST like all telemetry, so
+   * retention, rebuilds and replays treat them as any score; answered with each score's id.
+   */
+  async ingestScores(principal: ApiKeyPrincipal, requestId: string, raw: Buffer | undefined, body: unknown): Promise<IngestResult<{ accepted: number; ids: string[] }>> {
+    const bytes = raw ?? Buffer.from(JSON.stringify(body));
+    if (bytes.byteLength > PAYLOAD_LIMITS.scores) throw new DomainError('PAYLOAD_TOO_LARGE', `body is ${bytes.byteLength} bytes; at most ${PAYLOAD_LIMITS.scores} are allowed`);
+    const scores = validateScoreRequest(body);
+    const ids = scores.map((s) => scoreIdOf(s).id);
+    if (!scores.length) return { body: { accepted: 0, ids }, seqToken: this.tokens.encode({ stream: 'ingest', seq: 0 }) };
+    const list = (body as { scores?: unknown[] }).scores;
+    const chunks = list ? chunkScores(bytes, list, this.nats.maxMessageBytes) : [bytes];
+    const seq = await this.append(principal, requestId, INGEST_SCHEMAS.scores, 'scores', chunks);
+    this.logger.debug({ reqId: requestId, accepted: scores.length, chunks: chunks.length, seq }, 'scores stored');
+    return { body: { accepted: scores.length, ids }, seqToken: this.tokens.encode({ stream: 'ingest', seq }) };
+  }
+
+  private async append(principal: ApiKeyPrincipal, requestId: string, schema: IngestSchema, kind: IngestSubjectKind, chunks: Uint8Array[]): Promise<number> {
     const subject = this.nats.layout.ingestSubject(principal.orgId, principal.projectId, kind);
     try {
       const result = await this.publisher.publish(

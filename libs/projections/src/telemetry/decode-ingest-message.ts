@@ -9,7 +9,9 @@ import {
   nativeEventsToFacts,
   parseJsonSafely,
   parseTraceDeletionBatch,
+  scoreRequestToFacts,
   validateNativeBatch,
+  validateScoreRequest,
 } from '@app/domain';
 import { type ChunkReader, PermanentMessageError, headerReader } from '@app/eventlog';
 import { otlpToFacts, validateOtlpRequest } from '@app/otlp';
@@ -50,6 +52,8 @@ export async function decodeIngestMessage(msg: JsMsg, chunks: ChunkReader): Prom
       case INGEST_SCHEMAS.otlp:
         validateOtlpRequest(body);
         return { seq: msg.seq, envelope, facts: otlpToFacts(body as Parameters<typeof otlpToFacts>[0], target) };
+      case INGEST_SCHEMAS.scores:
+        return { seq: msg.seq, envelope, facts: scoreRequestToFacts(validateScoreRequest(body), target) };
       case INGEST_SCHEMAS.deleted:
         return { seq: msg.seq, envelope, facts: { ...emptyFacts(), deletions: deletionFacts(parseTraceDeletionBatch(body), target) } };
       default: {
