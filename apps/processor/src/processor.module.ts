@@ -2,6 +2,7 @@ import { Module } from '@nestjs/common';
 import { EvaluationWorker } from './evaluations/evaluation.worker';
 import { InfrastructureModule } from './infrastructure/infrastructure.module';
 import { AuditProjection } from './projections/audit/audit.projection';
+import { ModelStatsRefresher } from './projections/model-stats/model-stats.refresher';
 import { TelemetryProjection } from './projections/telemetry/telemetry.projection';
 import { VerifyScheduler } from './projections/telemetry/verify.scheduler';
 import { UsageProjection } from './projections/usage/usage.projection';
@@ -11,6 +12,6 @@ import { RetentionScheduler } from './retention/retention.scheduler';
 
 @Module({
   imports: [InfrastructureModule],
-  providers: [TelemetryProjection, AuditProjection, UsageProjection, UsageRelay, EvalJobRelay, EvaluationWorker, RetentionScheduler, VerifyScheduler],
+  providers: [TelemetryProjection, AuditProjection, UsageProjection, UsageRelay, EvalJobRelay, EvaluationWorker, RetentionScheduler, VerifyScheduler, ModelStatsRefresher],
 })
 export class ProcessorModule {}

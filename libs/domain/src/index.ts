@@ -22,3 +22,5 @@ export * from './events/eval-job';
 export * from './evaluators/validate-evaluator';
 export * from './json/parse';
 export * from './scores/score-request';
+export * from './model-stats/latency-histogram';
+export * from './routing/route-model';

@@ -68,6 +68,9 @@ export const MAX_NATIVE_ID_LENGTH = 256;
 
 export const TRACE_QUERY_LIMIT = { min: 1, max: 100, default: 50 } as const;
 
+/** POST /api/v1/route-model: candidates per request, a model name's length, the longest window (30 days). */
+export const ROUTE_MODEL_LIMITS = { candidates: 50, modelName: 256, windowHours: 720 } as const;
+
 /** How long a read with minSeq waits for the projections (CONTRACT "Read-your-writes"). */
 export const READ_YOUR_WRITES_WAIT_MS = 10_000;
 

@@ -3,3 +3,4 @@ export * from './telemetry/decode-ingest-message';
 export * from './telemetry/telemetry-projection';
 export * from './telemetry/rebuild-telemetry';
 export * from './telemetry/verify-telemetry';
+export * from './model-stats/rebuild-model-stats';

@@ -1,11 +1,11 @@
 import type { Command } from 'commander';
 import { LiveTablesBusyError, assertSchemaCurrent } from '@app/persistence';
-import { type RebuildProgress, RebuildBusyError, rebuildTelemetry } from '@app/projections';
+import { type RebuildProgress, RebuildBusyError, rebuildModelStats, rebuildTelemetry } from '@app/projections';
 import { withDatabase } from '../database';
 import { withEventLog } from '../event-log';
 import { CliError, printResult } from '../output';
 
-const PROJECTIONS = ['telemetry'] as const;
+const PROJECTIONS = ['telemetry', 'model-stats'] as const;
 const PROGRESS_EVERY_MS = 2_000;
 
 /** A line on stderr now and then, so an operator watching a long replay sees it move. */
@@ -24,11 +24,19 @@ function progressReporter(): (p: RebuildProgress) => void {
 export function registerRebuildCommand(program: Command): void {
   program
     .command('rebuild')
-    .description('rebuild a projection from its stream into new tables and swap them in (operator: DATABASE_URL / NATS_URL)')
+    .description('rebuild a projection: telemetry from its stream into new tables swapped in (then model-stats counted again); model-stats from the rows (operator: DATABASE_URL / NATS_URL)')
     .option('--projection <name>', `one of ${PROJECTIONS.join(', ')}`, 'telemetry')
     .option('--json', 'print JSON')
     .action(async (opts: { projection: string; json?: boolean }) => {
       if (!(PROJECTIONS as readonly string[]).includes(opts.projection)) throw new CliError(`--projection must be one of ${PROJECTIONS.join(', ')}`);
+      if (opts.projection === 'model-stats') {
+        const stats = await withDatabase(async (ds) => {
+          await assertSchemaCurrent(ds);
+          return rebuildModelStats(ds, (buckets) => process.stderr.write(`rebuild: model-stats, ${buckets} buckets recounted\n`));
+        });
+        printResult(stats, !!opts.json, () => `rebuilt model-stats: ${stats.buckets} buckets recounted from the rows in ${(stats.durationMs / 1000).toFixed(1)} s`);
+        return;
+      }
       const result = await withEventLog((nats) =>
         withDatabase(async (ds) => {
           await assertSchemaCurrent(ds);

@@ -15,6 +15,7 @@ import {
   indexShadowTables,
   liveSchema,
   lockLiveTables,
+  markAllModelStatsDirty,
   markHandledThrough,
   queueUsage,
   prepareTelemetry,
@@ -128,6 +129,8 @@ async function rebuildLocked(runner: QueryRunner, nats: NatsResources, options: 
       const total = (metric: UsageCount['metric']) => usage.filter((u) => u.metric === metric).reduce((n, u) => n + u.n, 0);
       return { ...rows, usageCounted: { traces: total('traces'), spans: total('spans') } };
     });
+    // Model stats are counted from the rows, which are new tables now: every bucket is counted again (outside the swap's locks).
+    await markAllModelStatsDirty(runner.manager);
     return {
       projection: TELEMETRY_PROJECTION.name,
       version: TELEMETRY_PROJECTION.version,

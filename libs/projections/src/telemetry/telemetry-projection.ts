@@ -1,11 +1,14 @@
 import type { DataSource } from 'typeorm';
-import { foldFacts } from '@app/domain';
+import { type TelemetryFacts, foldFacts } from '@app/domain';
 import type { NatsResources } from '@app/eventlog';
 import {
   type NewRows,
   type PreparedTelemetry,
+  type ModelStatsKeys,
   type ProjectionPosition,
   type UsageCount,
+  lockTelemetryTables,
+  markModelStatsDirty,
   prepareTelemetry,
   queueUsage,
   recordApplied,
@@ -58,10 +61,21 @@ export async function applyTelemetryBatch(ds: DataSource, position: ProjectionPo
   const { telemetry, orgOf, seqs } = batch;
   const usage = (metric: UsageCount['metric'], rows: NewRows[]): UsageCount[] =>
     rows.map((r) => ({ orgId: orgOf.get(r.projectId) as string, month: r.month, metric, n: r.n }));
+  const statsKeys = modelStatsKeysOf(telemetry.facts);
   return ds.transaction(async (m) => {
+    // The tables' locks before any read of them, in the order a rebuild's swap takes them.
+    await lockTelemetryTables(m);
+    // The model-stats buckets the batch's spans are in before and after it: a span whose model or start changes leaves one.
+    await markModelStatsDirty(m, statsKeys);
     const { newTraces, newSpans } = await writePreparedTelemetry(m, telemetry);
+    await markModelStatsDirty(m, statsKeys);
     if (options.countUsage) await queueUsage(m, [...usage('traces', newTraces), ...usage('spans', newSpans)]);
     if (options.scheduleEvaluations) await scheduleEvaluations(m, telemetry.facts.spans);
     return recordApplied(m, position, seqs);
   });
 }
+
+const modelStatsKeysOf = (facts: TelemetryFacts): ModelStatsKeys => ({
+  spans: facts.spans.map((s) => ({ projectId: s.projectId, id: s.id })),
+  scores: facts.scores.map((c) => ({ projectId: c.projectId, traceId: c.values.traceId, spanId: c.values.spanId })),
+});
