@@ -57,6 +57,23 @@ export const PAYLOAD_LIMITS = {
 /** The largest body any route accepts; the HTTP server's hard ceiling. */
 export const MAX_BODY_BYTES = Math.max(...Object.values(PAYLOAD_LIMITS));
 
+/**
+ * How long the API waits on a client. Without a bound a body sent at one byte a second holds
+ * its connection (and the memory of its request) for as long as the client likes.
+ */
+export const HTTP_TIMEOUTS = {
+  /** The request line and headers must have arrived within this. */
+  headersMs: 10_000,
+  /** The whole request, headers and body, within this (a 5 MB body needs about 170 KB/s); then 408 and the connection is closed. */
+  requestMs: 30_000,
+  /** How often the two bounds above are checked, so a slow request is cut at most this late. */
+  checkIntervalMs: 1_000,
+  /** A connection on which nothing moves either way for this long is closed; above the longest wait of a handler (read-your-writes, 10 s). */
+  idleMs: 60_000,
+  /** An idle kept-alive connection is closed after this: longer than the 60 s idle timeout of common load balancers, so that they close first. */
+  keepAliveMs: 72_000,
+} as const;
+
 export const MAX_BATCH_EVENTS = 1_000;
 export const MAX_SCORES_PER_REQUEST = 1_000;
 
