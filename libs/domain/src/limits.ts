@@ -35,6 +35,33 @@ export const RATE_LIMIT_WINDOW_MS = 1_000;
 /** `/api/v1/auth/*` is counted per client IP (CONTRACT "Rate limits"). */
 export const AUTH_RATE_PER_SECOND_PER_IP = 100;
 
+/**
+ * Failed logins per account (OWASP Authentication Cheat Sheet, "Account lockout"): after
+ * `freeFailures` failures within `windowMs` the account waits `firstLockMs` before the next
+ * attempt, doubling with each further failure up to `maxLockMs`, so a guesser gets about a
+ * dozen tries an hour while the real user is never locked out for longer than a few minutes.
+ * A successful login clears the count.
+ */
+export const LOGIN_THROTTLE = {
+  freeFailures: 5,
+  windowMs: 15 * 60_000,
+  firstLockMs: 1_000,
+  maxLockMs: 5 * 60_000,
+} as const;
+
+/**
+ * Password hashing (argon2id, 19 MiB and a core for tens of milliseconds each) runs at most
+ * `concurrent` at a time and keeps at most `queued` waiting; beyond that a login is refused
+ * with 503 at once, so a login flood takes one core and never the ingestion's.
+ */
+export const PASSWORD_HASHING = { concurrent: 1, queued: 16 } as const;
+
+/**
+ * API-key authentications that fail (unknown or revoked key) per client IP in the rate-limit
+ * window; past them the IP's unknown keys are refused with 429 before any database look-up.
+ */
+export const FAILED_KEY_AUTHS_PER_SECOND_PER_IP = 10;
+
 /** Requests per second for an API key: the organization's own setting, else its plan's. */
 export const rateLimitOf = (plan: PlanName, organizationOverride: number | null): number =>
   organizationOverride ?? PLANS[plan].ratePerSecond;
