@@ -38,8 +38,9 @@ export const AUTH_RATE_PER_SECOND_PER_IP = 100;
 /**
  * Failed logins per account (OWASP Authentication Cheat Sheet, "Account lockout"): after
  * `freeFailures` failures within `windowMs` the account waits `firstLockMs` before the next
- * attempt, doubling with each further failure up to `maxLockMs`, so a guesser gets about a
- * dozen tries an hour while the real user is never locked out for longer than a few minutes.
+ * attempt, doubling with each further failure up to `maxLockMs`, so a guesser gets about 25
+ * tries in the first hour and 12 an hour after, while the real user is never locked out for
+ * longer than a few minutes.
  * A successful login clears the count.
  */
 export const LOGIN_THROTTLE = {

@@ -42,7 +42,8 @@ describe('API key principals cached while Postgres notifies key changes', () => 
   async function newKey(): Promise<{ secret: string; hash: string; id: string; orgId: string; projectId: string }> {
     const [org] = await ds.query(`INSERT INTO organizations (name) VALUES ('acme') RETURNING id`);
     const [project] = await ds.query(`INSERT INTO projects (org_id, name) VALUES ($1, 'agents') RETURNING id`, [org.id]);
-    const key = await new TenancyRepository(ds).createApiKey(project.id, 'ingest');
+    const [user] = await ds.query(`INSERT INTO users (email, password_hash) VALUES ($1, 'x') RETURNING id`, [`${randomUUID()}@spanlog.test`]);
+    const key = await new TenancyRepository(ds).createApiKey(project.id, 'ingest', user.id);
     return { secret: key.apiKey, hash: hashApiKey(key.apiKey), id: key.id, orgId: org.id, projectId: project.id };
   }
 
