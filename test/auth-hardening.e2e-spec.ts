@@ -28,11 +28,15 @@ describe('authentication under attack', () => {
   const statuses = (answers: { status: number }[]) => answers.map((a) => a.status);
 
   it('does not let a forged X-Forwarded-For choose the address that rate limits count and the audit log records', async () => {
+    // Each forged address would start a bucket of its own, every answer then leaving 99 of 100.
     const answers = await Promise.all(
-      Array.from({ length: 130 }, (_, i) => send(stack, 'POST', '/api/v1/auth/refresh', { body: { refresh_token: 'slr_guess' }, headers: { 'x-forwarded-for': `203.0.113.${i % 250}` } })),
+      Array.from({ length: 20 }, (_, i) =>
+        fetch(`${stack.baseUrl}/api/v1/auth/refresh`, { method: 'POST', headers: { 'content-type': 'application/json', 'x-forwarded-for': `203.0.113.${i}` }, body: '{"refresh_token":"slr_guess"}' }),
+      ),
     );
-    expect(statuses(answers).filter((s) => s === 429).length).toBeGreaterThan(0);
-    expect(new Set(statuses(answers))).toEqual(new Set([401, 429]));
+    expect(new Set(statuses(answers))).toEqual(new Set([401]));
+    const remaining = answers.map((a) => Number(a.headers.get('ratelimit-remaining')));
+    expect(Math.min(...remaining)).toBeLessThan(99);
 
     await sleep(1_100);
     await login('forged@spanlog.test', 'guess', { 'x-forwarded-for': '203.0.113.77' });
@@ -56,16 +60,26 @@ describe('authentication under attack', () => {
   });
 
   it('refuses even the right password while locked, lets it in once Retry-After has passed, and then counts from zero', async () => {
-    await Promise.all(Array.from({ length: LOGIN_THROTTLE.freeFailures + 3 }, (_, i) => login(EMAIL, `wrong ${i}`)));
-    const locked = await fetch(`${stack.baseUrl}/api/v1/auth/login`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ email: EMAIL, password: PASSWORD }) });
+    const attempt = (password: string) =>
+      fetch(`${stack.baseUrl}/api/v1/auth/login`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ email: EMAIL, password }) });
+    // Failing one at a time, waiting out each lock, until a lock is long enough to try the right password inside it.
+    for (let failures = 0; ; failures++) {
+      if (failures > LOGIN_THROTTLE.freeFailures + 10) throw new Error('the account was never locked');
+      const res = await attempt(`wrong ${failures}`);
+      if (res.status !== 429) continue;
+      const wait = Number(res.headers.get('retry-after'));
+      if (wait >= 4) break;
+      await sleep(wait * 1_000);
+    }
+    const locked = await attempt(PASSWORD);
     expect(locked.status).toBe(429);
     const retryAfter = Number(locked.headers.get('retry-after'));
     expect(retryAfter).toBeGreaterThanOrEqual(1);
     expect(retryAfter).toBeLessThanOrEqual(LOGIN_THROTTLE.maxLockMs / 1_000);
 
     await sleep(retryAfter * 1_000);
-    expect((await login(EMAIL, PASSWORD)).status).toBe(200);
-    expect((await login(EMAIL, 'wrong again')).status).toBe(401);
+    expect((await attempt(PASSWORD)).status).toBe(200);
+    expect((await attempt('wrong again')).status).toBe(401);
   });
 
   it('refuses logins with 503 and Retry-After once too many wait for a password check, rather than queueing them all', async () => {
@@ -80,8 +94,15 @@ describe('authentication under attack', () => {
     const unknown = () => `sl_${randomBytes(24).toString('base64url')}`;
     const attempts = (n: number) => Promise.all(Array.from({ length: n }, () => fetch(`${stack.baseUrl}/api/v1/traces`, { headers: { authorization: `Bearer ${unknown()}` } })));
     // Failures count once they are known: a burst sent at once is looked up, the next one is not.
-    expect(new Set(statuses(await attempts(FAILED_KEY_AUTHS_PER_SECOND_PER_IP)))).toEqual(new Set([401]));
-    const answers = await attempts(20);
+    // Both must fall within one second; a busy machine that slowed them past it is given another go.
+    let answers: Response[] = [];
+    for (let tries = 1; ; tries++) {
+      const started = Date.now();
+      expect(new Set(statuses(await attempts(FAILED_KEY_AUTHS_PER_SECOND_PER_IP)))).toEqual(new Set([401]));
+      answers = await attempts(20);
+      if (Date.now() - started < 900 || tries === 5) break;
+      await sleep(1_100);
+    }
     const refused = answers.filter((a) => a.status === 429);
     expect(refused.length).toBeGreaterThan(0);
     expect(statuses(answers).every((s) => s === 401 || s === 429)).toBe(true);
