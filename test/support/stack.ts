@@ -58,6 +58,8 @@ export interface StackOptions {
   adminDbUrl?: string;
   /** The NATS server to use: the shared one unless a test brings its own. */
   natsUrl?: string;
+  /** Keep everything the apps write (for tests that read their logs), not only the last lines. */
+  keepOutput?: boolean;
 }
 
 export class Stack {
@@ -75,9 +77,10 @@ export class Stack {
     readonly streamPrefix: string,
     private readonly adminDbUrl: string,
     private readonly natsUrl: string,
+    private readonly keepOutput: boolean,
   ) {}
 
-  static async start(extraEnv: NodeJS.ProcessEnv = {}, { name = 'e2e', adminDbUrl = ADMIN_DB_URL, natsUrl = NATS_URL }: StackOptions = {}): Promise<Stack> {
+  static async start(extraEnv: NodeJS.ProcessEnv = {}, { name = 'e2e', adminDbUrl = ADMIN_DB_URL, natsUrl = NATS_URL, keepOutput = false }: StackOptions = {}): Promise<Stack> {
     const id = randomBytes(5).toString('hex');
     const dbName = `spanlog_${name}_${id}`;
     const dbUrl = new URL(adminDbUrl);
@@ -101,7 +104,7 @@ export class Stack {
     const db = new Pool({ connectionString: dbUrl.toString(), max: 2 });
     // An idle connection ended by a Postgres restart must not crash the test process.
     db.on('error', () => undefined);
-    const stack = new Stack(`http://127.0.0.1:${port}`, env, db, dbName, streamPrefix, adminDbUrl, natsUrl);
+    const stack = new Stack(`http://127.0.0.1:${port}`, env, db, dbName, streamPrefix, adminDbUrl, natsUrl, keepOutput);
     try {
       await stack.startProcessor();
       await stack.startApi();
@@ -184,6 +187,7 @@ export class Stack {
     return child && child.exitCode === null && child.signalCode === null ? (child.pid ?? null) : null;
   }
 
+  /** What the app wrote lately; everything it wrote since it started when the stack keeps output. */
   recentOutput(app: App): string {
     return (this.output.get(app) ?? []).join('');
   }
@@ -194,7 +198,7 @@ export class Stack {
     this.output.set(app, lines);
     const keep = (d: Buffer) => {
       lines.push(d.toString());
-      if (lines.length > 200) lines.shift();
+      if (!this.keepOutput && lines.length > 200) lines.shift();
     };
     child.stdout?.on('data', keep);
     child.stderr?.on('data', keep);

@@ -1,31 +1,19 @@
-import { randomUUID } from 'node:crypto';
-import type { IncomingMessage } from 'node:http';
 import { ValidationPipe } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import { FastifyAdapter, type NestFastifyApplication } from '@nestjs/platform-fastify';
 import type { Logger } from 'pino';
-import { LOGGER, PinoNestLogger } from '@app/config';
-import { MAX_BODY_BYTES } from '@app/domain';
+import { type AppConfig, LOGGER, PinoNestLogger, loadConfig } from '@app/config';
 import { AppModule } from './app.module';
 import { AllExceptionsFilter } from './http/error-handling';
 import { registerJsonParser } from './http/json-body-parser';
 import { registerOversizedBodyAnswer } from './http/oversized-body';
 import { registerRequestDecompression } from './http/request-decompression';
+import { httpServerOptions } from './http/server-options';
 import { mountRpc } from './rpc/mount-rpc';
 
-const REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
-
 /** Builds the API application (not yet listening): shared by main.ts and in-process tests. */
-export async function createApiApp(): Promise<NestFastifyApplication> {
-  const adapter = new FastifyAdapter({
-    bodyLimit: MAX_BODY_BYTES,
-    // A client's request id is kept when it is sane, so their logs and ours line up.
-    genReqId: (req: IncomingMessage) => {
-      const given = req.headers['x-request-id'];
-      return typeof given === 'string' && REQUEST_ID.test(given) ? given : randomUUID();
-    },
-    trustProxy: true,
-  });
+export async function createApiApp(config: AppConfig = loadConfig()): Promise<NestFastifyApplication> {
+  const adapter = new FastifyAdapter(httpServerOptions(config));
   const app = await NestFactory.create<NestFastifyApplication>(AppModule, adapter, { bodyParser: false, bufferLogs: true });
   const logger = app.get<Logger>(LOGGER);
   app.useLogger(new PinoNestLogger(logger));

@@ -6,6 +6,7 @@ import { SeqTokenCodec } from '@app/domain';
 import { EvaluatorStore, PasswordVerifier } from '@app/persistence';
 import { AuditPublisher } from './audit/audit.publisher';
 import { ApiKeyGuard } from './auth/api-key.guard';
+import { FailedAuthLimiter } from './auth/failed-auth-limiter';
 import { VisibilityService } from './consistency/visibility.service';
 import { HealthController } from './health/health.controller';
 import { InfrastructureModule } from './infrastructure/infrastructure.module';
@@ -13,6 +14,7 @@ import { EvaluatorsService } from './rpc/evaluators.service';
 import { TenancyService } from './rpc/tenancy.service';
 import { AuthController } from './sessions/auth.controller';
 import { AuthService } from './sessions/auth.service';
+import { LoginThrottle } from './sessions/login-throttle';
 import { SessionGuard } from './sessions/session.guard';
 import { IngestService } from './ingestion/ingest.service';
 import { OtelIngestController } from './ingestion/otel-ingest.controller';
@@ -35,6 +37,6 @@ import { TracesService } from './traces/traces.service';
     }),
   ],
   controllers: [HealthController, TracesIngestController, OtelIngestController, TracesController, AuthController, ScoresIngestController, RouteModelController],
-  providers: [ApiKeyGuard, SessionGuard, AuthService, AuditPublisher, TenancyService, EvaluatorsService, { provide: EvaluatorStore, inject: [DataSource], useFactory: (ds: DataSource) => new EvaluatorStore(ds) }, IngestService, QuotaService, TracesService, VisibilityService, RouteModelService, { provide: SeqTokenCodec, inject: [APP_CONFIG], useFactory: (c: AppConfig) => new SeqTokenCodec(c.jwtSecret) }, { provide: PasswordVerifier, useFactory: () => new PasswordVerifier() }],
+  providers: [ApiKeyGuard, { provide: FailedAuthLimiter, useFactory: () => new FailedAuthLimiter() }, SessionGuard, AuthService, LoginThrottle, AuditPublisher, TenancyService, EvaluatorsService, { provide: EvaluatorStore, inject: [DataSource], useFactory: (ds: DataSource) => new EvaluatorStore(ds) }, IngestService, QuotaService, TracesService, VisibilityService, RouteModelService, { provide: SeqTokenCodec, inject: [APP_CONFIG], useFactory: (c: AppConfig) => new SeqTokenCodec(c.jwtSecret) }, { provide: PasswordVerifier, useFactory: () => new PasswordVerifier() }],
 })
 export class AppModule {}

@@ -38,6 +38,16 @@ describe(loadConfig.name, () => {
     expect(() => loadConfig({ SPANLOG_PROCESSOR_NICE: '20' })).toThrow(/SPANLOG_PROCESSOR_NICE must be an integer from 0 to 19/);
   });
 
+  it('trusts no proxy unless told how many hops or which addresses, and refuses anything else naming TRUST_PROXY', () => {
+    expect(loadConfig({}).trustProxy).toBe(false);
+    expect(loadConfig({ TRUST_PROXY: 'false' }).trustProxy).toBe(false);
+    expect(loadConfig({ TRUST_PROXY: '2' }).trustProxy).toBe(2);
+    expect(loadConfig({ TRUST_PROXY: '10.0.0.0/8, 127.0.0.1,::1, fd00::/8' }).trustProxy).toEqual(['10.0.0.0/8', '127.0.0.1', '::1', 'fd00::/8']);
+    for (const bad of ['true', '11', '10.0.0.0/33', 'fd00::/129', 'proxy.internal', '10.0.0.1/8/8', '10.0.0.1,']) {
+      expect(() => loadConfig({ TRUST_PROXY: bad })).toThrow(/TRUST_PROXY/);
+    }
+  });
+
   it('refuses stream prefixes NATS cannot name', () => {
     expect(() => loadConfig({ SPANLOG_STREAM_PREFIX: 'a.b' })).toThrow(/SPANLOG_STREAM_PREFIX/);
   });

@@ -1,4 +1,5 @@
 import { randomBytes } from 'node:crypto';
+import { isIP } from 'node:net';
 
 export const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
 export type LogLevel = (typeof LOG_LEVELS)[number];
@@ -30,6 +31,41 @@ export interface AppConfig {
   processorNice: number;
   /** How often the processor checks newly applied requests against the rows they write (`spanlog verify`, incrementally). */
   verifyIntervalMs: number;
+  /**
+   * Which peers may tell the API the client's address (X-Forwarded-For): none (false), the
+   * nearest `n` hops, or the proxies at these addresses and networks. Trusting every peer
+   * would let each client pick its own address, and with it its rate-limit bucket.
+   */
+  trustProxy: TrustProxy;
+}
+
+export type TrustProxy = false | number | string[];
+
+const MAX_PROXY_HOPS = 10;
+
+/** `TRUST_PROXY`: unset (off), a hop count, or a comma-separated list of IP addresses and CIDR networks. */
+export function parseTrustProxy(raw: string | undefined): { value: TrustProxy; problem?: string } {
+  const text = raw?.trim() ?? '';
+  if (!text || text === '0' || text.toLowerCase() === 'false') return { value: false };
+  if (/^\d+$/.test(text)) {
+    const hops = Number(text);
+    return hops <= MAX_PROXY_HOPS ? { value: hops } : { value: false, problem: `TRUST_PROXY hop count must be from 1 to ${MAX_PROXY_HOPS} (got "${text}")` };
+  }
+  if (text.toLowerCase() === 'true') {
+    return { value: false, problem: 'TRUST_PROXY=true would let every client choose its own address: give the number of proxies in front of the API, or their addresses' };
+  }
+  const entries = text.split(',').map((e) => e.trim());
+  const bad = entries.filter((entry) => !isAddressOrNetwork(entry));
+  if (bad.length) return { value: false, problem: `TRUST_PROXY must be a hop count or a comma-separated list of IP addresses and CIDR networks (not "${bad.join('", "')}")` };
+  return { value: entries };
+}
+
+function isAddressOrNetwork(entry: string): boolean {
+  const [address, prefix, ...rest] = entry.split('/');
+  const version = isIP(address);
+  if (!version || rest.length) return false;
+  if (prefix === undefined) return true;
+  return /^\d{1,3}$/.test(prefix) && Number(prefix) <= (version === 4 ? 32 : 128);
 }
 
 export const DEFAULT_DATABASE_URL = 'postgres://postgres@127.0.0.1:5432/spanlog';
@@ -92,6 +128,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
     return fallback;
   };
 
+  const trustProxy = parseTrustProxy(env.TRUST_PROXY);
+  if (trustProxy.problem) problems.push(trustProxy.problem);
+
   const streamPrefix = str('SPANLOG_STREAM_PREFIX', '');
   if (!/^[A-Za-z0-9_-]*$/.test(streamPrefix)) problems.push('SPANLOG_STREAM_PREFIX may only hold letters, digits, _ and -');
 
@@ -109,6 +148,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
     evaluatorAllowPrivateNetworks: bool('SPANLOG_EVALUATOR_ALLOW_PRIVATE_NETWORKS', nodeEnv !== 'production'),
     processorNice: int('SPANLOG_PROCESSOR_NICE', 0, 0, 19),
     verifyIntervalMs: int('SPANLOG_VERIFY_INTERVAL_MS', 600_000, 1_000, 86_400_000),
+    trustProxy: trustProxy.value,
   };
   if (problems.length) throw new ConfigError(problems);
   return config;

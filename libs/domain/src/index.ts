@@ -24,3 +24,4 @@ export * from './json/parse';
 export * from './scores/score-request';
 export * from './model-stats/latency-histogram';
 export * from './routing/route-model';
+export * from './login-throttle';

@@ -35,6 +35,34 @@ export const RATE_LIMIT_WINDOW_MS = 1_000;
 /** `/api/v1/auth/*` is counted per client IP (CONTRACT "Rate limits"). */
 export const AUTH_RATE_PER_SECOND_PER_IP = 100;
 
+/**
+ * Failed logins per account (OWASP Authentication Cheat Sheet, "Account lockout"): after
+ * `freeFailures` failures within `windowMs` the account waits `firstLockMs` before the next
+ * attempt, doubling with each further failure up to `maxLockMs`, so a guesser gets about 25
+ * tries in the first hour and 12 an hour after, while the real user is never locked out for
+ * longer than a few minutes.
+ * A successful login clears the count.
+ */
+export const LOGIN_THROTTLE = {
+  freeFailures: 5,
+  windowMs: 15 * 60_000,
+  firstLockMs: 1_000,
+  maxLockMs: 5 * 60_000,
+} as const;
+
+/**
+ * Password hashing (argon2id, 19 MiB and a core for tens of milliseconds each) runs at most
+ * `concurrent` at a time and keeps at most `queued` waiting; beyond that a login is refused
+ * with 503 at once, so a login flood takes one core and never the ingestion's.
+ */
+export const PASSWORD_HASHING = { concurrent: 1, queued: 16 } as const;
+
+/**
+ * API-key authentications that fail (unknown or revoked key) per client IP in the rate-limit
+ * window; past them the IP's unknown keys are refused with 429 before any database look-up.
+ */
+export const FAILED_KEY_AUTHS_PER_SECOND_PER_IP = 10;
+
 /** Requests per second for an API key: the organization's own setting, else its plan's. */
 export const rateLimitOf = (plan: PlanName, organizationOverride: number | null): number =>
   organizationOverride ?? PLANS[plan].ratePerSecond;
@@ -56,6 +84,23 @@ export const PAYLOAD_LIMITS = {
 
 /** The largest body any route accepts; the HTTP server's hard ceiling. */
 export const MAX_BODY_BYTES = Math.max(...Object.values(PAYLOAD_LIMITS));
+
+/**
+ * How long the API waits on a client. Without a bound a body sent at one byte a second holds
+ * its connection (and the memory of its request) for as long as the client likes.
+ */
+export const HTTP_TIMEOUTS = {
+  /** The request line and headers must have arrived within this. */
+  headersMs: 10_000,
+  /** The whole request, headers and body, within this (a 5 MB body needs about 170 KB/s); then 408 and the connection is closed. */
+  requestMs: 30_000,
+  /** How often the two bounds above are checked, so a slow request is cut at most this late. */
+  checkIntervalMs: 1_000,
+  /** A connection on which nothing moves either way for this long is closed; above the longest wait of a handler (read-your-writes, 10 s). */
+  idleMs: 60_000,
+  /** An idle kept-alive connection is closed after this: longer than the 60 s idle timeout of common load balancers, so that they close first. */
+  keepAliveMs: 72_000,
+} as const;
 
 export const MAX_BATCH_EVENTS = 1_000;
 export const MAX_SCORES_PER_REQUEST = 1_000;

@@ -9,6 +9,7 @@ export * from './tenancy/api-key-lookup';
 export * from './tenancy/api-key-change-listener';
 export * from './tenancy/principal-cache';
 export * from './tenancy/bootstrap';
+export * from './tenancy/login-failures-store';
 export * from './tenancy/passwords';
 export * from './database-admin';
 export * from './tenancy/session-store';

@@ -3,7 +3,7 @@ import type { AccessClaims } from '../sessions/auth.service';
 import { withEvaluatorFields } from './evaluator-input';
 import type { EvaluatorsService } from './evaluators.service';
 import { toTrpcError } from './rpc-errors';
-import { dto } from './rpc-input';
+import { dto, optionalDto } from './rpc-input';
 import {
   ApiKeyCreateInput,
   ApiKeyRevokeInput,
@@ -15,6 +15,7 @@ import {
   OrgInput,
   ProjectCreateInput,
   ProjectInput,
+  SecurityLogInput,
 } from './rpc.dto';
 import type { Actor, TenancyService } from './tenancy.service';
 
@@ -47,6 +48,7 @@ export function buildRouter(tenancy: TenancyService, evaluators: EvaluatorsServi
   return t.router({
     user: t.router({
       me: authed.query(({ ctx }) => tenancy.me(ctx.actor)),
+      securityLog: authed.input(optionalDto(SecurityLogInput)).query(({ ctx, input }) => tenancy.securityLog(ctx.actor, input.cursor)),
     }),
     organization: t.router({
       list: authed.query(({ ctx }) => tenancy.listOrgs(ctx.actor)),
@@ -64,7 +66,7 @@ export function buildRouter(tenancy: TenancyService, evaluators: EvaluatorsServi
     member: t.router({
       list: authed.input(dto(OrgInput)).query(({ ctx, input }) => tenancy.listMembers(ctx.actor, input.orgId)),
       add: authed.input(dto(MemberAddInput)).mutation(({ ctx, input }) => tenancy.addMember(ctx.actor, input.orgId, input.email, input.role)),
-      remove: authed.input(dto(MemberRemoveInput)).mutation(({ ctx, input }) => tenancy.removeMember(ctx.actor, input.orgId, input.userId)),
+      remove: authed.input(dto(MemberRemoveInput)).mutation(({ ctx, input }) => tenancy.removeMember(ctx.actor, input.orgId, input.userId, input.revokeKeys)),
     }),
     usage: t.router({
       get: authed.input(dto(OrgInput)).query(({ ctx, input }) => tenancy.usage(ctx.actor, input.orgId)),

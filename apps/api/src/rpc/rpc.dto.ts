@@ -1,4 +1,4 @@
-import { IsEmail, IsIn, IsOptional, IsString, IsUUID } from 'class-validator';
+import { IsBoolean, IsEmail, IsIn, IsOptional, IsString, IsUUID } from 'class-validator';
 import { MEMBER_ROLES, type MemberRole } from '@app/persistence';
 import { RequiredString } from '../validation/required-string';
 
@@ -26,6 +26,10 @@ export class MemberAddInput extends OrgInput {
 }
 export class MemberRemoveInput extends OrgInput {
   @IsUUID('all', { message: 'userId must be a UUID' }) userId: string;
+  @IsOptional() @IsBoolean({ message: 'revokeKeys must be true or false' }) revokeKeys?: boolean;
+}
+export class SecurityLogInput {
+  @IsOptional() @IsString({ message: 'cursor must be a string' }) cursor?: string;
 }
 export class AuditLogInput extends OrgInput {
   @IsOptional() @IsString({ message: 'cursor must be a string' }) cursor?: string;

@@ -5,6 +5,7 @@ import { APP_CONFIG, type AppConfig } from '@app/config';
 import { DomainError, looksLikeApiKey } from '@app/domain';
 import { type IssuedSession, PasswordVerifier, SessionStore, TenancyRepository } from '@app/persistence';
 import { AuditPublisher } from '../audit/audit.publisher';
+import { LoginThrottle } from './login-throttle';
 
 /** SPEC 2.5's session, exactly. */
 export interface SessionResponse {
@@ -31,16 +32,19 @@ export class AuthService {
     private readonly passwords: PasswordVerifier,
     private readonly jwt: JwtService,
     private readonly audit: AuditPublisher,
+    private readonly throttle: LoginThrottle,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
   ) {}
 
   async login(email: string, password: string, ip: string | null): Promise<SessionResponse> {
+    await this.throttle.admit(email);
     const user = await this.users.credentials(email);
     const valid = await this.passwords.verify(user?.passwordHash ?? null, password);
     if (!user || !valid) {
       await this.audit.record({ orgId: null, actorUserId: user?.id ?? null, action: 'user.login_failed', target: email, details: {}, ip });
       throw new DomainError('UNAUTHORIZED', INVALID_CREDENTIALS);
     }
+    await this.throttle.succeeded(email);
     const session = await this.sessions.open(user.id, this.config.jwtRefreshTtlSeconds);
     await this.audit.record({ orgId: null, actorUserId: user.id, action: 'user.login', target: session.sessionId, details: {}, ip });
     return this.respond(session, user.email);
