@@ -62,7 +62,7 @@ function setup(nodeEnv = 'test') {
   const audit = { record: async (r: AuditRecord) => void audited.push(r) };
   const service = new EvaluatorsService(tenancy as unknown as TenancyService, store as unknown as EvaluatorStore, audit as unknown as AuditPublisher, { nodeEnv } as AppConfig);
   const router = buildRouter({} as TenancyService, service);
-  const as = (userId: string) => router.createCaller({ ip: '127.0.0.1', session: async () => ({ sub: userId, sid: 's', typ: 'access' as const }) }).evaluator;
+  const as = (userId: string) => router.createCaller({ ip: '127.0.0.1', requestId: 'req-1', session: async () => ({ sub: userId, sid: 's', typ: 'access' as const }) }).evaluator;
   return { as, store, audited, tenancy };
 }
 
