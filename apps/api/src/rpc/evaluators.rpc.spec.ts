@@ -145,6 +145,15 @@ describe('evaluator procedures', () => {
     expect(JSON.stringify(audited)).not.toContain('Bearer');
   });
 
+  it('refuses a header value the call could not send, on create and on update, as a bad request naming the header', async () => {
+    const { as, store } = setup();
+    const message = 'headers.Authorization: must be a string of at most 4096 Latin-1 characters without control characters such as CR, LF or NUL';
+    expect(await failure(as('admin').create(created({ headers: { Authorization: 'Bearer ключ' } })))).toEqual({ code: 'BAD_REQUEST', message });
+    const { id } = await as('admin').create(created());
+    expect(await failure(as('admin').update({ projectId: PROJECT, id, headers: { Authorization: 'Bearer \u{1f511}' } }))).toEqual({ code: 'BAD_REQUEST', message });
+    expect(store.rows.get(id)?.headers).toEqual({ Authorization: SECRET });
+  });
+
   it('refuses an update that changes nothing, and answers 404 for an evaluator the project does not have', async () => {
     const { as } = setup();
     const { id } = await as('admin').create(created());
