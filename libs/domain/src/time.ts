@@ -32,3 +32,6 @@ export function parseTimestamp(value: unknown): number | null {
 
 /** Fixed-width UTC ISO string, so that timestamps compare correctly as text. */
 export const toIso = (ms: number): string => new Date(ms).toISOString();
+
+/** What `parseTimestamp` accepts, for messages that name a field: `startTime: must be ${TIMESTAMP_RULE}`. */
+export const TIMESTAMP_RULE = `an ISO 8601 timestamp from ${toIso(TELEMETRY_RANGES.timestampMs.min)} to ${toIso(TELEMETRY_RANGES.timestampMs.max)}`;

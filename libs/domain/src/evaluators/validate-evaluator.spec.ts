@@ -85,6 +85,8 @@ describe(validateEvaluatorInput.name, () => {
       ['a timeout as a string', { name: 'n', url: URL_, timeoutMs: '5000' }, 'timeoutMs: must be an integer from 1000 to 30000'],
       ['retries above 5', { name: 'n', url: URL_, retries: 6 }, 'retries: must be an integer from 0 to 5'],
       ['negative retries', { name: 'n', url: URL_, retries: -1 }, 'retries: must be an integer from 0 to 5'],
+      ['a NUL in the name', { name: 'rele\u0000vance', url: URL_ }, 'name: must not contain NUL characters or unpaired UTF-16 surrogates'],
+      ['an unpaired surrogate in a span name of the filter', { name: 'n', url: URL_, filter: { names: ['chat', 'x\udc00'] } }, 'filter.names[1]: must not contain NUL characters or unpaired UTF-16 surrogates'],
       ['headers as an array', { name: 'n', url: URL_, headers: ['Authorization: x'] }, 'headers: must be an object of header names to string values'],
       ['too many headers', { name: 'n', url: URL_, headers: Object.fromEntries(Array.from({ length: 21 }, (_, i) => [`X-H${i}`, 'v'])) }, 'headers: must hold at most 20 headers'],
       ['a header name that is not a token', { name: 'n', url: URL_, headers: { 'X Key': 'v' } }, 'headers: "X Key" is not a valid HTTP header name'],

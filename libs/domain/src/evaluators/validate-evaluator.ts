@@ -1,4 +1,5 @@
 import { validationError } from '../errors';
+import { UNSTORABLE_TEXT, isStorableText } from '../json/sanitize';
 import { EVALUATOR_LIMITS as LIMITS } from '../limits';
 import { SPAN_TYPE_PATTERN } from '../telemetry/records';
 import type { EvaluatorFilter, EvaluatorPatch, EvaluatorSettings } from './evaluator';
@@ -46,6 +47,7 @@ const integerIn =
 const readName: Reader<string> = (value, path) => {
   const name = typeof value === 'string' ? value.trim() : '';
   if (!name || name.length > LIMITS.nameLength) throw invalid(path, `must be a non-blank string of at most ${LIMITS.nameLength} characters`);
+  if (!isStorableText(name)) throw invalid(path, UNSTORABLE_TEXT);
   return name;
 };
 
@@ -99,6 +101,7 @@ const readNames: Reader<string[]> = (value, path) => {
   if (!Array.isArray(value) || value.length > LIMITS.filterNames) throw invalid(path, `must be an array of at most ${LIMITS.filterNames} span names`);
   const names = value.map((item, i) => {
     if (typeof item !== 'string' || !item) throw invalid(`${path}[${i}]`, 'must be a non-empty string');
+    if (!isStorableText(item)) throw invalid(`${path}[${i}]`, UNSTORABLE_TEXT);
     return item;
   });
   return unique(names);

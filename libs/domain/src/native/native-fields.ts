@@ -2,7 +2,7 @@ import { Allow, IsOptional, ValidateBy, ValidateNested, type ValidationError, Va
 import { isNativeId } from '../ids';
 import { type JsonObject, isJsonObject } from '../json/types';
 import { MAX_NATIVE_ID_LENGTH, TELEMETRY_RANGES } from '../limits';
-import { parseTimestamp, toIso } from '../time';
+import { TIMESTAMP_RULE, parseTimestamp, toIso } from '../time';
 
 /** A DTO class, abstract or not: class-validator and the decorators below key on its constructor. */
 type DtoClass<T extends object> = Function & { prototype: T };
@@ -166,12 +166,10 @@ export const stringList = (maxLength: number): FieldRule => ({
 
 const UNREADABLE = Symbol('unreadable timestamp');
 
-const TIMESTAMP_RANGE = `${toIso(TELEMETRY_RANGES.timestampMs.min)} to ${toIso(TELEMETRY_RANGES.timestampMs.max)}`;
-
 /** Held as fixed-width UTC ISO, so that versions compare as text; parsed once. */
 export const timestamp: FieldRule = {
   test: (v) => typeof v === 'string',
-  message: `must be an ISO 8601 timestamp from ${TIMESTAMP_RANGE}`,
+  message: `must be ${TIMESTAMP_RULE}`,
   read: (v) => {
     const ms = parseTimestamp(v);
     return ms === null ? UNREADABLE : toIso(ms);
