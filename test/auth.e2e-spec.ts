@@ -154,5 +154,13 @@ describe('auth endpoints (POST /api/v1/auth/login, /refresh, /logout)', () => {
       expect(await me(token)).toMatchObject({ status: 401, body: { error: { message: 'access token is invalid or expired' } } });
       expect(await logout(token)).toEqual({ status: 401, body: { data: null, error: { code: 'UNAUTHORIZED', message: 'access token is invalid or expired' } } });
     });
+
+    it('refuses a token without an expiry, even for a live session', async () => {
+      const { sid } = claimsOf((await login(stack, EMAIL)).access_token);
+      const forever = signed({ sub: tenant.userId, sid, typ: 'access' }, secret());
+      expect(await me(forever)).toMatchObject({ status: 401, body: { error: { message: 'access token is invalid or expired' } } });
+      // The same claims with an expiry are accepted: the expiry is what was missing.
+      expect((await me(signed({ sub: tenant.userId, sid, typ: 'access', exp: inAMinute() }, secret()))).status).toBe(200);
+    });
   });
 });

@@ -24,11 +24,12 @@ export interface AccessClaims {
 /**
  * Whether verified claims are an access token as `respond` issues them. The signature says
  * only who signed: a token signed with the secret but shaped otherwise (a bug, a leaked
- * secret) is refused rather than trusted, and a `sid` or `sub` that is not a UUID never
- * reaches a query as one.
+ * secret) is refused rather than trusted. Without `exp` it would never expire (the verifier
+ * checks `exp` only when present), and a `sid` or `sub` that is not a UUID must not reach a
+ * query as one.
  */
 const isAccessClaims = (claims: Record<string, unknown>): claims is Record<string, unknown> & AccessClaims =>
-  claims.typ === 'access' && isUUID(claims.sub, 'all') && isUUID(claims.sid, 'all');
+  claims.typ === 'access' && typeof claims.exp === 'number' && isUUID(claims.sub, 'all') && isUUID(claims.sid, 'all');
 
 /** One message for an unknown e-mail and a wrong password, so neither reveals which e-mails exist. */
 const INVALID_CREDENTIALS = 'invalid email or password';
