@@ -111,6 +111,24 @@ export const MAX_JSON_DEPTH = 64;
 /** Native ids are 1–256 characters (CONTRACT "General"). */
 export const MAX_NATIVE_ID_LENGTH = 256;
 
+/**
+ * Plausible ranges of what a span reports, checked where data enters (native validation,
+ * OTLP conversion). Far beyond any real call, yet small enough that no sum over a project's
+ * spans can overflow a double: one `cost` of 1.8e308 once made every trace list answer 500.
+ */
+export const TELEMETRY_RANGES = {
+  /** Cost of one span, in the currency the client reports (USD for the common SDKs). */
+  spanCost: { min: 0, max: 1_000_000 },
+  /** Each token count of one span (input, output, total): a thousand times the largest context windows. */
+  spanTokens: { min: 0, max: 1_000_000_000 },
+  /**
+   * Every timestamp a client sends (event, trace, span, OTLP nanoseconds) and every time
+   * filter, in epoch milliseconds, bounds included. Fixed rather than relative to the clock:
+   * the processor validates again when it replays, years later, and must agree with the API.
+   */
+  timestampMs: { min: Date.UTC(1970, 0, 1), max: Date.UTC(2099, 11, 31, 23, 59, 59, 999) },
+} as const;
+
 export const TRACE_QUERY_LIMIT = { min: 1, max: 100, default: 50 } as const;
 
 /** POST /api/v1/route-model: candidates per request, a model name's length, the longest window (30 days). */

@@ -62,7 +62,7 @@ function setup(nodeEnv = 'test') {
   const audit = { record: async (r: AuditRecord) => void audited.push(r) };
   const service = new EvaluatorsService(tenancy as unknown as TenancyService, store as unknown as EvaluatorStore, audit as unknown as AuditPublisher, { nodeEnv } as AppConfig);
   const router = buildRouter({} as TenancyService, service);
-  const as = (userId: string) => router.createCaller({ ip: '127.0.0.1', session: async () => ({ sub: userId, sid: 's', typ: 'access' as const }) }).evaluator;
+  const as = (userId: string) => router.createCaller({ ip: '127.0.0.1', requestId: 'req-1', session: async () => ({ sub: userId, sid: 's', typ: 'access' as const }) }).evaluator;
   return { as, store, audited, tenancy };
 }
 
@@ -143,6 +143,15 @@ describe('evaluator procedures', () => {
     const rotated = await as('admin').update({ projectId: PROJECT, id, headers: { Authorization: 'Bearer new' } });
     expect(rotated.headers).toEqual({ Authorization: 'Bearer new' });
     expect(JSON.stringify(audited)).not.toContain('Bearer');
+  });
+
+  it('refuses a header value the call could not send, on create and on update, as a bad request naming the header', async () => {
+    const { as, store } = setup();
+    const message = 'headers.Authorization: must be a string of at most 4096 Latin-1 characters without control characters such as CR, LF or NUL';
+    expect(await failure(as('admin').create(created({ headers: { Authorization: 'Bearer ключ' } })))).toEqual({ code: 'BAD_REQUEST', message });
+    const { id } = await as('admin').create(created());
+    expect(await failure(as('admin').update({ projectId: PROJECT, id, headers: { Authorization: 'Bearer \u{1f511}' } }))).toEqual({ code: 'BAD_REQUEST', message });
+    expect(store.rows.get(id)?.headers).toEqual({ Authorization: SECRET });
   });
 
   it('refuses an update that changes nothing, and answers 404 for an evaluator the project does not have', async () => {

@@ -2,7 +2,7 @@ import { initTRPC } from '@trpc/server';
 import type { AccessClaims } from '../sessions/auth.service';
 import { withEvaluatorFields } from './evaluator-input';
 import type { EvaluatorsService } from './evaluators.service';
-import { toTrpcError } from './rpc-errors';
+import { formatRpcError, toTrpcError } from './rpc-errors';
 import { dto, optionalDto } from './rpc-input';
 import {
   ApiKeyCreateInput,
@@ -23,10 +23,12 @@ export interface RpcContext {
   /** Resolves the caller's session, or rejects with UNAUTHORIZED; lazy so that every error has tRPC's shape. */
   session: () => Promise<AccessClaims>;
   ip: string | null;
+  /** The HTTP request's id, which an internal error's message and log line carry. */
+  requestId: string;
 }
 
 // Never dev mode: error bodies would carry stack traces to any caller.
-const t = initTRPC.context<RpcContext>().create({ isDev: false });
+const t = initTRPC.context<RpcContext>().create({ isDev: false, errorFormatter: formatRpcError });
 
 /** The services speak domain errors; here they become tRPC errors with the same status. */
 const procedure = t.procedure.use(async ({ next }) => {

@@ -5,6 +5,15 @@
 // eslint-disable-next-line no-control-regex
 const UNSAFE = /\u0000|[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/g;
 
+/** The same test without the `g` flag, whose `lastIndex` would carry over between calls. */
+const UNSAFE_ANYWHERE = new RegExp(UNSAFE.source);
+
+/** Whether Postgres can store `value` as it is: where a client's text must be refused rather than changed. */
+export const isStorableText = (value: string): boolean => !UNSAFE_ANYWHERE.test(value);
+
+/** The rule `isStorableText` checks, for messages that name the field: `name ${UNSTORABLE_TEXT}`. */
+export const UNSTORABLE_TEXT = 'must not contain NUL characters or unpaired UTF-16 surrogates';
+
 export function sanitizeText(value: string): string {
   return UNSAFE.test(value) ? value.replace(UNSAFE, (m) => (m === '\u0000' ? '' : '\ufffd')) : value;
 }
