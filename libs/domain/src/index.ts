@@ -22,3 +22,5 @@ export * from './events/eval-job';
 export * from './evaluators/validate-evaluator';
 export * from './json/parse';
 export * from './scores/score-request';
+export * from './prompts/prompt-template';
+export * from './prompts/validate-prompt-template';
