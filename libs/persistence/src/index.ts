@@ -20,3 +20,4 @@ export * from './projection-checkpoints';
 export * from './evaluations/eval-jobs';
 export * from './evaluators/evaluator-store';
 export * from './telemetry/expected-rows';
+export * from './prompts/prompt-template-store';

@@ -169,7 +169,7 @@ export class TenancyRepository {
     return count;
   }
 
-  auditLog(orgId: string, limit: number, after?: [string, string]): Promise<{ id: string; action: string; actorUserId: string | null; target: string | null; details: unknown; ip: string | null; createdAt: Date; createdAtText: string }[]> {
+  auditLog(orgId: string, limit: number, after?: [string, string]): Promise<{ id: string; action: string; actorUserId: string | null; actorApiKeyId: string | null; target: string | null; details: unknown; ip: string | null; createdAt: Date; createdAtText: string }[]> {
     const params: unknown[] = [orgId, limit];
     let cursor = '';
     if (after) {
@@ -178,7 +178,7 @@ export class TenancyRepository {
     }
     // A user's own events (logins) carry no organization: they show in every organization of that user.
     return this.db.query(
-      `SELECT a.id, a.action, a.actor_user_id AS "actorUserId", a.target, a.details, a.ip, a.created_at AS "createdAt", a.created_at::text AS "createdAtText"
+      `SELECT a.id, a.action, a.actor_user_id AS "actorUserId", a.actor_api_key_id AS "actorApiKeyId", a.target, a.details, a.ip, a.created_at AS "createdAt", a.created_at::text AS "createdAtText"
          FROM audit_log a
         WHERE (a.org_id = $1 OR (a.org_id IS NULL AND a.actor_user_id IN (SELECT user_id FROM memberships WHERE org_id = $1))) ${cursor}
         ORDER BY a.created_at DESC, a.id DESC LIMIT $2`,
