@@ -3,7 +3,7 @@ import { JwtModule } from '@nestjs/jwt';
 import { DataSource } from 'typeorm';
 import { APP_CONFIG, type AppConfig } from '@app/config';
 import { SeqTokenCodec } from '@app/domain';
-import { EvaluatorStore, PasswordVerifier } from '@app/persistence';
+import { EvaluatorStore, PasswordVerifier, PromptTemplateStore } from '@app/persistence';
 import { AuditPublisher } from './audit/audit.publisher';
 import { ApiKeyGuard } from './auth/api-key.guard';
 import { VisibilityService } from './consistency/visibility.service';
@@ -17,6 +17,8 @@ import { SessionGuard } from './sessions/session.guard';
 import { IngestService } from './ingestion/ingest.service';
 import { OtelIngestController } from './ingestion/otel-ingest.controller';
 import { ScoresIngestController } from './ingestion/scores-ingest.controller';
+import { PromptTemplatesController } from './prompts/prompt-templates.controller';
+import { PromptTemplatesService } from './prompts/prompt-templates.service';
 import { QuotaService } from './quota/quota.service';
 import { RateLimitModule } from './rate-limit/rate-limit.module';
 import { TracesIngestController } from './ingestion/traces-ingest.controller';
@@ -32,7 +34,7 @@ import { TracesService } from './traces/traces.service';
       useFactory: (c: AppConfig) => ({ secret: c.jwtSecret, signOptions: { algorithm: 'HS256' }, verifyOptions: { algorithms: ['HS256'] } }),
     }),
   ],
-  controllers: [HealthController, TracesIngestController, OtelIngestController, TracesController, AuthController, ScoresIngestController],
-  providers: [ApiKeyGuard, SessionGuard, AuthService, AuditPublisher, TenancyService, EvaluatorsService, { provide: EvaluatorStore, inject: [DataSource], useFactory: (ds: DataSource) => new EvaluatorStore(ds) }, IngestService, QuotaService, TracesService, VisibilityService, { provide: SeqTokenCodec, inject: [APP_CONFIG], useFactory: (c: AppConfig) => new SeqTokenCodec(c.jwtSecret) }, { provide: PasswordVerifier, useFactory: () => new PasswordVerifier() }],
+  controllers: [HealthController, TracesIngestController, OtelIngestController, TracesController, AuthController, ScoresIngestController, PromptTemplatesController],
+  providers: [ApiKeyGuard, SessionGuard, AuthService, AuditPublisher, TenancyService, EvaluatorsService, { provide: EvaluatorStore, inject: [DataSource], useFactory: (ds: DataSource) => new EvaluatorStore(ds) }, PromptTemplatesService, { provide: PromptTemplateStore, inject: [DataSource], useFactory: (ds: DataSource) => new PromptTemplateStore(ds) }, IngestService, QuotaService, TracesService, VisibilityService, { provide: SeqTokenCodec, inject: [APP_CONFIG], useFactory: (c: AppConfig) => new SeqTokenCodec(c.jwtSecret) }, { provide: PasswordVerifier, useFactory: () => new PasswordVerifier() }],
 })
 export class AppModule {}
