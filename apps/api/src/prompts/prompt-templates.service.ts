@@ -1,5 +1,4 @@
 import { Injectable } from '@nestjs/common';
-import type { AuditRecord } from '@app/eventlog';
 import {
   PAYLOAD_LIMITS,
   type PromptPick,
@@ -11,6 +10,7 @@ import {
   resolvedLabels,
   validatePromptVersionInput,
 } from '@app/domain';
+import type { AuditRecord } from '@app/eventlog';
 import { type ApiKeyPrincipal, type LabelMove, PromptTemplateStore } from '@app/persistence';
 import { AuditPublisher } from '../audit/audit.publisher';
 import { assertBodyWithin } from '../http/body-limit';
@@ -24,16 +24,16 @@ export interface PromptTemplatePage {
 /** What GET answers: a page of the list, or one version with the tag a client revalidates it by. */
 export type PromptTemplateAnswer = { kind: 'list'; page: PromptTemplatePage } | { kind: 'version'; version: PromptVersion; etag: string };
 
-const describePick = (pick: PromptPick): string => {
+function nothingFound(name: string, pick: PromptPick): string {
   switch (pick.by) {
     case 'version':
-      return `version ${pick.version}`;
+      return `prompt template "${name}" has no version ${pick.version} in this project`;
     case 'label':
-      return `a version labelled "${pick.label}"`;
+      return `prompt template "${name}" has no version labelled "${pick.label}" in this project`;
     case 'default':
-      return 'any version';
+      return `no prompt template is named "${name}" in this project`;
   }
-};
+}
 
 /**
  * Prompt templates of the API key's project (CONTRACT "Prompt templates"): push, list and
@@ -66,7 +66,7 @@ export class PromptTemplatesService {
       }
       case 'resolve': {
         const found = await this.store.resolve(projectId, query.name, query.pick);
-        if (!found) throw notFound(`prompt template "${query.name}" has no ${describePick(query.pick)} in this project`);
+        if (!found) throw notFound(nothingFound(query.name, query.pick));
         const version = { ...found.version, labels: resolvedLabels(found.version.labels, found.isLatest) };
         // Versions never change once stored, so the project and what is shown decide the tag; a push moving latest or a label changes it.
         return { kind: 'version', version, etag: strongEntityTag([projectId, version]) };
