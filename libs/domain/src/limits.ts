@@ -156,3 +156,22 @@ export const EVALUATOR_LIMITS = {
   reasonLength: 2_000,
   defaultSpanTypes: ['LLM'],
 } as const;
+
+/** Prompt templates (CONTRACT "Prompt templates"); a request body is at most PAYLOAD_LIMITS.default. */
+export const PROMPT_TEMPLATE_LIMITS = {
+  nameLength: 256,
+  /** Labels set by one push. */
+  labels: 20,
+  labelLength: 64,
+  /** Messages of a chat template. */
+  messages: 1_000,
+  roleLength: 64,
+  commitMessageLength: 2_000,
+  list: { min: 1, max: 100, default: 50 },
+  /**
+   * Tries of one push while concurrent pushes of the same name take the version it computed
+   * (each try waits for the push holding that version to finish, so every try lets one push
+   * through): then 503, which the client retries.
+   */
+  pushAttempts: 100,
+} as const;

@@ -22,3 +22,4 @@ export * from './evaluations/eval-jobs';
 export * from './evaluators/evaluator-store';
 export * from './telemetry/expected-rows';
 export * from './model-stats/model-stats-store';
+export * from './prompts/prompt-template-store';

@@ -33,3 +33,30 @@ function sanitizeValue(value: unknown): unknown {
   }
   return value;
 }
+
+// eslint-disable-next-line no-control-regex
+const UNSTORABLE = /\u0000|[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/;
+
+/**
+ * Where a parsed JSON value holds a string or key that Postgres cannot store (see above), as
+ * a path from `path` (`config.a[2]`); null when there is none. For values that must be kept
+ * exactly as sent, where sanitizing would change them behind the client's back.
+ */
+export function unstorableTextAt(value: unknown, path: string): string | null {
+  if (typeof value === 'string') return UNSTORABLE.test(value) ? path : null;
+  if (Array.isArray(value)) {
+    for (let i = 0; i < value.length; i++) {
+      const found = unstorableTextAt(value[i], `${path}[${i}]`);
+      if (found) return found;
+    }
+    return null;
+  }
+  if (value !== null && typeof value === 'object') {
+    for (const [key, item] of Object.entries(value)) {
+      if (UNSTORABLE.test(key)) return `${path} (a key)`;
+      const found = unstorableTextAt(item, `${path}.${key}`);
+      if (found) return found;
+    }
+  }
+  return null;
+}
