@@ -115,6 +115,13 @@ describe(WebhookCaller.name, () => {
     expect(call.result.reason).toMatch(/127\.0\.0\.1/);
   });
 
+  it('scores a header value HTTP cannot carry as 0 and fail, without calling or retrying', async () => {
+    handle = reply(200, { score: 1, pass: true });
+    const call = await caller().evaluate(evaluator({ headers: { 'X-Key': 'clé €' }, retries: 3 }), body);
+    expect(calls).toHaveLength(0);
+    expect(call).toEqual({ result: { score: 0, pass: false, reason: expect.stringMatching(/could not be made: Invalid character in header content \["X-Key"\]/), metadata: null }, attempts: 1 });
+  });
+
   it('refuses plain HTTP where HTTPS is required', async () => {
     const call = await caller(true, true).evaluate(evaluator(), body);
     expect(calls).toHaveLength(0);

@@ -1,4 +1,4 @@
-import { request as httpRequest } from 'node:http';
+import { type ClientRequest, request as httpRequest } from 'node:http';
 import { request as httpsRequest } from 'node:https';
 import { setTimeout as sleep } from 'node:timers/promises';
 import pLimit, { type LimitFunction } from 'p-limit';
@@ -43,7 +43,7 @@ export class WebhookCaller {
 
   async evaluate(evaluator: Pick<EvaluatorSettings, 'url' | 'headers' | 'timeoutMs' | 'retries'>, body: WebhookRequestBody): Promise<WebhookCall> {
     const refused = this.refusal(evaluator.url);
-    if (refused) return { result: evaluationResultOf({ kind: 'network', message: refused }, 1), attempts: 1 };
+    if (refused) return { result: evaluationResultOf({ kind: 'unsendable', message: refused }, 1), attempts: 1 };
     const payload = JSON.stringify(body);
     for (let attempt = 1; ; attempt++) {
       const outcome = await this.limited(evaluator.url, () => this.call(evaluator, payload));
@@ -75,15 +75,23 @@ export class WebhookCaller {
     }
   }
 
+  /** Resolves with what the call came to; never rejects, so no call can fail its job (SPEC 6.1 rule 2). */
   private call(evaluator: Pick<EvaluatorSettings, 'url' | 'headers' | 'timeoutMs'>, payload: string): Promise<CallOutcome> {
     const { url, headers, timeoutMs } = evaluator;
     const request = url.startsWith('https:') ? httpsRequest : httpRequest;
     return new Promise<CallOutcome>((resolve) => {
-      const req = request(url, {
-        method: 'POST',
-        agent: useAgent(url, { allowPrivateIPAddress: this.policy.allowPrivateNetworks }),
-        headers: { ...headers, 'content-type': 'application/json', 'content-length': Buffer.byteLength(payload), 'user-agent': 'spanlog-evaluator/1' },
-      });
+      let req: ClientRequest;
+      try {
+        req = request(url, {
+          method: 'POST',
+          agent: useAgent(url, { allowPrivateIPAddress: this.policy.allowPrivateNetworks }),
+          headers: { ...headers, 'content-type': 'application/json', 'content-length': Buffer.byteLength(payload), 'user-agent': 'spanlog-evaluator/1' },
+        });
+      } catch (err) {
+        // Node checks the URL and every header when the request is made, and throws: a value
+        // stored before today's rules (a character outside Latin-1) must score, not crash.
+        return resolve({ kind: 'unsendable', message: (err as Error).message ?? String(err) });
+      }
       // Settled once: a time-out or an oversized answer also ends the request, which may then report errors of its own.
       const settle = (outcome: CallOutcome) => {
         clearTimeout(timer);

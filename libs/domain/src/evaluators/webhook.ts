@@ -32,7 +32,9 @@ export interface EvaluationResult {
 export type CallOutcome =
   | { kind: 'answer'; status: number; body: string }
   /** No HTTP answer: refused, reset, unresolvable, blocked address, timed out, or an answer too large. */
-  | { kind: 'network'; message: string };
+  | { kind: 'network'; message: string }
+  /** The call could not be made at all (a URL or header value HTTP cannot carry): trying again cannot help. */
+  | { kind: 'unsendable'; message: string };
 
 /** SPEC 6.1 wants text: a string is sent as it is, any other JSON value as its JSON. */
 const asText = (value: JsonValue | null): string => (typeof value === 'string' ? value : value === null ? '' : JSON.stringify(value));
@@ -60,7 +62,16 @@ export function webhookRequestBody(span: EvaluatedSpan, evaluator: EvaluatorSett
 }
 
 /** SPEC 6.1 rules 3 and 4: only a 5xx or no answer at all is tried again. */
-export const isRetryable = (outcome: CallOutcome): boolean => outcome.kind === 'network' || outcome.status >= 500;
+export function isRetryable(outcome: CallOutcome): boolean {
+  switch (outcome.kind) {
+    case 'network':
+      return true;
+    case 'answer':
+      return outcome.status >= 500;
+    case 'unsendable':
+      return false;
+  }
+}
 
 /** Backoff before retry n (1-based): 1 s, 2 s, 4 s … (SPEC 6.1 rule 3). */
 export const webhookRetryDelayMs = (retry: number): number => EVALUATOR_LIMITS.retryBackoffMs * 2 ** (retry - 1);
@@ -73,6 +84,7 @@ const failed = (reason: string): EvaluationResult => ({ score: 0, pass: false, r
  */
 export function evaluationResultOf(outcome: CallOutcome, attempts: number): EvaluationResult {
   const tries = attempts === 1 ? '1 attempt' : `${attempts} attempts`;
+  if (outcome.kind === 'unsendable') return failed(`webhook call could not be made: ${outcome.message}`);
   if (outcome.kind === 'network') return failed(`webhook call failed after ${tries}: ${outcome.message}`);
   if (outcome.status < 200 || outcome.status > 299) return failed(`webhook answered HTTP ${outcome.status} after ${tries}: ${outcome.body.slice(0, 500)}`);
   let answer: unknown;
