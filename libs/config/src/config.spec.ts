@@ -1,4 +1,4 @@
-import { ConfigError, DEFAULT_DATABASE_URL, DEFAULT_NATS_URL, loadConfig } from './config';
+import { ConfigError, DEFAULT_DATABASE_URL, DEFAULT_NATS_URL, loadConfig, privateNetworkWarning } from './config';
 
 describe(loadConfig.name, () => {
   it('works with no environment at all', () => {
@@ -30,6 +30,12 @@ describe(loadConfig.name, () => {
     expect(loadConfig({ ...production, SPANLOG_EVALUATOR_ALLOW_PRIVATE_NETWORKS: 'true' }).evaluatorAllowPrivateNetworks).toBe(true);
     expect(loadConfig({ SPANLOG_EVALUATOR_ALLOW_PRIVATE_NETWORKS: '0' }).evaluatorAllowPrivateNetworks).toBe(false);
     expect(() => loadConfig({ SPANLOG_EVALUATOR_ALLOW_PRIVATE_NETWORKS: 'maybe' })).toThrow(/SPANLOG_EVALUATOR_ALLOW_PRIVATE_NETWORKS/);
+  });
+
+  it('warns, naming the variable, exactly while evaluator webhooks may reach private networks', () => {
+    expect(privateNetworkWarning(loadConfig({}))).toMatch(/private .*SPANLOG_EVALUATOR_ALLOW_PRIVATE_NETWORKS=false/);
+    expect(privateNetworkWarning(loadConfig({ SPANLOG_EVALUATOR_ALLOW_PRIVATE_NETWORKS: 'false' }))).toBeNull();
+    expect(privateNetworkWarning(loadConfig({ NODE_ENV: 'production', JWT_SECRET: 'x'.repeat(32) }))).toBeNull();
   });
 
   it('leaves the processor priority alone unless told to lower it, within what the OS allows', () => {

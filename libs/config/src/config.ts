@@ -110,3 +110,16 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
   if (problems.length) throw new ConfigError(problems);
   return config;
 }
+
+/**
+ * The warning `npm start` and the processor give while evaluator webhooks may reach private
+ * networks (the default outside production): anyone who can create an evaluator can then make
+ * this host call its own services, its LAN or a cloud metadata endpoint. Null when they may not.
+ */
+export function privateNetworkWarning(config: Pick<AppConfig, 'evaluatorAllowPrivateNetworks'>): string | null {
+  if (!config.evaluatorAllowPrivateNetworks) return null;
+  return (
+    'evaluator webhooks may call loopback, private and link-local addresses (this host, its network, cloud metadata); ' +
+    'set SPANLOG_EVALUATOR_ALLOW_PRIVATE_NETWORKS=false (or NODE_ENV=production) wherever people you do not trust can create evaluators'
+  );
+}
