@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { once } from 'node:events';
-import { type IncomingHttpHeaders, type Server, createServer } from 'node:http';
+import { type IncomingHttpHeaders, type Server, type ServerResponse, createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { type Session, type Tenant, bootstrap, data, eventually, login, mutate, query, send, setPlan } from './support/api';
 import { type Stack, runCli, startStack } from './support/stack';
@@ -27,9 +27,14 @@ describe('webhook evaluators', () => {
     '/good': () => ({ status: 200, body: { score: 0.9, pass: true, reason: 'helpful', metadata: { judge: 'test' } } }),
     '/flaky': (attempt) => (attempt === 1 ? { status: 503, body: 'warming up' } : { status: 200, body: { score: 1, pass: true } }),
     '/reject': () => ({ status: 400, body: { error: 'bad payload' } }),
+    '/hang': () => ({ status: 200, body: { score: 0.2, pass: false, reason: 'late' } }),
   };
   let pro: Tenant;
   let proSession: Session;
+  /** The answers `/hang` holds back while `holding`: a webhook that never answers, until the test lets it. */
+  const hanging: ServerResponse[] = [];
+  let holding = true;
+  let mostHanging = 0;
 
   beforeAll(async () => {
     webhook = createServer((req, res) => {
@@ -38,6 +43,11 @@ describe('webhook evaluators', () => {
       req.on('end', () => {
         const path = req.url ?? '';
         calls.push({ path, headers: req.headers, body: JSON.parse(text) });
+        if (path === '/hang' && holding) {
+          hanging.push(res);
+          mostHanging = Math.max(mostHanging, hanging.filter((r) => !r.writableEnded).length);
+          return;
+        }
         const answer = answers[path]?.(calls.filter((c) => c.path === path).length) ?? { status: 404, body: 'no such path' };
         res.writeHead(answer.status, { 'content-type': 'application/json' }).end(typeof answer.body === 'string' ? answer.body : JSON.stringify(answer.body));
       });
@@ -150,6 +160,48 @@ describe('webhook evaluators', () => {
     await ingest(free.apiKey, agentRun(allowed));
     await eventually(() => traceScores(free.apiKey, allowed), (s) => s.length === 1);
     expect(await eventually(() => evalRuns(freeSession, free.orgId), (n) => n === 1)).toBe(1);
+  });
+
+  it("scores one tenant's spans while another tenant's webhook leaves every call hanging, holding back only that webhook's calls", async () => {
+    const slow = await bootstrap(stack, 'slow-evals@spanlog.test', 'Evals slow', 'p', 'pro');
+    const fast = await bootstrap(stack, 'fast-evals@spanlog.test', 'Evals fast', 'p', 'pro');
+    const [slowSession, fastSession] = [await login(stack, 'slow-evals@spanlog.test'), await login(stack, 'fast-evals@spanlog.test')];
+    await createEvaluator(slowSession, slow.projectId, { name: 'slow', url: `${base}/hang`, timeoutMs: 30_000, retries: 0 });
+    await createEvaluator(fastSession, fast.projectId, { name: 'fast', url: `${base}/good` });
+
+    const at = new Date().toISOString();
+    const slowTrace = `eval-${randomUUID()}`;
+    await ingest(slow.apiKey, [
+      { id: `${slowTrace}-t`, type: 'trace-create', timestamp: at, body: { id: slowTrace, name: 'busy agent' } },
+      ...Array.from({ length: 30 }, (_, i) => ({
+        id: `${slowTrace}-s${i}`,
+        type: 'span-create',
+        timestamp: at,
+        body: { id: `${slowTrace}-s${i}`, traceId: slowTrace, name: 'chat', type: 'LLM', startTime: at, input: `q${i}`, output: `a${i}` },
+      })),
+    ]);
+    // Every slow job has reached the worker, and the slow webhook holds its first calls.
+    await eventually(
+      async () => (await stack.db.query(`SELECT count(*)::int AS n FROM eval_jobs WHERE org_id = $1 AND (status <> 'queued' OR deferrals > 0)`, [slow.orgId])).rows[0].n,
+      (n) => n === 30,
+    );
+    await eventually(async () => hanging.length, (n) => n > 0);
+
+    const fastTrace = `eval-${randomUUID()}`;
+    await ingest(fast.apiKey, agentRun(fastTrace));
+    const [score] = await eventually(() => traceScores(fast.apiKey, fastTrace), (s) => s.length > 0);
+    expect(score).toMatchObject({ name: 'fast', value: 0.9, metadata: { pass: true } });
+    // Scored while the calls to the slow webhook still hang, none of them answered; it gets its 10 at once, and no more.
+    expect(hanging.every((res) => !res.writableEnded)).toBe(true);
+    expect(await traceScores(slow.apiKey, slowTrace)).toEqual([]);
+    await eventually(async () => hanging.length, (n) => n === 10);
+
+    holding = false;
+    for (const res of hanging) res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ score: 0.2, pass: false, reason: 'late' }));
+    const slowScores = await eventually(() => traceScores(slow.apiKey, slowTrace), (s) => s.length === 30, 30_000);
+    expect(slowScores.every((s) => s.value === 0.2 && s.comment === 'late')).toBe(true);
+    expect(mostHanging).toBe(10);
+    expect(calls.filter((c) => c.path === '/hang')).toHaveLength(30);
   });
 
   it('calls no webhook and counts nothing on a rebuild, and keeps the EVAL scores', async () => {

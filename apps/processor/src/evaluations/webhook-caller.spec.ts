@@ -122,6 +122,17 @@ describe(WebhookCaller.name, () => {
     expect(call).toEqual({ result: { score: 0, pass: false, reason: expect.stringMatching(/could not be made: Invalid character in header content \["X-Key"\]/), metadata: null }, attempts: 1 });
   });
 
+  it('gives up a call in progress when aborted, rejecting instead of scoring, so the job can run again elsewhere', async () => {
+    let closed = false;
+    handle = (req) => req.socket.on('close', () => (closed = true));
+    const aborter = new AbortController();
+    const call = caller().evaluate(evaluator({ timeoutMs: 30_000 }), body, aborter.signal);
+    while (!calls.length) await sleep(10);
+    aborter.abort(new Error('stopping'));
+    await expect(call).rejects.toThrow('stopping');
+    while (!closed) await sleep(10);
+  });
+
   it('refuses plain HTTP where HTTPS is required', async () => {
     const call = await caller(true, true).evaluate(evaluator(), body);
     expect(calls).toHaveLength(0);

@@ -38,17 +38,25 @@ export class WebhookCaller {
 
   constructor(
     private readonly policy: WebhookPolicy,
-    private readonly wait: (ms: number) => Promise<unknown> = sleep,
+    private readonly wait: (ms: number, signal?: AbortSignal) => Promise<unknown> = (ms, signal) => sleep(ms, undefined, { signal }),
   ) {}
 
-  async evaluate(evaluator: Pick<EvaluatorSettings, 'url' | 'headers' | 'timeoutMs' | 'retries'>, body: WebhookRequestBody): Promise<WebhookCall> {
+  /**
+   * The evaluator's result for `body`, whatever the endpoint does. Rejects only when `signal`
+   * aborts (the worker is stopping): the job has no result then, and runs again elsewhere.
+   */
+  async evaluate(evaluator: Pick<EvaluatorSettings, 'url' | 'headers' | 'timeoutMs' | 'retries'>, body: WebhookRequestBody, signal?: AbortSignal): Promise<WebhookCall> {
     const refused = this.refusal(evaluator.url);
     if (refused) return { result: evaluationResultOf({ kind: 'unsendable', message: refused }, 1), attempts: 1 };
     const payload = JSON.stringify(body);
     for (let attempt = 1; ; attempt++) {
-      const outcome = await this.limited(evaluator.url, () => this.call(evaluator, payload));
+      const outcome = await this.limited(evaluator.url, () => {
+        signal?.throwIfAborted();
+        return this.call(evaluator, payload, signal);
+      });
+      signal?.throwIfAborted();
       if (!isRetryable(outcome) || attempt > evaluator.retries) return { result: evaluationResultOf(outcome, attempt), attempts: attempt };
-      await this.wait(webhookRetryDelayMs(attempt));
+      await this.wait(webhookRetryDelayMs(attempt), signal);
     }
   }
 
@@ -76,7 +84,7 @@ export class WebhookCaller {
   }
 
   /** Resolves with what the call came to; never rejects, so no call can fail its job (SPEC 6.1 rule 2). */
-  private call(evaluator: Pick<EvaluatorSettings, 'url' | 'headers' | 'timeoutMs'>, payload: string): Promise<CallOutcome> {
+  private call(evaluator: Pick<EvaluatorSettings, 'url' | 'headers' | 'timeoutMs'>, payload: string, signal?: AbortSignal): Promise<CallOutcome> {
     const { url, headers, timeoutMs } = evaluator;
     const request = url.startsWith('https:') ? httpsRequest : httpRequest;
     return new Promise<CallOutcome>((resolve) => {
@@ -95,13 +103,16 @@ export class WebhookCaller {
       // Settled once: a time-out or an oversized answer also ends the request, which may then report errors of its own.
       const settle = (outcome: CallOutcome) => {
         clearTimeout(timer);
+        signal?.removeEventListener('abort', onAbort);
         resolve(outcome);
       };
       const abandon = (message: string) => {
         settle({ kind: 'network', message });
         req.destroy();
       };
+      const onAbort = () => abandon('aborted');
       const timer = setTimeout(() => abandon(`timed out after ${timeoutMs} ms`), timeoutMs);
+      signal?.addEventListener('abort', onAbort, { once: true });
       req.on('error', (err) => settle({ kind: 'network', message: err.message }));
       req.on('response', (res) => {
         const chunks: Buffer[] = [];

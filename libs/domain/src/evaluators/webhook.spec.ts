@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { EVALUATOR_LIMITS } from '../limits';
-import { type CallOutcome, evaluationResultOf, isRetryable, webhookRequestBody, webhookRetryDelayMs } from './webhook';
+import { type CallOutcome, evalDeferralDelayMs, evaluationResultOf, isRetryable, webhookRequestBody, webhookRetryDelayMs } from './webhook';
 
 const answer = (status: number, body: unknown): CallOutcome => ({ kind: 'answer', status, body: typeof body === 'string' ? body : JSON.stringify(body) });
 
@@ -70,5 +70,11 @@ describe('webhook evaluator rules (SPEC 6.1)', () => {
     expect(isRetryable({ kind: 'unsendable', message: 'Invalid character in header content ["x-key"]' })).toBe(false);
     for (const status of [200, 400, 401, 404, 429]) expect(isRetryable(answer(status, ''))).toBe(false);
     expect([1, 2, 3, 4, 5].map(webhookRetryDelayMs)).toEqual([1_000, 2_000, 4_000, 8_000, 16_000]);
+  });
+
+  it('defers a job of a busy URL for 1 s, 2 s, 4 s … and never more than 5 minutes', () => {
+    expect([0, 1, 2, 3].map(evalDeferralDelayMs)).toEqual([1_000, 2_000, 4_000, 8_000]);
+    expect(evalDeferralDelayMs(9)).toBe(300_000);
+    expect(evalDeferralDelayMs(10_000)).toBe(300_000);
   });
 });

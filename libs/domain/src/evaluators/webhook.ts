@@ -76,6 +76,14 @@ export function isRetryable(outcome: CallOutcome): boolean {
 /** Backoff before retry n (1-based): 1 s, 2 s, 4 s … (SPEC 6.1 rule 3). */
 export const webhookRetryDelayMs = (retry: number): number => EVALUATOR_LIMITS.retryBackoffMs * 2 ** (retry - 1);
 
+/**
+ * How long a job waits when its URL already has `jobsHeldPerUrl` jobs in hand, given how often
+ * it was deferred before: 1 s, 2 s, 4 s … up to 5 minutes, so a URL that answers again soon
+ * gets its jobs back soon, and one that stays down costs a look-up per job every 5 minutes.
+ */
+export const evalDeferralDelayMs = (deferrals: number): number =>
+  Math.min(EVALUATOR_LIMITS.maxDeferralMs, EVALUATOR_LIMITS.deferralBackoffMs * 2 ** Math.min(deferrals, 30));
+
 const failed = (reason: string): EvaluationResult => ({ score: 0, pass: false, reason: reason.slice(0, EVALUATOR_LIMITS.reasonLength), metadata: null });
 
 /**
