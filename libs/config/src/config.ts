@@ -1,4 +1,5 @@
 import { randomBytes } from 'node:crypto';
+import { LOCAL_SECRET_KEY_FILE, localSecretKey, parseSecretKey } from './secret-key';
 
 export const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
 export type LogLevel = (typeof LOG_LEVELS)[number];
@@ -28,6 +29,12 @@ export interface AppConfig {
    * backlog then grows, so the default is 0; alone on a host it changes nothing.
    */
   processorNice: number;
+  /**
+   * The key that encrypts secrets at rest (evaluator headers and signing secrets):
+   * `SPANLOG_SECRET_KEY`, required in production; elsewhere made once and kept in
+   * `.spanlog/secret.key`. Losing it makes those secrets unreadable.
+   */
+  secretKey: Buffer;
 }
 
 export const DEFAULT_DATABASE_URL = 'postgres://postgres@127.0.0.1:5432/spanlog';
@@ -40,8 +47,11 @@ export class ConfigError extends Error {
   }
 }
 
-/** Reads and checks the environment once at start; every problem is reported together. */
-export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
+/**
+ * Reads and checks the environment once at start; every problem is reported together.
+ * Outside production without `SPANLOG_SECRET_KEY`, the key comes from `localKeyFile` (made there once).
+ */
+export function loadConfig(env: NodeJS.ProcessEnv = process.env, localKeyFile = LOCAL_SECRET_KEY_FILE): AppConfig {
   const problems: string[] = [];
   const str = (name: string, fallback: string): string => {
     const value = env[name]?.trim();
@@ -90,6 +100,26 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
     return fallback;
   };
 
+  const secretKey = (): Buffer => {
+    const raw = env.SPANLOG_SECRET_KEY?.trim();
+    const howTo = '32 random bytes in base64, as `openssl rand -base64 32` prints them';
+    if (raw) {
+      const key = parseSecretKey(raw);
+      if (!key) problems.push(`SPANLOG_SECRET_KEY must be ${howTo}`);
+      return key ?? Buffer.alloc(0);
+    }
+    if (nodeEnv === 'production') {
+      problems.push(`SPANLOG_SECRET_KEY is required when NODE_ENV=production (${howTo}); it encrypts evaluator headers and signing secrets`);
+      return Buffer.alloc(0);
+    }
+    try {
+      return localSecretKey(localKeyFile);
+    } catch (err) {
+      problems.push(`SPANLOG_SECRET_KEY is not set and the local key cannot be used: ${(err as Error).message}`);
+      return Buffer.alloc(0);
+    }
+  };
+
   const streamPrefix = str('SPANLOG_STREAM_PREFIX', '');
   if (!/^[A-Za-z0-9_-]*$/.test(streamPrefix)) problems.push('SPANLOG_STREAM_PREFIX may only hold letters, digits, _ and -');
 
@@ -106,6 +136,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
     streamPrefix,
     evaluatorAllowPrivateNetworks: bool('SPANLOG_EVALUATOR_ALLOW_PRIVATE_NETWORKS', nodeEnv !== 'production'),
     processorNice: int('SPANLOG_PROCESSOR_NICE', 0, 0, 19),
+    secretKey: secretKey(),
   };
   if (problems.length) throw new ConfigError(problems);
   return config;
