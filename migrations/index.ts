@@ -6,6 +6,7 @@ import { ApiKeyChanges1764200000000 } from './1764200000000-ApiKeyChanges';
 import { CompactVersions1764300000000 } from './1764300000000-CompactVersions';
 import { Evaluators1764400000000 } from './1764400000000-Evaluators';
 import { EvalJobDeferral1764800000000 } from './1764800000000-EvalJobDeferral';
+import { EvaluatorSecrets1764810000000 } from './1764810000000-EvaluatorSecrets';
 
 /** Every migration in order; the data source takes classes, so tests and builds share one list. */
-export const MIGRATIONS = [InitialSchema1763800000000, SessionsAndAudit1763900000000, UsageCounters1764000000000, TraceDeletions1764100000000, ApiKeyChanges1764200000000, CompactVersions1764300000000, Evaluators1764400000000, EvalJobDeferral1764800000000];
+export const MIGRATIONS = [InitialSchema1763800000000, SessionsAndAudit1763900000000, UsageCounters1764000000000, TraceDeletions1764100000000, ApiKeyChanges1764200000000, CompactVersions1764300000000, Evaluators1764400000000, EvalJobDeferral1764800000000, EvaluatorSecrets1764810000000];

@@ -19,3 +19,5 @@ export * from './telemetry/shadow-tables';
 export * from './projection-checkpoints';
 export * from './evaluations/eval-jobs';
 export * from './evaluators/evaluator-store';
+export * from './evaluators/evaluator-secrets';
+export * from './secrets/secret-box';

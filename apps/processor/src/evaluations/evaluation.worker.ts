@@ -3,9 +3,9 @@ import pLimit from 'p-limit';
 import type { Logger } from 'pino';
 import { DataSource } from 'typeorm';
 import { APP_CONFIG, type AppConfig, LOGGER } from '@app/config';
-import { EVALUATOR_LIMITS, type EvalJobMessage, parseEvalJobMessage, webhookRequestBody } from '@app/domain';
+import { EVALUATOR_LIMITS, type EvalJobMessage, type EvaluationResult, evaluationResultOf, parseEvalJobMessage, webhookRequestBody } from '@app/domain';
 import { CONSUMERS, ChunkPublisher, type JobConsumer, NatsResources, appendEvaluationScore, jobConsumer, jsonMessage } from '@app/eventlog';
-import { type EvaluationToRun, claimEvalJob, finishEvalJob, isReachable } from '@app/persistence';
+import { type EvaluationToRun, type EvaluatorSecrets, SecretBox, SecretBoxError, claimEvalJob, finishEvalJob, isReachable, prepareEvaluatorSecrets, readEvaluatorSecrets } from '@app/persistence';
 import { UrlShares } from './url-shares';
 import { WebhookCaller } from './webhook-caller';
 
@@ -33,6 +33,7 @@ export class EvaluationWorker implements OnApplicationBootstrap, BeforeApplicati
   private readonly publisher: ChunkPublisher;
   private readonly shares = new UrlShares(EVALUATOR_LIMITS.jobsHeldPerUrl);
   private readonly store = pLimit(STORE_CONCURRENCY);
+  private readonly box: SecretBox;
 
   constructor(
     private readonly ds: DataSource,
@@ -41,10 +42,14 @@ export class EvaluationWorker implements OnApplicationBootstrap, BeforeApplicati
     @Inject(LOGGER) private readonly logger: Logger,
   ) {
     this.caller = new WebhookCaller({ requireHttps: config.nodeEnv === 'production', allowPrivateNetworks: config.evaluatorAllowPrivateNetworks });
+    this.box = new SecretBox(config.secretKey);
     this.publisher = new ChunkPublisher(nats.js, nats.layout.blobBucket, nats.maxMessageBytes);
   }
 
   async onApplicationBootstrap(): Promise<void> {
+    // A key that does not open the stored secrets stops the processor here, before any job fails on it.
+    const sealed = await prepareEvaluatorSecrets(this.ds, this.box);
+    if (sealed) this.logger.info({ evaluators: sealed }, 'sealed evaluator secrets stored in plaintext by an older version');
     this.consumer = jobConsumer<EvalJobMessage>(this.nats, {
       stream: 'evals',
       consumer: CONSUMERS.evaluationWorker,
@@ -89,7 +94,12 @@ export class EvaluationWorker implements OnApplicationBootstrap, BeforeApplicati
   }
 
   private async evaluate(run: EvaluationToRun, signal: AbortSignal): Promise<void> {
-    const { result, attempts } = await this.caller.evaluate(run.evaluator, webhookRequestBody(run.span, run.evaluator), signal);
+    const secrets = await this.secrets(run);
+    if (!secrets) return;
+    const { result, attempts } =
+      'failure' in secrets
+        ? { result: secrets.failure, attempts: 0 }
+        : await this.caller.evaluate({ target: run.evaluator, secrets, messageId: run.jobId, body: webhookRequestBody(run.span, run.evaluator) }, signal);
     await appendEvaluationScore(
       this.nats,
       this.publisher,
@@ -99,5 +109,18 @@ export class EvaluationWorker implements OnApplicationBootstrap, BeforeApplicati
     );
     await this.store(() => finishEvalJob(this.ds, run, result));
     this.logger.debug({ jobId: run.jobId, evaluatorId: run.evaluator.id, score: result.score, pass: result.pass, attempts }, 'evaluation done');
+  }
+
+  /**
+   * The evaluator's secrets; null when the evaluator is gone (its jobs went with it). Secrets
+   * that do not open make a call that cannot be made: a result, like any other failure.
+   */
+  private async secrets(run: EvaluationToRun): Promise<EvaluatorSecrets | { failure: EvaluationResult } | null> {
+    try {
+      return await this.store(() => readEvaluatorSecrets(this.ds, this.box, run.evaluator.id));
+    } catch (err) {
+      if (!(err instanceof SecretBoxError)) throw err;
+      return { failure: evaluationResultOf({ kind: 'unsendable', message: `the evaluator's headers or signing secret cannot be read: ${err.message}` }, 1) };
+    }
   }
 }

@@ -3,16 +3,19 @@ import { request as httpsRequest } from 'node:https';
 import { setTimeout as sleep } from 'node:timers/promises';
 import pLimit, { type LimitFunction } from 'p-limit';
 import { useAgent } from 'request-filtering-agent';
+import { Webhook } from 'standardwebhooks';
 import {
   type CallOutcome,
   EVALUATOR_LIMITS,
   type EvaluationResult,
   type EvaluatorSettings,
+  SIGNATURE_HEADERS,
   type WebhookRequestBody,
   evaluationResultOf,
   isRetryable,
   webhookRetryDelayMs,
 } from '@app/domain';
+import type { EvaluatorSecrets } from '@app/persistence';
 
 export interface WebhookPolicy {
   /** SPEC 2.6: production calls HTTPS endpoints only. */
@@ -26,12 +29,24 @@ export interface WebhookCall {
   attempts: number;
 }
 
+/** Where a call goes and how long it may take: the evaluator's settings a call reads. */
+export type WebhookTarget = Pick<EvaluatorSettings, 'url' | 'timeoutMs' | 'retries'>;
+
+/** One evaluation's call: its target, the evaluator's secrets, and the message id every attempt is signed with. */
+export interface WebhookRequest {
+  target: WebhookTarget;
+  secrets: EvaluatorSecrets;
+  /** Standard Webhooks' `webhook-id`: the job's, so a receiver sees a retry as the same message. */
+  messageId: string;
+  body: WebhookRequestBody;
+}
+
 /**
  * Calls evaluator webhooks (SPEC 6.1): POST of the JSON body with the evaluator's headers,
- * the evaluator's time-out per attempt, retries with backoff on 5xx and network errors only,
- * and at most 10 calls in flight per URL across every evaluator that names it. Addresses are
- * checked when the connection is made, after DNS, so a name that resolves to a private
- * address is refused too.
+ * each attempt signed the Standard Webhooks way with the evaluator's secret, the evaluator's
+ * time-out per attempt, retries with backoff on 5xx and network errors only, and at most 10
+ * calls in flight per URL across every evaluator that names it. Addresses are checked when
+ * the connection is made, after DNS, so a name that resolves to a private address is refused too.
  */
 export class WebhookCaller {
   private readonly perUrl = new Map<string, LimitFunction>();
@@ -42,20 +57,33 @@ export class WebhookCaller {
   ) {}
 
   /**
-   * The evaluator's result for `body`, whatever the endpoint does. Rejects only when `signal`
-   * aborts (the worker is stopping): the job has no result then, and runs again elsewhere.
+   * The evaluator's result for the request, whatever the endpoint does. Rejects only when
+   * `signal` aborts (the worker is stopping): the job has no result then, and runs again elsewhere.
    */
-  async evaluate(evaluator: Pick<EvaluatorSettings, 'url' | 'headers' | 'timeoutMs' | 'retries'>, body: WebhookRequestBody, signal?: AbortSignal): Promise<WebhookCall> {
-    const refused = this.refusal(evaluator.url);
+  async evaluate({ target, secrets, messageId, body }: WebhookRequest, signal?: AbortSignal): Promise<WebhookCall> {
+    const refused = this.refusal(target.url);
     if (refused) return { result: evaluationResultOf({ kind: 'unsendable', message: refused }, 1), attempts: 1 };
+    let signer: Webhook;
+    try {
+      signer = new Webhook(secrets.signingSecret);
+    } catch (err) {
+      return { result: evaluationResultOf({ kind: 'unsendable', message: `the signing secret is not usable: ${(err as Error).message}` }, 1), attempts: 1 };
+    }
     const payload = JSON.stringify(body);
     for (let attempt = 1; ; attempt++) {
-      const outcome = await this.limited(evaluator.url, () => {
+      const outcome = await this.limited(target.url, () => {
         signal?.throwIfAborted();
-        return this.call(evaluator, payload, signal);
+        // Signed when sent, not when first tried: receivers refuse timestamps minutes old.
+        const sentAt = new Date(Math.floor(Date.now() / 1_000) * 1_000);
+        const signature = {
+          [SIGNATURE_HEADERS.id]: messageId,
+          [SIGNATURE_HEADERS.timestamp]: String(sentAt.getTime() / 1_000),
+          [SIGNATURE_HEADERS.signature]: signer.sign(messageId, sentAt, payload),
+        };
+        return this.call(target, { ...secrets.headers, ...signature }, payload, signal);
       });
       signal?.throwIfAborted();
-      if (!isRetryable(outcome) || attempt > evaluator.retries) return { result: evaluationResultOf(outcome, attempt), attempts: attempt };
+      if (!isRetryable(outcome) || attempt > target.retries) return { result: evaluationResultOf(outcome, attempt), attempts: attempt };
       await this.wait(webhookRetryDelayMs(attempt), signal);
     }
   }
@@ -84,8 +112,7 @@ export class WebhookCaller {
   }
 
   /** Resolves with what the call came to; never rejects, so no call can fail its job (SPEC 6.1 rule 2). */
-  private call(evaluator: Pick<EvaluatorSettings, 'url' | 'headers' | 'timeoutMs'>, payload: string, signal?: AbortSignal): Promise<CallOutcome> {
-    const { url, headers, timeoutMs } = evaluator;
+  private call({ url, timeoutMs }: WebhookTarget, headers: Record<string, string>, payload: string, signal?: AbortSignal): Promise<CallOutcome> {
     const request = url.startsWith('https:') ? httpsRequest : httpRequest;
     return new Promise<CallOutcome>((resolve) => {
       let req: ClientRequest;

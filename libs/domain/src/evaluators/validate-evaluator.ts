@@ -2,6 +2,7 @@ import { validationError } from '../errors';
 import { EVALUATOR_LIMITS as LIMITS } from '../limits';
 import { SPAN_TYPE_PATTERN } from '../telemetry/records';
 import type { EvaluatorFilter, EvaluatorPatch, EvaluatorSettings } from './evaluator';
+import { SIGNATURE_HEADERS } from './webhook';
 
 export interface EvaluatorValidationOptions {
   /** An update: only the fields given are checked and returned, and no default is filled in. */
@@ -20,8 +21,8 @@ const DEFAULT_SAMPLE_RATE = 1;
 const HTTP_TOKEN = /^[!#$%&'*+\-.^_`|~0-9A-Za-z]+$/;
 /** A CR or LF would let a value start another header; Node refuses NUL in a header outright. */
 const UNSAFE_HEADER_VALUE = /[\r\n\0]/;
-/** Headers the evaluator call sets itself: a configured value would corrupt the request's framing. */
-const RESERVED_HEADERS = new Set(['host', 'content-length', 'transfer-encoding', 'connection', 'keep-alive', 'upgrade', 'te', 'trailer', 'expect']);
+/** Headers the evaluator call sets itself: a configured value would corrupt the request's framing, or its signature. */
+const RESERVED_HEADERS = new Set(['host', 'content-length', 'transfer-encoding', 'connection', 'keep-alive', 'upgrade', 'te', 'trailer', 'expect', ...Object.values(SIGNATURE_HEADERS)]);
 
 const invalid = (path: string, rule: string) => validationError(`${path}: ${rule}`);
 

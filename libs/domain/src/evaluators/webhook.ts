@@ -36,6 +36,14 @@ export type CallOutcome =
   /** The call could not be made at all (a URL or header value HTTP cannot carry): trying again cannot help. */
   | { kind: 'unsendable'; message: string };
 
+/**
+ * The headers that sign a call, Standard Webhooks' (www.standardwebhooks.com): the message id
+ * (the job's, the same on every retry), the Unix time in seconds, and `v1,<base64 HMAC-SHA256
+ * of "id.timestamp.body">` under the evaluator's own secret. A receiver verifies them with any
+ * Standard Webhooks library; an evaluator cannot configure them.
+ */
+export const SIGNATURE_HEADERS = { id: 'webhook-id', timestamp: 'webhook-timestamp', signature: 'webhook-signature' } as const;
+
 /** SPEC 6.1 wants text: a string is sent as it is, any other JSON value as its JSON. */
 const asText = (value: JsonValue | null): string => (typeof value === 'string' ? value : value === null ? '' : JSON.stringify(value));
 
@@ -43,7 +51,7 @@ const asText = (value: JsonValue | null): string => (typeof value === 'string' ?
  * The call's body. `metadata` is the evaluator's configuration without its headers: they
  * usually hold the endpoint's credentials, which the endpoint has no need to see echoed.
  */
-export function webhookRequestBody(span: EvaluatedSpan, evaluator: EvaluatorSettings & { id: string }): WebhookRequestBody {
+export function webhookRequestBody(span: EvaluatedSpan, evaluator: Omit<EvaluatorSettings, 'headers'> & { id: string }): WebhookRequestBody {
   return {
     traceId: span.traceId,
     spanId: span.spanId,

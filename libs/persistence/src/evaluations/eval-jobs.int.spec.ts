@@ -25,7 +25,8 @@ describe('evaluation jobs', () => {
   }
   async function evaluator(projectId: string, filter: object = { spanTypes: ['LLM'], names: [], sampleRate: 1 }, enabled = true) {
     const [{ id }] = await ds.query(
-      `INSERT INTO evaluators (project_id, name, url, timeout_ms, retries, filter, enabled) VALUES ($1, $2, 'https://eval.example.com', 10000, 1, $3, $4) RETURNING id`,
+      `INSERT INTO evaluators (project_id, name, url, headers_sealed, signing_secret_sealed, timeout_ms, retries, filter, enabled)
+       VALUES ($1, $2, 'https://eval.example.com', 'sealed', 'sealed', 10000, 1, $3, $4) RETURNING id`,
       [projectId, `e ${randomUUID()}`, JSON.stringify(filter), enabled],
     );
     return id as string;

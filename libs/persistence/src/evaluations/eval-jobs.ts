@@ -65,12 +65,12 @@ export async function relayEvalJobs(db: DataSource, limit: number, publish: (job
   });
 }
 
-/** A job cleared to run: what the call needs. */
+/** A job cleared to run: what the call needs, but its evaluator's secrets (readEvaluatorSecrets). */
 export interface EvaluationToRun {
   jobId: string;
   orgId: string;
   projectId: string;
-  evaluator: EvaluatorSettings & { id: string };
+  evaluator: Omit<EvaluatorSettings, 'headers'> & { id: string };
   span: EvaluatedSpan;
 }
 
@@ -89,7 +89,6 @@ interface JobRow {
   evaluator_id: string | null;
   name: string | null;
   url: string;
-  headers: Record<string, string>;
   timeout_ms: number;
   retries: number;
   filter: EvaluatorSettings['filter'];
@@ -114,7 +113,7 @@ interface JobRow {
 export async function claimEvalJob(db: DataSource, jobId: string, nowMs: number, admit: (url: string) => boolean = () => true): Promise<ClaimedJob> {
   return db.transaction(async (m) => {
     const [job]: JobRow[] = await m.query(
-      `SELECT j.status, j.org_id, j.project_id, o.plan, e.id AS evaluator_id, e.name, e.url, e.headers, e.timeout_ms, e.retries, e.filter, e.enabled,
+      `SELECT j.status, j.org_id, j.project_id, o.plan, e.id AS evaluator_id, e.name, e.url, e.timeout_ms, e.retries, e.filter, e.enabled,
               s.id IS NOT NULL AS span_found, j.deferrals, j.trace_id, j.span_id, s.input, s.output
          FROM eval_jobs j
          LEFT JOIN organizations o ON o.id = j.org_id
@@ -162,7 +161,6 @@ export async function claimEvalJob(db: DataSource, jobId: string, nowMs: number,
           id: job.evaluator_id as string,
           name: job.name as string,
           url: job.url,
-          headers: job.headers,
           timeoutMs: job.timeout_ms,
           retries: job.retries,
           filter: job.filter,
