@@ -66,13 +66,15 @@ export async function sealPlaintextEvaluators(m: EntityManager, box: SecretBox, 
 }
 
 /**
- * What the API and the processor do before they serve: seal every row still in plaintext (a
- * migration has no key), then check that the key opens what is stored, so that a changed or
- * lost SPANLOG_SECRET_KEY stops the process with a message rather than failing every call.
+ * What the API and the processor do before they serve: check that the key opens what is
+ * stored, so that a changed or lost SPANLOG_SECRET_KEY stops the process with a message rather
+ * than failing every call, then seal every row still in plaintext (a migration has no key).
+ * In that order: a wrong key must not seal anything. Returns how many rows it sealed.
  */
 export async function prepareEvaluatorSecrets(db: DataSource, box: SecretBox): Promise<number> {
-  const sealed = await db.transaction((m) => sealPlaintextEvaluators(m, box));
-  const [sample]: StoredSecrets[] = await db.query('SELECT id, headers, headers_sealed, signing_secret_sealed FROM evaluators ORDER BY updated_at DESC LIMIT 1');
+  const [sample]: StoredSecrets[] = await db.query(
+    'SELECT id, headers, headers_sealed, signing_secret_sealed FROM evaluators WHERE headers_sealed IS NOT NULL ORDER BY updated_at DESC LIMIT 1',
+  );
   if (sample) {
     try {
       openSecrets(box, sample);
@@ -84,7 +86,7 @@ export async function prepareEvaluatorSecrets(db: DataSource, box: SecretBox): P
       );
     }
   }
-  return sealed;
+  return db.transaction((m) => sealPlaintextEvaluators(m, box));
 }
 
 /**

@@ -160,7 +160,11 @@ describe(EvaluatorStore.name, () => {
     expect(await store.prepare()).toBeGreaterThanOrEqual(1);
     expect((await rawRow(id)).headers).toBeNull();
     expect(await store.prepare()).toBe(0);
+    // A wrong key is refused before it seals anything: a row still in plaintext stays readable with the right one.
+    const waiting = await plaintextRow(projectId, { Authorization: 'Bearer meanwhile' });
     await expect(new EvaluatorStore(ds, new SecretBox(randomBytes(32))).prepare()).rejects.toThrow(/SPANLOG_SECRET_KEY does not open the evaluator secrets stored in this database/);
+    expect(await rawRow(waiting)).toMatchObject({ headers: { Authorization: 'Bearer meanwhile' }, headers_sealed: null });
+    expect(await store.prepare()).toBe(1);
   });
 
   it('gives an evaluator a new signing secret in place of the old one', async () => {
