@@ -3,7 +3,7 @@ import { JwtModule } from '@nestjs/jwt';
 import { DataSource } from 'typeorm';
 import { APP_CONFIG, type AppConfig } from '@app/config';
 import { SeqTokenCodec } from '@app/domain';
-import { EvaluatorStore, PasswordVerifier, PromptTemplateStore } from '@app/persistence';
+import { EvaluatorStore, PasswordVerifier, PromptTemplateStore, SecretBox } from '@app/persistence';
 import { AuditPublisher } from './audit/audit.publisher';
 import { ApiKeyGuard } from './auth/api-key.guard';
 import { FailedAuthLimiter } from './auth/failed-auth-limiter';
@@ -39,6 +39,6 @@ import { TracesService } from './traces/traces.service';
     }),
   ],
   controllers: [HealthController, TracesIngestController, OtelIngestController, TracesController, AuthController, ScoresIngestController, RouteModelController, PromptTemplatesController],
-  providers: [ApiKeyGuard, { provide: FailedAuthLimiter, useFactory: () => new FailedAuthLimiter() }, SessionGuard, AuthService, LoginThrottle, AuditPublisher, TenancyService, EvaluatorsService, { provide: EvaluatorStore, inject: [DataSource], useFactory: (ds: DataSource) => new EvaluatorStore(ds) }, PromptTemplatesService, { provide: PromptTemplateStore, inject: [DataSource], useFactory: (ds: DataSource) => new PromptTemplateStore(ds) }, IngestService, QuotaService, TracesService, VisibilityService, RouteModelService, { provide: SeqTokenCodec, inject: [APP_CONFIG], useFactory: (c: AppConfig) => new SeqTokenCodec(c.jwtSecret) }, { provide: PasswordVerifier, useFactory: () => new PasswordVerifier() }],
+  providers: [ApiKeyGuard, { provide: FailedAuthLimiter, useFactory: () => new FailedAuthLimiter() }, SessionGuard, AuthService, LoginThrottle, AuditPublisher, TenancyService, EvaluatorsService, { provide: EvaluatorStore, inject: [DataSource, APP_CONFIG], useFactory: (ds: DataSource, c: AppConfig) => new EvaluatorStore(ds, new SecretBox(c.secretKey)) }, PromptTemplatesService, { provide: PromptTemplateStore, inject: [DataSource], useFactory: (ds: DataSource) => new PromptTemplateStore(ds) }, IngestService, QuotaService, TracesService, VisibilityService, RouteModelService, { provide: SeqTokenCodec, inject: [APP_CONFIG], useFactory: (c: AppConfig) => new SeqTokenCodec(c.jwtSecret) }, { provide: PasswordVerifier, useFactory: () => new PasswordVerifier() }],
 })
 export class AppModule {}

@@ -145,6 +145,19 @@ export const EVALUATOR_LIMITS = {
   concurrentCallsPerUrl: 10,
   /** SPEC 6.1 rule 3: backoff before retry n is this times 2^(n-1). */
   retryBackoffMs: 1_000,
+  /**
+   * Jobs one worker process has in hand at once, each calling, waiting for its URL's turn or
+   * being recorded: bounds its memory, sockets and the messages it keeps alive.
+   */
+  jobsInHand: 1_000,
+  /**
+   * Jobs of one URL a worker holds at once (its 10 calls and the next ones in line); more are
+   * deferred, so a URL that stalls can take at most this share of `jobsInHand`.
+   */
+  jobsHeldPerUrl: 20,
+  /** A deferred job waits this times 2^(deferrals so far), up to `maxDeferralMs`. */
+  deferralBackoffMs: 1_000,
+  maxDeferralMs: 300_000,
   nameLength: 200,
   urlLength: 2_048,
   headers: 20,

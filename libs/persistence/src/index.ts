@@ -23,3 +23,5 @@ export * from './evaluators/evaluator-store';
 export * from './telemetry/expected-rows';
 export * from './model-stats/model-stats-store';
 export * from './prompts/prompt-template-store';
+export * from './evaluators/evaluator-secrets';
+export * from './secrets/secret-box';

@@ -80,6 +80,7 @@ export function buildRouter(tenancy: TenancyService, evaluators: EvaluatorsServi
       create: authed.input(withEvaluatorFields(ProjectInput)).mutation(({ ctx, input: { projectId, ...fields } }) => evaluators.create(ctx.actor, projectId, fields)),
       list: authed.input(dto(ProjectInput)).query(({ ctx, input }) => evaluators.list(ctx.actor, input.projectId)),
       update: authed.input(withEvaluatorFields(EvaluatorInput)).mutation(({ ctx, input: { projectId, id, ...fields } }) => evaluators.update(ctx.actor, projectId, id, fields)),
+      rotateSecret: authed.input(dto(EvaluatorInput)).mutation(({ ctx, input }) => evaluators.rotateSecret(ctx.actor, input.projectId, input.id)),
       delete: authed.input(dto(EvaluatorInput)).mutation(({ ctx, input }) => evaluators.delete(ctx.actor, input.projectId, input.id)),
     }),
   });

@@ -97,6 +97,7 @@ describe(validateEvaluatorInput.name, () => {
       ['a header value that is a number', { name: 'n', url: URL_, headers: { 'X-Key': 1 } }, 'headers.X-Key: must be a string of at most 4096 Latin-1 characters without control characters such as CR, LF or NUL'],
       ['a header value too long', { name: 'n', url: URL_, headers: { 'X-Key': 'v'.repeat(4_097) } }, 'headers.X-Key: must be a string of at most 4096 Latin-1 characters without control characters such as CR, LF or NUL'],
       ['a header the call sets itself', { name: 'n', url: URL_, headers: { 'Content-Length': '3' } }, 'headers.Content-Length: is set by the evaluator call itself'],
+      ['a header that signs the call', { name: 'n', url: URL_, headers: { 'Webhook-Signature': 'v1,forged' } }, 'headers.Webhook-Signature: is set by the evaluator call itself'],
       ['one header in two spellings', { name: 'n', url: URL_, headers: { 'X-Key': 'a', 'x-key': 'b' } }, 'headers.x-key: is given twice (header names are case-insensitive)'],
       ['a filter that is not an object', { name: 'n', url: URL_, filter: 'LLM' }, 'filter: must be an object with spanTypes, names, sampleRate'],
       ['no span types', { name: 'n', url: URL_, filter: { spanTypes: [] } }, 'filter.spanTypes: must be a non-empty array of span types such as LLM, TOOL or AGENT'],

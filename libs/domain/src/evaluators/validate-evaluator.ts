@@ -3,6 +3,7 @@ import { UNSTORABLE_TEXT, isStorableText } from '../json/sanitize';
 import { EVALUATOR_LIMITS as LIMITS } from '../limits';
 import { SPAN_TYPE_PATTERN } from '../telemetry/records';
 import type { EvaluatorFilter, EvaluatorPatch, EvaluatorSettings } from './evaluator';
+import { SIGNATURE_HEADERS } from './webhook';
 
 export interface EvaluatorValidationOptions {
   /** An update: only the fields given are checked and returned, and no default is filled in. */
@@ -25,8 +26,8 @@ const HTTP_TOKEN = /^[!#$%&'*+\-.^_`|~0-9A-Za-z]+$/;
  * once, such a value made every call of the evaluator throw.
  */
 const INVALID_HEADER_VALUE = /[^\t\x20-\x7e\x80-\xff]/;
-/** Headers the evaluator call sets itself: a configured value would corrupt the request's framing. */
-const RESERVED_HEADERS = new Set(['host', 'content-length', 'transfer-encoding', 'connection', 'keep-alive', 'upgrade', 'te', 'trailer', 'expect']);
+/** Headers the evaluator call sets itself: a configured value would corrupt the request's framing, or its signature. */
+const RESERVED_HEADERS = new Set(['host', 'content-length', 'transfer-encoding', 'connection', 'keep-alive', 'upgrade', 'te', 'trailer', 'expect', ...Object.values(SIGNATURE_HEADERS)]);
 
 const invalid = (path: string, rule: string) => validationError(`${path}: ${rule}`);
 

@@ -16,6 +16,7 @@ export const AUDIT_ACTIONS = [
   'retention.run',
   'evaluator.created',
   'evaluator.updated',
+  'evaluator.secret_rotated',
   'evaluator.deleted',
   'prompt_template.created',
   'prompt_template.version_pushed',
