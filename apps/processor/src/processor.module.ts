@@ -3,6 +3,7 @@ import { EvaluationWorker } from './evaluations/evaluation.worker';
 import { InfrastructureModule } from './infrastructure/infrastructure.module';
 import { AuditProjection } from './projections/audit/audit.projection';
 import { ModelStatsRefresher } from './projections/model-stats/model-stats.refresher';
+import { ProjectionUpgrader } from './projections/projection-upgrader';
 import { TelemetryProjection } from './projections/telemetry/telemetry.projection';
 import { VerifyScheduler } from './projections/telemetry/verify.scheduler';
 import { UsageProjection } from './projections/usage/usage.projection';
@@ -12,6 +13,6 @@ import { RetentionScheduler } from './retention/retention.scheduler';
 
 @Module({
   imports: [InfrastructureModule],
-  providers: [TelemetryProjection, AuditProjection, UsageProjection, UsageRelay, EvalJobRelay, EvaluationWorker, RetentionScheduler, VerifyScheduler, ModelStatsRefresher],
+  providers: [TelemetryProjection, AuditProjection, UsageProjection, UsageRelay, EvalJobRelay, EvaluationWorker, RetentionScheduler, VerifyScheduler, ModelStatsRefresher, ProjectionUpgrader],
 })
 export class ProcessorModule {}
