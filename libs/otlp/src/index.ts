@@ -7,5 +7,5 @@ export { type OtlpEnvelope, otlpToFacts } from './otlp-to-facts';
 export { MAX_ANY_VALUE_DEPTH, MAX_LISTED_PROBLEMS, validateOtlpRequest } from './validate-otlp-request';
 export { splitOtlpRequest } from './split-otlp-request';
 export { decodeAnyValue, decodeAttributes, decodeKeyValue } from './attributes';
-export { spanTypeOf } from './span-rules';
+export { CONVENTIONS, type Mapped, type SpanMapping, mapSpan, spanTypeOf } from './conventions/map-span';
 export { MAX_UNIX_NANO, unixNanoTextOf, unixNanoTextToIso } from './otlp-wire';
