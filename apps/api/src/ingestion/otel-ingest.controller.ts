@@ -22,4 +22,13 @@ export class OtelIngestController {
     void reply.header(SEQ_HEADER, result.seqToken);
     return result.body;
   }
+
+  /** OTLP/HTTP JSON logs: where instrumentations that send GenAI content as log records export it (issue 17). */
+  @Post(['logs', 'v1/logs'])
+  @HttpCode(200)
+  async ingestLogs(@Principal() principal: ApiKeyPrincipal, @Req() req: FastifyRequest, @Res({ passthrough: true }) reply: FastifyReply) {
+    const result = await this.ingest.ingestOtlpLogs(principal, req.id, req.body);
+    void reply.header(SEQ_HEADER, result.seqToken);
+    return result.body;
+  }
 }
