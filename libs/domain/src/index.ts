@@ -25,3 +25,4 @@ export * from './scores/score-request';
 export * from './model-stats/latency-histogram';
 export * from './routing/route-model';
 export * from './login-throttle';
+export * from './langfuse/langfuse-ingestion';
