@@ -4,8 +4,10 @@ import { once } from 'node:events';
 import { type Server, createServer } from 'node:http';
 import { resolve } from 'node:path';
 import { exportOf, span } from '@app/otlp/testing/otlp-builders';
+import { readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { bootstrap, send } from './support/api';
-import { type Stack, startStack } from './support/stack';
+import { type Stack, runCli, startStack } from './support/stack';
 
 const QUESTION = 'What is the capital of France?';
 const ANSWER = 'The capital of France is Paris.';
@@ -114,5 +116,20 @@ describe('real instrumentation libraries, unmodified, exporting to Spanlog', () 
       body: { resourceLogs: [{ scopeLogs: [{ logRecords: [{ body: { stringValue: 'user signed in' } }, { eventName: 'gen_ai.choice', body: { stringValue: 'no span' } }] }] }] },
     });
     expect(res).toEqual({ status: 200, body: { accepted: 2, attached: 0 } });
+  });
+
+  it('explain answers what each span would hold and why, and stores nothing; the CLI gives the same offline', async () => {
+    const file = resolve(__dirname, '..', 'libs', 'otlp', 'src', 'testing', 'captured', 'openinference-instrumentation-openai.json');
+    const body = JSON.parse(readFileSync(file, 'utf8')).requests[0].body;
+    const explained = await send(stack, 'POST', '/api/v1/otel/traces?explain=true', { token: key, body });
+    expect(explained.status).toBe(200);
+    expect(explained.body.spans[0].span.model).toEqual({ value: 'gpt-4o-mini-2024-07-18', from: ['llm.model_name'], rule: 'OpenInference' });
+    const traceId = explained.body.spans[0].traceId;
+    expect((await send(stack, 'GET', `/api/v1/traces/${traceId}?minSeq=${encodeURIComponent(await laterSeq())}`, { token: key })).status).toBe(404);
+    const bodyFile = resolve(tmpdir(), `spanlog-explain-${randomBytes(4).toString('hex')}.json`);
+    writeFileSync(bodyFile, JSON.stringify(body));
+    const cli = await runCli(['otlp', 'explain', bodyFile, '--json'], stack.env);
+    expect(cli.code).toBe(0);
+    expect(JSON.parse(cli.stdout)).toEqual(explained.body);
   });
 });

@@ -4,6 +4,7 @@
  */
 export * from './otlp-types';
 export { type OtlpEnvelope, otlpToFacts } from './otlp-to-facts';
+export { type ExplainedField, type SpanExplanation, explainOtlpRequest } from './explain-otlp';
 export { MAX_ANY_VALUE_DEPTH, MAX_LISTED_PROBLEMS } from './otlp-checks';
 export { validateOtlpRequest } from './validate-otlp-request';
 export { splitOtlpLogsRequest, splitOtlpRequest } from './split-otlp-request';

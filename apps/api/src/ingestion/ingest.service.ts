@@ -3,7 +3,7 @@ import type { Logger } from 'pino';
 import { LOGGER } from '@app/config';
 import { DomainError, INGEST_SCHEMAS, type IngestSchema, type NativeEventError, PAYLOAD_LIMITS, SeqTokenCodec, scoreIdOf, validateNativeBatch, validateScoreRequest, validationError } from '@app/domain';
 import { ChunkPublisher, type IngestSubjectKind, NatsResources, chunkNativeBatch, chunkOtlpExport, chunkOtlpLogs, chunkScores } from '@app/eventlog';
-import { type ExportTraceServiceRequest, genAiLogsOf, validateOtlpLogsRequest, validateOtlpRequest } from '@app/otlp';
+import { type ExportTraceServiceRequest, type SpanExplanation, explainOtlpRequest, genAiLogsOf, validateOtlpLogsRequest, validateOtlpRequest } from '@app/otlp';
 import type { ApiKeyPrincipal } from '@app/persistence';
 import { QuotaService } from '../quota/quota.service';
 
@@ -59,6 +59,15 @@ export class IngestService {
     const seq = await this.append(principal, requestId, INGEST_SCHEMAS.otlp, 'otel', chunks);
     this.logger.debug({ reqId: requestId, accepted: spanCount, chunks: chunks.length, seq }, 'otlp export stored');
     return { body: { accepted: spanCount }, seqToken: this.tokens.encode({ stream: 'ingest', seq }) };
+  }
+
+  /**
+   * `?explain=true`: what the conversion makes of each span and from which attributes, for a
+   * user whose spans look empty. Validated like an export; nothing is stored, quota untouched.
+   */
+  explainOtlp(body: unknown): { spans: SpanExplanation[] } {
+    validateOtlpRequest(body);
+    return explainOtlpRequest(body as ExportTraceServiceRequest);
   }
 
   /**
