@@ -6,6 +6,7 @@ import { registerEvaluatorsCommands } from './commands/evaluators.command';
 import { registerKeysCommands } from './commands/keys.command';
 import { registerOrgCommands } from './commands/orgs.command';
 import { registerPromptsCommands } from './commands/prompts.command';
+import { registerOtlpCommands } from './commands/otlp.command';
 import { registerRebuildCommand } from './commands/rebuild.command';
 import { registerSessionCommands } from './commands/session.command';
 import { registerTracesCommands } from './commands/traces.command';
@@ -24,6 +25,7 @@ async function main(): Promise<void> {
   registerUsageCommands(program);
   registerRebuildCommand(program);
   registerVerifyCommand(program);
+  registerOtlpCommands(program);
   registerAdminCommands(program);
   await program.parseAsync(process.argv);
 }

@@ -27,3 +27,4 @@ export * from './routing/route-model';
 export * from './login-throttle';
 export * from './prompts/prompt-template';
 export * from './prompts/validate-prompt-template';
+export * from './langfuse/langfuse-ingestion';

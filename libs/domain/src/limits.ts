@@ -76,6 +76,8 @@ const MB = 1024 * 1024;
 export const PAYLOAD_LIMITS = {
   traces: 5 * MB,
   otelTraces: 5 * MB,
+  /** The same exporters send logs and traces, so both take the same limit. */
+  otelLogs: 5 * MB,
   scores: 1 * MB,
   routeModel: 512 * 1024,
   /** Everything else (auth, prompt templates, tRPC). */

@@ -1,7 +1,8 @@
 import { DomainError } from '@app/domain';
 import type { Span } from './otlp-types';
 import { exportOf, kv, span, str } from './testing/otlp-builders';
-import { MAX_LISTED_PROBLEMS, validateOtlpRequest } from './validate-otlp-request';
+import { MAX_LISTED_PROBLEMS } from './otlp-checks';
+import { validateOtlpRequest } from './validate-otlp-request';
 
 const SPAN = 'resourceSpans[0].scopeSpans[0].spans[0]';
 

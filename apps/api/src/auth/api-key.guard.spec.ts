@@ -53,4 +53,24 @@ describe(ApiKeyGuard.name, () => {
     expect(await attempt('sl_unknown_more')).toMatchObject({ code: 'RATE_LIMIT_EXCEEDED' });
     expect(await attempt(GOOD_KEY)).toBe('ok');
   });
+
+  describe('Langfuse Basic credentials', () => {
+    const basic = (user: string, secret: string) => `Basic ${Buffer.from(`${user}:${secret}`).toString('base64')}`;
+    const attemptWith = async (url: string, authorization: string) => {
+      const keys = { find: async (secret: string) => (secret === GOOD_KEY ? principal : null), findCached: async () => null } as unknown as ApiKeyLookup;
+      const guard = new ApiKeyGuard(keys, new FailedAuthLimiter(() => 0));
+      const req = { headers: { authorization }, ip: '198.51.100.7', url } as unknown as FastifyRequest;
+      const context = { switchToHttp: () => ({ getRequest: () => req }) } as unknown as ExecutionContext;
+      return guard.canActivate(context).then(() => 'ok', (err: DomainError) => err.code);
+    };
+
+    it('take the secret part as the API key on Langfuse routes, whatever the public part', async () => {
+      expect(await attemptWith('/api/public/otel/v1/traces', basic('pk-lf-anything', GOOD_KEY))).toBe('ok');
+      expect(await attemptWith('/api/public/ingestion', basic('', 'sl_wrong'))).toBe('UNAUTHORIZED');
+    });
+
+    it('are not an API key anywhere else', async () => {
+      expect(await attemptWith('/api/v1/otel/v1/traces', basic('pk-lf-anything', GOOD_KEY))).toBe('UNAUTHORIZED');
+    });
+  });
 });

@@ -2,8 +2,8 @@ import { Inject, Injectable } from '@nestjs/common';
 import type { Logger } from 'pino';
 import { LOGGER } from '@app/config';
 import { DomainError, INGEST_SCHEMAS, type IngestSchema, type NativeEventError, PAYLOAD_LIMITS, SeqTokenCodec, scoreIdOf, validateNativeBatch, validateScoreRequest, validationError } from '@app/domain';
-import { ChunkPublisher, type IngestSubjectKind, NatsResources, chunkNativeBatch, chunkOtlpExport, chunkScores } from '@app/eventlog';
-import { type ExportTraceServiceRequest, validateOtlpRequest } from '@app/otlp';
+import { ChunkPublisher, type IngestSubjectKind, NatsResources, chunkNativeBatch, chunkOtlpExport, chunkOtlpLogs, chunkScores } from '@app/eventlog';
+import { type ExportTraceServiceRequest, type SpanExplanation, explainOtlpRequest, genAiLogsOf, validateOtlpLogsRequest, validateOtlpRequest } from '@app/otlp';
 import type { ApiKeyPrincipal } from '@app/persistence';
 import { assertBodyWithin } from '../http/body-limit';
 import { QuotaService } from '../quota/quota.service';
@@ -60,6 +60,31 @@ export class IngestService {
     const seq = await this.append(principal, requestId, INGEST_SCHEMAS.otlp, 'otel', chunks);
     this.logger.debug({ reqId: requestId, accepted: spanCount, chunks: chunks.length, seq }, 'otlp export stored');
     return { body: { accepted: spanCount }, seqToken: this.tokens.encode({ stream: 'ingest', seq }) };
+  }
+
+  /**
+   * `?explain=true`: what the conversion makes of each span and from which attributes, for a
+   * user whose spans look empty. Validated like an export; nothing is stored, quota untouched.
+   */
+  explainOtlp(body: unknown): { spans: SpanExplanation[] } {
+    validateOtlpRequest(body);
+    return explainOtlpRequest(body as ExportTraceServiceRequest);
+  }
+
+  /**
+   * OTLP/JSON logs: checked whole like traces. Only the records that attach GenAI content to a
+   * span are stored (cut out of the export, with their resource and scope) and converted by the
+   * processor; the others are counted in the answer and dropped, as Spanlog keeps no general logs.
+   */
+  async ingestOtlpLogs(principal: ApiKeyPrincipal, requestId: string, body: unknown): Promise<IngestResult<{ accepted: number; attached: number }>> {
+    await this.quota.assertCanIngestTraces(principal);
+    const { recordCount } = validateOtlpLogsRequest(body);
+    const genAi = genAiLogsOf(body as Parameters<typeof genAiLogsOf>[0]);
+    if (!genAi) return { body: { accepted: recordCount, attached: 0 }, seqToken: this.tokens.encode({ stream: 'ingest', seq: 0 }) };
+    const chunks = chunkOtlpLogs(Buffer.from(JSON.stringify(genAi.request)), genAi.request, this.nats.maxMessageBytes);
+    const seq = await this.append(principal, requestId, INGEST_SCHEMAS.otlpLogs, 'logs', chunks);
+    this.logger.debug({ reqId: requestId, accepted: recordCount, attached: genAi.records, chunks: chunks.length, seq }, 'otlp logs stored');
+    return { body: { accepted: recordCount, attached: genAi.records }, seqToken: this.tokens.encode({ stream: 'ingest', seq }) };
   }
 
   /**

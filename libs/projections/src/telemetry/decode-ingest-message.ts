@@ -14,7 +14,7 @@ import {
   validateScoreRequest,
 } from '@app/domain';
 import { type ChunkReader, PermanentMessageError, headerReader } from '@app/eventlog';
-import { otlpToFacts, validateOtlpRequest } from '@app/otlp';
+import { otlpLogsToFacts, otlpToFacts, validateOtlpLogsRequest, validateOtlpRequest } from '@app/otlp';
 
 export interface DecodedIngestMessage {
   /** The message's stream sequence. */
@@ -52,6 +52,9 @@ export async function decodeIngestMessage(msg: JsMsg, chunks: ChunkReader): Prom
       case INGEST_SCHEMAS.otlp:
         validateOtlpRequest(body);
         return { seq: msg.seq, envelope, facts: otlpToFacts(body as Parameters<typeof otlpToFacts>[0], target) };
+      case INGEST_SCHEMAS.otlpLogs:
+        validateOtlpLogsRequest(body);
+        return { seq: msg.seq, envelope, facts: otlpLogsToFacts(body as Parameters<typeof otlpLogsToFacts>[0], target) };
       case INGEST_SCHEMAS.scores:
         return { seq: msg.seq, envelope, facts: scoreRequestToFacts(validateScoreRequest(body), target) };
       case INGEST_SCHEMAS.deleted:

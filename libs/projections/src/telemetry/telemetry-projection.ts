@@ -17,8 +17,12 @@ import {
 } from '@app/persistence';
 import type { DecodedIngestMessage } from './decode-ingest-message';
 
-/** The telemetry projection's name and version, as recorded in `projection_checkpoints`. */
-export const TELEMETRY_PROJECTION = { name: 'telemetry', version: 1 } as const;
+/**
+ * The telemetry projection's name and version, as recorded in `projection_checkpoints`. A new
+ * version marks a conversion that produces other rows from the same messages (2: the
+ * instrumentation conventions and OTLP log records); `spanlog rebuild` applies it to old data.
+ */
+export const TELEMETRY_PROJECTION = { name: 'telemetry', version: 2 } as const;
 
 /** Where the telemetry projection records what it applied of this deployment's INGEST. */
 export const telemetryPosition = (nats: Pick<NatsResources, 'layout'>): ProjectionPosition => ({
