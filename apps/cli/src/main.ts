@@ -2,10 +2,13 @@
 import 'reflect-metadata';
 import { Command } from 'commander';
 import { registerAdminCommands } from './commands/admin.command';
+import { registerDlqCommands } from './commands/dlq.command';
 import { registerEvaluatorsCommands } from './commands/evaluators.command';
+import { registerEventsCommands } from './commands/events.command';
 import { registerKeysCommands } from './commands/keys.command';
 import { registerOrgCommands } from './commands/orgs.command';
 import { registerRebuildCommand } from './commands/rebuild.command';
+import { registerReplayCommand } from './commands/replay.command';
 import { registerSessionCommands } from './commands/session.command';
 import { registerTracesCommands } from './commands/traces.command';
 import { registerUsageCommands } from './commands/usage.command';
@@ -22,6 +25,9 @@ async function main(): Promise<void> {
   registerUsageCommands(program);
   registerRebuildCommand(program);
   registerVerifyCommand(program);
+  registerReplayCommand(program);
+  registerEventsCommands(program);
+  registerDlqCommands(program);
   registerAdminCommands(program);
   await program.parseAsync(process.argv);
 }

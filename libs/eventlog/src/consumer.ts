@@ -9,6 +9,7 @@ import {
   nanos,
 } from 'nats';
 import type { Logger } from 'pino';
+import { deadLetterHeaders } from './dead-letters';
 import { toNatsHeaders } from './headers';
 import { isNotFound } from './streams';
 
@@ -247,15 +248,7 @@ export class PullConsumerRunner<T, B = T[]> {
   }
 
   private async deadLetter(msg: JsMsg, reason: string): Promise<void> {
-    const headers: Record<string, string> = {};
-    for (const [k, v] of msg.headers ?? []) headers[k] = v[0];
-    Object.assign(headers, {
-      'Spanlog-DLQ-Reason': reason.slice(0, 2_000),
-      'Spanlog-DLQ-Stream': this.o.stream,
-      'Spanlog-DLQ-Consumer': this.o.durable,
-      'Spanlog-DLQ-Seq': String(msg.seq),
-      'Spanlog-DLQ-Subject': msg.subject,
-    });
+    const headers = deadLetterHeaders({ headers: msg.headers, stream: this.o.stream, consumer: this.o.durable, seq: msg.seq, subject: msg.subject }, reason);
     try {
       await this.o.onDeadLetter?.(msg, reason);
       await this.o.js.publish(this.o.deadLetterSubject, msg.data, {

@@ -13,3 +13,7 @@ export * from './retention-log';
 export * from './projection-runner';
 export * from './replay';
 export * from './eval-log';
+export * from './stored-message';
+export * from './dead-letters';
+export * from './ingest-export-line';
+export * from './ingest-export';
