@@ -103,6 +103,7 @@ export class Stack {
       HOST: '127.0.0.1',
       PORT: String(port),
       JWT_SECRET: randomBytes(32).toString('hex'),
+      SPANLOG_SECRET_KEY: randomBytes(32).toString('base64'),
       ...extraEnv,
     };
     const migrated = await runCli(['admin', 'migrate', '--json'], env);

@@ -7,6 +7,7 @@ import { registerEvaluatorsCommands } from './commands/evaluators.command';
 import { registerEventsCommands } from './commands/events.command';
 import { registerKeysCommands } from './commands/keys.command';
 import { registerOrgCommands } from './commands/orgs.command';
+import { registerPromptsCommands } from './commands/prompts.command';
 import { registerRebuildCommand } from './commands/rebuild.command';
 import { registerReplayCommand } from './commands/replay.command';
 import { registerSessionCommands } from './commands/session.command';
@@ -22,6 +23,7 @@ async function main(): Promise<void> {
   registerKeysCommands(program);
   registerEvaluatorsCommands(program);
   registerTracesCommands(program);
+  registerPromptsCommands(program);
   registerUsageCommands(program);
   registerRebuildCommand(program);
   registerVerifyCommand(program);

@@ -1,16 +1,7 @@
-import type { MsgHdrs } from 'nats';
+import { DEAD_LETTER_HEADERS } from './dead-letter';
 import type { NatsResources } from './nats-resources';
 import { replayStream, streamLastSeq } from './replay';
 import { type StreamMessage, fromConsumed, fromStored, isMissing } from './stored-message';
-
-/** What a consumer adds to a message it dead-letters, beside the message's own headers. */
-export const DEAD_LETTER_HEADERS = {
-  reason: 'Spanlog-DLQ-Reason',
-  stream: 'Spanlog-DLQ-Stream',
-  consumer: 'Spanlog-DLQ-Consumer',
-  seq: 'Spanlog-DLQ-Seq',
-  subject: 'Spanlog-DLQ-Subject',
-} as const;
 
 /** Dead letters read per fetch: a dead letter holds a whole message (up to the server's max payload). */
 const READ_BATCH = 16;
@@ -40,20 +31,6 @@ export function deadLetterOf(msg: Pick<StreamMessage, 'seq' | 'headers' | 'store
     seq: Number.isSafeInteger(seq) && seq > 0 ? seq : null,
     subject: get(DEAD_LETTER_HEADERS.subject),
     time: msg.storedAt.toISOString(),
-  };
-}
-
-/** The headers of a message being dead-lettered: its own, then why and where from. */
-export function deadLetterHeaders(source: { headers: MsgHdrs | undefined; stream: string; consumer: string; seq: number; subject: string }, reason: string): Record<string, string> {
-  const headers: Record<string, string> = {};
-  for (const [k, v] of source.headers ?? []) headers[k] = v[0];
-  return {
-    ...headers,
-    [DEAD_LETTER_HEADERS.reason]: reason.slice(0, 2_000),
-    [DEAD_LETTER_HEADERS.stream]: source.stream,
-    [DEAD_LETTER_HEADERS.consumer]: source.consumer,
-    [DEAD_LETTER_HEADERS.seq]: String(source.seq),
-    [DEAD_LETTER_HEADERS.subject]: source.subject,
   };
 }
 

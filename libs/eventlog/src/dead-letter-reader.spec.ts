@@ -1,5 +1,6 @@
 import { toNatsHeaders } from './headers';
-import { DEAD_LETTER_HEADERS, deadLetterHeaders, deadLetterOf } from './dead-letters';
+import { DEAD_LETTER_HEADERS, deadLetterHeaders } from './dead-letter';
+import { deadLetterOf } from './dead-letter-reader';
 
 describe(deadLetterOf.name, () => {
   const storedAt = new Date('2026-11-22T10:00:00.000Z');
