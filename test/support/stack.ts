@@ -30,15 +30,21 @@ export interface CliResult {
 }
 
 /** Runs the built `spanlog` command; resolves with its exit code and output. */
-export async function runCli(args: string[], env: NodeJS.ProcessEnv, input?: string): Promise<CliResult> {
+export function runCli(args: string[], env: NodeJS.ProcessEnv, input?: string): Promise<CliResult> {
+  return startCli(args, env, input).result;
+}
+
+/** Starts the built `spanlog` command: its process id (to watch it run) and its outcome. */
+export function startCli(args: string[], env: NodeJS.ProcessEnv, input?: string): { pid: number; result: Promise<CliResult> } {
   const child = spawn(process.execPath, [resolve(DIST, 'cli', 'src', 'main.js'), ...args], { env, stdio: 'pipe' });
   let stdout = '';
   let stderr = '';
   child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
   child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
   child.stdin.end(input);
-  const [code] = (await once(child, 'exit')) as [number | null];
-  return { code, stdout, stderr };
+  // 'close', not 'exit': the output pipes may still hold data when the process has exited.
+  const result = (once(child, 'close') as Promise<[number | null]>).then(([code]) => ({ code, stdout, stderr }));
+  return { pid: child.pid as number, result };
 }
 
 export async function freePort(): Promise<number> {

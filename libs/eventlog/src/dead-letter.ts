@@ -1,4 +1,4 @@
-import { AckPolicy, DeliverPolicy, type JetStreamClient, type JetStreamManager, type JsMsg, nanos } from 'nats';
+import { AckPolicy, DeliverPolicy, type JetStreamClient, type JetStreamManager, type JsMsg, type MsgHdrs, nanos } from 'nats';
 import type { Logger } from 'pino';
 import { toNatsHeaders } from './headers';
 import { isNotFound } from './streams';
@@ -15,6 +15,29 @@ export interface DeadLetterRoute {
    * beside the applied ones; when it fails, the message is retried later instead.
    */
   onDeadLetter?(msg: JsMsg, reason: string): Promise<void>;
+}
+
+/** What a consumer adds to a message it dead-letters, beside the message's own headers. */
+export const DEAD_LETTER_HEADERS = {
+  reason: 'Spanlog-DLQ-Reason',
+  stream: 'Spanlog-DLQ-Stream',
+  consumer: 'Spanlog-DLQ-Consumer',
+  seq: 'Spanlog-DLQ-Seq',
+  subject: 'Spanlog-DLQ-Subject',
+} as const;
+
+/** The headers of a message being dead-lettered: its own, then why and where from. */
+export function deadLetterHeaders(source: { headers: MsgHdrs | undefined; stream: string; consumer: string; seq: number; subject: string }, reason: string): Record<string, string> {
+  const headers: Record<string, string> = {};
+  for (const [k, v] of source.headers ?? []) headers[k] = v[0];
+  return {
+    ...headers,
+    [DEAD_LETTER_HEADERS.reason]: reason.slice(0, 2_000),
+    [DEAD_LETTER_HEADERS.stream]: source.stream,
+    [DEAD_LETTER_HEADERS.consumer]: source.consumer,
+    [DEAD_LETTER_HEADERS.seq]: String(source.seq),
+    [DEAD_LETTER_HEADERS.subject]: source.subject,
+  };
 }
 
 /** Backoff before the n-th redelivery of a failing message: 1 s, 2 s, 4 s … capped at 30 s. */
@@ -56,15 +79,7 @@ export function retryLater(route: DeadLetterRoute, msg: JsMsg, err: unknown): vo
 
 /** Moves a message to the dead-letter stream with the reason and where it came from, then terminates it. */
 export async function deadLetter(route: DeadLetterRoute, msg: JsMsg, reason: string): Promise<void> {
-  const headers: Record<string, string> = {};
-  for (const [k, v] of msg.headers ?? []) headers[k] = v[0];
-  Object.assign(headers, {
-    'Spanlog-DLQ-Reason': reason.slice(0, 2_000),
-    'Spanlog-DLQ-Stream': route.stream,
-    'Spanlog-DLQ-Consumer': route.durable,
-    'Spanlog-DLQ-Seq': String(msg.seq),
-    'Spanlog-DLQ-Subject': msg.subject,
-  });
+  const headers = deadLetterHeaders({ headers: msg.headers, stream: route.stream, consumer: route.durable, seq: msg.seq, subject: msg.subject }, reason);
   try {
     await route.onDeadLetter?.(msg, reason);
     await route.js.publish(route.deadLetterSubject, msg.data, {

@@ -14,3 +14,7 @@ export * from './retention-log';
 export * from './projection-runner';
 export * from './replay';
 export * from './eval-log';
+export * from './stored-message';
+export * from './dead-letter-reader';
+export * from './ingest-export-line';
+export * from './ingest-export';

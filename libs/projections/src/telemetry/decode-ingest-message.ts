@@ -30,7 +30,7 @@ const utf8 = new TextDecoder('utf-8', { fatal: true });
  * sent, so conversion runs here: a corrected converter applies to old data on rebuild.
  * Anything unreadable is permanent: retrying cannot fix it.
  */
-export async function decodeIngestMessage(msg: JsMsg, chunks: ChunkReader): Promise<DecodedIngestMessage> {
+export async function decodeIngestMessage(msg: Pick<JsMsg, 'seq' | 'headers' | 'data'>, chunks: ChunkReader): Promise<DecodedIngestMessage> {
   let envelope: IngestEnvelope;
   let body: unknown;
   try {
