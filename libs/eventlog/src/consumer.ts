@@ -9,6 +9,8 @@ import {
   nanos,
 } from 'nats';
 import type { Logger } from 'pino';
+import type { Counter } from 'prom-client';
+import { consumerAppliedMessages, deadLetters } from '@app/metrics';
 import { toNatsHeaders } from './headers';
 import { isNotFound } from './streams';
 
@@ -24,6 +26,8 @@ export interface PullConsumerOptions<T, B = T[]> {
   jsm: JetStreamManager;
   stream: string;
   durable: string;
+  /** The consumer's name in metrics: the durable name without the deployment's prefix (the durable name by default). */
+  name?: string;
   deadLetterSubject: string;
   logger: Logger;
   /** Turns a message into what `apply` takes; throws PermanentMessageError for bad messages. */
@@ -83,12 +87,20 @@ export class PullConsumerRunner<T, B = T[]> {
   private readonly ackWaitMs: number;
 
   private readonly prepare: (items: T[]) => B | Promise<B>;
+  private readonly applied: Counter.Internal;
+  private readonly deadLettered: Counter.Internal;
 
   constructor(private readonly o: PullConsumerOptions<T, B>) {
     this.prepare = o.prepare ?? ((items) => items as unknown as B);
     this.batchSize = o.batchSize ?? DEFAULT_BATCH_SIZE;
     this.maxDeliveries = o.maxDeliveries ?? 5;
     this.ackWaitMs = o.ackWaitMs ?? 10_000;
+    const consumer = o.name ?? o.durable;
+    // Labelled once, so both series exist (at 0) from the start.
+    this.applied = consumerAppliedMessages.labels({ consumer });
+    this.deadLettered = deadLetters.labels({ stream: o.stream, consumer });
+    this.applied.inc(0);
+    this.deadLettered.inc(0);
   }
 
   async start(): Promise<void> {
@@ -210,6 +222,7 @@ export class PullConsumerRunner<T, B = T[]> {
       try {
         await this.o.apply(batch);
         for (const d of decoded) d.msg.ack();
+        this.applied.inc(decoded.length);
         return;
       } catch (err) {
         if (!(await this.o.isHealthy())) {
@@ -226,6 +239,7 @@ export class PullConsumerRunner<T, B = T[]> {
       try {
         await this.o.apply(await this.prepare([d.item]));
         d.msg.ack();
+        this.applied.inc(1);
       } catch (err) {
         await this.onFailure(d.msg, err);
       }
@@ -263,6 +277,7 @@ export class PullConsumerRunner<T, B = T[]> {
         msgID: `${this.o.stream}:${this.o.durable}:${msg.seq}`,
       });
       msg.term(reason.slice(0, 200));
+      this.deadLettered.inc();
       this.o.logger.error({ seq: msg.seq, subject: msg.subject, reason }, 'message dead-lettered');
     } catch (err) {
       this.o.logger.error({ seq: msg.seq, err: errorText(err) }, 'dead-lettering failed; will retry');
