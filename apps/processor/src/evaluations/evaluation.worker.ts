@@ -4,6 +4,7 @@ import { DataSource } from 'typeorm';
 import { APP_CONFIG, type AppConfig, LOGGER } from '@app/config';
 import { type EvalJobMessage, parseEvalJobMessage, webhookRequestBody } from '@app/domain';
 import { CONSUMERS, ChunkPublisher, NatsResources, type PullConsumerRunner, appendEvaluationScore, jsonMessage, projectionRunner } from '@app/eventlog';
+import { evaluatorCalls } from '@app/metrics';
 import { claimEvalJob, finishEvalJob, isReachable } from '@app/persistence';
 import { WebhookCaller } from './webhook-caller';
 
@@ -52,12 +53,13 @@ export class EvaluationWorker implements OnApplicationBootstrap, BeforeApplicati
   private async run(job: EvalJobMessage): Promise<void> {
     const claimed = await claimEvalJob(this.ds, job.jobId, Date.now());
     if (claimed.kind === 'skipped') {
+      evaluatorCalls.inc({ outcome: 'skipped' });
       this.logger.info({ jobId: job.jobId, evaluatorId: job.evaluatorId, reason: claimed.reason }, 'evaluation skipped');
       return;
     }
     if (claimed.kind === 'finished') return;
     const { run } = claimed;
-    const { result, attempts } = await this.caller.evaluate(run.evaluator, webhookRequestBody(run.span, run.evaluator));
+    const { result, verdict, attempts } = await this.caller.evaluate(run.evaluator, webhookRequestBody(run.span, run.evaluator));
     await appendEvaluationScore(
       this.nats,
       this.publisher,
@@ -66,6 +68,7 @@ export class EvaluationWorker implements OnApplicationBootstrap, BeforeApplicati
       new Date().toISOString(),
     );
     await finishEvalJob(this.ds, run, result);
+    evaluatorCalls.inc({ outcome: verdict });
     this.logger.debug({ jobId: run.jobId, evaluatorId: run.evaluator.id, score: result.score, pass: result.pass, attempts }, 'evaluation done');
   }
 }

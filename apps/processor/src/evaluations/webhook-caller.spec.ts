@@ -48,7 +48,7 @@ describe(WebhookCaller.name, () => {
   it('posts the body as JSON with the configured headers and takes the answer', async () => {
     handle = reply(200, { score: 0.75, pass: true, reason: 'ok' });
     const call = await caller().evaluate(evaluator(), body);
-    expect(call).toEqual({ result: { score: 0.75, pass: true, reason: 'ok', metadata: null }, attempts: 1 });
+    expect(call).toEqual({ verdict: 'pass', result: { score: 0.75, pass: true, reason: 'ok', metadata: null }, attempts: 1 });
     expect(JSON.parse(calls[0].body)).toEqual(body);
     expect(calls[0].headers).toMatchObject({ authorization: 'Bearer k', 'content-type': 'application/json' });
   });
@@ -59,7 +59,7 @@ describe(WebhookCaller.name, () => {
     const call = await caller().evaluate(evaluator({ retries: 2 }), body);
     expect(calls).toHaveLength(3);
     expect(waits).toEqual([1_000, 2_000]);
-    expect(call.result).toMatchObject({ score: 0, pass: false });
+    expect(call).toMatchObject({ verdict: 'error', result: { score: 0, pass: false } });
     expect(call.result.reason).toMatch(/HTTP 502 after 3 attempts/);
   });
 
@@ -118,6 +118,7 @@ describe(WebhookCaller.name, () => {
   it('refuses plain HTTP where HTTPS is required', async () => {
     const call = await caller(true, true).evaluate(evaluator(), body);
     expect(calls).toHaveLength(0);
+    expect(call.verdict).toBe('error');
     expect(call.result.reason).toMatch(/must use HTTPS in production/);
   });
 });

@@ -6,10 +6,10 @@ import { useAgent } from 'request-filtering-agent';
 import {
   type CallOutcome,
   EVALUATOR_LIMITS,
-  type EvaluationResult,
+  type Evaluation,
   type EvaluatorSettings,
   type WebhookRequestBody,
-  evaluationResultOf,
+  evaluationOf,
   isRetryable,
   webhookRetryDelayMs,
 } from '@app/domain';
@@ -21,8 +21,7 @@ export interface WebhookPolicy {
   allowPrivateNetworks: boolean;
 }
 
-export interface WebhookCall {
-  result: EvaluationResult;
+export interface WebhookCall extends Evaluation {
   attempts: number;
 }
 
@@ -43,11 +42,11 @@ export class WebhookCaller {
 
   async evaluate(evaluator: Pick<EvaluatorSettings, 'url' | 'headers' | 'timeoutMs' | 'retries'>, body: WebhookRequestBody): Promise<WebhookCall> {
     const refused = this.refusal(evaluator.url);
-    if (refused) return { result: evaluationResultOf({ kind: 'network', message: refused }, 1), attempts: 1 };
+    if (refused) return { ...evaluationOf({ kind: 'network', message: refused }, 1), attempts: 1 };
     const payload = JSON.stringify(body);
     for (let attempt = 1; ; attempt++) {
       const outcome = await this.limited(evaluator.url, () => this.call(evaluator, payload));
-      if (!isRetryable(outcome) || attempt > evaluator.retries) return { result: evaluationResultOf(outcome, attempt), attempts: attempt };
+      if (!isRetryable(outcome) || attempt > evaluator.retries) return { ...evaluationOf(outcome, attempt), attempts: attempt };
       await this.wait(webhookRetryDelayMs(attempt));
     }
   }

@@ -65,13 +65,21 @@ export const isRetryable = (outcome: CallOutcome): boolean => outcome.kind === '
 /** Backoff before retry n (1-based): 1 s, 2 s, 4 s … (SPEC 6.1 rule 3). */
 export const webhookRetryDelayMs = (retry: number): number => EVALUATOR_LIMITS.retryBackoffMs * 2 ** (retry - 1);
 
-const failed = (reason: string): EvaluationResult => ({ score: 0, pass: false, reason: reason.slice(0, EVALUATOR_LIMITS.reasonLength), metadata: null });
+/** What an evaluation came to: the endpoint's pass or fail, or an error (no valid answer). */
+export type EvaluationVerdict = 'pass' | 'fail' | 'error';
+
+export interface Evaluation {
+  verdict: EvaluationVerdict;
+  result: EvaluationResult;
+}
+
+const failed = (reason: string): Evaluation => ({ verdict: 'error', result: { score: 0, pass: false, reason: reason.slice(0, EVALUATOR_LIMITS.reasonLength), metadata: null } });
 
 /**
  * The result a final outcome gives (SPEC 6.1 rule 2): the endpoint's score and pass flag, or
- * score 0 and fail with what went wrong as the reason.
+ * score 0 and fail with what went wrong as the reason, which is an error rather than a fail.
  */
-export function evaluationResultOf(outcome: CallOutcome, attempts: number): EvaluationResult {
+export function evaluationOf(outcome: CallOutcome, attempts: number): Evaluation {
   const tries = attempts === 1 ? '1 attempt' : `${attempts} attempts`;
   if (outcome.kind === 'network') return failed(`webhook call failed after ${tries}: ${outcome.message}`);
   if (outcome.status < 200 || outcome.status > 299) return failed(`webhook answered HTTP ${outcome.status} after ${tries}: ${outcome.body.slice(0, 500)}`);
@@ -88,9 +96,12 @@ export function evaluationResultOf(outcome: CallOutcome, attempts: number): Eval
   if (a.reason !== undefined && a.reason !== null && typeof a.reason !== 'string') return failed('webhook answer: reason must be a string');
   if (a.metadata !== undefined && a.metadata !== null && (typeof a.metadata !== 'object' || Array.isArray(a.metadata))) return failed('webhook answer: metadata must be an object');
   return {
-    score: a.score,
-    pass: a.pass,
-    reason: typeof a.reason === 'string' ? a.reason.slice(0, EVALUATOR_LIMITS.reasonLength) : null,
-    metadata: (a.metadata as JsonObject | undefined) ?? null,
+    verdict: a.pass ? 'pass' : 'fail',
+    result: {
+      score: a.score,
+      pass: a.pass,
+      reason: typeof a.reason === 'string' ? a.reason.slice(0, EVALUATOR_LIMITS.reasonLength) : null,
+      metadata: (a.metadata as JsonObject | undefined) ?? null,
+    },
   };
 }
