@@ -153,14 +153,9 @@ function parseSample(line: string, n: number): Sample {
 }
 
 function parseValue(text: string, n: number | null): number {
-  switch (text) {
-    case '+Inf':
-      return Infinity;
-    case '-Inf':
-      return -Infinity;
-    case 'NaN':
-      return NaN;
-  }
+  // Prometheus reads values with Go's ParseFloat, which takes these words in any case (prom-client writes "Nan").
+  const special = /^([-+]?)(inf|infinity|nan)$/i.exec(text);
+  if (special) return special[2].toLowerCase() === 'nan' ? NaN : special[1] === '-' ? -Infinity : Infinity;
   if (!/^[-+]?(\d+\.?\d*|\.\d+)([eE][-+]?\d+)?$/.test(text)) throw new PrometheusTextError(n, `invalid sample value "${text}"`);
   return Number(text);
 }
