@@ -102,6 +102,7 @@ export class Stack {
       PORT: String(port),
       METRICS_PORT: String(metricsPort),
       JWT_SECRET: randomBytes(32).toString('hex'),
+      SPANLOG_SECRET_KEY: randomBytes(32).toString('base64'),
       ...extraEnv,
     };
     const migrated = await runCli(['admin', 'migrate', '--json'], env);

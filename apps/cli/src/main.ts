@@ -5,6 +5,7 @@ import { registerAdminCommands } from './commands/admin.command';
 import { registerEvaluatorsCommands } from './commands/evaluators.command';
 import { registerKeysCommands } from './commands/keys.command';
 import { registerOrgCommands } from './commands/orgs.command';
+import { registerPromptsCommands } from './commands/prompts.command';
 import { registerRebuildCommand } from './commands/rebuild.command';
 import { registerSessionCommands } from './commands/session.command';
 import { registerTracesCommands } from './commands/traces.command';
@@ -19,6 +20,7 @@ async function main(): Promise<void> {
   registerKeysCommands(program);
   registerEvaluatorsCommands(program);
   registerTracesCommands(program);
+  registerPromptsCommands(program);
   registerUsageCommands(program);
   registerRebuildCommand(program);
   registerVerifyCommand(program);

@@ -1,4 +1,16 @@
-import { ConfigError, DEFAULT_DATABASE_URL, DEFAULT_METRICS_PORT, DEFAULT_NATS_URL, loadConfig } from './config';
+import { randomBytes } from 'node:crypto';
+import { mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { ConfigError, DEFAULT_DATABASE_URL, DEFAULT_METRICS_PORT, DEFAULT_NATS_URL, loadConfig as loadConfigWith, privateNetworkWarning } from './config';
+
+let dir: string;
+beforeEach(() => (dir = mkdtempSync(join(tmpdir(), 'spanlog-config-'))));
+afterEach(() => rmSync(dir, { recursive: true, force: true }));
+/** The environment's configuration, with any local key kept in the test's own folder. */
+const loadConfig = (env: NodeJS.ProcessEnv) => loadConfigWith(env, join(dir, '.spanlog', 'secret.key'));
+const KEY = randomBytes(32).toString('base64');
+const PRODUCTION = { NODE_ENV: 'production', JWT_SECRET: 'x'.repeat(32), SPANLOG_SECRET_KEY: KEY };
 
 describe(loadConfig.name, () => {
   it('works with no environment at all', () => {
@@ -20,16 +32,42 @@ describe(loadConfig.name, () => {
 
   it('requires a real JWT secret in production', () => {
     expect(() => loadConfig({ NODE_ENV: 'production' })).toThrow(/JWT_SECRET/);
-    expect(loadConfig({ NODE_ENV: 'production', JWT_SECRET: 'x'.repeat(32) }).jwtSecret).toBe('x'.repeat(32));
+    expect(loadConfig(PRODUCTION).jwtSecret).toBe('x'.repeat(32));
+  });
+
+  it('requires the secret key in production, naming the variable, and takes exactly 32 bytes in base64', () => {
+    expect(() => loadConfig({ ...PRODUCTION, SPANLOG_SECRET_KEY: undefined })).toThrow(/SPANLOG_SECRET_KEY is required when NODE_ENV=production/);
+    expect(loadConfig(PRODUCTION).secretKey).toEqual(Buffer.from(KEY, 'base64'));
+    for (const bad of ['short', randomBytes(31).toString('base64'), randomBytes(32).toString('hex'), `${KEY.slice(0, -2)}!=`]) {
+      expect(() => loadConfig({ ...PRODUCTION, SPANLOG_SECRET_KEY: bad })).toThrow(/SPANLOG_SECRET_KEY must be 32 random bytes in base64/);
+    }
+  });
+
+  it('outside production without the variable, makes a key once, keeps it private, and uses it from then on', () => {
+    const first = loadConfig({}).secretKey;
+    expect(first).toHaveLength(32);
+    const file = join(dir, '.spanlog', 'secret.key');
+    expect(statSync(file).mode & 0o777).toBe(0o600);
+    expect(loadConfig({}).secretKey).toEqual(first);
+    expect(readFileSync(file, 'utf8').trim()).toBe(first.toString('base64'));
+    // The variable wins over the file.
+    expect(loadConfig({ SPANLOG_SECRET_KEY: KEY }).secretKey).toEqual(Buffer.from(KEY, 'base64'));
+    writeFileSync(file, 'not a key');
+    expect(() => loadConfig({})).toThrow(/SPANLOG_SECRET_KEY is not set and the local key cannot be used: .*secret\.key does not hold 32 bytes in base64/);
   });
 
   it('lets evaluator webhooks reach private networks only outside production, unless told otherwise', () => {
     expect(loadConfig({}).evaluatorAllowPrivateNetworks).toBe(true);
-    const production = { NODE_ENV: 'production', JWT_SECRET: 'x'.repeat(32) };
-    expect(loadConfig(production).evaluatorAllowPrivateNetworks).toBe(false);
-    expect(loadConfig({ ...production, SPANLOG_EVALUATOR_ALLOW_PRIVATE_NETWORKS: 'true' }).evaluatorAllowPrivateNetworks).toBe(true);
+    expect(loadConfig(PRODUCTION).evaluatorAllowPrivateNetworks).toBe(false);
+    expect(loadConfig({ ...PRODUCTION, SPANLOG_EVALUATOR_ALLOW_PRIVATE_NETWORKS: 'true' }).evaluatorAllowPrivateNetworks).toBe(true);
     expect(loadConfig({ SPANLOG_EVALUATOR_ALLOW_PRIVATE_NETWORKS: '0' }).evaluatorAllowPrivateNetworks).toBe(false);
     expect(() => loadConfig({ SPANLOG_EVALUATOR_ALLOW_PRIVATE_NETWORKS: 'maybe' })).toThrow(/SPANLOG_EVALUATOR_ALLOW_PRIVATE_NETWORKS/);
+  });
+
+  it('warns, naming the variable, exactly while evaluator webhooks may reach private networks', () => {
+    expect(privateNetworkWarning(loadConfig({}))).toMatch(/private .*SPANLOG_EVALUATOR_ALLOW_PRIVATE_NETWORKS=false/);
+    expect(privateNetworkWarning(loadConfig({ SPANLOG_EVALUATOR_ALLOW_PRIVATE_NETWORKS: 'false' }))).toBeNull();
+    expect(privateNetworkWarning(loadConfig(PRODUCTION))).toBeNull();
   });
 
   it('leaves the processor priority alone unless told to lower it, within what the OS allows', () => {

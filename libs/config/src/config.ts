@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { isIP } from 'node:net';
+import { LOCAL_SECRET_KEY_FILE, localSecretKey, parseSecretKey } from './secret-key';
 
 export const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
 export type LogLevel = (typeof LOG_LEVELS)[number];
@@ -39,6 +40,12 @@ export interface AppConfig {
    * would let each client pick its own address, and with it its rate-limit bucket.
    */
   trustProxy: TrustProxy;
+  /**
+   * The key that encrypts secrets at rest (evaluator headers and signing secrets):
+   * `SPANLOG_SECRET_KEY`, required in production; elsewhere made once and kept in
+   * `.spanlog/secret.key`. Losing it makes those secrets unreadable.
+   */
+  secretKey: Buffer;
 }
 
 export type TrustProxy = false | number | string[];
@@ -82,8 +89,11 @@ export class ConfigError extends Error {
   }
 }
 
-/** Reads and checks the environment once at start; every problem is reported together. */
-export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
+/**
+ * Reads and checks the environment once at start; every problem is reported together.
+ * Outside production without `SPANLOG_SECRET_KEY`, the key comes from `localKeyFile` (made there once).
+ */
+export function loadConfig(env: NodeJS.ProcessEnv = process.env, localKeyFile = LOCAL_SECRET_KEY_FILE): AppConfig {
   const problems: string[] = [];
   const str = (name: string, fallback: string): string => {
     const value = env[name]?.trim();
@@ -134,6 +144,25 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
 
   const trustProxy = parseTrustProxy(env.TRUST_PROXY);
   if (trustProxy.problem) problems.push(trustProxy.problem);
+  const secretKey = (): Buffer => {
+    const raw = env.SPANLOG_SECRET_KEY?.trim();
+    const howTo = '32 random bytes in base64, as `openssl rand -base64 32` prints them';
+    if (raw) {
+      const key = parseSecretKey(raw);
+      if (!key) problems.push(`SPANLOG_SECRET_KEY must be ${howTo}`);
+      return key ?? Buffer.alloc(0);
+    }
+    if (nodeEnv === 'production') {
+      problems.push(`SPANLOG_SECRET_KEY is required when NODE_ENV=production (${howTo}); it encrypts evaluator headers and signing secrets`);
+      return Buffer.alloc(0);
+    }
+    try {
+      return localSecretKey(localKeyFile);
+    } catch (err) {
+      problems.push(`SPANLOG_SECRET_KEY is not set and the local key cannot be used: ${(err as Error).message}`);
+      return Buffer.alloc(0);
+    }
+  };
 
   const streamPrefix = str('SPANLOG_STREAM_PREFIX', '');
   if (!/^[A-Za-z0-9_-]*$/.test(streamPrefix)) problems.push('SPANLOG_STREAM_PREFIX may only hold letters, digits, _ and -');
@@ -154,7 +183,21 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
     processorNice: int('SPANLOG_PROCESSOR_NICE', 0, 0, 19),
     verifyIntervalMs: int('SPANLOG_VERIFY_INTERVAL_MS', 600_000, 1_000, 86_400_000),
     trustProxy: trustProxy.value,
+    secretKey: secretKey(),
   };
   if (problems.length) throw new ConfigError(problems);
   return config;
+}
+
+/**
+ * The warning `npm start` and the processor give while evaluator webhooks may reach private
+ * networks (the default outside production): anyone who can create an evaluator can then make
+ * this host call its own services, its LAN or a cloud metadata endpoint. Null when they may not.
+ */
+export function privateNetworkWarning(config: Pick<AppConfig, 'evaluatorAllowPrivateNetworks'>): string | null {
+  if (!config.evaluatorAllowPrivateNetworks) return null;
+  return (
+    'evaluator webhooks may call loopback, private and link-local addresses (this host, its network, cloud metadata); ' +
+    'set SPANLOG_EVALUATOR_ALLOW_PRIVATE_NETWORKS=false (or NODE_ENV=production) wherever people you do not trust can create evaluators'
+  );
 }

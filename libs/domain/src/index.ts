@@ -25,3 +25,5 @@ export * from './scores/score-request';
 export * from './model-stats/latency-histogram';
 export * from './routing/route-model';
 export * from './login-throttle';
+export * from './prompts/prompt-template';
+export * from './prompts/validate-prompt-template';

@@ -111,6 +111,24 @@ export const MAX_JSON_DEPTH = 64;
 /** Native ids are 1–256 characters (CONTRACT "General"). */
 export const MAX_NATIVE_ID_LENGTH = 256;
 
+/**
+ * Plausible ranges of what a span reports, checked where data enters (native validation,
+ * OTLP conversion). Far beyond any real call, yet small enough that no sum over a project's
+ * spans can overflow a double: one `cost` of 1.8e308 once made every trace list answer 500.
+ */
+export const TELEMETRY_RANGES = {
+  /** Cost of one span, in the currency the client reports (USD for the common SDKs). */
+  spanCost: { min: 0, max: 1_000_000 },
+  /** Each token count of one span (input, output, total): a thousand times the largest context windows. */
+  spanTokens: { min: 0, max: 1_000_000_000 },
+  /**
+   * Every timestamp a client sends (event, trace, span, OTLP nanoseconds) and every time
+   * filter, in epoch milliseconds, bounds included. Fixed rather than relative to the clock:
+   * the processor validates again when it replays, years later, and must agree with the API.
+   */
+  timestampMs: { min: Date.UTC(1970, 0, 1), max: Date.UTC(2099, 11, 31, 23, 59, 59, 999) },
+} as const;
+
 export const TRACE_QUERY_LIMIT = { min: 1, max: 100, default: 50 } as const;
 
 /** POST /api/v1/route-model: candidates per request, a model name's length, the longest window (30 days). */
@@ -127,6 +145,19 @@ export const EVALUATOR_LIMITS = {
   concurrentCallsPerUrl: 10,
   /** SPEC 6.1 rule 3: backoff before retry n is this times 2^(n-1). */
   retryBackoffMs: 1_000,
+  /**
+   * Jobs one worker process has in hand at once, each calling, waiting for its URL's turn or
+   * being recorded: bounds its memory, sockets and the messages it keeps alive.
+   */
+  jobsInHand: 1_000,
+  /**
+   * Jobs of one URL a worker holds at once (its 10 calls and the next ones in line); more are
+   * deferred, so a URL that stalls can take at most this share of `jobsInHand`.
+   */
+  jobsHeldPerUrl: 20,
+  /** A deferred job waits this times 2^(deferrals so far), up to `maxDeferralMs`. */
+  deferralBackoffMs: 1_000,
+  maxDeferralMs: 300_000,
   nameLength: 200,
   urlLength: 2_048,
   headers: 20,
@@ -137,4 +168,23 @@ export const EVALUATOR_LIMITS = {
   /** The reason stored with a result (the score's comment). */
   reasonLength: 2_000,
   defaultSpanTypes: ['LLM'],
+} as const;
+
+/** Prompt templates (CONTRACT "Prompt templates"); a request body is at most PAYLOAD_LIMITS.default. */
+export const PROMPT_TEMPLATE_LIMITS = {
+  nameLength: 256,
+  /** Labels set by one push. */
+  labels: 20,
+  labelLength: 64,
+  /** Messages of a chat template. */
+  messages: 1_000,
+  roleLength: 64,
+  commitMessageLength: 2_000,
+  list: { min: 1, max: 100, default: 50 },
+  /**
+   * Tries of one push while concurrent pushes of the same name take the version it computed
+   * (each try waits for the push holding that version to finish, so every try lets one push
+   * through): then 503, which the client retries.
+   */
+  pushAttempts: 100,
 } as const;

@@ -4,6 +4,7 @@ export * from './headers';
 export * from './publisher';
 export * from './chunking';
 export * from './consumer';
+export * from './job-consumer';
 export * from './chunk-reader';
 export * from './consumers';
 export * from './nats-resources';

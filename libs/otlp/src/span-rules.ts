@@ -2,7 +2,7 @@
  * The mapping rules of SPEC §2.2 and §2.3 and CONTRACT "OTLP", over decoded attributes.
  * Pure: attributes in, field values out; an attribute of the wrong type sets nothing.
  */
-import { type JsonObject, type JsonValue, SPAN_TYPE_PATTERN, type SpanFields, type TraceFields } from '@app/domain';
+import { type JsonObject, type JsonValue, SPAN_TYPE_PATTERN, type SpanFields, TELEMETRY_RANGES, type TraceFields } from '@app/domain';
 import { setOwn } from './attributes';
 import { doubleOf } from './otlp-wire';
 
@@ -51,16 +51,23 @@ export function labelOf(value: JsonValue | undefined): string | undefined {
 /** An id label (`user.id`, `session.id`), which some SDKs send as an intValue: numbers as decimal text. */
 export const idLabelOf = (value: JsonValue | undefined): string | undefined => labelOf(typeof value === 'number' ? String(value) : value);
 
-/** A token count: a non-negative exact integer (an intValue, or digits in a stringValue). */
+/*
+ * Token counts and costs outside TELEMETRY_RANGES set no field, like a malformed value: the
+ * export is not refused for one attribute, and the value stays in the span's `attributes`.
+ */
+
+/** A token count: an integer in TELEMETRY_RANGES.spanTokens (an intValue, or digits in a stringValue). */
 export function countOf(value: JsonValue | undefined): number | undefined {
   const n = typeof value === 'string' && /^\d{1,16}$/.test(value) ? Number(value) : value;
-  return typeof n === 'number' && Number.isSafeInteger(n) && n >= 0 ? n : undefined;
+  const { min, max } = TELEMETRY_RANGES.spanTokens;
+  return typeof n === 'number' && Number.isInteger(n) && n >= min && n <= max ? n : undefined;
 }
 
-/** A cost: a non-negative finite number (a doubleValue or intValue, or a numeric stringValue). */
+/** A cost: a number in TELEMETRY_RANGES.spanCost (a doubleValue or intValue, or a numeric stringValue). */
 export function amountOf(value: JsonValue | undefined): number | undefined {
   const n = typeof value === 'string' ? doubleOf(value) : value;
-  return typeof n === 'number' && Number.isFinite(n) && n >= 0 ? n : undefined;
+  const { min, max } = TELEMETRY_RANGES.spanCost;
+  return typeof n === 'number' && n >= min && n <= max ? n : undefined;
 }
 
 /**

@@ -4,7 +4,7 @@
  * snake_case keys (`resource_spans`) are unknown and an export spelled that way has no spans.
  * `null` is an absent field (proto3 JSON).
  */
-import { DomainError, MAX_JSON_DEPTH, isJsonObject } from '@app/domain';
+import { DomainError, MAX_JSON_DEPTH, TELEMETRY_RANGES, isJsonObject, toIso } from '@app/domain';
 import { isBase64, isDouble, isInt64, isLinkSpanHex, isLinkTraceHex, parentRefOf, unixNanoTextOf } from './otlp-wire';
 
 /** More problems than this are counted, not listed: the message stays readable. */
@@ -59,10 +59,12 @@ function optionalEnum(value: unknown, path: string, problems: Problems): void {
   problems.add(path, typeof value === 'string' ? `must be an integer, not an enum name (${JSON.stringify(value.slice(0, 40))})` : 'must be an integer');
 }
 
+const LATEST_TIME = toIso(TELEMETRY_RANGES.timestampMs.max);
+
 function optionalUnixNano(value: unknown, path: string, problems: Problems): void {
   if (isAbsent(value) || unixNanoTextOf(value) !== null) return;
   const integral = (typeof value === 'string' && /^\d+$/.test(value)) || (typeof value === 'number' && Number.isInteger(value) && value >= 0);
-  problems.add(path, integral ? 'must be a time before the year 10000' : 'must be a non-negative integer of nanoseconds since the Unix epoch, as a decimal string or a number');
+  problems.add(path, integral ? `must be a time no later than ${LATEST_TIME}` : 'must be a non-negative integer of nanoseconds since the Unix epoch, as a decimal string or a number');
 }
 
 function requiredHex(value: unknown, digits: 16 | 32, path: string, problems: Problems): void {

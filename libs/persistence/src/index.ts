@@ -22,3 +22,6 @@ export * from './evaluations/eval-jobs';
 export * from './evaluators/evaluator-store';
 export * from './telemetry/expected-rows';
 export * from './model-stats/model-stats-store';
+export * from './prompts/prompt-template-store';
+export * from './evaluators/evaluator-secrets';
+export * from './secrets/secret-box';

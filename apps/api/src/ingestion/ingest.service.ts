@@ -6,6 +6,7 @@ import { ChunkPublisher, type IngestSubjectKind, NatsResources, chunkNativeBatch
 import { type ExportTraceServiceRequest, validateOtlpRequest } from '@app/otlp';
 import { acceptedEvents, acceptedSpans } from '@app/metrics';
 import type { ApiKeyPrincipal } from '@app/persistence';
+import { assertBodyWithin } from '../http/body-limit';
 import { QuotaService } from '../quota/quota.service';
 
 export interface IngestResult<T> {
@@ -71,12 +72,12 @@ export class IngestService {
    * retention, rebuilds and replays treat them as any score; answered with each score's id.
    */
   async ingestScores(principal: ApiKeyPrincipal, requestId: string, raw: Buffer | undefined, body: unknown): Promise<IngestResult<{ accepted: number; ids: string[] }>> {
-    const bytes = raw ?? Buffer.from(JSON.stringify(body));
-    if (bytes.byteLength > PAYLOAD_LIMITS.scores) throw new DomainError('PAYLOAD_TOO_LARGE', `body is ${bytes.byteLength} bytes; at most ${PAYLOAD_LIMITS.scores} are allowed`);
+    assertBodyWithin(raw, PAYLOAD_LIMITS.scores);
     const scores = validateScoreRequest(body);
     const ids = scores.map((s) => scoreIdOf(s).id);
     if (!scores.length) return { body: { accepted: 0, ids }, seqToken: this.tokens.encode({ stream: 'ingest', seq: 0 }) };
     const list = (body as { scores?: unknown[] }).scores;
+    const bytes = raw ?? Buffer.from(JSON.stringify(body));
     const chunks = list ? chunkScores(bytes, list, this.nats.maxMessageBytes) : [bytes];
     const seq = await this.append(principal, requestId, INGEST_SCHEMAS.scores, 'scores', chunks);
     acceptedEvents.inc({ kind: 'scores' }, scores.length);

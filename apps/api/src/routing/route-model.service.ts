@@ -1,7 +1,8 @@
 import { Injectable } from '@nestjs/common';
 import { DataSource } from 'typeorm';
-import { DomainError, EVALUATOR_SCORE_SOURCE, type ObservedModel, PAYLOAD_LIMITS, type RoutingDecision, routeModel, validateRouteModelRequest } from '@app/domain';
+import { EVALUATOR_SCORE_SOURCE, type ObservedModel, PAYLOAD_LIMITS, type RoutingDecision, routeModel, validateRouteModelRequest } from '@app/domain';
 import { type ModelWindowStats, readModelStats } from '@app/persistence';
+import { assertBodyWithin } from '../http/body-limit';
 
 const HOUR_MS = 3_600_000;
 
@@ -11,8 +12,7 @@ export class RouteModelService {
   constructor(private readonly ds: DataSource) {}
 
   async route(projectId: string, raw: Buffer | undefined, body: unknown, nowMs: number): Promise<RoutingDecision> {
-    const size = raw?.byteLength ?? Buffer.byteLength(JSON.stringify(body ?? null));
-    if (size > PAYLOAD_LIMITS.routeModel) throw new DomainError('PAYLOAD_TOO_LARGE', `body is ${size} bytes; at most ${PAYLOAD_LIMITS.routeModel} are allowed`);
+    assertBodyWithin(raw, PAYLOAD_LIMITS.routeModel);
     const request = validateRouteModelRequest(body);
     // The hours the window overlaps: stats are kept per hour.
     const since = new Date(Math.floor((nowMs - (request.windowHours ?? 24) * HOUR_MS) / HOUR_MS) * HOUR_MS);

@@ -2,7 +2,7 @@ import { initTRPC } from '@trpc/server';
 import type { AccessClaims } from '../sessions/auth.service';
 import { withEvaluatorFields } from './evaluator-input';
 import type { EvaluatorsService } from './evaluators.service';
-import { toTrpcError } from './rpc-errors';
+import { formatRpcError, toTrpcError } from './rpc-errors';
 import { dto, optionalDto } from './rpc-input';
 import {
   ApiKeyCreateInput,
@@ -23,10 +23,12 @@ export interface RpcContext {
   /** Resolves the caller's session, or rejects with UNAUTHORIZED; lazy so that every error has tRPC's shape. */
   session: () => Promise<AccessClaims>;
   ip: string | null;
+  /** The HTTP request's id, which an internal error's message and log line carry. */
+  requestId: string;
 }
 
 // Never dev mode: error bodies would carry stack traces to any caller.
-const t = initTRPC.context<RpcContext>().create({ isDev: false });
+const t = initTRPC.context<RpcContext>().create({ isDev: false, errorFormatter: formatRpcError });
 
 /** The services speak domain errors; here they become tRPC errors with the same status. */
 const procedure = t.procedure.use(async ({ next }) => {
@@ -78,6 +80,7 @@ export function buildRouter(tenancy: TenancyService, evaluators: EvaluatorsServi
       create: authed.input(withEvaluatorFields(ProjectInput)).mutation(({ ctx, input: { projectId, ...fields } }) => evaluators.create(ctx.actor, projectId, fields)),
       list: authed.input(dto(ProjectInput)).query(({ ctx, input }) => evaluators.list(ctx.actor, input.projectId)),
       update: authed.input(withEvaluatorFields(EvaluatorInput)).mutation(({ ctx, input: { projectId, id, ...fields } }) => evaluators.update(ctx.actor, projectId, id, fields)),
+      rotateSecret: authed.input(dto(EvaluatorInput)).mutation(({ ctx, input }) => evaluators.rotateSecret(ctx.actor, input.projectId, input.id)),
       delete: authed.input(dto(EvaluatorInput)).mutation(({ ctx, input }) => evaluators.delete(ctx.actor, input.projectId, input.id)),
     }),
   });

@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { EVALUATOR_LIMITS } from '../limits';
-import { type CallOutcome, evaluationOf, isRetryable, webhookRequestBody, webhookRetryDelayMs } from './webhook';
+import { type CallOutcome, evalDeferralDelayMs, evaluationOf, isRetryable, webhookRequestBody, webhookRetryDelayMs } from './webhook';
 
 const answer = (status: number, body: unknown): CallOutcome => ({ kind: 'answer', status, body: typeof body === 'string' ? body : JSON.stringify(body) });
 
@@ -41,6 +41,7 @@ describe('webhook evaluator rules (SPEC 6.1)', () => {
     ['an HTTP error', answer(401, 'no'), /HTTP 401 after 1 attempt: no/],
     ['a server error after retries', answer(503, 'down'), /HTTP 503 after 3 attempts/],
     ['no answer', { kind: 'network', message: 'connect ECONNREFUSED' } as CallOutcome, /failed after 3 attempts: connect ECONNREFUSED/],
+    ['a call that could not be made', { kind: 'unsendable', message: 'Invalid character in header content ["x-key"]' } as CallOutcome, /could not be made: Invalid character in header content \["x-key"\]/],
     ['invalid JSON', answer(200, '{nope'), /not JSON/],
     ['not an object', answer(200, [1]), /not a JSON object/],
     ['a score above 1', answer(200, { score: 1.5, pass: true }), /score must be a number from 0.0 to 1.0/],
@@ -49,7 +50,7 @@ describe('webhook evaluator rules (SPEC 6.1)', () => {
     ['a reason that is not text', answer(200, { score: 1, pass: true, reason: 3 }), /reason must be a string/],
     ['metadata that is not an object', answer(200, { score: 1, pass: true, metadata: [] }), /metadata must be an object/],
   ])('scores %s as 0 and fail, with the details as the reason, and calls it an error', (_name, outcome, reason) => {
-    const attempts = outcome.kind === 'network' || outcome.status >= 500 ? 3 : 1;
+    const attempts = isRetryable(outcome) ? 3 : 1;
     const { verdict, result } = evaluationOf(outcome, attempts);
     expect(verdict).toBe('error');
     expect(result).toMatchObject({ score: 0, pass: false, metadata: null });
@@ -70,7 +71,14 @@ describe('webhook evaluator rules (SPEC 6.1)', () => {
     expect(isRetryable(answer(500, ''))).toBe(true);
     expect(isRetryable(answer(599, ''))).toBe(true);
     expect(isRetryable({ kind: 'network', message: 'timed out' })).toBe(true);
+    expect(isRetryable({ kind: 'unsendable', message: 'Invalid character in header content ["x-key"]' })).toBe(false);
     for (const status of [200, 400, 401, 404, 429]) expect(isRetryable(answer(status, ''))).toBe(false);
     expect([1, 2, 3, 4, 5].map(webhookRetryDelayMs)).toEqual([1_000, 2_000, 4_000, 8_000, 16_000]);
+  });
+
+  it('defers a job of a busy URL for 1 s, 2 s, 4 s … and never more than 5 minutes', () => {
+    expect([0, 1, 2, 3].map(evalDeferralDelayMs)).toEqual([1_000, 2_000, 4_000, 8_000]);
+    expect(evalDeferralDelayMs(9)).toBe(300_000);
+    expect(evalDeferralDelayMs(10_000)).toBe(300_000);
   });
 });

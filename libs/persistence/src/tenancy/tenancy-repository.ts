@@ -31,6 +31,8 @@ export interface AuditLogRow {
   id: string;
   action: string;
   actorUserId: string | null;
+  /** The API key that acted, for changes made through the REST API (prompt templates). */
+  actorApiKeyId: string | null;
   target: string | null;
   details: unknown;
   ip: string | null;
@@ -211,7 +213,7 @@ export class TenancyRepository {
     }
     const owner = 'orgId' in scope ? 'a.org_id = $1' : 'a.org_id IS NULL AND a.actor_user_id = $1';
     return this.db.query(
-      `SELECT a.id, a.action, a.actor_user_id AS "actorUserId", a.target, a.details, a.ip, a.created_at AS "createdAt", a.created_at::text AS "createdAtText"
+      `SELECT a.id, a.action, a.actor_user_id AS "actorUserId", a.actor_api_key_id AS "actorApiKeyId", a.target, a.details, a.ip, a.created_at AS "createdAt", a.created_at::text AS "createdAtText"
          FROM audit_log a
         WHERE ${owner} ${cursor}
         ORDER BY a.created_at DESC, a.id DESC LIMIT $2`,
