@@ -1,12 +1,11 @@
 import { randomBytes } from 'node:crypto';
 import { connect } from 'nats';
-import { type MetricFamily, type Sample, parsePrometheusText, sampleOf } from '@app/metrics/testing/prometheus-text';
+import { type Sample, sampleOf } from '@app/metrics/testing/prometheus-text';
 import { exportOf, span } from '@app/otlp/testing/otlp-builders';
 import { type Tenant, bootstrap, eventually } from './support/api';
 import { nativeBatch } from './support/factories';
+import { type Families, metricValue as value, scrapeMetrics as scrape } from './support/metrics';
 import { Stack } from './support/stack';
-
-type Families = Map<string, MetricFamily>;
 
 /** Native: 3 traces of 4 spans (15 events, 12 spans); OTLP: 5 spans; scores: 2. */
 const NATIVE = { traces: 3, spansPerTrace: 4 };
@@ -18,14 +17,8 @@ describe('GET /metrics (API and processor)', () => {
   let tenant: Tenant;
   let traceId: string;
 
-  const scrape = async (url: string): Promise<{ res: Response; families: Families }> => {
-    const res = await fetch(url);
-    expect(res.status).toBe(200);
-    return { res, families: parsePrometheusText(await res.text()) };
-  };
   const api = () => scrape(`${stack.baseUrl}/metrics`);
   const processor = () => scrape(stack.processorMetricsUrl);
-  const value = (families: Families, name: string, labels: Record<string, string> = {}): number | undefined => sampleOf(families, name, labels)?.value;
   const samples = (families: Families, name: string): Sample[] => [...families.values()].flatMap((f) => f.samples).filter((s) => s.name === name);
   const post = async (path: string, body: unknown) => {
     const res = await fetch(`${stack.baseUrl}${path}`, {
