@@ -55,7 +55,7 @@ export class RetentionScheduler implements OnApplicationBootstrap, BeforeApplica
       this.logger.error({ err: String(err) }, 'retention run failed; next try in a day');
       return;
     }
-    count(run);
+    countRetentionRun(run);
     if (!run.ran) {
       this.logger.info({ reason: run.reason }, 'retention skipped');
       return;
@@ -70,7 +70,7 @@ export class RetentionScheduler implements OnApplicationBootstrap, BeforeApplica
 }
 
 /** A finished run counts what it deleted; a skipped one only that it was skipped. */
-function count(run: RetentionRun): void {
+export function countRetentionRun(run: RetentionRun): void {
   retentionRuns.inc({ outcome: run.ran ? 'finished' : 'skipped' });
   if (!run.ran) return;
   for (const org of run.organizations) {
