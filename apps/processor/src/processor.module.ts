@@ -8,6 +8,7 @@ import { MetricsServer } from './metrics/metrics-server';
 import { processorMetricsRegistry } from './metrics/processor-metrics';
 import { AuditProjection } from './projections/audit/audit.projection';
 import { ModelStatsRefresher } from './projections/model-stats/model-stats.refresher';
+import { ProjectionUpgrader } from './projections/projection-upgrader';
 import { TelemetryProjection } from './projections/telemetry/telemetry.projection';
 import { VerifyScheduler } from './projections/telemetry/verify.scheduler';
 import { UsageProjection } from './projections/usage/usage.projection';
@@ -18,7 +19,7 @@ import { RetentionScheduler } from './retention/retention.scheduler';
 @Module({
   imports: [InfrastructureModule],
   providers: [
-    TelemetryProjection, AuditProjection, UsageProjection, UsageRelay, EvalJobRelay, EvaluationWorker, RetentionScheduler, VerifyScheduler, ModelStatsRefresher,
+    TelemetryProjection, AuditProjection, UsageProjection, UsageRelay, EvalJobRelay, EvaluationWorker, RetentionScheduler, VerifyScheduler, ModelStatsRefresher, ProjectionUpgrader,
     { provide: Registry, inject: [DataSource, NatsResources], useFactory: processorMetricsRegistry },
     MetricsServer,
   ],

@@ -4,3 +4,4 @@ export * from './telemetry/telemetry-projection';
 export * from './telemetry/rebuild-telemetry';
 export * from './telemetry/verify-telemetry';
 export * from './model-stats/rebuild-model-stats';
+export * from './rebuildable-projections';

@@ -36,14 +36,19 @@ export async function markModelStatsDirty(manager: EntityManager, keys: ModelSta
   );
 }
 
-/** Marks every bucket with spans or stats for recount: after a rebuild swapped the tables, or to rebuild the stats themselves. */
-export async function markAllModelStatsDirty(db: Pick<DataSource, 'query'>): Promise<void> {
+/**
+ * Marks every bucket with spans or stats for recount: after a rebuild swapped the tables, or to
+ * rebuild the stats themselves. Returns how many buckets are marked now.
+ */
+export async function markAllModelStatsDirty(db: Pick<DataSource, 'query'>): Promise<number> {
   await db.query(
     `INSERT INTO model_stats_dirty (project_id, model, hour)
      SELECT DISTINCT project_id, model, ${HOUR_OF('start_time')} FROM spans WHERE model IS NOT NULL AND start_time IS NOT NULL
      UNION SELECT project_id, model, hour FROM model_stats
      ON CONFLICT DO NOTHING`,
   );
+  const [{ n }] = await db.query('SELECT count(*)::int AS n FROM model_stats_dirty');
+  return n;
 }
 
 interface Bucket {

@@ -19,6 +19,7 @@ import {
   markHandledThrough,
   queueUsage,
   prepareTelemetry,
+  recordServingVersion,
   swapInShadowTables,
   writePreparedTelemetry,
   writeToShadowTables,
@@ -126,6 +127,7 @@ async function rebuildLocked(runner: QueryRunner, nats: NatsResources, options: 
       await swapInShadowTables(m, live);
       // Every message up to here is in the new tables: reads waiting for one need not wait for the live consumer.
       await markHandledThrough(m, telemetryPosition(nats), replayer.seq);
+      await recordServingVersion(m, TELEMETRY_PROJECTION.name, TELEMETRY_PROJECTION.version);
       const total = (metric: UsageCount['metric']) => usage.filter((u) => u.metric === metric).reduce((n, u) => n + u.n, 0);
       return { ...rows, usageCounted: { traces: total('traces'), spans: total('spans') } };
     });
