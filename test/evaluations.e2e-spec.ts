@@ -5,6 +5,7 @@ import type { AddressInfo } from 'node:net';
 import { connect } from 'nats';
 import { Webhook } from 'standardwebhooks';
 import { type Session, type Tenant, bootstrap, data, eventually, login, mutate, query, send, setPlan } from './support/api';
+import { metricValue, scrapeMetrics } from './support/metrics';
 import { type Stack, runCli, startStack } from './support/stack';
 
 interface WebhookCall {
@@ -90,6 +91,11 @@ describe('webhook evaluators', () => {
     return res.status === 200 ? (res.body.scores as { name: string; value: unknown; source: string; comment: string | null; metadata: Record<string, unknown>; spanId: string }[]) : [];
   };
   const evalRuns = async (session: Session, orgId: string) => data(await query(stack, session.access_token, 'usage.get', { orgId })).evalRuns as number;
+  /** The processor's evaluation count by outcome (pass, fail, error, skipped). */
+  const evaluatorCalls = async (): Promise<Record<string, number>> => {
+    const { families } = await scrapeMetrics(stack.processorMetricsUrl);
+    return Object.fromEntries(['pass', 'fail', 'error', 'skipped'].map((outcome) => [outcome, metricValue(families, 'spanlog_evaluator_calls_total', { outcome }) ?? NaN]));
+  };
 
   it("sends each selected span with an output to the webhook once, signed, and stores the answer as an EVAL score counted as an eval run", async () => {
     const evaluator = await createEvaluator(proSession, pro.projectId, { name: 'helpfulness', url: `${base}/good`, headers: { authorization: 'Bearer hook-secret' } });
@@ -129,7 +135,8 @@ describe('webhook evaluators', () => {
     await mutate(stack, proSession.access_token, 'evaluator.delete', { projectId: pro.projectId, id: evaluator.id });
   });
 
-  it('retries a 5xx with backoff under one signed message id, scores a 4xx 0 and fail without retrying', async () => {
+  it('retries a 5xx with backoff under one signed message id, scores a 4xx 0 and fail without retrying, and counts one pass and one error', async () => {
+    const counted = await evaluatorCalls();
     const flaky = await createEvaluator(proSession, pro.projectId, { name: 'flaky', url: `${base}/flaky`, retries: 1 });
     const reject = await createEvaluator(proSession, pro.projectId, { name: 'strict', url: `${base}/reject`, retries: 3 });
     const traceId = `eval-${randomUUID()}`;
@@ -144,6 +151,8 @@ describe('webhook evaluators', () => {
     expect(attempts[1].headers['webhook-id']).toBe(attempts[0].headers['webhook-id']);
     for (const a of attempts) expect(new Webhook(flaky.signingSecret).verify(a.raw, a.headers as Record<string, string>)).toEqual(a.body);
     expect(calls.filter((c) => c.path === '/reject')).toHaveLength(1);
+    // Counted once the job is recorded as done, just after its score is stored.
+    expect(await eventually(evaluatorCalls, (n) => n.pass + n.error === counted.pass + counted.error + 2)).toEqual({ ...counted, pass: counted.pass + 1, error: counted.error + 1 });
     for (const e of [flaky, reject]) await mutate(stack, proSession.access_token, 'evaluator.delete', { projectId: pro.projectId, id: e.id });
   });
 
@@ -168,6 +177,7 @@ describe('webhook evaluators', () => {
   });
 
   it('skips and records, without counting, the evaluations of a Free organization at its monthly limit, until it upgrades', async () => {
+    const skippedBefore = (await evaluatorCalls()).skipped;
     const free = await bootstrap(stack, 'free-evals@spanlog.test', 'Evals free', 'p', 'free');
     const freeSession = await login(stack, 'free-evals@spanlog.test');
     const evaluator = await createEvaluator(freeSession, free.projectId, { name: 'quality', url: `${base}/good` });
@@ -188,6 +198,7 @@ describe('webhook evaluators', () => {
     expect(calls.length).toBe(before);
     expect(await traceScores(free.apiKey, blocked)).toEqual([]);
     expect(await evalRuns(freeSession, free.orgId)).toBe(0);
+    expect(await eventually(async () => (await evaluatorCalls()).skipped, (n) => n === skippedBefore + 1)).toBe(skippedBefore + 1);
 
     await setPlan(stack, free.orgId, 'pro');
     const allowed = `eval-${randomUUID()}`;

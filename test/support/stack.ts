@@ -76,6 +76,8 @@ export class Stack {
 
   private constructor(
     readonly baseUrl: string,
+    /** Where the processor serves its metrics (METRICS_PORT). */
+    readonly processorMetricsUrl: string,
     readonly env: NodeJS.ProcessEnv,
     /** A pool, so that queries work again after a test restarted Postgres. */
     readonly db: Pool,
@@ -92,6 +94,8 @@ export class Stack {
     const dbUrl = new URL(adminDbUrl);
     dbUrl.pathname = `/${dbName}`;
     const port = await freePort();
+    // Its own, so processors of files running side by side never fight over the default port.
+    const metricsPort = await freePort();
     const streamPrefix = `${name.toUpperCase()}${id}_`;
     const env: NodeJS.ProcessEnv = {
       ...process.env,
@@ -102,6 +106,7 @@ export class Stack {
       SPANLOG_STREAM_PREFIX: streamPrefix,
       HOST: '127.0.0.1',
       PORT: String(port),
+      METRICS_PORT: String(metricsPort),
       JWT_SECRET: randomBytes(32).toString('hex'),
       SPANLOG_SECRET_KEY: randomBytes(32).toString('base64'),
       ...extraEnv,
@@ -111,7 +116,7 @@ export class Stack {
     const db = new Pool({ connectionString: dbUrl.toString(), max: 2 });
     // An idle connection ended by a Postgres restart must not crash the test process.
     db.on('error', () => undefined);
-    const stack = new Stack(`http://127.0.0.1:${port}`, env, db, dbName, streamPrefix, adminDbUrl, natsUrl, keepOutput);
+    const stack = new Stack(`http://127.0.0.1:${port}`, `http://127.0.0.1:${env.METRICS_PORT}/metrics`, env, db, dbName, streamPrefix, adminDbUrl, natsUrl, keepOutput);
     try {
       await stack.startProcessor();
       await stack.startApi();

@@ -9,6 +9,7 @@ import { registerJsonParser } from './http/json-body-parser';
 import { registerOversizedBodyAnswer } from './http/oversized-body';
 import { registerRequestDecompression } from './http/request-decompression';
 import { httpServerOptions } from './http/server-options';
+import { METRICS_PATH, registerRequestMetrics, routeOf } from './metrics/request-metrics';
 import { mountRpc } from './rpc/mount-rpc';
 
 /** Builds the API application (not yet listening): shared by main.ts and in-process tests. */
@@ -28,7 +29,10 @@ export async function createApiApp(config: AppConfig = loadConfig()): Promise<Ne
   fastify.addHook('onSend', async (req, reply) => {
     void reply.header('X-Request-Id', req.id);
   });
+  registerRequestMetrics(fastify);
   fastify.addHook('onResponse', async (req, reply) => {
+    // A scrape every few seconds would drown the requests worth reading.
+    if (routeOf(req) === METRICS_PATH) return;
     logger.info({ reqId: req.id, method: req.method, url: req.url, status: reply.statusCode, ms: Math.round(reply.elapsedTime) }, 'request');
   });
   return app;

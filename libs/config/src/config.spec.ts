@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { ConfigError, DEFAULT_DATABASE_URL, DEFAULT_NATS_URL, loadConfig as loadConfigWith, privateNetworkWarning } from './config';
+import { ConfigError, DEFAULT_DATABASE_URL, DEFAULT_METRICS_PORT, DEFAULT_NATS_URL, loadConfig as loadConfigWith, privateNetworkWarning } from './config';
 
 let dir: string;
 beforeEach(() => (dir = mkdtempSync(join(tmpdir(), 'spanlog-config-'))));
@@ -84,6 +84,13 @@ describe(loadConfig.name, () => {
     for (const bad of ['true', '11', '10.0.0.0/33', 'fd00::/129', 'proxy.internal', '10.0.0.1/8/8', '10.0.0.1,']) {
       expect(() => loadConfig({ TRUST_PROXY: bad })).toThrow(/TRUST_PROXY/);
     }
+  });
+
+  it('serves the processor metrics on 9464 unless METRICS_PORT names another port or 0 turns them off', () => {
+    expect(loadConfig({}).metricsPort).toBe(DEFAULT_METRICS_PORT);
+    expect(loadConfig({ METRICS_PORT: '9100' }).metricsPort).toBe(9100);
+    expect(loadConfig({ METRICS_PORT: '0' }).metricsPort).toBeNull();
+    for (const bad of ['-1', '65536', 'metrics', '9.5']) expect(() => loadConfig({ METRICS_PORT: bad })).toThrow(/METRICS_PORT must be an integer from 0 to 65535/);
   });
 
   it('refuses stream prefixes NATS cannot name', () => {

@@ -10,6 +10,8 @@ export interface AppConfig {
   natsUrl: string;
   port: number;
   host: string;
+  /** Where the processor serves `/metrics` (on HOST); null when `METRICS_PORT=0` turns it off. */
+  metricsPort: number | null;
   jwtSecret: string;
   jwtAccessTtlSeconds: number;
   jwtRefreshTtlSeconds: number;
@@ -77,6 +79,8 @@ function isAddressOrNetwork(entry: string): boolean {
 
 export const DEFAULT_DATABASE_URL = 'postgres://postgres@127.0.0.1:5432/spanlog';
 export const DEFAULT_NATS_URL = 'nats://127.0.0.1:4222';
+/** The port OpenTelemetry's Prometheus exporters listen on by default, so scrape settings made for them fit. */
+export const DEFAULT_METRICS_PORT = 9464;
 
 export class ConfigError extends Error {
   constructor(problems: string[]) {
@@ -168,6 +172,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, localKeyFile = 
     natsUrl: url('NATS_URL', DEFAULT_NATS_URL, ['nats:', 'tls:', 'ws:', 'wss:']),
     port: int('PORT', 3000, 0, 65535),
     host: str('HOST', '127.0.0.1'),
+    metricsPort: int('METRICS_PORT', DEFAULT_METRICS_PORT, 0, 65535) || null,
     jwtSecret,
     jwtAccessTtlSeconds: int('JWT_ACCESS_TTL', 900, 30, 86_400),
     jwtRefreshTtlSeconds: int('JWT_REFRESH_TTL', 2_592_000, 60, 31_536_000),

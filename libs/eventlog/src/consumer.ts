@@ -1,7 +1,8 @@
 import { setImmediate, setTimeout as sleep } from 'node:timers/promises';
 import type { Consumer, JetStreamClient, JetStreamManager, JsMsg } from 'nats';
 import type { Logger } from 'pino';
-import { deadLetter, ensureDurableConsumer, errorText, onFailure, retryLater } from './dead-letter';
+import type { Counter } from 'prom-client';
+import { appliedCounter, deadLetter, ensureDurableConsumer, errorText, onFailure, retryLater } from './dead-letter';
 
 export { redeliveryDelayMs } from './dead-letter';
 
@@ -17,6 +18,8 @@ export interface PullConsumerOptions<T, B = T[]> {
   jsm: JetStreamManager;
   stream: string;
   durable: string;
+  /** The consumer's name in metrics: the durable name without the deployment's prefix (the durable name by default). */
+  name?: string;
   deadLetterSubject: string;
   logger: Logger;
   /** Turns a message into what `apply` takes; throws PermanentMessageError for bad messages. */
@@ -73,12 +76,14 @@ export class PullConsumerRunner<T, B = T[]> {
   private readonly ackWaitMs: number;
 
   private readonly prepare: (items: T[]) => B | Promise<B>;
+  private readonly applied: Counter.Internal;
 
   constructor(private readonly o: PullConsumerOptions<T, B>) {
     this.prepare = o.prepare ?? ((items) => items as unknown as B);
     this.batchSize = o.batchSize ?? DEFAULT_BATCH_SIZE;
     this.maxDeliveries = o.maxDeliveries ?? 5;
     this.ackWaitMs = o.ackWaitMs ?? 10_000;
+    this.applied = appliedCounter(o);
   }
 
   async start(): Promise<void> {
@@ -181,6 +186,7 @@ export class PullConsumerRunner<T, B = T[]> {
       try {
         await this.o.apply(batch);
         for (const d of decoded) d.msg.ack();
+        this.applied.inc(decoded.length);
         return;
       } catch (err) {
         if (!(await this.o.isHealthy())) {
@@ -197,6 +203,7 @@ export class PullConsumerRunner<T, B = T[]> {
       try {
         await this.o.apply(await this.prepare([d.item]));
         d.msg.ack();
+        this.applied.inc(1);
       } catch (err) {
         await this.onFailure(d.msg, err);
       }

@@ -1,5 +1,7 @@
 import { AckPolicy, DeliverPolicy, type JetStreamClient, type JetStreamManager, type JsMsg, type MsgHdrs, nanos } from 'nats';
 import type { Logger } from 'pino';
+import type { Counter } from 'prom-client';
+import { consumerAppliedMessages, deadLetters } from '@app/metrics';
 import { toNatsHeaders } from './headers';
 import { isNotFound } from './streams';
 
@@ -8,6 +10,8 @@ export interface DeadLetterRoute {
   js: JetStreamClient;
   stream: string;
   durable: string;
+  /** The consumer's name in metrics: the durable name without the deployment's prefix (the durable name by default). */
+  name?: string;
   deadLetterSubject: string;
   logger: Logger;
   /**
@@ -44,6 +48,19 @@ export function deadLetterHeaders(source: { headers: MsgHdrs | undefined; stream
 export const redeliveryDelayMs = (deliveryCount: number): number => Math.min(30_000, 1_000 * 2 ** Math.max(0, deliveryCount - 1));
 
 export const errorText = (err: unknown): string => (err instanceof Error ? err.message : String(err));
+
+const consumerLabel = (route: DeadLetterRoute): string => route.name ?? route.durable;
+
+/**
+ * The consumer's counter of applied messages. Both its series, applied and dead-lettered,
+ * exist (at 0) from here on, so a scrape before the first message shows them.
+ */
+export function appliedCounter(route: DeadLetterRoute): Counter.Internal {
+  deadLetters.inc({ stream: route.stream, consumer: consumerLabel(route) }, 0);
+  const applied = consumerAppliedMessages.labels({ consumer: consumerLabel(route) });
+  applied.inc(0);
+  return applied;
+}
 
 /**
  * Creates the durable pull consumer, or brings an existing one's ack wait up to date. Spanlog
@@ -87,6 +104,7 @@ export async function deadLetter(route: DeadLetterRoute, msg: JsMsg, reason: str
       msgID: `${route.stream}:${route.durable}:${msg.seq}`,
     });
     msg.term(reason.slice(0, 200));
+    deadLetters.inc({ stream: route.stream, consumer: consumerLabel(route) });
     route.logger.error({ seq: msg.seq, subject: msg.subject, reason }, 'message dead-lettered');
   } catch (err) {
     route.logger.error({ seq: msg.seq, err: errorText(err) }, 'dead-lettering failed; will retry');

@@ -1,8 +1,9 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { Consumer, JetStreamClient, JetStreamManager, JsMsg } from 'nats';
 import type { Logger } from 'pino';
+import type { Counter } from 'prom-client';
 import { PermanentMessageError } from './consumer';
-import { deadLetter, ensureDurableConsumer, errorText, onFailure } from './dead-letter';
+import { appliedCounter, deadLetter, ensureDurableConsumer, errorText, onFailure } from './dead-letter';
 import type { NatsResources } from './nats-resources';
 import type { StreamKey } from './streams';
 
@@ -11,6 +12,8 @@ export interface JobConsumerOptions<T> {
   jsm: JetStreamManager;
   stream: string;
   durable: string;
+  /** The consumer's name in metrics: the durable name without the deployment's prefix (the durable name by default). */
+  name?: string;
   deadLetterSubject: string;
   logger: Logger;
   /** Turns a message into a job; throws PermanentMessageError for a message that can never run. */
@@ -50,11 +53,13 @@ export class JobConsumer<T> {
   private readonly maxDeliveries: number;
   private readonly ackWaitMs: number;
   private readonly stopGraceMs: number;
+  private readonly applied: Counter.Internal;
 
   constructor(private readonly o: JobConsumerOptions<T>) {
     this.maxDeliveries = o.maxDeliveries ?? 5;
     this.ackWaitMs = o.ackWaitMs ?? 10_000;
     this.stopGraceMs = o.stopGraceMs ?? 5_000;
+    this.applied = appliedCounter(o);
   }
 
   async start(): Promise<void> {
@@ -126,6 +131,7 @@ export class JobConsumer<T> {
       }
       await this.o.run(job, this.aborter.signal);
       msg.ack();
+      this.applied.inc();
     } catch (err) {
       await this.failed(msg, err);
     } finally {
@@ -167,6 +173,7 @@ export function jobConsumer<T>(nats: NatsResources, o: JobConsumerRunnerOptions<
     jsm,
     stream,
     durable,
+    name: o.consumer,
     deadLetterSubject: layout.deadLetterSubject(stream, durable),
     logger: o.logger.child({ consumer: durable }),
     decode: o.decode,

@@ -68,6 +68,23 @@ export async function consumerAckFloor(nats: NatsResources, stream: StreamKey, c
   }
 }
 
+/** A durable consumer's messages not yet delivered to anyone, by its name without the deployment's prefix. */
+export interface ConsumerBacklog {
+  consumer: string;
+  pending: number;
+}
+
+/** The backlog of each of this deployment's durable consumers on a stream (ephemeral readers such as replays are left out). */
+export async function consumerBacklogs(nats: NatsResources, stream: StreamKey): Promise<ConsumerBacklog[]> {
+  const backlogs: ConsumerBacklog[] = [];
+  const { prefix } = nats.layout;
+  for await (const info of nats.jsm.consumers.list(nats.layout.streamName(stream))) {
+    const durable = info.config.durable_name;
+    if (durable?.startsWith(prefix)) backlogs.push({ consumer: durable.slice(prefix.length), pending: info.num_pending });
+  }
+  return backlogs;
+}
+
 /**
  * Reads a stream in order from `fromSeq` with an ordered (ephemeral, unacked) consumer and
  * hands it over in batches, each awaited before the next is fetched. Purged sequences are

@@ -3,8 +3,9 @@ import pLimit from 'p-limit';
 import type { Logger } from 'pino';
 import { DataSource } from 'typeorm';
 import { APP_CONFIG, type AppConfig, LOGGER } from '@app/config';
-import { EVALUATOR_LIMITS, type EvalJobMessage, type EvaluationResult, evaluationResultOf, parseEvalJobMessage, webhookRequestBody } from '@app/domain';
+import { EVALUATOR_LIMITS, type EvalJobMessage, type Evaluation, evaluationOf, parseEvalJobMessage, webhookRequestBody } from '@app/domain';
 import { CONSUMERS, ChunkPublisher, type JobConsumer, NatsResources, appendEvaluationScore, jobConsumer, jsonMessage } from '@app/eventlog';
+import { evaluatorCalls } from '@app/metrics';
 import { type EvaluationToRun, type EvaluatorSecrets, SecretBox, SecretBoxError, claimEvalJob, finishEvalJob, isReachable, prepareEvaluatorSecrets, readEvaluatorSecrets } from '@app/persistence';
 import { UrlShares } from './url-shares';
 import { WebhookCaller } from './webhook-caller';
@@ -78,6 +79,7 @@ export class EvaluationWorker implements OnApplicationBootstrap, BeforeApplicati
       const claimed = await this.store(() => claimEvalJob(this.ds, job.jobId, Date.now(), admit));
       switch (claimed.kind) {
         case 'skipped':
+          evaluatorCalls.inc({ outcome: 'skipped' });
           this.logger.info({ jobId: job.jobId, evaluatorId: job.evaluatorId, reason: claimed.reason }, 'evaluation skipped');
           return;
         case 'deferred':
@@ -96,9 +98,9 @@ export class EvaluationWorker implements OnApplicationBootstrap, BeforeApplicati
   private async evaluate(run: EvaluationToRun, signal: AbortSignal): Promise<void> {
     const secrets = await this.secrets(run);
     if (!secrets) return;
-    const { result, attempts } =
+    const { result, verdict, attempts } =
       'failure' in secrets
-        ? { result: secrets.failure, attempts: 0 }
+        ? { ...secrets.failure, attempts: 0 }
         : await this.caller.evaluate({ target: run.evaluator, secrets, messageId: run.jobId, body: webhookRequestBody(run.span, run.evaluator) }, signal);
     await appendEvaluationScore(
       this.nats,
@@ -108,6 +110,7 @@ export class EvaluationWorker implements OnApplicationBootstrap, BeforeApplicati
       new Date().toISOString(),
     );
     await this.store(() => finishEvalJob(this.ds, run, result));
+    evaluatorCalls.inc({ outcome: verdict });
     this.logger.debug({ jobId: run.jobId, evaluatorId: run.evaluator.id, score: result.score, pass: result.pass, attempts }, 'evaluation done');
   }
 
@@ -115,12 +118,12 @@ export class EvaluationWorker implements OnApplicationBootstrap, BeforeApplicati
    * The evaluator's secrets; null when the evaluator is gone (its jobs went with it). Secrets
    * that do not open make a call that cannot be made: a result, like any other failure.
    */
-  private async secrets(run: EvaluationToRun): Promise<EvaluatorSecrets | { failure: EvaluationResult } | null> {
+  private async secrets(run: EvaluationToRun): Promise<EvaluatorSecrets | { failure: Evaluation } | null> {
     try {
       return await this.store(() => readEvaluatorSecrets(this.ds, this.box, run.evaluator.id));
     } catch (err) {
       if (!(err instanceof SecretBoxError)) throw err;
-      return { failure: evaluationResultOf({ kind: 'unsendable', message: `the evaluator's headers or signing secret cannot be read: ${err.message}` }, 1) };
+      return { failure: evaluationOf({ kind: 'unsendable', message: `the evaluator's headers or signing secret cannot be read: ${err.message}` }, 1) };
     }
   }
 }

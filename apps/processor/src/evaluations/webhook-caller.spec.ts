@@ -49,7 +49,7 @@ describe(WebhookCaller.name, () => {
   it('posts the body as JSON with the configured headers and takes the answer', async () => {
     handle = reply(200, { score: 0.75, pass: true, reason: 'ok' });
     const call = await caller().evaluate(evaluator());
-    expect(call).toEqual({ result: { score: 0.75, pass: true, reason: 'ok', metadata: null }, attempts: 1 });
+    expect(call).toEqual({ verdict: 'pass', result: { score: 0.75, pass: true, reason: 'ok', metadata: null }, attempts: 1 });
     expect(JSON.parse(calls[0].body)).toEqual(body);
     expect(calls[0].headers).toMatchObject({ authorization: 'Bearer k', 'content-type': 'application/json' });
   });
@@ -133,7 +133,7 @@ describe(WebhookCaller.name, () => {
     handle = reply(200, { score: 1, pass: true });
     const call = await caller().evaluate(evaluator({ headers: { 'X-Key': 'clé €' }, retries: 3 }));
     expect(calls).toHaveLength(0);
-    expect(call).toEqual({ result: { score: 0, pass: false, reason: expect.stringMatching(/could not be made: Invalid character in header content \["X-Key"\]/), metadata: null }, attempts: 1 });
+    expect(call).toEqual({ verdict: 'error', result: { score: 0, pass: false, reason: expect.stringMatching(/could not be made: Invalid character in header content \["X-Key"\]/), metadata: null }, attempts: 1 });
   });
 
   it('gives up a call in progress when aborted, rejecting instead of scoring, so the job can run again elsewhere', async () => {

@@ -7,11 +7,11 @@ import { Webhook } from 'standardwebhooks';
 import {
   type CallOutcome,
   EVALUATOR_LIMITS,
-  type EvaluationResult,
+  type Evaluation,
   type EvaluatorSettings,
   SIGNATURE_HEADERS,
   type WebhookRequestBody,
-  evaluationResultOf,
+  evaluationOf,
   isRetryable,
   webhookRetryDelayMs,
 } from '@app/domain';
@@ -24,8 +24,7 @@ export interface WebhookPolicy {
   allowPrivateNetworks: boolean;
 }
 
-export interface WebhookCall {
-  result: EvaluationResult;
+export interface WebhookCall extends Evaluation {
   attempts: number;
 }
 
@@ -62,12 +61,12 @@ export class WebhookCaller {
    */
   async evaluate({ target, secrets, messageId, body }: WebhookRequest, signal?: AbortSignal): Promise<WebhookCall> {
     const refused = this.refusal(target.url);
-    if (refused) return { result: evaluationResultOf({ kind: 'unsendable', message: refused }, 1), attempts: 1 };
+    if (refused) return { ...evaluationOf({ kind: 'unsendable', message: refused }, 1), attempts: 1 };
     let signer: Webhook;
     try {
       signer = new Webhook(secrets.signingSecret);
     } catch (err) {
-      return { result: evaluationResultOf({ kind: 'unsendable', message: `the signing secret is not usable: ${(err as Error).message}` }, 1), attempts: 1 };
+      return { ...evaluationOf({ kind: 'unsendable', message: `the signing secret is not usable: ${(err as Error).message}` }, 1), attempts: 1 };
     }
     const payload = JSON.stringify(body);
     for (let attempt = 1; ; attempt++) {
@@ -83,7 +82,7 @@ export class WebhookCaller {
         return this.call(target, { ...secrets.headers, ...signature }, payload, signal);
       });
       signal?.throwIfAborted();
-      if (!isRetryable(outcome) || attempt > target.retries) return { result: evaluationResultOf(outcome, attempt), attempts: attempt };
+      if (!isRetryable(outcome) || attempt > target.retries) return { ...evaluationOf(outcome, attempt), attempts: attempt };
       await this.wait(webhookRetryDelayMs(attempt), signal);
     }
   }

@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { EVALUATOR_LIMITS } from '../limits';
-import { type CallOutcome, evalDeferralDelayMs, evaluationResultOf, isRetryable, webhookRequestBody, webhookRetryDelayMs } from './webhook';
+import { type CallOutcome, evalDeferralDelayMs, evaluationOf, isRetryable, webhookRequestBody, webhookRetryDelayMs } from './webhook';
 
 const answer = (status: number, body: unknown): CallOutcome => ({ kind: 'answer', status, body: typeof body === 'string' ? body : JSON.stringify(body) });
 
@@ -30,8 +30,11 @@ describe('webhook evaluator rules (SPEC 6.1)', () => {
   });
 
   it("takes the endpoint's score, pass flag, reason and metadata", () => {
-    expect(evaluationResultOf(answer(200, { score: 0.8, pass: true, reason: 'fine', metadata: { judge: 'x' } }), 1)).toEqual({ score: 0.8, pass: true, reason: 'fine', metadata: { judge: 'x' } });
-    expect(evaluationResultOf(answer(201, { score: 0, pass: false }), 1)).toEqual({ score: 0, pass: false, reason: null, metadata: null });
+    expect(evaluationOf(answer(200, { score: 0.8, pass: true, reason: 'fine', metadata: { judge: 'x' } }), 1)).toEqual({
+      verdict: 'pass',
+      result: { score: 0.8, pass: true, reason: 'fine', metadata: { judge: 'x' } },
+    });
+    expect(evaluationOf(answer(201, { score: 0, pass: false }), 1)).toEqual({ verdict: 'fail', result: { score: 0, pass: false, reason: null, metadata: null } });
   });
 
   it.each([
@@ -46,9 +49,10 @@ describe('webhook evaluator rules (SPEC 6.1)', () => {
     ['no pass flag', answer(200, { score: 1 }), /pass must be a boolean/],
     ['a reason that is not text', answer(200, { score: 1, pass: true, reason: 3 }), /reason must be a string/],
     ['metadata that is not an object', answer(200, { score: 1, pass: true, metadata: [] }), /metadata must be an object/],
-  ])('scores %s as 0 and fail, with the details as the reason', (_name, outcome, reason) => {
+  ])('scores %s as 0 and fail, with the details as the reason, and calls it an error', (_name, outcome, reason) => {
     const attempts = isRetryable(outcome) ? 3 : 1;
-    const result = evaluationResultOf(outcome, attempts);
+    const { verdict, result } = evaluationOf(outcome, attempts);
+    expect(verdict).toBe('error');
     expect(result).toMatchObject({ score: 0, pass: false, metadata: null });
     expect(result.reason).toMatch(reason);
   });
@@ -56,8 +60,8 @@ describe('webhook evaluator rules (SPEC 6.1)', () => {
   it('keeps every reason within the stored length', () => {
     fc.assert(
       fc.property(fc.string({ maxLength: 5_000 }), fc.integer({ min: 100, max: 599 }), (text, status) => {
-        const fromBody = evaluationResultOf(answer(status, text), 1).reason ?? '';
-        const fromAnswer = evaluationResultOf(answer(200, { score: 0.5, pass: true, reason: text }), 1).reason ?? '';
+        const fromBody = evaluationOf(answer(status, text), 1).result.reason ?? '';
+        const fromAnswer = evaluationOf(answer(200, { score: 0.5, pass: true, reason: text }), 1).result.reason ?? '';
         return fromBody.length <= EVALUATOR_LIMITS.reasonLength && fromAnswer.length <= EVALUATOR_LIMITS.reasonLength;
       }),
     );

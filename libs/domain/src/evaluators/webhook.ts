@@ -92,13 +92,21 @@ export const webhookRetryDelayMs = (retry: number): number => EVALUATOR_LIMITS.r
 export const evalDeferralDelayMs = (deferrals: number): number =>
   Math.min(EVALUATOR_LIMITS.maxDeferralMs, EVALUATOR_LIMITS.deferralBackoffMs * 2 ** Math.min(deferrals, 30));
 
-const failed = (reason: string): EvaluationResult => ({ score: 0, pass: false, reason: reason.slice(0, EVALUATOR_LIMITS.reasonLength), metadata: null });
+/** What an evaluation came to: the endpoint's pass or fail, or an error (no valid answer). */
+export type EvaluationVerdict = 'pass' | 'fail' | 'error';
+
+export interface Evaluation {
+  verdict: EvaluationVerdict;
+  result: EvaluationResult;
+}
+
+const failed = (reason: string): Evaluation => ({ verdict: 'error', result: { score: 0, pass: false, reason: reason.slice(0, EVALUATOR_LIMITS.reasonLength), metadata: null } });
 
 /**
  * The result a final outcome gives (SPEC 6.1 rule 2): the endpoint's score and pass flag, or
- * score 0 and fail with what went wrong as the reason.
+ * score 0 and fail with what went wrong as the reason, which is an error rather than a fail.
  */
-export function evaluationResultOf(outcome: CallOutcome, attempts: number): EvaluationResult {
+export function evaluationOf(outcome: CallOutcome, attempts: number): Evaluation {
   const tries = attempts === 1 ? '1 attempt' : `${attempts} attempts`;
   if (outcome.kind === 'unsendable') return failed(`webhook call could not be made: ${outcome.message}`);
   if (outcome.kind === 'network') return failed(`webhook call failed after ${tries}: ${outcome.message}`);
@@ -116,9 +124,12 @@ export function evaluationResultOf(outcome: CallOutcome, attempts: number): Eval
   if (a.reason !== undefined && a.reason !== null && typeof a.reason !== 'string') return failed('webhook answer: reason must be a string');
   if (a.metadata !== undefined && a.metadata !== null && (typeof a.metadata !== 'object' || Array.isArray(a.metadata))) return failed('webhook answer: metadata must be an object');
   return {
-    score: a.score,
-    pass: a.pass,
-    reason: typeof a.reason === 'string' ? a.reason.slice(0, EVALUATOR_LIMITS.reasonLength) : null,
-    metadata: (a.metadata as JsonObject | undefined) ?? null,
+    verdict: a.pass ? 'pass' : 'fail',
+    result: {
+      score: a.score,
+      pass: a.pass,
+      reason: typeof a.reason === 'string' ? a.reason.slice(0, EVALUATOR_LIMITS.reasonLength) : null,
+      metadata: (a.metadata as JsonObject | undefined) ?? null,
+    },
   };
 }
