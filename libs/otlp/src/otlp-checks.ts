@@ -132,3 +132,12 @@ function walk(list: unknown, path: string, stack: PendingValue[], problems: Prob
 export function throwIfAny(problems: Problems): void {
   if (problems.count > 0) throw new DomainError('VALIDATION_ERROR', problems.message());
 }
+
+/** An optional InstrumentationScope: its name, version and attributes, as traces and logs carry it. */
+export function checkScope(value: unknown, path: string, problems: Problems): void {
+  const scope = optionalObject(value, path, problems);
+  if (!scope) return;
+  optionalString(scope.name, `${path}.name`, problems);
+  optionalString(scope.version, `${path}.version`, problems);
+  checkAttributes(scope.attributes, `${path}.attributes`, problems);
+}

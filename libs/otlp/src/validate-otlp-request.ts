@@ -4,7 +4,7 @@
  * snake_case keys (`resource_spans`) are unknown and an export spelled that way has no spans.
  * `null` is an absent field (proto3 JSON).
  */
-import { Problems, checkAttributes, isObj, optionalArray, optionalEnum, optionalObject, optionalString, optionalUnixNano, requiredHex, throwIfAny } from './otlp-checks';
+import { Problems, checkAttributes, checkScope, isObj, optionalArray, optionalEnum, optionalObject, optionalString, optionalUnixNano, requiredHex, throwIfAny } from './otlp-checks';
 import { isLinkSpanHex, isLinkTraceHex, parentRefOf } from './otlp-wire';
 
 function checkStatus(value: unknown, path: string, problems: Problems): void {
@@ -56,12 +56,7 @@ function checkScopeSpans(item: unknown, path: string, problems: Problems): numbe
     problems.add(path, 'must be an object');
     return 0;
   }
-  const scope = optionalObject(item.scope, `${path}.scope`, problems);
-  if (scope) {
-    optionalString(scope.name, `${path}.scope.name`, problems);
-    optionalString(scope.version, `${path}.scope.version`, problems);
-    checkAttributes(scope.attributes, `${path}.scope.attributes`, problems);
-  }
+  checkScope(item.scope, `${path}.scope`, problems);
   const spans = optionalArray(item.spans, `${path}.spans`, problems);
   spans.forEach((span, i) => checkSpan(span, `${path}.spans[${i}]`, problems));
   return spans.length;

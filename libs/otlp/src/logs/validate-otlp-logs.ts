@@ -2,7 +2,7 @@
  * Structural check of an OTLP/JSON ExportLogsServiceRequest, as `validateOtlpRequest` checks
  * traces: paths in every message, unknown fields ignored, `null` absent.
  */
-import { Problems, checkAnyValue, checkAttributes, isAbsent, isObj, optionalArray, optionalEnum, optionalObject, optionalString, optionalUnixNano, throwIfAny } from '../otlp-checks';
+import { Problems, checkAnyValue, checkAttributes, checkScope, isAbsent, isObj, optionalArray, optionalEnum, optionalObject, optionalString, optionalUnixNano, throwIfAny } from '../otlp-checks';
 
 /** A record's trace or span id: absent or empty (no span), else hex of that length. */
 function optionalHex(value: unknown, digits: 16 | 32, path: string, problems: Problems): void {
@@ -29,12 +29,7 @@ function checkScopeLogs(item: unknown, path: string, problems: Problems): number
     problems.add(path, 'must be an object');
     return 0;
   }
-  const scope = optionalObject(item.scope, `${path}.scope`, problems);
-  if (scope) {
-    optionalString(scope.name, `${path}.scope.name`, problems);
-    optionalString(scope.version, `${path}.scope.version`, problems);
-    checkAttributes(scope.attributes, `${path}.scope.attributes`, problems);
-  }
+  checkScope(item.scope, `${path}.scope`, problems);
   const records = optionalArray(item.logRecords, `${path}.logRecords`, problems);
   records.forEach((record, i) => checkLogRecord(record, `${path}.logRecords[${i}]`, problems));
   return records.length;
