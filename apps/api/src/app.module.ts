@@ -21,6 +21,7 @@ import { LoginThrottle } from './sessions/login-throttle';
 import { SessionGuard } from './sessions/session.guard';
 import { IngestService } from './ingestion/ingest.service';
 import { LangfuseController } from './langfuse/langfuse.controller';
+import { LangfusePromptsService } from './langfuse/langfuse-prompts.service';
 import { LangfuseIngestionService } from './langfuse/langfuse-ingestion.service';
 import { OtelIngestController } from './ingestion/otel-ingest.controller';
 import { ScoresIngestController } from './ingestion/scores-ingest.controller';
@@ -44,6 +45,6 @@ import { TracesService } from './traces/traces.service';
     }),
   ],
   controllers: [HealthController, MetricsController, TracesIngestController, OtelIngestController, TracesController, AuthController, ScoresIngestController, RouteModelController, PromptTemplatesController, LangfuseController],
-  providers: [ApiKeyGuard, { provide: FailedAuthLimiter, useFactory: () => new FailedAuthLimiter() }, SessionGuard, AuthService, LoginThrottle, AuditPublisher, TenancyService, EvaluatorsService, { provide: EvaluatorStore, inject: [DataSource, APP_CONFIG], useFactory: (ds: DataSource, c: AppConfig) => new EvaluatorStore(ds, new SecretBox(c.secretKey)) }, PromptTemplatesService, { provide: PromptTemplateStore, inject: [DataSource], useFactory: (ds: DataSource) => new PromptTemplateStore(ds) }, IngestService, LangfuseIngestionService, QuotaService, TracesService, VisibilityService, RouteModelService, { provide: SeqTokenCodec, inject: [APP_CONFIG], useFactory: (c: AppConfig) => new SeqTokenCodec(c.jwtSecret) }, { provide: PasswordVerifier, useFactory: () => new PasswordVerifier() }, { provide: Registry, useFactory: apiMetricsRegistry }],
+  providers: [ApiKeyGuard, { provide: FailedAuthLimiter, useFactory: () => new FailedAuthLimiter() }, SessionGuard, AuthService, LoginThrottle, AuditPublisher, TenancyService, EvaluatorsService, { provide: EvaluatorStore, inject: [DataSource, APP_CONFIG], useFactory: (ds: DataSource, c: AppConfig) => new EvaluatorStore(ds, new SecretBox(c.secretKey)) }, PromptTemplatesService, { provide: PromptTemplateStore, inject: [DataSource], useFactory: (ds: DataSource) => new PromptTemplateStore(ds) }, IngestService, LangfuseIngestionService, LangfusePromptsService, QuotaService, TracesService, VisibilityService, RouteModelService, { provide: SeqTokenCodec, inject: [APP_CONFIG], useFactory: (c: AppConfig) => new SeqTokenCodec(c.jwtSecret) }, { provide: PasswordVerifier, useFactory: () => new PasswordVerifier() }, { provide: Registry, useFactory: apiMetricsRegistry }],
 })
 export class AppModule {}

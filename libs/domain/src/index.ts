@@ -28,3 +28,4 @@ export * from './login-throttle';
 export * from './prompts/prompt-template';
 export * from './prompts/validate-prompt-template';
 export * from './langfuse/langfuse-ingestion';
+export * from './langfuse/langfuse-prompt';

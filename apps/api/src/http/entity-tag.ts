@@ -20,3 +20,6 @@ export function ifNoneMatchNames(header: string | undefined, etag: string): bool
   for (const [tag] of header.matchAll(ENTITY_TAG)) if (tag.replace(/^W\//, '') === opaque) return true;
   return false;
 }
+
+/** A client may keep a resolved version, but must ask again each time it uses it: a 304 makes that cheap. */
+export const REVALIDATE_ON_USE = 'private, max-age=0, must-revalidate';

@@ -2,12 +2,9 @@ import { Controller, Get, Headers, HttpCode, Post, Query, Req, Res } from '@nest
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { ApiKeyPrincipal } from '@app/persistence';
 import { Principal } from '../auth/api-key.guard';
-import { ifNoneMatchNames } from '../http/entity-tag';
+import { REVALIDATE_ON_USE, ifNoneMatchNames } from '../http/entity-tag';
 import { ApiKeyRoute } from '../rate-limit/rate-limit.module';
 import { PromptTemplatesService } from './prompt-templates.service';
-
-/** A client may keep a resolved version, but must ask again each time it uses it: a 304 makes that cheap. */
-const REVALIDATE = 'private, max-age=0, must-revalidate';
 
 /** SPEC 4.5, 4.6 and CONTRACT "Prompt templates", counted in the key's rate-limit bucket. */
 @Controller('api/v1/prompt-templates')
@@ -26,7 +23,7 @@ export class PromptTemplatesController {
   async get(@Principal() principal: ApiKeyPrincipal, @Query() query: Record<string, unknown>, @Headers('if-none-match') ifNoneMatch: string | undefined, @Res() reply: FastifyReply) {
     const answer = await this.prompts.get(principal.projectId, query);
     if (answer.kind === 'list') return reply.send(answer.page);
-    void reply.headers({ ETag: answer.etag, 'Cache-Control': REVALIDATE });
+    void reply.headers({ ETag: answer.etag, 'Cache-Control': REVALIDATE_ON_USE });
     return ifNoneMatchNames(ifNoneMatch, answer.etag) ? reply.code(304).send() : reply.send(answer.version);
   }
 }

@@ -65,13 +65,18 @@ export class PromptTemplatesService {
         return { kind: 'list', page: { data, meta: { nextCursor: rows.length > query.limit && last ? encodePromptCursor(last.name) : null } } };
       }
       case 'resolve': {
-        const found = await this.store.resolve(projectId, query.name, query.pick);
-        if (!found) throw notFound(nothingFound(query.name, query.pick));
-        const version = { ...found.version, labels: resolvedLabels(found.version.labels, found.isLatest) };
+        const version = await this.resolve(projectId, query.name, query.pick);
+        if (!version) throw notFound(nothingFound(query.name, query.pick));
         // Versions never change once stored, so the project and what is shown decide the tag; a push moving latest or a label changes it.
         return { kind: 'version', version, etag: strongEntityTag([projectId, version]) };
       }
     }
+  }
+
+  /** The version a pick names as a resolve shows it (`latest` among its labels when newest), or null when none matches. */
+  async resolve(projectId: string, name: string, pick: PromptPick): Promise<PromptVersion | null> {
+    const found = await this.store.resolve(projectId, name, pick);
+    return found && { ...found.version, labels: resolvedLabels(found.version.labels, found.isLatest) };
   }
 
   private async recordPush(principal: ApiKeyPrincipal, ip: string, version: PromptVersion, moves: LabelMove[]): Promise<void> {

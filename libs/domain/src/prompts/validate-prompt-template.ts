@@ -154,5 +154,10 @@ export function parsePromptTemplateQuery(query: Record<string, unknown>): Prompt
     const cursor = param(query, 'cursor');
     return { kind: 'list', limit: readLimit(param(query, 'limit')), after: cursor === undefined ? null : decodePromptCursor(cursor) };
   }
-  return { kind: 'resolve', name: readPromptName(name), pick: readPick(version, label) };
+  return { kind: 'resolve', ...parsePromptResolve(name, query) };
+}
+
+/** Which version of `name` a resolve asks for: `version` or `label` (`latest` included), not both, else the default pick. */
+export function parsePromptResolve(name: string, query: Record<string, unknown>): { name: string; pick: PromptPick } {
+  return { name: readPromptName(name), pick: readPick(param(query, 'version'), param(query, 'label')) };
 }
