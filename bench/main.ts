@@ -16,6 +16,7 @@ import { measureAcceptance } from './stages/acceptance';
 import { measureEndToEnd } from './stages/end-to-end';
 import { measureProjection } from './stages/projection';
 import { measureRebuild } from './stages/rebuild';
+import { measureRouteModel } from './stages/route-model';
 
 /**
  * `npm run bench`: the machine's limits for our work, then the API, the projection and the
@@ -145,6 +146,8 @@ async function main(): Promise<void> {
     await watch.drained(DRAIN_TIMEOUT_MS);
     say('rebuild: replaying INGEST into new tables');
     const rebuild = await measureRebuild(stack.env);
+    say('route-model: a million spans of five models, their stats counted again, then 500 routes');
+    const routeModel = await measureRouteModel(stack.db, stack.env, api, tenant.projectId);
 
     const results: BenchResults = {
       startedAt: startedAt.toISOString(),
@@ -171,6 +174,7 @@ async function main(): Promise<void> {
       projection: { ...projection, underLoadSpansPerS: projectionUnderLoad },
       endToEnd: { ...endToEnd, basis },
       rebuild,
+      routeModel,
       deadLettered: await watch.deadLettered(),
       ratios: {
         acceptanceToFastify: ratio(bestOtlp.itemsPerS / best(fastifyParse).itemsPerS, TARGETS.acceptanceToFastify),

@@ -71,6 +71,7 @@ export function renderReport(r: BenchResults): string {
       '',
     ],
     ['5 rebuild (spanlog rebuild)', '1', `${int(r.rebuild.spansPerS)} spans/s (${int(r.rebuild.spans)} spans, ${int(r.rebuild.messages)} messages in ${r.rebuild.seconds.toFixed(1)} s)`, '', '', '', share(r.rebuild.spansPerS, pg)],
+    ['6 route-model over 1M spans', '1', `p50 ${r.routeModel.p50Ms.toFixed(1)} ms, p99 ${r.routeModel.p99Ms.toFixed(1)} ms (${int(r.routeModel.requests)} routes; stats of ${int(r.routeModel.spans)} spans counted again in ${r.routeModel.recountSeconds.toFixed(1)} s)`, '', '', '', ''],
   ];
   const m = r.machine;
   return [

@@ -4,6 +4,7 @@ import type { LoadFigures } from './load';
 import type { EndToEndFigures } from './stages/end-to-end';
 import type { ProjectionFigures } from './stages/projection';
 import type { RebuildFigures } from './stages/rebuild';
+import type { RouteModelFigures } from './stages/route-model';
 
 /** The targets of the issue that asked for this bench: shares of the machine's limits. */
 export const TARGETS = {
@@ -64,6 +65,7 @@ export interface BenchResults {
   projection: ProjectionFigures & { underLoadSpansPerS: number };
   endToEnd: EndToEndFigures & { basis: string };
   rebuild: RebuildFigures;
+  routeModel: RouteModelFigures;
   /** Messages the processor dead-lettered during the run: a correct run has none. */
   deadLettered: number;
   ratios: {
