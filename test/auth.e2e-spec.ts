@@ -1,4 +1,5 @@
 import { createHmac } from 'node:crypto';
+import { PAYLOAD_LIMITS } from '@app/domain';
 import { type Session, type Tenant, bootstrap, data, login, query, send, smallBatch } from './support/api';
 import { type Stack, startStack } from './support/stack';
 
@@ -116,6 +117,27 @@ describe('auth endpoints (POST /api/v1/auth/login, /refresh, /logout)', () => {
     const unknownEmail = await send(stack, 'POST', '/api/v1/auth/login', { body: { email: 'nobody@spanlog.test', password: 'not the password' } });
     expect(wrongPassword).toEqual({ status: 401, body: { data: null, error: { code: 'UNAUTHORIZED', message: 'invalid email or password' } } });
     expect(unknownEmail).toEqual(wrongPassword);
+  });
+
+  it('refuses a body over PAYLOAD_LIMITS.default (1 MB) with 413 in the envelope, and takes one of exactly 1 MB', async () => {
+    // JSON whitespace pads the body without touching a field, so only its size differs.
+    const padded = (fields: object, size: number) => {
+      const json = JSON.stringify(fields);
+      return `${json.slice(0, -1)}${' '.repeat(size - Buffer.byteLength(json))}}`;
+    };
+    const session = await login(stack, EMAIL);
+    const cases = [
+      { endpoint: 'login', fields: { email: EMAIL, password: 'correct horse battery staple' }, status: 200 },
+      { endpoint: 'refresh', fields: { refresh_token: 'slr_not-a-token' }, status: 401 },
+      { endpoint: 'logout', fields: {}, status: 200, token: session.access_token },
+    ];
+    for (const { endpoint, fields, status, token } of cases) {
+      const over = await send(stack, 'POST', `/api/v1/auth/${endpoint}`, { token, body: padded(fields, PAYLOAD_LIMITS.default + 1) });
+      expect({ endpoint, ...over }).toEqual({ endpoint, status: 413, body: { data: null, error: { code: 'PAYLOAD_TOO_LARGE', message: expect.stringMatching(/at most 1048576/) } } });
+      const atLimit = padded(fields, PAYLOAD_LIMITS.default);
+      expect(Buffer.byteLength(atLimit)).toBe(PAYLOAD_LIMITS.default);
+      expect({ endpoint, status: (await send(stack, 'POST', `/api/v1/auth/${endpoint}`, { token, body: atLimit })).status }).toEqual({ endpoint, status });
+    }
   });
 
   it('refuses a refresh token that was never issued', async () => {

@@ -35,6 +35,7 @@ export class IngestService {
     raw: Buffer | undefined,
     body: unknown,
   ): Promise<IngestResult<{ accepted: number; errors: NativeEventError[] }>> {
+    assertBodyWithin(raw, PAYLOAD_LIMITS.traces);
     await this.quota.assertCanIngestTraces(principal);
     const { events, errors } = validateNativeBatch(body);
     if (events.length === 0 && errors.length > 0) {
@@ -55,6 +56,7 @@ export class IngestService {
    * converts it), answered with the number of spans queued.
    */
   async ingestOtlp(principal: ApiKeyPrincipal, requestId: string, raw: Buffer | undefined, body: unknown): Promise<IngestResult<{ accepted: number }>> {
+    assertBodyWithin(raw, PAYLOAD_LIMITS.otelTraces);
     await this.quota.assertCanIngestTraces(principal);
     const { spanCount } = validateOtlpRequest(body);
     if (spanCount === 0) return { body: { accepted: 0 }, seqToken: this.tokens.encode({ stream: 'ingest', seq: 0 }) };
@@ -71,7 +73,8 @@ export class IngestService {
    * `?explain=true`: what the conversion makes of each span and from which attributes, for a
    * user whose spans look empty. Validated like an export; nothing is stored, quota untouched.
    */
-  explainOtlp(body: unknown): { spans: SpanExplanation[] } {
+  explainOtlp(raw: Buffer | undefined, body: unknown): { spans: SpanExplanation[] } {
+    assertBodyWithin(raw, PAYLOAD_LIMITS.otelTraces);
     validateOtlpRequest(body);
     return explainOtlpRequest(body as ExportTraceServiceRequest);
   }
@@ -81,7 +84,8 @@ export class IngestService {
    * span are stored (cut out of the export, with their resource and scope) and converted by the
    * processor; the others are counted in the answer and dropped, as Spanlog keeps no general logs.
    */
-  async ingestOtlpLogs(principal: ApiKeyPrincipal, requestId: string, body: unknown): Promise<IngestResult<{ accepted: number; attached: number }>> {
+  async ingestOtlpLogs(principal: ApiKeyPrincipal, requestId: string, raw: Buffer | undefined, body: unknown): Promise<IngestResult<{ accepted: number; attached: number }>> {
+    assertBodyWithin(raw, PAYLOAD_LIMITS.otelLogs);
     await this.quota.assertCanIngestTraces(principal);
     const { recordCount } = validateOtlpLogsRequest(body);
     const genAi = genAiLogsOf(body as Parameters<typeof genAiLogsOf>[0]);

@@ -20,7 +20,7 @@ export class OtelIngestController {
   @HttpCode(200)
   async ingestTraces(@Principal() principal: ApiKeyPrincipal, @Req() req: FastifyRequest, @Res({ passthrough: true }) reply: FastifyReply, @Query('explain') explain?: string) {
     if (explain !== undefined && explain !== 'true' && explain !== 'false') throw validationError('explain: must be true or false');
-    if (explain === 'true') return this.ingest.explainOtlp(req.body);
+    if (explain === 'true') return this.ingest.explainOtlp(req.rawBody, req.body);
     const result = await this.ingest.ingestOtlp(principal, req.id, req.rawBody, req.body);
     void reply.header(SEQ_HEADER, result.seqToken);
     return result.body;
@@ -30,7 +30,7 @@ export class OtelIngestController {
   @Post(['logs', 'v1/logs'])
   @HttpCode(200)
   async ingestLogs(@Principal() principal: ApiKeyPrincipal, @Req() req: FastifyRequest, @Res({ passthrough: true }) reply: FastifyReply) {
-    const result = await this.ingest.ingestOtlpLogs(principal, req.id, req.body);
+    const result = await this.ingest.ingestOtlpLogs(principal, req.id, req.rawBody, req.body);
     void reply.header(SEQ_HEADER, result.seqToken);
     return result.body;
   }

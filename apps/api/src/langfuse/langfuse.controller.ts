@@ -35,7 +35,7 @@ export class LangfuseController {
   @Post('ingestion')
   @HttpCode(207)
   async ingestBatch(@Principal() principal: ApiKeyPrincipal, @Req() req: FastifyRequest, @Res({ passthrough: true }) reply: FastifyReply) {
-    const result = await this.ingestion.ingest(principal, req.id, req.body);
+    const result = await this.ingestion.ingest(principal, req.id, req.rawBody, req.body);
     if (result.seqToken !== null) void reply.header(SEQ_HEADER, result.seqToken);
     return result.body;
   }

@@ -1,14 +1,16 @@
 import { Body, Controller, HttpCode, Post, Req, UseGuards } from '@nestjs/common';
 import type { FastifyRequest } from 'fastify';
+import { PAYLOAD_LIMITS } from '@app/domain';
 import { RefreshDto, LoginDto } from './auth.dto';
 import { type AccessClaims, AuthService } from './auth.service';
 import { Session, SessionGuard } from './session.guard';
+import { BodyWithinGuard } from '../http/body-limit';
 import { RateLimitGuard } from '../rate-limit/rate-limit.guard';
 
 /** SPEC 4.9–4.11: every answer in the `{data, error}` envelope. */
 @Controller('api/v1/auth')
-// Per client IP (CONTRACT "Rate limits"): counted before the session is even looked at.
-@UseGuards(RateLimitGuard)
+// Per client IP (CONTRACT "Rate limits"): counted before the body or the session is even looked at.
+@UseGuards(RateLimitGuard, new BodyWithinGuard(PAYLOAD_LIMITS.default))
 export class AuthController {
   constructor(private readonly auth: AuthService) {}
 
