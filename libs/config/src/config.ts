@@ -28,6 +28,12 @@ export interface AppConfig {
    * backlog then grows, so the default is 0; alone on a host it changes nothing.
    */
   processorNice: number;
+  /**
+   * How long after its start the processor runs its first retention cleanup (then daily). The
+   * wait lets a restarting fleet serve before it cleans; tests shorten it to catch a run in
+   * progress.
+   */
+  retentionFirstRunDelayMs: number;
 }
 
 export const DEFAULT_DATABASE_URL = 'postgres://postgres@127.0.0.1:5432/spanlog';
@@ -106,6 +112,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
     streamPrefix,
     evaluatorAllowPrivateNetworks: bool('SPANLOG_EVALUATOR_ALLOW_PRIVATE_NETWORKS', nodeEnv !== 'production'),
     processorNice: int('SPANLOG_PROCESSOR_NICE', 0, 0, 19),
+    retentionFirstRunDelayMs: int('SPANLOG_RETENTION_FIRST_RUN_DELAY_MS', 60_000, 0, 86_400_000),
   };
   if (problems.length) throw new ConfigError(problems);
   return config;
