@@ -38,7 +38,7 @@ describe('native batch ingestion (POST /api/v1/traces → JetStream → processo
     const res = await post(body, apiKey);
     expect(res.status).toBe(201);
     const seq = res.headers.get('spanlog-seq');
-    expect(seq).toMatch(/^ingest\.\d+$/);
+    expect(seq).toMatch(/^v1\.[A-Za-z0-9_-]{22}$/);
     return { body: (await res.json()) as any, seq: seq as string };
   };
 
@@ -58,7 +58,7 @@ describe('native batch ingestion (POST /api/v1/traces → JetStream → processo
     const traceId = traceCreate.body.id as string;
     const { status, body: trace, headers } = await get(`/api/v1/traces/${encodeURIComponent(traceId)}?minSeq=${seq}`);
     expect(status).toBe(200);
-    expect(headers.get('spanlog-visible-seq')).toMatch(/^ingest\.\d+$/);
+    expect(headers.get('spanlog-visible-seq')).toMatch(/^v1\.[A-Za-z0-9_-]{22}$/);
     // The fixture's ids are UUIDs: kept as the ids themselves, with no externalId (CONTRACT "General").
     expect(trace).toMatchObject({
       id: traceId,
@@ -114,6 +114,22 @@ describe('native batch ingestion (POST /api/v1/traces → JetStream → processo
     const root = a.body.spans.find((s: any) => s.level === 'WARNING');
     expect(root).toBeDefined();
     expect(root.endTime).toBeTruthy();
+  });
+
+  it('answers an opaque Spanlog-Seq that names no stream position and cannot be forged or altered', async () => {
+    const first = await ingest(nativeBatch(1, 1));
+    const second = await ingest(nativeBatch(1, 1), otherKey);
+    // Sealed: no digits of a position that would count what other tenants wrote in between.
+    for (const { seq } of [first, second]) expect(seq).toMatch(/^v1\.[A-Za-z0-9_-]{22}$/);
+    const read = await get(`/api/v1/traces?limit=1&minSeq=${second.seq}`, otherKey);
+    expect(read.status).toBe(200);
+    expect(read.headers.get('spanlog-visible-seq')).toMatch(/^v1\./);
+    const at = 10;
+    const altered = second.seq.slice(0, at) + (second.seq[at] === 'A' ? 'B' : 'A') + second.seq.slice(at + 1);
+    for (const forged of [altered, 'ingest.1', `ingest.${Number.MAX_SAFE_INTEGER}`]) {
+      const refused = await get(`/api/v1/traces?limit=1&minSeq=${encodeURIComponent(forged)}`);
+      expect({ forged, status: refused.status, code: refused.body.error.code }).toEqual({ forged, status: 400, code: 'VALIDATION_ERROR' });
+    }
   });
 
   it('stores a request sent twice once', async () => {

@@ -70,7 +70,7 @@ describe('OTLP/JSON ingestion (POST /api/v1/otel/traces → JetStream → proces
     const res = await post(body, options);
     expect({ status: res.status, body: await res.json() }).toEqual({ status: 200, body: { accepted: spanCount } });
     const seq = res.headers.get('spanlog-seq');
-    expect(seq).toMatch(/^ingest\.\d+$/);
+    expect(seq).toMatch(/^v1\.[A-Za-z0-9_-]{22}$/);
     return seq as string;
   };
 

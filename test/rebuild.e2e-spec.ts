@@ -89,6 +89,18 @@ describe('rebuild of the telemetry projection', () => {
     for (const name of readdirSync(OTLP_FIXTURES).filter((n) => n.endsWith('.json') && !n.endsWith('.expected.json'))) {
       seq = await post(pro.apiKey, '/api/v1/otel/v1/traces', readFileSync(resolve(OTLP_FIXTURES, name), 'utf8'));
     }
+    // Scores of the scores endpoint: by native id, by OTel id, twice with one id, and one whose trace never comes.
+    const otelTrace = (await stack.db.query('SELECT otel_trace_id FROM traces WHERE project_id = $1 AND otel_trace_id IS NOT NULL LIMIT 1', [pro.projectId])).rows[0]?.otel_trace_id;
+    const keptTrace = (await stack.db.query('SELECT external_id FROM traces WHERE project_id = $1 AND external_id IS NOT NULL LIMIT 1', [pro.projectId])).rows[0]?.external_id;
+    await post(pro.apiKey, '/api/v1/scores', { id: 'rebuilt-1', traceId: keptTrace, name: 'helpful', value: 0.25 });
+    seq = await post(pro.apiKey, '/api/v1/scores', {
+      scores: [
+        { id: 'rebuilt-1', traceId: keptTrace, name: 'helpful', value: 0.75, comment: 'revised' },
+        { traceId: otelTrace, name: 'correct', value: true },
+        { traceId: 'never-ingested', name: 'orphan', value: 'kept' },
+      ],
+    });
+    seq = await post(free.apiKey, '/api/v1/scores', { traceId: expiredTrace, name: 'quality', value: 1 });
     expect(await visible(free.apiKey, expiredTrace, seq)).toBe(200);
 
     // Free keeps 7 days: as of eight days on, its trace is deleted; a late span does not bring it back.

@@ -8,7 +8,7 @@ const DAY_MS = 86_400_000;
 interface RetentionRun {
   ran: true;
   now: string;
-  organizations: { orgId: string; plan: string; cutoff: string; traces: number; spans: number; scores: number; purgedMessages: number }[];
+  organizations: { orgId: string; plan: string; cutoff: string; traces: number; spans: number; scores: number; removedMessages: number }[];
 }
 
 describe('retention (SPEC 8.5)', () => {
@@ -68,7 +68,7 @@ describe('retention (SPEC 8.5)', () => {
     const week = await runRetention(Date.now() + 8 * DAY_MS);
     const free = week.organizations.find((o) => o.orgId === tenants.free.orgId);
     expect(free).toMatchObject({ plan: 'free', traces: 1, spans: 1, scores: 1 });
-    expect(free?.purgedMessages).toBeGreaterThanOrEqual(1);
+    expect(free?.removedMessages).toBeGreaterThanOrEqual(1);
     expect(week.organizations.find((o) => o.orgId === tenants.pro.orgId)).toMatchObject({ traces: 0, spans: 0, scores: 0 });
     expect(week.organizations.find((o) => o.orgId === tenants.enterprise.orgId)).toBeUndefined();
     expect(await counts(tenants.free.projectId)).toEqual({ traces: 0, spans: 0, scores: 0 });
@@ -94,7 +94,7 @@ describe('retention (SPEC 8.5)', () => {
     expect(again.organizations.every((o) => o.traces === 0)).toBe(true);
   });
 
-  it('purges the cleaned requests from the stream, projects its deletion events without dead letters, and audits each run', async () => {
+  it('removes the cleaned requests from the stream, projects its deletion events without dead letters, and audits each run', async () => {
     const nc = await connect({ servers: stack.env.NATS_URL });
     try {
       const jsm = await nc.jetstreamManager();

@@ -9,6 +9,7 @@ import { registerRebuildCommand } from './commands/rebuild.command';
 import { registerSessionCommands } from './commands/session.command';
 import { registerTracesCommands } from './commands/traces.command';
 import { registerUsageCommands } from './commands/usage.command';
+import { registerVerifyCommand } from './commands/verify.command';
 import { fail } from './output';
 
 async function main(): Promise<void> {
@@ -20,6 +21,7 @@ async function main(): Promise<void> {
   registerTracesCommands(program);
   registerUsageCommands(program);
   registerRebuildCommand(program);
+  registerVerifyCommand(program);
   registerAdminCommands(program);
   await program.parseAsync(process.argv);
 }

@@ -34,6 +34,8 @@ export interface AppConfig {
    * progress.
    */
   retentionFirstRunDelayMs: number;
+  /** How often the processor checks newly applied requests against the rows they write (`spanlog verify`, incrementally). */
+  verifyIntervalMs: number;
 }
 
 export const DEFAULT_DATABASE_URL = 'postgres://postgres@127.0.0.1:5432/spanlog';
@@ -113,6 +115,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
     evaluatorAllowPrivateNetworks: bool('SPANLOG_EVALUATOR_ALLOW_PRIVATE_NETWORKS', nodeEnv !== 'production'),
     processorNice: int('SPANLOG_PROCESSOR_NICE', 0, 0, 19),
     retentionFirstRunDelayMs: int('SPANLOG_RETENTION_FIRST_RUN_DELAY_MS', 60_000, 0, 86_400_000),
+    verifyIntervalMs: int('SPANLOG_VERIFY_INTERVAL_MS', 600_000, 1_000, 86_400_000),
   };
   if (problems.length) throw new ConfigError(problems);
   return config;

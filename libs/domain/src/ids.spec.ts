@@ -40,6 +40,29 @@ describe('ids', () => {
     expect(traceIdCandidates('trace-1')).toEqual([nativeId('trace-1').id]);
   });
 
+  it('takes a UUID-shaped id with no RFC 4122 version or variant as the UUID it is', () => {
+    // Version nibble 8 and variant nibble d: the id the API returns for this OTel trace.
+    const id = otelTraceUuid('5b8efff798038103d269b633813fc60c');
+    expect(nativeId(id)).toEqual({ id, externalId: null });
+    expect(nativeId(id.toUpperCase())).toEqual({ id, externalId: null });
+    // Rows ingested before kept such ids as UUIDv5 of the string, and are still found.
+    expect(traceIdCandidates(id)).toEqual([id, uuidV5(id, SPANLOG_NAMESPACE)]);
+  });
+
+  it('finds every OTel trace by the id the API returns for it, and by its hex id', () => {
+    const traceHex = fc.stringMatching(/^[0-9a-f]{32}$/).filter(isOtelTraceId);
+    fc.assert(
+      fc.property(traceHex, (hex) => {
+        const returned = otelTraceUuid(hex);
+        expect(traceIdCandidates(returned)[0]).toBe(returned);
+        expect(traceIdCandidates(returned.toUpperCase())[0]).toBe(returned);
+        expect(traceIdCandidates(hex)).toContain(returned);
+        expect(traceIdCandidates(hex.toUpperCase())).toContain(returned);
+      }),
+      { numRuns: 2_000 },
+    );
+  });
+
   describe(uuidV5.name, () => {
     it('gives the ids the uuid package gives, for any name and namespace', () => {
       fc.assert(

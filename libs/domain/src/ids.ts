@@ -55,18 +55,32 @@ export interface MappedId {
   readonly externalId: string | null;
 }
 
+const UUID_SHAPE = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+/**
+ * Any 8-4-4-4-12 hex string. An OTel trace id written as a UUID (the id the API returns for
+ * it) has whatever version and variant nibbles its random bits gave it, so an RFC 4122 check
+ * would take about half of them for some other string.
+ */
+export const isUuidShaped = (value: string): boolean => UUID_SHAPE.test(value);
+
 export const isNativeId = (value: unknown): value is string =>
   typeof value === 'string' && value.length >= 1 && value.length <= MAX_NATIVE_ID_LENGTH;
 
-/** Native ids: a UUID is kept (lower-cased), anything else becomes UUIDv5 of itself. */
+/** Native ids: a UUID (any 8-4-4-4-12 hex string) is kept, lower-cased; anything else becomes UUIDv5 of itself. */
 export function nativeId(value: string): MappedId {
-  if (isUuid(value)) return { id: value.toLowerCase(), externalId: null };
+  if (isUuidShaped(value)) return { id: value.toLowerCase(), externalId: null };
   return { id: uuidV5(value, SPANLOG_NAMESPACE), externalId: value };
 }
 
-/** Every UUID a client-supplied trace id may stand for: as a UUID, an OTel hex id or a native id. */
+/**
+ * Every UUID a client-supplied trace id may stand for: the UUID it is, an OTel hex id, or a
+ * native id. A UUID that is no RFC 4122 UUID also stands for UUIDv5 of itself, the id such
+ * native ids were given before they were kept as they are.
+ */
 export function traceIdCandidates(value: string): string[] {
   const candidates = new Set<string>([nativeId(value).id]);
+  if (isUuidShaped(value) && !isUuid(value)) candidates.add(uuidV5(value, SPANLOG_NAMESPACE));
   if (isOtelTraceId(value)) candidates.add(otelTraceUuid(value));
   return [...candidates];
 }

@@ -21,3 +21,4 @@ export * from './evaluators/webhook';
 export * from './events/eval-job';
 export * from './evaluators/validate-evaluator';
 export * from './json/parse';
+export * from './scores/score-request';

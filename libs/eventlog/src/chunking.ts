@@ -9,18 +9,27 @@ const encoder = new TextEncoder();
  * moves to the blob bucket. Deterministic, so a retried request yields the same chunks.
  */
 export function chunkNativeBatch(raw: Uint8Array, events: readonly unknown[], maxBytes: number): Uint8Array[] {
+  return chunkListDocument(raw, 'batch', events, maxBytes);
+}
+
+/** Splits a `{"scores":[…]}` body the way `chunkNativeBatch` splits a batch. */
+export function chunkScores(raw: Uint8Array, scores: readonly unknown[], maxBytes: number): Uint8Array[] {
+  return chunkListDocument(raw, 'scores', scores, maxBytes);
+}
+
+function chunkListDocument(raw: Uint8Array, key: string, items: readonly unknown[], maxBytes: number): Uint8Array[] {
   if (raw.byteLength <= maxBytes) return [raw];
   const chunks: Uint8Array[] = [];
-  const overhead = '{"batch":[]}'.length;
+  const overhead = `{"${key}":[]}`.length;
   let parts: string[] = [];
   let size = overhead;
   const flush = () => {
-    if (parts.length) chunks.push(encoder.encode(`{"batch":[${parts.join(',')}]}`));
+    if (parts.length) chunks.push(encoder.encode(`{"${key}":[${parts.join(',')}]}`));
     parts = [];
     size = overhead;
   };
-  for (const event of events) {
-    const json = JSON.stringify(event) ?? 'null';
+  for (const item of items) {
+    const json = JSON.stringify(item) ?? 'null';
     const bytes = Buffer.byteLength(json) + 1;
     if (parts.length && size + bytes > maxBytes) flush();
     parts.push(json);

@@ -3,7 +3,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { type JsMsg, type NatsConnection, StringCodec, connect } from 'nats';
 import pino from 'pino';
 import { PermanentMessageError, PullConsumerRunner } from './consumer';
-import { StreamLayout, ensureStreams } from './streams';
+import { STREAM_KEYS, StreamLayout, ensureStreams } from './streams';
 
 const sc = StringCodec();
 const NATS_URL = process.env.NATS_URL ?? 'nats://127.0.0.1:4222';
@@ -31,7 +31,7 @@ describe(PullConsumerRunner.name, () => {
 
   afterEach(async () => {
     const jsm = await nc.jetstreamManager();
-    for (const key of ['ingest', 'scores', 'usage', 'evals', 'audit', 'deadLetter'] as const) {
+    for (const key of STREAM_KEYS) {
       await jsm.streams.delete(layout.streamName(key)).catch(() => undefined);
     }
   });

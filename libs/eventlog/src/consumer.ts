@@ -37,6 +37,11 @@ export interface PullConsumerOptions<T, B = T[]> {
   prepare?(items: T[]): B | Promise<B>;
   /** Applies a batch atomically; only after it resolves are its messages acked. */
   apply(batch: B): Promise<void>;
+  /**
+   * Called before a message goes to the dead-letter stream, e.g. to record it as handled
+   * beside the applied ones; when it fails, the message is retried later instead.
+   */
+  onDeadLetter?(msg: JsMsg, reason: string): Promise<void>;
   /** Whether the store is reachable: an outage must not count against a message's deliveries. */
   isHealthy(): Promise<boolean>;
   /** Most messages applied in one call (one transaction). */
@@ -252,6 +257,7 @@ export class PullConsumerRunner<T, B = T[]> {
       'Spanlog-DLQ-Subject': msg.subject,
     });
     try {
+      await this.o.onDeadLetter?.(msg, reason);
       await this.o.js.publish(this.o.deadLetterSubject, msg.data, {
         headers: toNatsHeaders(headers),
         msgID: `${this.o.stream}:${this.o.durable}:${msg.seq}`,

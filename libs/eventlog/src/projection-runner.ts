@@ -12,6 +12,7 @@ export interface ProjectionRunnerOptions<T, B = T[]> {
   decode(msg: JsMsg): Promise<T>;
   prepare?(items: T[]): B | Promise<B>;
   apply(batch: B): Promise<void>;
+  onDeadLetter?(msg: JsMsg, reason: string): Promise<void>;
   isHealthy(): Promise<boolean>;
 }
 
@@ -30,6 +31,7 @@ export function projectionRunner<T, B = T[]>(nats: NatsResources, o: ProjectionR
     decode: o.decode,
     prepare: o.prepare,
     apply: o.apply,
+    onDeadLetter: o.onDeadLetter,
     isHealthy: o.isHealthy,
   });
 }

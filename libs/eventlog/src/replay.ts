@@ -1,4 +1,4 @@
-import { DeliverPolicy, type JsMsg } from 'nats';
+import { DeliverPolicy, type JsMsg, type MsgRequest } from 'nats';
 import type { NatsResources } from './nats-resources';
 import { type StreamKey, isNotFound } from './streams';
 
@@ -9,6 +9,10 @@ export interface ReplayRange {
   toSeq: number;
   /** Most messages handed to `onBatch` at once. */
   batchSize: number;
+  /** Only messages on these subjects (one subject or wildcard: nats-server 2.9 takes one filter). */
+  filterSubject?: string;
+  /** Headers without data: for passes that only need sequences, subjects and envelopes. */
+  headersOnly?: boolean;
 }
 
 /** The highest sequence a stream has stored so far (0 while empty). */
@@ -16,9 +20,22 @@ export async function streamLastSeq(nats: NatsResources, stream: StreamKey): Pro
   return (await nats.jsm.streams.info(nats.layout.streamName(stream))).state.last_seq;
 }
 
+/** The sequence of the first message stored at or after `seq`, or null when there is none. */
+export async function nextStoredSeq(nats: NatsResources, stream: StreamKey, seq: number): Promise<number | null> {
+  try {
+    // The server's message get takes `next_by_subj` (2.9 and later); the client types it for direct gets only.
+    const query = { seq, next_by_subj: `${nats.layout.subjectRoot(stream)}.>` } as unknown as MsgRequest;
+    return (await nats.jsm.streams.getMessage(nats.layout.streamName(stream), query)).seq;
+  } catch (err) {
+    if (/no message found/i.test(String(err))) return null;
+    throw err;
+  }
+}
+
 /**
- * The durable consumer's ack floor: every message at or below it has been applied (0 while
- * the consumer does not exist yet).
+ * The durable consumer's ack floor (0 while the consumer does not exist yet): every message at
+ * or below it was acknowledged or skipped. No proof that it was applied: a purge on nats-server
+ * 2.9 moves it past messages never delivered. Projections record what they applied.
  */
 export async function consumerAckFloor(nats: NatsResources, stream: StreamKey, consumer: string): Promise<number> {
   try {
@@ -44,6 +61,8 @@ export async function replayStream(nats: NatsResources, stream: StreamKey, range
   const consumer = await nats.js.consumers.get(nats.layout.streamName(stream), {
     deliver_policy: DeliverPolicy.StartSequence,
     opt_start_seq: range.fromSeq,
+    ...(range.filterSubject ? { filterSubjects: range.filterSubject } : {}),
+    ...(range.headersOnly ? { headers_only: true } : {}),
   });
   try {
     let waiting = (await consumer.info()).num_pending;

@@ -4,6 +4,8 @@ import { INGEST_SCHEMAS, type TraceDeletionBatch } from '@app/domain';
 import type { NatsResources } from './nats-resources';
 import { appendAuditEvent } from './audit-log';
 import { ChunkPublisher } from './publisher';
+import { replayStream } from './replay';
+import { isNotFound } from './streams';
 
 /** Who appended a deletion, in the envelope's key field: no API key, the retention job. */
 const RETENTION_ACTOR = 'retention';
@@ -24,29 +26,72 @@ export async function appendTraceDeletion(
   return lastSeq;
 }
 
+/** Deletions awaited together: one at a time a million expired requests would take hours. */
+const DELETIONS_IN_FLIGHT = 512;
+/** Sequences read per pass of the organization's expired requests (headers only). */
+const EXPIRED_SCAN_BATCH = 1_000;
+
 /**
- * Purges an organization's ingested requests received before `cutoff` from INGEST. A request
- * received then can only mention traces created then, all of them expired, so a later
- * replay finds nothing to bring back. Deletion messages are kept. Returns messages purged.
+ * Removes an organization's ingested requests received before `cutoff` from INGEST, one
+ * message at a time by sequence. A request received then can only mention traces created
+ * then, all of them expired, so a later replay finds nothing to bring back. Deletion
+ * messages are kept. The bytes are erased (SPEC 8.5: irreversible). Returns messages removed.
+ *
+ * Never a purge: on nats-server 2.9 a purge with a subject filter moves the position of every
+ * consumer of the stream, whatever its filter, so pending messages of every tenant would be
+ * skipped as if applied (STACK_NOTES). Deleting single messages leaves every consumer where it is.
  */
-export async function purgeIngestBefore(nats: NatsResources, orgId: string, cutoff: Date): Promise<number> {
-  const { js, jsm, layout } = nats;
-  const stream = layout.streamName('ingest');
-  const orgSubjects = `${layout.subjectRoot('ingest')}.${orgId}`;
-  const consumer = await js.consumers.get(stream, {
-    filterSubjects: `${orgSubjects}.>`,
-    deliver_policy: DeliverPolicy.StartTime,
-    opt_start_time: cutoff.toISOString(),
-  });
-  const first = await consumer.next({ expires: 2_000 });
-  await consumer.delete().catch(() => undefined);
-  // Nothing of this organization since the cutoff: everything before the stream's end goes.
-  const before = first ? first.seq : (await jsm.streams.info(stream)).state.last_seq + 1;
-  let purged = 0;
-  for (const kind of ['batch', 'otel'] as const) {
-    purged += (await jsm.streams.purge(stream, { filter: `${orgSubjects}.*.${kind}`, seq: before })).purged;
+export async function deleteIngestBefore(nats: NatsResources, orgId: string, cutoff: Date): Promise<number> {
+  const stream = nats.layout.streamName('ingest');
+  const orgSubjects = `${nats.layout.subjectRoot('ingest')}.${orgId}`;
+  const end = await firstSeqSince(nats, `${orgSubjects}.>`, cutoff);
+  let removed = 0;
+  let failure: unknown = null;
+  const inFlight = new Set<Promise<void>>();
+  await replayStream(
+    nats,
+    'ingest',
+    { fromSeq: 1, toSeq: end - 1, batchSize: EXPIRED_SCAN_BATCH, filterSubject: `${orgSubjects}.>`, headersOnly: true },
+    async (msgs) => {
+      for (const msg of msgs) {
+        if (msg.seq >= end || msg.subject.endsWith('.deleted')) continue;
+        const deletion: Promise<void> = deleteOne(nats, stream, msg.seq)
+          .then(
+            (gone) => void (gone && removed++),
+            (err: unknown) => void (failure ??= err),
+          )
+          .finally(() => inFlight.delete(deletion));
+        inFlight.add(deletion);
+        if (inFlight.size >= DELETIONS_IN_FLIGHT) await Promise.race(inFlight);
+        if (failure) throw failure;
+      }
+    },
+  );
+  await Promise.all(inFlight);
+  if (failure) throw failure;
+  return removed;
+}
+
+/** The sequence of the first message on `subjects` stored at or after `since`; past the stream's end when there is none. */
+async function firstSeqSince(nats: NatsResources, subjects: string, since: Date): Promise<number> {
+  const stream = nats.layout.streamName('ingest');
+  const consumer = await nats.js.consumers.get(stream, { filterSubjects: subjects, deliver_policy: DeliverPolicy.StartTime, opt_start_time: since.toISOString() });
+  try {
+    const first = await consumer.next({ expires: 2_000 });
+    return first ? first.seq : (await nats.jsm.streams.info(stream)).state.last_seq + 1;
+  } finally {
+    await consumer.delete().catch(() => undefined);
   }
-  return purged;
+}
+
+/** Whether this call removed the message; one already gone (a run before, or another process) is not an error. */
+async function deleteOne(nats: NatsResources, stream: string, seq: number): Promise<boolean> {
+  try {
+    return await nats.jsm.streams.deleteMessage(stream, seq, true);
+  } catch (err) {
+    if (isNotFound(err) || /no message found/i.test(String(err))) return false;
+    throw err;
+  }
 }
 
 /** The event-log side of a retention run (the `RetentionLog` of libs/persistence), over one connection. */
@@ -54,14 +99,14 @@ export function retentionEventLog(nats: NatsResources) {
   const publisher = new ChunkPublisher(nats.js, nats.layout.blobBucket, nats.maxMessageBytes);
   return {
     appendDeletion: (target: { orgId: string; projectId: string; receivedAt: string }, batch: TraceDeletionBatch) => appendTraceDeletion(nats, publisher, target, batch),
-    purgeBefore: (orgId: string, cutoff: Date) => purgeIngestBefore(nats, orgId, cutoff),
+    removeBefore: (orgId: string, cutoff: Date) => deleteIngestBefore(nats, orgId, cutoff),
   };
 }
 
 /** Audits what a run deleted, one event per organization it cleaned (SPEC 8.5: each run is audited with counts); an organization with nothing expired gets none. */
-export async function auditRetention(nats: NatsResources, organizations: { orgId: string; plan: string; cutoff: string; traces: number; spans: number; scores: number; purgedMessages: number }[]): Promise<void> {
+export async function auditRetention(nats: NatsResources, organizations: { orgId: string; plan: string; cutoff: string; traces: number; spans: number; scores: number; removedMessages: number }[]): Promise<void> {
   for (const { orgId, ...counts } of organizations) {
-    if (counts.traces === 0 && counts.purgedMessages === 0) continue;
+    if (counts.traces === 0 && counts.removedMessages === 0) continue;
     await appendAuditEvent(nats.js, nats.layout, { orgId, actorUserId: null, action: 'retention.run', target: orgId, details: counts, ip: null });
   }
 }

@@ -7,18 +7,24 @@ import {
   nanos,
 } from 'nats';
 
-/** The streams of DESIGN "Streams", plus the dead-letter stream. */
-export const STREAM_KEYS = ['ingest', 'scores', 'usage', 'evals', 'audit', 'deadLetter'] as const;
+/**
+ * The streams of DESIGN "Streams", plus the dead-letter stream. Scores travel on INGEST with
+ * the rest of a project's telemetry (`ingest.<org>.<project>.scores`), so retention, replay and
+ * rebuilds meet them in order with the traces they belong to; there is no SCORES stream.
+ */
+export const STREAM_KEYS = ['ingest', 'usage', 'evals', 'audit', 'deadLetter'] as const;
 export type StreamKey = (typeof STREAM_KEYS)[number];
 
 const BASE_NAMES: Record<StreamKey, { name: string; subject: string }> = {
   ingest: { name: 'INGEST', subject: 'ingest' },
-  scores: { name: 'SCORES', subject: 'scores' },
   usage: { name: 'USAGE', subject: 'usage' },
   evals: { name: 'EVALS', subject: 'evals' },
   audit: { name: 'AUDIT', subject: 'audit' },
   deadLetter: { name: 'DLQ', subject: 'dlq' },
 };
+
+/** The last token of an INGEST subject: what kind of request the message holds. */
+export type IngestSubjectKind = 'batch' | 'otel' | 'scores' | 'deleted';
 
 /** Retried publishes of the same content inside this window are stored once. */
 export const DUPLICATE_WINDOW_MS = 10 * 60 * 1000;
@@ -38,7 +44,7 @@ export class StreamLayout {
     return `${this.prefix}${BASE_NAMES[key].subject}`;
   }
 
-  ingestSubject(orgId: string, projectId: string, kind: 'batch' | 'otel' | 'deleted'): string {
+  ingestSubject(orgId: string, projectId: string, kind: IngestSubjectKind): string {
     return `${this.subjectRoot('ingest')}.${orgId}.${projectId}.${kind}`;
   }
 

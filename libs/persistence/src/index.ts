@@ -19,3 +19,4 @@ export * from './telemetry/shadow-tables';
 export * from './projection-checkpoints';
 export * from './evaluations/eval-jobs';
 export * from './evaluators/evaluator-store';
+export * from './telemetry/expected-rows';

@@ -1,20 +1,53 @@
-import type { EntityManager } from 'typeorm';
+import type { DataSource, EntityManager } from 'typeorm';
 
-export interface ProjectionCheckpoint {
+/** Which projection version's progress on which stream (prefix included). */
+export interface ProjectionPosition {
   projection: string;
   version: number;
-  /** Stream name, prefix included. */
   stream: string;
-  /** The last stream sequence the projection's tables were built to. */
-  seq: number;
 }
 
-/** Records how far a projection version was built; written in the transaction that built it. */
-export async function saveCheckpoint(manager: EntityManager, c: ProjectionCheckpoint): Promise<void> {
-  await manager.query(
-    `INSERT INTO projection_checkpoints (projection, version, stream, seq, updated_at) VALUES ($1, $2, $3, $4, now())
-     ON CONFLICT (projection, version, stream) DO UPDATE SET seq = excluded.seq, updated_at = excluded.updated_at`,
-    [c.projection, c.version, c.stream, c.seq],
+type Queryable = Pick<EntityManager, 'query'> | Pick<DataSource, 'query'>;
+
+const key = (p: ProjectionPosition) => [p.projection, p.version, p.stream];
+
+/**
+ * Records, in the transaction that wrote their rows, that these stream sequences are applied,
+ * and returns the watermark: every sequence at or below it is applied, dead-lettered or no
+ * longer stored. Run it last in the transaction: it locks the checkpoint row until commit.
+ */
+export async function recordApplied(manager: EntityManager, position: ProjectionPosition, seqs: number[]): Promise<number> {
+  const [{ w }] = await manager.query('SELECT spanlog_record_applied($1, $2, $3, $4::bigint[])::float8 AS w', [...key(position), seqs]);
+  return w;
+}
+
+/** Moves the watermark to at least `through`: the caller knows every sequence up to it is handled. */
+export async function markHandledThrough(db: Queryable, position: ProjectionPosition, through: number): Promise<number> {
+  const [{ w }] = await db.query('SELECT spanlog_handled_through($1, $2, $3, $4)::float8 AS w', [...key(position), through]);
+  return w;
+}
+
+/** The watermark (0 before anything was recorded). */
+export async function appliedThrough(db: Queryable, position: ProjectionPosition): Promise<number> {
+  const rows: { seq: string }[] = await db.query('SELECT seq FROM projection_checkpoints WHERE projection = $1 AND version = $2 AND stream = $3', key(position));
+  return rows.length ? Number(rows[0].seq) : 0;
+}
+
+/** The sequences applied above the watermark, ascending: out of order, or beyond a gap. */
+export async function appliedAboveWatermark(db: Queryable, position: ProjectionPosition): Promise<number[]> {
+  const rows: { seq: string }[] = await db.query(
+    `SELECT a.seq FROM projection_applied_seqs a JOIN projection_checkpoints c USING (projection, version, stream)
+      WHERE a.projection = $1 AND a.version = $2 AND a.stream = $3 AND a.seq > c.seq ORDER BY a.seq`,
+    key(position),
   );
+  return rows.map((r) => Number(r.seq));
 }
 
+/**
+ * Creates the checkpoint at `seq` unless it exists: a projection that ran before checkpoints
+ * were recorded starts from what its consumer acknowledged, the best that is known of it
+ * (`spanlog verify` checks the rows themselves).
+ */
+export async function initCheckpoint(db: Queryable, position: ProjectionPosition, seq: number): Promise<void> {
+  await db.query('INSERT INTO projection_checkpoints (projection, version, stream, seq) VALUES ($1, $2, $3, $4) ON CONFLICT DO NOTHING', [...key(position), seq]);
+}

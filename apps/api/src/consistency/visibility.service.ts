@@ -1,23 +1,35 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { Injectable } from '@nestjs/common';
-import { DomainError, READ_YOUR_WRITES_WAIT_MS, type SeqToken, decodeSeqToken, encodeSeqToken } from '@app/domain';
-import { CONSUMERS, NatsResources, consumerAckFloor } from '@app/eventlog';
+import { DataSource } from 'typeorm';
+import { DomainError, READ_YOUR_WRITES_WAIT_MS, type SeqToken, SeqTokenCodec } from '@app/domain';
+import { NatsResources } from '@app/eventlog';
+import { type ProjectionPosition, appliedThrough } from '@app/persistence';
+import { telemetryPosition } from '@app/projections';
 
 const POLL_MS = 25;
 
 /**
- * Read-your-writes (CONTRACT): a read given a sequence token waits until the projector's
- * ack floor — every message at or below it applied — reaches that sequence.
+ * Read-your-writes (CONTRACT): a read given a sequence token waits until the telemetry
+ * projection's applied watermark — recorded with the rows, every message at or below it
+ * applied — reaches that sequence. Never the consumer's ack floor, which a purge can move
+ * past messages that were never applied.
  */
 @Injectable()
 export class VisibilityService {
   private cached: { at: number; seq: Promise<number> } | null = null;
+  private readonly position: ProjectionPosition;
 
-  constructor(private readonly nats: NatsResources) {}
+  constructor(
+    private readonly ds: DataSource,
+    private readonly tokens: SeqTokenCodec,
+    nats: NatsResources,
+  ) {
+    this.position = telemetryPosition(nats);
+  }
 
   parseToken(raw: string | undefined): SeqToken | null {
     if (raw === undefined || raw === '') return null;
-    const token = decodeSeqToken(raw);
+    const token = this.tokens.decode(raw);
     if (!token) throw new DomainError('VALIDATION_ERROR', 'minSeq: not a Spanlog-Seq token');
     return token;
   }
@@ -27,11 +39,11 @@ export class VisibilityService {
     const deadline = Date.now() + READ_YOUR_WRITES_WAIT_MS;
     for (;;) {
       const visible = await this.visibleSeq();
-      if (!token || visible >= token.seq) return encodeSeqToken({ stream: 'ingest', seq: visible });
+      if (!token || visible >= token.seq) return this.tokens.encode({ stream: 'ingest', seq: visible });
       if (Date.now() >= deadline) {
         throw new DomainError(
           'NOT_YET_VISIBLE',
-          `the data of ${encodeSeqToken(token)} is not visible yet (visible up to ${encodeSeqToken({ stream: 'ingest', seq: visible })}); retry shortly`,
+          `the data of ${this.tokens.encode(token)} is not visible yet (visible up to ${this.tokens.encode({ stream: 'ingest', seq: visible })}); retry shortly`,
           { 'Retry-After': '1' },
         );
       }
@@ -43,18 +55,18 @@ export class VisibilityService {
   private visibleSeq(): Promise<number> {
     const now = Date.now();
     if (!this.cached || now - this.cached.at >= POLL_MS) {
-      const seq = this.fetchAckFloor();
+      const seq = this.fetchWatermark();
       this.cached = { at: now, seq };
       seq.catch(() => (this.cached = null));
     }
     return this.cached.seq;
   }
 
-  private async fetchAckFloor(): Promise<number> {
+  private async fetchWatermark(): Promise<number> {
     try {
-      return await consumerAckFloor(this.nats, 'ingest', CONSUMERS.ingestProjector);
+      return await appliedThrough(this.ds, this.position);
     } catch {
-      throw new DomainError('SERVICE_UNAVAILABLE', 'the event log is not reachable; retry shortly', { 'Retry-After': '1' });
+      throw new DomainError('SERVICE_UNAVAILABLE', 'the database is not reachable; retry shortly', { 'Retry-After': '1' });
     }
   }
 }

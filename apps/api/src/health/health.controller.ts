@@ -1,9 +1,10 @@
 import { Controller, Get } from '@nestjs/common';
 import { DataSource } from 'typeorm';
-import { NatsResources } from '@app/eventlog';
-import { isReachable } from '@app/persistence';
+import { NatsResources, streamLastSeq } from '@app/eventlog';
+import { appliedThrough, isReachable } from '@app/persistence';
+import { telemetryPosition } from '@app/projections';
 
-/** SPEC 4.8: no auth, never rate limited; details say which dependency is down. */
+/** SPEC 4.8: no auth, never rate limited; details say which dependency is down and how far projection is behind. */
 @Controller('api/v1/health')
 export class HealthController {
   constructor(
@@ -15,6 +16,17 @@ export class HealthController {
   async health() {
     const postgres = (await isReachable(this.ds)) ? 'ok' : 'unreachable';
     const nats = this.nats.reachable ? 'ok' : 'unreachable';
-    return { status: 'ok', checks: { postgres, nats } };
+    return { status: 'ok', checks: { postgres, nats }, projections: { telemetry: await this.telemetryLag(postgres === 'ok' && nats === 'ok') } };
+  }
+
+  /** Stored messages not yet applied (or removed and not yet passed): counted from what the projection recorded, not from acks. */
+  private async telemetryLag(reachable: boolean): Promise<{ lag: number | null }> {
+    if (!reachable) return { lag: null };
+    try {
+      const [last, applied] = await Promise.all([streamLastSeq(this.nats, 'ingest'), appliedThrough(this.ds, telemetryPosition(this.nats))]);
+      return { lag: Math.max(0, last - applied) };
+    } catch {
+      return { lag: null };
+    }
   }
 }

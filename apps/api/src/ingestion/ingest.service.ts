@@ -1,15 +1,15 @@
 import { Inject, Injectable } from '@nestjs/common';
 import type { Logger } from 'pino';
 import { LOGGER } from '@app/config';
-import { DomainError, INGEST_SCHEMAS, type IngestSchema, type NativeEventError, encodeSeqToken, validateNativeBatch, validationError } from '@app/domain';
-import { ChunkPublisher, NatsResources, chunkNativeBatch, chunkOtlpExport } from '@app/eventlog';
+import { DomainError, INGEST_SCHEMAS, type IngestSchema, type NativeEventError, PAYLOAD_LIMITS, SeqTokenCodec, scoreIdOf, validateNativeBatch, validateScoreRequest, validationError } from '@app/domain';
+import { ChunkPublisher, type IngestSubjectKind, NatsResources, chunkNativeBatch, chunkOtlpExport, chunkScores } from '@app/eventlog';
 import { type ExportTraceServiceRequest, validateOtlpRequest } from '@app/otlp';
 import type { ApiKeyPrincipal } from '@app/persistence';
 import { QuotaService } from '../quota/quota.service';
 
 export interface IngestResult<T> {
   body: T;
-  /** Spanlog-Seq: the stream position of the request's last chunk. */
+  /** Spanlog-Seq: the stream position of the request's last chunk, sealed. */
   seqToken: string;
 }
 
@@ -23,6 +23,7 @@ export class IngestService {
     private readonly nats: NatsResources,
     private readonly publisher: ChunkPublisher,
     private readonly quota: QuotaService,
+    private readonly tokens: SeqTokenCodec,
     @Inject(LOGGER) private readonly logger: Logger,
   ) {}
 
@@ -37,12 +38,12 @@ export class IngestService {
     if (events.length === 0 && errors.length > 0) {
       throw validationError(`no event in the batch is valid; first problem: ${errors[0].message}`);
     }
-    if (events.length === 0) return { body: { accepted: 0, errors }, seqToken: encodeSeqToken({ stream: 'ingest', seq: 0 }) };
+    if (events.length === 0) return { body: { accepted: 0, errors }, seqToken: this.tokens.encode({ stream: 'ingest', seq: 0 }) };
     const batch = (body as { batch: unknown[] }).batch;
     const chunks = chunkNativeBatch(raw ?? Buffer.from(JSON.stringify(body)), batch, this.nats.maxMessageBytes);
     const seq = await this.append(principal, requestId, INGEST_SCHEMAS.nativeBatch, 'batch', chunks);
     this.logger.debug({ reqId: requestId, accepted: events.length, rejected: errors.length, chunks: chunks.length, seq }, 'native batch stored');
-    return { body: { accepted: events.length, errors }, seqToken: encodeSeqToken({ stream: 'ingest', seq }) };
+    return { body: { accepted: events.length, errors }, seqToken: this.tokens.encode({ stream: 'ingest', seq }) };
   }
 
   /**
@@ -52,15 +53,32 @@ export class IngestService {
   async ingestOtlp(principal: ApiKeyPrincipal, requestId: string, raw: Buffer | undefined, body: unknown): Promise<IngestResult<{ accepted: number }>> {
     await this.quota.assertCanIngestTraces(principal);
     const { spanCount } = validateOtlpRequest(body);
-    if (spanCount === 0) return { body: { accepted: 0 }, seqToken: encodeSeqToken({ stream: 'ingest', seq: 0 }) };
+    if (spanCount === 0) return { body: { accepted: 0 }, seqToken: this.tokens.encode({ stream: 'ingest', seq: 0 }) };
     const request = body as ExportTraceServiceRequest;
     const chunks = chunkOtlpExport(raw ?? Buffer.from(JSON.stringify(request)), request, this.nats.maxMessageBytes);
     const seq = await this.append(principal, requestId, INGEST_SCHEMAS.otlp, 'otel', chunks);
     this.logger.debug({ reqId: requestId, accepted: spanCount, chunks: chunks.length, seq }, 'otlp export stored');
-    return { body: { accepted: spanCount }, seqToken: encodeSeqToken({ stream: 'ingest', seq }) };
+    return { body: { accepted: spanCount }, seqToken: this.tokens.encode({ stream: 'ingest', seq }) };
   }
 
-  private async append(principal: ApiKeyPrincipal, requestId: string, schema: IngestSchema, kind: 'batch' | 'otel', chunks: Uint8Array[]): Promise<number> {
+  /**
+   * Scores (CONTRACT "Scores"): checked whole, stored as sent on INGEST like all telemetry, so
+   * retention, rebuilds and replays treat them as any score; answered with each score's id.
+   */
+  async ingestScores(principal: ApiKeyPrincipal, requestId: string, raw: Buffer | undefined, body: unknown): Promise<IngestResult<{ accepted: number; ids: string[] }>> {
+    const bytes = raw ?? Buffer.from(JSON.stringify(body));
+    if (bytes.byteLength > PAYLOAD_LIMITS.scores) throw new DomainError('PAYLOAD_TOO_LARGE', `body is ${bytes.byteLength} bytes; at most ${PAYLOAD_LIMITS.scores} are allowed`);
+    const scores = validateScoreRequest(body);
+    const ids = scores.map((s) => scoreIdOf(s).id);
+    if (!scores.length) return { body: { accepted: 0, ids }, seqToken: this.tokens.encode({ stream: 'ingest', seq: 0 }) };
+    const list = (body as { scores?: unknown[] }).scores;
+    const chunks = list ? chunkScores(bytes, list, this.nats.maxMessageBytes) : [bytes];
+    const seq = await this.append(principal, requestId, INGEST_SCHEMAS.scores, 'scores', chunks);
+    this.logger.debug({ reqId: requestId, accepted: scores.length, chunks: chunks.length, seq }, 'scores stored');
+    return { body: { accepted: scores.length, ids }, seqToken: this.tokens.encode({ stream: 'ingest', seq }) };
+  }
+
+  private async append(principal: ApiKeyPrincipal, requestId: string, schema: IngestSchema, kind: IngestSubjectKind, chunks: Uint8Array[]): Promise<number> {
     const subject = this.nats.layout.ingestSubject(principal.orgId, principal.projectId, kind);
     try {
       const result = await this.publisher.publish(

@@ -1,5 +1,5 @@
 import { Type } from 'class-transformer';
-import { IsInt, IsISO8601, IsOptional, IsString, Length, Max, Min } from 'class-validator';
+import { IsInt, IsISO8601, IsNumber, IsOptional, IsString, Length, Max, Min } from 'class-validator';
 import { TRACE_QUERY_LIMIT } from '@app/domain';
 
 /** Query of GET /api/v1/traces (CONTRACT "Traces"). */
@@ -15,6 +15,11 @@ export class TraceQueryDto {
   @IsOptional() @IsISO8601({ strict: true }) toTimestamp?: string;
   @IsOptional() @IsString() spanType?: string;
   @IsOptional() @IsString() model?: string;
+  /** Traces with a score of this name (any score when absent), whose value is within minScore–maxScore when given. */
+  @IsOptional() @IsString() scoreName?: string;
+  /** Numeric scores compare by value, boolean ones as 1 and 0; categorical ones never match a bound. */
+  @IsOptional() @Type(() => Number) @IsNumber({}, { message: 'minScore must be a number' }) minScore?: number;
+  @IsOptional() @Type(() => Number) @IsNumber({}, { message: 'maxScore must be a number' }) maxScore?: number;
 
   @IsOptional()
   @Type(() => Number)

@@ -26,6 +26,7 @@ export class TracesService {
       toTimestamp: optional(q.toTimestamp),
       spanType: optional(q.spanType),
       model: optional(q.model),
+      score: optional(q.scoreName) !== undefined || q.minScore !== undefined || q.maxScore !== undefined ? { name: optional(q.scoreName), min: q.minScore, max: q.maxScore } : undefined,
       after: optional(q.cursor) ? decodeCursor(q.cursor as string) : undefined,
       limit: limit + 1,
     });
@@ -41,6 +42,8 @@ export class TracesService {
     const row = await this.queries.findOne(projectId, traceIdCandidates(id));
     if (!row) throw notFound(`trace ${id} not found in this project`);
     const [spans, scores] = await Promise.all([this.queries.spansOf(projectId, row.id), this.queries.scoresOf(projectId, row.id)]);
-    return { ...toTraceResponse(row), spans: spans.map(toSpanResponse), scores: scores.map(toScoreResponse) };
+    const shown = scores.map(toScoreResponse);
+    // Every score of the trace at trace level; those about a span on that span too.
+    return { ...toTraceResponse(row), spans: spans.map((s) => ({ ...toSpanResponse(s), scores: shown.filter((c) => c.spanId === s.id) })), scores: shown };
   }
 }

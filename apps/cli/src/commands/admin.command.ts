@@ -107,7 +107,7 @@ export function registerAdminCommands(program: Command): void {
       );
       if (!run.ran) throw new CliError(`retention did not run: ${run.reason}`);
       printResult(run, !!opts.json, () =>
-        [`retention as of ${run.now}`, table(run.organizations.map((o) => [o.orgId, o.plan, `before ${o.cutoff}`, `${o.traces} traces`, `${o.spans} spans`, `${o.scores} scores`, `${o.purgedMessages} messages purged`]))].join('\n'),
+        [`retention as of ${run.now}`, table(run.organizations.map((o) => [o.orgId, o.plan, `before ${o.cutoff}`, `${o.traces} traces`, `${o.spans} spans`, `${o.scores} scores`, `${o.removedMessages} messages removed`]))].join('\n'),
       );
     });
 }

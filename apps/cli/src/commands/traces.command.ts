@@ -28,6 +28,9 @@ const FILTERS = {
   to: 'toTimestamp',
   spanType: 'spanType',
   model: 'model',
+  scoreName: 'scoreName',
+  minScore: 'minScore',
+  maxScore: 'maxScore',
   limit: 'limit',
   cursor: 'cursor',
   minSeq: 'minSeq',
@@ -59,6 +62,9 @@ export function registerTracesCommands(program: Command): void {
     .option('--to <iso>', 'latest timestamp')
     .option('--span-type <type>')
     .option('--model <model>')
+    .option('--score-name <name>', 'traces with a score of this name')
+    .option('--min-score <n>', 'whose value is at least n (booleans count as 1 and 0)')
+    .option('--max-score <n>', 'whose value is at most n')
     .option('--limit <n>', '1 to 100 (default 50)')
     .option('--cursor <cursor>', 'nextCursor of the previous page')
     .action(async (opts: KeyOptions & Partial<Record<keyof typeof FILTERS, string>>) => {

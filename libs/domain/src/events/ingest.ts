@@ -9,6 +9,8 @@ export const INGEST_SCHEMAS = {
   otlp: 'ingest.otel/v1',
   /** Traces removed by retention (`TraceDeletionBatch`), honoured by every projection, live or rebuilding. */
   deleted: 'ingest.deleted/v1',
+  /** POST /api/v1/scores body as the client sent it: one score or `{ scores: [...] }`. */
+  scores: 'ingest.scores/v1',
 } as const;
 
 export type IngestSchema = (typeof INGEST_SCHEMAS)[keyof typeof INGEST_SCHEMAS];

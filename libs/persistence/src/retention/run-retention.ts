@@ -6,15 +6,15 @@ import { type DeletedRows, deleteTraces } from '../telemetry/telemetry-writer';
 export interface RetentionLog {
   /** Appends the deletion of one project's traces; resolves once it is durable. */
   appendDeletion(target: { orgId: string; projectId: string; receivedAt: string }, batch: TraceDeletionBatch): Promise<unknown>;
-  /** Purges the organization's requests received before `cutoff`; resolves with how many. */
-  purgeBefore(orgId: string, cutoff: Date): Promise<number>;
+  /** Removes the organization's requests received before `cutoff` from the stream, leaving every consumer where it is; resolves with how many. */
+  removeBefore(orgId: string, cutoff: Date): Promise<number>;
 }
 
 export interface OrganizationRetention extends DeletedRows {
   orgId: string;
   plan: PlanName;
   cutoff: string;
-  purgedMessages: number;
+  removedMessages: number;
 }
 
 export type RetentionRun = { ran: false; reason: string } | { ran: true; now: string; organizations: OrganizationRetention[] };
@@ -27,7 +27,7 @@ const RETENTION_LOCK = 'spanlog.retention';
  * has a retention, deletes the traces created before its cutoff with their spans and scores,
  * at most MAX_TRACES_PER_DELETION per transaction so ingestion is never held up. Each batch is
  * first appended to INGEST as a deletion, so the projections honour it live and on replay,
- * then applied here at once. Finally the organization's older requests are purged from the
+ * then applied here at once. Finally the organization's older requests are removed from the
  * stream. Enterprise is never cleaned. Safe to repeat: a second run finds nothing.
  */
 export async function runRetention(db: DataSource, log: RetentionLog, nowMs: number): Promise<RetentionRun> {
@@ -44,7 +44,7 @@ export async function runRetention(db: DataSource, log: RetentionLog, nowMs: num
       for (const org of orgs) {
         const cutoff = retentionCutoff(org.plan, nowMs) as Date;
         const deleted = await cleanOrganization(db, log, org.id, cutoff, now);
-        organizations.push({ orgId: org.id, plan: org.plan, cutoff: cutoff.toISOString(), ...deleted, purgedMessages: await log.purgeBefore(org.id, cutoff) });
+        organizations.push({ orgId: org.id, plan: org.plan, cutoff: cutoff.toISOString(), ...deleted, removedMessages: await log.removeBefore(org.id, cutoff) });
       }
       return { ran: true, now, organizations };
     } finally {

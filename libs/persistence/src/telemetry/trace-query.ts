@@ -13,6 +13,8 @@ export interface TraceFilter {
   toTimestamp?: string;
   spanType?: string;
   model?: string;
+  /** A score of this name (any name when absent) with a value within the bounds given. */
+  score?: { name?: string; min?: number; max?: number };
   limit: number;
   /** Position after which the page starts: [timestamp as Postgres text, id]. */
   after?: [string, string];
@@ -95,6 +97,9 @@ const TRACE_SELECT = `
        WHERE s.project_id = t.project_id AND s.trace_id = t.id
     ) a ON true`;
 
+/** A score's value as a number: numeric as is, boolean as 1 or 0, categorical null (never within a bound). */
+const SCORE_NUMBER = `(CASE jsonb_typeof(c.value) WHEN 'number' THEN (c.value #>> '{}')::float8 WHEN 'boolean' THEN (c.value #>> '{}')::boolean::int::float8 END)`;
+
 /** Read-side queries of the trace read model; every query is scoped to one project. */
 export class TraceQueries {
   constructor(private readonly db: DataSource) {}
@@ -119,6 +124,17 @@ export class TraceQueries {
     }
     if (f.model !== undefined) {
       add((p) => `EXISTS (SELECT 1 FROM spans s WHERE s.project_id = t.project_id AND s.trace_id = t.id AND s.model = ${p})`, f.model);
+    }
+    if (f.score) {
+      const conditions = ['c.project_id = t.project_id', 'c.trace_id = t.id'];
+      const bound = (sql: (p: string) => string, value: unknown) => {
+        params.push(value);
+        conditions.push(sql(`$${params.length}`));
+      };
+      if (f.score.name !== undefined) bound((p) => `c.name = ${p}`, f.score.name);
+      if (f.score.min !== undefined) bound((p) => `${SCORE_NUMBER} >= ${p}::float8`, f.score.min);
+      if (f.score.max !== undefined) bound((p) => `${SCORE_NUMBER} <= ${p}::float8`, f.score.max);
+      where.push(`EXISTS (SELECT 1 FROM scores c WHERE ${conditions.join(' AND ')})`);
     }
     if (f.after) {
       params.push(f.after[0], f.after[1]);

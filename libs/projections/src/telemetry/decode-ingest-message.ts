@@ -9,12 +9,16 @@ import {
   nativeEventsToFacts,
   parseJsonSafely,
   parseTraceDeletionBatch,
+  scoreRequestToFacts,
   validateNativeBatch,
+  validateScoreRequest,
 } from '@app/domain';
 import { type ChunkReader, PermanentMessageError, headerReader } from '@app/eventlog';
 import { otlpToFacts, validateOtlpRequest } from '@app/otlp';
 
 export interface DecodedIngestMessage {
+  /** The message's stream sequence. */
+  seq: number;
   envelope: IngestEnvelope;
   facts: TelemetryFacts;
 }
@@ -44,12 +48,14 @@ export async function decodeIngestMessage(msg: JsMsg, chunks: ChunkReader): Prom
   try {
     switch (envelope.schema) {
       case INGEST_SCHEMAS.nativeBatch:
-        return { envelope, facts: nativeEventsToFacts(validateNativeBatch(body).events, target) };
+        return { seq: msg.seq, envelope, facts: nativeEventsToFacts(validateNativeBatch(body).events, target) };
       case INGEST_SCHEMAS.otlp:
         validateOtlpRequest(body);
-        return { envelope, facts: otlpToFacts(body as Parameters<typeof otlpToFacts>[0], target) };
+        return { seq: msg.seq, envelope, facts: otlpToFacts(body as Parameters<typeof otlpToFacts>[0], target) };
+      case INGEST_SCHEMAS.scores:
+        return { seq: msg.seq, envelope, facts: scoreRequestToFacts(validateScoreRequest(body), target) };
       case INGEST_SCHEMAS.deleted:
-        return { envelope, facts: { ...emptyFacts(), deletions: deletionFacts(parseTraceDeletionBatch(body), target) } };
+        return { seq: msg.seq, envelope, facts: { ...emptyFacts(), deletions: deletionFacts(parseTraceDeletionBatch(body), target) } };
       default: {
         const unknownSchema: never = envelope.schema;
         throw new Error(`no decoder for ${String(unknownSchema)}`);

@@ -2,11 +2,12 @@ import { setImmediate } from 'node:timers/promises';
 import type { JsMsg } from 'nats';
 import type { DataSource, EntityManager, QueryRunner } from 'typeorm';
 import { foldFacts } from '@app/domain';
-import { CONSUMERS, ChunkReader, type NatsResources, PermanentMessageError, consumerAckFloor, replayStream, streamLastSeq } from '@app/eventlog';
+import { ChunkReader, type NatsResources, PermanentMessageError, replayStream, streamLastSeq } from '@app/eventlog';
 import {
   type PreparedTelemetry,
   type ReplayedRow,
   type UsageCount,
+  appliedThrough,
   countRowsOnlyInShadow,
   countShadowRows,
   createShadowTables,
@@ -14,17 +15,15 @@ import {
   indexShadowTables,
   liveSchema,
   lockLiveTables,
+  markHandledThrough,
   queueUsage,
-  saveCheckpoint,
   prepareTelemetry,
   swapInShadowTables,
   writePreparedTelemetry,
   writeToShadowTables,
 } from '@app/persistence';
 import { type DecodedIngestMessage, decodeIngestMessage } from './decode-ingest-message';
-
-/** The telemetry projection's name and version, as recorded in `projection_checkpoints`. */
-export const TELEMETRY_PROJECTION = { name: 'telemetry', version: 1 } as const;
+import { TELEMETRY_PROJECTION, telemetryPosition } from './telemetry-projection';
 
 /** Messages per replayed transaction: larger than live batches, since nobody waits on a rebuild's first rows. */
 const REBUILD_BATCH_MESSAGES = 256;
@@ -100,8 +99,8 @@ export async function rebuildTelemetry(ds: DataSource, nats: NatsResources, opti
 
 async function rebuildLocked(runner: QueryRunner, nats: NatsResources, options: RebuildOptions, started: number): Promise<RebuildResult> {
   const live = await liveSchema(runner.manager);
-  // Every message at or below the live floor is in the live tables and counted; rows of later ones may not be.
-  const liveFloor = await consumerAckFloor(nats, 'ingest', CONSUMERS.ingestProjector);
+  // Every message at or below the live watermark is in the live tables and counted; rows of later ones may not be.
+  const liveFloor = await appliedThrough(runner.manager, telemetryPosition(nats));
   const replayer = new ShadowReplayer(nats, live, liveFloor, options);
   await createShadowTables(runner.manager, live);
   try {
@@ -124,7 +123,8 @@ async function rebuildLocked(runner: QueryRunner, nats: NatsResources, options: 
       const usage = await usageOfRowsOnlyInShadow(m, live, replayer.rowsPastLiveFloor);
       await queueUsage(m, usage);
       await swapInShadowTables(m, live);
-      await saveCheckpoint(m, { projection: TELEMETRY_PROJECTION.name, version: TELEMETRY_PROJECTION.version, stream: nats.layout.streamName('ingest'), seq: replayer.seq });
+      // Every message up to here is in the new tables: reads waiting for one need not wait for the live consumer.
+      await markHandledThrough(m, telemetryPosition(nats), replayer.seq);
       const total = (metric: UsageCount['metric']) => usage.filter((u) => u.metric === metric).reduce((n, u) => n + u.n, 0);
       return { ...rows, usageCounted: { traces: total('traces'), spans: total('spans') } };
     });

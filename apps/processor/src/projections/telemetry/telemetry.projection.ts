@@ -2,19 +2,34 @@ import { type BeforeApplicationShutdown, Inject, Injectable, type OnApplicationB
 import type { Logger } from 'pino';
 import { DataSource } from 'typeorm';
 import { LOGGER } from '@app/config';
-import { foldFacts } from '@app/domain';
-import { CONSUMERS, ChunkReader, NatsResources, type PullConsumerRunner, projectionRunner } from '@app/eventlog';
-import { type NewRows, type PreparedTelemetry, type UsageCount, isReachable, prepareTelemetry, queueUsage, scheduleEvaluations, writePreparedTelemetry } from '@app/persistence';
-import { type DecodedIngestMessage, decodeIngestMessage } from '@app/projections';
+import { CONSUMERS, ChunkReader, NatsResources, type PullConsumerRunner, consumerAckFloor, projectionRunner } from '@app/eventlog';
+import { type ProjectionPosition, initCheckpoint, isReachable, recordApplied } from '@app/persistence';
+import {
+  type DecodedIngestMessage,
+  type TelemetryBatch,
+  applyTelemetryBatch,
+  checkWatermark,
+  decodeIngestMessage,
+  prepareTelemetryBatch,
+  telemetryPosition,
+} from '@app/projections';
+
+/** How often the watermark is checked for removed sequences and lost messages. */
+const WATERMARK_CHECK_MS = 1_000;
 
 /**
  * Live projection of INGEST into traces, spans and scores: one transaction per fetched
  * batch, acked after commit. The merge rule makes it idempotent and order-insensitive, so
- * several processor instances share this durable consumer safely.
+ * several processor instances share this durable consumer safely. Each transaction records
+ * the sequences it applied: that, not the consumer's ack floor, is what reads wait for.
  */
 @Injectable()
 export class TelemetryProjection implements OnApplicationBootstrap, BeforeApplicationShutdown {
-  private runner: PullConsumerRunner<DecodedIngestMessage, IngestBatch> | null = null;
+  private runner: PullConsumerRunner<DecodedIngestMessage, TelemetryBatch> | null = null;
+  private position!: ProjectionPosition;
+  private watermarkTimer: NodeJS.Timeout | null = null;
+  private watermarkCheck: Promise<void> | null = null;
+  private lastLostSeq = 0;
 
   constructor(
     private readonly ds: DataSource,
@@ -24,53 +39,50 @@ export class TelemetryProjection implements OnApplicationBootstrap, BeforeApplic
   ) {}
 
   async onApplicationBootstrap(): Promise<void> {
-    this.runner = projectionRunner<DecodedIngestMessage, IngestBatch>(this.nats, {
+    this.position = telemetryPosition(this.nats);
+    await initCheckpoint(this.ds, this.position, await consumerAckFloor(this.nats, 'ingest', CONSUMERS.ingestProjector));
+    this.runner = projectionRunner<DecodedIngestMessage, TelemetryBatch>(this.nats, {
       stream: 'ingest',
       consumer: CONSUMERS.ingestProjector,
       logger: this.logger,
       decode: (msg) => decodeIngestMessage(msg, this.chunks),
-      prepare: prepareBatch,
+      prepare: prepareTelemetryBatch,
       apply: (batch) => this.apply(batch),
+      // A dead-lettered message is handled: reads stop waiting for it, `spanlog verify` reports its rows.
+      onDeadLetter: (msg) => this.ds.transaction((m) => recordApplied(m, this.position, [msg.seq])).then(() => undefined),
       isHealthy: () => isReachable(this.ds),
     });
     await this.runner.start();
+    this.watermarkTimer = setInterval(() => {
+      this.watermarkCheck ??= this.checkWatermark().finally(() => (this.watermarkCheck = null));
+    }, WATERMARK_CHECK_MS);
     this.logger.info('telemetry projection running');
   }
 
   /** Before connections close: the batch in hand is committed and acked first. */
   async beforeApplicationShutdown(): Promise<void> {
+    if (this.watermarkTimer) clearInterval(this.watermarkTimer);
+    await this.watermarkCheck;
     await this.runner?.stop();
   }
 
-  /**
-   * Rows, the usage they create and the evaluations they call for commit together: a
-   * redelivered message creates none of them again. Only here, in live mode: a rebuild
-   * never counts usage or calls a webhook.
-   */
-  private async apply({ telemetry, orgOf, messages }: IngestBatch): Promise<void> {
-    const usage = (metric: UsageCount['metric'], rows: NewRows[]): UsageCount[] =>
-      rows.map((r) => ({ orgId: orgOf.get(r.projectId) as string, month: r.month, metric, n: r.n }));
-    await this.ds.transaction(async (m) => {
-      const { newTraces, newSpans } = await writePreparedTelemetry(m, telemetry);
-      await queueUsage(m, [...usage('traces', newTraces), ...usage('spans', newSpans)]);
-      await scheduleEvaluations(m, telemetry.facts.spans);
-    });
-    const { facts } = telemetry;
-    this.logger.debug({ messages, traces: facts.traces.length, spans: facts.spans.length, scores: facts.scores.length }, 'batch projected');
+  /** Live mode: the batch's evaluations are scheduled with its rows; a rebuild or a repair calls no webhook. */
+  private async apply(batch: TelemetryBatch): Promise<void> {
+    await applyTelemetryBatch(this.ds, this.position, batch, { scheduleEvaluations: true, countUsage: true });
+    const { facts } = batch.telemetry;
+    this.logger.debug({ messages: batch.seqs.length, traces: facts.traces.length, spans: facts.spans.length, scores: facts.scores.length }, 'batch projected');
   }
-}
 
-/** A fetched batch ready to write: folded and serialized while the previous batch commits. */
-interface IngestBatch {
-  telemetry: PreparedTelemetry;
-  orgOf: Map<string, string>;
-  messages: number;
-}
-
-async function prepareBatch(items: DecodedIngestMessage[]): Promise<IngestBatch> {
-  return {
-    telemetry: await prepareTelemetry(foldFacts(items.map((i) => i.facts))),
-    orgOf: new Map(items.map((i) => [i.envelope.projectId, i.envelope.orgId])),
-    messages: items.length,
-  };
+  private async checkWatermark(): Promise<void> {
+    try {
+      const check = await checkWatermark(this.ds, this.nats, 'ingest', CONSUMERS.ingestProjector, this.position);
+      if (check.state === 'skipped') this.logger.info({ from: check.from, through: check.through }, 'watermark moved past sequences no longer stored');
+      if (check.state === 'lost' && check.seq !== this.lastLostSeq) {
+        this.lastLostSeq = check.seq;
+        this.logger.error({ seq: check.seq, stream: this.position.stream }, 'a stored message was acknowledged without being applied; run spanlog verify --repair');
+      }
+    } catch (err) {
+      this.logger.warn({ err: (err as Error).message }, 'watermark check failed; trying again');
+    }
+  }
 }

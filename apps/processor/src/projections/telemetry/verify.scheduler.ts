@@ -1,0 +1,76 @@
+import { type BeforeApplicationShutdown, Inject, Injectable, type OnApplicationBootstrap } from '@nestjs/common';
+import type { Logger } from 'pino';
+import { DataSource } from 'typeorm';
+import { APP_CONFIG, type AppConfig, LOGGER } from '@app/config';
+import { NatsResources } from '@app/eventlog';
+import { type ProjectionPosition, appliedThrough, markHandledThrough } from '@app/persistence';
+import { type ProjectVerification, telemetryPosition, verifyTelemetry } from '@app/projections';
+
+/** One processor checks at a time; the others skip the round. */
+const VERIFY_LOCK = 'spanlog.verify.telemetry';
+
+/**
+ * `spanlog verify` on a schedule, over the requests applied since the last round: each must
+ * have written its rows (those of deleted traces excepted). A difference is logged as an error
+ * naming the projects; `spanlog verify --repair` mends it. Messages the consumer skipped
+ * without applying them are the watermark check's to report (TelemetryProjection).
+ */
+@Injectable()
+export class VerifyScheduler implements OnApplicationBootstrap, BeforeApplicationShutdown {
+  private timer: NodeJS.Timeout | null = null;
+  private running: Promise<void> | null = null;
+  private progress!: ProjectionPosition;
+
+  constructor(
+    private readonly ds: DataSource,
+    private readonly nats: NatsResources,
+    @Inject(APP_CONFIG) private readonly config: AppConfig,
+    @Inject(LOGGER) private readonly logger: Logger,
+  ) {}
+
+  onApplicationBootstrap(): void {
+    // The round's progress is kept like a projection's: verified through this sequence.
+    this.progress = { ...telemetryPosition(this.nats), projection: 'telemetry-verify' };
+    this.timer = setInterval(() => {
+      this.running ??= this.runOnce().finally(() => (this.running = null));
+    }, this.config.verifyIntervalMs);
+  }
+
+  async beforeApplicationShutdown(): Promise<void> {
+    if (this.timer) clearInterval(this.timer);
+    await this.running;
+  }
+
+  private async runOnce(): Promise<void> {
+    const lock = this.ds.createQueryRunner();
+    try {
+      await lock.connect();
+      const [{ locked }] = await lock.query('SELECT pg_try_advisory_lock(hashtext($1)) AS locked', [VERIFY_LOCK]);
+      if (!locked) return;
+      try {
+        const from = (await appliedThrough(this.ds, this.progress)) + 1;
+        const to = await appliedThrough(this.ds, telemetryPosition(this.nats));
+        if (to < from) return;
+        const check = await verifyTelemetry(this.ds, this.nats, { fromSeq: from, toSeq: to });
+        if (!check.clean) {
+          this.logger.error({ fromSeq: from, toSeq: to, projects: check.projects.filter((p) => !p.clean).map(summary) }, 'applied requests are missing from the projections; run spanlog verify --repair');
+        }
+        await markHandledThrough(this.ds, this.progress, to);
+      } finally {
+        await lock.query('SELECT pg_advisory_unlock(hashtext($1))', [VERIFY_LOCK]);
+      }
+    } catch (err) {
+      this.logger.warn({ err: (err as Error).message }, 'scheduled verification failed; trying again next round');
+    } finally {
+      await lock.release();
+    }
+  }
+}
+
+const summary = (p: ProjectVerification) => ({
+  projectId: p.projectId,
+  orgId: p.orgId,
+  rejected: p.rejected.count,
+  missing: { traces: p.traces.missing, spans: p.spans.missing, scores: p.scores.missing },
+  seqs: p.writingMissingRows.seqs,
+});

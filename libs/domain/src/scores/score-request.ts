@@ -1,0 +1,81 @@
+import { DomainError, validationError } from '../errors';
+import { SPANLOG_NAMESPACE, isOtelSpanId, isOtelTraceId, nativeId, otelSpanUuid, otelTraceUuid, uuidV5 } from '../ids';
+import { isJsonObject } from '../json/types';
+import { MAX_SCORES_PER_REQUEST } from '../limits';
+import { ScoreBody, scoreDataTypeOf } from '../native/native-events.dto';
+import { validateDto } from '../native/native-fields';
+import type { FactTarget } from '../native/native-to-facts';
+import { type ScoreDelta, type ScoreFields, type TelemetryFacts, emptyFacts, stamped, versionOf } from '../telemetry/records';
+
+/** Ids of scores sent without one; a namespace of their own keeps them apart from client ids. */
+const SCORE_CONTENT_NAMESPACE = uuidV5('scores endpoint content', SPANLOG_NAMESPACE);
+
+/**
+ * The scores of a POST /api/v1/scores body (CONTRACT "Scores"): one score, or `{ scores: [...] }`
+ * of up to MAX_SCORES_PER_REQUEST. All or nothing: a 400 names the first field at fault.
+ * Pure and deterministic: the processor runs it again on the stored bytes.
+ */
+export function validateScoreRequest(body: unknown): ScoreBody[] {
+  if (!isJsonObject(body)) throw validationError('body must be a score object or an object with a "scores" array');
+  if (!Object.hasOwn(body, 'scores')) return [checked(body, 'body')];
+  const { scores } = body;
+  if (!Array.isArray(scores)) throw validationError('scores: must be an array');
+  if (scores.length > MAX_SCORES_PER_REQUEST) {
+    throw new DomainError('PAYLOAD_TOO_LARGE', `scores has ${scores.length} scores; at most ${MAX_SCORES_PER_REQUEST} are allowed`);
+  }
+  return scores.map((score, i) => checked(score, `scores[${i}]`));
+}
+
+function checked(score: unknown, path: string): ScoreBody {
+  if (!isJsonObject(score)) throw validationError(`${path}: must be an object`);
+  const result = validateDto(ScoreBody, score, path);
+  if (!result.ok) throw validationError(result.message);
+  return result.value;
+}
+
+/**
+ * A score's id: the client's (`id`, kept as any native id is), or derived from the score's
+ * content, so a retried request stores each score once. Two identical scores without an id
+ * are therefore one score; send ids to keep them apart.
+ */
+export function scoreIdOf(score: ScoreBody): { id: string; externalId: string | null } {
+  if (score.id !== undefined) return nativeId(score.id);
+  return { id: uuidV5(JSON.stringify(score), SCORE_CONTENT_NAMESPACE), externalId: null };
+}
+
+/**
+ * The trace and span a score is about. A 32-hex trace id is an OTel trace id (the form OTel
+ * clients know), and a 16-hex span id of such a trace an OTel span id; anything else is a
+ * native id or a UUID.
+ */
+export function scoreTargetOf(score: Pick<ScoreBody, 'traceId' | 'spanId'>): { traceId: string; spanId: string | undefined } {
+  const otelTrace = isOtelTraceId(score.traceId);
+  const traceId = otelTrace ? otelTraceUuid(score.traceId) : nativeId(score.traceId).id;
+  if (score.spanId === undefined) return { traceId, spanId: undefined };
+  const spanId = otelTrace && isOtelSpanId(score.spanId) ? otelSpanUuid(score.traceId, score.spanId) : nativeId(score.spanId).id;
+  return { traceId, spanId };
+}
+
+/**
+ * What the scores of one request state. They are stamped with the time the API received them,
+ * so a score sent again with the same id and other values replaces the older one.
+ */
+export function scoreRequestToFacts(scores: ScoreBody[], target: FactTarget): TelemetryFacts {
+  const facts = emptyFacts();
+  for (const score of scores) {
+    const { id, externalId } = scoreIdOf(score);
+    const values: Partial<ScoreFields> = {
+      ...scoreTargetOf(score),
+      name: score.name,
+      value: score.value,
+      dataType: score.dataType ?? scoreDataTypeOf(score.value),
+      comment: score.comment,
+      metadata: score.metadata,
+      source: score.source ?? 'API',
+      timestamp: target.receivedAt,
+    };
+    const delta: ScoreDelta = { projectId: target.projectId, id, externalId, createdAt: target.receivedAt, ...stamped(values, versionOf(target.receivedAt, id)) };
+    facts.scores.push(delta);
+  }
+  return facts;
+}
