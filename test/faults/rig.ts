@@ -4,22 +4,36 @@ import { CONSUMERS, StreamLayout } from '@app/eventlog';
 import { type Tenant, bootstrap } from '../support/api';
 import { Stack, runCli } from '../support/stack';
 import { type KeySets, type RowCounts, countRows, spanRows } from './ledger';
-import type { LoadReport } from './load';
+import { type LoadReport, mergeReports } from './load';
 import { PrivateServices } from './services';
 import type { ScenarioResult } from './results';
 
 /** How long a drain of several hundred thousand spans may take before the suite gives up on it. */
-const SETTLE_TIMEOUT_MS = 240_000;
+const SETTLE_TIMEOUT_MS = 180_000;
 /** How long the usage relay and projection may lag behind the rows. */
 const USAGE_TIMEOUT_MS = 60_000;
 
-export interface Finding {
-  name: string;
-  tenant: Tenant;
+export interface Verified {
+  clean: boolean;
+  output: string;
+}
+
+/** What one project of a scenario was sent, and what retention had to delete of it. */
+export interface ProjectLoad {
+  projectId: string;
   report: LoadReport;
-  startedAt: number;
   /** Spans retention must have deleted (all of them stored before it ran). */
   expired?: { keys: Iterable<string[]>; count: number };
+  /** `spanlog verify` of the project and its rows counted, when the scenario started them itself (once nothing more could change there). */
+  verified?: Promise<Verified>;
+  counted?: Promise<RowCounts>;
+}
+
+export interface Finding {
+  name: string;
+  orgId: string;
+  projects: ProjectLoad[];
+  startedAt: number;
   backlogAtFault: number;
   faults: number;
   notes?: Record<string, unknown>;
@@ -33,6 +47,7 @@ export interface Finding {
  */
 export class FaultRig {
   private readonly layout: StreamLayout;
+  private readonly suiteStartedAt = performance.now();
 
   private constructor(
     readonly services: PrivateServices,
@@ -57,8 +72,14 @@ export class FaultRig {
     await this.services.dispose();
   }
 
-  tenant(name: string, plan: string): Promise<Tenant> {
-    return bootstrap(this.stack, `${name}@faults.test`, name, name, plan);
+  /** A user and organization named `name`, and a project in it (`project`, else also `name`). */
+  /** One line on stderr per step: a suite of a quarter of an hour says where it is, and where it stopped. */
+  progress(scenario: string, step: string): void {
+    process.stderr.write(`faults ${((performance.now() - this.suiteStartedAt) / 1_000).toFixed(1)} s ${scenario}: ${step}\n`);
+  }
+
+  tenant(name: string, plan: string, project = name): Promise<Tenant> {
+    return bootstrap(this.stack, `${name}@faults.test`, name, project, plan);
   }
 
   private async withNats<T>(work: (nc: NatsConnection) => Promise<T>): Promise<T> {
@@ -81,7 +102,10 @@ export class FaultRig {
       for (;;) {
         const info = await jsm.consumers.info(this.layout.streamName('ingest'), this.layout.consumerName(CONSUMERS.ingestProjector));
         if (info.num_pending === 0 && info.num_ack_pending === 0) return;
-        if (Date.now() > deadline) throw new Error(`the projector did not catch up within ${timeoutMs} ms: ${info.num_pending} pending, ${info.num_ack_pending} unacked`);
+        if (Date.now() > deadline) {
+          const output = this.stack.recentOutput('processor').slice(-4_000);
+          throw new Error(`the projector did not catch up within ${timeoutMs} ms: ${info.num_pending} pending, ${info.num_ack_pending} unacked; the processor's last output:\n${output}`);
+        }
         await sleep(250);
       }
     });
@@ -92,9 +116,9 @@ export class FaultRig {
     return this.withNats(async (nc) => (await (await nc.jetstreamManager()).streams.info(this.layout.streamName('deadLetter'))).state.messages);
   }
 
-  /** Acknowledged spans not in rows yet. */
-  async backlog(projectId: string, acknowledged: number): Promise<number> {
-    return acknowledged - (await spanRows(this.stack.db, projectId));
+  /** Acknowledged spans not in rows yet, over one or several projects. */
+  async backlog(projectIds: string | string[], acknowledged: number): Promise<number> {
+    return acknowledged - (await spanRows(this.stack.db, projectIds));
   }
 
   /** Resolves once rows of the project grow: the processor is applying the backlog. */
@@ -126,7 +150,7 @@ export class FaultRig {
   }
 
   /** `spanlog verify --project ID --json` as an operator runs it: clean only if it says so and exits 0. */
-  async verify(projectId: string): Promise<{ clean: boolean; output: string }> {
+  async verify(projectId: string): Promise<Verified> {
     const res = await runCli(['verify', '--project', projectId, '--json'], this.stack.env);
     let clean = false;
     try {
@@ -139,35 +163,52 @@ export class FaultRig {
 
   /** Everything a scenario is judged by, counted once the projector has caught up. */
   async conclude(f: Finding, deadLetteredBefore: number): Promise<ScenarioResult> {
+    this.progress(f.name, 'waiting for the projector to catch up');
     await this.projectorIdle();
+    this.progress(f.name, 'counting rows, usage and spanlog verify');
     const drainedAt = performance.now();
-    const counts = await countRows(this.stack.db, f.tenant.projectId, { kept: f.report.keys(), expired: f.expired?.keys });
-    const countedAt = performance.now();
-    const expired = f.expired?.count ?? 0;
+    const timed = async <T>(work: () => Promise<T>): Promise<[T, number]> => {
+      const from = performance.now();
+      return [await work(), (performance.now() - from) / 1_000];
+    };
+    // verify reads the project's messages again in a process of its own: it runs beside the counting.
+    const verifying = timed(() => Promise.all(f.projects.map((p) => p.verified ?? this.verify(p.projectId))));
+    const [counts, countS] = await timed(async () => {
+      const sum: RowCounts = { acknowledged: 0, stored: 0, lost: 0, duplicates: 0, storedUnacknowledged: 0, expiredRemaining: 0, rows: 0 };
+      for (const p of f.projects) {
+        const c = await (p.counted ?? countRows(this.stack.db, p.projectId, { kept: p.report.keys(), expired: p.expired?.keys }));
+        for (const k of Object.keys(sum) as (keyof RowCounts)[]) sum[k] += c[k];
+      }
+      return sum;
+    });
+    const expired = f.projects.reduce((n, p) => n + (p.expired?.count ?? 0), 0);
     // Usage counts a span when it is first stored; retention deletes rows, not what was counted.
     const usageExpected = counts.rows + expired;
-    const [deadLettered, usageCounted, verified] = [await this.deadLettered(), await this.usageSpans(f.tenant.orgId, usageExpected), await this.verify(f.tenant.projectId)];
+    const [usageCounted, usageS] = await timed(() => this.usageSpans(f.orgId, usageExpected));
+    const [verified, verifyS] = await verifying;
+    const deadLettered = await this.deadLettered();
+    const report = f.projects.map((p) => p.report).reduce(mergeReports);
     return {
       scenario: f.name,
-      sent: f.report.sent,
+      sent: report.sent,
       acknowledged: counts.acknowledged,
       stored: counts.stored,
       lost: counts.lost,
       duplicates: counts.duplicates,
       storedUnacknowledged: counts.storedUnacknowledged,
-      answered503: f.report.statuses['503'] ?? 0,
+      answered503: report.statuses['503'] ?? 0,
       deadLettered: deadLettered - deadLetteredBefore,
       usageCounted,
       usageExpected,
       expired,
       expiredRemaining: counts.expiredRemaining,
-      verifyClean: verified.clean,
-      verifyOutput: verified.output,
+      verifyClean: verified.every((v) => v.clean),
+      verifyOutput: verified.filter((v) => !v.clean).map((v) => v.output).join('\n'),
       backlogAtFault: f.backlogAtFault,
       faults: f.faults,
       seconds: (performance.now() - f.startedAt) / 1_000,
-      notes: { ...f.notes, drainedS: (drainedAt - f.startedAt) / 1_000, countS: (countedAt - drainedAt) / 1_000, checksS: (performance.now() - countedAt) / 1_000 },
-      statuses: f.report.statuses,
+      notes: { ...f.notes, drainedS: (drainedAt - f.startedAt) / 1_000, countS, usageS, verifyS },
+      statuses: report.statuses,
     };
   }
 }
