@@ -6,6 +6,15 @@ import { ApiKeyChanges1764200000000 } from './1764200000000-ApiKeyChanges';
 import { CompactVersions1764300000000 } from './1764300000000-CompactVersions';
 import { Evaluators1764400000000 } from './1764400000000-Evaluators';
 import { AppliedSequences1764500000000 } from './1764500000000-AppliedSequences';
+import { ModelStats1764510000000 } from './1764510000000-ModelStats';
+import { ProjectionVersions1764520000000 } from './1764520000000-ProjectionVersions';
+import { LoginFailures1764700000000 } from './1764700000000-LoginFailures';
+import { SecurityLog1764710000000 } from './1764710000000-SecurityLog';
+import { ApiKeyCreator1764720000000 } from './1764720000000-ApiKeyCreator';
+import { EvalJobDeferral1764800000000 } from './1764800000000-EvalJobDeferral';
+import { EvaluatorSecrets1764810000000 } from './1764810000000-EvaluatorSecrets';
+import { PromptTemplates1764900000000 } from './1764900000000-PromptTemplates';
+import { AuditApiKeyActor1764900000001 } from './1764900000001-AuditApiKeyActor';
 
 /** Every migration in order; the data source takes classes, so tests and builds share one list. */
-export const MIGRATIONS = [InitialSchema1763800000000, SessionsAndAudit1763900000000, UsageCounters1764000000000, TraceDeletions1764100000000, ApiKeyChanges1764200000000, CompactVersions1764300000000, Evaluators1764400000000, AppliedSequences1764500000000];
+export const MIGRATIONS = [InitialSchema1763800000000, SessionsAndAudit1763900000000, UsageCounters1764000000000, TraceDeletions1764100000000, ApiKeyChanges1764200000000, CompactVersions1764300000000, Evaluators1764400000000, AppliedSequences1764500000000, ModelStats1764510000000, ProjectionVersions1764520000000, LoginFailures1764700000000, SecurityLog1764710000000, ApiKeyCreator1764720000000, EvalJobDeferral1764800000000, EvaluatorSecrets1764810000000, PromptTemplates1764900000000, AuditApiKeyActor1764900000001];

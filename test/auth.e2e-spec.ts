@@ -1,3 +1,4 @@
+import { createHmac } from 'node:crypto';
 import { type Session, type Tenant, bootstrap, data, login, query, send, smallBatch } from './support/api';
 import { type Stack, startStack } from './support/stack';
 
@@ -5,6 +6,13 @@ const EMAIL = 'auth@spanlog.test';
 
 /** The claims of a JWT, read without verifying it. */
 const claimsOf = (jwt: string) => JSON.parse(Buffer.from(jwt.split('.')[1], 'base64url').toString('utf8')) as Record<string, unknown>;
+
+/** An HS256 JWT of `claims` signed with `secret`: what someone holding the secret, or a bug, could issue. */
+function signed(claims: Record<string, unknown>, secret: string): string {
+  const part = (value: object) => Buffer.from(JSON.stringify(value)).toString('base64url');
+  const unsigned = `${part({ alg: 'HS256', typ: 'JWT' })}.${part(claims)}`;
+  return `${unsigned}.${createHmac('sha256', secret).update(unsigned).digest('base64url')}`;
+}
 
 describe('auth endpoints (POST /api/v1/auth/login, /refresh, /logout)', () => {
   let stack: Stack;
@@ -135,5 +143,24 @@ describe('auth endpoints (POST /api/v1/auth/login, /refresh, /logout)', () => {
     const forged = `${header}.${payload}.${signature.slice(0, -2)}${signature.endsWith('AA') ? 'BB' : 'AA'}`;
     expect((await me(forged)).status).toBe(401);
     expect((await logout(forged)).status).toBe(401);
+  });
+
+  describe('tokens signed with the secret but not as the service issues them', () => {
+    const secret = () => stack.env.JWT_SECRET as string;
+    const inAMinute = () => Math.floor(Date.now() / 1000) + 60;
+
+    it('refuses a session id that is not a UUID with 401, not a failed query', async () => {
+      const token = signed({ sub: tenant.userId, sid: 'not-a-session', typ: 'access', exp: inAMinute() }, secret());
+      expect(await me(token)).toMatchObject({ status: 401, body: { error: { message: 'access token is invalid or expired' } } });
+      expect(await logout(token)).toEqual({ status: 401, body: { data: null, error: { code: 'UNAUTHORIZED', message: 'access token is invalid or expired' } } });
+    });
+
+    it('refuses a token without an expiry, even for a live session', async () => {
+      const { sid } = claimsOf((await login(stack, EMAIL)).access_token);
+      const forever = signed({ sub: tenant.userId, sid, typ: 'access' }, secret());
+      expect(await me(forever)).toMatchObject({ status: 401, body: { error: { message: 'access token is invalid or expired' } } });
+      // The same claims with an expiry are accepted: the expiry is what was missing.
+      expect((await me(signed({ sub: tenant.userId, sid, typ: 'access', exp: inAMinute() }, secret()))).status).toBe(200);
+    });
   });
 });

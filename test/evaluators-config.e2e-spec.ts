@@ -31,6 +31,12 @@ describe('webhook evaluator configuration', () => {
   const create = (projectId: string, fields: Record<string, unknown> = {}, as = token()) =>
     mutate(stack, as, 'evaluator.create', { projectId, name: 'relevance', url: URL_, headers: { Authorization: SECRET }, ...fields });
 
+  /** An evaluator as created, without the signing secret only the creation's answer shows. */
+  const evaluatorOf = (res: HttpAnswer) => {
+    const { signingSecret: _shownOnce, ...evaluator } = data(res);
+    return evaluator;
+  };
+
   /** A refusal in tRPC's shape: the status, tRPC's code and the message naming the field. */
   const expectRefused = (res: HttpAnswer, status: number, code: string, message?: string | RegExp) => {
     expect({ status: res.status, code: res.body.error?.data?.code }).toEqual({ status, code });
@@ -52,9 +58,10 @@ describe('webhook evaluator configuration', () => {
     await stack?.stop();
   });
 
-  it('creates an evaluator with every default filled, and lists it with its header values masked', async () => {
+  it('creates an evaluator with every default filled and its signing secret shown, and lists it with header values masked and no secret', async () => {
     const projectId = await newProject();
-    const created = data(await create(projectId));
+    const { signingSecret, ...created } = data(await create(projectId));
+    expect(signingSecret).toMatch(/^whsec_[A-Za-z0-9+/]{43}=$/);
     expect(created).toEqual({
       id: expect.any(String),
       projectId,
@@ -72,6 +79,7 @@ describe('webhook evaluator configuration', () => {
     const listed = data(await query(stack, token(), 'evaluator.list', { projectId }));
     expect(listed).toEqual([{ ...created, headers: { Authorization: MASKED } }]);
     expect(JSON.stringify(listed)).not.toContain(SECRET);
+    expect(JSON.stringify(listed)).not.toContain('whsec_');
   });
 
   it('keeps what was given and upper-cases span types', async () => {
@@ -115,7 +123,7 @@ describe('webhook evaluator configuration', () => {
 
   it('updates only the fields given, merging filter members; its answer shows header values only when it set them', async () => {
     const projectId = await newProject();
-    const created = data(await create(projectId, { filter: { spanTypes: ['LLM', 'TOOL'] } }));
+    const created = evaluatorOf(await create(projectId, { filter: { spanTypes: ['LLM', 'TOOL'] } }));
     const updated = data(await mutate(stack, token(), 'evaluator.update', { projectId, id: created.id, timeoutMs: 2_000, filter: { sampleRate: 0.5 }, enabled: false }));
     expect(updated).toEqual({
       ...created,
@@ -146,12 +154,13 @@ describe('webhook evaluator configuration', () => {
 
   it("keeps organizations apart: a member of another organization can neither read nor change a project's evaluators", async () => {
     const projectId = await newProject();
-    const created = data(await create(projectId));
+    const created = evaluatorOf(await create(projectId));
     const intruder = otherSession.access_token;
     expectRefused(await query(stack, intruder, 'evaluator.list', { projectId }), 403, 'FORBIDDEN');
     expectRefused(await create(projectId, { name: 'intruder' }, intruder), 403, 'FORBIDDEN');
     expectRefused(await mutate(stack, intruder, 'evaluator.update', { projectId, id: created.id, url: 'https://attacker.example.com/' }), 403, 'FORBIDDEN');
     expectRefused(await mutate(stack, intruder, 'evaluator.delete', { projectId, id: created.id }), 403, 'FORBIDDEN');
+    expectRefused(await mutate(stack, intruder, 'evaluator.rotateSecret', { projectId, id: created.id }), 403, 'FORBIDDEN');
     // Nor through a project of their own: the evaluator belongs to its project.
     expectRefused(await mutate(stack, intruder, 'evaluator.delete', { projectId: other.projectId, id: created.id }), 404, 'NOT_FOUND');
     expect(data(await query(stack, token(), 'evaluator.list', { projectId }))).toEqual([{ ...created, headers: { Authorization: MASKED } }]);
@@ -168,7 +177,7 @@ describe('webhook evaluator configuration', () => {
     const projectId = await newProject(orgId);
 
     expectRefused(await create(projectId, {}, member), 403, 'FORBIDDEN');
-    const created = data(await create(projectId, {}, admin));
+    const created = evaluatorOf(await create(projectId, {}, admin));
     expect(data(await query(stack, member, 'evaluator.list', { projectId }))).toEqual([{ ...created, headers: { Authorization: MASKED } }]);
     expectRefused(await mutate(stack, member, 'evaluator.update', { projectId, id: created.id, enabled: false }), 403, 'FORBIDDEN');
     expectRefused(await mutate(stack, member, 'evaluator.delete', { projectId, id: created.id }), 403, 'FORBIDDEN');
@@ -176,15 +185,16 @@ describe('webhook evaluator configuration', () => {
     expect(data(await mutate(stack, admin, 'evaluator.delete', { projectId, id: created.id }))).toEqual({ id: created.id, deleted: true });
   });
 
-  it('audits each change without its header values', async () => {
+  it('audits each change without its header values or signing secret', async () => {
     const orgId = data(await mutate(stack, token(), 'organization.create', { name: `audited ${randomUUID()}` })).id as string;
     await setPlan(stack, orgId, 'growth');
     const projectId = await newProject(orgId);
     const created = data(await create(projectId));
     data(await mutate(stack, token(), 'evaluator.update', { projectId, id: created.id, retries: 2 }));
+    const rotated = data(await mutate(stack, token(), 'evaluator.rotateSecret', { projectId, id: created.id }));
     data(await mutate(stack, token(), 'evaluator.delete', { projectId, id: created.id }));
 
-    const actions = ['evaluator.created', 'evaluator.updated', 'evaluator.deleted'];
+    const actions = ['evaluator.created', 'evaluator.updated', 'evaluator.secret_rotated', 'evaluator.deleted'];
     const page = await eventually(
       async () => data<{ data: { action: string; target: string | null; details: Record<string, unknown> }[] }>(await query(stack, token(), 'auditLog.list', { orgId })),
       (p) => actions.every((action) => p.data.some((e) => e.action === action)),
@@ -194,10 +204,22 @@ describe('webhook evaluator configuration', () => {
     expect(events.map((e) => [e.action, e.target]).sort()).toEqual([
       ['evaluator.created', created.id],
       ['evaluator.deleted', created.id],
+      ['evaluator.secret_rotated', created.id],
       ['evaluator.updated', created.id],
     ]);
     expect(events.find((e) => e.action === 'evaluator.updated')?.details).toEqual({ projectId, name: 'relevance', changed: ['retries'] });
     expect(JSON.stringify(events)).not.toContain(SECRET);
+    for (const secret of [created.signingSecret, rotated.signingSecret]) expect(JSON.stringify(page)).not.toContain(secret);
+  });
+
+  it('gives an evaluator a new signing secret, shown in that answer alone, with header values masked', async () => {
+    const projectId = await newProject();
+    const created = data(await create(projectId));
+    const rotated = data(await mutate(stack, token(), 'evaluator.rotateSecret', { projectId, id: created.id }));
+    expect(rotated).toEqual({ ...created, headers: { Authorization: MASKED }, signingSecret: expect.stringMatching(/^whsec_/), updatedAt: expect.any(String) });
+    expect(rotated.signingSecret).not.toBe(created.signingSecret);
+    expect(JSON.stringify(data(await query(stack, token(), 'evaluator.list', { projectId })))).not.toContain('whsec_');
+    expectRefused(await mutate(stack, token(), 'evaluator.rotateSecret', { projectId, id: randomUUID() }), 404, 'NOT_FOUND');
   });
 
   describe('spanlog evaluators', () => {
@@ -219,13 +241,14 @@ describe('webhook evaluator configuration', () => {
       return JSON.parse(res.stdout);
     };
 
-    it('creates, lists (masked), updates and deletes an evaluator', async () => {
+    it('creates, lists (masked), updates, rotates the signing secret of and deletes an evaluator', async () => {
       const env = await loggedInEnv();
       const projectId = await newProject();
-      const created = await json(
+      const { signingSecret, ...created } = await json(
         ['evaluators', 'create', '--project', projectId, '--name', 'from cli', '--url', URL_, '--header', `Authorization: ${SECRET}`, '--span-types', 'llm,tool', '--sample-rate', '0.5'],
         env,
       );
+      expect(signingSecret).toMatch(/^whsec_/);
       expect(created).toEqual({
         id: expect.any(String),
         projectId,
@@ -247,6 +270,12 @@ describe('webhook evaluator configuration', () => {
 
       const updated = await json(['evaluators', 'update', '--project', projectId, '--id', created.id, '--disabled', '--timeout-ms', '3000'], env);
       expect(updated).toMatchObject({ id: created.id, enabled: false, timeoutMs: 3_000, headers: { Authorization: MASKED } });
+
+      const rotated = await json(['evaluators', 'rotate-secret', '--project', projectId, '--id', created.id], env);
+      expect(rotated).toMatchObject({ id: created.id, headers: { Authorization: MASKED }, signingSecret: expect.stringMatching(/^whsec_/) });
+      expect(rotated.signingSecret).not.toBe(signingSecret);
+      const shown = await runCli(['evaluators', 'rotate-secret', '--project', projectId, '--id', created.id], env);
+      expect(shown).toMatchObject({ code: 0, stdout: expect.stringMatching(/signing secret whsec_\S+ {2}\(shown this once/) });
 
       expect(await json(['evaluators', 'delete', '--project', projectId, '--id', created.id], env)).toEqual({ id: created.id, deleted: true });
       expect(await json(['evaluators', 'list', '--project', projectId], env)).toEqual([]);

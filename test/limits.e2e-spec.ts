@@ -1,5 +1,7 @@
 import { randomUUID } from 'node:crypto';
+import { connect } from 'node:net';
 import { setTimeout as sleep } from 'node:timers/promises';
+import { HTTP_TIMEOUTS } from '@app/domain';
 import { type Tenant, bootstrap, data, eventually, login, query, setPlan, smallBatch } from './support/api';
 import { type Stack, runCli, startStack } from './support/stack';
 
@@ -189,5 +191,45 @@ describe('rate limits, usage counters and quotas', () => {
         overage: { traces: 2 },
       });
     });
+  });
+  describe('slow clients (issue 18 item 10)', () => {
+    /**
+     * Opens a connection, sends `head` and then one byte of `trickle` a second; resolves with
+     * what the server answered once it closes the connection, or null if it is still open
+     * after `waitMs`.
+     */
+    const trickle = (head: string, trickle: string, waitMs: number) =>
+      new Promise<string | null>((resolve) => {
+        const { hostname, port } = new URL(stack.baseUrl);
+        const socket = connect(Number(port), hostname);
+        let answer = '';
+        let sent = 0;
+        const drip = setInterval(() => {
+          if (sent < trickle.length) socket.write(trickle[sent++]);
+        }, 1_000);
+        const giveUp = setTimeout(() => {
+          clearInterval(drip);
+          socket.destroy();
+          resolve(null);
+        }, waitMs);
+        socket.on('data', (d: Buffer) => (answer += d.toString()));
+        socket.on('error', () => undefined);
+        socket.on('close', () => {
+          clearInterval(drip);
+          clearTimeout(giveUp);
+          resolve(answer);
+        });
+        socket.write(head);
+      });
+
+    it('answers 408 and closes the connection of a body sent a byte a second, within the request time-out', async () => {
+      const body = JSON.stringify({ batch: [] }).padEnd(200, ' ');
+      const head = `POST /api/v1/traces HTTP/1.1\r\nHost: spanlog\r\nAuthorization: Bearer sl_slow\r\nContent-Type: application/json\r\nContent-Length: ${body.length}\r\n\r\n`;
+      const stalledHeaders = 'GET /api/v1/health HTTP/1.1\r\nHost: spanlog\r\nX-Slow: ' + 'a'.repeat(200);
+      const bound = HTTP_TIMEOUTS.requestMs + HTTP_TIMEOUTS.checkIntervalMs + 5_000;
+      const [slowBody, stalled] = await Promise.all([trickle(head, body, bound), trickle(stalledHeaders, '', bound)]);
+      expect(slowBody).toMatch(/^HTTP\/1\.1 408 /);
+      expect(stalled).toMatch(/^HTTP\/1\.1 408 /);
+    }, HTTP_TIMEOUTS.requestMs + 20_000);
   });
 });

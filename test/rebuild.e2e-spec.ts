@@ -59,7 +59,7 @@ describe('rebuild of the telemetry projection', () => {
   const usage = async () => (await stack.db.query('SELECT org_id, month, traces, spans FROM usage_counters ORDER BY 1, 2')).rows;
   const tracesCounted = async (orgId: string) => (await stack.db.query('SELECT coalesce(sum(traces), 0)::int AS n FROM usage_counters WHERE org_id = $1', [orgId])).rows[0].n as number;
   const rebuild = async () => {
-    const res = await runCli(['rebuild', '--json'], stack.env);
+    const res = await runCli(['rebuild', 'telemetry', '--json'], stack.env);
     if (res.code !== 0) throw new Error(`rebuild failed: ${res.stderr}`);
     return JSON.parse(res.stdout) as RebuildResult;
   };
@@ -90,6 +90,7 @@ describe('rebuild of the telemetry projection', () => {
       seq = await post(pro.apiKey, '/api/v1/otel/v1/traces', readFileSync(resolve(OTLP_FIXTURES, name), 'utf8'));
     }
     // Scores of the scores endpoint: by native id, by OTel id, twice with one id, and one whose trace never comes.
+    expect((await fetch(`${stack.baseUrl}/api/v1/traces?limit=1&minSeq=${seq}`, { headers: { authorization: `Bearer ${pro.apiKey}` } })).status).toBe(200);
     const otelTrace = (await stack.db.query('SELECT otel_trace_id FROM traces WHERE project_id = $1 AND otel_trace_id IS NOT NULL LIMIT 1', [pro.projectId])).rows[0]?.otel_trace_id;
     const keptTrace = (await stack.db.query('SELECT external_id FROM traces WHERE project_id = $1 AND external_id IS NOT NULL LIMIT 1', [pro.projectId])).rows[0]?.external_id;
     await post(pro.apiKey, '/api/v1/scores', { id: 'rebuilt-1', traceId: keptTrace, name: 'helpful', value: 0.25 });
@@ -125,7 +126,7 @@ describe('rebuild of the telemetry projection', () => {
     await stack.db.query('DELETE FROM spans WHERE id IN (SELECT id FROM spans LIMIT 5)');
 
     const result = await rebuild();
-    expect(result).toMatchObject({ projection: 'telemetry', version: 1, skipped: 0, traces: live.traces.length, spans: live.spans.length, scores: live.scores.length });
+    expect(result).toMatchObject({ projection: 'telemetry', version: 2, skipped: 0, traces: live.traces.length, spans: live.spans.length, scores: live.scores.length });
     expect(result.messages).toBeGreaterThan(20);
 
     expect(await snapshot()).toEqual(live);
@@ -135,7 +136,7 @@ describe('rebuild of the telemetry projection', () => {
     const { rows: schemas } = await stack.db.query(`SELECT nspname FROM pg_namespace WHERE nspname = 'spanlog_rebuild'`);
     expect(schemas).toEqual([]);
     const { rows: checkpoints } = await stack.db.query('SELECT projection, version, seq FROM projection_checkpoints');
-    expect(checkpoints).toEqual([{ projection: 'telemetry', version: 1, seq: String(result.lastSeq) }]);
+    expect(checkpoints).toEqual([{ projection: 'telemetry', version: 2, seq: String(result.lastSeq) }]);
   });
 
   it('loses nothing acknowledged while it runs, and the live projection carries on in the new tables', async () => {

@@ -15,7 +15,8 @@ describe('dashboard RPC (/api/trpc/*)', () => {
   let b: Tenant;
   let aSession: Session;
   let bSession: Session;
-  const extra = { member: 'member@spanlog.test', admin: 'admin@spanlog.test', third: 'third@spanlog.test', fourth: 'fourth@spanlog.test' };
+  const extra = { member: 'member@spanlog.test', admin: 'admin@spanlog.test', third: 'third@spanlog.test', fourth: 'fourth@spanlog.test', fifth: 'fifth@spanlog.test' };
+  const userIds: Record<string, string> = {};
 
   /** A fresh organization owned by A, so no test depends on what another did to a shared one. */
   const newOrg = async (plan = 'free'): Promise<string> => {
@@ -30,7 +31,7 @@ describe('dashboard RPC (/api/trpc/*)', () => {
     stack = await startStack();
     a = await bootstrap(stack, 'a@spanlog.test', 'Org A', 'project a');
     b = await bootstrap(stack, 'b@spanlog.test', 'Org B', 'project b');
-    for (const email of Object.values(extra)) await createUser(stack, email);
+    for (const email of Object.values(extra)) userIds[email] = await createUser(stack, email);
     aSession = await login(stack, 'a@spanlog.test');
     bSession = await login(stack, 'b@spanlog.test');
   }, 120_000);
@@ -103,6 +104,71 @@ describe('dashboard RPC (/api/trpc/*)', () => {
     expect((await ingest(b.apiKey)).status).toBe(201);
   });
 
+  it('answers a project that does not exist exactly as one of another organization', async () => {
+    const token = aSession.access_token;
+    const unknown = randomUUID();
+    for (const [procedure, call] of [
+      ['apiKey.list', query],
+      ['apiKey.create', mutate],
+      ['evaluator.list', query],
+    ] as const) {
+      const input = (projectId: string) => (procedure === 'apiKey.create' ? { projectId, name: 'probe' } : { projectId });
+      const [theirs, nobodys] = [await call(stack, token, procedure, input(b.projectId)), await call(stack, token, procedure, input(unknown))];
+      const shape = (res: { status: number; body: any }, id: string) => ({ status: res.status, code: res.body.error?.data?.code, message: res.body.error?.message.replace(id, '<id>') });
+      expect({ procedure, ...shape(nobodys, unknown) }).toEqual({ procedure, ...shape(theirs, b.projectId) });
+      expect(shape(theirs, b.projectId)).toMatchObject({ status: 403, code: 'FORBIDDEN' });
+      expect(theirs.body.error.message).not.toContain(b.orgId);
+    }
+  });
+
+  it('answers member.add alike whether or not the e-mail has an account, adding only an existing one', async () => {
+    const org = await newOrg('pro');
+    const token = aSession.access_token;
+    const existing = await mutate(stack, token, 'member.add', { orgId: org, email: extra.fifth, role: 'member' });
+    const unknown = await mutate(stack, token, 'member.add', { orgId: org, email: 'no-account@spanlog.test', role: 'member' });
+    expect(data(existing)).toEqual({ email: extra.fifth, role: 'member' });
+    expect(data(unknown)).toEqual({ email: 'no-account@spanlog.test', role: 'member' });
+    expect(data<{ email: string }[]>(await query(stack, token, 'member.list', { orgId: org })).map((m) => m.email)).toEqual(['a@spanlog.test', extra.fifth]);
+
+    // A full organization refuses both the same way.
+    const full = await newOrg();
+    const refusals = [
+      await mutate(stack, token, 'member.add', { orgId: full, email: extra.fifth, role: 'member' }),
+      await mutate(stack, token, 'member.add', { orgId: full, email: 'no-account@spanlog.test', role: 'member' }),
+    ].map((r) => ({ status: r.status, message: r.body.error.message }));
+    expect(refusals[1]).toEqual(refusals[0]);
+    expect(refusals[0].status).toBe(403);
+  });
+
+  it("keeps the keys a removed admin made, unless the removal asks to revoke them", async () => {
+    const org = await newOrg('growth');
+    const project = data(await mutate(stack, aSession.access_token, 'project.create', { orgId: org, name: 'keys' }));
+    data(await mutate(stack, aSession.access_token, 'member.add', { orgId: org, email: extra.admin, role: 'admin' }));
+    data(await mutate(stack, aSession.access_token, 'member.add', { orgId: org, email: extra.third, role: 'admin' }));
+    const ownerKey = data(await mutate(stack, aSession.access_token, 'apiKey.create', { projectId: project.id, name: 'owner' }));
+    const keyOf = async (email: string) => {
+      const session = await login(stack, email);
+      return data(await mutate(stack, session.access_token, 'apiKey.create', { projectId: project.id, name: email }));
+    };
+    const kept = await keyOf(extra.admin);
+    const revoked = await keyOf(extra.third);
+    // Another organization's key made by the same admin is not this organization's to revoke.
+    const elsewhere = data(await mutate(stack, (await login(stack, extra.third)).access_token, 'organization.create', { name: `third's ${randomUUID()}` }));
+    const elsewhereProject = data(await mutate(stack, (await login(stack, extra.third)).access_token, 'project.create', { orgId: elsewhere.id, name: 'own' }));
+    const elsewhereKey = data(await mutate(stack, (await login(stack, extra.third)).access_token, 'apiKey.create', { projectId: elsewhereProject.id, name: 'own' }));
+
+    expect(data(await mutate(stack, aSession.access_token, 'member.remove', { orgId: org, userId: userIds[extra.admin] }))).toEqual({ userId: userIds[extra.admin], removed: true, revokedKeys: 0 });
+    expect(data(await mutate(stack, aSession.access_token, 'member.remove', { orgId: org, userId: userIds[extra.third], revokeKeys: true }))).toEqual({ userId: userIds[extra.third], removed: true, revokedKeys: 1 });
+    expect((await mutate(stack, aSession.access_token, 'member.remove', { orgId: org, userId: userIds[extra.third], revokeKeys: 'yes' })).status).toBe(400);
+
+    expect((await ingest(kept.apiKey)).status).toBe(201);
+    expect((await ingest(ownerKey.apiKey)).status).toBe(201);
+    expect((await ingest(elsewhereKey.apiKey)).status).toBe(201);
+    expect((await ingest(revoked.apiKey)).status).toBe(401);
+    const listed = data<{ id: string; revokedAt: string | null }[]>(await query(stack, aSession.access_token, 'apiKey.list', { projectId: project.id }));
+    expect(listed.find((k) => k.id === revoked.id)?.revokedAt).toEqual(expect.any(String));
+  });
+
   it('enforces seats per plan when a member is added: Free has 1, Pro 3', async () => {
     const free = await newOrg();
     const refused = await mutate(stack, aSession.access_token, 'member.add', { orgId: free, email: extra.member, role: 'member' });
@@ -129,7 +195,8 @@ describe('dashboard RPC (/api/trpc/*)', () => {
     const org = await newOrg('growth');
     const project = data(await mutate(stack, aSession.access_token, 'project.create', { orgId: org, name: 'roles' }));
     const add = (token: string, email: string, role: string) => mutate(stack, token, 'member.add', { orgId: org, email, role });
-    const memberId = data(await add(aSession.access_token, extra.member, 'member')).userId as string;
+    data(await add(aSession.access_token, extra.member, 'member'));
+    const memberId = userIds[extra.member];
     data(await add(aSession.access_token, extra.admin, 'admin'));
     const member = (await login(stack, extra.member)).access_token;
     const admin = (await login(stack, extra.admin)).access_token;
@@ -145,7 +212,7 @@ describe('dashboard RPC (/api/trpc/*)', () => {
     expect((await add(admin, extra.third, 'owner')).status).toBe(403);
     expect(data(await add(admin, extra.third, 'member'))).toMatchObject({ email: extra.third, role: 'member' });
     expect((await mutate(stack, admin, 'member.remove', { orgId: org, userId: a.userId })).status).toBe(403);
-    expect(data(await mutate(stack, admin, 'member.remove', { orgId: org, userId: memberId }))).toEqual({ userId: memberId, removed: true });
+    expect(data(await mutate(stack, admin, 'member.remove', { orgId: org, userId: memberId }))).toEqual({ userId: memberId, removed: true, revokedKeys: 0 });
     expect((await query(stack, member, 'project.list', { orgId: org })).status).toBe(403);
 
     const lastOwner = await mutate(stack, aSession.access_token, 'member.remove', { orgId: org, userId: a.userId });
@@ -209,39 +276,52 @@ describe('dashboard RPC (/api/trpc/*)', () => {
     const project = data(await mutate(stack, token, 'project.create', { orgId: org, name: 'audited' }));
     const key = data(await mutate(stack, token, 'apiKey.create', { projectId: project.id, name: 'audited' }));
     data(await mutate(stack, token, 'apiKey.revoke', { projectId: project.id, id: key.id }));
-    const added = data(await mutate(stack, token, 'member.add', { orgId: org, email: extra.fourth, role: 'member' }));
-    data(await mutate(stack, token, 'member.remove', { orgId: org, userId: added.userId }));
-    // The owner's own security events show in each of their organizations.
-    await send(stack, 'POST', '/api/v1/auth/login', { body: { email: 'a@spanlog.test', password: 'wrong' } });
-    const spent = await login(stack, 'a@spanlog.test');
-    await send(stack, 'POST', '/api/v1/auth/refresh', { body: { refresh_token: spent.refresh_token } });
-    await send(stack, 'POST', '/api/v1/auth/refresh', { body: { refresh_token: spent.refresh_token } });
-    const loggedOut = await login(stack, 'a@spanlog.test');
-    await send(stack, 'POST', '/api/v1/auth/logout', { token: loggedOut.access_token });
+    data(await mutate(stack, token, 'member.add', { orgId: org, email: extra.fourth, role: 'member' }));
+    const added = userIds[extra.fourth];
+    data(await mutate(stack, token, 'member.remove', { orgId: org, userId: added }));
 
-    const expected = [
-      'organization.created',
-      'organization.plan_changed',
-      'project.created',
-      'api_key.created',
-      'api_key.revoked',
-      'member.added',
-      'member.removed',
-      'user.login_failed',
-      'user.login',
-      'session.refresh_reuse',
-      'user.logout',
-    ];
+    const expected = ['organization.created', 'organization.plan_changed', 'project.created', 'api_key.created', 'api_key.revoked', 'member.added', 'member.removed'];
     const page = await eventually(
       async () => data<AuditPage>(await query(stack, token, 'auditLog.list', { orgId: org })),
       (p) => expected.every((action) => p.data.some((e) => e.action === action)),
     );
     expect(page.meta).toEqual({ nextCursor: null });
     expect(page.data.find((e) => e.action === 'organization.plan_changed')).toMatchObject({ target: org, details: { from: 'free', to: 'growth' } });
-    expect(page.data.find((e) => e.action === 'member.added')).toMatchObject({ actorUserId: a.userId, target: added.userId, details: { email: extra.fourth, role: 'member' } });
+    expect(page.data.find((e) => e.action === 'member.added')).toMatchObject({ actorUserId: a.userId, target: added, details: { email: extra.fourth, role: 'member' } });
     expect(page.data.find((e) => e.action === 'api_key.created')).toMatchObject({ target: key.id, details: { prefix: key.prefix } });
     const times = page.data.map((e) => e.createdAt);
     expect([...times].sort().reverse()).toEqual(times);
+  });
+
+  it("shows a user's logins to that user alone: never in the audit log of an organization that added them", async () => {
+    const org = await newOrg('growth');
+    data(await mutate(stack, aSession.access_token, 'member.add', { orgId: org, email: extra.fifth, role: 'member' }));
+    const fifth = extra.fifth;
+    await send(stack, 'POST', '/api/v1/auth/login', { body: { email: fifth, password: 'wrong' } });
+    const spent = await login(stack, fifth);
+    await send(stack, 'POST', '/api/v1/auth/refresh', { body: { refresh_token: spent.refresh_token } });
+    await send(stack, 'POST', '/api/v1/auth/refresh', { body: { refresh_token: spent.refresh_token } });
+    const session = await login(stack, fifth);
+    const loggedOut = await login(stack, fifth);
+    await send(stack, 'POST', '/api/v1/auth/logout', { token: loggedOut.access_token });
+
+    const own = ['user.login_failed', 'user.login', 'session.refresh_reuse', 'user.logout'];
+    const mine = await eventually(
+      async () => data<AuditPage>(await query(stack, session.access_token, 'user.securityLog')),
+      (p) => own.every((action) => p.data.some((e) => e.action === action)),
+    );
+    expect(mine.data.every((e) => e.actorUserId === userIds[fifth])).toBe(true);
+    expect(mine.data.find((e) => e.action === 'user.login_failed')).toMatchObject({ target: fifth, ip: expect.any(String) });
+
+    // The organization's owner sees its member joining, and none of the member's own events.
+    const orgLog = await eventually(
+      async () => data<AuditPage>(await query(stack, aSession.access_token, 'auditLog.list', { orgId: org })),
+      (p) => p.data.some((e) => e.action === 'member.added'),
+    );
+    expect(orgLog.data.map((e) => e.action).sort()).toEqual(['member.added', 'organization.created', 'organization.plan_changed']);
+    const ownersOwn = data<AuditPage>(await query(stack, aSession.access_token, 'user.securityLog'));
+    expect(ownersOwn.data.some((e) => e.actorUserId === userIds[fifth])).toBe(false);
+    expect((await query(stack, undefined, 'user.securityLog')).status).toBe(401);
   });
 
   it('pages the audit log by cursor without gaps or repeats', async () => {

@@ -1,5 +1,6 @@
 import { connect } from 'nats';
 import { type Tenant, bootstrap, eventually, smallBatch } from './support/api';
+import { metricValue, scrapeMetrics } from './support/metrics';
 import { type CliResult, type Stack, runCli, startStack } from './support/stack';
 
 interface ProjectReport {
@@ -127,7 +128,7 @@ describe('spanlog verify', () => {
     await settledUsage(b, 21);
   }, 120_000);
 
-  it('runs in the processor on a schedule and logs applied requests whose rows are missing as an error', async () => {
+  it('runs in the processor on a schedule, logs applied requests whose rows are missing as an error, and counts them in its metrics', async () => {
     await stack.killProcessor('SIGTERM');
     await stack.startProcessor();
     const seq = await ingest(a, 'scheduled');
@@ -135,5 +136,13 @@ describe('spanlog verify', () => {
     await stack.db.query(`DELETE FROM spans WHERE project_id = $1 AND external_id = 'scheduled-s'`, [a.projectId]);
     const output = await eventually(async () => stack.recentOutput('processor'), (out) => out.includes('applied requests are missing from the projections'), 20_000);
     expect(output).toContain(a.projectId);
+    // The restarted processor counts from 0; the round is counted once its range is marked checked.
+    const { families } = await eventually(
+      () => scrapeMetrics(stack.processorMetricsUrl),
+      ({ families: f }) => (metricValue(f, 'spanlog_verify_rounds_total', { outcome: 'mismatch' }) ?? 0) > 0,
+    );
+    expect(metricValue(families, 'spanlog_verify_rounds_total', { outcome: 'mismatch' })).toBe(1);
+    expect(metricValue(families, 'spanlog_verify_mismatches_total', { kind: 'spans' })).toBe(1);
+    expect(metricValue(families, 'spanlog_verify_mismatches_total', { kind: 'traces' })).toBe(0);
   }, 60_000);
 });

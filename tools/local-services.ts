@@ -5,6 +5,7 @@ import { resolve } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 // A relative import: jest's globalSetup loads this file without the @app/* module mapping.
 import { DEFAULT_DATABASE_URL, DEFAULT_NATS_URL } from '../libs/config/src/config';
+import { repoRoot } from '../libs/config/src/repo-root';
 
 /**
  * Finds Postgres and NATS for `npm start` and `npm test`, and starts local ones when the
@@ -14,13 +15,7 @@ import { DEFAULT_DATABASE_URL, DEFAULT_NATS_URL } from '../libs/config/src/confi
 
 export class MissingServiceError extends Error {}
 
-/** The repository root: the nearest folder with a package.json, from source or from dist/. */
-export function repoRoot(from = __dirname): string {
-  for (let dir = from; ; dir = resolve(dir, '..')) {
-    if (existsSync(resolve(dir, 'package.json'))) return dir;
-    if (dir === resolve(dir, '..')) throw new Error(`no package.json above ${from}`);
-  }
-}
+export { repoRoot };
 
 const STATE_DIR = resolve(repoRoot(), '.spanlog');
 const START_WAIT_MS = 30_000;

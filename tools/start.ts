@@ -3,7 +3,7 @@ import { type ChildProcess, spawn } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { Client } from 'pg';
-import { loadConfig } from '@app/config';
+import { loadConfig, privateNetworkWarning } from '@app/config';
 import { hashApiKey } from '@app/domain';
 import { NatsResources } from '@app/eventlog';
 import { type BootstrapResult, bootstrapTenant, createDataSource, ensureDatabaseExists } from '@app/persistence';
@@ -32,6 +32,8 @@ async function demoKeyStillValid(databaseUrl: string, demo: BootstrapResult): Pr
 
 async function prepare(): Promise<NodeJS.ProcessEnv> {
   const config = loadConfig();
+  const warning = privateNetworkWarning(config);
+  if (warning) say(`WARNING: ${warning}`);
   const databaseUrl = await ensurePostgres(config.databaseUrl, say);
   await ensureNats(config.natsUrl, say);
   const env = { ...process.env, DATABASE_URL: databaseUrl };

@@ -13,7 +13,7 @@ export interface RebuildFigures {
  * projection's backlog and the end-to-end load), while the processor keeps running.
  */
 export async function measureRebuild(env: NodeJS.ProcessEnv): Promise<RebuildFigures> {
-  const res = await runCli(['rebuild', '--json'], env);
+  const res = await runCli(['rebuild', 'telemetry', '--json'], env);
   if (res.code !== 0) throw new Error(`rebuild failed: ${res.stderr}`);
   const r = JSON.parse(res.stdout) as { messages: number; spans: number; traces: number; durationMs: number };
   const seconds = r.durationMs / 1_000;

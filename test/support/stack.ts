@@ -30,15 +30,21 @@ export interface CliResult {
 }
 
 /** Runs the built `spanlog` command; resolves with its exit code and output. */
-export async function runCli(args: string[], env: NodeJS.ProcessEnv, input?: string): Promise<CliResult> {
+export function runCli(args: string[], env: NodeJS.ProcessEnv, input?: string): Promise<CliResult> {
+  return startCli(args, env, input).result;
+}
+
+/** Starts the built `spanlog` command: its process id (to watch it run) and its outcome. */
+export function startCli(args: string[], env: NodeJS.ProcessEnv, input?: string): { pid: number; result: Promise<CliResult> } {
   const child = spawn(process.execPath, [resolve(DIST, 'cli', 'src', 'main.js'), ...args], { env, stdio: 'pipe' });
   let stdout = '';
   let stderr = '';
   child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
   child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
   child.stdin.end(input);
-  const [code] = (await once(child, 'exit')) as [number | null];
-  return { code, stdout, stderr };
+  // 'close', not 'exit': the output pipes may still hold data when the process has exited.
+  const result = (once(child, 'close') as Promise<[number | null]>).then(([code]) => ({ code, stdout, stderr }));
+  return { pid: child.pid as number, result };
 }
 
 export async function freePort(): Promise<number> {
@@ -58,6 +64,8 @@ export interface StackOptions {
   adminDbUrl?: string;
   /** The NATS server to use: the shared one unless a test brings its own. */
   natsUrl?: string;
+  /** Keep everything the apps write (for tests that read their logs), not only the last lines. */
+  keepOutput?: boolean;
 }
 
 export class Stack {
@@ -68,6 +76,8 @@ export class Stack {
 
   private constructor(
     readonly baseUrl: string,
+    /** Where the processor serves its metrics (METRICS_PORT). */
+    readonly processorMetricsUrl: string,
     readonly env: NodeJS.ProcessEnv,
     /** A pool, so that queries work again after a test restarted Postgres. */
     readonly db: Pool,
@@ -75,14 +85,17 @@ export class Stack {
     readonly streamPrefix: string,
     private readonly adminDbUrl: string,
     private readonly natsUrl: string,
+    private readonly keepOutput: boolean,
   ) {}
 
-  static async start(extraEnv: NodeJS.ProcessEnv = {}, { name = 'e2e', adminDbUrl = ADMIN_DB_URL, natsUrl = NATS_URL }: StackOptions = {}): Promise<Stack> {
+  static async start(extraEnv: NodeJS.ProcessEnv = {}, { name = 'e2e', adminDbUrl = ADMIN_DB_URL, natsUrl = NATS_URL, keepOutput = false }: StackOptions = {}): Promise<Stack> {
     const id = randomBytes(5).toString('hex');
     const dbName = `spanlog_${name}_${id}`;
     const dbUrl = new URL(adminDbUrl);
     dbUrl.pathname = `/${dbName}`;
     const port = await freePort();
+    // Its own, so processors of files running side by side never fight over the default port.
+    const metricsPort = await freePort();
     const streamPrefix = `${name.toUpperCase()}${id}_`;
     const env: NodeJS.ProcessEnv = {
       ...process.env,
@@ -93,7 +106,9 @@ export class Stack {
       SPANLOG_STREAM_PREFIX: streamPrefix,
       HOST: '127.0.0.1',
       PORT: String(port),
+      METRICS_PORT: String(metricsPort),
       JWT_SECRET: randomBytes(32).toString('hex'),
+      SPANLOG_SECRET_KEY: randomBytes(32).toString('base64'),
       ...extraEnv,
     };
     const migrated = await runCli(['admin', 'migrate', '--json'], env);
@@ -101,7 +116,7 @@ export class Stack {
     const db = new Pool({ connectionString: dbUrl.toString(), max: 2 });
     // An idle connection ended by a Postgres restart must not crash the test process.
     db.on('error', () => undefined);
-    const stack = new Stack(`http://127.0.0.1:${port}`, env, db, dbName, streamPrefix, adminDbUrl, natsUrl);
+    const stack = new Stack(`http://127.0.0.1:${port}`, `http://127.0.0.1:${env.METRICS_PORT}/metrics`, env, db, dbName, streamPrefix, adminDbUrl, natsUrl, keepOutput);
     try {
       await stack.startProcessor();
       await stack.startApi();
@@ -184,6 +199,7 @@ export class Stack {
     return child && child.exitCode === null && child.signalCode === null ? (child.pid ?? null) : null;
   }
 
+  /** What the app wrote lately; everything it wrote since it started when the stack keeps output. */
   recentOutput(app: App): string {
     return (this.output.get(app) ?? []).join('');
   }
@@ -194,7 +210,7 @@ export class Stack {
     this.output.set(app, lines);
     const keep = (d: Buffer) => {
       lines.push(d.toString());
-      if (lines.length > 200) lines.shift();
+      if (!this.keepOutput && lines.length > 200) lines.shift();
     };
     child.stdout?.on('data', keep);
     child.stderr?.on('data', keep);

@@ -1,31 +1,20 @@
-import { randomUUID } from 'node:crypto';
-import type { IncomingMessage } from 'node:http';
 import { ValidationPipe } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import { FastifyAdapter, type NestFastifyApplication } from '@nestjs/platform-fastify';
 import type { Logger } from 'pino';
-import { LOGGER, PinoNestLogger } from '@app/config';
-import { MAX_BODY_BYTES } from '@app/domain';
+import { type AppConfig, LOGGER, PinoNestLogger, loadConfig } from '@app/config';
 import { AppModule } from './app.module';
 import { AllExceptionsFilter } from './http/error-handling';
 import { registerJsonParser } from './http/json-body-parser';
 import { registerOversizedBodyAnswer } from './http/oversized-body';
 import { registerRequestDecompression } from './http/request-decompression';
+import { httpServerOptions } from './http/server-options';
+import { METRICS_PATH, registerRequestMetrics, routeOf } from './metrics/request-metrics';
 import { mountRpc } from './rpc/mount-rpc';
 
-const REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
-
 /** Builds the API application (not yet listening): shared by main.ts and in-process tests. */
-export async function createApiApp(): Promise<NestFastifyApplication> {
-  const adapter = new FastifyAdapter({
-    bodyLimit: MAX_BODY_BYTES,
-    // A client's request id is kept when it is sane, so their logs and ours line up.
-    genReqId: (req: IncomingMessage) => {
-      const given = req.headers['x-request-id'];
-      return typeof given === 'string' && REQUEST_ID.test(given) ? given : randomUUID();
-    },
-    trustProxy: true,
-  });
+export async function createApiApp(config: AppConfig = loadConfig()): Promise<NestFastifyApplication> {
+  const adapter = new FastifyAdapter(httpServerOptions(config));
   const app = await NestFactory.create<NestFastifyApplication>(AppModule, adapter, { bodyParser: false, bufferLogs: true });
   const logger = app.get<Logger>(LOGGER);
   app.useLogger(new PinoNestLogger(logger));
@@ -40,7 +29,10 @@ export async function createApiApp(): Promise<NestFastifyApplication> {
   fastify.addHook('onSend', async (req, reply) => {
     void reply.header('X-Request-Id', req.id);
   });
+  registerRequestMetrics(fastify);
   fastify.addHook('onResponse', async (req, reply) => {
+    // A scrape every few seconds would drown the requests worth reading.
+    if (routeOf(req) === METRICS_PATH) return;
     logger.info({ reqId: req.id, method: req.method, url: req.url, status: reply.statusCode, ms: Math.round(reply.elapsedTime) }, 'request');
   });
   return app;

@@ -1,22 +1,34 @@
 import { Module } from '@nestjs/common';
 import { JwtModule } from '@nestjs/jwt';
+import { Registry } from 'prom-client';
 import { DataSource } from 'typeorm';
 import { APP_CONFIG, type AppConfig } from '@app/config';
 import { SeqTokenCodec } from '@app/domain';
-import { EvaluatorStore, PasswordVerifier } from '@app/persistence';
+import { EvaluatorStore, PasswordVerifier, PromptTemplateStore, SecretBox } from '@app/persistence';
 import { AuditPublisher } from './audit/audit.publisher';
 import { ApiKeyGuard } from './auth/api-key.guard';
+import { FailedAuthLimiter } from './auth/failed-auth-limiter';
 import { VisibilityService } from './consistency/visibility.service';
 import { HealthController } from './health/health.controller';
 import { InfrastructureModule } from './infrastructure/infrastructure.module';
+import { apiMetricsRegistry } from './metrics/api-metrics';
+import { MetricsController } from './metrics/metrics.controller';
 import { EvaluatorsService } from './rpc/evaluators.service';
 import { TenancyService } from './rpc/tenancy.service';
 import { AuthController } from './sessions/auth.controller';
 import { AuthService } from './sessions/auth.service';
+import { LoginThrottle } from './sessions/login-throttle';
 import { SessionGuard } from './sessions/session.guard';
 import { IngestService } from './ingestion/ingest.service';
+import { LangfuseController } from './langfuse/langfuse.controller';
+import { LangfusePromptsService } from './langfuse/langfuse-prompts.service';
+import { LangfuseIngestionService } from './langfuse/langfuse-ingestion.service';
 import { OtelIngestController } from './ingestion/otel-ingest.controller';
 import { ScoresIngestController } from './ingestion/scores-ingest.controller';
+import { RouteModelController } from './routing/route-model.controller';
+import { RouteModelService } from './routing/route-model.service';
+import { PromptTemplatesController } from './prompts/prompt-templates.controller';
+import { PromptTemplatesService } from './prompts/prompt-templates.service';
 import { QuotaService } from './quota/quota.service';
 import { RateLimitModule } from './rate-limit/rate-limit.module';
 import { TracesIngestController } from './ingestion/traces-ingest.controller';
@@ -32,7 +44,7 @@ import { TracesService } from './traces/traces.service';
       useFactory: (c: AppConfig) => ({ secret: c.jwtSecret, signOptions: { algorithm: 'HS256' }, verifyOptions: { algorithms: ['HS256'] } }),
     }),
   ],
-  controllers: [HealthController, TracesIngestController, OtelIngestController, TracesController, AuthController, ScoresIngestController],
-  providers: [ApiKeyGuard, SessionGuard, AuthService, AuditPublisher, TenancyService, EvaluatorsService, { provide: EvaluatorStore, inject: [DataSource], useFactory: (ds: DataSource) => new EvaluatorStore(ds) }, IngestService, QuotaService, TracesService, VisibilityService, { provide: SeqTokenCodec, inject: [APP_CONFIG], useFactory: (c: AppConfig) => new SeqTokenCodec(c.jwtSecret) }, { provide: PasswordVerifier, useFactory: () => new PasswordVerifier() }],
+  controllers: [HealthController, MetricsController, TracesIngestController, OtelIngestController, TracesController, AuthController, ScoresIngestController, RouteModelController, PromptTemplatesController, LangfuseController],
+  providers: [ApiKeyGuard, { provide: FailedAuthLimiter, useFactory: () => new FailedAuthLimiter() }, SessionGuard, AuthService, LoginThrottle, AuditPublisher, TenancyService, EvaluatorsService, { provide: EvaluatorStore, inject: [DataSource, APP_CONFIG], useFactory: (ds: DataSource, c: AppConfig) => new EvaluatorStore(ds, new SecretBox(c.secretKey)) }, PromptTemplatesService, { provide: PromptTemplateStore, inject: [DataSource], useFactory: (ds: DataSource) => new PromptTemplateStore(ds) }, IngestService, LangfuseIngestionService, LangfusePromptsService, QuotaService, TracesService, VisibilityService, RouteModelService, { provide: SeqTokenCodec, inject: [APP_CONFIG], useFactory: (c: AppConfig) => new SeqTokenCodec(c.jwtSecret) }, { provide: PasswordVerifier, useFactory: () => new PasswordVerifier() }, { provide: Registry, useFactory: apiMetricsRegistry }],
 })
 export class AppModule {}

@@ -5,7 +5,7 @@ import { createApiApp } from './app.factory';
 
 async function main(): Promise<void> {
   const config = loadConfig();
-  const app = await createApiApp();
+  const app = await createApiApp(config);
   const logger = app.get<Logger>(LOGGER);
   await app.listen({ port: config.port, host: config.host });
   logger.info(`listening on http://${config.host}:${config.port}`);

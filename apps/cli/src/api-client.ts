@@ -84,6 +84,10 @@ export class ApiClient {
     return this.request<T>({ method: 'GET', path, token, query });
   }
 
+  async post<T>(path: string, token: string, body: unknown): Promise<T> {
+    return this.request<T>({ method: 'POST', path, token, body });
+  }
+
   private async request<T>(call: Call): Promise<T> {
     const url = new URL(`${this.baseUrl}${call.path}`);
     for (const [name, value] of Object.entries(call.query ?? {})) if (value !== undefined) url.searchParams.set(name, value);

@@ -2,10 +2,15 @@
 import 'reflect-metadata';
 import { Command } from 'commander';
 import { registerAdminCommands } from './commands/admin.command';
+import { registerDlqCommands } from './commands/dlq.command';
 import { registerEvaluatorsCommands } from './commands/evaluators.command';
+import { registerEventsCommands } from './commands/events.command';
 import { registerKeysCommands } from './commands/keys.command';
 import { registerOrgCommands } from './commands/orgs.command';
+import { registerPromptsCommands } from './commands/prompts.command';
+import { registerOtlpCommands } from './commands/otlp.command';
 import { registerRebuildCommand } from './commands/rebuild.command';
+import { registerReplayCommand } from './commands/replay.command';
 import { registerSessionCommands } from './commands/session.command';
 import { registerTracesCommands } from './commands/traces.command';
 import { registerUsageCommands } from './commands/usage.command';
@@ -19,9 +24,14 @@ async function main(): Promise<void> {
   registerKeysCommands(program);
   registerEvaluatorsCommands(program);
   registerTracesCommands(program);
+  registerPromptsCommands(program);
   registerUsageCommands(program);
   registerRebuildCommand(program);
   registerVerifyCommand(program);
+  registerOtlpCommands(program);
+  registerReplayCommand(program);
+  registerEventsCommands(program);
+  registerDlqCommands(program);
   registerAdminCommands(program);
   await program.parseAsync(process.argv);
 }

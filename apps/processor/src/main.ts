@@ -2,7 +2,7 @@ import 'reflect-metadata';
 import { setPriority } from 'node:os';
 import { NestFactory } from '@nestjs/core';
 import type { Logger } from 'pino';
-import { APP_CONFIG, type AppConfig, LOGGER, PinoNestLogger } from '@app/config';
+import { APP_CONFIG, type AppConfig, LOGGER, PinoNestLogger, privateNetworkWarning } from '@app/config';
 import { ProcessorModule } from './processor.module';
 
 async function main(): Promise<void> {
@@ -10,13 +10,17 @@ async function main(): Promise<void> {
   const logger = app.get<Logger>(LOGGER);
   app.useLogger(new PinoNestLogger(logger));
   await app.init();
-  const { processorNice } = app.get<AppConfig>(APP_CONFIG);
+  const config = app.get<AppConfig>(APP_CONFIG);
+  const { processorNice } = config;
   try {
     setPriority(processorNice);
   } catch (err) {
     logger.warn({ err: String(err), processorNice }, 'could not lower the processor priority; it competes with the API as an equal');
   }
   logger.info({ nice: processorNice }, 'processor started');
+  // The processor is what calls the webhooks: said here too for replicas started without `npm start`.
+  const warning = privateNetworkWarning(config);
+  if (warning) logger.warn(warning);
 
   let stopping = false;
   const stop = async (signal: string) => {

@@ -1,7 +1,14 @@
 import { Module } from '@nestjs/common';
+import { Registry } from 'prom-client';
+import { DataSource } from 'typeorm';
+import { NatsResources } from '@app/eventlog';
 import { EvaluationWorker } from './evaluations/evaluation.worker';
 import { InfrastructureModule } from './infrastructure/infrastructure.module';
+import { MetricsServer } from './metrics/metrics-server';
+import { processorMetricsRegistry } from './metrics/processor-metrics';
 import { AuditProjection } from './projections/audit/audit.projection';
+import { ModelStatsRefresher } from './projections/model-stats/model-stats.refresher';
+import { ProjectionUpgrader } from './projections/projection-upgrader';
 import { TelemetryProjection } from './projections/telemetry/telemetry.projection';
 import { VerifyScheduler } from './projections/telemetry/verify.scheduler';
 import { UsageProjection } from './projections/usage/usage.projection';
@@ -11,6 +18,10 @@ import { RetentionScheduler } from './retention/retention.scheduler';
 
 @Module({
   imports: [InfrastructureModule],
-  providers: [TelemetryProjection, AuditProjection, UsageProjection, UsageRelay, EvalJobRelay, EvaluationWorker, RetentionScheduler, VerifyScheduler],
+  providers: [
+    TelemetryProjection, AuditProjection, UsageProjection, UsageRelay, EvalJobRelay, EvaluationWorker, RetentionScheduler, VerifyScheduler, ModelStatsRefresher, ProjectionUpgrader,
+    { provide: Registry, inject: [DataSource, NatsResources], useFactory: processorMetricsRegistry },
+    MetricsServer,
+  ],
 })
 export class ProcessorModule {}

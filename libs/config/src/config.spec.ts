@@ -1,4 +1,16 @@
-import { ConfigError, DEFAULT_DATABASE_URL, DEFAULT_NATS_URL, loadConfig } from './config';
+import { randomBytes } from 'node:crypto';
+import { mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { ConfigError, DEFAULT_DATABASE_URL, DEFAULT_METRICS_PORT, DEFAULT_NATS_URL, loadConfig as loadConfigWith, privateNetworkWarning } from './config';
+
+let dir: string;
+beforeEach(() => (dir = mkdtempSync(join(tmpdir(), 'spanlog-config-'))));
+afterEach(() => rmSync(dir, { recursive: true, force: true }));
+/** The environment's configuration, with any local key kept in the test's own folder. */
+const loadConfig = (env: NodeJS.ProcessEnv) => loadConfigWith(env, join(dir, '.spanlog', 'secret.key'));
+const KEY = randomBytes(32).toString('base64');
+const PRODUCTION = { NODE_ENV: 'production', JWT_SECRET: 'x'.repeat(32), SPANLOG_SECRET_KEY: KEY };
 
 describe(loadConfig.name, () => {
   it('works with no environment at all', () => {
@@ -20,16 +32,42 @@ describe(loadConfig.name, () => {
 
   it('requires a real JWT secret in production', () => {
     expect(() => loadConfig({ NODE_ENV: 'production' })).toThrow(/JWT_SECRET/);
-    expect(loadConfig({ NODE_ENV: 'production', JWT_SECRET: 'x'.repeat(32) }).jwtSecret).toBe('x'.repeat(32));
+    expect(loadConfig(PRODUCTION).jwtSecret).toBe('x'.repeat(32));
+  });
+
+  it('requires the secret key in production, naming the variable, and takes exactly 32 bytes in base64', () => {
+    expect(() => loadConfig({ ...PRODUCTION, SPANLOG_SECRET_KEY: undefined })).toThrow(/SPANLOG_SECRET_KEY is required when NODE_ENV=production/);
+    expect(loadConfig(PRODUCTION).secretKey).toEqual(Buffer.from(KEY, 'base64'));
+    for (const bad of ['short', randomBytes(31).toString('base64'), randomBytes(32).toString('hex'), `${KEY.slice(0, -2)}!=`]) {
+      expect(() => loadConfig({ ...PRODUCTION, SPANLOG_SECRET_KEY: bad })).toThrow(/SPANLOG_SECRET_KEY must be 32 random bytes in base64/);
+    }
+  });
+
+  it('outside production without the variable, makes a key once, keeps it private, and uses it from then on', () => {
+    const first = loadConfig({}).secretKey;
+    expect(first).toHaveLength(32);
+    const file = join(dir, '.spanlog', 'secret.key');
+    expect(statSync(file).mode & 0o777).toBe(0o600);
+    expect(loadConfig({}).secretKey).toEqual(first);
+    expect(readFileSync(file, 'utf8').trim()).toBe(first.toString('base64'));
+    // The variable wins over the file.
+    expect(loadConfig({ SPANLOG_SECRET_KEY: KEY }).secretKey).toEqual(Buffer.from(KEY, 'base64'));
+    writeFileSync(file, 'not a key');
+    expect(() => loadConfig({})).toThrow(/SPANLOG_SECRET_KEY is not set and the local key cannot be used: .*secret\.key does not hold 32 bytes in base64/);
   });
 
   it('lets evaluator webhooks reach private networks only outside production, unless told otherwise', () => {
     expect(loadConfig({}).evaluatorAllowPrivateNetworks).toBe(true);
-    const production = { NODE_ENV: 'production', JWT_SECRET: 'x'.repeat(32) };
-    expect(loadConfig(production).evaluatorAllowPrivateNetworks).toBe(false);
-    expect(loadConfig({ ...production, SPANLOG_EVALUATOR_ALLOW_PRIVATE_NETWORKS: 'true' }).evaluatorAllowPrivateNetworks).toBe(true);
+    expect(loadConfig(PRODUCTION).evaluatorAllowPrivateNetworks).toBe(false);
+    expect(loadConfig({ ...PRODUCTION, SPANLOG_EVALUATOR_ALLOW_PRIVATE_NETWORKS: 'true' }).evaluatorAllowPrivateNetworks).toBe(true);
     expect(loadConfig({ SPANLOG_EVALUATOR_ALLOW_PRIVATE_NETWORKS: '0' }).evaluatorAllowPrivateNetworks).toBe(false);
     expect(() => loadConfig({ SPANLOG_EVALUATOR_ALLOW_PRIVATE_NETWORKS: 'maybe' })).toThrow(/SPANLOG_EVALUATOR_ALLOW_PRIVATE_NETWORKS/);
+  });
+
+  it('warns, naming the variable, exactly while evaluator webhooks may reach private networks', () => {
+    expect(privateNetworkWarning(loadConfig({}))).toMatch(/private .*SPANLOG_EVALUATOR_ALLOW_PRIVATE_NETWORKS=false/);
+    expect(privateNetworkWarning(loadConfig({ SPANLOG_EVALUATOR_ALLOW_PRIVATE_NETWORKS: 'false' }))).toBeNull();
+    expect(privateNetworkWarning(loadConfig(PRODUCTION))).toBeNull();
   });
 
   it('leaves the processor priority alone unless told to lower it, within what the OS allows', () => {
@@ -42,6 +80,23 @@ describe(loadConfig.name, () => {
     expect(loadConfig({}).retentionFirstRunDelayMs).toBe(60_000);
     expect(loadConfig({ SPANLOG_RETENTION_FIRST_RUN_DELAY_MS: '500' }).retentionFirstRunDelayMs).toBe(500);
     expect(() => loadConfig({ SPANLOG_RETENTION_FIRST_RUN_DELAY_MS: '-1' })).toThrow(/SPANLOG_RETENTION_FIRST_RUN_DELAY_MS must be an integer from 0 to 86400000/);
+  });
+
+  it('trusts no proxy unless told how many hops or which addresses, and refuses anything else naming TRUST_PROXY', () => {
+    expect(loadConfig({}).trustProxy).toBe(false);
+    expect(loadConfig({ TRUST_PROXY: 'false' }).trustProxy).toBe(false);
+    expect(loadConfig({ TRUST_PROXY: '2' }).trustProxy).toBe(2);
+    expect(loadConfig({ TRUST_PROXY: '10.0.0.0/8, 127.0.0.1,::1, fd00::/8' }).trustProxy).toEqual(['10.0.0.0/8', '127.0.0.1', '::1', 'fd00::/8']);
+    for (const bad of ['true', '11', '10.0.0.0/33', 'fd00::/129', 'proxy.internal', '10.0.0.1/8/8', '10.0.0.1,']) {
+      expect(() => loadConfig({ TRUST_PROXY: bad })).toThrow(/TRUST_PROXY/);
+    }
+  });
+
+  it('serves the processor metrics on 9464 unless METRICS_PORT names another port or 0 turns them off', () => {
+    expect(loadConfig({}).metricsPort).toBe(DEFAULT_METRICS_PORT);
+    expect(loadConfig({ METRICS_PORT: '9100' }).metricsPort).toBe(9100);
+    expect(loadConfig({ METRICS_PORT: '0' }).metricsPort).toBeNull();
+    for (const bad of ['-1', '65536', 'metrics', '9.5']) expect(() => loadConfig({ METRICS_PORT: bad })).toThrow(/METRICS_PORT must be an integer from 0 to 65535/);
   });
 
   it('refuses stream prefixes NATS cannot name', () => {

@@ -1,4 +1,6 @@
 import { randomBytes } from 'node:crypto';
+import { isIP } from 'node:net';
+import { LOCAL_SECRET_KEY_FILE, localSecretKey, parseSecretKey } from './secret-key';
 
 export const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
 export type LogLevel = (typeof LOG_LEVELS)[number];
@@ -8,6 +10,8 @@ export interface AppConfig {
   natsUrl: string;
   port: number;
   host: string;
+  /** Where the processor serves `/metrics` (on HOST); null when `METRICS_PORT=0` turns it off. */
+  metricsPort: number | null;
   jwtSecret: string;
   jwtAccessTtlSeconds: number;
   jwtRefreshTtlSeconds: number;
@@ -36,10 +40,53 @@ export interface AppConfig {
   retentionFirstRunDelayMs: number;
   /** How often the processor checks newly applied requests against the rows they write (`spanlog verify`, incrementally). */
   verifyIntervalMs: number;
+  /**
+   * Which peers may tell the API the client's address (X-Forwarded-For): none (false), the
+   * nearest `n` hops, or the proxies at these addresses and networks. Trusting every peer
+   * would let each client pick its own address, and with it its rate-limit bucket.
+   */
+  trustProxy: TrustProxy;
+  /**
+   * The key that encrypts secrets at rest (evaluator headers and signing secrets):
+   * `SPANLOG_SECRET_KEY`, required in production; elsewhere made once and kept in
+   * `.spanlog/secret.key`. Losing it makes those secrets unreadable.
+   */
+  secretKey: Buffer;
+}
+
+export type TrustProxy = false | number | string[];
+
+const MAX_PROXY_HOPS = 10;
+
+/** `TRUST_PROXY`: unset (off), a hop count, or a comma-separated list of IP addresses and CIDR networks. */
+export function parseTrustProxy(raw: string | undefined): { value: TrustProxy; problem?: string } {
+  const text = raw?.trim() ?? '';
+  if (!text || text === '0' || text.toLowerCase() === 'false') return { value: false };
+  if (/^\d+$/.test(text)) {
+    const hops = Number(text);
+    return hops <= MAX_PROXY_HOPS ? { value: hops } : { value: false, problem: `TRUST_PROXY hop count must be from 1 to ${MAX_PROXY_HOPS} (got "${text}")` };
+  }
+  if (text.toLowerCase() === 'true') {
+    return { value: false, problem: 'TRUST_PROXY=true would let every client choose its own address: give the number of proxies in front of the API, or their addresses' };
+  }
+  const entries = text.split(',').map((e) => e.trim());
+  const bad = entries.filter((entry) => !isAddressOrNetwork(entry));
+  if (bad.length) return { value: false, problem: `TRUST_PROXY must be a hop count or a comma-separated list of IP addresses and CIDR networks (not "${bad.join('", "')}")` };
+  return { value: entries };
+}
+
+function isAddressOrNetwork(entry: string): boolean {
+  const [address, prefix, ...rest] = entry.split('/');
+  const version = isIP(address);
+  if (!version || rest.length) return false;
+  if (prefix === undefined) return true;
+  return /^\d{1,3}$/.test(prefix) && Number(prefix) <= (version === 4 ? 32 : 128);
 }
 
 export const DEFAULT_DATABASE_URL = 'postgres://postgres@127.0.0.1:5432/spanlog';
 export const DEFAULT_NATS_URL = 'nats://127.0.0.1:4222';
+/** The port OpenTelemetry's Prometheus exporters listen on by default, so scrape settings made for them fit. */
+export const DEFAULT_METRICS_PORT = 9464;
 
 export class ConfigError extends Error {
   constructor(problems: string[]) {
@@ -48,8 +95,11 @@ export class ConfigError extends Error {
   }
 }
 
-/** Reads and checks the environment once at start; every problem is reported together. */
-export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
+/**
+ * Reads and checks the environment once at start; every problem is reported together.
+ * Outside production without `SPANLOG_SECRET_KEY`, the key comes from `localKeyFile` (made there once).
+ */
+export function loadConfig(env: NodeJS.ProcessEnv = process.env, localKeyFile = LOCAL_SECRET_KEY_FILE): AppConfig {
   const problems: string[] = [];
   const str = (name: string, fallback: string): string => {
     const value = env[name]?.trim();
@@ -98,6 +148,28 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
     return fallback;
   };
 
+  const trustProxy = parseTrustProxy(env.TRUST_PROXY);
+  if (trustProxy.problem) problems.push(trustProxy.problem);
+  const secretKey = (): Buffer => {
+    const raw = env.SPANLOG_SECRET_KEY?.trim();
+    const howTo = '32 random bytes in base64, as `openssl rand -base64 32` prints them';
+    if (raw) {
+      const key = parseSecretKey(raw);
+      if (!key) problems.push(`SPANLOG_SECRET_KEY must be ${howTo}`);
+      return key ?? Buffer.alloc(0);
+    }
+    if (nodeEnv === 'production') {
+      problems.push(`SPANLOG_SECRET_KEY is required when NODE_ENV=production (${howTo}); it encrypts evaluator headers and signing secrets`);
+      return Buffer.alloc(0);
+    }
+    try {
+      return localSecretKey(localKeyFile);
+    } catch (err) {
+      problems.push(`SPANLOG_SECRET_KEY is not set and the local key cannot be used: ${(err as Error).message}`);
+      return Buffer.alloc(0);
+    }
+  };
+
   const streamPrefix = str('SPANLOG_STREAM_PREFIX', '');
   if (!/^[A-Za-z0-9_-]*$/.test(streamPrefix)) problems.push('SPANLOG_STREAM_PREFIX may only hold letters, digits, _ and -');
 
@@ -106,6 +178,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
     natsUrl: url('NATS_URL', DEFAULT_NATS_URL, ['nats:', 'tls:', 'ws:', 'wss:']),
     port: int('PORT', 3000, 0, 65535),
     host: str('HOST', '127.0.0.1'),
+    metricsPort: int('METRICS_PORT', DEFAULT_METRICS_PORT, 0, 65535) || null,
     jwtSecret,
     jwtAccessTtlSeconds: int('JWT_ACCESS_TTL', 900, 30, 86_400),
     jwtRefreshTtlSeconds: int('JWT_REFRESH_TTL', 2_592_000, 60, 31_536_000),
@@ -116,7 +189,22 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
     processorNice: int('SPANLOG_PROCESSOR_NICE', 0, 0, 19),
     retentionFirstRunDelayMs: int('SPANLOG_RETENTION_FIRST_RUN_DELAY_MS', 60_000, 0, 86_400_000),
     verifyIntervalMs: int('SPANLOG_VERIFY_INTERVAL_MS', 600_000, 1_000, 86_400_000),
+    trustProxy: trustProxy.value,
+    secretKey: secretKey(),
   };
   if (problems.length) throw new ConfigError(problems);
   return config;
+}
+
+/**
+ * The warning `npm start` and the processor give while evaluator webhooks may reach private
+ * networks (the default outside production): anyone who can create an evaluator can then make
+ * this host call its own services, its LAN or a cloud metadata endpoint. Null when they may not.
+ */
+export function privateNetworkWarning(config: Pick<AppConfig, 'evaluatorAllowPrivateNetworks'>): string | null {
+  if (!config.evaluatorAllowPrivateNetworks) return null;
+  return (
+    'evaluator webhooks may call loopback, private and link-local addresses (this host, its network, cloud metadata); ' +
+    'set SPANLOG_EVALUATOR_ALLOW_PRIVATE_NETWORKS=false (or NODE_ENV=production) wherever people you do not trust can create evaluators'
+  );
 }

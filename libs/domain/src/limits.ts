@@ -35,6 +35,34 @@ export const RATE_LIMIT_WINDOW_MS = 1_000;
 /** `/api/v1/auth/*` is counted per client IP (CONTRACT "Rate limits"). */
 export const AUTH_RATE_PER_SECOND_PER_IP = 100;
 
+/**
+ * Failed logins per account (OWASP Authentication Cheat Sheet, "Account lockout"): after
+ * `freeFailures` failures within `windowMs` the account waits `firstLockMs` before the next
+ * attempt, doubling with each further failure up to `maxLockMs`, so a guesser gets about 25
+ * tries in the first hour and 12 an hour after, while the real user is never locked out for
+ * longer than a few minutes.
+ * A successful login clears the count.
+ */
+export const LOGIN_THROTTLE = {
+  freeFailures: 5,
+  windowMs: 15 * 60_000,
+  firstLockMs: 1_000,
+  maxLockMs: 5 * 60_000,
+} as const;
+
+/**
+ * Password hashing (argon2id, 19 MiB and a core for tens of milliseconds each) runs at most
+ * `concurrent` at a time and keeps at most `queued` waiting; beyond that a login is refused
+ * with 503 at once, so a login flood takes one core and never the ingestion's.
+ */
+export const PASSWORD_HASHING = { concurrent: 1, queued: 16 } as const;
+
+/**
+ * API-key authentications that fail (unknown or revoked key) per client IP in the rate-limit
+ * window; past them the IP's unknown keys are refused with 429 before any database look-up.
+ */
+export const FAILED_KEY_AUTHS_PER_SECOND_PER_IP = 10;
+
 /** Requests per second for an API key: the organization's own setting, else its plan's. */
 export const rateLimitOf = (plan: PlanName, organizationOverride: number | null): number =>
   organizationOverride ?? PLANS[plan].ratePerSecond;
@@ -48,6 +76,8 @@ const MB = 1024 * 1024;
 export const PAYLOAD_LIMITS = {
   traces: 5 * MB,
   otelTraces: 5 * MB,
+  /** The same exporters send logs and traces, so both take the same limit. */
+  otelLogs: 5 * MB,
   scores: 1 * MB,
   routeModel: 512 * 1024,
   /** Everything else (auth, prompt templates, tRPC). */
@@ -56,6 +86,23 @@ export const PAYLOAD_LIMITS = {
 
 /** The largest body any route accepts; the HTTP server's hard ceiling. */
 export const MAX_BODY_BYTES = Math.max(...Object.values(PAYLOAD_LIMITS));
+
+/**
+ * How long the API waits on a client. Without a bound a body sent at one byte a second holds
+ * its connection (and the memory of its request) for as long as the client likes.
+ */
+export const HTTP_TIMEOUTS = {
+  /** The request line and headers must have arrived within this. */
+  headersMs: 10_000,
+  /** The whole request, headers and body, within this (a 5 MB body needs about 170 KB/s); then 408 and the connection is closed. */
+  requestMs: 30_000,
+  /** How often the two bounds above are checked, so a slow request is cut at most this late. */
+  checkIntervalMs: 1_000,
+  /** A connection on which nothing moves either way for this long is closed; above the longest wait of a handler (read-your-writes, 10 s). */
+  idleMs: 60_000,
+  /** An idle kept-alive connection is closed after this: longer than the 60 s idle timeout of common load balancers, so that they close first. */
+  keepAliveMs: 72_000,
+} as const;
 
 export const MAX_BATCH_EVENTS = 1_000;
 export const MAX_SCORES_PER_REQUEST = 1_000;
@@ -66,7 +113,28 @@ export const MAX_JSON_DEPTH = 64;
 /** Native ids are 1–256 characters (CONTRACT "General"). */
 export const MAX_NATIVE_ID_LENGTH = 256;
 
+/**
+ * Plausible ranges of what a span reports, checked where data enters (native validation,
+ * OTLP conversion). Far beyond any real call, yet small enough that no sum over a project's
+ * spans can overflow a double: one `cost` of 1.8e308 once made every trace list answer 500.
+ */
+export const TELEMETRY_RANGES = {
+  /** Cost of one span, in the currency the client reports (USD for the common SDKs). */
+  spanCost: { min: 0, max: 1_000_000 },
+  /** Each token count of one span (input, output, total): a thousand times the largest context windows. */
+  spanTokens: { min: 0, max: 1_000_000_000 },
+  /**
+   * Every timestamp a client sends (event, trace, span, OTLP nanoseconds) and every time
+   * filter, in epoch milliseconds, bounds included. Fixed rather than relative to the clock:
+   * the processor validates again when it replays, years later, and must agree with the API.
+   */
+  timestampMs: { min: Date.UTC(1970, 0, 1), max: Date.UTC(2099, 11, 31, 23, 59, 59, 999) },
+} as const;
+
 export const TRACE_QUERY_LIMIT = { min: 1, max: 100, default: 50 } as const;
+
+/** POST /api/v1/route-model: candidates per request, a model name's length, the longest window (30 days). */
+export const ROUTE_MODEL_LIMITS = { candidates: 50, modelName: 256, windowHours: 720 } as const;
 
 /** How long a read with minSeq waits for the projections (CONTRACT "Read-your-writes"). */
 export const READ_YOUR_WRITES_WAIT_MS = 10_000;
@@ -79,6 +147,19 @@ export const EVALUATOR_LIMITS = {
   concurrentCallsPerUrl: 10,
   /** SPEC 6.1 rule 3: backoff before retry n is this times 2^(n-1). */
   retryBackoffMs: 1_000,
+  /**
+   * Jobs one worker process has in hand at once, each calling, waiting for its URL's turn or
+   * being recorded: bounds its memory, sockets and the messages it keeps alive.
+   */
+  jobsInHand: 1_000,
+  /**
+   * Jobs of one URL a worker holds at once (its 10 calls and the next ones in line); more are
+   * deferred, so a URL that stalls can take at most this share of `jobsInHand`.
+   */
+  jobsHeldPerUrl: 20,
+  /** A deferred job waits this times 2^(deferrals so far), up to `maxDeferralMs`. */
+  deferralBackoffMs: 1_000,
+  maxDeferralMs: 300_000,
   nameLength: 200,
   urlLength: 2_048,
   headers: 20,
@@ -89,4 +170,23 @@ export const EVALUATOR_LIMITS = {
   /** The reason stored with a result (the score's comment). */
   reasonLength: 2_000,
   defaultSpanTypes: ['LLM'],
+} as const;
+
+/** Prompt templates (CONTRACT "Prompt templates"); a request body is at most PAYLOAD_LIMITS.default. */
+export const PROMPT_TEMPLATE_LIMITS = {
+  nameLength: 256,
+  /** Labels set by one push. */
+  labels: 20,
+  labelLength: 64,
+  /** Messages of a chat template. */
+  messages: 1_000,
+  roleLength: 64,
+  commitMessageLength: 2_000,
+  list: { min: 1, max: 100, default: 50 },
+  /**
+   * Tries of one push while concurrent pushes of the same name take the version it computed
+   * (each try waits for the push holding that version to finish, so every try lets one push
+   * through): then 503, which the client retries.
+   */
+  pushAttempts: 100,
 } as const;

@@ -11,7 +11,7 @@ export class ChunkReader {
     private readonly blobBucket: string,
   ) {}
 
-  async read(msg: JsMsg): Promise<Uint8Array> {
+  async read(msg: Pick<JsMsg, 'headers' | 'data'>): Promise<Uint8Array> {
     const blob = msg.headers?.has(BLOB_HEADER) ? msg.headers.get(BLOB_HEADER) : null;
     if (!blob) return msg.data;
     this.store ??= this.js.views.os(this.blobBucket).catch((err) => {

@@ -1,4 +1,4 @@
-import { type ExportTraceServiceRequest, splitOtlpRequest } from '@app/otlp';
+import { type ExportLogsServiceRequest, type ExportTraceServiceRequest, splitOtlpLogsRequest, splitOtlpRequest } from '@app/otlp';
 
 const encoder = new TextEncoder();
 
@@ -45,6 +45,12 @@ function chunkListDocument(raw: Uint8Array, key: string, items: readonly unknown
  * whenever they fit one message, and a span too large for one message alone becomes a chunk
  * of its own for the blob bucket. Deterministic, so a retried request yields the same chunks.
  */
+/** Splits an OTLP logs export by records the way `chunkOtlpExport` splits spans. */
+export function chunkOtlpLogs(raw: Uint8Array, body: ExportLogsServiceRequest, maxBytes: number): Uint8Array[] {
+  if (raw.byteLength <= maxBytes) return [raw];
+  return splitOtlpLogsRequest(body, maxBytes).map((chunk) => encoder.encode(JSON.stringify(chunk)));
+}
+
 export function chunkOtlpExport(raw: Uint8Array, body: ExportTraceServiceRequest, maxBytes: number): Uint8Array[] {
   if (raw.byteLength <= maxBytes) return [raw];
   return splitOtlpRequest(body, maxBytes).map((chunk) => encoder.encode(JSON.stringify(chunk)));

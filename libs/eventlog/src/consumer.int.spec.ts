@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { type JsMsg, type NatsConnection, StringCodec, connect } from 'nats';
 import pino from 'pino';
+import { consumerAppliedMessages, deadLetters as deadLetterCount } from '@app/metrics';
 import { PermanentMessageError, PullConsumerRunner } from './consumer';
 import { STREAM_KEYS, StreamLayout, ensureStreams } from './streams';
 
@@ -87,7 +88,11 @@ describe(PullConsumerRunner.name, () => {
     return out;
   };
 
-  it('applies batches, isolates a poison message, dead-letters it with the reason and keeps going', async () => {
+  const counted = async (metric: typeof consumerAppliedMessages, labels: Record<string, string>) =>
+    (await metric.get()).values.find((v) => Object.entries(labels).every(([k, x]) => v.labels[k as never] === x))?.value;
+
+  it('applies batches, isolates a poison message, dead-letters it with the reason and keeps going, and counts both', async () => {
+    const appliedBefore = (await counted(consumerAppliedMessages, { consumer: 'projector' })) ?? 0;
     const applied: string[] = [];
     const r = await runner(async (items) => {
       if (items.includes('poison')) throw new Error('poison refused');
@@ -102,7 +107,27 @@ describe(PullConsumerRunner.name, () => {
     expect(applied.sort()).toEqual(['a', 'b', 'c', 'd']);
     const dlq = await deadLetters();
     expect(dlq).toEqual(expect.arrayContaining(['unreadable:cannot read', expect.stringMatching(/^poison:failed 3 times: poison refused/)]));
+    expect(await counted(consumerAppliedMessages, { consumer: 'projector' })).toBe(appliedBefore + 4);
+    expect(await counted(deadLetterCount, { stream: layout.streamName('ingest'), consumer: 'projector' })).toBe(2);
   }, 30_000);
+
+  it('shows its applied and dead-letter counts at 0 from the start, under the name it is given', async () => {
+    // Constructing it is enough: a scrape before its first message already shows both series.
+    new PullConsumerRunner<string>({
+      js: nc.jetstream(),
+      jsm: await nc.jetstreamManager(),
+      stream: layout.streamName('usage'),
+      durable: `${layout.prefix}usage-projector`,
+      name: 'usage-projector',
+      deadLetterSubject: layout.deadLetterSubject(layout.streamName('usage'), 'usage-projector'),
+      logger: pino({ level: 'silent' }),
+      decode: async (msg) => sc.decode(msg.data),
+      apply: async () => undefined,
+      isHealthy: async () => true,
+    });
+    expect(await counted(consumerAppliedMessages, { consumer: 'usage-projector' })).toBe(0);
+    expect(await counted(deadLetterCount, { stream: layout.streamName('usage'), consumer: 'usage-projector' })).toBe(0);
+  });
 
   it('applies one batch at a time and in stream order, while the next one is fetched meanwhile', async () => {
     const applied: string[] = [];

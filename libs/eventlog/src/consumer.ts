@@ -1,16 +1,10 @@
 import { setImmediate, setTimeout as sleep } from 'node:timers/promises';
-import {
-  AckPolicy,
-  type Consumer,
-  DeliverPolicy,
-  type JetStreamClient,
-  type JetStreamManager,
-  type JsMsg,
-  nanos,
-} from 'nats';
+import type { Consumer, JetStreamClient, JetStreamManager, JsMsg } from 'nats';
 import type { Logger } from 'pino';
-import { toNatsHeaders } from './headers';
-import { isNotFound } from './streams';
+import type { Counter } from 'prom-client';
+import { appliedCounter, deadLetter, ensureDurableConsumer, errorText, onFailure, retryLater } from './dead-letter';
+
+export { redeliveryDelayMs } from './dead-letter';
 
 /** A message that can never be applied (bad envelope, unknown schema): dead-letter it at once. */
 export class PermanentMessageError extends Error {}
@@ -24,6 +18,8 @@ export interface PullConsumerOptions<T, B = T[]> {
   jsm: JetStreamManager;
   stream: string;
   durable: string;
+  /** The consumer's name in metrics: the durable name without the deployment's prefix (the durable name by default). */
+  name?: string;
   deadLetterSubject: string;
   logger: Logger;
   /** Turns a message into what `apply` takes; throws PermanentMessageError for bad messages. */
@@ -55,9 +51,6 @@ export interface PullConsumerOptions<T, B = T[]> {
   ackWaitMs?: number;
 }
 
-/** Backoff before the n-th redelivery of a failing message: 1 s, 2 s, 4 s … capped at 30 s. */
-export const redeliveryDelayMs = (deliveryCount: number): number => Math.min(30_000, 1_000 * 2 ** Math.max(0, deliveryCount - 1));
-
 /**
  * Messages per batch. A batch is one transaction: the store's throughput hardly grows past
  * a few thousand rows per statement, while a larger batch makes a stop, a redelivery and
@@ -83,12 +76,14 @@ export class PullConsumerRunner<T, B = T[]> {
   private readonly ackWaitMs: number;
 
   private readonly prepare: (items: T[]) => B | Promise<B>;
+  private readonly applied: Counter.Internal;
 
   constructor(private readonly o: PullConsumerOptions<T, B>) {
     this.prepare = o.prepare ?? ((items) => items as unknown as B);
     this.batchSize = o.batchSize ?? DEFAULT_BATCH_SIZE;
     this.maxDeliveries = o.maxDeliveries ?? 5;
     this.ackWaitMs = o.ackWaitMs ?? 10_000;
+    this.applied = appliedCounter(o);
   }
 
   async start(): Promise<void> {
@@ -102,27 +97,8 @@ export class PullConsumerRunner<T, B = T[]> {
     await this.loop;
   }
 
-  private async ensureConsumer(): Promise<void> {
-    const config = {
-      durable_name: this.o.durable,
-      ack_policy: AckPolicy.Explicit,
-      deliver_policy: DeliverPolicy.All,
-      ack_wait: nanos(this.ackWaitMs),
-      // We dead-letter ourselves, with the reason, before the server would give up.
-      max_deliver: -1,
-      max_ack_pending: 10_000,
-    };
-    try {
-      const info = await this.o.jsm.consumers.info(this.o.stream, this.o.durable);
-      if (info.config.ack_wait !== config.ack_wait) await this.o.jsm.consumers.update(this.o.stream, this.o.durable, { ack_wait: config.ack_wait });
-    } catch (err) {
-      if (!isNotFound(err)) throw err;
-      try {
-        await this.o.jsm.consumers.add(this.o.stream, config);
-      } catch (addErr) {
-        if (!/already in use|exists/i.test(String(addErr))) throw addErr;
-      }
-    }
+  private ensureConsumer(): Promise<void> {
+    return ensureDurableConsumer(this.o.jsm, this.o.stream, this.o.durable, this.ackWaitMs);
   }
 
   private async run(): Promise<void> {
@@ -210,6 +186,7 @@ export class PullConsumerRunner<T, B = T[]> {
       try {
         await this.o.apply(batch);
         for (const d of decoded) d.msg.ack();
+        this.applied.inc(decoded.length);
         return;
       } catch (err) {
         if (!(await this.o.isHealthy())) {
@@ -226,49 +203,22 @@ export class PullConsumerRunner<T, B = T[]> {
       try {
         await this.o.apply(await this.prepare([d.item]));
         d.msg.ack();
+        this.applied.inc(1);
       } catch (err) {
         await this.onFailure(d.msg, err);
       }
     }
   }
 
-  private async onFailure(msg: JsMsg, err: unknown): Promise<void> {
-    if (msg.info.deliveryCount >= this.maxDeliveries) {
-      await this.deadLetter(msg, `failed ${msg.info.deliveryCount} times: ${errorText(err)}`);
-    } else {
-      this.retryLater(msg, err);
-    }
+  private onFailure(msg: JsMsg, err: unknown): Promise<void> {
+    return onFailure(this.o, msg, err, this.maxDeliveries);
   }
 
   private retryLater(msg: JsMsg, err: unknown): void {
-    const delay = redeliveryDelayMs(msg.info.deliveryCount);
-    this.o.logger.warn({ seq: msg.seq, deliveries: msg.info.deliveryCount, delayMs: delay, err: errorText(err) }, 'message failed; will retry');
-    msg.nak(delay);
+    retryLater(this.o, msg, err);
   }
 
-  private async deadLetter(msg: JsMsg, reason: string): Promise<void> {
-    const headers: Record<string, string> = {};
-    for (const [k, v] of msg.headers ?? []) headers[k] = v[0];
-    Object.assign(headers, {
-      'Spanlog-DLQ-Reason': reason.slice(0, 2_000),
-      'Spanlog-DLQ-Stream': this.o.stream,
-      'Spanlog-DLQ-Consumer': this.o.durable,
-      'Spanlog-DLQ-Seq': String(msg.seq),
-      'Spanlog-DLQ-Subject': msg.subject,
-    });
-    try {
-      await this.o.onDeadLetter?.(msg, reason);
-      await this.o.js.publish(this.o.deadLetterSubject, msg.data, {
-        headers: toNatsHeaders(headers),
-        msgID: `${this.o.stream}:${this.o.durable}:${msg.seq}`,
-      });
-      msg.term(reason.slice(0, 200));
-      this.o.logger.error({ seq: msg.seq, subject: msg.subject, reason }, 'message dead-lettered');
-    } catch (err) {
-      this.o.logger.error({ seq: msg.seq, err: errorText(err) }, 'dead-lettering failed; will retry');
-      msg.nak(redeliveryDelayMs(msg.info.deliveryCount));
-    }
+  private deadLetter(msg: JsMsg, reason: string): Promise<void> {
+    return deadLetter(this.o, msg, reason);
   }
 }
-
-const errorText = (err: unknown): string => (err instanceof Error ? err.message : String(err));

@@ -1,5 +1,5 @@
 import type { JetStreamClient } from 'nats';
-import { EVAL_JOB_SCHEMA, type EvalJobMessage, type EvaluationResult, INGEST_SCHEMAS } from '@app/domain';
+import { EVAL_JOB_SCHEMA, type EvalJobPublication, type EvaluationResult, INGEST_SCHEMAS, evalJobMessageId } from '@app/domain';
 import { toNatsHeaders } from './headers';
 import type { NatsResources } from './nats-resources';
 import type { ChunkPublisher } from './publisher';
@@ -10,11 +10,14 @@ const EVALUATOR_ACTOR = 'evaluator';
 
 export const evalJobSubject = (layout: StreamLayout, orgId: string, evaluatorId: string): string => `${layout.subjectRoot('evals')}.${orgId}.${evaluatorId}`;
 
-/** Appends jobs to EVALS and resolves once all are acknowledged; the job id is the message id. */
-export async function appendEvalJobs(js: JetStreamClient, layout: StreamLayout, jobs: EvalJobMessage[]): Promise<void> {
+/** Appends jobs to EVALS and resolves once all are acknowledged. */
+export async function appendEvalJobs(js: JetStreamClient, layout: StreamLayout, jobs: EvalJobPublication[]): Promise<void> {
   await Promise.all(
     jobs.map((j) =>
-      js.publish(evalJobSubject(layout, j.orgId, j.evaluatorId), JSON.stringify(j), { msgID: j.jobId, headers: toNatsHeaders({ 'Spanlog-Schema': EVAL_JOB_SCHEMA }) }),
+      js.publish(evalJobSubject(layout, j.message.orgId, j.message.evaluatorId), JSON.stringify(j.message), {
+        msgID: evalJobMessageId(j),
+        headers: toNatsHeaders({ 'Spanlog-Schema': EVAL_JOB_SCHEMA }),
+      }),
     ),
   );
 }

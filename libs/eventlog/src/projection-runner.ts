@@ -26,6 +26,7 @@ export function projectionRunner<T, B = T[]>(nats: NatsResources, o: ProjectionR
     jsm,
     stream,
     durable,
+    name: o.consumer,
     deadLetterSubject: layout.deadLetterSubject(stream, durable),
     logger: o.logger.child({ consumer: durable }),
     decode: o.decode,

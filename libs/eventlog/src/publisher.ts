@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import type { JetStreamClient, ObjectStore } from 'nats';
 import { type IngestEnvelope, envelopeToHeaders, serviceUnavailable } from '@app/domain';
+import { publishDuration } from '@app/metrics';
 import { BLOB_HEADER, toNatsHeaders } from './headers';
 
 export interface PublishResult {
@@ -52,7 +53,15 @@ export class ChunkPublisher {
       headers[BLOB_HEADER] = msgID;
       payload = new Uint8Array(0);
     }
-    return this.js.publish(subject, payload, { msgID, headers: toNatsHeaders(headers), timeout: this.timeoutMs });
+    const timer = publishDuration.startTimer();
+    try {
+      const ack = await this.js.publish(subject, payload, { msgID, headers: toNatsHeaders(headers), timeout: this.timeoutMs });
+      timer({ outcome: 'acked' });
+      return ack;
+    } catch (err) {
+      timer({ outcome: 'failed' });
+      throw err;
+    }
   }
 
   private blobStore(): Promise<ObjectStore> {

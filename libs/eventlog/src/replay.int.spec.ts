@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { NatsResources } from './nats-resources';
-import { replayStream, streamLastSeq } from './replay';
+import { firstSeqStoredSince, replayStream, streamLastSeq } from './replay';
 import { STREAM_KEYS } from './streams';
 
 const NATS_URL = process.env.NATS_URL ?? 'nats://127.0.0.1:4222';
@@ -50,5 +50,22 @@ describe(replayStream.name, () => {
     expect(await replay(1, 0)).toEqual({ last: 0, batches: [] });
     await append(3);
     expect(await replay(4, 3)).toEqual({ last: 3, batches: [] });
+  });
+
+  it('finds the first message stored at or after an instant, on a subject or any, and null when there is none', async () => {
+    const subject = (project: string) => nats.layout.ingestSubject('org', project, 'batch');
+    await nats.js.publish(subject('a'), new Uint8Array());
+    await nats.js.publish(subject('b'), new Uint8Array());
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    const since = new Date();
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    await nats.js.publish(subject('b'), new Uint8Array());
+    await nats.js.publish(subject('a'), new Uint8Array());
+    expect(await firstSeqStoredSince(nats, 'ingest', new Date(0))).toBe(1);
+    expect(await firstSeqStoredSince(nats, 'ingest', since)).toBe(3);
+    expect(await firstSeqStoredSince(nats, 'ingest', since, subject('a'))).toBe(4);
+    expect(await firstSeqStoredSince(nats, 'ingest', new Date(0), subject('b'))).toBe(2);
+    expect(await firstSeqStoredSince(nats, 'ingest', new Date(Date.now() + 60_000))).toBeNull();
+    expect(await firstSeqStoredSince(nats, 'ingest', since, subject('c'))).toBeNull();
   });
 });

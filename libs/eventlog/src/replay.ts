@@ -33,6 +33,28 @@ export async function nextStoredSeq(nats: NatsResources, stream: StreamKey, seq:
 }
 
 /**
+ * The sequence of the first message on `filterSubject` (one subject or wildcard; every
+ * subject of the stream by default) that the stream stored at or after `since`, or null when
+ * there is none. The server finds it from its own index, without reading what comes before.
+ */
+export async function firstSeqStoredSince(nats: NatsResources, stream: StreamKey, since: Date, filterSubject?: string): Promise<number | null> {
+  const consumer = await nats.js.consumers.get(nats.layout.streamName(stream), {
+    deliver_policy: DeliverPolicy.StartTime,
+    opt_start_time: since.toISOString(),
+    headers_only: true,
+    ...(filterSubject ? { filterSubjects: filterSubject } : {}),
+  });
+  try {
+    // Nothing waiting means nothing to wait for: an empty answer at once instead of a fetch's time-out.
+    if ((await consumer.info()).num_pending === 0) return null;
+    const first = await consumer.next({ expires: 5_000 });
+    return first ? first.seq : null;
+  } finally {
+    await consumer.delete().catch(() => undefined);
+  }
+}
+
+/**
  * The durable consumer's ack floor (0 while the consumer does not exist yet): every message at
  * or below it was acknowledged or skipped. No proof that it was applied: a purge on nats-server
  * 2.9 moves it past messages never delivered. Projections record what they applied.
@@ -44,6 +66,23 @@ export async function consumerAckFloor(nats: NatsResources, stream: StreamKey, c
     if (isNotFound(err)) return 0;
     throw err;
   }
+}
+
+/** A durable consumer's messages not yet delivered to anyone, by its name without the deployment's prefix. */
+export interface ConsumerBacklog {
+  consumer: string;
+  pending: number;
+}
+
+/** The backlog of each of this deployment's durable consumers on a stream (ephemeral readers such as replays are left out). */
+export async function consumerBacklogs(nats: NatsResources, stream: StreamKey): Promise<ConsumerBacklog[]> {
+  const backlogs: ConsumerBacklog[] = [];
+  const { prefix } = nats.layout;
+  for await (const info of nats.jsm.consumers.list(nats.layout.streamName(stream))) {
+    const durable = info.config.durable_name;
+    if (durable?.startsWith(prefix)) backlogs.push({ consumer: durable.slice(prefix.length), pending: info.num_pending });
+  }
+  return backlogs;
 }
 
 /**

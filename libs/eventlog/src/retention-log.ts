@@ -1,11 +1,10 @@
 import { randomUUID } from 'node:crypto';
-import { DeliverPolicy } from 'nats';
 import { INGEST_SCHEMAS, type TraceDeletionBatch } from '@app/domain';
 import type { NatsResources } from './nats-resources';
 import { appendAuditEvent } from './audit-log';
 import { ChunkPublisher } from './publisher';
-import { replayStream } from './replay';
-import { isNotFound } from './streams';
+import { firstSeqStoredSince, replayStream, streamLastSeq } from './replay';
+import { removeStoredMessage } from './stored-message';
 
 /** Who appended a deletion, in the envelope's key field: no API key, the retention job. */
 const RETENTION_ACTOR = 'retention';
@@ -42,9 +41,8 @@ const EXPIRED_SCAN_BATCH = 1_000;
  * skipped as if applied (STACK_NOTES). Deleting single messages leaves every consumer where it is.
  */
 export async function deleteIngestBefore(nats: NatsResources, orgId: string, cutoff: Date): Promise<number> {
-  const stream = nats.layout.streamName('ingest');
   const orgSubjects = `${nats.layout.subjectRoot('ingest')}.${orgId}`;
-  const end = await firstSeqSince(nats, `${orgSubjects}.>`, cutoff);
+  const end = (await firstSeqStoredSince(nats, 'ingest', cutoff, `${orgSubjects}.>`)) ?? (await streamLastSeq(nats, 'ingest')) + 1;
   let removed = 0;
   let failure: unknown = null;
   const inFlight = new Set<Promise<void>>();
@@ -55,7 +53,7 @@ export async function deleteIngestBefore(nats: NatsResources, orgId: string, cut
     async (msgs) => {
       for (const msg of msgs) {
         if (msg.seq >= end || msg.subject.endsWith('.deleted')) continue;
-        const deletion: Promise<void> = deleteOne(nats, stream, msg.seq)
+        const deletion: Promise<void> = removeStoredMessage(nats, 'ingest', msg.seq)
           .then(
             (gone) => void (gone && removed++),
             (err: unknown) => void (failure ??= err),
@@ -70,28 +68,6 @@ export async function deleteIngestBefore(nats: NatsResources, orgId: string, cut
   await Promise.all(inFlight);
   if (failure) throw failure;
   return removed;
-}
-
-/** The sequence of the first message on `subjects` stored at or after `since`; past the stream's end when there is none. */
-async function firstSeqSince(nats: NatsResources, subjects: string, since: Date): Promise<number> {
-  const stream = nats.layout.streamName('ingest');
-  const consumer = await nats.js.consumers.get(stream, { filterSubjects: subjects, deliver_policy: DeliverPolicy.StartTime, opt_start_time: since.toISOString() });
-  try {
-    const first = await consumer.next({ expires: 2_000 });
-    return first ? first.seq : (await nats.jsm.streams.info(stream)).state.last_seq + 1;
-  } finally {
-    await consumer.delete().catch(() => undefined);
-  }
-}
-
-/** Whether this call removed the message; one already gone (a run before, or another process) is not an error. */
-async function deleteOne(nats: NatsResources, stream: string, seq: number): Promise<boolean> {
-  try {
-    return await nats.jsm.streams.deleteMessage(stream, seq, true);
-  } catch (err) {
-    if (isNotFound(err) || /no message found/i.test(String(err))) return false;
-    throw err;
-  }
 }
 
 /** The event-log side of a retention run (the `RetentionLog` of libs/persistence), over one connection. */

@@ -4,8 +4,13 @@
  */
 export * from './otlp-types';
 export { type OtlpEnvelope, otlpToFacts } from './otlp-to-facts';
-export { MAX_ANY_VALUE_DEPTH, MAX_LISTED_PROBLEMS, validateOtlpRequest } from './validate-otlp-request';
-export { splitOtlpRequest } from './split-otlp-request';
+export { type ExplainedField, type SpanExplanation, explainOtlpRequest } from './explain-otlp';
+export { MAX_ANY_VALUE_DEPTH, MAX_LISTED_PROBLEMS } from './otlp-checks';
+export { validateOtlpRequest } from './validate-otlp-request';
+export { splitOtlpLogsRequest, splitOtlpRequest } from './split-otlp-request';
+export * from './logs/otlp-logs-types';
+export { validateOtlpLogsRequest } from './logs/validate-otlp-logs';
+export { genAiLogsOf, otlpLogsToFacts } from './logs/otlp-logs-to-facts';
 export { decodeAnyValue, decodeAttributes, decodeKeyValue } from './attributes';
-export { spanTypeOf } from './span-rules';
+export { CONVENTIONS, type Mapped, type SpanMapping, mapSpan, spanTypeOf } from './conventions/map-span';
 export { MAX_UNIX_NANO, unixNanoTextOf, unixNanoTextToIso } from './otlp-wire';

@@ -61,6 +61,7 @@ describe(otlpToFacts.name, () => {
       ['tokens as digits in a stringValue', { 'gen_ai.usage.output_tokens': '3' }, { completionTokens: 3 }],
       ['cost from gen_ai.usage.cost (double)', { 'gen_ai.usage.cost': 0.0000165 }, { cost: 0.0000165 }],
       ['cost from an intValue', { 'gen_ai.usage.cost': int(2) }, { cost: 2 }],
+      ['the largest cost and token counts TELEMETRY_RANGES allow', { 'gen_ai.usage.cost': 1_000_000, 'gen_ai.usage.input_tokens': 1_000_000_000, 'gen_ai.usage.output_tokens': 0 }, { cost: 1_000_000, promptTokens: 1_000_000_000, completionTokens: 0 }],
       ['input from gen_ai.prompt', { 'gen_ai.prompt': 'Hello?' }, { input: 'Hello?' }],
       ['output from gen_ai.completion', { 'gen_ai.completion': 'Hi!' }, { output: 'Hi!' }],
       ['input keeps a structured value', { 'gen_ai.prompt': kvlist(kv('role', str('user'))) }, { input: { role: 'user' } }],
@@ -73,6 +74,10 @@ describe(otlpToFacts.name, () => {
       ['negative tokens are not counts', { 'gen_ai.usage.input_tokens': -1 }, ['promptTokens']],
       ['fractional tokens are not counts', { 'gen_ai.usage.input_tokens': 1.5 }, ['promptTokens']],
       ['tokens beyond 2^53 are not exact counts', { 'gen_ai.usage.input_tokens': int('9007199254740993') }, ['promptTokens']],
+      ['tokens beyond TELEMETRY_RANGES are not counts', { 'gen_ai.usage.input_tokens': 1_000_000_001, 'gen_ai.usage.output_tokens': '1000000001' }, ['promptTokens', 'completionTokens', 'totalTokens']],
+      ['a cost beyond TELEMETRY_RANGES is no cost', { 'gen_ai.usage.cost': 1e308 }, ['cost']],
+      ['a cost just beyond TELEMETRY_RANGES is no cost', { 'gen_ai.usage.cost': dbl('1000000.5') }, ['cost']],
+      ['an infinite cost is no cost', { 'gen_ai.usage.cost': dbl('Infinity') }, ['cost']],
       ['a negative cost is no cost', { 'gen_ai.usage.cost': -0.5 }, ['cost']],
       ['a NaN cost is no cost', { 'gen_ai.usage.cost': dbl('NaN') }, ['cost']],
       ['a non-string model is no model', { 'gen_ai.request.model': 4 }, ['model']],
@@ -81,6 +86,12 @@ describe(otlpToFacts.name, () => {
     ])('%s', (_, entries, absent) => {
       const values = withAttributes(entries);
       for (const field of absent) expect(values).not.toHaveProperty(field);
+    });
+
+    it('keeps a cost or count it does not map in the attributes, as sent', () => {
+      const values = withAttributes({ 'gen_ai.usage.cost': 1e308, 'gen_ai.usage.input_tokens': 1_000_000_001 });
+      expect(values).not.toHaveProperty('cost');
+      expect(values.attributes).toEqual({ 'gen_ai.usage.cost': 1e308, 'gen_ai.usage.input_tokens': 1_000_000_001 });
     });
   });
 
@@ -152,7 +163,7 @@ describe(otlpToFacts.name, () => {
       ['a JSON number', 1736935200123456000, '2025-01-15T10:00:00.123456Z'],
       ['whole milliseconds, still six digits', '1736935200123000000', '2025-01-15T10:00:00.123000Z'],
       ['the epoch plus one nanosecond', '1', '1970-01-01T00:00:00.000000Z'],
-      ['the last nanosecond of year 9999', '253402300799999999999', '9999-12-31T23:59:59.999999Z'],
+      ['the last nanosecond of 2099', '4102444799999999999', '2099-12-31T23:59:59.999999Z'],
       ['zero (proto3 "not set")', '0', undefined],
       ['absent', undefined, undefined],
     ])('startTime from %s', (_, startTimeUnixNano, iso) => {

@@ -24,7 +24,8 @@ import { decodeAttributes } from './attributes';
 import type { ExportTraceServiceRequest } from './otlp-types';
 import { StatusCode } from './otlp-types';
 import { isLinkSpanHex, isLinkTraceHex, isoOfUnixNano, parentRefOf, spanHexOf, spanKindName, statusCodeName, traceHexOf, unixNanoText } from './otlp-wire';
-import { genAiFieldsOf, resourceTagsOf, spanTypeOf, traceLabelsOf } from './span-rules';
+import { type SpanMapping, mapSpan } from './conventions/map-span';
+import { type EventView, type SpanView, labelOf } from './conventions/readers';
 
 /** Where the export was accepted: the projection's project and its only clock. */
 export interface OtlpEnvelope {
@@ -40,18 +41,61 @@ const listOr = (value: unknown): readonly unknown[] => (Array.isArray(value) ? v
 const textOr = (value: unknown): string | undefined => (typeof value === 'string' && value !== '' ? sanitizeText(value) : undefined);
 
 /** What a resource contributes to each of its spans' traces, decoded once per resource. */
-interface ResourceContext {
+export interface ResourceContext {
   attributes: JsonObject;
-  traceValues: Partial<TraceFields>;
+  /** SPEC 2.1: the `service:<service.name>` tag, when the resource names its service. */
+  serviceTag: string | undefined;
 }
 
-function resourceContextOf(resourceSpans: Obj): ResourceContext {
+export function resourceContextOf(resourceSpans: Obj): ResourceContext {
   const attributes = decodeAttributes(objectOr(resourceSpans.resource).attributes);
-  const hasAttributes = Object.keys(attributes).length > 0;
+  const service = labelOf(Object.hasOwn(attributes, 'service.name') ? attributes['service.name'] : undefined);
+  return { attributes, serviceTag: service === undefined ? undefined : `service:${service}` };
+}
+
+/** What the convention tables read of a span: its attributes, its events and its resource's attributes. */
+export function spanViewOf(span: Obj, resource: ResourceContext): SpanView {
+  const events: EventView[] = listOr(span.events)
+    .filter(isJsonObject)
+    .map((event) => ({ name: typeof event.name === 'string' ? sanitizeText(event.name) : '', attributes: decodeAttributes(event.attributes) }));
+  return { attributes: decodeAttributes(span.attributes), events, resource: resource.attributes };
+}
+
+/**
+ * The trace fields a span states. SPEC 2.1: resource attributes are the trace's metadata and
+ * give its `service:` tag; a convention's metadata and tags are added to them. The root span's
+ * name is the trace's name (SPEC 2.1), whatever name a convention's attribute gives the trace
+ * (`langfuse.trace.name` stays in the span's attributes).
+ */
+export function traceValuesOf(mapping: SpanMapping, resource: ResourceContext, rootName: string | undefined): Partial<TraceFields> {
+  const { trace } = mapping;
+  const metadata = { ...resource.attributes, ...trace.metadata?.value };
+  const tags = [...new Set([...(resource.serviceTag === undefined ? [] : [resource.serviceTag]), ...(trace.tags?.value ?? [])])];
   return {
-    attributes,
-    // SPEC 2.1: resource attributes are the trace's metadata and its `service:` tag.
-    traceValues: { metadata: hasAttributes ? attributes : undefined, tags: resourceTagsOf(attributes) },
+    metadata: Object.keys(metadata).length > 0 ? metadata : undefined,
+    tags: tags.length > 0 ? tags : undefined,
+    userId: trace.userId?.value,
+    sessionId: trace.sessionId?.value,
+    environment: trace.environment?.value,
+    name: rootName,
+  };
+}
+
+/** The span fields of SPEC 2.2 and the conventions; the total only when both counts are known. */
+export function spanValuesOf(mapping: SpanMapping): Partial<SpanFields> {
+  const { span } = mapping;
+  const promptTokens = span.promptTokens?.value;
+  const completionTokens = span.completionTokens?.value;
+  return {
+    type: mapping.type.value,
+    model: span.model?.value,
+    modelParameters: span.modelParameters?.value,
+    promptTokens,
+    completionTokens,
+    totalTokens: promptTokens !== undefined && completionTokens !== undefined ? promptTokens + completionTokens : undefined,
+    cost: span.cost?.value,
+    input: span.input?.value,
+    output: span.output?.value,
   };
 }
 
@@ -163,7 +207,8 @@ function spanFacts(span: Obj, context: ScopeContext, envelope: OtlpEnvelope, spa
   const traceId = otelTraceUuid(traceHex);
   // OTLP carries no event time: the export's arrival orders versions, the span id breaks ties.
   const version = versionOf(envelope.receivedAt, spanHex);
-  const attributes = decodeAttributes(span.attributes);
+  const view = spanViewOf(span, context.resource);
+  const mapping = mapSpan(view);
   const name = textOr(span.name);
   const startTime = isoOfUnixNano(span.startTimeUnixNano) ?? undefined;
 
@@ -171,10 +216,9 @@ function spanFacts(span: Obj, context: ScopeContext, envelope: OtlpEnvelope, spa
     traceId,
     parentId: parent.kind === 'parent' ? spanUuidOf(traceHex, parent.hex) : undefined,
     name,
-    type: spanTypeOf(attributes),
-    ...genAiFieldsOf(attributes),
+    ...spanValuesOf(mapping),
     metadata: spanMetadataOf(span, context.scope),
-    attributes,
+    attributes: view.attributes,
     startTime,
     endTime: isoOfUnixNano(span.endTimeUnixNano) ?? undefined,
     ...levelOf(span),
@@ -188,12 +232,8 @@ function spanFacts(span: Obj, context: ScopeContext, envelope: OtlpEnvelope, spa
     ...stamped(spanValues, version),
   } satisfies SpanDelta);
 
-  const traceValues: Partial<TraceFields> = {
-    ...context.resource.traceValues,
-    ...traceLabelsOf(attributes, context.resource.attributes),
-    // SPEC 2.1: the root span names the trace; a trace seen only through children keeps name null.
-    name: parent.kind === 'root' ? name : undefined,
-  };
+  // SPEC 2.1: the root span names the trace; a trace seen only through children keeps name null.
+  const traceValues = traceValuesOf(mapping, context.resource, parent.kind === 'root' ? name : undefined);
   facts.traces.push({
     projectId: envelope.projectId,
     id: traceId,

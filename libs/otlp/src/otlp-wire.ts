@@ -3,7 +3,7 @@
  * doubles and bytes as proto3 JSON writes them. Each reader is total: it answers null for
  * anything it cannot read, and never throws.
  */
-import { isOtelSpanId, isOtelTraceId } from '@app/domain';
+import { TELEMETRY_RANGES, isOtelSpanId, isOtelTraceId } from '@app/domain';
 
 const HEX_16 = /^[0-9a-f]{16}$/i;
 const HEX_32 = /^[0-9a-f]{32}$/i;
@@ -32,8 +32,8 @@ export function parentRefOf(value: unknown): ParentRef {
 export const isLinkTraceHex = (value: unknown): value is string => typeof value === 'string' && HEX_32.test(value);
 export const isLinkSpanHex = (value: unknown): value is string => typeof value === 'string' && HEX_16.test(value);
 
-/** 9999-12-31T23:59:59.999999999Z: later times do not fit an ISO 8601 year, nor Postgres' accepted input. */
-export const MAX_UNIX_NANO = '253402300799999999999';
+/** The last nanosecond of the last millisecond TELEMETRY_RANGES allows, as canonical decimal text. */
+export const MAX_UNIX_NANO = String(BigInt(TELEMETRY_RANGES.timestampMs.max) * 1_000_000n + 999_999n);
 const DIGITS = /^\d+$/;
 const LEADING_ZEROS = /^0+(?=\d)/;
 

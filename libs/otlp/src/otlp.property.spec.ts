@@ -3,6 +3,7 @@ import { DomainError, type JsonValue } from '@app/domain';
 import type { AnyValue, ExportTraceServiceRequest, KeyValue, Span } from './otlp-types';
 import { otlpToFacts } from './otlp-to-facts';
 import { ENVELOPE } from './testing/otlp-builders';
+import { MAX_UNIX_NANO } from './otlp-wire';
 import { validateOtlpRequest } from './validate-otlp-request';
 
 const hex = (length: number) =>
@@ -12,7 +13,7 @@ const traceHex = fc.oneof(hex(32), fc.constantFrom('5b8efff798038103d269b633813f
 const spanHex = fc.oneof(hex(16), fc.constantFrom('eee19b7ec3c1b174', '1DC6768109615657'));
 /** Any UTF-16, lone surrogates and NUL included: the converter must make it safe. */
 const text = fc.string({ unit: 'binary', maxLength: 12 });
-const nanos = fc.oneof(fc.bigInt({ min: 0n, max: 253_402_300_799_999_999_999n }).map(String), fc.nat(), fc.constant(1_736_935_200_123_456_000));
+const nanos = fc.oneof(fc.bigInt({ min: 0n, max: BigInt(MAX_UNIX_NANO) }).map(String), fc.nat(), fc.constant(1_736_935_200_123_456_000));
 const KEYS = [
   'platform.span.type', 'gen_ai.request.model', 'gen_ai.response.model', 'gen_ai.usage.input_tokens', 'gen_ai.usage.output_tokens', 'gen_ai.usage.cost',
   'gen_ai.prompt', 'gen_ai.completion', 'gen_ai.request.temperature', 'llm.system', 'tool.name', 'rpc.method', 'db.system', 'db.statement',

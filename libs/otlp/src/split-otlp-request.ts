@@ -3,15 +3,23 @@
  * each chunk keeping its resource and scope).
  */
 import { isJsonObject } from '@app/domain';
-import type { ExportTraceServiceRequest, ResourceSpans, ScopeSpans, Span } from './otlp-types';
+import type { ExportLogsServiceRequest } from './logs/otlp-logs-types';
+import type { ExportTraceServiceRequest } from './otlp-types';
 
 type Obj = Record<string, unknown>;
 
 const bytesOf = (value: unknown): number => Buffer.byteLength(JSON.stringify(value) ?? 'null');
 const objects = (value: unknown): Obj[] => (Array.isArray(value) ? value.filter(isJsonObject) : []);
 
-/** `{"resourceSpans":[]}`: what a chunk weighs before its first resource. */
-const EMPTY_CHUNK_BYTES = bytesOf({ resourceSpans: [] });
+/** Where a signal's export keeps its resources, their scopes and the scopes' items. */
+interface ExportShape {
+  resources: string;
+  scopes: string;
+  items: string;
+}
+
+const TRACES: ExportShape = { resources: 'resourceSpans', scopes: 'scopeSpans', items: 'spans' };
+const LOGS: ExportShape = { resources: 'resourceLogs', scopes: 'scopeLogs', items: 'logRecords' };
 
 /**
  * Splits an export by spans into exports whose `JSON.stringify` is at most `maxBytes` UTF-8
@@ -24,50 +32,63 @@ const EMPTY_CHUNK_BYTES = bytesOf({ resourceSpans: [] });
  * O(size of the body): every span, resource and scope is serialized once to be measured.
  */
 export function splitOtlpRequest(body: ExportTraceServiceRequest, maxBytes: number): ExportTraceServiceRequest[] {
+  return splitExport(body as Obj, TRACES, maxBytes);
+}
+
+/** `splitOtlpRequest` for a logs export: by log records, each chunk keeping its resource and scope. */
+export function splitOtlpLogsRequest(body: ExportLogsServiceRequest, maxBytes: number): ExportLogsServiceRequest[] {
+  return splitExport(body as Obj, LOGS, maxBytes);
+}
+
+function splitExport(body: Obj, shape: ExportShape, maxBytes: number): Obj[] {
   if (bytesOf(body) <= maxBytes) return [body];
-  const chunks: ExportTraceServiceRequest[] = [];
-  let chunk: ResourceSpans[] = [];
-  let size = EMPTY_CHUNK_BYTES;
-  // This chunk's copies of the current resource and scope, created on their first span.
-  let resourceOut: (ResourceSpans & { scopeSpans: ScopeSpans[] }) | null = null;
-  let scopeOut: (ScopeSpans & { spans: Span[] }) | null = null;
+  // `{"resourceSpans":[]}`: what a chunk weighs before its first resource.
+  const emptyChunkBytes = bytesOf({ [shape.resources]: [] });
+  const chunks: Obj[] = [];
+  let chunk: Obj[] = [];
+  let size = emptyChunkBytes;
+  // This chunk's copies of the current resource and scope, created on their first item.
+  let resourceOut: { scopes: Obj[] } | null = null;
+  let scopeOut: { items: unknown[] } | null = null;
   const flush = () => {
-    if (chunk.length > 0) chunks.push({ resourceSpans: chunk });
+    if (chunk.length > 0) chunks.push({ [shape.resources]: chunk });
     chunk = [];
-    size = EMPTY_CHUNK_BYTES;
+    size = emptyChunkBytes;
     resourceOut = null;
     scopeOut = null;
   };
 
-  for (const resourceSpans of objects((body as Obj).resourceSpans)) {
-    // Rebuilt with scopeSpans last, so the shell's text is a prefix and suffix of the chunk's.
-    const { scopeSpans, ...resourceRest } = resourceSpans;
-    const resourceShellBytes = bytesOf({ ...resourceRest, scopeSpans: [] });
+  for (const resource of objects(body[shape.resources])) {
+    // Rebuilt with the scopes last, so the shell's text is a prefix and suffix of the chunk's.
+    const { [shape.scopes]: scopes, ...resourceRest } = resource;
+    const resourceShellBytes = bytesOf({ ...resourceRest, [shape.scopes]: [] });
     resourceOut = null;
-    for (const scope of objects(scopeSpans)) {
-      const { spans, ...scopeRest } = scope;
-      const scopeShellBytes = bytesOf({ ...scopeRest, spans: [] });
+    for (const scope of objects(scopes)) {
+      const { [shape.items]: items, ...scopeRest } = scope;
+      const scopeShellBytes = bytesOf({ ...scopeRest, [shape.items]: [] });
       scopeOut = null;
-      for (const span of Array.isArray(spans) ? (spans as Span[]) : []) {
-        const spanBytes = bytesOf(span);
+      for (const item of Array.isArray(items) ? (items as unknown[]) : []) {
+        const itemBytes = bytesOf(item);
         // Bytes this span adds: itself and a comma, or the scope (and resource) it opens.
         const added = (): number => {
-          if (scopeOut) return spanBytes + 1;
-          const scopeBytes = scopeShellBytes + spanBytes;
-          if (resourceOut) return scopeBytes + (resourceOut.scopeSpans.length > 0 ? 1 : 0);
+          if (scopeOut) return itemBytes + 1;
+          const scopeBytes = scopeShellBytes + itemBytes;
+          if (resourceOut) return scopeBytes + (resourceOut.scopes.length > 0 ? 1 : 0);
           return resourceShellBytes + scopeBytes + (chunk.length > 0 ? 1 : 0);
         };
         if (chunk.length > 0 && size + added() > maxBytes) flush();
         size += added();
         if (!resourceOut) {
-          resourceOut = { ...(resourceRest as ResourceSpans), scopeSpans: [] };
-          chunk.push(resourceOut);
+          const scopesOut: Obj[] = [];
+          chunk.push({ ...resourceRest, [shape.scopes]: scopesOut });
+          resourceOut = { scopes: scopesOut };
         }
         if (!scopeOut) {
-          scopeOut = { ...(scopeRest as ScopeSpans), spans: [] };
-          resourceOut.scopeSpans.push(scopeOut);
+          const itemsOut: unknown[] = [];
+          resourceOut.scopes.push({ ...scopeRest, [shape.items]: itemsOut });
+          scopeOut = { items: itemsOut };
         }
-        scopeOut.spans.push(span);
+        scopeOut.items.push(item);
       }
     }
   }

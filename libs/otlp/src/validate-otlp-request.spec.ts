@@ -1,7 +1,8 @@
 import { DomainError } from '@app/domain';
 import type { Span } from './otlp-types';
 import { exportOf, kv, span, str } from './testing/otlp-builders';
-import { MAX_LISTED_PROBLEMS, validateOtlpRequest } from './validate-otlp-request';
+import { MAX_LISTED_PROBLEMS } from './otlp-checks';
+import { validateOtlpRequest } from './validate-otlp-request';
 
 const SPAN = 'resourceSpans[0].scopeSpans[0].spans[0]';
 
@@ -34,7 +35,7 @@ describe(validateOtlpRequest.name, () => {
       ['an all-zero parentSpanId', withSpan({ parentSpanId: '0000000000000000' }), 1],
       ['an absent parentSpanId', withSpan({ parentSpanId: undefined }), 1],
       ['times as JSON numbers', withSpan({ startTimeUnixNano: 1544712660000000000, endTimeUnixNano: 0 }), 1],
-      ['times as decimal strings', withSpan({ startTimeUnixNano: '1544712660000000000', endTimeUnixNano: '253402300799999999999' }), 1],
+      ['times as decimal strings', withSpan({ startTimeUnixNano: '1544712660000000000', endTimeUnixNano: '4102444799999999999' }), 1],
       ['an unnamed kind integer', withSpan({ kind: 42 }), 1],
       ['status with code and message', withSpan({ status: { code: 2, message: 'boom' } }), 1],
       ['every AnyValue member', withSpan({ attributes: [
@@ -80,7 +81,8 @@ describe(validateOtlpRequest.name, () => {
       ['a fractional time', withSpan({ endTimeUnixNano: 1.5 }), `${SPAN}.endTimeUnixNano: must be a non-negative integer of nanoseconds`],
       ['an ISO time', withSpan({ startTimeUnixNano: '2025-01-01T00:00:00Z' }), `${SPAN}.startTimeUnixNano: must be a non-negative integer`],
       ['a time as an object (LongBits)', withSpan({ startTimeUnixNano: { low: 1, high: 2 } }), `${SPAN}.startTimeUnixNano: must be a non-negative integer`],
-      ['a time past year 9999', withSpan({ startTimeUnixNano: '253402300800000000000' }), `${SPAN}.startTimeUnixNano: must be a time before the year 10000`],
+      ['a time past 2099', withSpan({ startTimeUnixNano: '4102444800000000000' }), `${SPAN}.startTimeUnixNano: must be a time no later than 2099-12-31T23:59:59.999Z`],
+      ['a time in year 9999', withSpan({ endTimeUnixNano: '253402300799999999999' }), `${SPAN}.endTimeUnixNano: must be a time no later than 2099-12-31T23:59:59.999Z`],
       ['attributes not an array', withSpan({ attributes: {} }), `${SPAN}.attributes: must be an array`],
       ['an attribute not an object', withSpan({ attributes: ['x'] }), `${SPAN}.attributes[0]: must be an object with a key and a value`],
       ['an attribute without a key', withSpan({ attributes: [{ value: { stringValue: 'x' } }] }), `${SPAN}.attributes[0].key: must be a string`],

@@ -51,3 +51,18 @@ export async function appliedAboveWatermark(db: Queryable, position: ProjectionP
 export async function initCheckpoint(db: Queryable, position: ProjectionPosition, seq: number): Promise<void> {
   await db.query('INSERT INTO projection_checkpoints (projection, version, stream, seq) VALUES ($1, $2, $3, $4) ON CONFLICT DO NOTHING', [...key(position), seq]);
 }
+
+/** The version of a projection the live tables were built by; null before any was recorded. */
+export async function servingVersion(db: Queryable, projection: string): Promise<number | null> {
+  const rows: { version: number }[] = await db.query('SELECT version FROM projection_versions WHERE projection = $1', [projection]);
+  return rows.length ? rows[0].version : null;
+}
+
+/** Records the version the live tables are now built by: in the transaction that swapped them in. */
+export async function recordServingVersion(db: Queryable, projection: string, version: number): Promise<void> {
+  await db.query(
+    `INSERT INTO projection_versions (projection, version, built_at) VALUES ($1, $2, now())
+     ON CONFLICT (projection) DO UPDATE SET version = excluded.version, built_at = excluded.built_at`,
+    [projection, version],
+  );
+}

@@ -17,6 +17,15 @@ export type WatermarkCheck =
   | { state: 'lost'; watermark: number; seq: number };
 
 /**
+ * Stored messages a projection has not applied yet (or that were removed and not yet passed):
+ * the stream's end minus the watermark, which counts what was recorded with the rows, not acks.
+ */
+export async function projectionLag(ds: DataSource, nats: NatsResources, stream: StreamKey, position: ProjectionPosition): Promise<number> {
+  const [last, applied] = await Promise.all([streamLastSeq(nats, stream), appliedThrough(ds, position)]);
+  return Math.max(0, last - applied);
+}
+
+/**
  * Looks at what holds a projection's watermark back and moves it past sequences that are no
  * longer stored, which no consumer delivers and so nothing records as applied. One call costs a
  * few requests; any number of processes may run it at once (the move is a maximum).

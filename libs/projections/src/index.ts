@@ -3,3 +3,8 @@ export * from './telemetry/decode-ingest-message';
 export * from './telemetry/telemetry-projection';
 export * from './telemetry/rebuild-telemetry';
 export * from './telemetry/verify-telemetry';
+export * from './model-stats/rebuild-model-stats';
+export * from './rebuildable-projections';
+export * from './telemetry/project-subjects';
+export * from './telemetry/replay-telemetry';
+export * from './dead-letters/retry-dead-letters';

@@ -2,6 +2,7 @@ import { type CanActivate, type ExecutionContext, Injectable, createParamDecorat
 import type { FastifyRequest } from 'fastify';
 import { DomainError } from '@app/domain';
 import { ApiKeyLookup, type ApiKeyPrincipal } from '@app/persistence';
+import { FailedAuthLimiter } from './failed-auth-limiter';
 
 declare module 'fastify' {
   interface FastifyRequest {
@@ -16,17 +17,53 @@ export function bearerToken(req: FastifyRequest): string | null {
   return match ? match[1] : null;
 }
 
-/** Project API keys (SPEC 5): missing, unknown or revoked → 401; a session token is not a key. */
+/** Where Langfuse's SDKs send their requests, with Langfuse's credentials. */
+export const LANGFUSE_ROUTES_PREFIX = '/api/public/';
+
+/**
+ * Langfuse's SDKs authenticate with `Basic base64(publicKey:secretKey)`; a user switching to
+ * Spanlog keeps any public key and puts the Spanlog API key as the secret.
+ */
+export function langfuseBasicKey(req: FastifyRequest): string | null {
+  const match = /^Basic\s+([A-Za-z0-9+/=]+)\s*$/i.exec(req.headers.authorization ?? '');
+  if (!match) return null;
+  const decoded = Buffer.from(match[1], 'base64').toString('utf8');
+  const colon = decoded.indexOf(':');
+  const secret = colon < 0 ? '' : decoded.slice(colon + 1);
+  return secret === '' ? null : secret;
+}
+
+/** The API key a request sends: a bearer token, or on Langfuse's routes Langfuse's Basic credentials too. */
+export function apiKeyOf(req: FastifyRequest): string | null {
+  return bearerToken(req) ?? (req.url?.startsWith(LANGFUSE_ROUTES_PREFIX) ? langfuseBasicKey(req) : null);
+}
+
+/**
+ * Project API keys (SPEC 5): missing, unknown or revoked → 401; a session token is not a key.
+ * A client IP that keeps sending unknown keys is refused with 429 before the look-up
+ * (FailedAuthLimiter); keys the cache knows still pass, so its good clients go on working.
+ */
 @Injectable()
 export class ApiKeyGuard implements CanActivate {
-  constructor(private readonly keys: ApiKeyLookup) {}
+  constructor(
+    private readonly keys: ApiKeyLookup,
+    private readonly failures: FailedAuthLimiter,
+  ) {}
 
   async canActivate(context: ExecutionContext): Promise<boolean> {
     const req = context.switchToHttp().getRequest<FastifyRequest>();
-    const token = bearerToken(req);
+    const token = apiKeyOf(req);
     if (!token) throw new DomainError('UNAUTHORIZED', 'missing API key: send Authorization: Bearer <API_KEY>');
-    const principal = await this.keys.find(token);
-    if (!principal) throw new DomainError('UNAUTHORIZED', 'invalid or revoked API key');
+    const blockedForMs = this.failures.blockedForMs(req.ip);
+    const principal = blockedForMs ? await this.keys.findCached(token) : await this.keys.find(token);
+    if (!principal && blockedForMs) {
+      const seconds = Math.ceil(blockedForMs / 1_000);
+      throw new DomainError('RATE_LIMIT_EXCEEDED', `too many requests with invalid API keys from this address; retry after ${seconds} second${seconds === 1 ? '' : 's'}`, { 'Retry-After': String(seconds) });
+    }
+    if (!principal) {
+      this.failures.recordFailure(req.ip);
+      throw new DomainError('UNAUTHORIZED', 'invalid or revoked API key');
+    }
     req.principal = principal;
     return true;
   }

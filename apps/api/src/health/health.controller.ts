@@ -1,8 +1,8 @@
 import { Controller, Get } from '@nestjs/common';
 import { DataSource } from 'typeorm';
-import { NatsResources, streamLastSeq } from '@app/eventlog';
-import { appliedThrough, isReachable } from '@app/persistence';
-import { telemetryPosition } from '@app/projections';
+import { NatsResources } from '@app/eventlog';
+import { isReachable } from '@app/persistence';
+import { projectionLag, telemetryPosition } from '@app/projections';
 
 /** SPEC 4.8: no auth, never rate limited; details say which dependency is down and how far projection is behind. */
 @Controller('api/v1/health')
@@ -23,8 +23,7 @@ export class HealthController {
   private async telemetryLag(reachable: boolean): Promise<{ lag: number | null }> {
     if (!reachable) return { lag: null };
     try {
-      const [last, applied] = await Promise.all([streamLastSeq(this.nats, 'ingest'), appliedThrough(this.ds, telemetryPosition(this.nats))]);
-      return { lag: Math.max(0, last - applied) };
+      return { lag: await projectionLag(this.ds, this.nats, 'ingest', telemetryPosition(this.nats)) };
     } catch {
       return { lag: null };
     }

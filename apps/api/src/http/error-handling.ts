@@ -1,7 +1,7 @@
 import { type ArgumentsHost, Catch, type ExceptionFilter } from '@nestjs/common';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { Logger } from 'pino';
-import { errorBody, toErrorResponse } from './error-response';
+import { errorBody, internalErrorMessage, toErrorResponse } from './error-response';
 
 /**
  * Sends every error in SPEC 7.2's shape. Unexpected errors are logged with the request id,
@@ -15,7 +15,7 @@ export function sendError(logger: Logger, err: unknown, req: FastifyRequest, rep
     return;
   }
   logger.error({ reqId: req.id, err, url: req.url }, 'unexpected error');
-  void reply.status(500).send(errorBody(req.url, 'INTERNAL_ERROR', `internal error (request id ${req.id}); retry with backoff`));
+  void reply.status(500).send(errorBody(req.url, 'INTERNAL_ERROR', internalErrorMessage(req.id)));
 }
 
 /**

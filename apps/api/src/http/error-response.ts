@@ -69,6 +69,10 @@ export function toErrorResponse(err: unknown): ErrorResponse | null {
   return null;
 }
 
+/** What a client is told of an unexpected error: none of its internals, only the request id that its log line carries. */
+export const internalErrorMessage = (requestId: string | undefined): string =>
+  requestId === undefined ? 'internal error; retry with backoff' : `internal error (request id ${requestId}); retry with backoff`;
+
 /** Auth endpoints answer in the `{data, error}` envelope (SPEC 4.9–4.11, 7.2). */
 export const usesDataEnvelope = (url: string): boolean => url.startsWith('/api/v1/auth/');
 

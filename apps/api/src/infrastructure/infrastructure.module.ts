@@ -3,7 +3,7 @@ import type { Logger } from 'pino';
 import { DataSource } from 'typeorm';
 import { APP_CONFIG, type AppConfig, LOGGER, createLogger, loadConfig } from '@app/config';
 import { ChunkPublisher, NatsResources } from '@app/eventlog';
-import { ApiKeyChangeListener, ApiKeyLookup, PrincipalCache, SessionStore, TenancyRepository, TraceQueries, UsageQueries, openDataSource } from '@app/persistence';
+import { ApiKeyChangeListener, ApiKeyLookup, LoginFailuresStore, PrincipalCache, SessionStore, TenancyRepository, TraceQueries, UsageQueries, openDataSource } from '@app/persistence';
 
 /** Config, logger, Postgres and NATS for the API: opened once, closed on shutdown. */
 @Global()
@@ -42,9 +42,10 @@ import { ApiKeyChangeListener, ApiKeyLookup, PrincipalCache, SessionStore, Tenan
     { provide: TraceQueries, inject: [DataSource], useFactory: (ds: DataSource) => new TraceQueries(ds) },
     { provide: UsageQueries, inject: [DataSource], useFactory: (ds: DataSource) => new UsageQueries(ds) },
     { provide: SessionStore, inject: [DataSource], useFactory: (ds: DataSource) => new SessionStore(ds) },
+    { provide: LoginFailuresStore, inject: [DataSource], useFactory: (ds: DataSource) => new LoginFailuresStore(ds) },
     { provide: TenancyRepository, inject: [DataSource], useFactory: (ds: DataSource) => new TenancyRepository(ds) },
   ],
-  exports: [APP_CONFIG, LOGGER, DataSource, NatsResources, ChunkPublisher, ApiKeyLookup, TraceQueries, UsageQueries, SessionStore, TenancyRepository],
+  exports: [APP_CONFIG, LOGGER, DataSource, NatsResources, ChunkPublisher, ApiKeyLookup, TraceQueries, UsageQueries, SessionStore, LoginFailuresStore, TenancyRepository],
 })
 export class InfrastructureModule implements OnApplicationShutdown {
   constructor(

@@ -1,10 +1,12 @@
 import { Inject, Injectable } from '@nestjs/common';
 import type { Logger } from 'pino';
 import { LOGGER } from '@app/config';
-import { DomainError, INGEST_SCHEMAS, type IngestSchema, type NativeEventError, PAYLOAD_LIMITS, SeqTokenCodec, scoreIdOf, validateNativeBatch, validateScoreRequest, validationError } from '@app/domain';
-import { ChunkPublisher, type IngestSubjectKind, NatsResources, chunkNativeBatch, chunkOtlpExport, chunkScores } from '@app/eventlog';
-import { type ExportTraceServiceRequest, validateOtlpRequest } from '@app/otlp';
+import { DomainError, INGEST_SCHEMAS, type IngestSchema, type NativeEventError, PAYLOAD_LIMITS, SeqTokenCodec, scoreIdOf, validateNativeBatch, validateScoreRequest, validationError, writesSpan } from '@app/domain';
+import { ChunkPublisher, type IngestSubjectKind, NatsResources, chunkNativeBatch, chunkOtlpExport, chunkOtlpLogs, chunkScores } from '@app/eventlog';
+import { type ExportTraceServiceRequest, type SpanExplanation, explainOtlpRequest, genAiLogsOf, validateOtlpLogsRequest, validateOtlpRequest } from '@app/otlp';
+import { acceptedEvents, acceptedSpans } from '@app/metrics';
 import type { ApiKeyPrincipal } from '@app/persistence';
+import { assertBodyWithin } from '../http/body-limit';
 import { QuotaService } from '../quota/quota.service';
 
 export interface IngestResult<T> {
@@ -42,6 +44,8 @@ export class IngestService {
     const batch = (body as { batch: unknown[] }).batch;
     const chunks = chunkNativeBatch(raw ?? Buffer.from(JSON.stringify(body)), batch, this.nats.maxMessageBytes);
     const seq = await this.append(principal, requestId, INGEST_SCHEMAS.nativeBatch, 'batch', chunks);
+    acceptedEvents.inc({ kind: 'batch' }, events.length);
+    acceptedSpans.inc({ kind: 'batch' }, events.filter((e) => writesSpan(e.type)).length);
     this.logger.debug({ reqId: requestId, accepted: events.length, rejected: errors.length, chunks: chunks.length, seq }, 'native batch stored');
     return { body: { accepted: events.length, errors }, seqToken: this.tokens.encode({ stream: 'ingest', seq }) };
   }
@@ -57,8 +61,39 @@ export class IngestService {
     const request = body as ExportTraceServiceRequest;
     const chunks = chunkOtlpExport(raw ?? Buffer.from(JSON.stringify(request)), request, this.nats.maxMessageBytes);
     const seq = await this.append(principal, requestId, INGEST_SCHEMAS.otlp, 'otel', chunks);
+    acceptedEvents.inc({ kind: 'otel' }, spanCount);
+    acceptedSpans.inc({ kind: 'otel' }, spanCount);
     this.logger.debug({ reqId: requestId, accepted: spanCount, chunks: chunks.length, seq }, 'otlp export stored');
     return { body: { accepted: spanCount }, seqToken: this.tokens.encode({ stream: 'ingest', seq }) };
+  }
+
+  /**
+   * `?explain=true`: what the conversion makes of each span and from which attributes, for a
+   * user whose spans look empty. Validated like an export; nothing is stored, quota untouched.
+   */
+  explainOtlp(body: unknown): { spans: SpanExplanation[] } {
+    validateOtlpRequest(body);
+    return explainOtlpRequest(body as ExportTraceServiceRequest);
+  }
+
+  /**
+   * OTLP/JSON logs: checked whole like traces. Only the records that attach GenAI content to a
+   * span are stored (cut out of the export, with their resource and scope) and converted by the
+   * processor; the others are counted in the answer and dropped, as Spanlog keeps no general logs.
+   */
+  async ingestOtlpLogs(principal: ApiKeyPrincipal, requestId: string, body: unknown): Promise<IngestResult<{ accepted: number; attached: number }>> {
+    await this.quota.assertCanIngestTraces(principal);
+    const { recordCount } = validateOtlpLogsRequest(body);
+    const genAi = genAiLogsOf(body as Parameters<typeof genAiLogsOf>[0]);
+    if (!genAi) {
+      acceptedEvents.inc({ kind: 'logs' }, recordCount);
+      return { body: { accepted: recordCount, attached: 0 }, seqToken: this.tokens.encode({ stream: 'ingest', seq: 0 }) };
+    }
+    const chunks = chunkOtlpLogs(Buffer.from(JSON.stringify(genAi.request)), genAi.request, this.nats.maxMessageBytes);
+    const seq = await this.append(principal, requestId, INGEST_SCHEMAS.otlpLogs, 'logs', chunks);
+    acceptedEvents.inc({ kind: 'logs' }, recordCount);
+    this.logger.debug({ reqId: requestId, accepted: recordCount, attached: genAi.records, chunks: chunks.length, seq }, 'otlp logs stored');
+    return { body: { accepted: recordCount, attached: genAi.records }, seqToken: this.tokens.encode({ stream: 'ingest', seq }) };
   }
 
   /**
@@ -66,14 +101,15 @@ export class IngestService {
    * retention, rebuilds and replays treat them as any score; answered with each score's id.
    */
   async ingestScores(principal: ApiKeyPrincipal, requestId: string, raw: Buffer | undefined, body: unknown): Promise<IngestResult<{ accepted: number; ids: string[] }>> {
-    const bytes = raw ?? Buffer.from(JSON.stringify(body));
-    if (bytes.byteLength > PAYLOAD_LIMITS.scores) throw new DomainError('PAYLOAD_TOO_LARGE', `body is ${bytes.byteLength} bytes; at most ${PAYLOAD_LIMITS.scores} are allowed`);
+    assertBodyWithin(raw, PAYLOAD_LIMITS.scores);
     const scores = validateScoreRequest(body);
     const ids = scores.map((s) => scoreIdOf(s).id);
     if (!scores.length) return { body: { accepted: 0, ids }, seqToken: this.tokens.encode({ stream: 'ingest', seq: 0 }) };
     const list = (body as { scores?: unknown[] }).scores;
+    const bytes = raw ?? Buffer.from(JSON.stringify(body));
     const chunks = list ? chunkScores(bytes, list, this.nats.maxMessageBytes) : [bytes];
     const seq = await this.append(principal, requestId, INGEST_SCHEMAS.scores, 'scores', chunks);
+    acceptedEvents.inc({ kind: 'scores' }, scores.length);
     this.logger.debug({ reqId: requestId, accepted: scores.length, chunks: chunks.length, seq }, 'scores stored');
     return { body: { accepted: scores.length, ids }, seqToken: this.tokens.encode({ stream: 'ingest', seq }) };
   }

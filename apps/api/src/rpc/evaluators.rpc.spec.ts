@@ -2,7 +2,7 @@ import 'reflect-metadata';
 import { randomUUID } from 'node:crypto';
 import { TRPCError } from '@trpc/server';
 import type { AppConfig } from '@app/config';
-import { DomainError, type Evaluator, type EvaluatorPatch, type EvaluatorSettings } from '@app/domain';
+import { DomainError, type Evaluator, type EvaluatorPatch, type EvaluatorSettings, type EvaluatorWithSecret } from '@app/domain';
 import type { AuditRecord } from '@app/eventlog';
 import type { EvaluatorStore, MemberRole } from '@app/persistence';
 import type { AuditPublisher } from '../audit/audit.publisher';
@@ -16,13 +16,25 @@ const AT = '2026-11-22T12:00:00.000Z';
 const SECRET = 'Bearer s3cret';
 
 /** The store's contract in memory: what the procedures do with it, not how Postgres keeps it. */
-class MemoryStore implements Pick<EvaluatorStore, 'create' | 'list' | 'update' | 'delete'> {
+class MemoryStore implements Pick<EvaluatorStore, 'create' | 'list' | 'update' | 'rotateSecret' | 'delete'> {
   readonly rows = new Map<string, Evaluator>();
+  readonly secrets = new Map<string, string>();
 
-  async create(projectId: string, settings: EvaluatorSettings): Promise<Evaluator> {
+  async create(projectId: string, settings: EvaluatorSettings): Promise<EvaluatorWithSecret> {
     const evaluator = { id: randomUUID(), projectId, ...settings, createdAt: AT, updatedAt: AT };
     this.rows.set(evaluator.id, evaluator);
-    return evaluator;
+    return { ...evaluator, signingSecret: this.newSecret(evaluator.id) };
+  }
+
+  async rotateSecret(projectId: string, id: string): Promise<EvaluatorWithSecret | null> {
+    const current = this.rows.get(id);
+    return current?.projectId === projectId ? { ...current, signingSecret: this.newSecret(id) } : null;
+  }
+
+  private newSecret(id: string): string {
+    const secret = `whsec_${randomUUID()}`;
+    this.secrets.set(id, secret);
+    return secret;
   }
 
   async list(projectId: string): Promise<Evaluator[]> {
@@ -62,7 +74,7 @@ function setup(nodeEnv = 'test') {
   const audit = { record: async (r: AuditRecord) => void audited.push(r) };
   const service = new EvaluatorsService(tenancy as unknown as TenancyService, store as unknown as EvaluatorStore, audit as unknown as AuditPublisher, { nodeEnv } as AppConfig);
   const router = buildRouter({} as TenancyService, service);
-  const as = (userId: string) => router.createCaller({ ip: '127.0.0.1', session: async () => ({ sub: userId, sid: 's', typ: 'access' as const }) }).evaluator;
+  const as = (userId: string) => router.createCaller({ ip: '127.0.0.1', requestId: 'req-1', session: async () => ({ sub: userId, sid: 's', typ: 'access' as const }) }).evaluator;
   return { as, store, audited, tenancy };
 }
 
@@ -80,8 +92,8 @@ async function failure(call: Promise<unknown>): Promise<{ code: string; message:
 const created = (over: Record<string, unknown> = {}) => ({ projectId: PROJECT, name: 'relevance', url: 'https://eval.example.com/score', headers: { Authorization: SECRET }, ...over });
 
 describe('evaluator procedures', () => {
-  it('creates an evaluator with every default filled, echoing the headers just sent, and audits it without them', async () => {
-    const { as, audited } = setup();
+  it('creates an evaluator with every default filled, echoing the headers just sent and showing its signing secret, and audits it without them', async () => {
+    const { as, audited, store } = setup();
     const evaluator = await as('admin').create(created());
     expect(evaluator).toEqual({
       id: expect.any(String),
@@ -95,8 +107,23 @@ describe('evaluator procedures', () => {
       enabled: true,
       createdAt: AT,
       updatedAt: AT,
+      signingSecret: store.secrets.get(evaluator.id),
     });
     expect(audited).toEqual([{ orgId: ORG, actorUserId: 'admin', action: 'evaluator.created', target: evaluator.id, details: { projectId: PROJECT, name: 'relevance' }, ip: '127.0.0.1' }]);
+  });
+
+  it('shows a new signing secret once, on rotation, with header values masked; never in a list; audited without it', async () => {
+    const { as, audited, store } = setup();
+    const { id, signingSecret: first } = await as('admin').create(created());
+    const rotated = await as('admin').rotateSecret({ projectId: PROJECT, id });
+    expect(rotated).toMatchObject({ id, headers: { Authorization: MASKED_HEADER_VALUE }, signingSecret: store.secrets.get(id) });
+    expect(rotated.signingSecret).not.toBe(first);
+    expect(audited.at(-1)).toEqual({ orgId: ORG, actorUserId: 'admin', action: 'evaluator.secret_rotated', target: id, details: { projectId: PROJECT, name: 'relevance' }, ip: '127.0.0.1' });
+    const [listed] = await as('member').list({ projectId: PROJECT });
+    expect(listed).not.toHaveProperty('signingSecret');
+    expect(JSON.stringify(audited)).not.toContain('whsec_');
+    expect(await failure(as('member').rotateSecret({ projectId: PROJECT, id }))).toMatchObject({ code: 'FORBIDDEN' });
+    expect(await failure(as('admin').rotateSecret({ projectId: PROJECT, id: randomUUID() }))).toMatchObject({ code: 'NOT_FOUND' });
   });
 
   it.each([
@@ -143,6 +170,15 @@ describe('evaluator procedures', () => {
     const rotated = await as('admin').update({ projectId: PROJECT, id, headers: { Authorization: 'Bearer new' } });
     expect(rotated.headers).toEqual({ Authorization: 'Bearer new' });
     expect(JSON.stringify(audited)).not.toContain('Bearer');
+  });
+
+  it('refuses a header value the call could not send, on create and on update, as a bad request naming the header', async () => {
+    const { as, store } = setup();
+    const message = 'headers.Authorization: must be a string of at most 4096 Latin-1 characters without control characters such as CR, LF or NUL';
+    expect(await failure(as('admin').create(created({ headers: { Authorization: 'Bearer ключ' } })))).toEqual({ code: 'BAD_REQUEST', message });
+    const { id } = await as('admin').create(created());
+    expect(await failure(as('admin').update({ projectId: PROJECT, id, headers: { Authorization: 'Bearer \u{1f511}' } }))).toEqual({ code: 'BAD_REQUEST', message });
+    expect(store.rows.get(id)?.headers).toEqual({ Authorization: SECRET });
   });
 
   it('refuses an update that changes nothing, and answers 404 for an evaluator the project does not have', async () => {

@@ -1,6 +1,6 @@
-import { Inject, Injectable } from '@nestjs/common';
+import { Inject, Injectable, type OnModuleInit } from '@nestjs/common';
 import { APP_CONFIG, type AppConfig } from '@app/config';
-import { type AuditAction, type Evaluator, notFound, validateEvaluatorInput } from '@app/domain';
+import { type AuditAction, type Evaluator, type EvaluatorWithSecret, notFound, validateEvaluatorInput } from '@app/domain';
 import { EvaluatorStore } from '@app/persistence';
 import { AuditPublisher } from '../audit/audit.publisher';
 import { ADMIN_ROLES, type Actor, TenancyService } from './tenancy.service';
@@ -12,9 +12,10 @@ export const MASKED_HEADER_VALUE = '***';
  * Header values are secrets (most often the endpoint's Authorization), and reading a project
  * needs only membership. So an answer shows header values only to the request that sent
  * them (create, or an update that replaces the headers); every other answer (list, any other
- * update) shows the names with "***". Stored values are never read back to a client.
+ * update, a secret rotation) shows the names with "***". Stored values are never read back
+ * to a client. The signing secret is shown by create and rotateSecret alone.
  */
-const masked = (evaluator: Evaluator): Evaluator => ({
+const masked = <E extends Evaluator>(evaluator: E): E => ({
   ...evaluator,
   headers: Object.fromEntries(Object.keys(evaluator.headers).map((name) => [name, MASKED_HEADER_VALUE])),
 });
@@ -27,7 +28,7 @@ type EvaluatorAuditAction = Extract<AuditAction, `evaluator.${string}`>;
  * `validateEvaluatorInput`, the one place of their rules, before access is.
  */
 @Injectable()
-export class EvaluatorsService {
+export class EvaluatorsService implements OnModuleInit {
   private readonly requireHttps: boolean;
 
   constructor(
@@ -40,7 +41,12 @@ export class EvaluatorsService {
     this.requireHttps = config.nodeEnv === 'production';
   }
 
-  async create(actor: Actor, projectId: string, fields: unknown): Promise<Evaluator> {
+  /** Seals what an older version stored in plaintext, and refuses to start with a key that does not open what is stored. */
+  async onModuleInit(): Promise<void> {
+    await this.store.prepare();
+  }
+
+  async create(actor: Actor, projectId: string, fields: unknown): Promise<EvaluatorWithSecret> {
     const settings = validateEvaluatorInput(fields, { partial: false, requireHttps: this.requireHttps });
     const orgId = await this.tenancy.requireProjectRole(actor, projectId, ADMIN_ROLES);
     const evaluator = await this.store.create(projectId, settings);
@@ -62,6 +68,15 @@ export class EvaluatorsService {
     return patch.headers ? evaluator : masked(evaluator);
   }
 
+  /** A new signing secret, in force at once (the old one stops working); audited without it. */
+  async rotateSecret(actor: Actor, projectId: string, id: string): Promise<EvaluatorWithSecret> {
+    const orgId = await this.tenancy.requireProjectRole(actor, projectId, ADMIN_ROLES);
+    const rotated = await this.store.rotateSecret(projectId, id);
+    if (!rotated) throw notFound(`evaluator ${id} not found in project ${projectId}`);
+    await this.record(actor, orgId, 'evaluator.secret_rotated', id, { projectId, name: rotated.name });
+    return masked(rotated);
+  }
+
   async delete(actor: Actor, projectId: string, id: string): Promise<{ id: string; deleted: true }> {
     const orgId = await this.tenancy.requireProjectRole(actor, projectId, ADMIN_ROLES);
     if (!(await this.store.delete(projectId, id))) throw notFound(`evaluator ${id} not found in project ${projectId}`);
@@ -69,7 +84,7 @@ export class EvaluatorsService {
     return { id, deleted: true };
   }
 
-  /** Audited as API keys are; the details never hold header values, nor the URL (its query may carry a token). */
+  /** Audited as API keys are; the details never hold header values, the signing secret, nor the URL (its query may carry a token). */
   private record(actor: Actor, orgId: string, action: EvaluatorAuditAction, target: string, details: Record<string, unknown>): Promise<void> {
     return this.audit.record({ orgId, actorUserId: actor.userId, action, target, details, ip: actor.ip });
   }

@@ -35,6 +35,7 @@ export async function mountRpc(app: NestFastifyApplication): Promise<void> {
       allowMethodOverride: true,
       createContext: async (): Promise<RpcContext> => ({
         ip: req.ip,
+        requestId: req.id,
         session: () => {
           const token = bearerToken(req);
           if (!token) return Promise.reject(new DomainError('UNAUTHORIZED', 'missing access token: send Authorization: Bearer <ACCESS_TOKEN>'));

@@ -2,8 +2,8 @@ import { initTRPC } from '@trpc/server';
 import type { AccessClaims } from '../sessions/auth.service';
 import { withEvaluatorFields } from './evaluator-input';
 import type { EvaluatorsService } from './evaluators.service';
-import { toTrpcError } from './rpc-errors';
-import { dto } from './rpc-input';
+import { formatRpcError, toTrpcError } from './rpc-errors';
+import { dto, optionalDto } from './rpc-input';
 import {
   ApiKeyCreateInput,
   ApiKeyRevokeInput,
@@ -15,6 +15,7 @@ import {
   OrgInput,
   ProjectCreateInput,
   ProjectInput,
+  SecurityLogInput,
 } from './rpc.dto';
 import type { Actor, TenancyService } from './tenancy.service';
 
@@ -22,10 +23,12 @@ export interface RpcContext {
   /** Resolves the caller's session, or rejects with UNAUTHORIZED; lazy so that every error has tRPC's shape. */
   session: () => Promise<AccessClaims>;
   ip: string | null;
+  /** The HTTP request's id, which an internal error's message and log line carry. */
+  requestId: string;
 }
 
 // Never dev mode: error bodies would carry stack traces to any caller.
-const t = initTRPC.context<RpcContext>().create({ isDev: false });
+const t = initTRPC.context<RpcContext>().create({ isDev: false, errorFormatter: formatRpcError });
 
 /** The services speak domain errors; here they become tRPC errors with the same status. */
 const procedure = t.procedure.use(async ({ next }) => {
@@ -47,6 +50,7 @@ export function buildRouter(tenancy: TenancyService, evaluators: EvaluatorsServi
   return t.router({
     user: t.router({
       me: authed.query(({ ctx }) => tenancy.me(ctx.actor)),
+      securityLog: authed.input(optionalDto(SecurityLogInput)).query(({ ctx, input }) => tenancy.securityLog(ctx.actor, input.cursor)),
     }),
     organization: t.router({
       list: authed.query(({ ctx }) => tenancy.listOrgs(ctx.actor)),
@@ -64,7 +68,7 @@ export function buildRouter(tenancy: TenancyService, evaluators: EvaluatorsServi
     member: t.router({
       list: authed.input(dto(OrgInput)).query(({ ctx, input }) => tenancy.listMembers(ctx.actor, input.orgId)),
       add: authed.input(dto(MemberAddInput)).mutation(({ ctx, input }) => tenancy.addMember(ctx.actor, input.orgId, input.email, input.role)),
-      remove: authed.input(dto(MemberRemoveInput)).mutation(({ ctx, input }) => tenancy.removeMember(ctx.actor, input.orgId, input.userId)),
+      remove: authed.input(dto(MemberRemoveInput)).mutation(({ ctx, input }) => tenancy.removeMember(ctx.actor, input.orgId, input.userId, input.revokeKeys)),
     }),
     usage: t.router({
       get: authed.input(dto(OrgInput)).query(({ ctx, input }) => tenancy.usage(ctx.actor, input.orgId)),
@@ -76,6 +80,7 @@ export function buildRouter(tenancy: TenancyService, evaluators: EvaluatorsServi
       create: authed.input(withEvaluatorFields(ProjectInput)).mutation(({ ctx, input: { projectId, ...fields } }) => evaluators.create(ctx.actor, projectId, fields)),
       list: authed.input(dto(ProjectInput)).query(({ ctx, input }) => evaluators.list(ctx.actor, input.projectId)),
       update: authed.input(withEvaluatorFields(EvaluatorInput)).mutation(({ ctx, input: { projectId, id, ...fields } }) => evaluators.update(ctx.actor, projectId, id, fields)),
+      rotateSecret: authed.input(dto(EvaluatorInput)).mutation(({ ctx, input }) => evaluators.rotateSecret(ctx.actor, input.projectId, input.id)),
       delete: authed.input(dto(EvaluatorInput)).mutation(({ ctx, input }) => evaluators.delete(ctx.actor, input.projectId, input.id)),
     }),
   });

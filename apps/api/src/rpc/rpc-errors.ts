@@ -1,6 +1,7 @@
 import { TRPCError } from '@trpc/server';
 import { DomainError, type ErrorCode, serviceUnavailable } from '@app/domain';
 import { isStoreUnavailable } from '@app/persistence';
+import { internalErrorMessage } from '../http/error-response';
 
 /** The tRPC code of a domain error; tRPC derives the HTTP status from it (CONTRACT: 401, 403, 404, 400). */
 export function trpcCodeOf(code: ErrorCode): TRPCError['code'] {
@@ -36,4 +37,14 @@ export function trpcCodeOf(code: ErrorCode): TRPCError['code'] {
 export function toTrpcError(err: unknown): unknown {
   const domain = isStoreUnavailable(err) ? serviceUnavailable('the database is unavailable; retry it') : err;
   return domain instanceof DomainError ? new TRPCError({ code: trpcCodeOf(domain.code), message: domain.message, cause: domain }) : err;
+}
+
+/**
+ * tRPC's errorFormatter, the one shape of every RPC error: an internal error shows a generic
+ * message with the request id, never its own (a raw Postgres message names tables, columns
+ * and encodings); `onError` in mount-rpc.ts logs the real one under that id. Without a
+ * context (a request tRPC could not read) there is no id to give.
+ */
+export function formatRpcError<Shape extends { message: string }>({ shape, error, ctx }: { shape: Shape; error: TRPCError; ctx?: { requestId: string } }): Shape {
+  return error.code === 'INTERNAL_SERVER_ERROR' ? { ...shape, message: internalErrorMessage(ctx?.requestId) } : shape;
 }

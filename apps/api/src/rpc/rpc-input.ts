@@ -17,3 +17,9 @@ export function dto<T extends object>(cls: new () => T): (input: unknown) => T {
     return instance;
   };
 }
+
+/** As `dto`, for a procedure whose every field is optional: no input at all reads as `{}`. */
+export function optionalDto<T extends object>(cls: new () => T): (input: unknown) => T {
+  const parse = dto(cls);
+  return (input: unknown) => parse(input ?? {});
+}

@@ -1,6 +1,7 @@
-import { IsEmail, IsIn, IsOptional, IsString, IsUUID } from 'class-validator';
+import { IsBoolean, IsIn, IsOptional, IsString, IsUUID } from 'class-validator';
 import { MEMBER_ROLES, type MemberRole } from '@app/persistence';
 import { RequiredString } from '../validation/required-string';
+import { EmailAddress } from '../validation/text-fields';
 
 export class OrgInput {
   @IsUUID('all', { message: 'orgId must be a UUID' }) orgId: string;
@@ -21,11 +22,15 @@ export class ApiKeyRevokeInput extends ProjectInput {
   @IsUUID('all', { message: 'id must be a UUID' }) id: string;
 }
 export class MemberAddInput extends OrgInput {
-  @IsEmail({}, { message: 'email must be an e-mail address' }) email: string;
+  @EmailAddress() email: string;
   @IsIn(MEMBER_ROLES, { message: `role must be one of ${MEMBER_ROLES.join(', ')}` }) role: MemberRole;
 }
 export class MemberRemoveInput extends OrgInput {
   @IsUUID('all', { message: 'userId must be a UUID' }) userId: string;
+  @IsOptional() @IsBoolean({ message: 'revokeKeys must be true or false' }) revokeKeys?: boolean;
+}
+export class SecurityLogInput {
+  @IsOptional() @IsString({ message: 'cursor must be a string' }) cursor?: string;
 }
 export class AuditLogInput extends OrgInput {
   @IsOptional() @IsString({ message: 'cursor must be a string' }) cursor?: string;

@@ -16,6 +16,11 @@ export interface Actor {
 
 const forbidden = (message: string) => new DomainError('FORBIDDEN', message);
 
+function permitted(role: MemberRole, allowed?: readonly MemberRole[]): MemberRole {
+  if (allowed && !allowed.includes(role)) throw forbidden(`this needs the role ${allowed.join(' or ')}; you are ${role}`);
+  return role;
+}
+
 /** The dashboard's tenancy operations, each checked for membership and role first. */
 @Injectable()
 export class TenancyService {
@@ -56,7 +61,7 @@ export class TenancyService {
 
   async createApiKey(actor: Actor, projectId: string, name: string) {
     const orgId = await this.requireProjectRole(actor, projectId, ADMIN_ROLES);
-    const key = await this.repo.createApiKey(projectId, name);
+    const key = await this.repo.createApiKey(projectId, name, actor.userId);
     await this.audit.record({ orgId, actorUserId: actor.userId, action: 'api_key.created', target: key.id, details: { projectId, name, prefix: key.prefix }, ip: actor.ip });
     return key;
   }
@@ -78,12 +83,16 @@ export class TenancyService {
     return this.repo.members(orgId);
   }
 
+  /**
+   * Adds the account with this e-mail. The answer is the same whether or not there is one (an
+   * e-mail with no account is added nowhere), so it cannot be used to find out who has an
+   * account; seats and roles are checked the same way for both.
+   */
   async addMember(actor: Actor, orgId: string, email: string, role: MemberRole) {
     // Only an owner makes another owner, so an admin cannot raise anyone above themselves.
     await this.requireRole(actor, orgId, role === 'owner' ? OWNER_ONLY : ADMIN_ROLES);
     const user = await this.repo.userByEmail(email);
-    if (!user) throw notFound(`no user with e-mail ${email}; they must have an account first`);
-    const { outcome, plan } = await this.repo.addMember(orgId, user.id, role, (p) => PLANS[p].seats);
+    const { outcome, plan } = await this.repo.addMember(orgId, user?.id ?? null, role, (p) => PLANS[p].seats);
     switch (outcome) {
       case 'no_seat': {
         const seats = PLANS[plan].seats;
@@ -92,12 +101,17 @@ export class TenancyService {
       case 'exists':
         throw validationError(`email: ${email} is already a member`);
       case 'added':
-        await this.audit.record({ orgId, actorUserId: actor.userId, action: 'member.added', target: user.id, details: { email: user.email, role }, ip: actor.ip });
-        return { userId: user.id, email: user.email, role };
+        if (user) await this.audit.record({ orgId, actorUserId: actor.userId, action: 'member.added', target: user.id, details: { email: user.email, role }, ip: actor.ip });
+        return { email, role };
     }
   }
 
-  async removeMember(actor: Actor, orgId: string, userId: string) {
+  /**
+   * Removes a member. The API keys they made stay (they belong to the project, and revoking
+   * them would stop its ingestion) unless `revokeKeys` asks for the ones they made in this
+   * organization to be revoked with the removal.
+   */
+  async removeMember(actor: Actor, orgId: string, userId: string, revokeKeys = false) {
     await this.requireRole(actor, orgId, ADMIN_ROLES);
     const role = await this.repo.roleIn(orgId, userId);
     if (!role) throw notFound(`user ${userId} is not a member of organization ${orgId}`);
@@ -105,19 +119,31 @@ export class TenancyService {
       await this.requireRole(actor, orgId, OWNER_ONLY);
       if ((await this.repo.owners(orgId)) <= 1) throw validationError('userId: an organization keeps at least one owner');
     }
-    await this.repo.removeMember(orgId, userId);
-    await this.audit.record({ orgId, actorUserId: actor.userId, action: 'member.removed', target: userId, details: { role }, ip: actor.ip });
-    return { userId, removed: true };
+    const { revokedKeys } = await this.repo.removeMember(orgId, userId, revokeKeys);
+    await this.audit.record({ orgId, actorUserId: actor.userId, action: 'member.removed', target: userId, details: { role, revokedKeys: revokedKeys.length }, ip: actor.ip });
+    for (const key of revokedKeys) {
+      await this.audit.record({ orgId, actorUserId: actor.userId, action: 'api_key.revoked', target: key.id, details: { projectId: key.projectId, reason: 'its maker was removed from the organization' }, ip: actor.ip });
+    }
+    return { userId, removed: true, revokedKeys: revokedKeys.length };
   }
 
-  /** Newest first, a page at a time; the same `{data, meta: {nextCursor}}` page as the trace list. */
+  /** The organization's own events, newest first, a page at a time; the same `{data, meta: {nextCursor}}` page as the trace list. */
   async auditLog(actor: Actor, orgId: string, cursor?: string) {
     await this.requireRole(actor, orgId, ADMIN_ROLES);
     const org = await this.repo.org(orgId);
     if (!org || !PLANS[org.plan].auditLogs) {
       throw forbidden(`audit logs are not part of the ${org?.plan} plan (Growth, Team and Enterprise have them)`);
     }
-    const rows = await this.repo.auditLog(orgId, AUDIT_PAGE + 1, cursor ? decodeCursor(cursor) : undefined);
+    return this.auditPage({ orgId }, cursor);
+  }
+
+  /** The caller's own security events (logins, failed logins, logouts, refresh reuse), on every plan: theirs to see alone. */
+  securityLog(actor: Actor, cursor?: string) {
+    return this.auditPage({ userId: actor.userId }, cursor);
+  }
+
+  private async auditPage(scope: { orgId: string } | { userId: string }, cursor?: string) {
+    const rows = await this.repo.auditLog(scope, AUDIT_PAGE + 1, cursor ? decodeCursor(cursor) : undefined);
     const page = rows.slice(0, AUDIT_PAGE);
     const last = page[page.length - 1];
     return {
@@ -138,15 +164,19 @@ export class TenancyService {
   private async requireRole(actor: Actor, orgId: string, allowed?: readonly MemberRole[]): Promise<MemberRole> {
     const role = await this.repo.roleIn(orgId, actor.userId);
     if (!role) throw forbidden(`you are not a member of organization ${orgId}`);
-    if (allowed && !allowed.includes(role)) throw forbidden(`this needs the role ${allowed.join(' or ')}; you are ${role}`);
-    return role;
+    return permitted(role, allowed);
   }
 
-  /** The project's organization, once the actor's role in it is checked; other project services check access here too. */
+  /**
+   * The project's organization, once the actor's role in it is checked; other project services
+   * check access here too. A project that does not exist and one of another organization get
+   * the same 403, so project ids cannot be probed for, nor their organization learnt.
+   */
   async requireProjectRole(actor: Actor, projectId: string, allowed?: readonly MemberRole[]): Promise<string> {
     const project = await this.repo.project(projectId);
-    if (!project) throw notFound(`project ${projectId} not found`);
-    await this.requireRole(actor, project.orgId, allowed);
+    const role = project && (await this.repo.roleIn(project.orgId, actor.userId));
+    if (!project || !role) throw forbidden(`project ${projectId} is not in an organization you belong to`);
+    permitted(role, allowed);
     return project.orgId;
   }
 }

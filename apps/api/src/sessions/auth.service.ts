@@ -1,10 +1,12 @@
 import { randomUUID } from 'node:crypto';
 import { Inject, Injectable } from '@nestjs/common';
 import { JwtService } from '@nestjs/jwt';
+import { isUUID } from 'class-validator';
 import { APP_CONFIG, type AppConfig } from '@app/config';
 import { DomainError, looksLikeApiKey } from '@app/domain';
 import { type IssuedSession, PasswordVerifier, SessionStore, TenancyRepository } from '@app/persistence';
 import { AuditPublisher } from '../audit/audit.publisher';
+import { LoginThrottle } from './login-throttle';
 
 /** SPEC 2.5's session, exactly. */
 export interface SessionResponse {
@@ -20,6 +22,16 @@ export interface AccessClaims {
   typ: 'access';
 }
 
+/**
+ * Whether verified claims are an access token as `respond` issues them. The signature says
+ * only who signed: a token signed with the secret but shaped otherwise (a bug, a leaked
+ * secret) is refused rather than trusted. Without `exp` it would never expire (the verifier
+ * checks `exp` only when present), and a `sid` or `sub` that is not a UUID must not reach a
+ * query as one.
+ */
+const isAccessClaims = (claims: Record<string, unknown>): claims is Record<string, unknown> & AccessClaims =>
+  claims.typ === 'access' && typeof claims.exp === 'number' && isUUID(claims.sub, 'all') && isUUID(claims.sid, 'all');
+
 /** One message for an unknown e-mail and a wrong password, so neither reveals which e-mails exist. */
 const INVALID_CREDENTIALS = 'invalid email or password';
 
@@ -31,16 +43,19 @@ export class AuthService {
     private readonly passwords: PasswordVerifier,
     private readonly jwt: JwtService,
     private readonly audit: AuditPublisher,
+    private readonly throttle: LoginThrottle,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
   ) {}
 
   async login(email: string, password: string, ip: string | null): Promise<SessionResponse> {
+    await this.throttle.admit(email);
     const user = await this.users.credentials(email);
     const valid = await this.passwords.verify(user?.passwordHash ?? null, password);
     if (!user || !valid) {
       await this.audit.record({ orgId: null, actorUserId: user?.id ?? null, action: 'user.login_failed', target: email, details: {}, ip });
       throw new DomainError('UNAUTHORIZED', INVALID_CREDENTIALS);
     }
+    await this.throttle.succeeded(email);
     const session = await this.sessions.open(user.id, this.config.jwtRefreshTtlSeconds);
     await this.audit.record({ orgId: null, actorUserId: user.id, action: 'user.login', target: session.sessionId, details: {}, ip });
     return this.respond(session, user.email);
@@ -72,15 +87,14 @@ export class AuthService {
     if (looksLikeApiKey(token)) {
       throw new DomainError('UNAUTHORIZED', 'an API key is not a session token: log in and send the access token');
     }
-    let claims: AccessClaims;
+    let claims: Record<string, unknown>;
     try {
-      claims = await this.jwt.verifyAsync<AccessClaims>(token);
+      claims = await this.jwt.verifyAsync<Record<string, unknown>>(token);
     } catch {
       throw new DomainError('UNAUTHORIZED', 'access token is invalid or expired');
     }
-    if (claims.typ !== 'access' || typeof claims.sid !== 'string' || !(await this.sessions.isLive(claims.sid))) {
-      throw new DomainError('UNAUTHORIZED', 'session has ended; log in again');
-    }
+    if (!isAccessClaims(claims)) throw new DomainError('UNAUTHORIZED', 'access token is invalid or expired');
+    if (!(await this.sessions.isLive(claims.sid))) throw new DomainError('UNAUTHORIZED', 'session has ended; log in again');
     return claims;
   }
 

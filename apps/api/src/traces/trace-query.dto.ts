@@ -1,22 +1,33 @@
 import { Type } from 'class-transformer';
-import { IsInt, IsISO8601, IsNumber, IsOptional, IsString, Length, Max, Min } from 'class-validator';
+import { IsInt, IsNumber, IsOptional, IsString, Length, Max, Min } from 'class-validator';
 import { TRACE_QUERY_LIMIT } from '@app/domain';
+import { StorableText } from '../validation/text-fields';
+import { TimestampField } from '../validation/timestamp-field';
 
-/** Query of GET /api/v1/traces (CONTRACT "Traces"). */
-export class TraceQueryDto {
+/** Query of GET /api/v1/traces/:id. */
+export class TraceReadQueryDto {
+  @IsOptional() @IsString() minSeq?: string;
+}
+
+/**
+ * Query of GET /api/v1/traces (CONTRACT "Traces"). Every value compared in Postgres is text
+ * it can store: a NUL would otherwise fail the statement (BAD_INPUTS 5).
+ */
+export class TraceQueryDto extends TraceReadQueryDto {
   @IsOptional() @IsString() @Length(1, 256) id?: string;
-  @IsOptional() @IsString() name?: string;
+  @IsOptional() @StorableText() name?: string;
   /** Comma-separated; every tag must match. */
-  @IsOptional() @IsString() tags?: string;
-  @IsOptional() @IsString() userId?: string;
-  @IsOptional() @IsString() sessionId?: string;
-  @IsOptional() @IsString() environment?: string;
-  @IsOptional() @IsISO8601({ strict: true }) fromTimestamp?: string;
-  @IsOptional() @IsISO8601({ strict: true }) toTimestamp?: string;
-  @IsOptional() @IsString() spanType?: string;
-  @IsOptional() @IsString() model?: string;
+  @IsOptional() @StorableText() tags?: string;
+  @IsOptional() @StorableText() userId?: string;
+  @IsOptional() @StorableText() sessionId?: string;
+  @IsOptional() @StorableText() environment?: string;
+  /** Epoch milliseconds, from an ISO 8601 timestamp. */
+  @IsOptional() @TimestampField() fromTimestamp?: number;
+  @IsOptional() @TimestampField() toTimestamp?: number;
+  @IsOptional() @StorableText() spanType?: string;
+  @IsOptional() @StorableText() model?: string;
   /** Traces with a score of this name (any score when absent), whose value is within minScore–maxScore when given. */
-  @IsOptional() @IsString() scoreName?: string;
+  @IsOptional() @StorableText() scoreName?: string;
   /** Numeric scores compare by value, boolean ones as 1 and 0; categorical ones never match a bound. */
   @IsOptional() @Type(() => Number) @IsNumber({}, { message: 'minScore must be a number' }) minScore?: number;
   @IsOptional() @Type(() => Number) @IsNumber({}, { message: 'maxScore must be a number' }) maxScore?: number;
@@ -29,5 +40,4 @@ export class TraceQueryDto {
   limit?: number;
 
   @IsOptional() @IsString() cursor?: string;
-  @IsOptional() @IsString() minSeq?: string;
 }

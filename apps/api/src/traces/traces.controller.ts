@@ -4,7 +4,7 @@ import type { ApiKeyPrincipal } from '@app/persistence';
 import { Principal } from '../auth/api-key.guard';
 import { VisibilityService } from '../consistency/visibility.service';
 import { ApiKeyRoute } from '../rate-limit/rate-limit.module';
-import { TraceQueryDto } from './trace-query.dto';
+import { TraceQueryDto, TraceReadQueryDto } from './trace-query.dto';
 import { TracesService } from './traces.service';
 
 export const MIN_SEQ_HEADER = 'spanlog-min-seq';
@@ -33,11 +33,11 @@ export class TracesController {
   async get(
     @Principal() principal: ApiKeyPrincipal,
     @Param('id') id: string,
-    @Query('minSeq') minSeq: string | undefined,
+    @Query() query: TraceReadQueryDto,
     @Headers(MIN_SEQ_HEADER) minSeqHeader: string | undefined,
     @Res({ passthrough: true }) reply: FastifyReply,
   ) {
-    await this.awaitVisible(minSeq ?? minSeqHeader, reply);
+    await this.awaitVisible(query.minSeq ?? minSeqHeader, reply);
     return this.traces.get(principal.projectId, id);
   }
 

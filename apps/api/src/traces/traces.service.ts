@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { TRACE_QUERY_LIMIT, notFound, traceIdCandidates } from '@app/domain';
+import { TRACE_QUERY_LIMIT, notFound, toIso, traceIdCandidates } from '@app/domain';
 import { TraceQueries } from '@app/persistence';
 import { decodeCursor, encodeCursor } from './cursor';
 import type { TraceQueryDto } from './trace-query.dto';
@@ -22,8 +22,8 @@ export class TracesService {
       userId: optional(q.userId),
       sessionId: optional(q.sessionId),
       environment: optional(q.environment),
-      fromTimestamp: optional(q.fromTimestamp),
-      toTimestamp: optional(q.toTimestamp),
+      fromTimestamp: q.fromTimestamp === undefined ? undefined : toIso(q.fromTimestamp),
+      toTimestamp: q.toTimestamp === undefined ? undefined : toIso(q.toTimestamp),
       spanType: optional(q.spanType),
       model: optional(q.model),
       score: optional(q.scoreName) !== undefined || q.minScore !== undefined || q.maxScore !== undefined ? { name: optional(q.scoreName), min: q.minScore, max: q.maxScore } : undefined,

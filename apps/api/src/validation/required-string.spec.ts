@@ -16,7 +16,11 @@ describe(RequiredString.name, () => {
     [{ name: '' }, ['name is required']],
     [{ name: 5 }, ['name must be a string']],
     [{ name: 'toolong' }, ['name must be at most 5 characters']],
+    [{ name: 'a\u0000b' }, ['name must not contain NUL characters or unpaired UTF-16 surrogates']],
+    [{ name: 'a\ud800' }, ['name must not contain NUL characters or unpaired UTF-16 surrogates']],
+    [{ name: '\udc00b' }, ['name must not contain NUL characters or unpaired UTF-16 surrogates']],
     [{ name: 'ok' }, []],
+    [{ name: 'o\u{1f600}' }, []],
   ])('reports %p as %p: one message per field', (input, expected) => {
     expect(messages(input)).toEqual(expected);
   });

@@ -1,17 +1,12 @@
 import type { Command } from 'commander';
-import { isPlanName, PLAN_NAMES, type PlanName, parseTimestamp } from '@app/domain';
+import { isPlanName, PLAN_NAMES, type PlanName } from '@app/domain';
 import { appendAuditEvent, auditRetention, retentionEventLog } from '@app/eventlog';
 import { TenancyRepository, assertSchemaCurrent, bootstrapTenant, ensureDatabaseExists, findOrCreateUser, runRetention } from '@app/persistence';
 import { loadConfig } from '@app/config';
 import { withDatabase } from '../database';
 import { withEventLog } from '../event-log';
+import { timestampOption } from '../options';
 import { CliError, printResult, table } from '../output';
-
-const nowOption = (value: string): number => {
-  const ms = parseTimestamp(value);
-  if (ms === null) throw new CliError('--now must be an ISO 8601 timestamp');
-  return ms;
-};
 
 const planOption = (value: string): PlanName => {
   if (!isPlanName(value)) throw new CliError(`--plan must be one of ${PLAN_NAMES.join(', ')}`);
@@ -94,13 +89,13 @@ export function registerAdminCommands(program: Command): void {
     .description('data retention (SPEC 8.5)')
     .command('run')
     .description("delete every organization's traces older than its plan's retention, now or as of --now")
-    .option('--now <iso>', 'the instant to measure retention from (default: the current time)', nowOption)
+    .option('--now <iso>', 'the instant to measure retention from (default: the current time)', timestampOption('--now'))
     .option('--json', 'print JSON')
-    .action(async (opts: { now?: number; json?: boolean }) => {
+    .action(async (opts: { now?: Date; json?: boolean }) => {
       const run = await withEventLog((nats) =>
         withDatabase(async (ds) => {
           await assertSchemaCurrent(ds);
-          const result = await runRetention(ds, retentionEventLog(nats), opts.now ?? Date.now());
+          const result = await runRetention(ds, retentionEventLog(nats), opts.now?.getTime() ?? Date.now());
           if (result.ran) await auditRetention(nats, result.organizations);
           return result;
         }),

@@ -1,5 +1,5 @@
 import type { Command } from 'commander';
-import type { Evaluator } from '@app/domain';
+import type { Evaluator, EvaluatorWithSecret } from '@app/domain';
 import { CliError, printResult, table } from '../output';
 import { LoggedIn } from '../session';
 import { type ApiOptions, apiCommand } from './api-command';
@@ -91,13 +91,17 @@ const describe = (e: Evaluator): string =>
     `  time-out ${e.timeoutMs} ms; retries ${e.retries}; headers ${Object.keys(e.headers).join(', ') || 'none'}`,
   ].join('\n');
 
+/** The signing secret, shown by create and rotate-secret alone: the receiver verifies each call with it. */
+const withSecret = (e: EvaluatorWithSecret): string =>
+  `${describe(e)}\n  signing secret ${e.signingSecret}  (shown this once: give it to the endpoint, which verifies each call with it)`;
+
 export function registerEvaluatorsCommands(program: Command): void {
   const evaluators = program.command('evaluators').description("a project's webhook evaluators (needs a login)");
 
   evaluatorSettingOptions(apiCommand(evaluators, 'create', 'add a webhook evaluator to a project').requiredOption('--project <id>').requiredOption('--name <name>').requiredOption('--url <url>')).action(
     async (opts: EvaluatorOptions) => {
-      const evaluator = await LoggedIn.open(opts.api).mutate<Evaluator>('evaluator.create', evaluatorInput(opts));
-      printResult(evaluator, !!opts.json, () => describe(evaluator));
+      const evaluator = await LoggedIn.open(opts.api).mutate<EvaluatorWithSecret>('evaluator.create', evaluatorInput(opts));
+      printResult(evaluator, !!opts.json, () => withSecret(evaluator));
     },
   );
 
@@ -119,6 +123,14 @@ export function registerEvaluatorsCommands(program: Command): void {
     const evaluator = await LoggedIn.open(opts.api).mutate<Evaluator>('evaluator.update', evaluatorInput(opts));
     printResult(evaluator, !!opts.json, () => describe(evaluator));
   });
+
+  apiCommand(evaluators, 'rotate-secret', 'give an evaluator a new signing secret; the old one stops working at once')
+    .requiredOption('--project <id>')
+    .requiredOption('--id <id>')
+    .action(async (opts: ApiOptions & { project: string; id: string }) => {
+      const evaluator = await LoggedIn.open(opts.api).mutate<EvaluatorWithSecret>('evaluator.rotateSecret', { projectId: opts.project, id: opts.id });
+      printResult(evaluator, !!opts.json, () => withSecret(evaluator));
+    });
 
   apiCommand(evaluators, 'delete', 'remove an evaluator; it runs no more')
     .requiredOption('--project <id>')

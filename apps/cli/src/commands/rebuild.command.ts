@@ -1,54 +1,91 @@
+import { SingleBar } from 'cli-progress';
 import type { Command } from 'commander';
 import { LiveTablesBusyError, assertSchemaCurrent } from '@app/persistence';
-import { type RebuildProgress, RebuildBusyError, rebuildTelemetry } from '@app/projections';
+import { REBUILDABLE_PROJECTIONS, RebuildBusyError, type RebuildTick, type RebuildableProjection } from '@app/projections';
 import { withDatabase } from '../database';
 import { withEventLog } from '../event-log';
 import { CliError, printResult } from '../output';
 
-const PROJECTIONS = ['telemetry'] as const;
-const PROGRESS_EVERY_MS = 2_000;
+const NAMES = REBUILDABLE_PROJECTIONS.map((p) => p.name);
 
-/** A line on stderr now and then, so an operator watching a long replay sees it move. */
-function progressReporter(): (p: RebuildProgress) => void {
-  let last = 0;
-  let lastPhase = '';
-  return (p) => {
-    const now = Date.now();
-    if (p.phase === lastPhase && now - last < PROGRESS_EVERY_MS) return;
-    last = now;
-    lastPhase = p.phase;
-    process.stderr.write(`rebuild: ${p.phase}, sequence ${p.seq} of ${p.targetSeq}, ${p.messages} messages applied\n`);
+/** The projections asked for, in rebuild order (model stats after the telemetry they are counted from). */
+function chosen(args: string[]): RebuildableProjection[] {
+  if (!args.length || args.includes('all')) return [...REBUILDABLE_PROJECTIONS];
+  const unknown = args.filter((a) => !NAMES.includes(a));
+  if (unknown.length) throw new CliError(`unknown projection ${unknown.join(', ')}: choose from ${NAMES.join(', ')} or all`);
+  return REBUILDABLE_PROJECTIONS.filter((p) => args.includes(p.name));
+}
+
+/** A bar on stderr with the rate and the time left; plain lines now and then when stderr is no terminal. */
+function progressBar(): { tick(t: RebuildTick): void; stop(): void } {
+  const bar = new SingleBar(
+    {
+      stream: process.stderr,
+      format: 'rebuild {projection} [{bar}] {percentage}% | {phase} {value}/{total} | {speed}/s | {eta_formatted} left',
+      noTTYOutput: true,
+      notTTYSchedule: 5_000,
+      hideCursor: true,
+      etaBuffer: 50,
+    },
+    undefined,
+  );
+  let current = '';
+  let started = 0;
+  return {
+    tick(t) {
+      const total = Math.max(t.total, t.done, 1);
+      if (t.projection !== current) {
+        if (current) bar.stop();
+        current = t.projection;
+        started = Date.now();
+        bar.start(total, t.done, { projection: t.projection, phase: t.phase, speed: 0 });
+      }
+      const seconds = (Date.now() - started) / 1_000;
+      bar.setTotal(total);
+      bar.update(t.done, { phase: t.phase, speed: seconds > 0 ? Math.round(t.done / seconds) : 0 });
+    },
+    stop() {
+      if (current) bar.stop();
+    },
   };
+}
+
+function describe(r: Record<string, unknown>): string {
+  const seconds = `${(Number(r.durationMs) / 1000).toFixed(1)} s`;
+  if (r.projection === 'model-stats') return `rebuilt model-stats@${String(r.version)}: ${String(r.buckets)} hours of model stats counted again from the rows in ${seconds}`;
+  return [
+    `rebuilt ${String(r.projection)}@${String(r.version)} from ${String(r.stream)} to sequence ${String(r.lastSeq)} in ${seconds}`,
+    `${String(r.messages)} messages (${String(r.skipped)} skipped): ${String(r.traces)} traces, ${String(r.spans)} spans, ${String(r.scores)} scores`,
+  ].join('\n');
 }
 
 export function registerRebuildCommand(program: Command): void {
   program
     .command('rebuild')
-    .description('rebuild a projection from its stream into new tables and swap them in (operator: DATABASE_URL / NATS_URL)')
-    .option('--projection <name>', `one of ${PROJECTIONS.join(', ')}`, 'telemetry')
+    .argument('[projections...]', `${NAMES.join(', ')} or all (the default)`)
+    .description('rebuild projections beside the live tables while they serve, and swap them in: telemetry from INGEST, model-stats counted again from the rows (operator: DATABASE_URL / NATS_URL)')
+    .option('--projection <name>', 'one projection (the same as naming it)')
     .option('--json', 'print JSON')
-    .action(async (opts: { projection: string; json?: boolean }) => {
-      if (!(PROJECTIONS as readonly string[]).includes(opts.projection)) throw new CliError(`--projection must be one of ${PROJECTIONS.join(', ')}`);
-      const result = await withEventLog((nats) =>
+    .action(async (args: string[], opts: { projection?: string; json?: boolean }) => {
+      const projections = chosen(opts.projection ? [...args, opts.projection] : args);
+      const progress = progressBar();
+      const results = await withEventLog((nats) =>
         withDatabase(async (ds) => {
           await assertSchemaCurrent(ds);
+          const done: Record<string, unknown>[] = [];
           try {
-            return await rebuildTelemetry(ds, nats, {
-              onProgress: progressReporter(),
-              onSkipped: (seq, reason) => process.stderr.write(`rebuild: skipped sequence ${seq}: ${reason}\n`),
-            });
+            for (const projection of projections) done.push(await projection.rebuild(ds, nats, (t) => progress.tick(t)));
           } catch (err) {
             if (err instanceof RebuildBusyError) throw new CliError(err.message);
             if (err instanceof LiveTablesBusyError) throw new CliError(`${err.message}, so the rebuild was not swapped in and nothing changed; run it again`);
             throw err;
+          } finally {
+            progress.stop();
           }
+          return done;
         }),
       );
-      printResult(result, !!opts.json, () =>
-        [
-          `rebuilt ${result.projection}@${result.version} from ${result.stream} to sequence ${result.lastSeq} in ${(result.durationMs / 1000).toFixed(1)} s`,
-          `${result.messages} messages (${result.skipped} skipped): ${result.traces} traces, ${result.spans} spans, ${result.scores} scores`,
-        ].join('\n'),
-      );
+      const result = results.length === 1 ? results[0] : { projections: results };
+      printResult(result, !!opts.json, () => results.map(describe).join('\n'));
     });
 }

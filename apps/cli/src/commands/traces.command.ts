@@ -1,11 +1,8 @@
 import type { Command } from 'commander';
-import { ApiClient } from '../api-client';
-import { CliError, printResult, table } from '../output';
-import { apiUrl } from '../session';
-import { type ApiOptions, apiCommand } from './api-command';
+import { printResult, table } from '../output';
+import { type KeyOptions, keyClient, keyCommand } from './key-command';
 
-interface KeyOptions extends ApiOptions {
-  key?: string;
+interface TraceOptions extends KeyOptions {
   minSeq?: string;
 }
 
@@ -36,22 +33,13 @@ const FILTERS = {
   minSeq: 'minSeq',
 } as const;
 
-/** Project data is read with an API key, never the login session (SPEC 5). */
-function keyClient(opts: KeyOptions): { api: ApiClient; key: string } {
-  const key = opts.key ?? process.env.SPANLOG_API_KEY;
-  if (!key) throw new CliError('an API key is needed: pass --key or set SPANLOG_API_KEY');
-  return { api: new ApiClient(apiUrl(opts.api)), key };
-}
-
-const keyCommand = (parent: Command, nameAndArgs: string, description: string): Command =>
-  apiCommand(parent, nameAndArgs, description)
-    .option('--key <apiKey>', 'project API key (default: $SPANLOG_API_KEY)')
-    .option('--min-seq <token>', 'wait until the write that answered this Spanlog-Seq token is visible');
+const traceCommand = (parent: Command, nameAndArgs: string, description: string): Command =>
+  keyCommand(parent, nameAndArgs, description).option('--min-seq <token>', 'wait until the write that answered this Spanlog-Seq token is visible');
 
 export function registerTracesCommands(program: Command): void {
   const traces = program.command('traces').description("a project's traces (needs an API key)");
 
-  keyCommand(traces, 'list', 'traces, newest first')
+  traceCommand(traces, 'list', 'traces, newest first')
     .option('--id <id>')
     .option('--name <name>')
     .option('--tags <tags>', 'comma-separated; all must match')
@@ -67,7 +55,7 @@ export function registerTracesCommands(program: Command): void {
     .option('--max-score <n>', 'whose value is at most n')
     .option('--limit <n>', '1 to 100 (default 50)')
     .option('--cursor <cursor>', 'nextCursor of the previous page')
-    .action(async (opts: KeyOptions & Partial<Record<keyof typeof FILTERS, string>>) => {
+    .action(async (opts: TraceOptions & Partial<Record<keyof typeof FILTERS, string>>) => {
       const { api, key } = keyClient(opts);
       const query = Object.fromEntries(Object.entries(FILTERS).map(([option, param]) => [param, opts[option as keyof typeof FILTERS]]));
       const page = await api.get<{ data: TraceSummary[]; meta: { nextCursor: string | null } }>('/api/v1/traces', key, query);
@@ -79,7 +67,7 @@ export function registerTracesCommands(program: Command): void {
       );
     });
 
-  keyCommand(traces, 'get <id>', 'one trace with its spans and scores (a Spanlog, OTel or native id)').action(async (id: string, opts: KeyOptions) => {
+  traceCommand(traces, 'get <id>', 'one trace with its spans and scores (a Spanlog, OTel or native id)').action(async (id: string, opts: TraceOptions) => {
     const { api, key } = keyClient(opts);
     const trace = await api.get<unknown>(`/api/v1/traces/${encodeURIComponent(id)}`, key, { minSeq: opts.minSeq });
     printResult(trace, !!opts.json, () => JSON.stringify(trace, null, 2));

@@ -1,9 +1,9 @@
 import type { Command } from 'commander';
-import { isUuidShaped } from '@app/domain';
 import { assertSchemaCurrent } from '@app/persistence';
 import { type ProjectVerification, type RepairResult, UnknownProjectError, type Verification, repairTelemetry, verifyTelemetry } from '@app/projections';
 import { withDatabase } from '../database';
 import { withEventLog } from '../event-log';
+import { uuidOption } from '../options';
 import { CliError, printResult } from '../output';
 
 /** Exit code when the stream and the projections differ (1 is for errors). */
@@ -37,12 +37,11 @@ export function registerVerifyCommand(program: Command): void {
   program
     .command('verify')
     .description(`compare INGEST with the projections; exit ${VERIFY_DIFFERENCES_EXIT_CODE} when they differ (operator: DATABASE_URL / NATS_URL)`)
-    .option('--project <id>', 'one project only')
+    .option('--project <id>', 'one project only', uuidOption('--project', 'a project'))
     .option('--repair', 're-apply the stored requests that are missing from the projections (no webhook is called, no usage counted twice)')
     .option('--json', 'print JSON')
     .action(async (opts: { project?: string; repair?: boolean; json?: boolean }) => {
-      if (opts.project !== undefined && !isUuidShaped(opts.project)) throw new CliError('--project must be a project id (a UUID)');
-      const options = { projectId: opts.project?.toLowerCase() };
+      const options = { projectId: opts.project };
       const { verification, repaired } = await withEventLog((nats) =>
         withDatabase(async (ds) => {
           await assertSchemaCurrent(ds);

@@ -1,23 +1,40 @@
 import { type BeforeApplicationShutdown, Inject, Injectable, type OnApplicationBootstrap } from '@nestjs/common';
+import pLimit from 'p-limit';
 import type { Logger } from 'pino';
 import { DataSource } from 'typeorm';
 import { APP_CONFIG, type AppConfig, LOGGER } from '@app/config';
-import { type EvalJobMessage, parseEvalJobMessage, webhookRequestBody } from '@app/domain';
-import { CONSUMERS, ChunkPublisher, NatsResources, type PullConsumerRunner, appendEvaluationScore, jsonMessage, projectionRunner } from '@app/eventlog';
-import { claimEvalJob, finishEvalJob, isReachable } from '@app/persistence';
+import { EVALUATOR_LIMITS, type EvalJobMessage, type Evaluation, evaluationOf, parseEvalJobMessage, webhookRequestBody } from '@app/domain';
+import { CONSUMERS, ChunkPublisher, type JobConsumer, NatsResources, appendEvaluationScore, jobConsumer, jsonMessage } from '@app/eventlog';
+import { evaluatorCalls } from '@app/metrics';
+import { type EvaluationToRun, type EvaluatorSecrets, SecretBox, SecretBoxError, claimEvalJob, finishEvalJob, isReachable, prepareEvaluatorSecrets, readEvaluatorSecrets } from '@app/persistence';
+import { UrlShares } from './url-shares';
 import { WebhookCaller } from './webhook-caller';
+
+/**
+ * Claims and results go through the processor's Postgres pool, which the projections need
+ * too: a burst of jobs may use this many connections at once, not the whole pool.
+ */
+const STORE_CONCURRENCY = 4;
 
 /**
  * Runs the evaluation jobs of EVALS (SPEC 6.1): checks each against its organization's eval
  * quota, calls the evaluator's webhook, appends the result to INGEST as an EVAL score and
  * counts the run. A job's outcome is recorded, so a redelivered job is not run again; a job
  * whose worker died mid-call runs again (at least once) but is counted once.
+ *
+ * Jobs run independently and are acked one by one (JobConsumer), so a URL that answers late
+ * delays only its own jobs: the 10 calls in flight per URL (WebhookCaller) hold a URL back,
+ * and a URL that already holds its share of the worker (`jobsHeldPerUrl`) has its further
+ * jobs deferred, so that its backlog cannot fill the worker either.
  */
 @Injectable()
 export class EvaluationWorker implements OnApplicationBootstrap, BeforeApplicationShutdown {
-  private runner: PullConsumerRunner<EvalJobMessage> | null = null;
+  private consumer: JobConsumer<EvalJobMessage> | null = null;
   private readonly caller: WebhookCaller;
   private readonly publisher: ChunkPublisher;
+  private readonly shares = new UrlShares(EVALUATOR_LIMITS.jobsHeldPerUrl);
+  private readonly store = pLimit(STORE_CONCURRENCY);
+  private readonly box: SecretBox;
 
   constructor(
     private readonly ds: DataSource,
@@ -26,38 +43,65 @@ export class EvaluationWorker implements OnApplicationBootstrap, BeforeApplicati
     @Inject(LOGGER) private readonly logger: Logger,
   ) {
     this.caller = new WebhookCaller({ requireHttps: config.nodeEnv === 'production', allowPrivateNetworks: config.evaluatorAllowPrivateNetworks });
+    this.box = new SecretBox(config.secretKey);
     this.publisher = new ChunkPublisher(nats.js, nats.layout.blobBucket, nats.maxMessageBytes);
   }
 
   async onApplicationBootstrap(): Promise<void> {
-    this.runner = projectionRunner<EvalJobMessage>(this.nats, {
+    // A key that does not open the stored secrets stops the processor here, before any job fails on it.
+    const sealed = await prepareEvaluatorSecrets(this.ds, this.box);
+    if (sealed) this.logger.info({ evaluators: sealed }, 'sealed evaluator secrets stored in plaintext by an older version');
+    this.consumer = jobConsumer<EvalJobMessage>(this.nats, {
       stream: 'evals',
       consumer: CONSUMERS.evaluationWorker,
       logger: this.logger,
       decode: jsonMessage(parseEvalJobMessage),
-      // Jobs of a batch run side by side; the caller bounds calls per URL.
-      apply: async (jobs) => {
-        await Promise.all(jobs.map((job) => this.run(job)));
-      },
+      run: (job, signal) => this.run(job, signal),
       isHealthy: () => isReachable(this.ds),
+      maxInHand: EVALUATOR_LIMITS.jobsInHand,
     });
-    await this.runner.start();
+    await this.consumer.start();
     this.logger.info('evaluation worker running');
   }
 
   async beforeApplicationShutdown(): Promise<void> {
-    await this.runner?.stop();
+    await this.consumer?.stop();
   }
 
-  private async run(job: EvalJobMessage): Promise<void> {
-    const claimed = await claimEvalJob(this.ds, job.jobId, Date.now());
-    if (claimed.kind === 'skipped') {
-      this.logger.info({ jobId: job.jobId, evaluatorId: job.evaluatorId, reason: claimed.reason }, 'evaluation skipped');
-      return;
+  private async run(job: EvalJobMessage, signal: AbortSignal): Promise<void> {
+    const held: { url: string | null } = { url: null };
+    const admit = (url: string): boolean => {
+      if (!this.shares.take(url)) return false;
+      held.url = url;
+      return true;
+    };
+    try {
+      const claimed = await this.store(() => claimEvalJob(this.ds, job.jobId, Date.now(), admit));
+      switch (claimed.kind) {
+        case 'skipped':
+          evaluatorCalls.inc({ outcome: 'skipped' });
+          this.logger.info({ jobId: job.jobId, evaluatorId: job.evaluatorId, reason: claimed.reason }, 'evaluation skipped');
+          return;
+        case 'deferred':
+          this.logger.debug({ jobId: job.jobId, evaluatorId: job.evaluatorId, delayMs: claimed.delayMs }, 'evaluation deferred: its URL has its share of the worker');
+          return;
+        case 'finished':
+          return;
+        case 'run':
+          return await this.evaluate(claimed.run, signal);
+      }
+    } finally {
+      if (held.url) this.shares.release(held.url);
     }
-    if (claimed.kind === 'finished') return;
-    const { run } = claimed;
-    const { result, attempts } = await this.caller.evaluate(run.evaluator, webhookRequestBody(run.span, run.evaluator));
+  }
+
+  private async evaluate(run: EvaluationToRun, signal: AbortSignal): Promise<void> {
+    const secrets = await this.secrets(run);
+    if (!secrets) return;
+    const { result, verdict, attempts } =
+      'failure' in secrets
+        ? { ...secrets.failure, attempts: 0 }
+        : await this.caller.evaluate({ target: run.evaluator, secrets, messageId: run.jobId, body: webhookRequestBody(run.span, run.evaluator) }, signal);
     await appendEvaluationScore(
       this.nats,
       this.publisher,
@@ -65,7 +109,21 @@ export class EvaluationWorker implements OnApplicationBootstrap, BeforeApplicati
       result,
       new Date().toISOString(),
     );
-    await finishEvalJob(this.ds, run, result);
+    await this.store(() => finishEvalJob(this.ds, run, result));
+    evaluatorCalls.inc({ outcome: verdict });
     this.logger.debug({ jobId: run.jobId, evaluatorId: run.evaluator.id, score: result.score, pass: result.pass, attempts }, 'evaluation done');
+  }
+
+  /**
+   * The evaluator's secrets; null when the evaluator is gone (its jobs went with it). Secrets
+   * that do not open make a call that cannot be made: a result, like any other failure.
+   */
+  private async secrets(run: EvaluationToRun): Promise<EvaluatorSecrets | { failure: Evaluation } | null> {
+    try {
+      return await this.store(() => readEvaluatorSecrets(this.ds, this.box, run.evaluator.id));
+    } catch (err) {
+      if (!(err instanceof SecretBoxError)) throw err;
+      return { failure: evaluationOf({ kind: 'unsendable', message: `the evaluator's headers or signing secret cannot be read: ${err.message}` }, 1) };
+    }
   }
 }

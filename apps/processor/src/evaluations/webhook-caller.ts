@@ -1,18 +1,21 @@
-import { request as httpRequest } from 'node:http';
+import { type ClientRequest, request as httpRequest } from 'node:http';
 import { request as httpsRequest } from 'node:https';
 import { setTimeout as sleep } from 'node:timers/promises';
 import pLimit, { type LimitFunction } from 'p-limit';
 import { useAgent } from 'request-filtering-agent';
+import { Webhook } from 'standardwebhooks';
 import {
   type CallOutcome,
   EVALUATOR_LIMITS,
-  type EvaluationResult,
+  type Evaluation,
   type EvaluatorSettings,
+  SIGNATURE_HEADERS,
   type WebhookRequestBody,
-  evaluationResultOf,
+  evaluationOf,
   isRetryable,
   webhookRetryDelayMs,
 } from '@app/domain';
+import type { EvaluatorSecrets } from '@app/persistence';
 
 export interface WebhookPolicy {
   /** SPEC 2.6: production calls HTTPS endpoints only. */
@@ -21,34 +24,66 @@ export interface WebhookPolicy {
   allowPrivateNetworks: boolean;
 }
 
-export interface WebhookCall {
-  result: EvaluationResult;
+export interface WebhookCall extends Evaluation {
   attempts: number;
+}
+
+/** Where a call goes and how long it may take: the evaluator's settings a call reads. */
+export type WebhookTarget = Pick<EvaluatorSettings, 'url' | 'timeoutMs' | 'retries'>;
+
+/** One evaluation's call: its target, the evaluator's secrets, and the message id every attempt is signed with. */
+export interface WebhookRequest {
+  target: WebhookTarget;
+  secrets: EvaluatorSecrets;
+  /** Standard Webhooks' `webhook-id`: the job's, so a receiver sees a retry as the same message. */
+  messageId: string;
+  body: WebhookRequestBody;
 }
 
 /**
  * Calls evaluator webhooks (SPEC 6.1): POST of the JSON body with the evaluator's headers,
- * the evaluator's time-out per attempt, retries with backoff on 5xx and network errors only,
- * and at most 10 calls in flight per URL across every evaluator that names it. Addresses are
- * checked when the connection is made, after DNS, so a name that resolves to a private
- * address is refused too.
+ * each attempt signed the Standard Webhooks way with the evaluator's secret, the evaluator's
+ * time-out per attempt, retries with backoff on 5xx and network errors only, and at most 10
+ * calls in flight per URL across every evaluator that names it. Addresses are checked when
+ * the connection is made, after DNS, so a name that resolves to a private address is refused too.
  */
 export class WebhookCaller {
   private readonly perUrl = new Map<string, LimitFunction>();
 
   constructor(
     private readonly policy: WebhookPolicy,
-    private readonly wait: (ms: number) => Promise<unknown> = sleep,
+    private readonly wait: (ms: number, signal?: AbortSignal) => Promise<unknown> = (ms, signal) => sleep(ms, undefined, { signal }),
   ) {}
 
-  async evaluate(evaluator: Pick<EvaluatorSettings, 'url' | 'headers' | 'timeoutMs' | 'retries'>, body: WebhookRequestBody): Promise<WebhookCall> {
-    const refused = this.refusal(evaluator.url);
-    if (refused) return { result: evaluationResultOf({ kind: 'network', message: refused }, 1), attempts: 1 };
+  /**
+   * The evaluator's result for the request, whatever the endpoint does. Rejects only when
+   * `signal` aborts (the worker is stopping): the job has no result then, and runs again elsewhere.
+   */
+  async evaluate({ target, secrets, messageId, body }: WebhookRequest, signal?: AbortSignal): Promise<WebhookCall> {
+    const refused = this.refusal(target.url);
+    if (refused) return { ...evaluationOf({ kind: 'unsendable', message: refused }, 1), attempts: 1 };
+    let signer: Webhook;
+    try {
+      signer = new Webhook(secrets.signingSecret);
+    } catch (err) {
+      return { ...evaluationOf({ kind: 'unsendable', message: `the signing secret is not usable: ${(err as Error).message}` }, 1), attempts: 1 };
+    }
     const payload = JSON.stringify(body);
     for (let attempt = 1; ; attempt++) {
-      const outcome = await this.limited(evaluator.url, () => this.call(evaluator, payload));
-      if (!isRetryable(outcome) || attempt > evaluator.retries) return { result: evaluationResultOf(outcome, attempt), attempts: attempt };
-      await this.wait(webhookRetryDelayMs(attempt));
+      const outcome = await this.limited(target.url, () => {
+        signal?.throwIfAborted();
+        // Signed when sent, not when first tried: receivers refuse timestamps minutes old.
+        const sentAt = new Date(Math.floor(Date.now() / 1_000) * 1_000);
+        const signature = {
+          [SIGNATURE_HEADERS.id]: messageId,
+          [SIGNATURE_HEADERS.timestamp]: String(sentAt.getTime() / 1_000),
+          [SIGNATURE_HEADERS.signature]: signer.sign(messageId, sentAt, payload),
+        };
+        return this.call(target, { ...secrets.headers, ...signature }, payload, signal);
+      });
+      signal?.throwIfAborted();
+      if (!isRetryable(outcome) || attempt > target.retries) return { ...evaluationOf(outcome, attempt), attempts: attempt };
+      await this.wait(webhookRetryDelayMs(attempt), signal);
     }
   }
 
@@ -75,25 +110,35 @@ export class WebhookCaller {
     }
   }
 
-  private call(evaluator: Pick<EvaluatorSettings, 'url' | 'headers' | 'timeoutMs'>, payload: string): Promise<CallOutcome> {
-    const { url, headers, timeoutMs } = evaluator;
+  /** Resolves with what the call came to; never rejects, so no call can fail its job (SPEC 6.1 rule 2). */
+  private call({ url, timeoutMs }: WebhookTarget, headers: Record<string, string>, payload: string, signal?: AbortSignal): Promise<CallOutcome> {
     const request = url.startsWith('https:') ? httpsRequest : httpRequest;
     return new Promise<CallOutcome>((resolve) => {
-      const req = request(url, {
-        method: 'POST',
-        agent: useAgent(url, { allowPrivateIPAddress: this.policy.allowPrivateNetworks }),
-        headers: { ...headers, 'content-type': 'application/json', 'content-length': Buffer.byteLength(payload), 'user-agent': 'spanlog-evaluator/1' },
-      });
+      let req: ClientRequest;
+      try {
+        req = request(url, {
+          method: 'POST',
+          agent: useAgent(url, { allowPrivateIPAddress: this.policy.allowPrivateNetworks }),
+          headers: { ...headers, 'content-type': 'application/json', 'content-length': Buffer.byteLength(payload), 'user-agent': 'spanlog-evaluator/1' },
+        });
+      } catch (err) {
+        // Node checks the URL and every header when the request is made, and throws: a value
+        // stored before today's rules (a character outside Latin-1) must score, not crash.
+        return resolve({ kind: 'unsendable', message: (err as Error).message ?? String(err) });
+      }
       // Settled once: a time-out or an oversized answer also ends the request, which may then report errors of its own.
       const settle = (outcome: CallOutcome) => {
         clearTimeout(timer);
+        signal?.removeEventListener('abort', onAbort);
         resolve(outcome);
       };
       const abandon = (message: string) => {
         settle({ kind: 'network', message });
         req.destroy();
       };
+      const onAbort = () => abandon('aborted');
       const timer = setTimeout(() => abandon(`timed out after ${timeoutMs} ms`), timeoutMs);
+      signal?.addEventListener('abort', onAbort, { once: true });
       req.on('error', (err) => settle({ kind: 'network', message: err.message }));
       req.on('response', (res) => {
         const chunks: Buffer[] = [];

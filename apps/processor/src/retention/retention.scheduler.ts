@@ -3,7 +3,8 @@ import type { Logger } from 'pino';
 import { DataSource } from 'typeorm';
 import { APP_CONFIG, type AppConfig, LOGGER } from '@app/config';
 import { NatsResources, auditRetention, retentionEventLog } from '@app/eventlog';
-import { runRetention } from '@app/persistence';
+import { retentionDeleted, retentionRuns } from '@app/metrics';
+import { type RetentionRun, runRetention } from '@app/persistence';
 
 const DAY_MS = 86_400_000;
 
@@ -46,16 +47,36 @@ export class RetentionScheduler implements OnApplicationBootstrap, BeforeApplica
   }
 
   private async runOnce(): Promise<void> {
+    let run: RetentionRun;
     try {
-      const run = await runRetention(this.ds, retentionEventLog(this.nats), Date.now());
-      if (!run.ran) {
-        this.logger.info({ reason: run.reason }, 'retention skipped');
-        return;
-      }
+      run = await runRetention(this.ds, retentionEventLog(this.nats), Date.now());
+    } catch (err) {
+      retentionRuns.inc({ outcome: 'failed' });
+      this.logger.error({ err: String(err) }, 'retention run failed; next try in a day');
+      return;
+    }
+    countRetentionRun(run);
+    if (!run.ran) {
+      this.logger.info({ reason: run.reason }, 'retention skipped');
+      return;
+    }
+    try {
       await auditRetention(this.nats, run.organizations);
       this.logger.info({ organizations: run.organizations }, 'retention run finished');
     } catch (err) {
-      this.logger.error({ err: String(err) }, 'retention run failed; next try in a day');
+      this.logger.error({ err: String(err), organizations: run.organizations }, 'retention run finished, but its audit entries could not be appended');
     }
+  }
+}
+
+/** A finished run counts what it deleted; a skipped one only that it was skipped. */
+export function countRetentionRun(run: RetentionRun): void {
+  retentionRuns.inc({ outcome: run.ran ? 'finished' : 'skipped' });
+  if (!run.ran) return;
+  for (const org of run.organizations) {
+    retentionDeleted.inc({ kind: 'traces' }, org.traces);
+    retentionDeleted.inc({ kind: 'spans' }, org.spans);
+    retentionDeleted.inc({ kind: 'scores' }, org.scores);
+    retentionDeleted.inc({ kind: 'messages' }, org.removedMessages);
   }
 }

@@ -27,6 +27,14 @@ export interface Evaluator extends EvaluatorSettings {
 }
 
 /**
+ * An evaluator as created, or given a new signing secret: the only answers that show the
+ * secret (Standard Webhooks' `whsec_…`) its webhook calls are signed with.
+ */
+export interface EvaluatorWithSecret extends Evaluator {
+  signingSecret: string;
+}
+
+/**
  * The fields an update changes. `headers` replaces the whole set (merging could never remove
  * one); `filter` changes only the members it names, so one knob can be turned alone.
  */

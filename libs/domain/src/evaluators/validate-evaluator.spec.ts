@@ -1,3 +1,4 @@
+import { validateHeaderValue } from 'node:http';
 import fc from 'fast-check';
 import { DomainError } from '../errors';
 import { EVALUATOR_LIMITS } from '../limits';
@@ -84,13 +85,19 @@ describe(validateEvaluatorInput.name, () => {
       ['a timeout as a string', { name: 'n', url: URL_, timeoutMs: '5000' }, 'timeoutMs: must be an integer from 1000 to 30000'],
       ['retries above 5', { name: 'n', url: URL_, retries: 6 }, 'retries: must be an integer from 0 to 5'],
       ['negative retries', { name: 'n', url: URL_, retries: -1 }, 'retries: must be an integer from 0 to 5'],
+      ['a NUL in the name', { name: 'rele\u0000vance', url: URL_ }, 'name: must not contain NUL characters or unpaired UTF-16 surrogates'],
+      ['an unpaired surrogate in a span name of the filter', { name: 'n', url: URL_, filter: { names: ['chat', 'x\udc00'] } }, 'filter.names[1]: must not contain NUL characters or unpaired UTF-16 surrogates'],
       ['headers as an array', { name: 'n', url: URL_, headers: ['Authorization: x'] }, 'headers: must be an object of header names to string values'],
       ['too many headers', { name: 'n', url: URL_, headers: Object.fromEntries(Array.from({ length: 21 }, (_, i) => [`X-H${i}`, 'v'])) }, 'headers: must hold at most 20 headers'],
       ['a header name that is not a token', { name: 'n', url: URL_, headers: { 'X Key': 'v' } }, 'headers: "X Key" is not a valid HTTP header name'],
-      ['a header value with a line break', { name: 'n', url: URL_, headers: { 'X-Key': 'a\r\nInjected: b' } }, 'headers.X-Key: must be a string of at most 4096 characters without CR, LF or NUL'],
-      ['a header value that is a number', { name: 'n', url: URL_, headers: { 'X-Key': 1 } }, 'headers.X-Key: must be a string of at most 4096 characters without CR, LF or NUL'],
-      ['a header value too long', { name: 'n', url: URL_, headers: { 'X-Key': 'v'.repeat(4_097) } }, 'headers.X-Key: must be a string of at most 4096 characters without CR, LF or NUL'],
+      ['a header value with a line break', { name: 'n', url: URL_, headers: { 'X-Key': 'a\r\nInjected: b' } }, 'headers.X-Key: must be a string of at most 4096 Latin-1 characters without control characters such as CR, LF or NUL'],
+      ['a header value beyond Latin-1', { name: 'n', url: URL_, headers: { 'X-Key': 'Bearer ä€' } }, 'headers.X-Key: must be a string of at most 4096 Latin-1 characters without control characters such as CR, LF or NUL'],
+      ['a header value with an unpaired surrogate', { name: 'n', url: URL_, headers: { 'X-Key': 'a\ud800' } }, 'headers.X-Key: must be a string of at most 4096 Latin-1 characters without control characters such as CR, LF or NUL'],
+      ['a header value with a control character', { name: 'n', url: URL_, headers: { 'X-Key': 'a\u0001b' } }, 'headers.X-Key: must be a string of at most 4096 Latin-1 characters without control characters such as CR, LF or NUL'],
+      ['a header value that is a number', { name: 'n', url: URL_, headers: { 'X-Key': 1 } }, 'headers.X-Key: must be a string of at most 4096 Latin-1 characters without control characters such as CR, LF or NUL'],
+      ['a header value too long', { name: 'n', url: URL_, headers: { 'X-Key': 'v'.repeat(4_097) } }, 'headers.X-Key: must be a string of at most 4096 Latin-1 characters without control characters such as CR, LF or NUL'],
       ['a header the call sets itself', { name: 'n', url: URL_, headers: { 'Content-Length': '3' } }, 'headers.Content-Length: is set by the evaluator call itself'],
+      ['a header that signs the call', { name: 'n', url: URL_, headers: { 'Webhook-Signature': 'v1,forged' } }, 'headers.Webhook-Signature: is set by the evaluator call itself'],
       ['one header in two spellings', { name: 'n', url: URL_, headers: { 'X-Key': 'a', 'x-key': 'b' } }, 'headers.x-key: is given twice (header names are case-insensitive)'],
       ['a filter that is not an object', { name: 'n', url: URL_, filter: 'LLM' }, 'filter: must be an object with spanTypes, names, sampleRate'],
       ['no span types', { name: 'n', url: URL_, filter: { spanTypes: [] } }, 'filter.spanTypes: must be a non-empty array of span types such as LLM, TOOL or AGENT'],
@@ -134,10 +141,12 @@ describe(validateEvaluatorInput.name, () => {
   describe('properties', () => {
     const spanType = fc.stringMatching(/^[A-Z][A-Z0-9_]{0,20}$/);
     const headerName = fc.stringMatching(/^X-[A-Za-z0-9-]{1,20}$/);
+    /** Tab, printable ASCII and the upper half of Latin-1: what an HTTP header value may hold. */
+    const headerValue = fc.string({ unit: fc.oneof(fc.constant('\t'), fc.integer({ min: 0x20, max: 0x7e }).map((c) => String.fromCharCode(c)), fc.integer({ min: 0x80, max: 0xff }).map((c) => String.fromCharCode(c))), maxLength: 50 });
     const validSettings: fc.Arbitrary<EvaluatorSettings> = fc.record({
       name: fc.string({ minLength: 1, maxLength: 200 }).filter((s) => s.trim() === s && s.length > 0),
       url: fc.webUrl({ validSchemes: ['https'] }).map((u) => new URL(u).href).filter((u) => u.length <= EVALUATOR_LIMITS.urlLength && !new URL(u).username && !new URL(u).password),
-      headers: fc.uniqueArray(fc.tuple(headerName, fc.string({ maxLength: 50 }).filter((v) => !/[\r\n\0]/.test(v))), { maxLength: 20, selector: ([n]) => n.toLowerCase() }).map(Object.fromEntries),
+      headers: fc.uniqueArray(fc.tuple(headerName, headerValue), { maxLength: 20, selector: ([n]) => n.toLowerCase() }).map(Object.fromEntries),
       timeoutMs: fc.integer({ min: 1_000, max: 30_000 }),
       retries: fc.integer({ min: 0, max: 5 }),
       filter: fc.record({
@@ -154,6 +163,30 @@ describe(validateEvaluatorInput.name, () => {
           expect(validateEvaluatorInput(valid, CREATE)).toEqual(valid);
           const patch = Object.fromEntries(keys.map((k) => [k, valid[k]]));
           expect(validateEvaluatorInput(patch, UPDATE)).toEqual(patch);
+        }),
+      );
+    });
+
+    it("accepts a header value exactly when Node's HTTP client can send it", () => {
+      const sendable = (value: string) => {
+        try {
+          validateHeaderValue('x-key', value);
+          return true;
+        } catch {
+          return false;
+        }
+      };
+      fc.assert(
+        fc.property(fc.oneof(headerValue, fc.string({ unit: 'binary', maxLength: 20 })), (value) => {
+          const accepted = (() => {
+            try {
+              validateEvaluatorInput({ headers: { 'X-Key': value } }, UPDATE);
+              return true;
+            } catch {
+              return false;
+            }
+          })();
+          expect(accepted).toBe(sendable(value));
         }),
       );
     });

@@ -1,7 +1,9 @@
 import { validationError } from '../errors';
+import { UNSTORABLE_TEXT, isStorableText } from '../json/sanitize';
 import { EVALUATOR_LIMITS as LIMITS } from '../limits';
 import { SPAN_TYPE_PATTERN } from '../telemetry/records';
 import type { EvaluatorFilter, EvaluatorPatch, EvaluatorSettings } from './evaluator';
+import { SIGNATURE_HEADERS } from './webhook';
 
 export interface EvaluatorValidationOptions {
   /** An update: only the fields given are checked and returned, and no default is filled in. */
@@ -18,10 +20,14 @@ type Readers<T> = { [K in keyof T]-?: Reader<Exclude<T[K], undefined>> };
 const DEFAULT_SAMPLE_RATE = 1;
 /** RFC 9110 5.6.2: a header name is a token. */
 const HTTP_TOKEN = /^[!#$%&'*+\-.^_`|~0-9A-Za-z]+$/;
-/** A CR or LF would let a value start another header; Node refuses NUL in a header outright. */
-const UNSAFE_HEADER_VALUE = /[\r\n\0]/;
-/** Headers the evaluator call sets itself: a configured value would corrupt the request's framing. */
-const RESERVED_HEADERS = new Set(['host', 'content-length', 'transfer-encoding', 'connection', 'keep-alive', 'upgrade', 'te', 'trailer', 'expect']);
+/**
+ * What Node's HTTP client refuses in a header value (`validateHeaderValue`): control
+ * characters (a CR or LF would start another header) and anything beyond Latin-1. Accepted
+ * once, such a value made every call of the evaluator throw.
+ */
+const INVALID_HEADER_VALUE = /[^\t\x20-\x7e\x80-\xff]/;
+/** Headers the evaluator call sets itself: a configured value would corrupt the request's framing, or its signature. */
+const RESERVED_HEADERS = new Set(['host', 'content-length', 'transfer-encoding', 'connection', 'keep-alive', 'upgrade', 'te', 'trailer', 'expect', ...Object.values(SIGNATURE_HEADERS)]);
 
 const invalid = (path: string, rule: string) => validationError(`${path}: ${rule}`);
 
@@ -42,6 +48,7 @@ const integerIn =
 const readName: Reader<string> = (value, path) => {
   const name = typeof value === 'string' ? value.trim() : '';
   if (!name || name.length > LIMITS.nameLength) throw invalid(path, `must be a non-blank string of at most ${LIMITS.nameLength} characters`);
+  if (!isStorableText(name)) throw invalid(path, UNSTORABLE_TEXT);
   return name;
 };
 
@@ -71,8 +78,8 @@ const readHeaders: Reader<Record<string, string>> = (value, path) => {
     // Header names are case-insensitive: two spellings would be sent as one header, or refused.
     if (seen.has(key)) throw invalid(at, 'is given twice (header names are case-insensitive)');
     seen.add(key);
-    if (typeof headerValue !== 'string' || headerValue.length > LIMITS.headerValueLength || UNSAFE_HEADER_VALUE.test(headerValue)) {
-      throw invalid(at, `must be a string of at most ${LIMITS.headerValueLength} characters without CR, LF or NUL`);
+    if (typeof headerValue !== 'string' || headerValue.length > LIMITS.headerValueLength || INVALID_HEADER_VALUE.test(headerValue)) {
+      throw invalid(at, `must be a string of at most ${LIMITS.headerValueLength} Latin-1 characters without control characters such as CR, LF or NUL`);
     }
     headers[name] = headerValue;
   }
@@ -95,6 +102,7 @@ const readNames: Reader<string[]> = (value, path) => {
   if (!Array.isArray(value) || value.length > LIMITS.filterNames) throw invalid(path, `must be an array of at most ${LIMITS.filterNames} span names`);
   const names = value.map((item, i) => {
     if (typeof item !== 'string' || !item) throw invalid(`${path}[${i}]`, 'must be a non-empty string');
+    if (!isStorableText(item)) throw invalid(`${path}[${i}]`, UNSTORABLE_TEXT);
     return item;
   });
   return unique(names);

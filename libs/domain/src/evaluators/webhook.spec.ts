@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { EVALUATOR_LIMITS } from '../limits';
-import { type CallOutcome, evaluationResultOf, isRetryable, webhookRequestBody, webhookRetryDelayMs } from './webhook';
+import { type CallOutcome, evalDeferralDelayMs, evaluationOf, isRetryable, webhookRequestBody, webhookRetryDelayMs } from './webhook';
 
 const answer = (status: number, body: unknown): CallOutcome => ({ kind: 'answer', status, body: typeof body === 'string' ? body : JSON.stringify(body) });
 
@@ -30,14 +30,18 @@ describe('webhook evaluator rules (SPEC 6.1)', () => {
   });
 
   it("takes the endpoint's score, pass flag, reason and metadata", () => {
-    expect(evaluationResultOf(answer(200, { score: 0.8, pass: true, reason: 'fine', metadata: { judge: 'x' } }), 1)).toEqual({ score: 0.8, pass: true, reason: 'fine', metadata: { judge: 'x' } });
-    expect(evaluationResultOf(answer(201, { score: 0, pass: false }), 1)).toEqual({ score: 0, pass: false, reason: null, metadata: null });
+    expect(evaluationOf(answer(200, { score: 0.8, pass: true, reason: 'fine', metadata: { judge: 'x' } }), 1)).toEqual({
+      verdict: 'pass',
+      result: { score: 0.8, pass: true, reason: 'fine', metadata: { judge: 'x' } },
+    });
+    expect(evaluationOf(answer(201, { score: 0, pass: false }), 1)).toEqual({ verdict: 'fail', result: { score: 0, pass: false, reason: null, metadata: null } });
   });
 
   it.each([
     ['an HTTP error', answer(401, 'no'), /HTTP 401 after 1 attempt: no/],
     ['a server error after retries', answer(503, 'down'), /HTTP 503 after 3 attempts/],
     ['no answer', { kind: 'network', message: 'connect ECONNREFUSED' } as CallOutcome, /failed after 3 attempts: connect ECONNREFUSED/],
+    ['a call that could not be made', { kind: 'unsendable', message: 'Invalid character in header content ["x-key"]' } as CallOutcome, /could not be made: Invalid character in header content \["x-key"\]/],
     ['invalid JSON', answer(200, '{nope'), /not JSON/],
     ['not an object', answer(200, [1]), /not a JSON object/],
     ['a score above 1', answer(200, { score: 1.5, pass: true }), /score must be a number from 0.0 to 1.0/],
@@ -45,9 +49,10 @@ describe('webhook evaluator rules (SPEC 6.1)', () => {
     ['no pass flag', answer(200, { score: 1 }), /pass must be a boolean/],
     ['a reason that is not text', answer(200, { score: 1, pass: true, reason: 3 }), /reason must be a string/],
     ['metadata that is not an object', answer(200, { score: 1, pass: true, metadata: [] }), /metadata must be an object/],
-  ])('scores %s as 0 and fail, with the details as the reason', (_name, outcome, reason) => {
-    const attempts = outcome.kind === 'network' || outcome.status >= 500 ? 3 : 1;
-    const result = evaluationResultOf(outcome, attempts);
+  ])('scores %s as 0 and fail, with the details as the reason, and calls it an error', (_name, outcome, reason) => {
+    const attempts = isRetryable(outcome) ? 3 : 1;
+    const { verdict, result } = evaluationOf(outcome, attempts);
+    expect(verdict).toBe('error');
     expect(result).toMatchObject({ score: 0, pass: false, metadata: null });
     expect(result.reason).toMatch(reason);
   });
@@ -55,8 +60,8 @@ describe('webhook evaluator rules (SPEC 6.1)', () => {
   it('keeps every reason within the stored length', () => {
     fc.assert(
       fc.property(fc.string({ maxLength: 5_000 }), fc.integer({ min: 100, max: 599 }), (text, status) => {
-        const fromBody = evaluationResultOf(answer(status, text), 1).reason ?? '';
-        const fromAnswer = evaluationResultOf(answer(200, { score: 0.5, pass: true, reason: text }), 1).reason ?? '';
+        const fromBody = evaluationOf(answer(status, text), 1).result.reason ?? '';
+        const fromAnswer = evaluationOf(answer(200, { score: 0.5, pass: true, reason: text }), 1).result.reason ?? '';
         return fromBody.length <= EVALUATOR_LIMITS.reasonLength && fromAnswer.length <= EVALUATOR_LIMITS.reasonLength;
       }),
     );
@@ -66,7 +71,14 @@ describe('webhook evaluator rules (SPEC 6.1)', () => {
     expect(isRetryable(answer(500, ''))).toBe(true);
     expect(isRetryable(answer(599, ''))).toBe(true);
     expect(isRetryable({ kind: 'network', message: 'timed out' })).toBe(true);
+    expect(isRetryable({ kind: 'unsendable', message: 'Invalid character in header content ["x-key"]' })).toBe(false);
     for (const status of [200, 400, 401, 404, 429]) expect(isRetryable(answer(status, ''))).toBe(false);
     expect([1, 2, 3, 4, 5].map(webhookRetryDelayMs)).toEqual([1_000, 2_000, 4_000, 8_000, 16_000]);
+  });
+
+  it('defers a job of a busy URL for 1 s, 2 s, 4 s … and never more than 5 minutes', () => {
+    expect([0, 1, 2, 3].map(evalDeferralDelayMs)).toEqual([1_000, 2_000, 4_000, 8_000]);
+    expect(evalDeferralDelayMs(9)).toBe(300_000);
+    expect(evalDeferralDelayMs(10_000)).toBe(300_000);
   });
 });

@@ -32,7 +32,17 @@ export interface EvaluationResult {
 export type CallOutcome =
   | { kind: 'answer'; status: number; body: string }
   /** No HTTP answer: refused, reset, unresolvable, blocked address, timed out, or an answer too large. */
-  | { kind: 'network'; message: string };
+  | { kind: 'network'; message: string }
+  /** The call could not be made at all (a URL or header value HTTP cannot carry): trying again cannot help. */
+  | { kind: 'unsendable'; message: string };
+
+/**
+ * The headers that sign a call, Standard Webhooks' (www.standardwebhooks.com): the message id
+ * (the job's, the same on every retry), the Unix time in seconds, and `v1,<base64 HMAC-SHA256
+ * of "id.timestamp.body">` under the evaluator's own secret. A receiver verifies them with any
+ * Standard Webhooks library; an evaluator cannot configure them.
+ */
+export const SIGNATURE_HEADERS = { id: 'webhook-id', timestamp: 'webhook-timestamp', signature: 'webhook-signature' } as const;
 
 /** SPEC 6.1 wants text: a string is sent as it is, any other JSON value as its JSON. */
 const asText = (value: JsonValue | null): string => (typeof value === 'string' ? value : value === null ? '' : JSON.stringify(value));
@@ -41,7 +51,7 @@ const asText = (value: JsonValue | null): string => (typeof value === 'string' ?
  * The call's body. `metadata` is the evaluator's configuration without its headers: they
  * usually hold the endpoint's credentials, which the endpoint has no need to see echoed.
  */
-export function webhookRequestBody(span: EvaluatedSpan, evaluator: EvaluatorSettings & { id: string }): WebhookRequestBody {
+export function webhookRequestBody(span: EvaluatedSpan, evaluator: Omit<EvaluatorSettings, 'headers'> & { id: string }): WebhookRequestBody {
   return {
     traceId: span.traceId,
     spanId: span.spanId,
@@ -60,19 +70,45 @@ export function webhookRequestBody(span: EvaluatedSpan, evaluator: EvaluatorSett
 }
 
 /** SPEC 6.1 rules 3 and 4: only a 5xx or no answer at all is tried again. */
-export const isRetryable = (outcome: CallOutcome): boolean => outcome.kind === 'network' || outcome.status >= 500;
+export function isRetryable(outcome: CallOutcome): boolean {
+  switch (outcome.kind) {
+    case 'network':
+      return true;
+    case 'answer':
+      return outcome.status >= 500;
+    case 'unsendable':
+      return false;
+  }
+}
 
 /** Backoff before retry n (1-based): 1 s, 2 s, 4 s … (SPEC 6.1 rule 3). */
 export const webhookRetryDelayMs = (retry: number): number => EVALUATOR_LIMITS.retryBackoffMs * 2 ** (retry - 1);
 
-const failed = (reason: string): EvaluationResult => ({ score: 0, pass: false, reason: reason.slice(0, EVALUATOR_LIMITS.reasonLength), metadata: null });
+/**
+ * How long a job waits when its URL already has `jobsHeldPerUrl` jobs in hand, given how often
+ * it was deferred before: 1 s, 2 s, 4 s … up to 5 minutes, so a URL that answers again soon
+ * gets its jobs back soon, and one that stays down costs a look-up per job every 5 minutes.
+ */
+export const evalDeferralDelayMs = (deferrals: number): number =>
+  Math.min(EVALUATOR_LIMITS.maxDeferralMs, EVALUATOR_LIMITS.deferralBackoffMs * 2 ** Math.min(deferrals, 30));
+
+/** What an evaluation came to: the endpoint's pass or fail, or an error (no valid answer). */
+export type EvaluationVerdict = 'pass' | 'fail' | 'error';
+
+export interface Evaluation {
+  verdict: EvaluationVerdict;
+  result: EvaluationResult;
+}
+
+const failed = (reason: string): Evaluation => ({ verdict: 'error', result: { score: 0, pass: false, reason: reason.slice(0, EVALUATOR_LIMITS.reasonLength), metadata: null } });
 
 /**
  * The result a final outcome gives (SPEC 6.1 rule 2): the endpoint's score and pass flag, or
- * score 0 and fail with what went wrong as the reason.
+ * score 0 and fail with what went wrong as the reason, which is an error rather than a fail.
  */
-export function evaluationResultOf(outcome: CallOutcome, attempts: number): EvaluationResult {
+export function evaluationOf(outcome: CallOutcome, attempts: number): Evaluation {
   const tries = attempts === 1 ? '1 attempt' : `${attempts} attempts`;
+  if (outcome.kind === 'unsendable') return failed(`webhook call could not be made: ${outcome.message}`);
   if (outcome.kind === 'network') return failed(`webhook call failed after ${tries}: ${outcome.message}`);
   if (outcome.status < 200 || outcome.status > 299) return failed(`webhook answered HTTP ${outcome.status} after ${tries}: ${outcome.body.slice(0, 500)}`);
   let answer: unknown;
@@ -88,9 +124,12 @@ export function evaluationResultOf(outcome: CallOutcome, attempts: number): Eval
   if (a.reason !== undefined && a.reason !== null && typeof a.reason !== 'string') return failed('webhook answer: reason must be a string');
   if (a.metadata !== undefined && a.metadata !== null && (typeof a.metadata !== 'object' || Array.isArray(a.metadata))) return failed('webhook answer: metadata must be an object');
   return {
-    score: a.score,
-    pass: a.pass,
-    reason: typeof a.reason === 'string' ? a.reason.slice(0, EVALUATOR_LIMITS.reasonLength) : null,
-    metadata: (a.metadata as JsonObject | undefined) ?? null,
+    verdict: a.pass ? 'pass' : 'fail',
+    result: {
+      score: a.score,
+      pass: a.pass,
+      reason: typeof a.reason === 'string' ? a.reason.slice(0, EVALUATOR_LIMITS.reasonLength) : null,
+      metadata: (a.metadata as JsonObject | undefined) ?? null,
+    },
   };
 }

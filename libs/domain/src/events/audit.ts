@@ -16,7 +16,11 @@ export const AUDIT_ACTIONS = [
   'retention.run',
   'evaluator.created',
   'evaluator.updated',
+  'evaluator.secret_rotated',
   'evaluator.deleted',
+  'prompt_template.created',
+  'prompt_template.version_pushed',
+  'prompt_template.label_moved',
 ] as const;
 export type AuditAction = (typeof AUDIT_ACTIONS)[number];
 
@@ -25,6 +29,8 @@ export interface AuditEvent {
   /** Null for events of a user rather than an organization (logins). */
   orgId: string | null;
   actorUserId: string | null;
+  /** The API key behind a change made with one (prompt templates); absent in events written before keys could act. */
+  actorApiKeyId?: string | null;
   action: AuditAction;
   target: string | null;
   details: Record<string, unknown>;
@@ -38,6 +44,7 @@ export function parseAuditEvent(value: unknown): AuditEvent {
   const strOrNull = (v: unknown) => v === null || typeof v === 'string';
   if (
     !e || typeof e !== 'object' || !str(e.id) || !strOrNull(e.orgId) || !strOrNull(e.actorUserId) ||
+    !(e.actorApiKeyId === undefined || strOrNull(e.actorApiKeyId)) ||
     !(AUDIT_ACTIONS as readonly unknown[]).includes(e.action) || !strOrNull(e.target) || !strOrNull(e.ip) ||
     !str(e.at) || Number.isNaN(Date.parse(e.at as string)) || typeof e.details !== 'object' || e.details === null
   ) {

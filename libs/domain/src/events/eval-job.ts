@@ -3,12 +3,24 @@ export const EVAL_JOB_SCHEMA = 'eval.job/v1';
 
 export interface EvalJobMessage {
   schema: typeof EVAL_JOB_SCHEMA;
-  /** The `eval_jobs` row; also the message id, so a relayed job is stored once. */
+  /** The `eval_jobs` row; with `deferrals`, the message id, so a relayed job is stored once. */
   jobId: string;
   orgId: string;
   projectId: string;
   evaluatorId: string;
 }
+
+/** A job as the relay publishes it: the message, and how often the job was deferred before. */
+export interface EvalJobPublication {
+  message: EvalJobMessage;
+  deferrals: number;
+}
+
+/**
+ * The message id of a publication: the job id, then one per deferral, so a relay that
+ * publishes a job twice is stored once, while a deferred job published again is a new message.
+ */
+export const evalJobMessageId = ({ message, deferrals }: EvalJobPublication): string => (deferrals ? `${message.jobId}.${deferrals}` : message.jobId);
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 

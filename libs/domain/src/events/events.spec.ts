@@ -1,4 +1,5 @@
 import fc from 'fast-check';
+import { parseAuditEvent } from './audit';
 import { type IngestEnvelope, envelopeFromHeaders, envelopeToHeaders } from './ingest';
 import { SeqTokenCodec } from './seq-token';
 
@@ -57,5 +58,18 @@ describe(SeqTokenCodec.name, () => {
     expect(codec.decode(token.slice(0, at) + (token[at] === 'A' ? 'B' : 'A') + token.slice(at + 1))).toBeNull();
     for (const junk of ['ingest.7', '', 'v1.', 'v1.' + 'A'.repeat(22), 'v1.' + 'A'.repeat(23), '\u0000', 'v1.%%%']) expect(codec.decode(junk)).toBeNull();
     fc.assert(fc.property(fc.string(), (text) => expect(codec.decode(text)).toBeNull()));
+  });
+});
+
+describe(parseAuditEvent.name, () => {
+  const event = { id: 'e', orgId: 'o', actorUserId: null, action: 'prompt_template.created', target: 'greeting', details: {}, ip: null, at: '2026-01-01T00:00:00.000Z' };
+
+  it('reads the API key that acted, and events written before keys could act', () => {
+    expect(parseAuditEvent({ ...event, actorApiKeyId: 'k' })).toMatchObject({ actorApiKeyId: 'k', action: 'prompt_template.created' });
+    expect(parseAuditEvent({ ...event, action: 'user.login' }).actorApiKeyId).toBeUndefined();
+  });
+
+  it('refuses an actor key that is not a string or null', () => {
+    expect(() => parseAuditEvent({ ...event, actorApiKeyId: 7 })).toThrow('not an audit.event/v1 message');
   });
 });

@@ -11,6 +11,8 @@ export const INGEST_SCHEMAS = {
   deleted: 'ingest.deleted/v1',
   /** POST /api/v1/scores body as the client sent it: one score or `{ scores: [...] }`. */
   scores: 'ingest.scores/v1',
+  /** OTLP/JSON ExportLogsServiceRequest cut down to the records that attach GenAI content to a span, or one chunk of it. */
+  otlpLogs: 'ingest.otel-logs/v1',
 } as const;
 
 export type IngestSchema = (typeof INGEST_SCHEMAS)[keyof typeof INGEST_SCHEMAS];

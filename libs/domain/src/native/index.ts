@@ -16,5 +16,6 @@ export {
   TraceCreateBody,
   UsageBody,
   scoreDataTypeOf,
+  writesSpan,
 } from './native-events.dto';
 export { type DtoCheck, validateDto } from './native-fields';

@@ -161,6 +161,22 @@ export type NativeEventType = keyof typeof NATIVE_EVENT_BODIES;
 export type NativeEventBody<T extends NativeEventType> = InstanceType<(typeof NATIVE_EVENT_BODIES)[T]>;
 export const NATIVE_EVENT_TYPES = Object.keys(NATIVE_EVENT_BODIES) as NativeEventType[];
 
+/** Whether an event of this type creates or changes a span: what counts as an accepted span. */
+export function writesSpan(type: NativeEventType): boolean {
+  switch (type) {
+    case 'span-create':
+    case 'span-update':
+    case 'generation-create':
+    case 'generation-update':
+    case 'event-create':
+      return true;
+    case 'trace-create':
+    case 'score-create':
+    case 'sdk-log':
+      return false;
+  }
+}
+
 /** One element of `batch` (SPEC 4.1): every part required. */
 export class NativeEventEnvelope {
   @Required(nativeId) id: string;

@@ -47,7 +47,7 @@ describe(validateDto.name, () => {
       expect(run).not.toHaveBeenCalled();
       expect(validateDto(GenerationCreateBody, { id: 'g', traceId: 't', name: 'n', startTime: AT, usage: { input: -1 } }, 'body')).toEqual({
         ok: false,
-        message: 'body.usage.input: must be a non-negative integer',
+        message: 'body.usage.input: must be an integer from 0 to 1000000000',
       });
       expect(run).toHaveBeenCalledTimes(1);
     } finally {

@@ -1,8 +1,8 @@
 import { Allow, IsOptional, ValidateBy, ValidateNested, type ValidationError, ValidationTypes, getMetadataStorage, validateSync } from 'class-validator';
 import { isNativeId } from '../ids';
 import { type JsonObject, isJsonObject } from '../json/types';
-import { MAX_NATIVE_ID_LENGTH } from '../limits';
-import { parseTimestamp, toIso } from '../time';
+import { MAX_NATIVE_ID_LENGTH, TELEMETRY_RANGES } from '../limits';
+import { TIMESTAMP_RULE, parseTimestamp, toIso } from '../time';
 
 /** A DTO class, abstract or not: class-validator and the decorators below key on its constructor. */
 type DtoClass<T extends object> = Function & { prototype: T };
@@ -169,7 +169,7 @@ const UNREADABLE = Symbol('unreadable timestamp');
 /** Held as fixed-width UTC ISO, so that versions compare as text; parsed once. */
 export const timestamp: FieldRule = {
   test: (v) => typeof v === 'string',
-  message: 'must be an ISO 8601 timestamp',
+  message: `must be ${TIMESTAMP_RULE}`,
   read: (v) => {
     const ms = parseTimestamp(v);
     return ms === null ? UNREADABLE : toIso(ms);
@@ -181,12 +181,18 @@ export const oneOf = (values: readonly string[]): FieldRule => ({
   message: `must be one of ${values.join(', ')}`,
 });
 
-/** Token counts: Postgres bigint, and exact in JavaScript. */
-export const count: FieldRule = { test: (v) => Number.isSafeInteger(v) && (v as number) >= 0, message: 'must be a non-negative integer' };
+const { spanTokens, spanCost } = TELEMETRY_RANGES;
 
+/** Token counts of one span. */
+export const count: FieldRule = {
+  test: (v) => Number.isInteger(v) && (v as number) >= spanTokens.min && (v as number) <= spanTokens.max,
+  message: `must be an integer from ${spanTokens.min} to ${spanTokens.max}`,
+};
+
+/** The cost of one span. */
 export const amount: FieldRule = {
-  test: (v) => typeof v === 'number' && Number.isFinite(v) && v >= 0,
-  message: 'must be a non-negative number',
+  test: (v) => typeof v === 'number' && v >= spanCost.min && v <= spanCost.max,
+  message: `must be a number from ${spanCost.min} to ${spanCost.max}`,
 };
 
 export const jsonObject: FieldRule = { test: isJsonObject, message: 'must be an object' };

@@ -3,7 +3,7 @@ import { resolve } from 'node:path';
 import fc from 'fast-check';
 import { DomainError } from '../errors';
 import type { JsonObject } from '../json/types';
-import { MAX_BATCH_EVENTS } from '../limits';
+import { MAX_BATCH_EVENTS, TELEMETRY_RANGES } from '../limits';
 import { NATIVE_EVENT_TYPES, type NativeEventType } from './native-events.dto';
 import { validateNativeBatch } from './validate-native-batch';
 
@@ -93,6 +93,12 @@ describe(validateNativeBatch.name, () => {
     ]);
   });
 
+  it('accepts the bounds of TELEMETRY_RANGES themselves', () => {
+    const { spanCost, spanTokens } = TELEMETRY_RANGES;
+    const body = { ...MINIMAL['generation-create'], startTime: '2099-12-31T23:59:59.999Z', endTime: '1970-01-01T00:00:00Z', cost: spanCost.max, usage: { input: spanTokens.max, output: 0, total: spanTokens.max } };
+    expect(validateOne('generation-create', body).errors).toEqual([]);
+  });
+
   const long = (n: number) => 'x'.repeat(n);
   it.each([
     ['trace-create', { id: 'trace-1' }, 'body.name: must be a string of 1 to 1000 characters'],
@@ -101,7 +107,7 @@ describe(validateNativeBatch.name, () => {
     ['trace-create', { id: '', name: 'n' }, 'body.id: must be a string of 1 to 256 characters'],
     ['trace-create', { id: long(257), name: 'n' }, 'body.id: must be a string of 1 to 256 characters'],
     ['trace-create', { id: 7, name: 'n' }, 'body.id: must be a string of 1 to 256 characters'],
-    ['trace-create', { id: 't', name: 'n', timestamp: 'yesterday' }, 'body.timestamp: must be an ISO 8601 timestamp'],
+    ['trace-create', { id: 't', name: 'n', timestamp: 'yesterday' }, 'body.timestamp: must be an ISO 8601 timestamp from 1970-01-01T00:00:00.000Z to 2099-12-31T23:59:59.999Z'],
     ['trace-create', { id: 't', name: 'n', userId: long(257) }, 'body.userId: must be a string of 0 to 256 characters'],
     ['trace-create', { id: 't', name: 'n', sessionId: 5 }, 'body.sessionId: must be a string of 0 to 256 characters'],
     ['trace-create', { id: 't', name: 'n', metadata: [] }, 'body.metadata: must be an object'],
@@ -111,9 +117,9 @@ describe(validateNativeBatch.name, () => {
     ['span-create', {}, 'body.id: must be a string of 1 to 256 characters'],
     ['span-create', { id: 's', name: 'n', startTime: AT }, 'body.traceId: must be a string of 1 to 256 characters'],
     ['span-create', { id: 's', traceId: 't', startTime: AT }, 'body.name: must be a string of 1 to 1000 characters'],
-    ['span-create', { id: 's', traceId: 't', name: 'n' }, 'body.startTime: must be an ISO 8601 timestamp'],
-    ['span-create', { id: 's', traceId: 't', name: 'n', startTime: '2025-13-01T00:00:00Z' }, 'body.startTime: must be an ISO 8601 timestamp'],
-    ['span-create', { id: 's', traceId: 't', name: 'n', startTime: AT, endTime: 1736935200000 }, 'body.endTime: must be an ISO 8601 timestamp'],
+    ['span-create', { id: 's', traceId: 't', name: 'n' }, 'body.startTime: must be an ISO 8601 timestamp from 1970-01-01T00:00:00.000Z to 2099-12-31T23:59:59.999Z'],
+    ['span-create', { id: 's', traceId: 't', name: 'n', startTime: '2025-13-01T00:00:00Z' }, 'body.startTime: must be an ISO 8601 timestamp from 1970-01-01T00:00:00.000Z to 2099-12-31T23:59:59.999Z'],
+    ['span-create', { id: 's', traceId: 't', name: 'n', startTime: AT, endTime: 1736935200000 }, 'body.endTime: must be an ISO 8601 timestamp from 1970-01-01T00:00:00.000Z to 2099-12-31T23:59:59.999Z'],
     ['span-create', { id: 's', traceId: 't', name: 'n', startTime: AT, parentObservationId: '' }, 'body.parentObservationId: must be a string of 1 to 256 characters'],
     ['span-create', { id: 's', traceId: 't', name: 'n', startTime: AT, type: 'tool' }, expect.stringMatching(/^body\.type: must be an upper-case word/)],
     ['span-create', { id: 's', traceId: 't', name: 'n', startTime: AT, type: long(65).toUpperCase() }, expect.stringMatching(/^body\.type: must be an upper-case word/)],
@@ -121,18 +127,24 @@ describe(validateNativeBatch.name, () => {
     ['span-create', { id: 's', traceId: 't', name: 'n', startTime: AT, statusMessage: ['x'] }, 'body.statusMessage: must be a string'],
     ['span-update', { id: 's' }, 'body.traceId: must be a string of 1 to 256 characters'],
     ['span-update', { id: 's', traceId: 't', name: '' }, 'body.name: must be a string of 1 to 1000 characters'],
-    ['span-update', { id: 's', traceId: 't', endTime: 'soon' }, 'body.endTime: must be an ISO 8601 timestamp'],
-    ['generation-create', { id: 'g', traceId: 't', name: 'n', startTime: AT, usage: { input: -1 } }, 'body.usage.input: must be a non-negative integer'],
-    ['generation-create', { id: 'g', traceId: 't', name: 'n', startTime: AT, usage: { output: 1.5 } }, 'body.usage.output: must be a non-negative integer'],
-    ['generation-create', { id: 'g', traceId: 't', name: 'n', startTime: AT, usage: { total: 2 ** 53 } }, 'body.usage.total: must be a non-negative integer'],
+    ['span-update', { id: 's', traceId: 't', endTime: 'soon' }, 'body.endTime: must be an ISO 8601 timestamp from 1970-01-01T00:00:00.000Z to 2099-12-31T23:59:59.999Z'],
+    ['generation-create', { id: 'g', traceId: 't', name: 'n', startTime: AT, usage: { input: -1 } }, 'body.usage.input: must be an integer from 0 to 1000000000'],
+    ['generation-create', { id: 'g', traceId: 't', name: 'n', startTime: AT, usage: { output: 1.5 } }, 'body.usage.output: must be an integer from 0 to 1000000000'],
+    ['generation-create', { id: 'g', traceId: 't', name: 'n', startTime: AT, usage: { total: 2 ** 53 } }, 'body.usage.total: must be an integer from 0 to 1000000000'],
+    ['generation-create', { id: 'g', traceId: 't', name: 'n', startTime: AT, usage: { input: 1_000_000_001 } }, 'body.usage.input: must be an integer from 0 to 1000000000'],
+    ['generation-create', { id: 'g', traceId: 't', name: 'n', startTime: AT, cost: 1.7976931348623157e308 }, 'body.cost: must be a number from 0 to 1000000'],
+    ['generation-create', { id: 'g', traceId: 't', name: 'n', startTime: AT, cost: 1_000_000.01 }, 'body.cost: must be a number from 0 to 1000000'],
+    ['generation-create', { id: 'g', traceId: 't', name: 'n', startTime: '2100-01-01T00:00:00Z' }, 'body.startTime: must be an ISO 8601 timestamp from 1970-01-01T00:00:00.000Z to 2099-12-31T23:59:59.999Z'],
+    ['trace-create', { id: 't', name: 'n', timestamp: '9999-12-31T00:00:00Z' }, 'body.timestamp: must be an ISO 8601 timestamp from 1970-01-01T00:00:00.000Z to 2099-12-31T23:59:59.999Z'],
+    ['span-update', { id: 's', traceId: 't', endTime: '2024-02-30T00:00:00Z' }, 'body.endTime: must be an ISO 8601 timestamp from 1970-01-01T00:00:00.000Z to 2099-12-31T23:59:59.999Z'],
     ['generation-create', { id: 'g', traceId: 't', name: 'n', startTime: AT, usage: [{ input: 1 }] }, 'body.usage: must be an object'],
     ['generation-create', { id: 'g', traceId: 't', name: 'n', startTime: AT, usage: 12 }, 'body.usage: must be an object'],
-    ['generation-create', { id: 'g', traceId: 't', name: 'n', startTime: AT, cost: -0.5 }, 'body.cost: must be a non-negative number'],
-    ['generation-create', { id: 'g', traceId: 't', name: 'n', startTime: AT, cost: '0.1' }, 'body.cost: must be a non-negative number'],
+    ['generation-create', { id: 'g', traceId: 't', name: 'n', startTime: AT, cost: -0.5 }, 'body.cost: must be a number from 0 to 1000000'],
+    ['generation-create', { id: 'g', traceId: 't', name: 'n', startTime: AT, cost: '0.1' }, 'body.cost: must be a number from 0 to 1000000'],
     ['generation-create', { id: 'g', traceId: 't', name: 'n', startTime: AT, modelParameters: 'hot' }, 'body.modelParameters: must be an object'],
     ['generation-create', { id: 'g', traceId: 't', name: 'n', startTime: AT, model: long(257) }, 'body.model: must be a string of 0 to 256 characters'],
-    ['generation-update', { id: 'g', traceId: 't', usage: { total: '3' } }, 'body.usage.total: must be a non-negative integer'],
-    ['event-create', { id: 'e', traceId: 't', name: 'n' }, 'body.startTime: must be an ISO 8601 timestamp'],
+    ['generation-update', { id: 'g', traceId: 't', usage: { total: '3' } }, 'body.usage.total: must be an integer from 0 to 1000000000'],
+    ['event-create', { id: 'e', traceId: 't', name: 'n' }, 'body.startTime: must be an ISO 8601 timestamp from 1970-01-01T00:00:00.000Z to 2099-12-31T23:59:59.999Z'],
     ['event-create', { id: 'e', traceId: 't', startTime: AT, name: 'n', metadata: 1 }, 'body.metadata: must be an object'],
     ['score-create', { name: 'q', value: 1 }, 'body.traceId: must be a string of 1 to 256 characters'],
     ['score-create', { traceId: 't', value: 1 }, 'body.name: must be a string of 1 to 1000 characters'],
@@ -158,9 +170,9 @@ describe(validateNativeBatch.name, () => {
     [{ type: 'sdk-log', timestamp: AT, body: {} }, null, 'batch[0].id: must be a string of 1 to 256 characters'],
     [{ id: 'e', type: 'trace-update', timestamp: AT, body: {} }, 'e', `batch[0].type: must be one of ${NATIVE_EVENT_TYPES.join(', ')}`],
     [{ id: 'e', type: 'toString', timestamp: AT, body: {} }, 'e', expect.stringMatching(/^batch\[0\]\.type: must be one of/)],
-    [{ id: 'e', type: 'sdk-log', body: {} }, 'e', 'batch[0].timestamp: must be an ISO 8601 timestamp'],
-    [{ id: 'e', type: 'sdk-log', timestamp: 1736935200000, body: {} }, 'e', 'batch[0].timestamp: must be an ISO 8601 timestamp'],
-    [{ id: 'e', type: 'sdk-log', timestamp: '2025-02-31 25:00', body: {} }, 'e', 'batch[0].timestamp: must be an ISO 8601 timestamp'],
+    [{ id: 'e', type: 'sdk-log', body: {} }, 'e', 'batch[0].timestamp: must be an ISO 8601 timestamp from 1970-01-01T00:00:00.000Z to 2099-12-31T23:59:59.999Z'],
+    [{ id: 'e', type: 'sdk-log', timestamp: 1736935200000, body: {} }, 'e', 'batch[0].timestamp: must be an ISO 8601 timestamp from 1970-01-01T00:00:00.000Z to 2099-12-31T23:59:59.999Z'],
+    [{ id: 'e', type: 'sdk-log', timestamp: '2025-02-31 25:00', body: {} }, 'e', 'batch[0].timestamp: must be an ISO 8601 timestamp from 1970-01-01T00:00:00.000Z to 2099-12-31T23:59:59.999Z'],
     [{ id: 'e', type: 'sdk-log', timestamp: AT }, 'e', 'batch[0].body: must be an object'],
     [{ id: 'e', type: 'sdk-log', timestamp: AT, body: null }, 'e', 'batch[0].body: must be an object'],
     [{ id: 'e', type: 'sdk-log', timestamp: AT, body: [] }, 'e', 'batch[0].body: must be an object'],

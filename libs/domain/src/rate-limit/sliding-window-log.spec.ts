@@ -20,6 +20,17 @@ describe(SlidingWindowLog.name, () => {
     expect(decisions.slice(0, 100).every(Boolean)).toBe(true);
   });
 
+  it('answers a peek as the next hit would, without counting it', () => {
+    const log = new SlidingWindowLog();
+    expect(log.peek(0, 2, 1_000)).toEqual({ allowed: true, count: 0, resetAtMs: 0 });
+    log.hit(0, 2, 1_000);
+    log.hit(400, 2, 1_000);
+    expect(log.peek(999, 2, 1_000)).toEqual({ allowed: false, count: 2, resetAtMs: 1_000 });
+    expect(log.peek(999, 2, 1_000)).toEqual(log.hit(999, 2, 1_000));
+    expect(log.peek(1_000, 2, 1_000)).toEqual({ allowed: true, count: 1, resetAtMs: 1_400 });
+    expect(log.hit(1_000, 2, 1_000)).toEqual({ allowed: true, count: 2, resetAtMs: 1_400 });
+  });
+
   it('does not count refused requests, and lets one in as soon as the oldest leaves', () => {
     const log = new SlidingWindowLog();
     expect(log.hit(0, 2, 1_000)).toEqual({ allowed: true, count: 1, resetAtMs: 1_000 });

@@ -25,6 +25,12 @@ export class SlidingWindowLog {
     return { allowed, count: this.size, resetAtMs: this.size ? this.times[this.head] + windowMs : nowMs };
   }
 
+  /** What `hit` would answer at `nowMs`, without recording anything. */
+  peek(nowMs: number, limit: number, windowMs: number): RateDecision {
+    this.expire(nowMs, windowMs);
+    return { allowed: this.size < limit, count: this.size, resetAtMs: this.size ? this.times[this.head] + windowMs : nowMs };
+  }
+
   /** Whether nothing in the window remains at `nowMs`: the log can be forgotten. */
   isIdle(nowMs: number, windowMs: number): boolean {
     this.expire(nowMs, windowMs);

@@ -19,6 +19,10 @@ export class ApiKeyEntity {
   @Column('text', { name: 'key_hash', select: false })
   keyHash: string;
 
+  /** The user who made the key; null for keys made before this was recorded. */
+  @Column('uuid', { name: 'created_by', nullable: true })
+  createdBy: string | null;
+
   @CreateDateColumn({ name: 'created_at', type: 'timestamptz' })
   createdAt: Date;
 

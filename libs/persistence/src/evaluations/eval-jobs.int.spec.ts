@@ -1,7 +1,7 @@
 import 'reflect-metadata';
 import { randomUUID } from 'node:crypto';
 import type { DataSource } from 'typeorm';
-import { EVAL_JOB_SCHEMA, type EvalJobMessage, PLANS } from '@app/domain';
+import { EVAL_JOB_SCHEMA, type EvalJobPublication, PLANS, evalJobMessageId } from '@app/domain';
 import { deleteTraces } from '../telemetry/telemetry-writer';
 import { type TestDatabase, createTestDatabase } from '../testing/test-database';
 import { claimEvalJob, finishEvalJob, relayEvalJobs, scheduleEvaluations } from './eval-jobs';
@@ -25,7 +25,8 @@ describe('evaluation jobs', () => {
   }
   async function evaluator(projectId: string, filter: object = { spanTypes: ['LLM'], names: [], sampleRate: 1 }, enabled = true) {
     const [{ id }] = await ds.query(
-      `INSERT INTO evaluators (project_id, name, url, timeout_ms, retries, filter, enabled) VALUES ($1, $2, 'https://eval.example.com', 10000, 1, $3, $4) RETURNING id`,
+      `INSERT INTO evaluators (project_id, name, url, headers_sealed, signing_secret_sealed, timeout_ms, retries, filter, enabled)
+       VALUES ($1, $2, 'https://eval.example.com', 'sealed', 'sealed', 10000, 1, $3, $4) RETURNING id`,
       [projectId, `e ${randomUUID()}`, JSON.stringify(filter), enabled],
     );
     return id as string;
@@ -74,13 +75,14 @@ describe('evaluation jobs', () => {
     const id = await evaluator(projectId);
     const spans = [await span(projectId), await span(projectId)];
     await ds.transaction((m) => scheduleEvaluations(m, spans));
-    const published: EvalJobMessage[] = [];
+    const published: EvalJobPublication[] = [];
     let moved = 0;
     do moved = await relayEvalJobs(ds, 1_000, async (jobs) => void published.push(...jobs));
     while (moved > 0);
-    const mine = published.filter((j) => j.evaluatorId === id);
+    const mine = published.filter((j) => j.message.evaluatorId === id);
     expect(mine).toHaveLength(2);
-    expect(mine[0]).toEqual({ schema: EVAL_JOB_SCHEMA, jobId: expect.any(String), orgId, projectId, evaluatorId: id });
+    expect(mine[0]).toEqual({ message: { schema: EVAL_JOB_SCHEMA, jobId: expect.any(String), orgId, projectId, evaluatorId: id }, deferrals: 0 });
+    expect(evalJobMessageId(mine[0])).toBe(mine[0].message.jobId);
     expect((await jobsOf(id)).map((j: { status: string }) => j.status)).toEqual(['published', 'published']);
     expect(await relayEvalJobs(ds, 1_000, async () => undefined)).toBe(0);
   });
@@ -162,5 +164,39 @@ describe('evaluation jobs', () => {
     await ds.query(`UPDATE evaluators SET enabled = false WHERE id = $1`, [id]);
     expect(await claimEvalJob(ds, jobOf(kept.id), NOW)).toEqual({ kind: 'skipped', reason: 'the evaluator is disabled' });
     expect((await jobsOf(id)).map((j: { status: string }) => j.status)).toEqual(['skipped', 'skipped']);
+  });
+
+  it('defers a job whose URL has no room: queued again after a growing backoff, published again as a new message, its quota not taken', async () => {
+    const { orgId, projectId } = await tenant('free');
+    const id = await evaluator(projectId);
+    const s = await span(projectId);
+    await ds.transaction((m) => scheduleEvaluations(m, [s]));
+    const [{ id: jobId }] = await ds.query(`SELECT id FROM eval_jobs WHERE span_id = $1`, [s.id]);
+    const relayMine = async () => {
+      const mine: EvalJobPublication[] = [];
+      await relayEvalJobs(ds, 1_000, async (jobs) => void mine.push(...jobs.filter((j) => j.message.jobId === jobId)));
+      return mine;
+    };
+    expect(await relayMine()).toHaveLength(1);
+    const asked: string[] = [];
+    const full = (url: string) => (asked.push(url), false);
+
+    expect(await claimEvalJob(ds, jobId, NOW, full)).toEqual({ kind: 'deferred', delayMs: 1_000 });
+    expect(asked).toEqual(['https://eval.example.com']);
+    const waiting = async () =>
+      (await ds.query(`SELECT status, deferrals, started_at, round(extract(epoch FROM available_at - now()) * 1000) AS due_in_ms FROM eval_jobs WHERE id = $1`, [jobId]))[0];
+    expect(await waiting()).toMatchObject({ status: 'queued', deferrals: 1, started_at: null });
+    // Not before it is due; then as a message of its own, which the stream does not drop as a repeat.
+    expect(await relayMine()).toEqual([]);
+    await ds.query(`UPDATE eval_jobs SET available_at = now() WHERE id = $1`, [jobId]);
+    const [again] = await relayMine();
+    expect(again).toEqual({ message: { schema: EVAL_JOB_SCHEMA, jobId, orgId, projectId, evaluatorId: id }, deferrals: 1 });
+    expect(evalJobMessageId(again)).toBe(`${jobId}.1`);
+
+    expect(await claimEvalJob(ds, jobId, NOW, full)).toEqual({ kind: 'deferred', delayMs: 2_000 });
+    expect(Number((await waiting()).due_in_ms)).toBeGreaterThan(1_000);
+    // Deferring took none of the Free organization's runs, and a job with room runs.
+    expect(await ds.query(`SELECT count(*)::int AS n FROM eval_jobs WHERE org_id = $1 AND status IN ('running', 'done')`, [orgId])).toEqual([{ n: 0 }]);
+    expect((await claimEvalJob(ds, jobId, NOW, () => true)).kind).toBe('run');
   });
 });

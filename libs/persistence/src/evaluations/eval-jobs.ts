@@ -1,11 +1,12 @@
 import type { DataSource, EntityManager } from 'typeorm';
 import {
-  type EvalJobMessage,
   EVAL_JOB_SCHEMA,
+  type EvalJobPublication,
   type EvaluatedSpan,
   type EvaluationResult,
   type EvaluatorSettings,
   type PlanName,
+  evalDeferralDelayMs,
   evalRunQuotaDecision,
   utcMonthOf,
 } from '@app/domain';
@@ -46,34 +47,39 @@ export async function scheduleEvaluations(manager: EntityManager, spans: { proje
 }
 
 /**
- * Hands queued jobs to `publish` and marks them published once it resolved, in one
- * transaction that locks them (SKIP LOCKED: relays never publish a job twice at once; a
- * crash between publish and commit publishes again, and the job id as message id drops it).
+ * Hands the queued jobs that are due to `publish` and marks them published once it resolved,
+ * in one transaction that locks them (SKIP LOCKED: relays never publish a job twice at once;
+ * a crash between publish and commit publishes again, and the message id drops it).
  */
-export async function relayEvalJobs(db: DataSource, limit: number, publish: (jobs: EvalJobMessage[]) => Promise<void>): Promise<number> {
+export async function relayEvalJobs(db: DataSource, limit: number, publish: (jobs: EvalJobPublication[]) => Promise<void>): Promise<number> {
   return db.transaction(async (m) => {
-    const rows: { jobId: string; orgId: string; projectId: string; evaluatorId: string }[] = await m.query(
-      `SELECT id AS "jobId", org_id AS "orgId", project_id AS "projectId", evaluator_id AS "evaluatorId"
-         FROM eval_jobs WHERE status = 'queued' ORDER BY created_at, id LIMIT $1 FOR UPDATE SKIP LOCKED`,
+    const rows: { jobId: string; orgId: string; projectId: string; evaluatorId: string; deferrals: number }[] = await m.query(
+      `SELECT id AS "jobId", org_id AS "orgId", project_id AS "projectId", evaluator_id AS "evaluatorId", deferrals
+         FROM eval_jobs WHERE status = 'queued' AND available_at <= now() ORDER BY available_at, id LIMIT $1 FOR UPDATE SKIP LOCKED`,
       [limit],
     );
     if (!rows.length) return 0;
-    await publish(rows.map((r) => ({ schema: EVAL_JOB_SCHEMA, ...r })));
+    await publish(rows.map(({ deferrals, ...r }) => ({ message: { schema: EVAL_JOB_SCHEMA, ...r }, deferrals })));
     await m.query(`UPDATE eval_jobs SET status = 'published' WHERE id = ANY($1::uuid[]) AND status = 'queued'`, [rows.map((r) => r.jobId)]);
     return rows.length;
   });
 }
 
-/** A job cleared to run: what the call needs. */
+/** A job cleared to run: what the call needs, but its evaluator's secrets (readEvaluatorSecrets). */
 export interface EvaluationToRun {
   jobId: string;
   orgId: string;
   projectId: string;
-  evaluator: EvaluatorSettings & { id: string };
+  evaluator: Omit<EvaluatorSettings, 'headers'> & { id: string };
   span: EvaluatedSpan;
 }
 
-export type ClaimedJob = { kind: 'run'; run: EvaluationToRun } | { kind: 'skipped'; reason: string } | { kind: 'finished' };
+export type ClaimedJob =
+  | { kind: 'run'; run: EvaluationToRun }
+  | { kind: 'skipped'; reason: string }
+  | { kind: 'finished' }
+  /** Its URL had no room (`admit` said no): back in the queue for `delayMs`. */
+  | { kind: 'deferred'; delayMs: number };
 
 interface JobRow {
   status: string;
@@ -83,12 +89,12 @@ interface JobRow {
   evaluator_id: string | null;
   name: string | null;
   url: string;
-  headers: Record<string, string>;
   timeout_ms: number;
   retries: number;
   filter: EvaluatorSettings['filter'];
   enabled: boolean | null;
   span_found: boolean;
+  deferrals: number;
   trace_id: string;
   span_id: string;
   input: EvaluatedSpan['input'];
@@ -100,13 +106,15 @@ interface JobRow {
  * that concurrent jobs of one organization cannot overrun its eval quota (CONTRACT "Quotas
  * and plans": at the Free limit the job is recorded as skipped, and not counted). A job
  * already done or skipped (a redelivery) is `finished`; one found running (its worker died
- * mid-call) runs again without being counted twice.
+ * mid-call) runs again without being counted twice. A job that would run asks `admit` for
+ * room at its URL; without it, the job is deferred (queued again, due after a backoff) and
+ * its quota is not taken.
  */
-export async function claimEvalJob(db: DataSource, jobId: string, nowMs: number): Promise<ClaimedJob> {
+export async function claimEvalJob(db: DataSource, jobId: string, nowMs: number, admit: (url: string) => boolean = () => true): Promise<ClaimedJob> {
   return db.transaction(async (m) => {
     const [job]: JobRow[] = await m.query(
-      `SELECT j.status, j.org_id, j.project_id, o.plan, e.id AS evaluator_id, e.name, e.url, e.headers, e.timeout_ms, e.retries, e.filter, e.enabled,
-              s.id IS NOT NULL AS span_found, j.trace_id, j.span_id, s.input, s.output
+      `SELECT j.status, j.org_id, j.project_id, o.plan, e.id AS evaluator_id, e.name, e.url, e.timeout_ms, e.retries, e.filter, e.enabled,
+              s.id IS NOT NULL AS span_found, j.deferrals, j.trace_id, j.span_id, s.input, s.output
          FROM eval_jobs j
          LEFT JOIN organizations o ON o.id = j.org_id
          LEFT JOIN evaluators e ON e.id = j.evaluator_id
@@ -124,6 +132,14 @@ export async function claimEvalJob(db: DataSource, jobId: string, nowMs: number)
     if (!job.enabled) return skip('the evaluator is disabled');
     if (!job.span_found) return skip('the span no longer exists (deleted by retention)');
     if (!job.plan) return skip('the organization no longer exists');
+    if (!admit(job.url)) {
+      const delayMs = evalDeferralDelayMs(job.deferrals);
+      await m.query(
+        `UPDATE eval_jobs SET status = 'queued', started_at = NULL, deferrals = deferrals + 1, available_at = now() + $2 * interval '1 millisecond' WHERE id = $1`,
+        [jobId, delayMs],
+      );
+      return { kind: 'deferred', delayMs };
+    }
     if (job.status !== 'running') {
       await m.query('SELECT pg_advisory_xact_lock(hashtext($1))', [`spanlog:eval-quota:${job.org_id}`]);
       const monthStart = `${utcMonthOf(nowMs)}-01T00:00:00Z`;
@@ -145,7 +161,6 @@ export async function claimEvalJob(db: DataSource, jobId: string, nowMs: number)
           id: job.evaluator_id as string,
           name: job.name as string,
           url: job.url,
-          headers: job.headers,
           timeoutMs: job.timeout_ms,
           retries: job.retries,
           filter: job.filter,

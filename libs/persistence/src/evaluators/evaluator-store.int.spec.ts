@@ -1,8 +1,10 @@
 import 'reflect-metadata';
-import { randomUUID } from 'node:crypto';
+import { randomBytes, randomUUID } from 'node:crypto';
 import type { DataSource } from 'typeorm';
-import type { EvaluatorSettings } from '@app/domain';
+import type { Evaluator, EvaluatorSettings } from '@app/domain';
+import { SecretBox, SecretBoxError } from '../secrets/secret-box';
 import { type TestDatabase, createTestDatabase } from '../testing/test-database';
+import { readEvaluatorSecrets } from './evaluator-secrets';
 import { EvaluatorStore } from './evaluator-store';
 
 const settings = (over: Partial<EvaluatorSettings> = {}): EvaluatorSettings => ({
@@ -20,6 +22,7 @@ describe(EvaluatorStore.name, () => {
   let db: TestDatabase;
   let ds: DataSource;
   let store: EvaluatorStore;
+  const box = new SecretBox(randomBytes(32));
 
   /** A project of its own for each test, so no test sees another's evaluators. */
   const newProject = async (): Promise<string> => {
@@ -31,17 +34,32 @@ describe(EvaluatorStore.name, () => {
   beforeAll(async () => {
     db = await createTestDatabase();
     ds = db.ds;
-    store = new EvaluatorStore(ds);
+    store = new EvaluatorStore(ds, box);
   });
 
   afterAll(() => db?.drop());
 
   const stored = async (projectId: string, id: string) => (await store.list(projectId)).find((e) => e.id === id) ?? null;
+  /** An evaluator as created, without the signing secret only the creation's answer shows. */
+  const create = async (projectId: string, s: EvaluatorSettings): Promise<Evaluator> => {
+    const { signingSecret: _shownOnce, ...evaluator } = await store.create(projectId, s);
+    return evaluator;
+  };
+  const rawRow = async (id: string) => (await ds.query('SELECT headers, headers_sealed, signing_secret_sealed FROM evaluators WHERE id = $1', [id]))[0];
+  /** A row as a version before sealing stored it: header values in plaintext, no signing secret. */
+  const plaintextRow = async (projectId: string, headers: Record<string, string>): Promise<string> => {
+    const [{ id }] = await ds.query(
+      `INSERT INTO evaluators (project_id, name, url, headers, timeout_ms, retries, filter) VALUES ($1, $2, 'https://eval.example.com/', $3, 10000, 1, $4) RETURNING id`,
+      [projectId, `old ${randomUUID()}`, JSON.stringify(headers), JSON.stringify({ spanTypes: ['LLM'], names: [], sampleRate: 1 })],
+    );
+    return id;
+  };
 
   it('stores an evaluator and reads it back as the domain shape, dates as ISO strings', async () => {
     const projectId = await newProject();
-    const created = await store.create(projectId, settings());
+    const { signingSecret, ...created } = await store.create(projectId, settings());
     expect(created).toEqual({ id: expect.any(String), projectId, ...settings(), createdAt: expect.any(String), updatedAt: created.createdAt });
+    expect(signingSecret).toMatch(/^whsec_[A-Za-z0-9+/]{43}=$/);
     expect(new Date(created.createdAt).toISOString()).toBe(created.createdAt);
     expect(await stored(projectId, created.id)).toEqual(created);
   });
@@ -66,7 +84,7 @@ describe(EvaluatorStore.name, () => {
 
   it('changes only the fields given, merges filter members, replaces headers and moves updatedAt', async () => {
     const projectId = await newProject();
-    const created = await store.create(projectId, settings({ filter: { spanTypes: ['LLM', 'TOOL'], names: ['chat'], sampleRate: 1 } }));
+    const created = await create(projectId, settings({ filter: { spanTypes: ['LLM', 'TOOL'], names: ['chat'], sampleRate: 1 } }));
     const updated = await store.update(projectId, created.id, { timeoutMs: 2_000, filter: { sampleRate: 0.5 }, headers: { 'X-Key': 'k' }, enabled: false });
     expect(updated).toEqual({
       ...created,
@@ -90,7 +108,7 @@ describe(EvaluatorStore.name, () => {
 
   it('answers null or false for an evaluator the project does not have, and leaves other projects alone', async () => {
     const projectId = await newProject();
-    const other = await store.create(await newProject(), settings());
+    const other = await create(await newProject(), settings());
     expect(await stored(projectId, other.id)).toBeNull();
     expect(await store.update(projectId, other.id, { enabled: false })).toBeNull();
     expect(await store.delete(projectId, other.id)).toBe(false);
@@ -103,5 +121,59 @@ describe(EvaluatorStore.name, () => {
     expect(await store.delete(projectId, created.id)).toBe(true);
     expect(await store.delete(projectId, created.id)).toBe(false);
     expect(await store.list(projectId)).toEqual([]);
+  });
+
+  it('keeps header values and the signing secret sealed, each bound to its row, and opens them for a call', async () => {
+    const projectId = await newProject();
+    const a = await store.create(projectId, settings({ name: 'a' }));
+    const b = await store.create(projectId, settings({ name: 'b', headers: { Authorization: 'Bearer other' } }));
+    const row = await rawRow(a.id);
+    expect(row.headers).toBeNull();
+    for (const sealed of [row.headers_sealed, row.signing_secret_sealed]) {
+      expect(sealed).toMatch(/^v1\./);
+      expect(sealed).not.toMatch(/Bearer|whsec_/);
+      expect(sealed).not.toContain(a.signingSecret.slice(6, 20));
+    }
+    expect(await readEvaluatorSecrets(ds, box, a.id)).toEqual({ headers: { Authorization: 'Bearer secret' }, signingSecret: a.signingSecret });
+    // A sealed value copied into another row does not open there.
+    await ds.query('UPDATE evaluators SET headers_sealed = $2 WHERE id = $1', [b.id, row.headers_sealed]);
+    await expect(readEvaluatorSecrets(ds, box, b.id)).rejects.toBeInstanceOf(SecretBoxError);
+    expect(await readEvaluatorSecrets(ds, box, randomUUID())).toBeNull();
+  });
+
+  it('seals a row an older version stored in plaintext before it reads it, giving it a signing secret', async () => {
+    const projectId = await newProject();
+    const id = await plaintextRow(projectId, { Authorization: 'Bearer legacy' });
+    expect((await stored(projectId, id))?.headers).toEqual({ Authorization: 'Bearer legacy' });
+    const row = await rawRow(id);
+    expect(row.headers).toBeNull();
+    expect(row.headers_sealed).not.toContain('legacy');
+    expect(await readEvaluatorSecrets(ds, box, id)).toEqual({ headers: { Authorization: 'Bearer legacy' }, signingSecret: expect.stringMatching(/^whsec_/) });
+    // The worker finds it in plaintext too, if no API read it first.
+    const unread = await plaintextRow(projectId, { 'X-Key': 'k' });
+    expect(await readEvaluatorSecrets(ds, box, unread)).toEqual({ headers: { 'X-Key': 'k' }, signingSecret: expect.stringMatching(/^whsec_/) });
+  });
+
+  it('seals every plaintext row before serving, and refuses a key that does not open what is stored', async () => {
+    const projectId = await newProject();
+    const id = await plaintextRow(projectId, { Authorization: 'Bearer at-start' });
+    expect(await store.prepare()).toBeGreaterThanOrEqual(1);
+    expect((await rawRow(id)).headers).toBeNull();
+    expect(await store.prepare()).toBe(0);
+    // A wrong key is refused before it seals anything: a row still in plaintext stays readable with the right one.
+    const waiting = await plaintextRow(projectId, { Authorization: 'Bearer meanwhile' });
+    await expect(new EvaluatorStore(ds, new SecretBox(randomBytes(32))).prepare()).rejects.toThrow(/SPANLOG_SECRET_KEY does not open the evaluator secrets stored in this database/);
+    expect(await rawRow(waiting)).toMatchObject({ headers: { Authorization: 'Bearer meanwhile' }, headers_sealed: null });
+    expect(await store.prepare()).toBe(1);
+  });
+
+  it('gives an evaluator a new signing secret in place of the old one', async () => {
+    const projectId = await newProject();
+    const created = await store.create(projectId, settings());
+    const rotated = await store.rotateSecret(projectId, created.id);
+    expect(rotated?.signingSecret).toMatch(/^whsec_/);
+    expect(rotated?.signingSecret).not.toBe(created.signingSecret);
+    expect((await readEvaluatorSecrets(ds, box, created.id))?.signingSecret).toBe(rotated?.signingSecret);
+    expect(await store.rotateSecret(await newProject(), created.id)).toBeNull();
   });
 });

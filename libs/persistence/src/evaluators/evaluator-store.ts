@@ -1,13 +1,14 @@
-import type { DataSource } from 'typeorm';
-import { type Evaluator, type EvaluatorFilter, type EvaluatorPatch, type EvaluatorSettings, validationError } from '@app/domain';
+import { randomUUID } from 'node:crypto';
+import type { DataSource, EntityManager } from 'typeorm';
+import { type Evaluator, type EvaluatorFilter, type EvaluatorPatch, type EvaluatorSettings, type EvaluatorWithSecret, validationError } from '@app/domain';
 import { returnedRows } from '../query-result';
+import type { SecretBox } from '../secrets/secret-box';
+import { type StoredSecrets, newSigningSecret, openHeaders, prepareEvaluatorSecrets, sealHeaders, sealPlaintextEvaluators, sealSigningSecret } from './evaluator-secrets';
 
-interface EvaluatorRow {
-  id: string;
+interface EvaluatorRow extends StoredSecrets {
   project_id: string;
   name: string;
   url: string;
-  headers: Record<string, string>;
   timeout_ms: number;
   retries: number;
   filter: EvaluatorFilter;
@@ -16,17 +17,17 @@ interface EvaluatorRow {
   updated_at: Date;
 }
 
-const COLUMNS = 'id, project_id, name, url, headers, timeout_ms, retries, filter, enabled, created_at, updated_at';
+const COLUMNS = 'id, project_id, name, url, headers, headers_sealed, signing_secret_sealed, timeout_ms, retries, filter, enabled, created_at, updated_at';
 /** The migration's UNIQUE (project_id, name), under the name Postgres gives it. */
 const UNIQUE_NAME = 'evaluators_project_id_name_key';
 const UNIQUE_VIOLATION = '23505';
 
-const toEvaluator = (row: EvaluatorRow): Evaluator => ({
+const toEvaluator = (box: SecretBox, row: EvaluatorRow): Evaluator => ({
   id: row.id,
   projectId: row.project_id,
   name: row.name,
   url: row.url,
-  headers: row.headers,
+  headers: openHeaders(box, row),
   timeoutMs: row.timeout_ms,
   retries: row.retries,
   filter: row.filter,
@@ -46,24 +47,42 @@ async function uniqueName<T>(name: string | undefined, write: () => Promise<T>):
   }
 }
 
-/** Webhook evaluator configurations per project: plain queries, no access rules (the services hold those). */
+/**
+ * Webhook evaluator configurations per project: plain queries, no access rules (the services
+ * hold those). Header values and signing secrets are sealed here on the way in and opened on
+ * the way out (SecretBox); a row still in plaintext (written by an older replica) is sealed
+ * before it is read.
+ */
 export class EvaluatorStore {
-  constructor(private readonly db: DataSource) {}
+  constructor(
+    private readonly db: DataSource,
+    private readonly box: SecretBox,
+  ) {}
 
-  create(projectId: string, s: EvaluatorSettings): Promise<Evaluator> {
+  /** Before serving: seals what is still in plaintext and checks the key (prepareEvaluatorSecrets). */
+  prepare(): Promise<number> {
+    return prepareEvaluatorSecrets(this.db, this.box);
+  }
+
+  create(projectId: string, s: EvaluatorSettings): Promise<EvaluatorWithSecret> {
     return uniqueName(s.name, async () => {
+      // The id is chosen here because the sealed values are bound to it.
+      const id = randomUUID();
+      const signingSecret = newSigningSecret();
       const [row]: EvaluatorRow[] = await this.db.query(
-        `INSERT INTO evaluators (project_id, name, url, headers, timeout_ms, retries, filter, enabled)
-         VALUES ($1, $2, $3, $4::jsonb, $5, $6, $7::jsonb, $8) RETURNING ${COLUMNS}`,
-        [projectId, s.name, s.url, JSON.stringify(s.headers), s.timeoutMs, s.retries, JSON.stringify(s.filter), s.enabled],
+        `INSERT INTO evaluators (id, project_id, name, url, headers_sealed, signing_secret_sealed, timeout_ms, retries, filter, enabled)
+         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9::jsonb, $10) RETURNING ${COLUMNS}`,
+        [id, projectId, s.name, s.url, sealHeaders(this.box, id, s.headers), sealSigningSecret(this.box, id, signingSecret), s.timeoutMs, s.retries, JSON.stringify(s.filter), s.enabled],
       );
-      return toEvaluator(row);
+      return { ...toEvaluator(this.box, row), signingSecret };
     });
   }
 
-  async list(projectId: string): Promise<Evaluator[]> {
-    const rows: EvaluatorRow[] = await this.db.query(`SELECT ${COLUMNS} FROM evaluators WHERE project_id = $1 ORDER BY name, id`, [projectId]);
-    return rows.map(toEvaluator);
+  list(projectId: string): Promise<Evaluator[]> {
+    return this.sealedFirst(projectId, async (m) => {
+      const rows: EvaluatorRow[] = await m.query(`SELECT ${COLUMNS} FROM evaluators WHERE project_id = $1 ORDER BY name, id`, [projectId]);
+      return rows.map((row) => toEvaluator(this.box, row));
+    });
   }
 
   /**
@@ -71,32 +90,48 @@ export class EvaluatorStore {
    * members merge. `updatedAt` always moves, by at least the millisecond its ISO form shows.
    */
   update(projectId: string, id: string, patch: EvaluatorPatch): Promise<Evaluator | null> {
-    return uniqueName(patch.name, async () => {
-      const result = await this.db.query(
-        `UPDATE evaluators SET
-           name = coalesce($3, name),
-           url = coalesce($4, url),
-           headers = coalesce($5::jsonb, headers),
-           timeout_ms = coalesce($6, timeout_ms),
-           retries = coalesce($7, retries),
-           filter = filter || $8::jsonb,
-           enabled = coalesce($9, enabled),
-           updated_at = greatest(now(), updated_at + interval '1 millisecond')
-         WHERE project_id = $1 AND id = $2 RETURNING ${COLUMNS}`,
-        [
-          projectId,
-          id,
-          patch.name ?? null,
-          patch.url ?? null,
-          patch.headers ? JSON.stringify(patch.headers) : null,
-          patch.timeoutMs ?? null,
-          patch.retries ?? null,
-          JSON.stringify(patch.filter ?? {}),
-          patch.enabled ?? null,
-        ],
+    return uniqueName(patch.name, () =>
+      this.sealedFirst(projectId, async (m) => {
+        const result = await m.query(
+          `UPDATE evaluators SET
+             name = coalesce($3, name),
+             url = coalesce($4, url),
+             headers_sealed = coalesce($5, headers_sealed),
+             timeout_ms = coalesce($6, timeout_ms),
+             retries = coalesce($7, retries),
+             filter = filter || $8::jsonb,
+             enabled = coalesce($9, enabled),
+             updated_at = greatest(now(), updated_at + interval '1 millisecond')
+           WHERE project_id = $1 AND id = $2 RETURNING ${COLUMNS}`,
+          [
+            projectId,
+            id,
+            patch.name ?? null,
+            patch.url ?? null,
+            patch.headers ? sealHeaders(this.box, id, patch.headers) : null,
+            patch.timeoutMs ?? null,
+            patch.retries ?? null,
+            JSON.stringify(patch.filter ?? {}),
+            patch.enabled ?? null,
+          ],
+        );
+        const [row] = returnedRows<EvaluatorRow>(result);
+        return row ? toEvaluator(this.box, row) : null;
+      }),
+    );
+  }
+
+  /** A new signing secret, replacing the old one at once; null when the project has no such evaluator. */
+  rotateSecret(projectId: string, id: string): Promise<EvaluatorWithSecret | null> {
+    return this.sealedFirst(projectId, async (m) => {
+      const signingSecret = newSigningSecret();
+      const result = await m.query(
+        `UPDATE evaluators SET signing_secret_sealed = $3, updated_at = greatest(now(), updated_at + interval '1 millisecond')
+          WHERE project_id = $1 AND id = $2 RETURNING ${COLUMNS}`,
+        [projectId, id, sealSigningSecret(this.box, id, signingSecret)],
       );
       const [row] = returnedRows<EvaluatorRow>(result);
-      return row ? toEvaluator(row) : null;
+      return row ? { ...toEvaluator(this.box, row), signingSecret } : null;
     });
   }
 
@@ -104,5 +139,13 @@ export class EvaluatorStore {
   async delete(projectId: string, id: string): Promise<boolean> {
     const result = await this.db.query('DELETE FROM evaluators WHERE project_id = $1 AND id = $2 RETURNING id', [projectId, id]);
     return returnedRows(result).length > 0;
+  }
+
+  /** Runs `work` in a transaction after sealing the project's rows still in plaintext. */
+  private sealedFirst<T>(projectId: string, work: (m: EntityManager) => Promise<T>): Promise<T> {
+    return this.db.transaction(async (m) => {
+      await sealPlaintextEvaluators(m, this.box, { projectId });
+      return work(m);
+    });
   }
 }

@@ -170,7 +170,7 @@ export async function deleteTraces(manager: EntityManager, deletions: TraceDelet
  * rebuild's swap takes them in: a writer then waits for a swap (and writes into the new
  * tables) or a swap waits for the writer's commit, and neither can deadlock the other.
  */
-async function lockTelemetryTables(manager: EntityManager): Promise<void> {
+export async function lockTelemetryTables(manager: EntityManager): Promise<void> {
   await manager.query(`LOCK TABLE ${TELEMETRY_TABLES.join(', ')} IN ROW EXCLUSIVE MODE`);
 }
 
@@ -183,6 +183,12 @@ async function deleteTrackedTraces(manager: EntityManager, deletions: TraceDelet
         ORDER BY project_id, id, deleted_at
      ), tombstones AS (
        INSERT INTO deleted_traces (project_id, id, deleted_at) SELECT project_id, id, deleted_at FROM gone ORDER BY project_id, id ON CONFLICT DO NOTHING
+     ), stats_dirty AS (
+       -- The model stats of the deleted spans' hours are counted again without them.
+       INSERT INTO model_stats_dirty (project_id, model, hour)
+       SELECT DISTINCT s.project_id, s.model, date_trunc('hour', s.start_time, 'UTC') FROM spans s JOIN gone g ON s.project_id = g.project_id AND s.trace_id = g.id
+        WHERE s.model IS NOT NULL AND s.start_time IS NOT NULL
+       ON CONFLICT DO NOTHING
      ), scores_gone AS (
        DELETE FROM scores s USING gone g WHERE s.project_id = g.project_id AND s.trace_id = g.id RETURNING 1
      ), spans_gone AS (

@@ -1,5 +1,5 @@
 import type { DataSource } from 'typeorm';
-import type { JsonValue } from '@app/domain';
+import { type JsonValue, TELEMETRY_RANGES } from '@app/domain';
 
 export interface TraceFilter {
   projectId: string;
@@ -82,7 +82,10 @@ export interface ScoreRow {
   created_at: Date;
 }
 
-// Aggregates are computed on read from the spans, so they can never drift from them.
+// Aggregates are computed on read from the spans, so they can never drift from them. A cost
+// beyond TELEMETRY_RANGES, stored before ingestion checked it, counts as unknown: two costs
+// near the largest double overflowed the sum and made every page showing the trace fail.
+// Token sums are bigint sums, exact as numeric and far inside float8.
 const TRACE_SELECT = `
   SELECT t.id, t.otel_trace_id, t.external_id, t.name, t.created_at, t."timestamp", t."timestamp"::text AS timestamp_text,
          t.user_id, t.session_id, t.tags, t.metadata, t.environment, t.release, t.version, t.input, t.output,
@@ -91,7 +94,7 @@ const TRACE_SELECT = `
     LEFT JOIN LATERAL (
       SELECT count(*)::int AS span_count,
              sum(coalesce(s.total_tokens, s.prompt_tokens + s.completion_tokens, s.prompt_tokens, s.completion_tokens))::float8 AS total_tokens,
-             round(sum(s.cost)::numeric, 12)::float8 AS total_cost,
+             round((sum(s.cost) FILTER (WHERE s.cost <= ${TELEMETRY_RANGES.spanCost.max}))::numeric, 12)::float8 AS total_cost,
              (extract(epoch FROM max(coalesce(s.end_time, s.start_time)) - min(s.start_time)) * 1000)::float8 AS latency_ms
         FROM spans s
        WHERE s.project_id = t.project_id AND s.trace_id = t.id

@@ -42,7 +42,8 @@ describe('API key principals cached while Postgres notifies key changes', () => 
   async function newKey(): Promise<{ secret: string; hash: string; id: string; orgId: string; projectId: string }> {
     const [org] = await ds.query(`INSERT INTO organizations (name) VALUES ('acme') RETURNING id`);
     const [project] = await ds.query(`INSERT INTO projects (org_id, name) VALUES ($1, 'agents') RETURNING id`, [org.id]);
-    const key = await new TenancyRepository(ds).createApiKey(project.id, 'ingest');
+    const [user] = await ds.query(`INSERT INTO users (email, password_hash) VALUES ($1, 'x') RETURNING id`, [`${randomUUID()}@spanlog.test`]);
+    const key = await new TenancyRepository(ds).createApiKey(project.id, 'ingest', user.id);
     return { secret: key.apiKey, hash: hashApiKey(key.apiKey), id: key.id, orgId: org.id, projectId: project.id };
   }
 
@@ -64,6 +65,27 @@ describe('API key principals cached while Postgres notifies key changes', () => 
       await m.query('SET LOCAL session_replication_role = replica');
       await m.query(sql, params);
     });
+
+  it('refuses a key that resolved to nothing again without asking Postgres, whether or not the listener is connected', async () => {
+    const key = await newKey();
+    await silently('UPDATE api_keys SET revoked_at = now() WHERE id = $1', [key.id]);
+    for (const lookup of [new ApiKeyLookup(ds, new PrincipalCache(TTL_MS)), (await listening()).lookup]) {
+      expect(await lookup.find(key.secret)).toBeNull();
+      await silently('UPDATE api_keys SET revoked_at = NULL WHERE id = $1', [key.id]);
+      expect(await lookup.find(key.secret)).toBeNull();
+      expect(await lookup.findCached(key.secret)).toBeNull();
+      await silently('UPDATE api_keys SET revoked_at = now() WHERE id = $1', [key.id]);
+    }
+  });
+
+  it('answers from the cache alone when asked to: a cached key, and nothing for one that is not', async () => {
+    const { lookup } = await listening();
+    const cached = await newKey();
+    const other = await newKey();
+    expect(await lookup.find(cached.secret)).toMatchObject({ apiKeyId: cached.id });
+    expect(await lookup.findCached(cached.secret)).toMatchObject({ apiKeyId: cached.id });
+    expect(await lookup.findCached(other.secret)).toBeNull();
+  });
 
   it('answers a key it has resolved from the cache, without asking Postgres', async () => {
     const { lookup } = await listening();

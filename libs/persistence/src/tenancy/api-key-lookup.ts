@@ -27,7 +27,15 @@ export class ApiKeyLookup {
   /** The key's principal, or null when unknown or revoked. Looked up by hash only. */
   async find(secret: string): Promise<ApiKeyPrincipal | null> {
     const keyHash = hashApiKey(secret);
+    if (this.cache.isUnknown(keyHash)) return null;
     const principal = (await this.cached(keyHash)) ?? (await this.query(keyHash));
+    if (principal) this.touch(principal.apiKeyId);
+    return principal;
+  }
+
+  /** The key's principal if the cache can answer for it, else null; never asks Postgres. */
+  async findCached(secret: string): Promise<ApiKeyPrincipal | null> {
+    const principal = (await this.cached(hashApiKey(secret))) ?? null;
     if (principal) this.touch(principal.apiKeyId);
     return principal;
   }
@@ -49,6 +57,7 @@ export class ApiKeyLookup {
     const principal = rows[0] ?? null;
     // Frozen: one cached object is handed to every request with this key.
     if (principal) this.cache.set(ticket, keyHash, Object.freeze(principal));
+    else this.cache.setUnknown(keyHash);
     return principal;
   }
 

@@ -54,6 +54,7 @@ export async function bootstrapTenant(db: DataSource, input: BootstrapInput): Pr
       name: input.keyName ?? 'bootstrap',
       prefix: key.prefix,
       keyHash: key.hash,
+      createdBy: user.id,
       lastUsedAt: null,
       revokedAt: null,
     });

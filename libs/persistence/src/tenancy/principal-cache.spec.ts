@@ -69,4 +69,28 @@ describe(PrincipalCache.name, () => {
     cache.set(cache.ticket(), 'hash-1', principal());
     expect(cache.get('hash-1')).toEqual(principal());
   });
+
+  it('remembers a key that resolved to nothing for a while, listening or not', () => {
+    const clock = { now: 0 };
+    const cache = new PrincipalCache(1_000, () => clock.now, 5_000);
+    expect(cache.isUnknown('hash-1')).toBe(false);
+    cache.setUnknown('hash-1');
+    cache.invalidate();
+    clock.now = 4_999;
+    expect(cache.isUnknown('hash-1')).toBe(true);
+    clock.now = 5_000;
+    expect(cache.isUnknown('hash-1')).toBe(false);
+  });
+
+  it('remembers at most so many unknown keys, making room from the expired ones first', () => {
+    const clock = { now: 0 };
+    const cache = new PrincipalCache(1_000, () => clock.now, 5_000, 2);
+    cache.setUnknown('a');
+    cache.setUnknown('b');
+    cache.setUnknown('c');
+    expect(['a', 'b', 'c'].map((h) => cache.isUnknown(h))).toEqual([true, true, false]);
+    clock.now = 5_000;
+    cache.setUnknown('c');
+    expect(cache.isUnknown('c')).toBe(true);
+  });
 });

@@ -3,6 +3,12 @@ import type { ApiKeyPrincipal } from './api-key-lookup';
 /** How long a principal is served without asking Postgres: the bound on revocation if a notification is lost. */
 export const PRINCIPAL_TTL_MS = 1_000;
 
+/** How long a key that resolved to nothing is refused without asking Postgres again. */
+export const UNKNOWN_KEY_TTL_MS = 5_000;
+
+/** Unknown keys remembered at most: each is one an attacker chose, so memory must not follow them. */
+export const MAX_UNKNOWN_KEYS = 10_000;
+
 interface Entry {
   principal: ApiKeyPrincipal;
   expiresAt: number;
@@ -11,11 +17,16 @@ interface Entry {
 /**
  * Principals of API keys by key hash, kept current by a change listener (ApiKeyChangeListener).
  * Serves nothing while that listener is not connected, so a revocation is never missed for
- * want of a notification; and it holds only keys that resolved, so a new key is never refused.
+ * want of a notification. Apart from them, it remembers briefly which keys resolved to
+ * nothing, so a client repeating an unknown key costs no query each time: that answer can
+ * only turn wrong if a key with that very hash is created, and a key's secret is random and
+ * first seen when it is created, so no client can have sent it before.
  * No I/O: the listener and the look-up drive it, the clock is passed in.
  */
 export class PrincipalCache {
   private readonly entries = new Map<string, Entry>();
+  /** Key hashes that resolved to nothing, with when that answer expires. */
+  private readonly unknown = new Map<string, number>();
   /** Bumped by every invalidation, so a look-up that raced one is not cached. */
   private generation = 0;
   private listening = false;
@@ -24,6 +35,8 @@ export class PrincipalCache {
   constructor(
     private readonly ttlMs = PRINCIPAL_TTL_MS,
     private readonly now: () => number = () => performance.now(),
+    private readonly unknownTtlMs = UNKNOWN_KEY_TTL_MS,
+    private readonly maxUnknown = MAX_UNKNOWN_KEYS,
   ) {}
 
   /** Entries exist only while listening: losing the listener clears them and `set` refuses. */
@@ -45,6 +58,25 @@ export class PrincipalCache {
     const now = this.now();
     this.sweep(now);
     this.entries.set(keyHash, { principal, expiresAt: now + this.ttlMs });
+  }
+
+  /** Whether this key hash resolved to nothing a moment ago. */
+  isUnknown(keyHash: string): boolean {
+    const expiresAt = this.unknown.get(keyHash);
+    if (expiresAt === undefined) return false;
+    if (expiresAt > this.now()) return true;
+    this.unknown.delete(keyHash);
+    return false;
+  }
+
+  /** Kept whether or not the listener is connected: no notification can make an unknown key known. */
+  setUnknown(keyHash: string): void {
+    const now = this.now();
+    if (this.unknown.size >= this.maxUnknown) {
+      for (const [hash, expiresAt] of this.unknown) if (expiresAt <= now) this.unknown.delete(hash);
+      if (this.unknown.size >= this.maxUnknown) return;
+    }
+    this.unknown.set(keyHash, now + this.unknownTtlMs);
   }
 
   /** A change was notified: any entry may be stale, and so may any answer still in flight. */

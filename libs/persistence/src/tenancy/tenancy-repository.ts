@@ -1,7 +1,7 @@
 import type { DataSource } from 'typeorm';
 import { type PlanName, generateApiKey } from '@app/domain';
 import type { MemberRole } from '../entities';
-import { affectedRows } from '../query-result';
+import { affectedRows, returnedRows } from '../query-result';
 
 export interface OrgOfUser {
   id: string;
@@ -25,6 +25,20 @@ export interface CreatedApiKey {
   prefix: string;
   apiKey: string;
   createdAt: Date;
+}
+
+export interface AuditLogRow {
+  id: string;
+  action: string;
+  actorUserId: string | null;
+  /** The API key that acted, for changes made through the REST API (prompt templates). */
+  actorApiKeyId: string | null;
+  target: string | null;
+  details: unknown;
+  ip: string | null;
+  createdAt: Date;
+  /** createdAt at Postgres' full precision, for the page cursor. */
+  createdAtText: string;
 }
 
 export interface Member {
@@ -108,11 +122,11 @@ export class TenancyRepository {
     return rows[0] ?? null;
   }
 
-  async createApiKey(projectId: string, name: string): Promise<CreatedApiKey> {
+  async createApiKey(projectId: string, name: string, createdBy: string): Promise<CreatedApiKey> {
     const key = generateApiKey();
     const [row] = await this.db.query(
-      `INSERT INTO api_keys (project_id, name, prefix, key_hash) VALUES ($1, $2, $3, $4) RETURNING id, name, prefix, created_at AS "createdAt"`,
-      [projectId, name, key.prefix, key.hash],
+      `INSERT INTO api_keys (project_id, name, prefix, key_hash, created_by) VALUES ($1, $2, $3, $4, $5) RETURNING id, name, prefix, created_at AS "createdAt"`,
+      [projectId, name, key.prefix, key.hash, createdBy],
     );
     return { ...row, apiKey: key.secret };
   }
@@ -145,23 +159,38 @@ export class TenancyRepository {
   /**
    * Adds a member unless the seat limit is reached; the organization row is locked so two
    * concurrent additions cannot both take the last seat. Answers the plan it checked against.
+   * A null user (an e-mail with no account) goes through the same checks and is added nowhere,
+   * so the outcome does not tell whether the account exists.
    */
-  async addMember(orgId: string, userId: string, role: MemberRole, seats: (plan: PlanName) => number | null): Promise<{ outcome: 'added' | 'exists' | 'no_seat'; plan: PlanName }> {
+  async addMember(orgId: string, userId: string | null, role: MemberRole, seats: (plan: PlanName) => number | null): Promise<{ outcome: 'added' | 'exists' | 'no_seat'; plan: PlanName }> {
     return this.db.transaction(async (m) => {
       const [{ plan }]: { plan: PlanName }[] = await m.query('SELECT plan FROM organizations WHERE id = $1 FOR UPDATE', [orgId]);
-      const existing = await m.query('SELECT 1 FROM memberships WHERE org_id = $1 AND user_id = $2', [orgId, userId]);
+      const existing = userId ? await m.query('SELECT 1 FROM memberships WHERE org_id = $1 AND user_id = $2', [orgId, userId]) : [];
       if (existing.length) return { outcome: 'exists', plan };
       const [{ count }] = await m.query('SELECT count(*)::int AS count FROM memberships WHERE org_id = $1', [orgId]);
       const limit = seats(plan);
       if (limit !== null && count >= limit) return { outcome: 'no_seat', plan };
-      await m.query('INSERT INTO memberships (org_id, user_id, role) VALUES ($1, $2, $3)', [orgId, userId, role]);
+      if (userId) await m.query('INSERT INTO memberships (org_id, user_id, role) VALUES ($1, $2, $3)', [orgId, userId, role]);
       return { outcome: 'added', plan };
     });
   }
 
-  async removeMember(orgId: string, userId: string): Promise<boolean> {
-    const rows = await this.db.query('DELETE FROM memberships WHERE org_id = $1 AND user_id = $2 RETURNING user_id', [orgId, userId]);
-    return affectedRows(rows) > 0;
+  /**
+   * Removes a member and, when asked, revokes in the same transaction the keys they made in
+   * the organization's projects that still work. Answers the keys revoked.
+   */
+  async removeMember(orgId: string, userId: string, revokeKeys: boolean): Promise<{ removed: boolean; revokedKeys: { id: string; projectId: string }[] }> {
+    return this.db.transaction(async (m) => {
+      const removed = affectedRows(await m.query('DELETE FROM memberships WHERE org_id = $1 AND user_id = $2 RETURNING user_id', [orgId, userId])) > 0;
+      if (!removed || !revokeKeys) return { removed, revokedKeys: [] };
+      const revoked = await m.query(
+        `UPDATE api_keys k SET revoked_at = now() FROM projects p
+          WHERE p.id = k.project_id AND p.org_id = $1 AND k.created_by = $2 AND k.revoked_at IS NULL
+          RETURNING k.id, k.project_id AS "projectId"`,
+        [orgId, userId],
+      );
+      return { removed, revokedKeys: returnedRows<{ id: string; projectId: string }>(revoked) };
+    });
   }
 
   async owners(orgId: string): Promise<number> {
@@ -169,18 +198,24 @@ export class TenancyRepository {
     return count;
   }
 
-  auditLog(orgId: string, limit: number, after?: [string, string]): Promise<{ id: string; action: string; actorUserId: string | null; target: string | null; details: unknown; ip: string | null; createdAt: Date; createdAtText: string }[]> {
-    const params: unknown[] = [orgId, limit];
+  /**
+   * A page of audit events, newest first: an organization's own events, or a user's own
+   * security events (logins and sessions, which belong to no organization). A user's events
+   * never show in an organization's log: its owners could otherwise follow the logins of
+   * anyone they add, from everywhere.
+   */
+  auditLog(scope: { orgId: string } | { userId: string }, limit: number, after?: [string, string]): Promise<AuditLogRow[]> {
+    const params: unknown[] = ['orgId' in scope ? scope.orgId : scope.userId, limit];
     let cursor = '';
     if (after) {
       params.push(after[0], after[1]);
       cursor = 'AND (a.created_at, a.id) < ($3::timestamptz, $4::uuid)';
     }
-    // A user's own events (logins) carry no organization: they show in every organization of that user.
+    const owner = 'orgId' in scope ? 'a.org_id = $1' : 'a.org_id IS NULL AND a.actor_user_id = $1';
     return this.db.query(
-      `SELECT a.id, a.action, a.actor_user_id AS "actorUserId", a.target, a.details, a.ip, a.created_at AS "createdAt", a.created_at::text AS "createdAtText"
+      `SELECT a.id, a.action, a.actor_user_id AS "actorUserId", a.actor_api_key_id AS "actorApiKeyId", a.target, a.details, a.ip, a.created_at AS "createdAt", a.created_at::text AS "createdAtText"
          FROM audit_log a
-        WHERE (a.org_id = $1 OR (a.org_id IS NULL AND a.actor_user_id IN (SELECT user_id FROM memberships WHERE org_id = $1))) ${cursor}
+        WHERE ${owner} ${cursor}
         ORDER BY a.created_at DESC, a.id DESC LIMIT $2`,
       params,
     );

@@ -14,7 +14,7 @@ import {
   validateScoreRequest,
 } from '@app/domain';
 import { type ChunkReader, PermanentMessageError, headerReader } from '@app/eventlog';
-import { otlpToFacts, validateOtlpRequest } from '@app/otlp';
+import { otlpLogsToFacts, otlpToFacts, validateOtlpLogsRequest, validateOtlpRequest } from '@app/otlp';
 
 export interface DecodedIngestMessage {
   /** The message's stream sequence. */
@@ -30,7 +30,7 @@ const utf8 = new TextDecoder('utf-8', { fatal: true });
  * sent, so conversion runs here: a corrected converter applies to old data on rebuild.
  * Anything unreadable is permanent: retrying cannot fix it.
  */
-export async function decodeIngestMessage(msg: JsMsg, chunks: ChunkReader): Promise<DecodedIngestMessage> {
+export async function decodeIngestMessage(msg: Pick<JsMsg, 'seq' | 'headers' | 'data'>, chunks: ChunkReader): Promise<DecodedIngestMessage> {
   let envelope: IngestEnvelope;
   let body: unknown;
   try {
@@ -52,6 +52,9 @@ export async function decodeIngestMessage(msg: JsMsg, chunks: ChunkReader): Prom
       case INGEST_SCHEMAS.otlp:
         validateOtlpRequest(body);
         return { seq: msg.seq, envelope, facts: otlpToFacts(body as Parameters<typeof otlpToFacts>[0], target) };
+      case INGEST_SCHEMAS.otlpLogs:
+        validateOtlpLogsRequest(body);
+        return { seq: msg.seq, envelope, facts: otlpLogsToFacts(body as Parameters<typeof otlpLogsToFacts>[0], target) };
       case INGEST_SCHEMAS.scores:
         return { seq: msg.seq, envelope, facts: scoreRequestToFacts(validateScoreRequest(body), target) };
       case INGEST_SCHEMAS.deleted:

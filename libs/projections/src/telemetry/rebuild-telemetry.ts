@@ -15,9 +15,11 @@ import {
   indexShadowTables,
   liveSchema,
   lockLiveTables,
+  markAllModelStatsDirty,
   markHandledThrough,
   queueUsage,
   prepareTelemetry,
+  recordServingVersion,
   swapInShadowTables,
   writePreparedTelemetry,
   writeToShadowTables,
@@ -125,9 +127,12 @@ async function rebuildLocked(runner: QueryRunner, nats: NatsResources, options: 
       await swapInShadowTables(m, live);
       // Every message up to here is in the new tables: reads waiting for one need not wait for the live consumer.
       await markHandledThrough(m, telemetryPosition(nats), replayer.seq);
+      await recordServingVersion(m, TELEMETRY_PROJECTION.name, TELEMETRY_PROJECTION.version);
       const total = (metric: UsageCount['metric']) => usage.filter((u) => u.metric === metric).reduce((n, u) => n + u.n, 0);
       return { ...rows, usageCounted: { traces: total('traces'), spans: total('spans') } };
     });
+    // Model stats are counted from the rows, which are new tables now: every bucket is counted again (outside the swap's locks).
+    await markAllModelStatsDirty(runner.manager);
     return {
       projection: TELEMETRY_PROJECTION.name,
       version: TELEMETRY_PROJECTION.version,

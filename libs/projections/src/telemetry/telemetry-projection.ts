@@ -1,11 +1,14 @@
 import type { DataSource } from 'typeorm';
-import { foldFacts } from '@app/domain';
+import { type TelemetryFacts, foldFacts } from '@app/domain';
 import type { NatsResources } from '@app/eventlog';
 import {
   type NewRows,
   type PreparedTelemetry,
+  type ModelStatsKeys,
   type ProjectionPosition,
   type UsageCount,
+  lockTelemetryTables,
+  markModelStatsDirty,
   prepareTelemetry,
   queueUsage,
   recordApplied,
@@ -14,8 +17,12 @@ import {
 } from '@app/persistence';
 import type { DecodedIngestMessage } from './decode-ingest-message';
 
-/** The telemetry projection's name and version, as recorded in `projection_checkpoints`. */
-export const TELEMETRY_PROJECTION = { name: 'telemetry', version: 1 } as const;
+/**
+ * The telemetry projection's name and version, as recorded in `projection_checkpoints`. A new
+ * version marks a conversion that produces other rows from the same messages (2: the
+ * instrumentation conventions and OTLP log records); `spanlog rebuild` applies it to old data.
+ */
+export const TELEMETRY_PROJECTION = { name: 'telemetry', version: 2 } as const;
 
 /** Where the telemetry projection records what it applied of this deployment's INGEST. */
 export const telemetryPosition = (nats: Pick<NatsResources, 'layout'>): ProjectionPosition => ({
@@ -58,10 +65,21 @@ export async function applyTelemetryBatch(ds: DataSource, position: ProjectionPo
   const { telemetry, orgOf, seqs } = batch;
   const usage = (metric: UsageCount['metric'], rows: NewRows[]): UsageCount[] =>
     rows.map((r) => ({ orgId: orgOf.get(r.projectId) as string, month: r.month, metric, n: r.n }));
+  const statsKeys = modelStatsKeysOf(telemetry.facts);
   return ds.transaction(async (m) => {
+    // The tables' locks before any read of them, in the order a rebuild's swap takes them.
+    await lockTelemetryTables(m);
+    // The model-stats buckets the batch's spans are in before and after it: a span whose model or start changes leaves one.
+    await markModelStatsDirty(m, statsKeys);
     const { newTraces, newSpans } = await writePreparedTelemetry(m, telemetry);
+    await markModelStatsDirty(m, statsKeys);
     if (options.countUsage) await queueUsage(m, [...usage('traces', newTraces), ...usage('spans', newSpans)]);
     if (options.scheduleEvaluations) await scheduleEvaluations(m, telemetry.facts.spans);
     return recordApplied(m, position, seqs);
   });
 }
+
+const modelStatsKeysOf = (facts: TelemetryFacts): ModelStatsKeys => ({
+  spans: facts.spans.map((s) => ({ projectId: s.projectId, id: s.id })),
+  scores: facts.scores.map((c) => ({ projectId: c.projectId, traceId: c.values.traceId, spanId: c.values.spanId })),
+});

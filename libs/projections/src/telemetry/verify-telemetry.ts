@@ -4,6 +4,7 @@ import type { DataSource, QueryRunner } from 'typeorm';
 import { CONSUMERS, ChunkReader, type NatsResources, PermanentMessageError, consumerAckFloor, replayStream, streamLastSeq } from '@app/eventlog';
 import { type ExpectedRow, ExpectedRows, type ProjectRowCounts, ROW_TABLES, appliedAboveWatermark, appliedThrough } from '@app/persistence';
 import { type DecodedIngestMessage, decodeIngestMessage } from './decode-ingest-message';
+import { projectSubjects } from './project-subjects';
 import { applyTelemetryBatch, prepareTelemetryBatch, telemetryPosition } from './telemetry-projection';
 
 /** Sequences listed per project and kind; the counts are always whole. */
@@ -105,7 +106,7 @@ export async function repairTelemetry(ds: DataSource, nats: NatsResources, verif
     result.messages += items.length;
   };
   const sorted = [...wanted].sort((a, b) => a - b);
-  const range = { fromSeq: sorted[0], toSeq: sorted[sorted.length - 1], batchSize: READ_BATCH, filterSubject: await subjectsOf(ds, nats, options.projectId) };
+  const range = { fromSeq: sorted[0], toSeq: sorted[sorted.length - 1], batchSize: READ_BATCH, filterSubject: options.projectId === undefined ? undefined : await projectSubjects(ds, nats, options.projectId) };
   await replayStream(nats, 'ingest', range, async (msgs) => {
     for (const msg of msgs) {
       if (!wanted.has(msg.seq)) continue;
@@ -145,7 +146,7 @@ async function verifyOn(runner: QueryRunner, nats: NatsResources, options: Verif
   const expected = await ExpectedRows.open(runner);
   try {
     const chunks = new ChunkReader(nats.js, nats.layout.blobBucket);
-    const filterSubject = await subjectsOf(runner.manager, nats, options.projectId);
+    const filterSubject = options.projectId === undefined ? undefined : await projectSubjects(runner.manager, nats, options.projectId);
     await replayStream(nats, 'ingest', { fromSeq, toSeq, batchSize: READ_BATCH, filterSubject }, async (msgs) => {
       for (const msg of msgs) {
         if (msg.seq > toSeq) break;
@@ -208,17 +209,7 @@ async function decodeOrNull(msg: JsMsg, chunks: ChunkReader): Promise<DecodedIng
   }
 }
 
-/** The subjects of one project's messages, or of every message. */
-async function subjectsOf(db: Pick<DataSource, 'query'>, nats: NatsResources, projectId: string | undefined): Promise<string | undefined> {
-  if (projectId === undefined) return undefined;
-  const rows: { org_id: string }[] = await db.query('SELECT org_id FROM projects WHERE id = $1', [projectId]);
-  if (!rows.length) throw new UnknownProjectError(`no project ${projectId}`);
-  return `${nats.layout.subjectRoot('ingest')}.${rows[0].org_id}.${projectId}.*`;
-}
-
 async function orgsOf(runner: QueryRunner, projectIds: string[]): Promise<Map<string, string>> {
   const rows: { id: string; org_id: string }[] = await runner.query('SELECT id, org_id FROM projects WHERE id = ANY($1::uuid[])', [projectIds]);
   return new Map(rows.map((r) => [r.id, r.org_id]));
 }
-
-export class UnknownProjectError extends Error {}

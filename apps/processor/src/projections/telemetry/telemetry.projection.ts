@@ -3,6 +3,7 @@ import type { Logger } from 'pino';
 import { DataSource } from 'typeorm';
 import { LOGGER } from '@app/config';
 import { CONSUMERS, ChunkReader, NatsResources, type PullConsumerRunner, consumerAckFloor, projectionRunner } from '@app/eventlog';
+import { projectionAppliedSpans } from '@app/metrics';
 import { type ProjectionPosition, initCheckpoint, isReachable, recordApplied } from '@app/persistence';
 import {
   type DecodedIngestMessage,
@@ -40,6 +41,7 @@ export class TelemetryProjection implements OnApplicationBootstrap, BeforeApplic
 
   async onApplicationBootstrap(): Promise<void> {
     this.position = telemetryPosition(this.nats);
+    projectionAppliedSpans.inc({ projection: this.position.projection }, 0);
     await initCheckpoint(this.ds, this.position, await consumerAckFloor(this.nats, 'ingest', CONSUMERS.ingestProjector));
     this.runner = projectionRunner<DecodedIngestMessage, TelemetryBatch>(this.nats, {
       stream: 'ingest',
@@ -70,6 +72,7 @@ export class TelemetryProjection implements OnApplicationBootstrap, BeforeApplic
   private async apply(batch: TelemetryBatch): Promise<void> {
     await applyTelemetryBatch(this.ds, this.position, batch, { scheduleEvaluations: true, countUsage: true });
     const { facts } = batch.telemetry;
+    projectionAppliedSpans.inc({ projection: this.position.projection }, facts.spans.length);
     this.logger.debug({ messages: batch.seqs.length, traces: facts.traces.length, spans: facts.spans.length, scores: facts.scores.length }, 'batch projected');
   }
 

@@ -3,8 +3,9 @@ import type { Logger } from 'pino';
 import { DataSource } from 'typeorm';
 import { APP_CONFIG, type AppConfig, LOGGER } from '@app/config';
 import { NatsResources } from '@app/eventlog';
+import { verifyMismatches, verifyRounds } from '@app/metrics';
 import { type ProjectionPosition, appliedThrough, markHandledThrough } from '@app/persistence';
-import { type ProjectVerification, telemetryPosition, verifyTelemetry } from '@app/projections';
+import { type ProjectVerification, type Verification, telemetryPosition, verifyTelemetry } from '@app/projections';
 
 /** One processor checks at a time; the others skip the round. */
 const VERIFY_LOCK = 'spanlog.verify.telemetry';
@@ -56,14 +57,28 @@ export class VerifyScheduler implements OnApplicationBootstrap, BeforeApplicatio
           this.logger.error({ fromSeq: from, toSeq: to, projects: check.projects.filter((p) => !p.clean).map(summary) }, 'applied requests are missing from the projections; run spanlog verify --repair');
         }
         await markHandledThrough(this.ds, this.progress, to);
+        // Counted once the range is done with: a round that fails before checks it again.
+        count(check);
       } finally {
         await lock.query('SELECT pg_advisory_unlock(hashtext($1))', [VERIFY_LOCK]);
       }
     } catch (err) {
+      verifyRounds.inc({ outcome: 'failed' });
       this.logger.warn({ err: (err as Error).message }, 'scheduled verification failed; trying again next round');
     } finally {
       await lock.release();
     }
+  }
+}
+
+function count(check: Verification): void {
+  verifyRounds.inc({ outcome: check.clean ? 'clean' : 'mismatch' });
+  for (const p of check.projects) {
+    verifyMismatches.inc({ kind: 'traces' }, p.traces.missing);
+    verifyMismatches.inc({ kind: 'spans' }, p.spans.missing);
+    verifyMismatches.inc({ kind: 'scores' }, p.scores.missing);
+    verifyMismatches.inc({ kind: 'unapplied' }, p.unapplied.count);
+    verifyMismatches.inc({ kind: 'rejected' }, p.rejected.count);
   }
 }
 

@@ -1,0 +1,38 @@
+import { Injectable } from '@nestjs/common';
+import { DomainError, type LangfuseIngestionAnswer, type NativeEventError, langfuseIngestionToNative, validateNativeBatch } from '@app/domain';
+import type { ApiKeyPrincipal } from '@app/persistence';
+import { IngestService } from '../ingestion/ingest.service';
+
+/** The ids of a batch's events, by index, as Langfuse names them in its answer. */
+const eventIdsOf = (body: unknown): string[] =>
+  body !== null && typeof body === 'object' && Array.isArray((body as { batch?: unknown }).batch)
+    ? ((body as { batch: unknown[] }).batch.map((e) => (e !== null && typeof e === 'object' && typeof (e as { id?: unknown }).id === 'string' ? (e as { id: string }).id : '')) as string[])
+    : [];
+
+/**
+ * `POST /api/public/ingestion`: Langfuse's batch as our native batch (same validation, limits,
+ * quota and storage), answered with Langfuse's 207 `{successes, errors}`. A batch in which no
+ * event is valid is still a 207 listing every event's error, as Langfuse answers it; a body
+ * that is no batch at all is the native 400.
+ */
+@Injectable()
+export class LangfuseIngestionService {
+  constructor(private readonly service: IngestService) {}
+
+  /** The answer, and the Spanlog-Seq token when anything was stored. */
+  async ingest(principal: ApiKeyPrincipal, requestId: string, body: unknown): Promise<{ body: LangfuseIngestionAnswer; seqToken: string | null }> {
+    const ids = eventIdsOf(body);
+    const native = langfuseIngestionToNative(body);
+    const refusedOf = (errors: NativeEventError[]) => errors.map((e) => ({ id: ids[e.index] ?? e.id ?? '', status: 400, message: e.message, error: e.code }));
+    try {
+      const result = await this.service.ingestNativeBatch(principal, requestId, undefined, native);
+      const refused = new Set(result.body.errors.map((e) => e.index));
+      const successes = ids.flatMap((id, index) => (refused.has(index) ? [] : [{ id, status: 201 }]));
+      return { seqToken: result.seqToken, body: { successes, errors: refusedOf(result.body.errors) } };
+    } catch (err) {
+      // Only a batch with no valid event lands here with events to name: the native answer is a 400, Langfuse's a 207 of errors.
+      if (!(err instanceof DomainError) || err.code !== 'VALIDATION_ERROR' || ids.length === 0) throw err;
+      return { seqToken: null, body: { successes: [], errors: refusedOf(validateNativeBatch(native).errors) } };
+    }
+  }
+}

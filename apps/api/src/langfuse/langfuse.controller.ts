@@ -1,0 +1,65 @@
+import { Controller, Get, Headers, HttpCode, Param, Post, Query, Req, Res } from '@nestjs/common';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { ApiKeyPrincipal } from '@app/persistence';
+import { Principal } from '../auth/api-key.guard';
+import { REVALIDATE_ON_USE, ifNoneMatchNames } from '../http/entity-tag';
+import { SEQ_HEADER } from '../ingestion/seq-header';
+import { ApiKeyRoute } from '../rate-limit/rate-limit.module';
+import { IngestService } from '../ingestion/ingest.service';
+import { LangfuseIngestionService } from './langfuse-ingestion.service';
+import { LangfusePromptsService } from './langfuse-prompts.service';
+
+/**
+ * Langfuse's SDKs, unchanged, given Spanlog's address as their `baseUrl` and a Spanlog API
+ * key as their secret key (Basic auth, `ApiKeyGuard`): their OTLP export is our OTLP
+ * endpoint, their batch ingestion our native batch answered Langfuse's way, and their prompt
+ * fetch our prompt templates.
+ */
+@Controller('api/public')
+@ApiKeyRoute()
+export class LangfuseController {
+  constructor(
+    private readonly ingest: IngestService,
+    private readonly ingestion: LangfuseIngestionService,
+    private readonly prompts: LangfusePromptsService,
+  ) {}
+
+  @Post('otel/v1/traces')
+  @HttpCode(200)
+  async ingestTraces(@Principal() principal: ApiKeyPrincipal, @Req() req: FastifyRequest, @Res({ passthrough: true }) reply: FastifyReply) {
+    const result = await this.ingest.ingestOtlp(principal, req.id, req.rawBody, req.body);
+    void reply.header(SEQ_HEADER, result.seqToken);
+    return result.body;
+  }
+
+  @Post('ingestion')
+  @HttpCode(207)
+  async ingestBatch(@Principal() principal: ApiKeyPrincipal, @Req() req: FastifyRequest, @Res({ passthrough: true }) reply: FastifyReply) {
+    const result = await this.ingestion.ingest(principal, req.id, req.body);
+    if (result.seqToken !== null) void reply.header(SEQ_HEADER, result.seqToken);
+    return result.body;
+  }
+
+  /**
+   * The SDK sends the name through encodeURIComponent, so a `/` in it arrives as `%2F` and
+   * the router decodes it into the one parameter. The reply is sent here, since 304 and 404
+   * are statuses the handler chooses.
+   */
+  @Get('v2/prompts/:name')
+  async getPrompt(
+    @Principal() principal: ApiKeyPrincipal,
+    @Param('name') name: string,
+    @Query() query: Record<string, unknown>,
+    @Headers('if-none-match') ifNoneMatch: string | undefined,
+    @Res() reply: FastifyReply,
+  ) {
+    const answer = await this.prompts.get(principal.projectId, name, query);
+    switch (answer.kind) {
+      case 'missing':
+        return reply.code(404).send(answer.body);
+      case 'found':
+        void reply.headers({ ETag: answer.etag, 'Cache-Control': REVALIDATE_ON_USE });
+        return ifNoneMatchNames(ifNoneMatch, answer.etag) ? reply.code(304).send() : reply.send(answer.prompt);
+    }
+  }
+}

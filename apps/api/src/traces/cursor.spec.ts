@@ -1,0 +1,41 @@
+import fc from 'fast-check';
+import { DomainError } from '@app/domain';
+import { type Cursor, decodeCursor, encodeCursor } from './cursor';
+
+const ID = '0b6f2f5e-4c1d-4a8e-9f00-2d9b5a7c1e33';
+const tampered = (value: unknown) => Buffer.from(JSON.stringify(value)).toString('base64url');
+
+const two = (n: number) => String(n).padStart(2, '0');
+
+/** How Postgres writes a timestamptz as text: microseconds with trailing zeros cut, the session zone's displacement. */
+const pgText = (ms: number, micros: number, [sign, hours, minutes]: [string, number, number]): string => {
+  const iso = new Date(ms).toISOString();
+  const fraction = `${iso.slice(20, 23)}${String(micros).padStart(3, '0')}`.replace(/0+$/, '');
+  return `${iso.slice(0, 10)} ${iso.slice(11, 19)}${fraction ? `.${fraction}` : ''}${sign}${two(hours)}${minutes ? `:${two(minutes)}` : ''}`;
+};
+const displacement = fc.tuple(fc.constantFrom('+', '-'), fc.integer({ min: 0, max: 15 }), fc.integer({ min: 0, max: 59 }));
+
+describe(decodeCursor.name, () => {
+  it('reads back every cursor it wrote, whatever instant Postgres wrote', () => {
+    fc.assert(
+      fc.property(fc.integer({ min: Date.parse('0001-01-01T00:00:00Z'), max: Date.parse('9999-12-31T23:59:59.999Z') }), fc.integer({ min: 0, max: 999 }), displacement, fc.uuid(), (ms, micros, zone, id) => {
+        const cursor: Cursor = [pgText(ms, micros, zone), id];
+        expect(decodeCursor(encodeCursor(cursor))).toEqual(cursor);
+      }),
+    );
+  });
+
+  it.each([
+    ['a month that does not exist', '2026-13-01 00:00:00+00'],
+    ['a day the month lacks', '2026-02-30 00:00:00+00'],
+    ['day zero', '2026-01-00 00:00:00+00'],
+    ['year zero', '0000-01-01 00:00:00+00'],
+    ['hour 24', '2026-01-01 24:00:00+00'],
+    ['minute 60', '2026-01-01 00:60:00+00'],
+    ['second 60', '2026-01-01 00:00:60+00'],
+    ['a displacement Postgres refuses', '2026-01-01 00:00:00+16'],
+    ['displacement minutes past 59', '2026-01-01 00:00:00+01:60'],
+  ])('refuses a cursor with %s as a 400, before Postgres sees it', (_, text) => {
+    expect(() => decodeCursor(tampered([text, ID]))).toThrow(new DomainError('VALIDATION_ERROR', 'cursor: not a cursor returned by this endpoint'));
+  });
+});

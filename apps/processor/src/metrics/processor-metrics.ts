@@ -1,0 +1,32 @@
+import type { Registry } from 'prom-client';
+import type { DataSource } from 'typeorm';
+import type { NatsResources } from '@app/eventlog';
+import {
+  consumerAppliedMessages,
+  deadLetters,
+  evaluatorCalls,
+  metricsRegistry,
+  projectionAppliedSpans,
+  publishDuration,
+  retentionDeleted,
+  retentionRuns,
+  verifyMismatches,
+  verifyRounds,
+} from '@app/metrics';
+import { lagGauges } from './lag-gauges';
+
+/** What the processor's `/metrics` shows besides the process metrics: a metric the processor moves is one more entry. */
+export const processorMetricsRegistry = (ds: DataSource, nats: NatsResources): Registry =>
+  metricsRegistry([
+    consumerAppliedMessages,
+    deadLetters,
+    projectionAppliedSpans,
+    // The evaluation worker appends its results to INGEST.
+    publishDuration,
+    evaluatorCalls,
+    retentionRuns,
+    retentionDeleted,
+    verifyRounds,
+    verifyMismatches,
+    ...lagGauges(ds, nats),
+  ]);

@@ -1,0 +1,163 @@
+import { validationError } from '../errors';
+import { unstorableTextAt } from '../json/sanitize';
+import { type JsonObject, isJsonObject } from '../json/types';
+import { PROMPT_TEMPLATE_LIMITS as LIMITS } from '../limits';
+import { type ChatMessage, LATEST_LABEL, type PromptPick, type PromptTemplateBody, type PromptVersionInput } from './prompt-template';
+
+/**
+ * Letters and digits of any script, combining marks, spaces and `_ - . / : @ +`, starting with
+ * a letter or digit: readable in a URL, a shell and a log line, and never a control character
+ * (NUL included) or an unpaired surrogate.
+ */
+const NAME = /^[\p{L}\p{N}][\p{L}\p{M}\p{N} _.\-/:@+]*$/u;
+const NAME_RULE = `must be 1 to ${LIMITS.nameLength} characters: letters, digits, spaces and _ - . / : @ +, starting with a letter or digit and not ending with a space`;
+const LABEL = /^[a-z0-9][a-z0-9_.-]*$/;
+const LABEL_RULE = `must be 1 to ${LIMITS.labelLength} characters of a-z, 0-9 and _ - ., starting with a letter or digit`;
+const ROLE = /^[A-Za-z][A-Za-z0-9_-]*$/;
+const ROLE_RULE = `must be 1 to ${LIMITS.roleLength} characters of letters, digits, _ and -, starting with a letter (system, user, assistant …)`;
+const INTEGER = /^[1-9][0-9]*$/;
+/** The `version` column is a Postgres integer. */
+const MAX_VERSION = 2 ** 31 - 1;
+
+const invalid = (path: string, rule: string) => validationError(`${path}: ${rule}`);
+
+/** CONTRACT "General": an optional field sent as null is absent. */
+const given = (value: unknown): boolean => value !== undefined && value !== null;
+
+function storable(value: unknown, path: string): void {
+  const at = unstorableTextAt(value, path);
+  if (at) throw invalid(at, 'must not contain NUL (\\u0000) or an unpaired UTF-16 surrogate');
+}
+
+export function readPromptName(value: unknown, path = 'name'): string {
+  if (typeof value !== 'string' || value.length > LIMITS.nameLength || !NAME.test(value) || value.endsWith(' ')) throw invalid(path, NAME_RULE);
+  return value;
+}
+
+/** A label a client sets: `latest` is computed, never set. */
+function readLabel(value: unknown, path: string): string {
+  if (value === LATEST_LABEL) throw invalid(path, `"${LATEST_LABEL}" is reserved: it always points at the newest version`);
+  if (typeof value !== 'string' || value.length > LIMITS.labelLength || !LABEL.test(value)) throw invalid(path, LABEL_RULE);
+  return value;
+}
+
+function readLabels(value: unknown): string[] {
+  if (!given(value)) return [];
+  if (!Array.isArray(value) || value.length > LIMITS.labels) throw invalid('labels', `must be an array of at most ${LIMITS.labels} labels`);
+  return [...new Set(value.map((label, i) => readLabel(label, `labels[${i}]`)))].sort();
+}
+
+function readMessage(value: unknown, path: string): ChatMessage {
+  if (!isJsonObject(value)) throw invalid(path, 'must be an object with role and content');
+  const { role, content } = value;
+  if (typeof role !== 'string' || role.length > LIMITS.roleLength || !ROLE.test(role)) throw invalid(`${path}.role`, ROLE_RULE);
+  if (typeof content !== 'string') throw invalid(`${path}.content`, 'must be a string');
+  storable(content, `${path}.content`);
+  // Unknown members are ignored (CONTRACT "General"): only role and content are kept.
+  return { role, content };
+}
+
+function readTemplate(value: unknown): PromptTemplateBody {
+  const rule = `is required: a non-empty string, or an array of 1 to ${LIMITS.messages} chat messages {role, content}`;
+  if (typeof value === 'string') {
+    if (!value) throw invalid('template', rule);
+    storable(value, 'template');
+    return value;
+  }
+  if (!Array.isArray(value) || !value.length || value.length > LIMITS.messages) throw invalid('template', rule);
+  return value.map((message, i) => readMessage(message, `template[${i}]`));
+}
+
+function readConfig(value: unknown): JsonObject {
+  if (!given(value)) return {};
+  if (!isJsonObject(value)) throw invalid('config', 'must be an object');
+  storable(value, 'config');
+  return value;
+}
+
+function readCommitMessage(value: unknown): string | null {
+  if (!given(value)) return null;
+  if (typeof value !== 'string' || value.length > LIMITS.commitMessageLength) throw invalid('commitMessage', `must be a string of at most ${LIMITS.commitMessageLength} characters`);
+  storable(value, 'commitMessage');
+  return value;
+}
+
+/**
+ * The body of POST /api/v1/prompt-templates (CONTRACT "Prompt templates"), checked whole; a
+ * 400 names the first field at fault (`template[2].role: …`). Labels come back sorted and
+ * without duplicates; unknown fields are ignored.
+ */
+export function validatePromptVersionInput(body: unknown): PromptVersionInput {
+  if (!isJsonObject(body)) throw validationError('body must be an object with name and template');
+  return {
+    name: readPromptName(body.name),
+    template: readTemplate(body.template),
+    labels: readLabels(body.labels),
+    config: readConfig(body.config),
+    commitMessage: readCommitMessage(body.commitMessage),
+  };
+}
+
+/** What GET /api/v1/prompt-templates asks for. */
+export type PromptTemplateQuery = { kind: 'list'; limit: number; after: string | null } | { kind: 'resolve'; name: string; pick: PromptPick };
+
+/** A query parameter given once, as text; an empty one is absent, as in the trace list. */
+function param(query: Record<string, unknown>, name: string): string | undefined {
+  const value = query[name];
+  if (Array.isArray(value)) throw invalid(name, 'must be given once');
+  return typeof value === 'string' && value !== '' ? value : undefined;
+}
+
+/** The list's page position: the last name of the previous page, opaque to the client. */
+export const encodePromptCursor = (name: string): string => Buffer.from(JSON.stringify([name])).toString('base64url');
+
+function decodePromptCursor(raw: string): string {
+  try {
+    const value: unknown = JSON.parse(Buffer.from(raw, 'base64url').toString('utf8'));
+    if (Array.isArray(value) && value.length === 1) return readPromptName(value[0]);
+  } catch {
+    // the one error below
+  }
+  throw invalid('cursor', 'not a cursor returned by this endpoint');
+}
+
+function readLimit(raw: string | undefined): number {
+  const { min, max, default: fallback } = LIMITS.list;
+  if (raw === undefined) return fallback;
+  const limit = INTEGER.test(raw) ? Number(raw) : Number.NaN;
+  if (!(limit >= min && limit <= max)) throw invalid('limit', `must be an integer from ${min} to ${max}`);
+  return limit;
+}
+
+function readPick(version: string | undefined, label: string | undefined): PromptPick {
+  if (version !== undefined && label !== undefined) throw validationError('version, label: give one of them, not both');
+  if (version !== undefined) {
+    const n = INTEGER.test(version) ? Number(version) : Number.NaN;
+    if (!(n <= MAX_VERSION)) throw invalid('version', 'must be a positive integer');
+    return { by: 'version', version: n };
+  }
+  if (label !== undefined) return { by: 'label', label: label === LATEST_LABEL ? label : readLabel(label, 'label') };
+  return { by: 'default' };
+}
+
+/**
+ * The query of GET /api/v1/prompt-templates: without `name` a page of the list (`limit`
+ * 1–100, default 50; `cursor`), with it one version (`version` or `label`, not both; else
+ * `production` when a version has it, else `latest`). A 400 names the parameter at fault.
+ */
+export function parsePromptTemplateQuery(query: Record<string, unknown>): PromptTemplateQuery {
+  const name = param(query, 'name');
+  const version = param(query, 'version');
+  const label = param(query, 'label');
+  if (name === undefined) {
+    if (version !== undefined || label !== undefined) throw invalid('name', 'is required with version or label');
+    const cursor = param(query, 'cursor');
+    return { kind: 'list', limit: readLimit(param(query, 'limit')), after: cursor === undefined ? null : decodePromptCursor(cursor) };
+  }
+  return { kind: 'resolve', ...parsePromptResolve(name, query) };
+}
+
+/** Which version of `name` a resolve asks for: `version` or `label` (`latest` included), not both, else the default pick. */
+export function parsePromptResolve(name: string, query: Record<string, unknown>): { name: string; pick: PromptPick } {
+  return { name: readPromptName(name), pick: readPick(param(query, 'version'), param(query, 'label')) };
+}

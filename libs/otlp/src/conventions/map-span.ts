@@ -1,0 +1,103 @@
+/**
+ * One span's attributes (and events) to the field values every convention table finds, by
+ * precedence: SPEC 2.2 first, then the current GenAI conventions, then the others in the
+ * order of `CONVENTIONS`. Each value keeps where it came from, so that the conversion and
+ * `explain` are one computation and cannot disagree.
+ */
+import { type JsonValue, SPAN_TYPE_PATTERN } from '@app/domain';
+import { type Convention, MAPPED_SPAN_FIELDS, MAPPED_TRACE_FIELDS, type MappedSpanField, type MappedSpanValues, type MappedTraceField, type MappedTraceValues } from './convention';
+import { GEN_AI } from './gen-ai';
+import { LANGFUSE } from './langfuse';
+import { OPENINFERENCE } from './openinference';
+import { OPENLLMETRY } from './openllmetry';
+import { type Found, type Rule, type SpanView, get, has } from './readers';
+import { SPEC } from './spec';
+import { VERCEL_AI } from './vercel-ai';
+
+/** Highest precedence first. Among the others the order rarely matters: a span seldom carries two of them. */
+export const CONVENTIONS: readonly Convention[] = [SPEC, GEN_AI, OPENINFERENCE, OPENLLMETRY, VERCEL_AI, LANGFUSE];
+
+/** A value found, where, and by which table (or which row of SPEC 2.3). */
+export interface Mapped<T extends JsonValue = JsonValue> extends Found<T> {
+  rule: string;
+}
+
+export interface SpanMapping {
+  type: Mapped<string>;
+  span: { [F in MappedSpanField]?: Mapped<MappedSpanValues[F]> };
+  trace: { [F in MappedTraceField]?: Mapped<MappedTraceValues[F]> };
+  /** Values a rule found for a field that a rule of higher precedence had already filled. */
+  overridden: (Mapped & { field: string })[];
+  /** Span attribute keys that no value in `type`, `span` or `trace` was read from. */
+  unused: string[];
+}
+
+export const SPAN_TYPE_KEYS = {
+  explicit: 'platform.span.type',
+  toolName: 'tool.name',
+  rpcMethod: 'rpc.method',
+  dbSystem: 'db.system',
+  dbStatement: 'db.statement',
+} as const;
+
+/**
+ * SPEC 2.3 rows 1–4, first matching row wins. `platform.span.type` is taken upper-cased when
+ * it is one word, the shape native span types have; any other value does not match the row,
+ * so a malformed type cannot reach the `type` column. The rows test span attribute keys only:
+ * a resource attribute says nothing about one span.
+ */
+export function specSpanTypeOf({ attributes }: SpanView): Mapped<string> | undefined {
+  const explicit = get(attributes, SPAN_TYPE_KEYS.explicit);
+  if (typeof explicit === 'string' && SPAN_TYPE_PATTERN.test(explicit.trim().toUpperCase())) {
+    return { value: explicit.trim().toUpperCase(), from: [SPAN_TYPE_KEYS.explicit], rule: 'SPEC 2.3 row 1' };
+  }
+  const llmKey = Object.keys(attributes).find((key) => key.startsWith('gen_ai.') || key.startsWith('llm.'));
+  if (llmKey !== undefined) return { value: 'LLM', from: [llmKey], rule: 'SPEC 2.3 row 2' };
+  const toolKey = [SPAN_TYPE_KEYS.toolName, SPAN_TYPE_KEYS.rpcMethod].find((key) => has(attributes, key));
+  if (toolKey !== undefined) return { value: 'TOOL', from: [toolKey], rule: 'SPEC 2.3 row 3' };
+  const dbKey = [SPAN_TYPE_KEYS.dbSystem, SPAN_TYPE_KEYS.dbStatement].find((key) => has(attributes, key));
+  if (dbKey !== undefined) return { value: 'RETRIEVAL', from: [dbKey], rule: 'SPEC 2.3 row 4' };
+  return undefined;
+}
+
+/** SPEC 2.3's order, with a convention's explicit kind between its rows 1–4 and CUSTOM. */
+export function spanTypeOf(span: SpanView): Mapped<string> {
+  const spec = specSpanTypeOf(span);
+  if (spec) return spec;
+  for (const convention of CONVENTIONS) {
+    const found = convention.kind?.(span);
+    if (found) return { ...found, rule: `${convention.name} kind` };
+  }
+  return { value: 'CUSTOM', from: [], rule: 'SPEC 2.3 row 5' };
+}
+
+/** Every value the tables find for one field, highest precedence first. */
+function candidatesOf<T extends JsonValue>(span: SpanView, rulesOf: (c: Convention) => readonly Rule<T>[] | undefined): Mapped<T>[] {
+  const found: Mapped<T>[] = [];
+  for (const convention of CONVENTIONS) {
+    for (const rule of rulesOf(convention) ?? []) {
+      const value = rule(span);
+      if (value) found.push({ ...value, rule: convention.name });
+    }
+  }
+  return found;
+}
+
+export function mapSpan(span: SpanView): SpanMapping {
+  const mapping: SpanMapping = { type: spanTypeOf(span), span: {}, trace: {}, overridden: [], unused: [] };
+  const keep = <T extends JsonValue>(field: string, candidates: Mapped<T>[]): Mapped<T> | undefined => {
+    for (const lost of candidates.slice(1)) mapping.overridden.push({ field, ...lost });
+    return candidates[0];
+  };
+  for (const field of MAPPED_SPAN_FIELDS) {
+    const won = keep(field, candidatesOf(span, (c) => c.span[field] as readonly Rule[] | undefined));
+    if (won) (mapping.span as Record<string, Mapped>)[field] = won;
+  }
+  for (const field of MAPPED_TRACE_FIELDS) {
+    const won = keep(`trace.${field}`, candidatesOf(span, (c) => c.trace[field] as readonly Rule[] | undefined));
+    if (won) (mapping.trace as Record<string, Mapped>)[field] = won;
+  }
+  const used = new Set([mapping.type, ...Object.values(mapping.span), ...Object.values(mapping.trace)].flatMap((m) => m.from));
+  mapping.unused = Object.keys(span.attributes).filter((key) => !used.has(key));
+  return mapping;
+}

@@ -1,0 +1,67 @@
+/**
+ * OpenInference (Arize Phoenix; `@arizeai/openinference-*`, `openinference.instrumentation.*`):
+ * `llm.*` model, token and cost keys, messages flattened as
+ * `llm.input_messages.<i>.message.<field>`, and `input.value` / `output.value` for any span.
+ */
+import { type JsonValue, isJsonObject } from '@app/domain';
+import { type Convention, kindTable } from './convention';
+import { type Found, type Rule, amountOf, attribute, countOf, flattenedListOf, labelOf, labelsOf, objectOf, structuredOf } from './readers';
+
+export const OPENINFERENCE_KEYS = {
+  spanKind: 'openinference.span.kind',
+  modelName: 'llm.model_name',
+  embeddingModelName: 'embedding.model_name',
+  promptTokens: 'llm.token_count.prompt',
+  completionTokens: 'llm.token_count.completion',
+  costTotal: 'llm.cost.total',
+  invocationParameters: 'llm.invocation_parameters',
+  inputMessages: 'llm.input_messages',
+  outputMessages: 'llm.output_messages',
+  inputValue: 'input.value',
+  outputValue: 'output.value',
+  tags: 'tag.tags',
+  metadata: 'metadata',
+} as const;
+
+/** `openinference.span.kind` values; RETRIEVER is Spanlog's RETRIEVAL, the rest keep their names. */
+const KINDS = {
+  llm: 'LLM',
+  chain: 'CHAIN',
+  tool: 'TOOL',
+  agent: 'AGENT',
+  retriever: 'RETRIEVAL',
+  embedding: 'EMBEDDING',
+  reranker: 'RERANKER',
+  guardrail: 'GUARDRAIL',
+  evaluator: 'EVALUATOR',
+  prompt: 'PROMPT',
+} as const;
+
+/** Each flattened item is `{message: {role, content, …}}`: the message itself is the list's item. */
+const messages =
+  (prefix: string): Rule =>
+  ({ attributes }) => {
+    const found = flattenedListOf(attributes, prefix);
+    if (!found) return undefined;
+    const value = found.value.map((item): JsonValue => (isJsonObject(item) && isJsonObject(item.message) ? item.message : item));
+    return { value, from: found.from } satisfies Found;
+  };
+
+export const OPENINFERENCE: Convention = {
+  name: 'OpenInference',
+  span: {
+    model: [attribute(OPENINFERENCE_KEYS.modelName, labelOf), attribute(OPENINFERENCE_KEYS.embeddingModelName, labelOf)],
+    modelParameters: [attribute(OPENINFERENCE_KEYS.invocationParameters, objectOf)],
+    promptTokens: [attribute(OPENINFERENCE_KEYS.promptTokens, countOf)],
+    completionTokens: [attribute(OPENINFERENCE_KEYS.completionTokens, countOf)],
+    cost: [attribute(OPENINFERENCE_KEYS.costTotal, amountOf)],
+    // The messages are the content itself; `input.value` is the whole request (model, parameters and all), used when no messages are sent.
+    input: [messages(OPENINFERENCE_KEYS.inputMessages), attribute(OPENINFERENCE_KEYS.inputValue, structuredOf)],
+    output: [messages(OPENINFERENCE_KEYS.outputMessages), attribute(OPENINFERENCE_KEYS.outputValue, structuredOf)],
+  },
+  trace: {
+    tags: [attribute(OPENINFERENCE_KEYS.tags, labelsOf)],
+    metadata: [attribute(OPENINFERENCE_KEYS.metadata, objectOf)],
+  },
+  kind: kindTable(OPENINFERENCE_KEYS.spanKind, KINDS),
+};

@@ -1,0 +1,143 @@
+/**
+ * The structural checks every OTLP/JSON signal shares (proto3 JSON: unknown fields ignored,
+ * `null` an absent field): a problem list with paths, optional fields by type, and attribute
+ * lists with their AnyValues, checked without recursion.
+ */
+import { DomainError, MAX_JSON_DEPTH, TELEMETRY_RANGES, isJsonObject, toIso } from '@app/domain';
+import { isBase64, isDouble, isInt64, unixNanoTextOf } from './otlp-wire';
+
+/** More problems than this are counted, not listed: the message stays readable. */
+export const MAX_LISTED_PROBLEMS = 20;
+
+/** AnyValue nesting (arrays and kvlists) beyond this is refused; decoding stops at the same depth. */
+export const MAX_ANY_VALUE_DEPTH = MAX_JSON_DEPTH;
+
+export class Problems {
+  readonly listed: string[] = [];
+  count = 0;
+
+  add(path: string, message: string): void {
+    this.count++;
+    if (this.listed.length < MAX_LISTED_PROBLEMS) this.listed.push(`${path}: ${message}`);
+  }
+
+  message(): string {
+    const more = this.count - this.listed.length;
+    return this.listed.join('; ') + (more > 0 ? `; and ${more} more problem${more === 1 ? '' : 's'}` : '');
+  }
+}
+
+export type Obj = Record<string, unknown>;
+
+export const isAbsent = (value: unknown): value is undefined | null => value === undefined || value === null;
+export const isObj = (value: unknown): value is Obj => isJsonObject(value);
+
+/** An optional object: its value, or null when absent or (with a problem) not an object. */
+export function optionalObject(value: unknown, path: string, problems: Problems): Obj | null {
+  if (isAbsent(value)) return null;
+  if (isObj(value)) return value;
+  problems.add(path, 'must be an object');
+  return null;
+}
+
+/** An optional array: its items, or none when absent or (with a problem) not an array. */
+export function optionalArray(value: unknown, path: string, problems: Problems): readonly unknown[] {
+  if (isAbsent(value)) return [];
+  if (Array.isArray(value)) return value;
+  problems.add(path, 'must be an array');
+  return [];
+}
+
+export function optionalString(value: unknown, path: string, problems: Problems): void {
+  if (!isAbsent(value) && typeof value !== 'string') problems.add(path, 'must be a string');
+}
+
+/** proto3 JSON allows enum names too, but Spanlog (SPEC 4.2, BAD_INPUTS 10) takes integers only. */
+export function optionalEnum(value: unknown, path: string, problems: Problems): void {
+  if (isAbsent(value) || (typeof value === 'number' && Number.isInteger(value))) return;
+  problems.add(path, typeof value === 'string' ? `must be an integer, not an enum name (${JSON.stringify(value.slice(0, 40))})` : 'must be an integer');
+}
+
+const LATEST_TIME = toIso(TELEMETRY_RANGES.timestampMs.max);
+
+export function optionalUnixNano(value: unknown, path: string, problems: Problems): void {
+  if (isAbsent(value) || unixNanoTextOf(value) !== null) return;
+  const integral = (typeof value === 'string' && /^\d+$/.test(value)) || (typeof value === 'number' && Number.isInteger(value) && value >= 0);
+  problems.add(path, integral ? `must be a time no later than ${LATEST_TIME}` : 'must be a non-negative integer of nanoseconds since the Unix epoch, as a decimal string or a number');
+}
+
+export function requiredHex(value: unknown, digits: 16 | 32, path: string, problems: Problems): void {
+  const pattern = digits === 32 ? /^[0-9a-f]{32}$/i : /^[0-9a-f]{16}$/i;
+  if (typeof value !== 'string' || !pattern.test(value)) problems.add(path, `must be ${digits} hex characters`);
+  else if (/^0+$/.test(value)) problems.add(path, 'must not be all zeros');
+}
+
+interface PendingValue {
+  value: unknown;
+  path: string;
+  depth: number;
+}
+
+/**
+ * Attribute lists and the AnyValues under them, with an explicit stack instead of recursion,
+ * so no input can exhaust the call stack whatever depth reached this far.
+ */
+export function checkAttributes(list: unknown, path: string, problems: Problems): void {
+  walk(list, path, [], problems);
+}
+
+/** One AnyValue, such as a log record's body, checked as attribute values are. */
+export function checkAnyValue(value: unknown, path: string, problems: Problems): void {
+  walk([], path, [{ value, path, depth: 0 }], problems);
+}
+
+function walk(list: unknown, path: string, stack: PendingValue[], problems: Problems): void {
+  const keyValues = (items: unknown, at: string, depth: number) => {
+    optionalArray(items, at, problems).forEach((item, i) => {
+      const here = `${at}[${i}]`;
+      if (!isObj(item)) return problems.add(here, 'must be an object with a key and a value');
+      if (typeof item.key !== 'string') problems.add(`${here}.key`, 'must be a string');
+      if (!isAbsent(item.value)) stack.push({ value: item.value, path: `${here}.value`, depth });
+    });
+  };
+  keyValues(list, path, 0);
+  for (let next = stack.pop(); next !== undefined; next = stack.pop()) {
+    const { value, path: at, depth } = next;
+    if (!isObj(value)) {
+      problems.add(at, 'must be an object (AnyValue)');
+      continue;
+    }
+    if (!isAbsent(value.stringValue) && typeof value.stringValue !== 'string') problems.add(`${at}.stringValue`, 'must be a string');
+    if (!isAbsent(value.boolValue) && typeof value.boolValue !== 'boolean') problems.add(`${at}.boolValue`, 'must be a boolean');
+    if (!isAbsent(value.intValue) && !isInt64(value.intValue)) problems.add(`${at}.intValue`, 'must be a 64-bit integer, as a decimal string or a number');
+    if (!isAbsent(value.doubleValue) && !isDouble(value.doubleValue)) problems.add(`${at}.doubleValue`, 'must be a number');
+    if (!isAbsent(value.bytesValue) && !isBase64(value.bytesValue)) problems.add(`${at}.bytesValue`, 'must be a base64 string');
+    const nested = !isAbsent(value.arrayValue) || !isAbsent(value.kvlistValue);
+    if (nested && depth >= MAX_ANY_VALUE_DEPTH) {
+      problems.add(at, `must not nest arrays or kvlists more than ${MAX_ANY_VALUE_DEPTH} levels deep`);
+      continue;
+    }
+    const array = optionalObject(value.arrayValue, `${at}.arrayValue`, problems);
+    if (array) {
+      optionalArray(array.values, `${at}.arrayValue.values`, problems).forEach((item, i) => {
+        stack.push({ value: item, path: `${at}.arrayValue.values[${i}]`, depth: depth + 1 });
+      });
+    }
+    const kvlist = optionalObject(value.kvlistValue, `${at}.kvlistValue`, problems);
+    if (kvlist) keyValues(kvlist.values, `${at}.kvlistValue.values`, depth + 1);
+  }
+}
+
+/** Throws VALIDATION_ERROR listing the problems, if there are any. */
+export function throwIfAny(problems: Problems): void {
+  if (problems.count > 0) throw new DomainError('VALIDATION_ERROR', problems.message());
+}
+
+/** An optional InstrumentationScope: its name, version and attributes, as traces and logs carry it. */
+export function checkScope(value: unknown, path: string, problems: Problems): void {
+  const scope = optionalObject(value, path, problems);
+  if (!scope) return;
+  optionalString(scope.name, `${path}.name`, problems);
+  optionalString(scope.version, `${path}.version`, problems);
+  checkAttributes(scope.attributes, `${path}.attributes`, problems);
+}

@@ -1,0 +1,116 @@
+import { randomBytes } from 'node:crypto';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { FAILED_KEY_AUTHS_PER_SECOND_PER_IP, LOGIN_THROTTLE } from '@app/domain';
+import { PASSWORD, type Tenant, bootstrap, eventually, send } from './support/api';
+import { type Stack, startStack } from './support/stack';
+
+/**
+ * Login and API-key authentication under attack (issue 18 items 3 and 11): forged client
+ * addresses, guessing one account's password, a login flood, unknown API keys.
+ */
+describe('authentication under attack', () => {
+  let stack: Stack;
+  let tenant: Tenant;
+  const EMAIL = 'target@spanlog.test';
+
+  beforeAll(async () => {
+    stack = await startStack();
+    tenant = await bootstrap(stack, EMAIL, 'Target', 'target');
+  }, 120_000);
+
+  afterAll(() => stack?.stop());
+
+  /** Every request of a test starts in a fresh per-IP window. */
+  beforeEach(() => sleep(1_100));
+
+  const login = (email: string, password: string, headers: Record<string, string> = {}) =>
+    send(stack, 'POST', '/api/v1/auth/login', { body: { email, password }, headers });
+  const statuses = (answers: { status: number }[]) => answers.map((a) => a.status);
+
+  it('does not let a forged X-Forwarded-For choose the address that rate limits count and the audit log records', async () => {
+    // Each forged address would start a bucket of its own, every answer then leaving 99 of 100.
+    const answers = await Promise.all(
+      Array.from({ length: 20 }, (_, i) =>
+        fetch(`${stack.baseUrl}/api/v1/auth/refresh`, { method: 'POST', headers: { 'content-type': 'application/json', 'x-forwarded-for': `203.0.113.${i}` }, body: '{"refresh_token":"slr_guess"}' }),
+      ),
+    );
+    expect(new Set(statuses(answers))).toEqual(new Set([401]));
+    const remaining = answers.map((a) => Number(a.headers.get('ratelimit-remaining')));
+    expect(Math.min(...remaining)).toBeLessThan(99);
+
+    await sleep(1_100);
+    await login('forged@spanlog.test', 'guess', { 'x-forwarded-for': '203.0.113.77' });
+    const rows = await eventually(
+      async () => (await stack.db.query(`SELECT ip FROM audit_log WHERE action = 'user.login_failed' AND target = 'forged@spanlog.test'`)).rows,
+      (r) => r.length === 1,
+    );
+    expect(rows[0].ip).not.toBe('203.0.113.77');
+    expect(rows[0].ip).toMatch(/127\.0\.0\.1/);
+  });
+
+  it.each([
+    ['an account that exists', EMAIL],
+    ['an e-mail with no account, alike', 'nobody@spanlog.test'],
+  ])('locks %s after a few wrong passwords sent at once, answering 429 in the auth envelope with Retry-After', async (_, email) => {
+    const answers = await Promise.all(Array.from({ length: 20 }, (_, i) => login(email, `wrong ${i}`)));
+    const refused = answers.filter((a) => a.status === 429);
+    expect(refused.length).toBeGreaterThan(0);
+    expect(answers.filter((a) => a.status === 401).length).toBeLessThanOrEqual(LOGIN_THROTTLE.freeFailures + 2);
+    expect(refused[0].body).toEqual({ data: null, error: { code: 'RATE_LIMITED', message: expect.stringMatching(/too many failed logins for this account; retry after \d+ seconds?/) } });
+  });
+
+  it('refuses even the right password while locked, lets it in once Retry-After has passed, and then counts from zero', async () => {
+    const attempt = (password: string) =>
+      fetch(`${stack.baseUrl}/api/v1/auth/login`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ email: EMAIL, password }) });
+    // Failing one at a time, waiting out each lock, until a lock is long enough to try the right password inside it.
+    for (let failures = 0; ; failures++) {
+      if (failures > LOGIN_THROTTLE.freeFailures + 10) throw new Error('the account was never locked');
+      const res = await attempt(`wrong ${failures}`);
+      if (res.status !== 429) continue;
+      const wait = Number(res.headers.get('retry-after'));
+      if (wait >= 4) break;
+      await sleep(wait * 1_000);
+    }
+    const locked = await attempt(PASSWORD);
+    expect(locked.status).toBe(429);
+    const retryAfter = Number(locked.headers.get('retry-after'));
+    expect(retryAfter).toBeGreaterThanOrEqual(1);
+    expect(retryAfter).toBeLessThanOrEqual(LOGIN_THROTTLE.maxLockMs / 1_000);
+
+    await sleep(retryAfter * 1_000);
+    expect((await attempt(PASSWORD)).status).toBe(200);
+    expect((await attempt('wrong again')).status).toBe(401);
+  });
+
+  it('refuses logins with 503 and Retry-After once too many wait for a password check, rather than queueing them all', async () => {
+    const answers = await Promise.all(Array.from({ length: 60 }, (_, i) => login(`flood-${i}@spanlog.test`, 'guess')));
+    const busy = answers.filter((a) => a.status === 503);
+    expect(busy.length).toBeGreaterThan(0);
+    expect(new Set(statuses(answers))).toEqual(new Set([401, 503]));
+    expect(busy[0].body).toEqual({ data: null, error: { code: 'SERVICE_UNAVAILABLE', message: expect.stringMatching(/too many logins/) } });
+  });
+
+  it('answers 429 with Retry-After to an address that keeps sending unknown API keys, and takes its keys again a second later', async () => {
+    const unknown = () => `sl_${randomBytes(24).toString('base64url')}`;
+    const attempts = (n: number) => Promise.all(Array.from({ length: n }, () => fetch(`${stack.baseUrl}/api/v1/traces`, { headers: { authorization: `Bearer ${unknown()}` } })));
+    // Failures count once they are known: a burst sent at once is looked up, the next one is not.
+    // Both must fall within one second; a busy machine that slowed them past it is given another go.
+    let answers: Response[] = [];
+    for (let tries = 1; ; tries++) {
+      const started = Date.now();
+      expect(new Set(statuses(await attempts(FAILED_KEY_AUTHS_PER_SECOND_PER_IP)))).toEqual(new Set([401]));
+      answers = await attempts(20);
+      if (Date.now() - started < 900 || tries === 5) break;
+      await sleep(1_100);
+    }
+    const refused = answers.filter((a) => a.status === 429);
+    expect(refused.length).toBeGreaterThan(0);
+    expect(statuses(answers).every((s) => s === 401 || s === 429)).toBe(true);
+    expect(refused[0].headers.get('retry-after')).toBe('1');
+    expect(await refused[0].json()).toEqual({ error: { code: 'RATE_LIMIT_EXCEEDED', message: expect.stringMatching(/invalid API keys from this address/) } });
+
+    await sleep(1_100);
+    expect((await send(stack, 'GET', '/api/v1/traces', { token: tenant.apiKey })).status).toBe(200);
+    expect((await send(stack, 'GET', '/api/v1/traces', { token: unknown() })).status).toBe(401);
+  });
+});

@@ -1,0 +1,279 @@
+import { randomBytes, randomUUID } from 'node:crypto';
+import fc from 'fast-check';
+import { dbl, exportOf, span } from '@app/otlp/testing/otlp-builders';
+import { type Session, type Tenant, bootstrap, login, mutate, send } from './support/api';
+import { type Stack, startStack } from './support/stack';
+
+// ../shared/BAD_INPUTS.md over HTTP: what a client sends may be refused, never answered 5xx.
+
+describe('bad inputs over HTTP', () => {
+  let stack: Stack;
+  let tenant: Tenant;
+  let session: Session;
+
+  const request = async (method: string, path: string, body?: unknown) => {
+    const res = await fetch(`${stack.baseUrl}${path}`, {
+      method,
+      headers: { authorization: `Bearer ${tenant.apiKey}`, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
+      body: body === undefined ? undefined : JSON.stringify(body),
+    });
+    const text = await res.text();
+    return { status: res.status, body: text ? JSON.parse(text) : null, seq: res.headers.get('spanlog-seq') };
+  };
+
+  beforeAll(async () => {
+    stack = await startStack();
+    tenant = await bootstrap(stack, 'bad-inputs@spanlog.test', 'Bad inputs', 'main', 'pro');
+    session = await login(stack, 'bad-inputs@spanlog.test');
+  }, 120_000);
+
+  afterAll(() => stack?.stop());
+
+  describe('cost, token and time ranges', () => {
+    it('refuses an overflowing cost and a year-9999 trace natively, maps no such OTLP cost, and the trace list keeps answering', async () => {
+      const at = '2026-03-01T10:00:00Z';
+      const native = await request('POST', '/api/v1/traces', {
+        batch: [
+          { id: 'far', type: 'trace-create', timestamp: at, body: { id: 'far-future', name: 'pinned', timestamp: '9999-12-31T00:00:00Z' } },
+          { id: 'ok', type: 'trace-create', timestamp: at, body: { id: 'costly', name: 'costly' } },
+          { id: 'huge', type: 'generation-create', timestamp: at, body: { id: 'g1', traceId: 'costly', name: 'chat', startTime: at, cost: 1.7976931348623157e308 } },
+          { id: 'fine', type: 'generation-create', timestamp: at, body: { id: 'g2', traceId: 'costly', name: 'chat', startTime: at, cost: 0.5 } },
+        ],
+      });
+      expect(native.status).toBe(201);
+      expect(native.body).toEqual({
+        accepted: 2,
+        errors: [
+          { index: 0, id: 'far', code: 'VALIDATION_ERROR', message: expect.stringMatching(/^batch\[0\]\.body\.timestamp: must be an ISO 8601 timestamp from 1970/) },
+          { index: 2, id: 'huge', code: 'VALIDATION_ERROR', message: 'batch[2].body.cost: must be a number from 0 to 1000000' },
+        ],
+      });
+
+      const traceId = randomBytes(16).toString('hex');
+      const costly = (spanId: string) => span({ traceId, spanId, parentSpanId: '', attributes: [{ key: 'gen_ai.usage.cost', value: dbl(1e308) }] });
+      const otlp = await request('POST', '/api/v1/otel/traces', exportOf([costly('00000000000000a1'), costly('00000000000000a2')]));
+      expect(otlp).toMatchObject({ status: 200, body: { accepted: 2 } });
+
+      const list = await request('GET', `/api/v1/traces?minSeq=${otlp.seq}`);
+      expect(list.status).toBe(200);
+      expect(list.body.data.map((t: { externalId: string | null; otelTraceId: string | null; totalCost: number | null }) => [t.externalId ?? t.otelTraceId, t.totalCost])).toEqual(
+        expect.arrayContaining([
+          [traceId, null],
+          ['costly', 0.5],
+        ]),
+      );
+      const trace = await request('GET', `/api/v1/traces/${traceId}`);
+      expect(trace.body.spans.map((s: { cost: number | null; attributes: Record<string, unknown> }) => [s.cost, s.attributes['gen_ai.usage.cost']])).toEqual([
+        [null, 1e308],
+        [null, 1e308],
+      ]);
+    });
+  });
+
+  describe('malformed input is a 400 naming the field', () => {
+    const UNSTORABLE = 'must not contain NUL characters or unpaired UTF-16 surrogates';
+
+    it.each(['name', 'userId', 'tags', 'model', 'spanType'])('GET /api/v1/traces with NUL in %s', async (field) => {
+      expect(await request('GET', `/api/v1/traces?${field}=a%00b`)).toMatchObject({ status: 400, body: { error: { code: 'VALIDATION_ERROR', message: `${field} ${UNSTORABLE}` } } });
+    });
+
+    it.each(['2024-W01-1', '2024-01-01T10Z', '2024-01-01T00:00:00,5Z'])('GET /api/v1/traces with the time %s', async (time) => {
+      for (const field of ['fromTimestamp', 'toTimestamp']) {
+        const res = await request('GET', `/api/v1/traces?${field}=${encodeURIComponent(time)}`);
+        expect(res).toMatchObject({ status: 400, body: { error: { code: 'VALIDATION_ERROR', message: expect.stringMatching(new RegExp(`^${field} must be an ISO 8601 timestamp`)) } } });
+      }
+    });
+
+    it('GET /api/v1/traces with a cursor whose time was tampered with', async () => {
+      const at = '2026-03-02T10:00:00Z';
+      const batch = ['page-1', 'page-2'].map((id) => ({ id, type: 'trace-create', timestamp: at, body: { id, name: id } }));
+      const { seq } = await request('POST', '/api/v1/traces', { batch });
+      const first = await request('GET', `/api/v1/traces?limit=1&minSeq=${seq}`);
+      const [time, id] = JSON.parse(Buffer.from(first.body.meta.nextCursor, 'base64url').toString('utf8')) as [string, string];
+      const cursor = Buffer.from(JSON.stringify([time.replace(/^(\d{4})-\d{2}/, '$1-13'), id])).toString('base64url');
+      expect(await request('GET', `/api/v1/traces?limit=1&cursor=${cursor}`)).toMatchObject({ status: 400, body: { error: { code: 'VALIDATION_ERROR', message: 'cursor: not a cursor returned by this endpoint' } } });
+    });
+
+    it('POST /api/v1/auth/login with NUL in the e-mail', async () => {
+      const res = await send(stack, 'POST', '/api/v1/auth/login', { body: { email: 'bad-inputs@spanlog.test\u0000', password: 'x' } });
+      expect(res).toEqual({ status: 400, body: { data: null, error: { code: 'VALIDATION_ERROR', message: `email ${UNSTORABLE}` } } });
+    });
+
+    it.each([
+      ['organization.create', () => ({ name: 'org\u0000' })],
+      ['project.create', () => ({ orgId: tenant.orgId, name: 'project\u0000' })],
+      ['apiKey.create', () => ({ projectId: tenant.projectId, name: 'key\u0000' })],
+    ])('%s with NUL in the name', async (procedure, input) => {
+      const res = await mutate(stack, session.access_token, procedure, input());
+      expect(res.status).toBe(400);
+      expect(res.body.error).toMatchObject({ message: `name ${UNSTORABLE}`, data: { code: 'BAD_REQUEST' } });
+    });
+  });
+
+  describe('no input of GET /api/v1/traces, GET /api/v1/traces/:id or the RPC is answered 5xx (fast-check)', () => {
+    const two = (n: number) => String(n).padStart(2, '0');
+    /** ISO 8601 and Postgres look-alikes with any numbers in the fields, and real instants written several ways. */
+    const isoish = fc.oneof(
+      fc
+        .tuple(fc.nat(99_999), fc.nat(99), fc.nat(99), fc.constantFrom('T', ' ', 't'), fc.nat(99), fc.nat(99), fc.nat(99), fc.constantFrom('', '.5', ',5', '.1234567'), fc.constantFrom('', 'Z', '+00', '+05:30', '-1600', '+99:99'))
+        .map(([y, mo, d, sep, h, mi, sec, fraction, zone]) => `${String(y).padStart(4, '0')}-${two(mo)}-${two(d)}${sep}${two(h)}:${two(mi)}:${two(sec)}${fraction}${zone}`),
+      fc.integer({ min: -8.64e15, max: 8.64e15 }).chain((ms) => {
+        const iso = new Date(ms).toISOString();
+        return fc.constantFrom(iso, iso.slice(0, 10), iso.replace('T', ' ').replace('Z', '+00'), `${iso.slice(0, 4)}-W01-1`, `${iso.slice(0, 13)}Z`);
+      }),
+    );
+    /** Any text a client may send: NUL, unpaired surrogates, any Unicode, huge, dates, numbers. */
+    const anyText = fc.oneof(
+      fc.string({ unit: 'binary', maxLength: 40 }),
+      fc.string({ unit: 'grapheme', maxLength: 20 }),
+      {
+        // The characters that break things most often, weighted up: a few hundred runs must meet them.
+        arbitrary: fc.string({ unit: fc.constantFrom('\u0000', '\ud800', '\udfff', '\u{1f600}', '€', 'é', '\r', '\n', 'a', '-', ':', '.', ',', ' ', 'T', 'Z', '+', '%', '0'), maxLength: 30 }),
+        weight: 4,
+      },
+      isoish,
+      fc.oneof(fc.integer(), fc.double(), fc.bigInt()).map(String),
+      fc.nat({ max: 20_000 }).map((n) => 'x'.repeat(n)),
+    );
+    /** A cursor as a client might forge one: base64url JSON of a look-alike position. */
+    const cursor = fc.oneof(anyText, fc.tuple(fc.oneof(isoish, anyText), fc.oneof(fc.uuid(), anyText)).map((position) => Buffer.from(JSON.stringify(position)).toString('base64url')));
+
+    /** Percent-encodes as WTF-8, so that an unpaired surrogate reaches the server as the bytes a client would send (encodeURIComponent throws on it). */
+    const encode = (text: string): string =>
+      Array.from(text)
+        .map((ch) => {
+          const cp = ch.codePointAt(0) as number;
+          if (cp < 0xd800 || cp > 0xdfff) return encodeURIComponent(ch);
+          return [0xe0 | (cp >> 12), 0x80 | ((cp >> 6) & 0x3f), 0x80 | (cp & 0x3f)].map((b) => `%${b.toString(16).toUpperCase()}`).join('');
+        })
+        .join('');
+    const queryOf = (params: Record<string, string | string[]>): string =>
+      Object.entries(params)
+        .flatMap(([key, value]) => (Array.isArray(value) ? value : [value]).map((v) => `${key}=${encode(v)}`))
+        .join('&');
+
+    const LIST_PARAMS = ['id', 'name', 'tags', 'userId', 'sessionId', 'environment', 'fromTimestamp', 'toTimestamp', 'spanType', 'model', 'scoreName', 'minScore', 'maxScore', 'limit', 'cursor', 'minSeq'];
+    const paramValue = (key: string) => fc.oneof({ arbitrary: key === 'cursor' ? cursor : anyText, weight: 4 }, fc.array(anyText, { minLength: 2, maxLength: 3 }));
+    /** One to three parameters: with all of them at once, the first refused would hide what the others do. */
+    const listQuery = fc
+      .subarray(LIST_PARAMS, { minLength: 1, maxLength: 3 })
+      .chain((keys) => fc.record(Object.fromEntries(keys.map((key) => [key, paramValue(key)]))) as fc.Arbitrary<Record<string, string | string[]>>);
+
+    /** Fails with the request when the answer is a 5xx. */
+    const expectNo5xx = async (method: string, path: string, res: { status: number; text: string }) => {
+      if (res.status >= 500) throw new Error(`${method} ${path} answered ${res.status}: ${res.text}`);
+    };
+    const call = async (method: string, path: string, init: { token?: string; body?: string } = {}) => {
+      const res = await fetch(`${stack.baseUrl}${path}`, {
+        method,
+        headers: { authorization: `Bearer ${init.token ?? tenant.apiKey}`, ...(init.body === undefined ? {} : { 'content-type': 'application/json' }) },
+        body: init.body,
+      });
+      await expectNo5xx(method, path, { status: res.status, text: await res.text() });
+    };
+
+    it('GET /api/v1/traces with any query', async () => {
+      await fc.assert(
+        fc.asyncProperty(listQuery, (params) => call('GET', `/api/v1/traces?${queryOf(params)}`)),
+        { numRuns: 200 },
+      );
+    });
+
+    it('GET /api/v1/traces/:id with any id and minSeq', async () => {
+      await fc.assert(
+        fc.asyncProperty(anyText.filter((id) => id.length > 0), fc.option(fc.oneof(anyText, fc.array(anyText, { minLength: 2, maxLength: 2 }))), (id, minSeq) =>
+          call('GET', `/api/v1/traces/${encode(id)}${minSeq === null ? '' : `?${queryOf({ minSeq })}`}`),
+        ),
+        { numRuns: 100 },
+      );
+    });
+
+    it('POST /api/v1/scores and /api/v1/route-model with any body', async () => {
+      const id = fc.oneof(anyText, fc.constantFrom('0af7651916cd43dd8448eb211c80319c', 'b7ad6b7169203331'));
+      const anything = fc.oneof(anyText, fc.jsonValue({ maxDepth: 2 }));
+      const score = fc.record(
+        { id, traceId: id, spanId: id, name: anyText, value: fc.oneof(fc.double(), fc.boolean(), anyText, anything), dataType: anyText, comment: anyText, metadata: anything, source: anyText },
+        { requiredKeys: [] },
+      );
+      const routing = fc.record(
+        {
+          candidates: fc.oneof(fc.array(anyText, { maxLength: 3 }), anything),
+          objective: fc.oneof(anyText, fc.constantFrom('cost', 'latency', 'quality', 'balanced')),
+          constraints: fc.oneof(fc.record({ maxCostUsd: fc.double(), maxP95LatencyMs: fc.double(), minPassRate: fc.double() }, { requiredKeys: [] }), anything),
+          scoreName: anyText,
+          windowHours: fc.oneof(fc.integer(), fc.double(), anything),
+        },
+        { requiredKeys: [] },
+      );
+      await fc.assert(
+        fc.asyncProperty(fc.oneof(score, fc.record({ scores: fc.array(score, { maxLength: 3 }) }), anything), (body) => call('POST', '/api/v1/scores', { body: JSON.stringify(body) })),
+        { numRuns: 150 },
+      );
+      await fc.assert(fc.asyncProperty(fc.oneof(routing, anything), (body) => call('POST', '/api/v1/route-model', { body: JSON.stringify(body) })), { numRuns: 150 });
+    });
+
+    it('every RPC procedure with any value in any field', async () => {
+      // Each input is one of the right shape holding any text, with a field or two replaced
+      // by anything or left out: mostly it passes the first checks and reaches the database.
+      const projectId = fc.constantFrom(tenant.projectId, randomUUID());
+      const orgId = fc.constantFrom(tenant.orgId, randomUUID());
+      const anything = fc.oneof(anyText, fc.jsonValue({ maxDepth: 2 }));
+      const inputOf = (shapes: Record<string, fc.Arbitrary<unknown>>) => {
+        const keys = Object.keys(shapes);
+        const some = (max: number) =>
+          keys.length === 0 ? fc.constant<string[]>([]) : fc.oneof({ arbitrary: fc.constant<string[]>([]), weight: 3 }, fc.subarray(keys, { minLength: 1, maxLength: Math.min(max, keys.length) }));
+        return fc.tuple(fc.record(shapes), some(2), some(1), fc.array(anything, { minLength: keys.length, maxLength: keys.length })).map(([input, replaced, dropped, values]) => {
+          const out: Record<string, unknown> = { ...input };
+          replaced.forEach((key, i) => (out[key] = values[i]));
+          for (const key of dropped) delete out[key];
+          return out;
+        });
+      };
+      const evaluatorShape = {
+        name: anyText,
+        url: fc.oneof(fc.constantFrom('https://eval.example.com/score', 'http://127.0.0.1:9/score'), anyText.map((t) => `https://eval.example.com/${t}`)),
+        headers: fc.dictionary(fc.oneof({ arbitrary: fc.stringMatching(/^[A-Za-z][A-Za-z0-9-]{0,10}$/), weight: 4 }, anyText), anyText, { minKeys: 1, maxKeys: 2 }),
+        timeoutMs: fc.integer({ min: 1_000, max: 30_000 }),
+        retries: fc.integer({ min: 0, max: 5 }),
+        filter: fc.record({ spanTypes: fc.array(fc.oneof(fc.constantFrom('LLM', 'tool'), anyText), { maxLength: 2 }), names: fc.array(anyText, { maxLength: 2 }), sampleRate: fc.double({ min: 0, max: 1 }) }),
+        enabled: fc.boolean(),
+      };
+      const inputs: Record<string, Record<string, fc.Arbitrary<unknown>>> = {
+        'user.me': {},
+        'organization.list': {},
+        'organization.create': { name: anyText },
+        'project.list': { orgId },
+        'project.create': { orgId, name: anyText },
+        'apiKey.create': { projectId, name: anyText },
+        'apiKey.list': { projectId },
+        'apiKey.revoke': { projectId, id: fc.uuid() },
+        'member.list': { orgId },
+        'member.add': { orgId, email: fc.oneof(fc.emailAddress(), anyText.map((t) => `${t}@example.com`)), role: fc.constantFrom('owner', 'admin', 'member') },
+        'member.remove': { orgId, userId: fc.uuid() },
+        'usage.get': { orgId },
+        'auditLog.list': { orgId, cursor },
+        'evaluator.create': { projectId, ...evaluatorShape },
+        'evaluator.list': { projectId },
+        'evaluator.update': { projectId, id: fc.uuid(), ...evaluatorShape },
+        'evaluator.delete': { projectId, id: fc.uuid() },
+      };
+      // A procedure with more fields has more to get wrong: it is called more often.
+      const rpcCall = fc.oneof(
+        ...Object.entries(inputs).map(([procedure, fields]) => ({
+          arbitrary: fc.record({ procedure: fc.constant(procedure), input: inputOf(fields), viaQuery: fc.boolean() }),
+          weight: 1 + Object.keys(fields).length,
+        })),
+      );
+      await fc.assert(
+        fc.asyncProperty(rpcCall, ({ procedure, input, viaQuery }) => {
+          // JSON.stringify writes an unpaired surrogate as a \u escape, as JSON clients do.
+          const json = JSON.stringify(input);
+          return viaQuery
+            ? call('GET', `/api/trpc/${procedure}?input=${encodeURIComponent(json)}`, { token: session.access_token })
+            : call('POST', `/api/trpc/${procedure}`, { token: session.access_token, body: json });
+        }),
+        { numRuns: 300 },
+      );
+    });
+  });
+});

@@ -1,0 +1,88 @@
+import { readFileSync } from 'node:fs';
+import { resolve } from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { TELEMETRY_PROJECTION } from '@app/projections';
+import { type Tenant, bootstrap, eventually } from './support/api';
+import { FIXTURES, nativeBatch } from './support/factories';
+import { type Stack, startStack } from './support/stack';
+
+/**
+ * DESIGN "Projections", issue 14: a processor whose code builds a newer version of a projection
+ * than the one serving rebuilds it by itself, beside the live tables, and swaps it in.
+ */
+describe('automatic rebuild of an older projection version', () => {
+  let stack: Stack;
+  let tenant: Tenant;
+
+  beforeAll(async () => {
+    stack = await startStack();
+    tenant = await bootstrap(stack, 'upgrade@spanlog.test', 'Upgrade', 'p', 'enterprise');
+  }, 120_000);
+
+  afterAll(() => stack?.stop());
+
+  const post = async (path: string, body: unknown): Promise<string> => {
+    const res = await fetch(`${stack.baseUrl}${path}`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${tenant.apiKey}`, 'content-type': 'application/json' },
+      body: typeof body === 'string' ? body : JSON.stringify(body),
+    });
+    if (res.status !== 200 && res.status !== 201) throw new Error(`${path} answered ${res.status}`);
+    return res.headers.get('spanlog-seq') as string;
+  };
+  const get = async (path: string) => {
+    const res = await fetch(`${stack.baseUrl}${path}`, { headers: { authorization: `Bearer ${tenant.apiKey}` } });
+    return { status: res.status, body: (await res.json()) as any };
+  };
+  const servingVersion = async () => (await stack.db.query(`SELECT version FROM projection_versions WHERE projection = 'telemetry'`)).rows[0].version as number;
+  /** Every trace of the project as a client reads it, by id. */
+  const readAll = async (minSeq = '') => {
+    const traces = new Map<string, unknown>();
+    let cursor: string | null = null;
+    do {
+      const page = await get(`/api/v1/traces?limit=100${cursor ? `&cursor=${cursor}` : ''}${minSeq ? `&minSeq=${minSeq}` : ''}`);
+      expect(page.status).toBe(200);
+      for (const t of page.body.data) {
+        const one = await get(`/api/v1/traces/${t.id}`);
+        expect(one.status).toBe(200);
+        traces.set(t.id, one.body);
+      }
+      cursor = page.body.meta.nextCursor;
+    } while (cursor);
+    return traces;
+  };
+
+  it('rebuilds the telemetry projection when the code is newer, swaps it in, and answers every read meanwhile with the same traces', async () => {
+    for (let i = 0; i < 5; i++) await post('/api/v1/traces', nativeBatch(2, 3, `upgrade-${i}`));
+    await post('/api/v1/otel/v1/traces', readFileSync(resolve(FIXTURES, 'otlp/openai-agents-2025-09-30.json'), 'utf8'));
+    const seq = await post('/api/v1/scores', { scores: [{ traceId: 'upgrade-0-t0', name: 'quality', value: 0.7 }, { traceId: 'upgrade-1-t1', name: 'ok', value: true }] });
+    // A new deployment's tables count as version 1; this code's version may be newer and rebuild them first.
+    await eventually(servingVersion, (v) => v === TELEMETRY_PROJECTION.version, 60_000);
+    const before = await readAll(seq);
+    expect(before.size).toBeGreaterThan(10);
+
+    // The live tables as an older version built them: damaged, so only a rebuild gives them back.
+    await stack.db.query(`UPDATE projection_versions SET version = 0 WHERE projection = 'telemetry'`);
+    await stack.db.query(`UPDATE traces SET name = 'built by version 0' WHERE project_id = $1`, [tenant.projectId]);
+    await stack.killProcessor('SIGTERM');
+
+    const statuses: number[] = [];
+    let reading = true;
+    const reader = (async () => {
+      while (reading) {
+        statuses.push((await get('/api/v1/traces?limit=5')).status);
+        await sleep(20);
+      }
+    })();
+    try {
+      await stack.startProcessor();
+      await eventually(servingVersion, (v) => v === TELEMETRY_PROJECTION.version, 60_000);
+    } finally {
+      reading = false;
+      await reader;
+    }
+    expect(statuses.length).toBeGreaterThan(0);
+    expect(statuses.filter((s) => s !== 200)).toEqual([]);
+    expect(await readAll()).toEqual(before);
+  }, 180_000);
+});
