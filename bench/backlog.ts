@@ -5,13 +5,17 @@ import { CONSUMERS, StreamLayout } from '@app/eventlog';
 export interface ProjectorProgress {
   /** Last stream sequence handed to the processor. */
   delivered: number;
-  /** Every message at or below it is applied (or dead-lettered): the visibility watermark. */
+  /** Every message at or below it was acked, or skipped by the server: no proof that it was applied. */
   ackFloor: number;
-  /** Messages not yet applied. */
+  /** Messages the consumer has yet to deliver or to see acked. */
   backlog: number;
 }
 
-/** Reads the INGEST projector's progress from its durable consumer, as the API's read-your-writes does. */
+/**
+ * The INGEST projector's durable consumer, as the server sees it. Only a hint of when to
+ * count rows: on nats-server 2.9.10 a filtered purge moves the consumer past messages it
+ * never delivered, which then count as acked (issue 12). What is applied is counted in rows (rows.ts).
+ */
 export class ProjectorWatch {
   private readonly layout: StreamLayout;
   private readonly stream: string;
@@ -35,7 +39,7 @@ export class ProjectorWatch {
     return (await this.jsm.streams.info(this.stream)).state.last_seq;
   }
 
-  /** Waits until everything appended so far is applied; false when `timeoutMs` passed first. */
+  /** Waits until the consumer has nothing left to deliver or to see acked; false when `timeoutMs` passed first. */
   async drained(timeoutMs: number, pollMs = 100): Promise<boolean> {
     const deadline = Date.now() + timeoutMs;
     for (;;) {

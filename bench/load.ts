@@ -12,6 +12,8 @@ export interface LoadOptions {
   overallRate?: number;
   /** A process whose resident memory is sampled during the run. */
   rssPid?: number | null;
+  /** Called with the request number of every request answered 2xx. */
+  onAccepted?: (n: number) => void;
 }
 
 export interface LoadFigures {
@@ -30,9 +32,10 @@ export interface LoadFigures {
 }
 
 /** One autocannon run whose every request carries new ids (see payloads.ts). */
-function fire(o: LoadOptions, durationS: number): Promise<autocannon.Result> {
+async function fire(o: LoadOptions, durationS: number): Promise<autocannon.Result> {
   const headers: Record<string, string> = { 'content-type': 'application/json' };
   if (o.apiKey) headers.authorization = `Bearer ${o.apiKey}`;
+  let accepted = 0;
   const options: autocannon.Options = {
     url: o.baseUrl,
     connections: o.connections,
@@ -44,11 +47,28 @@ function fire(o: LoadOptions, durationS: number): Promise<autocannon.Result> {
         method: 'POST',
         path: o.payload.path,
         headers,
-        setupRequest: (req) => ({ ...req, body: o.payload.render(takeRequestNumber()) }),
+        // With one request in flight per connection, a connection's context is that of the
+        // request whose answer arrives: autocannon builds the next one only after recording it.
+        setupRequest: (req, context: RequestContext) => {
+          context.n = takeRequestNumber();
+          return { ...req, body: o.payload.render(context.n) };
+        },
+        onResponse: (status, _body, context: RequestContext) => {
+          if (status >= 200 && status < 300 && context.n !== undefined) {
+            accepted++;
+            o.onAccepted?.(context.n);
+          }
+        },
       },
     ],
   };
-  return new Promise((resolve, reject) => void autocannon(options, (err, result) => (err ? reject(err) : resolve(result))));
+  const result = await new Promise<autocannon.Result>((resolve, reject) => void autocannon(options, (err, r) => (err ? reject(err) : resolve(r))));
+  if (accepted !== result['2xx']) throw new Error(`the load generator tracked ${accepted} accepted requests of ${result['2xx']}: it cannot tell which spans to count`);
+  return result;
+}
+
+interface RequestContext {
+  n?: number;
 }
 
 /**

@@ -1,4 +1,5 @@
 import { randomBytes } from 'node:crypto';
+import { nativeId, otelTraceUuid } from '@app/domain';
 import type { KeyValue, Span } from '@app/otlp';
 import { attrs, exportOf, span } from '@app/otlp/testing/otlp-builders';
 
@@ -22,11 +23,15 @@ export interface Payload {
   path: string;
   /** Spans (OTLP) or events (native) in one request. */
   items: number;
+  /** Span rows one request makes (a native trace-create is a trace, not a span). */
+  spansPerRequest: number;
   bytes: number;
   /** The body of request number `n` (0 ≤ n < 2^32): ids unique to `n`. */
   render(n: number): string;
   /** The ids under which request `n`'s traces can be read back. */
   traceIds(n: number): string[];
+  /** The `trace_id` of request `n`'s rows: where its spans are counted. */
+  traceUuids(n: number): string[];
 }
 
 const requestHex = (n: number): string => n.toString(16).padStart(8, '0');
@@ -114,9 +119,11 @@ export function otlpPayload(): Payload {
     kind: 'otlp',
     path: '/api/v1/otel/v1/traces',
     items: SPANS_PER_REQUEST,
+    spansPerRequest: SPANS_PER_REQUEST,
     bytes: Buffer.byteLength(render(0)),
     render,
     traceIds: (n) => Array.from({ length: TRACES_PER_REQUEST }, (_, t) => traceHex(t, n)),
+    traceUuids: (n) => Array.from({ length: TRACES_PER_REQUEST }, (_, t) => otelTraceUuid(traceHex(t, n))),
   };
 }
 
@@ -182,8 +189,10 @@ export function nativePayload(): Payload {
     kind: 'native',
     path: '/api/v1/traces',
     items: batch.length,
+    spansPerRequest: TRACES_PER_REQUEST * (SPANS_PER_TRACE - 1),
     bytes: Buffer.byteLength(render(0)),
     render,
     traceIds: (n) => Array.from({ length: TRACES_PER_REQUEST }, (_, t) => traceId(t, n)),
+    traceUuids: (n) => Array.from({ length: TRACES_PER_REQUEST }, (_, t) => nativeId(traceId(t, n)).id),
   };
 }

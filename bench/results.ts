@@ -10,8 +10,8 @@ import type { RouteModelFigures } from './stages/route-model';
 export const TARGETS = {
   /** API acceptance against the bare-Fastify parse rate. */
   acceptanceToFastify: 0.4,
-  /** Projection against the raw Postgres insert rate. */
-  projectionToPostgres: 0.6,
+  /** Rows made visible by the projection against the raw Postgres insert rate. */
+  rowsVisibleToRawInsert: 0.6,
 } as const;
 
 export interface Ratio {
@@ -61,18 +61,20 @@ export interface BenchResults {
     /** Messages still unapplied after each series, purged so the next one starts clean. */
     purged: { otlp: number; native: number; otlpProcessorPaused: number };
   };
-  /** `underLoadSpansPerS`: applied during the OTLP acceptance series, beside an API under full load. */
+  /** `underLoadSpansPerS`: rows made visible during the OTLP acceptance series, beside an API under full load. */
   projection: ProjectionFigures & { underLoadSpansPerS: number };
   endToEnd: EndToEndFigures & { basis: string };
   rebuild: RebuildFigures;
   routeModel: RouteModelFigures;
   /** Messages the processor dead-lettered during the run: a correct run has none. */
   deadLettered: number;
+  /** Stages whose accepted spans are not all rows exactly once; the run fails when there is any. */
+  failures: string[];
   ratios: {
     acceptanceToFastify: Ratio;
     /** For the diagnosis: the same with the processor paused. */
     acceptancePausedToFastify: Ratio;
-    projectionToPostgres: Ratio;
+    rowsVisibleToRawInsert: Ratio;
   };
 }
 

@@ -1,6 +1,8 @@
 import { setTimeout as sleep } from 'node:timers/promises';
+import type { Pool } from 'pg';
 import { type LoadFigures, runLoad } from '../load';
 import { type Payload, SPANS_PER_TRACE, takeRequestNumber } from '../payloads';
+import { type RowCheck, settledRows } from '../rows';
 import { percentile } from '../stats';
 
 export interface EndToEndFigures {
@@ -21,12 +23,18 @@ export interface EndToEndFigures {
   pollShare: number;
   /** Reads the probes made while waiting: load on top of the ingestion. */
   reads: number;
+  /** Every accepted request's spans (background and probes) a row, once: anything else fails the stage. */
+  rows: RowCheck;
 }
 
 export interface EndToEndTarget {
   baseUrl: string;
   apiKey: string;
   apiPid: number | null;
+  projectId: string;
+  db: Pool;
+  /** Resolves when the processor has nothing left to apply (a hint of when to count rows). */
+  drained(): Promise<unknown>;
 }
 
 const MIN_POLL_MS = 10;
@@ -40,12 +48,14 @@ const PROBE_TIMEOUT_MS = 30_000;
  * all its spans. The figure is answer → first complete read. Reads are spaced by a tenth
  * of the time waited so far: fine-grained while it is short, and a slow pipeline is not
  * buried under the probes' own reads (a fixed 20 ms poll made ~1,000 reads/s when
- * visibility took seconds), at the price of ±10% on long waits.
+ * visibility took seconds), at the price of ±10% on long waits. Afterwards every accepted
+ * request's spans, background and probes, must be rows exactly once.
  */
 export async function measureEndToEnd(target: EndToEndTarget, payload: Payload, spansPerS: number, connections: number, durationS: number, probesPerS = 4): Promise<EndToEndFigures> {
   const headers = { authorization: `Bearer ${target.apiKey}`, 'content-type': 'application/json' };
   const backgroundRate = Math.max(1, Math.round(spansPerS / payload.items - probesPerS));
   const latencies: number[] = [];
+  const accepted: number[] = [];
   let timedOut = 0;
   let failed = 0;
   let reads = 0;
@@ -55,6 +65,7 @@ export async function measureEndToEnd(target: EndToEndTarget, payload: Payload, 
     const res = await fetch(`${target.baseUrl}${payload.path}`, { method: 'POST', headers, body: payload.render(n) });
     await res.arrayBuffer();
     if (!res.ok) throw new Error(`a probe was answered ${res.status}`);
+    accepted.push(n);
     const answered = performance.now();
     const traceId = payload.traceIds(n).at(-1);
     while (performance.now() - answered < PROBE_TIMEOUT_MS) {
@@ -79,8 +90,12 @@ export async function measureEndToEnd(target: EndToEndTarget, payload: Payload, 
     }
     await Promise.all(running);
   })();
-  const background = await runLoad({ baseUrl: target.baseUrl, apiKey: target.apiKey, payload, connections, durationS, overallRate: backgroundRate, rssPid: target.apiPid }, 0);
+  const background = await runLoad(
+    { baseUrl: target.baseUrl, apiKey: target.apiKey, payload, connections, durationS, overallRate: backgroundRate, rssPid: target.apiPid, onAccepted: (n) => accepted.push(n) },
+    0,
+  );
   await probing;
+  const rows = await settledRows(target.db, target.projectId, payload, accepted, target.drained);
   return {
     targetSpansPerS: (backgroundRate + probesPerS) * payload.items,
     background,
@@ -93,5 +108,6 @@ export async function measureEndToEnd(target: EndToEndTarget, payload: Payload, 
     maxMs: latencies.length ? Math.max(...latencies) : null,
     pollShare: POLL_SHARE,
     reads,
+    rows,
   };
 }

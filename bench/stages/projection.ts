@@ -1,17 +1,22 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { INGEST_SCHEMAS } from '@app/domain';
 import { ChunkPublisher, NatsResources } from '@app/eventlog';
+import type { Pool } from 'pg';
 import type { ProjectorWatch } from '../backlog';
 import { type Payload, takeRequestNumber } from '../payloads';
+import { type RowCheck, checkRows, projectSpanRows } from '../rows';
 
 export interface ProjectionFigures {
   spans: number;
   messages: number;
-  /** From the first message handed to the processor to the last one applied. */
+  /** From the first message handed to the processor to the last of its spans visible as a row. */
   seconds: number;
+  /** Rows visible per second. */
   spansPerS: number;
   /** Including the processor's start: what a restart after an outage costs. */
   secondsWithStart: number;
+  /** Every published span a row, once: anything else fails the stage. */
+  rows: RowCheck;
 }
 
 export interface ProjectionTarget {
@@ -19,19 +24,25 @@ export interface ProjectionTarget {
   prefix: string;
   tenant: { orgId: string; projectId: string; apiKeyId: string };
   watch: ProjectorWatch;
+  db: Pool;
   stopProcessor(): Promise<unknown>;
   startProcessor(): Promise<void>;
 }
 
 const PUBLISH_IN_FLIGHT = 64;
+const POLL_MS = 25;
+/** Once the consumer has acked everything, how long rows may still be awaited before the missing ones count as lost. */
+const ROWS_GRACE_MS = 10_000;
 
 /**
  * Drain time of a backlog: the processor is stopped, `spans` worth of exports are appended
  * exactly as the API appends them (ChunkPublisher, production envelope), and the processor
- * is started again; the clock runs while its durable consumer's ack floor climbs.
+ * is started again; the clock runs until every span is a row. The consumer's ack floor only
+ * says when to start counting rows: a message it skipped counts as acked and is never applied.
  */
 export async function measureProjection(target: ProjectionTarget, payload: Payload, spans: number, timeoutS: number): Promise<ProjectionFigures> {
   const messages = Math.ceil(spans / payload.items);
+  const requests: number[] = [];
   await target.stopProcessor();
   const nats = await NatsResources.open(target.natsUrl, 'spanlog-bench', target.prefix);
   try {
@@ -40,6 +51,7 @@ export async function measureProjection(target: ProjectionTarget, payload: Paylo
     const pending = new Set<Promise<unknown>>();
     for (let i = 0; i < messages; i++) {
       const n = takeRequestNumber();
+      requests.push(n);
       const envelope = { schema: INGEST_SCHEMAS.otlp, ...target.tenant, receivedAt: new Date().toISOString(), requestId: `bench-${n}` };
       const done: Promise<unknown> = publisher.publish(subject, envelope, [Buffer.from(payload.render(n))]).finally(() => pending.delete(done));
       pending.add(done);
@@ -49,20 +61,29 @@ export async function measureProjection(target: ProjectionTarget, payload: Paylo
   } finally {
     await nats.close();
   }
+  const expected = messages * payload.spansPerRequest;
+  const rowsBefore = await projectSpanRows(target.db, target.tenant.projectId);
   const from = (await target.watch.progress()).ackFloor;
   const last = await target.watch.lastSeq();
   const spawned = performance.now();
   await target.startProcessor();
   let firstDelivery: number | null = null;
+  let lastRows = { at: spawned, n: 0 };
+  let ackedAt: number | null = null;
   const deadline = spawned + timeoutS * 1_000;
   for (;;) {
     const progress = await target.watch.progress();
     if (firstDelivery === null && progress.delivered > from) firstDelivery = performance.now();
-    if (progress.ackFloor >= last) break;
+    if (progress.ackFloor >= last) {
+      ackedAt ??= performance.now();
+      const n = (await projectSpanRows(target.db, target.tenant.projectId)) - rowsBefore;
+      if (n !== lastRows.n) lastRows = { at: performance.now(), n };
+      if (n >= expected || performance.now() - ackedAt > ROWS_GRACE_MS) break;
+    }
     if (performance.now() > deadline) throw new Error(`the processor did not drain ${messages} messages within ${timeoutS} s (ack floor ${progress.ackFloor} of ${last})`);
-    await sleep(25);
+    await sleep(ackedAt === null ? POLL_MS : 250);
   }
-  const finished = performance.now();
-  const seconds = (finished - (firstDelivery ?? spawned)) / 1_000;
-  return { spans: messages * payload.items, messages, seconds, spansPerS: (messages * payload.items) / seconds, secondsWithStart: (finished - spawned) / 1_000 };
+  const rows = await checkRows(target.db, target.tenant.projectId, payload, requests);
+  const seconds = (lastRows.at - (firstDelivery ?? spawned)) / 1_000;
+  return { spans: expected, messages, seconds, spansPerS: rows.visible / seconds, secondsWithStart: (lastRows.at - spawned) / 1_000, rows };
 }

@@ -141,9 +141,9 @@ export class Stack {
     }
   }
 
-  /** Resolves once the processor's durable consumers exist, i.e. it is consuming. */
-  async startProcessor(): Promise<void> {
-    this.spawn('processor');
+  /** Resolves once the processor's durable consumers exist, i.e. it is consuming; `extraEnv` applies to this start only. */
+  async startProcessor(extraEnv: NodeJS.ProcessEnv = {}): Promise<void> {
+    this.spawn('processor', extraEnv);
     const nc = await connect({ servers: this.natsUrl });
     try {
       const jsm = await nc.jetstreamManager();
@@ -204,8 +204,8 @@ export class Stack {
     return (this.output.get(app) ?? []).join('');
   }
 
-  private spawn(app: App): void {
-    const child = spawn(process.execPath, [resolve(DIST, app, 'src', 'main.js')], { env: this.env, stdio: ['ignore', 'pipe', 'pipe'] });
+  private spawn(app: App, extraEnv: NodeJS.ProcessEnv = {}): void {
+    const child = spawn(process.execPath, [resolve(DIST, app, 'src', 'main.js')], { env: { ...this.env, ...extraEnv }, stdio: ['ignore', 'pipe', 'pipe'] });
     const lines: string[] = [];
     this.output.set(app, lines);
     const keep = (d: Buffer) => {

@@ -76,6 +76,12 @@ describe(loadConfig.name, () => {
     expect(() => loadConfig({ SPANLOG_PROCESSOR_NICE: '20' })).toThrow(/SPANLOG_PROCESSOR_NICE must be an integer from 0 to 19/);
   });
 
+  it('runs the first retention cleanup a minute after start unless told otherwise, and at most a day later', () => {
+    expect(loadConfig({}).retentionFirstRunDelayMs).toBe(60_000);
+    expect(loadConfig({ SPANLOG_RETENTION_FIRST_RUN_DELAY_MS: '500' }).retentionFirstRunDelayMs).toBe(500);
+    expect(() => loadConfig({ SPANLOG_RETENTION_FIRST_RUN_DELAY_MS: '-1' })).toThrow(/SPANLOG_RETENTION_FIRST_RUN_DELAY_MS must be an integer from 0 to 86400000/);
+  });
+
   it('trusts no proxy unless told how many hops or which addresses, and refuses anything else naming TRUST_PROXY', () => {
     expect(loadConfig({}).trustProxy).toBe(false);
     expect(loadConfig({ TRUST_PROXY: 'false' }).trustProxy).toBe(false);

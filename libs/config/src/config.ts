@@ -32,6 +32,12 @@ export interface AppConfig {
    * backlog then grows, so the default is 0; alone on a host it changes nothing.
    */
   processorNice: number;
+  /**
+   * How long after its start the processor runs its first retention cleanup (then daily). The
+   * wait lets a restarting fleet serve before it cleans; tests shorten it to catch a run in
+   * progress.
+   */
+  retentionFirstRunDelayMs: number;
   /** How often the processor checks newly applied requests against the rows they write (`spanlog verify`, incrementally). */
   verifyIntervalMs: number;
   /**
@@ -181,6 +187,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, localKeyFile = 
     streamPrefix,
     evaluatorAllowPrivateNetworks: bool('SPANLOG_EVALUATOR_ALLOW_PRIVATE_NETWORKS', nodeEnv !== 'production'),
     processorNice: int('SPANLOG_PROCESSOR_NICE', 0, 0, 19),
+    retentionFirstRunDelayMs: int('SPANLOG_RETENTION_FIRST_RUN_DELAY_MS', 60_000, 0, 86_400_000),
     verifyIntervalMs: int('SPANLOG_VERIFY_INTERVAL_MS', 600_000, 1_000, 86_400_000),
     trustProxy: trustProxy.value,
     secretKey: secretKey(),

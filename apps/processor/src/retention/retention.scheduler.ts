@@ -1,14 +1,12 @@
 import { type BeforeApplicationShutdown, Inject, Injectable, type OnApplicationBootstrap } from '@nestjs/common';
 import type { Logger } from 'pino';
 import { DataSource } from 'typeorm';
-import { LOGGER } from '@app/config';
+import { APP_CONFIG, type AppConfig, LOGGER } from '@app/config';
 import { NatsResources, auditRetention, retentionEventLog } from '@app/eventlog';
 import { retentionDeleted, retentionRuns } from '@app/metrics';
 import { type RetentionRun, runRetention } from '@app/persistence';
 
 const DAY_MS = 86_400_000;
-/** The first run waits a little, so a restarting fleet does not clean before it serves. */
-const FIRST_RUN_DELAY_MS = 60_000;
 
 /**
  * The daily retention cleanup (SPEC 8.5). Every processor schedules it; the run's advisory
@@ -23,11 +21,13 @@ export class RetentionScheduler implements OnApplicationBootstrap, BeforeApplica
   constructor(
     private readonly ds: DataSource,
     private readonly nats: NatsResources,
+    @Inject(APP_CONFIG) private readonly config: AppConfig,
     @Inject(LOGGER) private readonly logger: Logger,
   ) {}
 
+  /** The first run waits (a minute by default), so a restarting fleet does not clean before it serves. */
   onApplicationBootstrap(): void {
-    this.schedule(FIRST_RUN_DELAY_MS);
+    this.schedule(this.config.retentionFirstRunDelayMs);
   }
 
   /** A run in progress finishes its current batch's transaction before the connections close. */
