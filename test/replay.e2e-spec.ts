@@ -91,13 +91,14 @@ describe('spanlog replay', () => {
   const evalJobs = async () => Number((await stack.db.query(`SELECT count(*) FROM eval_jobs WHERE project_id = $1`, [tenant.projectId])).rows[0].count);
   /**
    * Usage once everything queued so far is counted: usage is relayed in order, so once a request
-   * sent now is counted, anything a replay had queued before it is counted too.
+   * sent now is counted (its trace and its span: each metric is a message of its own), anything
+   * a replay had queued before it is counted too.
    */
   const settledUsage = async (t: Tenant) => {
     const before = await usage(t);
     const traceId = `settle-${randomUUID()}`;
     expect(await visible(t, traceId, await ingest(t, smallBatch(traceId)))).toBe(200);
-    const after = await eventually(() => usage(t), (u) => u.spans >= before.spans + 1);
+    const after = await eventually(() => usage(t), (u) => u.spans >= before.spans + 1 && u.traces >= before.traces + 1);
     return { traces: after.traces - 1, spans: after.spans - 1 };
   };
 

@@ -151,7 +151,8 @@ describe(JobConsumer.name, () => {
       done.push(job);
     });
     await publish(['a', 'poison', 'unreadable', 'b']);
-    await until(async () => done.length === 2 && (await deadLetters()).length === 2);
+    // Two deliveries a second apart, then the dead letter: seconds alone, far longer on a loaded machine.
+    await until(async () => done.length === 2 && (await deadLetters()).length === 2, 25_000);
     expect(await deadLetters()).toEqual(expect.arrayContaining(['unreadable:cannot read', expect.stringMatching(/^poison:failed 2 times: poison refused/)]));
   }, 30_000);
 
