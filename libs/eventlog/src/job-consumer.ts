@@ -3,6 +3,7 @@ import type { Consumer, JetStreamClient, JetStreamManager, JsMsg } from 'nats';
 import type { Logger } from 'pino';
 import type { Counter } from 'prom-client';
 import { PermanentMessageError } from './consumer';
+import { durableRoute } from './projection-runner';
 import { appliedCounter, deadLetter, ensureDurableConsumer, errorText, onFailure } from './dead-letter';
 import type { NatsResources } from './nats-resources';
 import type { StreamKey } from './streams';
@@ -165,17 +166,8 @@ export interface JobConsumerRunnerOptions<T> extends Pick<JobConsumerOptions<T>,
 
 /** A job consumer on one stream, named and dead-lettered the way projections are (projectionRunner). */
 export function jobConsumer<T>(nats: NatsResources, o: JobConsumerRunnerOptions<T>): JobConsumer<T> {
-  const { js, jsm, layout } = nats;
-  const stream = layout.streamName(o.stream);
-  const durable = layout.consumerName(o.consumer);
   return new JobConsumer<T>({
-    js,
-    jsm,
-    stream,
-    durable,
-    name: o.consumer,
-    deadLetterSubject: layout.deadLetterSubject(stream, durable),
-    logger: o.logger.child({ consumer: durable }),
+    ...durableRoute(nats, o.stream, o.consumer, o.logger),
     decode: o.decode,
     run: o.run,
     isHealthy: o.isHealthy,

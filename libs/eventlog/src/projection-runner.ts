@@ -16,19 +16,18 @@ export interface ProjectionRunnerOptions<T, B = T[]> {
   isHealthy(): Promise<boolean>;
 }
 
+/** A durable consumer's connection, names and dead-letter subject under this deployment's prefix: one way for every consumer. */
+export function durableRoute(nats: NatsResources, streamKey: StreamKey, consumer: string, logger: Logger) {
+  const { js, jsm, layout } = nats;
+  const stream = layout.streamName(streamKey);
+  const durable = layout.consumerName(consumer);
+  return { js, jsm, stream, durable, name: consumer, deadLetterSubject: layout.deadLetterSubject(stream, durable), logger: logger.child({ consumer: durable }) };
+}
+
 /** A projection's durable consumer on one stream, named and dead-lettered the one way every projection is. */
 export function projectionRunner<T, B = T[]>(nats: NatsResources, o: ProjectionRunnerOptions<T, B>): PullConsumerRunner<T, B> {
-  const { js, jsm, layout } = nats;
-  const stream = layout.streamName(o.stream);
-  const durable = layout.consumerName(o.consumer);
   return new PullConsumerRunner<T, B>({
-    js,
-    jsm,
-    stream,
-    durable,
-    name: o.consumer,
-    deadLetterSubject: layout.deadLetterSubject(stream, durable),
-    logger: o.logger.child({ consumer: durable }),
+    ...durableRoute(nats, o.stream, o.consumer, o.logger),
     decode: o.decode,
     prepare: o.prepare,
     apply: o.apply,
