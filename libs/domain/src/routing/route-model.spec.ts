@@ -91,6 +91,8 @@ describe(validateRouteModelRequest.name, () => {
     [{}, 'body.candidates'],
     [{ candidates: [] }, 'body.candidates'],
     [{ candidates: ['a', 'a'] }, 'body.candidates'],
+    [{ candidates: ['\u0000'] }, 'body.candidates'],
+    [{ candidates: ['gpt\ud800'] }, 'body.candidates'],
     [{ candidates: ['a'], objective: 'cheap' }, 'body.objective'],
     [{ candidates: ['a'], constraints: { minPassRate: 2 } }, 'minPassRate'],
     [{ candidates: ['a'], windowHours: 0 }, 'body.windowHours'],

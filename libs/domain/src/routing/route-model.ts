@@ -1,4 +1,5 @@
 import { validationError } from '../errors';
+import { isStorableText } from '../json/sanitize';
 import { isJsonObject } from '../json/types';
 import { ROUTE_MODEL_LIMITS } from '../limits';
 import { type LatencyHistogram, histogramCount, latencyQuantile } from '../model-stats/latency-histogram';
@@ -23,9 +24,9 @@ export class RouteModelRequest {
       Array.isArray(v) &&
       v.length >= 1 &&
       v.length <= ROUTE_MODEL_LIMITS.candidates &&
-      v.every((m) => typeof m === 'string' && m.length >= 1 && m.length <= ROUTE_MODEL_LIMITS.modelName) &&
+      v.every((m) => typeof m === 'string' && m.length >= 1 && m.length <= ROUTE_MODEL_LIMITS.modelName && isStorableText(m)) &&
       new Set(v).size === v.length,
-    message: `must be 1 to ${ROUTE_MODEL_LIMITS.candidates} distinct model names of 1 to ${ROUTE_MODEL_LIMITS.modelName} characters`,
+    message: `must be 1 to ${ROUTE_MODEL_LIMITS.candidates} distinct model names of 1 to ${ROUTE_MODEL_LIMITS.modelName} characters, without NUL or unpaired surrogates`,
   })
   candidates: string[];
   @Optional(oneOf(ROUTING_OBJECTIVES)) objective?: RoutingObjective;
