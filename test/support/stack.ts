@@ -227,7 +227,8 @@ export class Stack {
     if (!child || child.exitCode !== null || child.signalCode !== null) return child?.exitCode ?? null;
     const exited = once(child, 'exit') as Promise<[number | null]>;
     child.kill(signal);
-    const timer = setTimeout(() => child.kill('SIGKILL'), 15_000);
+    // A graceful stop finishes requests in flight and drains NATS, which a loaded machine can stretch well past 15 s.
+    const timer = setTimeout(() => child.kill('SIGKILL'), 30_000);
     const [code] = await exited;
     clearTimeout(timer);
     return code;
