@@ -1,8 +1,7 @@
 import { setImmediate, setTimeout as sleep } from 'node:timers/promises';
-import type { Consumer, JetStreamClient, JetStreamManager, JsMsg } from 'nats';
-import type { Logger } from 'pino';
+import type { Consumer, JetStreamManager, JsMsg } from 'nats';
 import type { Counter } from 'prom-client';
-import { appliedCounter, deadLetter, ensureDurableConsumer, errorText, onFailure, retryLater } from './dead-letter';
+import { type DeadLetterRoute, appliedCounter, deadLetter, ensureDurableConsumer, errorText, onFailure, retryLater } from './dead-letter';
 
 export { redeliveryDelayMs } from './dead-letter';
 
@@ -13,15 +12,9 @@ export interface DeadLetterTarget {
   subject: string;
 }
 
-export interface PullConsumerOptions<T, B = T[]> {
-  js: JetStreamClient;
+/** Named and dead-lettered as every consumer is (DeadLetterRoute), with the stream manager to create the consumer. */
+export interface PullConsumerOptions<T, B = T[]> extends DeadLetterRoute {
   jsm: JetStreamManager;
-  stream: string;
-  durable: string;
-  /** The consumer's name in metrics: the durable name without the deployment's prefix (the durable name by default). */
-  name?: string;
-  deadLetterSubject: string;
-  logger: Logger;
   /** Turns a message into what `apply` takes; throws PermanentMessageError for bad messages. */
   decode(msg: JsMsg): Promise<T>;
   /**
@@ -33,11 +26,6 @@ export interface PullConsumerOptions<T, B = T[]> {
   prepare?(items: T[]): B | Promise<B>;
   /** Applies a batch atomically; only after it resolves are its messages acked. */
   apply(batch: B): Promise<void>;
-  /**
-   * Called before a message goes to the dead-letter stream, e.g. to record it as handled
-   * beside the applied ones; when it fails, the message is retried later instead.
-   */
-  onDeadLetter?(msg: JsMsg, reason: string): Promise<void>;
   /** Whether the store is reachable: an outage must not count against a message's deliveries. */
   isHealthy(): Promise<boolean>;
   /** Most messages applied in one call (one transaction). */

@@ -1,22 +1,15 @@
 import { setTimeout as sleep } from 'node:timers/promises';
-import type { Consumer, JetStreamClient, JetStreamManager, JsMsg } from 'nats';
-import type { Logger } from 'pino';
+import type { Consumer, JetStreamManager, JsMsg } from 'nats';
 import type { Counter } from 'prom-client';
 import { PermanentMessageError } from './consumer';
 import { durableRoute } from './projection-runner';
-import { appliedCounter, deadLetter, ensureDurableConsumer, errorText, onFailure } from './dead-letter';
+import { type DeadLetterRoute, appliedCounter, deadLetter, ensureDurableConsumer, errorText, onFailure } from './dead-letter';
 import type { NatsResources } from './nats-resources';
 import type { StreamKey } from './streams';
 
-export interface JobConsumerOptions<T> {
-  js: JetStreamClient;
+/** Named and dead-lettered as every consumer is (DeadLetterRoute), with the stream manager to create the consumer. */
+export interface JobConsumerOptions<T> extends DeadLetterRoute {
   jsm: JetStreamManager;
-  stream: string;
-  durable: string;
-  /** The consumer's name in metrics: the durable name without the deployment's prefix (the durable name by default). */
-  name?: string;
-  deadLetterSubject: string;
-  logger: Logger;
   /** Turns a message into a job; throws PermanentMessageError for a message that can never run. */
   decode(msg: JsMsg): Promise<T>;
   /**
