@@ -100,7 +100,8 @@ describe(PullConsumerRunner.name, () => {
     });
     await publish(['a', 'poison', 'b', 'unreadable', 'c']);
     await withRunner(r, async () => {
-      await until(async () => applied.length === 3 && (await deadLetters()).length === 2);
+      // The poison message is dead-lettered after its redeliveries' backoff: seconds alone, far longer on a loaded machine.
+      await until(async () => applied.length === 3 && (await deadLetters()).length === 2, 40_000);
       await publish(['d']);
       await until(() => applied.includes('d'));
     });
@@ -109,7 +110,7 @@ describe(PullConsumerRunner.name, () => {
     expect(dlq).toEqual(expect.arrayContaining(['unreadable:cannot read', expect.stringMatching(/^poison:failed 3 times: poison refused/)]));
     expect(await counted(consumerAppliedMessages, { consumer: 'projector' })).toBe(appliedBefore + 4);
     expect(await counted(deadLetterCount, { stream: layout.streamName('ingest'), consumer: 'projector' })).toBe(2);
-  }, 30_000);
+  }, 60_000);
 
   it('shows its applied and dead-letter counts at 0 from the start, under the name it is given', async () => {
     // Constructing it is enough: a scrape before its first message already shows both series.
