@@ -7,7 +7,7 @@ import tseslint from 'typescript-eslint';
 export default defineConfig(
   { ignores: ['dist/**', 'node_modules/**', 'coverage/**'] },
   {
-    files: ['{apps,libs,test,tools,bench,migrations}/**/*.ts'],
+    files: ['{apps,libs,test,tools,bench,migrations}/**/*.{ts,tsx}'],
     languageOptions: {
       parser: tseslint.parser,
       parserOptions: { projectService: true, tsconfigRootDir: import.meta.dirname },

@@ -11,7 +11,7 @@ import { measureJetStreamPublish } from './limits/jetstream-publish';
 import { measurePostgresInsert } from './limits/postgres-insert';
 import { nativePayload, otlpPayload } from './payloads';
 import { renderReport } from './report';
-import { type BenchResults, TARGETS, best, fastestInsert, ratio } from './results';
+import { type BenchResults, TARGETS, best, fastestInsert, ratio, unnestInsert } from './results';
 import { projectSpanRows, rowFailure } from './rows';
 import { measureAcceptance } from './stages/acceptance';
 import { measureEndToEnd } from './stages/end-to-end';
@@ -190,6 +190,7 @@ async function main(): Promise<void> {
         acceptanceToFastify: ratio(bestOtlp.itemsPerS / best(fastifyParse).itemsPerS, TARGETS.acceptanceToFastify),
         acceptancePausedToFastify: ratio(best(acceptPaused).itemsPerS / best(fastifyParse).itemsPerS, TARGETS.acceptanceToFastify),
         rowsVisibleToRawInsert: ratio(projection.spansPerS / fastestInsert(postgresInsert).rowsPerS, TARGETS.rowsVisibleToRawInsert),
+        rowsVisibleToUnnestInsert: ratio(projection.spansPerS / unnestInsert(postgresInsert).rowsPerS, TARGETS.rowsVisibleToRawInsert),
       },
     };
     // Written whole or not at all: an interrupted run leaves only a .tmp file (git-ignored).

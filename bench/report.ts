@@ -91,7 +91,7 @@ export function renderReport(r: BenchResults): string {
     table(header, rows),
     '',
     `- API acceptance / bare Fastify parse: ${pct(r.ratios.acceptanceToFastify)}; with the processor paused: ${pct(r.ratios.acceptancePausedToFastify)}`,
-    `- rows visible / raw insert: ${pct(r.ratios.rowsVisibleToRawInsert)}`,
+    `- rows visible / raw insert: ${pct(r.ratios.rowsVisibleToRawInsert)} against the faster raw insert; ${pct(r.ratios.rowsVisibleToUnnestInsert)} against the raw \`unnest\` insert`,
     ...(r.failures.length ? r.failures.map((f) => `- FAILED ${f}`) : ['- every accepted span of the projection and end-to-end stages is a row, exactly once']),
     `- unapplied messages purged after the acceptance series (OTLP, native, paused): ${r.acceptance.purged.otlp}, ${r.acceptance.purged.native}, ${r.acceptance.purged.otlpProcessorPaused}; dead-lettered: ${r.deadLettered}`,
     '- where the rest goes and the plan: docs/BENCHMARKS.md',

@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { TELEMETRY_PROJECTION } from '@app/projections';
+import { telemetryProjection } from '@app/projections';
 import { type Tenant, bootstrap, eventually } from './support/api';
 import { FIXTURES, nativeBatch } from './support/factories';
 import { type Stack, startStack } from './support/stack';
@@ -57,7 +57,7 @@ describe('automatic rebuild of an older projection version', () => {
     await post('/api/v1/otel/v1/traces', readFileSync(resolve(FIXTURES, 'otlp/openai-agents-2025-09-30.json'), 'utf8'));
     const seq = await post('/api/v1/scores', { scores: [{ traceId: 'upgrade-0-t0', name: 'quality', value: 0.7 }, { traceId: 'upgrade-1-t1', name: 'ok', value: true }] });
     // A new deployment's tables count as version 1; this code's version may be newer and rebuild them first.
-    await eventually(servingVersion, (v) => v === TELEMETRY_PROJECTION.version, 60_000);
+    await eventually(servingVersion, (v) => v === telemetryProjection.version, 60_000);
     const before = await readAll(seq);
     expect(before.size).toBeGreaterThan(10);
 
@@ -76,7 +76,7 @@ describe('automatic rebuild of an older projection version', () => {
     })();
     try {
       await stack.startProcessor();
-      await eventually(servingVersion, (v) => v === TELEMETRY_PROJECTION.version, 60_000);
+      await eventually(servingVersion, (v) => v === telemetryProjection.version, 60_000);
     } finally {
       reading = false;
       await reader;

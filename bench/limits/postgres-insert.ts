@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { Pool, PoolClient } from 'pg';
 import type { SpanDelta } from '@app/domain';
 import { otlpToFacts } from '@app/otlp';
-import { SPAN_FIELD_COLUMNS, storedVersions } from '@app/persistence';
+import { SPAN_FIELD_COLUMNS, storedVersions } from '@app/projections';
 import type { Payload } from '../payloads';
 
 export type InsertMethod = 'unnest' | 'jsonb_to_recordset';

@@ -42,25 +42,8 @@ const ROWS_GRACE_MS = 10_000;
  */
 export async function measureProjection(target: ProjectionTarget, payload: Payload, spans: number, timeoutS: number): Promise<ProjectionFigures> {
   const messages = Math.ceil(spans / payload.items);
-  const requests: number[] = [];
   await target.stopProcessor();
-  const nats = await NatsResources.open(target.natsUrl, 'spanlog-bench', target.prefix);
-  try {
-    const publisher = new ChunkPublisher(nats.js, nats.layout.blobBucket, nats.maxMessageBytes, 30_000);
-    const subject = nats.layout.ingestSubject(target.tenant.orgId, target.tenant.projectId, 'otel');
-    const pending = new Set<Promise<unknown>>();
-    for (let i = 0; i < messages; i++) {
-      const n = takeRequestNumber();
-      requests.push(n);
-      const envelope = { schema: INGEST_SCHEMAS.otlp, ...target.tenant, receivedAt: new Date().toISOString(), requestId: `bench-${n}` };
-      const done: Promise<unknown> = publisher.publish(subject, envelope, [Buffer.from(payload.render(n))]).finally(() => pending.delete(done));
-      pending.add(done);
-      if (pending.size >= PUBLISH_IN_FLIGHT) await Promise.race(pending);
-    }
-    await Promise.all(pending);
-  } finally {
-    await nats.close();
-  }
+  const requests = await appendExports(target, payload, messages);
   const expected = messages * payload.spansPerRequest;
   const rowsBefore = await projectSpanRows(target.db, target.tenant.projectId);
   const from = (await target.watch.progress()).ackFloor;
@@ -86,4 +69,30 @@ export async function measureProjection(target: ProjectionTarget, payload: Paylo
   const rows = await checkRows(target.db, target.tenant.projectId, payload, requests);
   const seconds = (lastRows.at - (firstDelivery ?? spawned)) / 1_000;
   return { spans: expected, messages, seconds, spansPerS: rows.visible / seconds, secondsWithStart: (lastRows.at - spawned) / 1_000, rows };
+}
+
+/**
+ * Appends `messages` exports of `payload` to INGEST exactly as the API appends them
+ * (ChunkPublisher, production envelope), each under new ids; returns their request numbers.
+ */
+export async function appendExports(target: Pick<ProjectionTarget, 'natsUrl' | 'prefix' | 'tenant'>, payload: Payload, messages: number): Promise<number[]> {
+  const requests: number[] = [];
+  const nats = await NatsResources.open(target.natsUrl, 'spanlog-bench', target.prefix);
+  try {
+    const publisher = new ChunkPublisher(nats.js, nats.layout.blobBucket, nats.maxMessageBytes, 30_000);
+    const subject = nats.layout.ingestSubject(target.tenant.orgId, target.tenant.projectId, 'otel');
+    const pending = new Set<Promise<unknown>>();
+    for (let i = 0; i < messages; i++) {
+      const n = takeRequestNumber();
+      requests.push(n);
+      const envelope = { schema: INGEST_SCHEMAS.otlp, ...target.tenant, receivedAt: new Date().toISOString(), requestId: `bench-${n}` };
+      const done: Promise<unknown> = publisher.publish(subject, envelope, [Buffer.from(payload.render(n))]).finally(() => pending.delete(done));
+      pending.add(done);
+      if (pending.size >= PUBLISH_IN_FLIGHT) await Promise.race(pending);
+    }
+    await Promise.all(pending);
+  } finally {
+    await nats.close();
+  }
+  return requests;
 }

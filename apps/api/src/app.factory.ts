@@ -11,6 +11,7 @@ import { registerRequestDecompression } from './http/request-decompression';
 import { httpServerOptions } from './http/server-options';
 import { METRICS_PATH, registerRequestMetrics, routeOf } from './metrics/request-metrics';
 import { mountRpc } from './rpc/mount-rpc';
+import { serveDashboard } from './web/serve-dashboard';
 
 /** Builds the API application (not yet listening): shared by main.ts and in-process tests. */
 export async function createApiApp(config: AppConfig = loadConfig()): Promise<NestFastifyApplication> {
@@ -26,6 +27,7 @@ export async function createApiApp(config: AppConfig = loadConfig()): Promise<Ne
   await registerRequestDecompression(fastify);
   registerOversizedBodyAnswer(fastify);
   await mountRpc(app);
+  await serveDashboard(fastify, logger);
   fastify.addHook('onSend', async (req, reply) => {
     void reply.header('X-Request-Id', req.id);
   });

@@ -29,6 +29,9 @@ import { RouteModelController } from './routing/route-model.controller';
 import { RouteModelService } from './routing/route-model.service';
 import { PromptTemplatesController } from './prompts/prompt-templates.controller';
 import { PromptTemplatesService } from './prompts/prompt-templates.service';
+import { ProjectReadsService } from './rpc/project-reads.service';
+import { StatsService } from './rpc/stats.service';
+import { MonitorsService } from './rpc/monitors.service';
 import { QuotaService } from './quota/quota.service';
 import { RateLimitModule } from './rate-limit/rate-limit.module';
 import { TracesIngestController } from './ingestion/traces-ingest.controller';
@@ -45,6 +48,6 @@ import { TracesService } from './traces/traces.service';
     }),
   ],
   controllers: [HealthController, MetricsController, TracesIngestController, OtelIngestController, TracesController, AuthController, ScoresIngestController, RouteModelController, PromptTemplatesController, LangfuseController],
-  providers: [ApiKeyGuard, { provide: FailedAuthLimiter, useFactory: () => new FailedAuthLimiter() }, SessionGuard, AuthService, LoginThrottle, AuditPublisher, TenancyService, EvaluatorsService, { provide: EvaluatorStore, inject: [DataSource, APP_CONFIG], useFactory: (ds: DataSource, c: AppConfig) => new EvaluatorStore(ds, new SecretBox(c.secretKey)) }, PromptTemplatesService, { provide: PromptTemplateStore, inject: [DataSource], useFactory: (ds: DataSource) => new PromptTemplateStore(ds) }, IngestService, LangfuseIngestionService, LangfusePromptsService, QuotaService, TracesService, VisibilityService, RouteModelService, { provide: SeqTokenCodec, inject: [APP_CONFIG], useFactory: (c: AppConfig) => new SeqTokenCodec(c.jwtSecret) }, { provide: PasswordVerifier, useFactory: () => new PasswordVerifier() }, { provide: Registry, useFactory: apiMetricsRegistry }],
+  providers: [ApiKeyGuard, { provide: FailedAuthLimiter, useFactory: () => new FailedAuthLimiter() }, SessionGuard, AuthService, LoginThrottle, AuditPublisher, TenancyService, EvaluatorsService, ProjectReadsService, StatsService, MonitorsService, { provide: EvaluatorStore, inject: [DataSource, APP_CONFIG], useFactory: (ds: DataSource, c: AppConfig) => new EvaluatorStore(ds, new SecretBox(c.secretKey)) }, PromptTemplatesService, { provide: PromptTemplateStore, inject: [DataSource], useFactory: (ds: DataSource) => new PromptTemplateStore(ds) }, IngestService, LangfuseIngestionService, LangfusePromptsService, QuotaService, TracesService, VisibilityService, RouteModelService, { provide: SeqTokenCodec, inject: [APP_CONFIG], useFactory: (c: AppConfig) => new SeqTokenCodec(c.jwtSecret) }, { provide: PasswordVerifier, useFactory: () => new PasswordVerifier() }, { provide: Registry, useFactory: apiMetricsRegistry }],
 })
 export class AppModule {}

@@ -2,6 +2,7 @@
 import 'reflect-metadata';
 import { Command } from 'commander';
 import { registerAdminCommands } from './commands/admin.command';
+import { registerAlertsCommands } from './commands/alerts.command';
 import { registerDlqCommands } from './commands/dlq.command';
 import { registerEvaluatorsCommands } from './commands/evaluators.command';
 import { registerEventsCommands } from './commands/events.command';
@@ -13,6 +14,7 @@ import { registerRebuildCommand } from './commands/rebuild.command';
 import { registerReplayCommand } from './commands/replay.command';
 import { registerSessionCommands } from './commands/session.command';
 import { registerTracesCommands } from './commands/traces.command';
+import { registerTuiCommand } from './commands/tui.command';
 import { registerUsageCommands } from './commands/usage.command';
 import { registerVerifyCommand } from './commands/verify.command';
 import { fail } from './output';
@@ -26,6 +28,8 @@ async function main(): Promise<void> {
   registerTracesCommands(program);
   registerPromptsCommands(program);
   registerUsageCommands(program);
+  registerAlertsCommands(program);
+  registerTuiCommand(program);
   registerRebuildCommand(program);
   registerVerifyCommand(program);
   registerOtlpCommands(program);

@@ -15,10 +15,14 @@ export const apiUrl = (option: string | undefined): string => option ?? readSess
 /**
  * The logged-in user's access to the API. An access token lives minutes, so a 401 is
  * answered by one refresh (saved at once, since the old refresh token is now spent) and
- * one retry. Calls must run one at a time: two refreshes with the same token would look
- * like token reuse, and the server would revoke the session.
+ * one retry. Calls may overlap (the TUI polls while the user acts), but a refresh never
+ * does: two refreshes with the same token would look like token reuse, and the server
+ * would revoke the session. A call that got its 401 while another refreshed, or after,
+ * joins that refresh or retries with its new token.
  */
 export class LoggedIn {
+  private refreshing: Promise<void> | null = null;
+
   private constructor(
     private session: StoredSession,
     readonly api: ApiClient,
@@ -39,12 +43,16 @@ export class LoggedIn {
   }
 
   async call<T>(request: (accessToken: string) => Promise<T>): Promise<T> {
+    const sent = this.session.access_token;
     try {
-      return await request(this.session.access_token);
+      return await request(sent);
     } catch (err) {
       if (!(err instanceof ApiError && err.status === 401)) throw err;
     }
-    await this.refresh();
+    if (this.session.access_token === sent) {
+      this.refreshing ??= this.refresh().finally(() => (this.refreshing = null));
+      await this.refreshing;
+    }
     return request(this.session.access_token);
   }
 

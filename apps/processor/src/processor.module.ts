@@ -5,13 +5,13 @@ import { NatsResources } from '@app/eventlog';
 import { EvaluationWorker } from './evaluations/evaluation.worker';
 import { InfrastructureModule } from './infrastructure/infrastructure.module';
 import { MetricsServer } from './metrics/metrics-server';
+import { MonitorEvaluator } from './monitors/monitor.evaluator';
 import { processorMetricsRegistry } from './metrics/processor-metrics';
-import { AuditProjection } from './projections/audit/audit.projection';
 import { ModelStatsRefresher } from './projections/model-stats/model-stats.refresher';
+import { PlainProjections } from './projections/plain-projections';
 import { ProjectionUpgrader } from './projections/projection-upgrader';
 import { TelemetryProjection } from './projections/telemetry/telemetry.projection';
 import { VerifyScheduler } from './projections/telemetry/verify.scheduler';
-import { UsageProjection } from './projections/usage/usage.projection';
 import { EvalJobRelay } from './reactors/eval-job-relay';
 import { UsageRelay } from './reactors/usage-relay';
 import { RetentionScheduler } from './retention/retention.scheduler';
@@ -19,7 +19,7 @@ import { RetentionScheduler } from './retention/retention.scheduler';
 @Module({
   imports: [InfrastructureModule],
   providers: [
-    TelemetryProjection, AuditProjection, UsageProjection, UsageRelay, EvalJobRelay, EvaluationWorker, RetentionScheduler, VerifyScheduler, ModelStatsRefresher, ProjectionUpgrader,
+    TelemetryProjection, PlainProjections, UsageRelay, EvalJobRelay, EvaluationWorker, RetentionScheduler, VerifyScheduler, ModelStatsRefresher, ProjectionUpgrader, MonitorEvaluator,
     { provide: Registry, inject: [DataSource, NatsResources], useFactory: processorMetricsRegistry },
     MetricsServer,
   ],

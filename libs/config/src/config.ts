@@ -40,6 +40,17 @@ export interface AppConfig {
   retentionFirstRunDelayMs: number;
   /** How often the processor checks newly applied requests against the rows they write (`spanlog verify`, incrementally). */
   verifyIntervalMs: number;
+  /** Monitors (README "Monitors"): how often one processor evaluates them all. */
+  monitorIntervalMs: number;
+  /**
+   * How long event time is left to settle: a round evaluates windows ending at the last
+   * 5-minute boundary at least this long ago, so a batch arriving a little late is counted
+   * before its window is judged rather than flapping it. A negative value (down to −300000)
+   * takes the bucket still filling in too: for tests and demos, not production.
+   */
+  monitorSettleMs: number;
+  /** A round is skipped while the telemetry projection has more than this many stored messages left to apply. */
+  monitorMaxLagMessages: number;
   /**
    * Which peers may tell the API the client's address (X-Forwarded-For): none (false), the
    * nearest `n` hops, or the proxies at these addresses and networks. Trusting every peer
@@ -189,6 +200,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, localKeyFile = 
     processorNice: int('SPANLOG_PROCESSOR_NICE', 0, 0, 19),
     retentionFirstRunDelayMs: int('SPANLOG_RETENTION_FIRST_RUN_DELAY_MS', 60_000, 0, 86_400_000),
     verifyIntervalMs: int('SPANLOG_VERIFY_INTERVAL_MS', 600_000, 1_000, 86_400_000),
+    monitorIntervalMs: int('SPANLOG_MONITOR_INTERVAL_MS', 60_000, 1_000, 3_600_000),
+    monitorSettleMs: int('SPANLOG_MONITOR_SETTLE_MS', 120_000, -300_000, 3_600_000),
+    monitorMaxLagMessages: int('SPANLOG_MONITOR_MAX_LAG', 10_000, 0, 100_000_000),
     trustProxy: trustProxy.value,
     secretKey: secretKey(),
   };

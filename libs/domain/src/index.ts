@@ -29,3 +29,5 @@ export * from './prompts/prompt-template';
 export * from './prompts/validate-prompt-template';
 export * from './langfuse/langfuse-ingestion';
 export * from './langfuse/langfuse-prompt';
+export * from './stats/overview';
+export * from './monitors/monitor';

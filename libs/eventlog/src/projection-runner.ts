@@ -39,7 +39,7 @@ export function projectionRunner<T, B = T[]>(nats: NatsResources, o: ProjectionR
 /** Decodes a message holding one JSON document with `parse`; what it refuses can never be applied. */
 export const jsonMessage =
   <T>(parse: (value: unknown) => T) =>
-  async (msg: JsMsg): Promise<T> => {
+  async (msg: Pick<JsMsg, 'data'>): Promise<T> => {
     try {
       return parse(JSON.parse(new TextDecoder().decode(msg.data)));
     } catch (err) {

@@ -85,6 +85,9 @@ export async function consumerBacklogs(nats: NatsResources, stream: StreamKey): 
   return backlogs;
 }
 
+/** Empty fetches in a row, with messages waiting, before a replay counts as stalled. */
+const MAX_EMPTY_FETCHES = 4;
+
 /**
  * Reads a stream in order from `fromSeq` with an ordered (ephemeral, unacked) consumer and
  * hands it over in batches, each awaited before the next is fetched. Purged sequences are
@@ -105,6 +108,7 @@ export async function replayStream(nats: NatsResources, stream: StreamKey, range
   });
   try {
     let waiting = (await consumer.info()).num_pending;
+    let emptyFetches = 0;
     while (waiting > 0 && lastSeq < range.toSeq) {
       const batch: JsMsg[] = [];
       const iter = await consumer.fetch({ max_messages: Math.min(range.batchSize, waiting), expires: 5_000 });
@@ -114,7 +118,13 @@ export async function replayStream(nats: NatsResources, stream: StreamKey, range
         lastSeq = msg.seq;
         waiting = msg.info.pending;
       }
-      if (!batch.length) throw new Error(`replay of ${stream} stalled after sequence ${lastSeq} with ${waiting} messages waiting`);
+      if (!batch.length) {
+        // An ordered consumer that missed a delivery (a client too slow to read, on a loaded
+        // machine) re-creates itself from the next sequence and the fetch ends empty: ask again.
+        if (++emptyFetches < MAX_EMPTY_FETCHES) continue;
+        throw new Error(`replay of ${stream} stalled after sequence ${lastSeq} with ${waiting} messages waiting (${MAX_EMPTY_FETCHES} fetches in a row returned nothing)`);
+      }
+      emptyFetches = 0;
       await onBatch(batch);
     }
   } finally {

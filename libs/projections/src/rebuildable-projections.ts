@@ -1,7 +1,8 @@
 import type { DataSource } from 'typeorm';
 import type { NatsResources } from '@app/eventlog';
-import { MODEL_STATS_PROJECTION, rebuildModelStats } from './model-stats/rebuild-model-stats';
-import { TELEMETRY_PROJECTION } from './telemetry/telemetry-projection';
+import { modelStatsProjection } from './model-stats/model-stats.projection';
+import { rebuildModelStats } from './model-stats/rebuild-model-stats';
+import { telemetryProjection } from './telemetry/telemetry.projection';
 import { rebuildTelemetry } from './telemetry/rebuild-telemetry';
 
 /** How far a rebuild has got: `done` of `total` units (stream sequences, or buckets). */
@@ -25,13 +26,15 @@ export interface RebuildableProjection {
  */
 export const REBUILDABLE_PROJECTIONS: readonly RebuildableProjection[] = [
   {
-    ...TELEMETRY_PROJECTION,
+    name: telemetryProjection.name,
+    version: telemetryProjection.version,
     rebuild: (ds, nats, onTick) =>
-      rebuildTelemetry(ds, nats, { onProgress: (p) => onTick({ projection: TELEMETRY_PROJECTION.name, phase: p.phase, done: p.seq, total: p.targetSeq }) }),
+      rebuildTelemetry(ds, nats, { onProgress: (p) => onTick({ projection: telemetryProjection.name, phase: p.phase, done: p.seq, total: p.targetSeq }) }),
   },
   {
-    ...MODEL_STATS_PROJECTION,
-    rebuild: (ds, _nats, onTick) => rebuildModelStats(ds, (done, total) => onTick({ projection: MODEL_STATS_PROJECTION.name, phase: 'recount', done, total })),
+    name: modelStatsProjection.name,
+    version: modelStatsProjection.version,
+    rebuild: (ds, _nats, onTick) => rebuildModelStats(ds, (done, total) => onTick({ projection: modelStatsProjection.name, phase: 'recount', done, total })),
   },
 ];
 

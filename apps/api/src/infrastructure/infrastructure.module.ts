@@ -3,7 +3,8 @@ import type { Logger } from 'pino';
 import { DataSource } from 'typeorm';
 import { APP_CONFIG, type AppConfig, LOGGER, createLogger, loadConfig } from '@app/config';
 import { ChunkPublisher, NatsResources } from '@app/eventlog';
-import { ApiKeyChangeListener, ApiKeyLookup, LoginFailuresStore, PrincipalCache, SessionStore, TenancyRepository, TraceQueries, UsageQueries, openDataSource } from '@app/persistence';
+import { ApiKeyLookup, LoginFailuresStore, PrincipalCache, SessionStore, TenancyRepository, TraceQueries, UsageQueries, openDataSource } from '@app/persistence';
+import { ApiKeyChangeListener } from '../auth/api-key-change-listener';
 
 /** Config, logger, Postgres and NATS for the API: opened once, closed on shutdown. */
 @Global()

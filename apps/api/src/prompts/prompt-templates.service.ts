@@ -58,12 +58,8 @@ export class PromptTemplatesService {
   async get(projectId: string, rawQuery: Record<string, unknown>): Promise<PromptTemplateAnswer> {
     const query = parsePromptTemplateQuery(rawQuery);
     switch (query.kind) {
-      case 'list': {
-        const rows = await this.store.list(projectId, query.after, query.limit + 1);
-        const data = rows.slice(0, query.limit);
-        const last = data[data.length - 1];
-        return { kind: 'list', page: { data, meta: { nextCursor: rows.length > query.limit && last ? encodePromptCursor(last.name) : null } } };
-      }
+      case 'list':
+        return { kind: 'list', page: await this.page(projectId, query.after, query.limit) };
       case 'resolve': {
         const version = await this.resolve(projectId, query.name, query.pick);
         if (!version) throw notFound(nothingFound(query.name, query.pick));
@@ -71,6 +67,14 @@ export class PromptTemplatesService {
         return { kind: 'version', version, etag: strongEntityTag([projectId, version]) };
       }
     }
+  }
+
+  /** Up to `limit` names after `after`, and the cursor of the next page. */
+  async page(projectId: string, after: string | null, limit: number): Promise<PromptTemplatePage> {
+    const rows = await this.store.list(projectId, after, limit + 1);
+    const data = rows.slice(0, limit);
+    const last = data[data.length - 1];
+    return { data, meta: { nextCursor: rows.length > limit && last ? encodePromptCursor(last.name) : null } };
   }
 
   /** The version a pick names as a resolve shows it (`latest` among its labels when newest), or null when none matches. */

@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { DataSource } from 'typeorm';
 import { EVALUATOR_SCORE_SOURCE, type ObservedModel, PAYLOAD_LIMITS, type RoutingDecision, routeModel, validateRouteModelRequest } from '@app/domain';
-import { type ModelWindowStats, readModelStats } from '@app/persistence';
+import { type ModelWindowStats, readModelStats } from '@app/projections';
 import { assertBodyWithin } from '../http/body-limit';
 
 const HOUR_MS = 3_600_000;

@@ -8,6 +8,9 @@ import type { EvaluatorStore, MemberRole } from '@app/persistence';
 import type { AuditPublisher } from '../audit/audit.publisher';
 import { EvaluatorsService, MASKED_HEADER_VALUE } from './evaluators.service';
 import { buildRouter } from './router';
+import type { ProjectReadsService } from './project-reads.service';
+import type { MonitorsService } from './monitors.service';
+import type { StatsService } from './stats.service';
 import type { Actor, TenancyService } from './tenancy.service';
 
 const PROJECT = randomUUID();
@@ -73,7 +76,7 @@ function setup(nodeEnv = 'test') {
   const audited: AuditRecord[] = [];
   const audit = { record: async (r: AuditRecord) => void audited.push(r) };
   const service = new EvaluatorsService(tenancy as unknown as TenancyService, store as unknown as EvaluatorStore, audit as unknown as AuditPublisher, { nodeEnv } as AppConfig);
-  const router = buildRouter({} as TenancyService, service);
+  const router = buildRouter({ tenancy: {} as TenancyService, evaluators: service, reads: {} as ProjectReadsService, stats: {} as StatsService, monitors: {} as MonitorsService });
   const as = (userId: string) => router.createCaller({ ip: '127.0.0.1', requestId: 'req-1', session: async () => ({ sub: userId, sid: 's', typ: 'access' as const }) }).evaluator;
   return { as, store, audited, tenancy };
 }

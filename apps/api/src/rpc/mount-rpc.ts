@@ -9,9 +9,12 @@ import { bearerToken } from '../auth/api-key.guard';
 import { toErrorResponse } from '../http/error-response';
 import { AuthService } from '../sessions/auth.service';
 import { EvaluatorsService } from './evaluators.service';
+import { ProjectReadsService } from './project-reads.service';
 import { type RpcContext, buildRouter } from './router';
 import { toTrpcError } from './rpc-errors';
+import { MonitorsService } from './monitors.service';
 import { toRpcRequest } from './rpc-request';
+import { StatsService } from './stats.service';
 import { TenancyService } from './tenancy.service';
 
 const RPC_PREFIX = '/api/trpc';
@@ -24,7 +27,7 @@ const RPC_PREFIX = '/api/trpc';
 export async function mountRpc(app: NestFastifyApplication): Promise<void> {
   const auth = app.get(AuthService);
   const logger = app.get<Logger>(LOGGER);
-  const router = buildRouter(app.get(TenancyService), app.get(EvaluatorsService));
+  const router = buildRouter({ tenancy: app.get(TenancyService), evaluators: app.get(EvaluatorsService), reads: app.get(ProjectReadsService), stats: app.get(StatsService), monitors: app.get(MonitorsService) });
   const answer = async (req: FastifyRequest, parseError: TRPCError | null) => {
     const { request, error } = toRpcRequest({ url: req.url, headers: req.headers, body: !parseError && Buffer.isBuffer(req.body) ? req.body : undefined });
     return resolveResponse({

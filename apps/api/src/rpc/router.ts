@@ -1,7 +1,11 @@
 import { initTRPC } from '@trpc/server';
 import type { AccessClaims } from '../sessions/auth.service';
 import { withEvaluatorFields } from './evaluator-input';
+import { TraceGetInput, TraceListInput } from '../traces/trace-query.dto';
 import type { EvaluatorsService } from './evaluators.service';
+import type { ProjectReadsService } from './project-reads.service';
+import type { MonitorsService } from './monitors.service';
+import type { StatsService } from './stats.service';
 import { formatRpcError, toTrpcError } from './rpc-errors';
 import { dto, optionalDto } from './rpc-input';
 import {
@@ -11,10 +15,14 @@ import {
   EvaluatorInput,
   MemberAddInput,
   MemberRemoveInput,
+  MonitorHistoryInput,
+  MonitorIdInput,
   OrgCreateInput,
   OrgInput,
   ProjectCreateInput,
   ProjectInput,
+  PromptListInput,
+  PromptVersionsInput,
   SecurityLogInput,
 } from './rpc.dto';
 import type { Actor, TenancyService } from './tenancy.service';
@@ -45,8 +53,17 @@ const authed = procedure.use(async ({ ctx, next }) => {
   return next({ ctx: { actor: { userId: claims.sub, ip: ctx.ip } satisfies Actor } });
 });
 
+/** The services behind the procedures, one per area. */
+export interface RpcServices {
+  tenancy: TenancyService;
+  evaluators: EvaluatorsService;
+  reads: ProjectReadsService;
+  stats: StatsService;
+  monitors: MonitorsService;
+}
+
 /** The dashboard RPC (CONTRACT "Auth and the dashboard RPC"); every procedure is session-authenticated. */
-export function buildRouter(tenancy: TenancyService, evaluators: EvaluatorsService) {
+export function buildRouter({ tenancy, evaluators, reads, stats, monitors }: RpcServices) {
   return t.router({
     user: t.router({
       me: authed.query(({ ctx }) => tenancy.me(ctx.actor)),
@@ -72,6 +89,7 @@ export function buildRouter(tenancy: TenancyService, evaluators: EvaluatorsServi
     }),
     usage: t.router({
       get: authed.input(dto(OrgInput)).query(({ ctx, input }) => tenancy.usage(ctx.actor, input.orgId)),
+      daily: authed.input(dto(OrgInput)).query(({ ctx, input }) => tenancy.usageDaily(ctx.actor, input.orgId)),
     }),
     auditLog: t.router({
       list: authed.input(dto(AuditLogInput)).query(({ ctx, input }) => tenancy.auditLog(ctx.actor, input.orgId, input.cursor)),
@@ -82,6 +100,26 @@ export function buildRouter(tenancy: TenancyService, evaluators: EvaluatorsServi
       update: authed.input(withEvaluatorFields(EvaluatorInput)).mutation(({ ctx, input: { projectId, id, ...fields } }) => evaluators.update(ctx.actor, projectId, id, fields)),
       rotateSecret: authed.input(dto(EvaluatorInput)).mutation(({ ctx, input }) => evaluators.rotateSecret(ctx.actor, input.projectId, input.id)),
       delete: authed.input(dto(EvaluatorInput)).mutation(({ ctx, input }) => evaluators.delete(ctx.actor, input.projectId, input.id)),
+    }),
+    trace: t.router({
+      list: authed.input(dto(TraceListInput)).query(({ ctx, input }) => reads.listTraces(ctx.actor, input)),
+      get: authed.input(dto(TraceGetInput)).query(({ ctx, input }) => reads.getTrace(ctx.actor, input.projectId, input.id)),
+    }),
+    stats: t.router({
+      // The range's fields go on as sent, for validateOverviewRange (the one place of their rules).
+      overview: authed.input(dto(ProjectInput)).query(({ ctx, input: { projectId, ...range } }) => stats.overview(ctx.actor, projectId, range)),
+    }),
+    // A monitor's own fields go on as sent, for validateMonitorInput (the one place of their rules).
+    monitor: t.router({
+      create: authed.input(dto(ProjectInput)).mutation(({ ctx, input: { projectId, ...fields } }) => monitors.create(ctx.actor, projectId, fields)),
+      list: authed.input(dto(ProjectInput)).query(({ ctx, input }) => monitors.list(ctx.actor, input.projectId)),
+      update: authed.input(dto(MonitorIdInput)).mutation(({ ctx, input: { projectId, id, ...fields } }) => monitors.update(ctx.actor, projectId, id, fields)),
+      delete: authed.input(dto(MonitorIdInput)).mutation(({ ctx, input }) => monitors.delete(ctx.actor, input.projectId, input.id)),
+      history: authed.input(dto(MonitorHistoryInput)).query(({ ctx, input }) => monitors.history(ctx.actor, input.projectId, input.id, input.cursor)),
+    }),
+    prompt: t.router({
+      list: authed.input(dto(PromptListInput)).query(({ ctx, input }) => reads.listPrompts(ctx.actor, input.projectId, input.cursor)),
+      versions: authed.input(dto(PromptVersionsInput)).query(({ ctx, input }) => reads.promptVersions(ctx.actor, input.projectId, input.name, input.cursor)),
     }),
   });
 }

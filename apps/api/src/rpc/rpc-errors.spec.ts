@@ -1,7 +1,11 @@
+import 'reflect-metadata';
 import { TRPCError } from '@trpc/server';
 import { getHTTPStatusCodeFromError, resolveResponse } from '@trpc/server/http';
 import { DomainError, ERROR_STATUS, type ErrorCode } from '@app/domain';
 import type { EvaluatorsService } from './evaluators.service';
+import type { ProjectReadsService } from './project-reads.service';
+import type { MonitorsService } from './monitors.service';
+import type { StatsService } from './stats.service';
 import { buildRouter } from './router';
 import { formatRpcError, toTrpcError, trpcCodeOf } from './rpc-errors';
 import type { TenancyService } from './tenancy.service';
@@ -39,7 +43,7 @@ describe(formatRpcError.name, () => {
   async function callFailing(failure: unknown) {
     const tenancy = { me: async () => Promise.reject(failure) } as unknown as TenancyService;
     const response = await resolveResponse({
-      router: buildRouter(tenancy, {} as EvaluatorsService),
+      router: buildRouter({ tenancy, evaluators: {} as EvaluatorsService, reads: {} as ProjectReadsService, stats: {} as StatsService, monitors: {} as MonitorsService }),
       req: new Request('http://rpc.invalid/api/trpc/user.me'),
       path: 'user.me',
       error: null,

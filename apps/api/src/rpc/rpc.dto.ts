@@ -39,3 +39,16 @@ export class AuditLogInput extends OrgInput {
 export class EvaluatorInput extends ProjectInput {
   @IsUUID('all', { message: 'id must be a UUID' }) id: string;
 }
+export class PromptListInput extends ProjectInput {
+  @IsOptional() @IsString({ message: 'cursor must be a string' }) cursor?: string;
+}
+/** The name's own rules (length, characters) are checked by the domain's readPromptName. */
+export class PromptVersionsInput extends PromptListInput {
+  @IsString({ message: 'name must be a string' }) name: string;
+}
+export class MonitorIdInput extends ProjectInput {
+  @IsUUID('all', { message: 'id must be a UUID' }) id: string;
+}
+export class MonitorHistoryInput extends MonitorIdInput {
+  @IsOptional() @IsString({ message: 'cursor must be a string' }) cursor?: string;
+}

@@ -161,6 +161,13 @@ export class TenancyService {
     return usageReport(org.plan, month, await this.usageCounters.month(orgId, month));
   }
 
+  /** This UTC month's counts per day (`usage.daily`): the days that counted anything, for the dashboard's chart. */
+  async usageDaily(actor: Actor, orgId: string, now = Date.now()) {
+    await this.requireRole(actor, orgId);
+    const month = utcMonthOf(now);
+    return { month, days: await this.usageCounters.days(orgId, month) };
+  }
+
   private async requireRole(actor: Actor, orgId: string, allowed?: readonly MemberRole[]): Promise<MemberRole> {
     const role = await this.repo.roleIn(orgId, actor.userId);
     if (!role) throw forbidden(`you are not a member of organization ${orgId}`);

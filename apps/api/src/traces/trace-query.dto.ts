@@ -1,5 +1,5 @@
 import { Type } from 'class-transformer';
-import { IsInt, IsNumber, IsOptional, IsString, Length, Max, Min } from 'class-validator';
+import { IsArray, IsInt, IsNumber, IsOptional, IsString, IsUUID, Length, Max, Min } from 'class-validator';
 import { TRACE_QUERY_LIMIT } from '@app/domain';
 import { StorableText } from '../validation/text-fields';
 import { TimestampField } from '../validation/timestamp-field';
@@ -10,14 +10,13 @@ export class TraceReadQueryDto {
 }
 
 /**
- * Query of GET /api/v1/traces (CONTRACT "Traces"). Every value compared in Postgres is text
- * it can store: a NUL would otherwise fail the statement (BAD_INPUTS 5).
+ * The trace list's filters (CONTRACT "Traces") but tags, which REST and RPC spell differently.
+ * Every value compared in Postgres is text it can store: a NUL would otherwise fail the
+ * statement (BAD_INPUTS 5).
  */
-export class TraceQueryDto extends TraceReadQueryDto {
+export class TraceFilterFields {
   @IsOptional() @IsString() @Length(1, 256) id?: string;
   @IsOptional() @StorableText() name?: string;
-  /** Comma-separated; every tag must match. */
-  @IsOptional() @StorableText() tags?: string;
   @IsOptional() @StorableText() userId?: string;
   @IsOptional() @StorableText() sessionId?: string;
   @IsOptional() @StorableText() environment?: string;
@@ -40,4 +39,26 @@ export class TraceQueryDto extends TraceReadQueryDto {
   limit?: number;
 
   @IsOptional() @IsString() cursor?: string;
+}
+
+/** Query of GET /api/v1/traces. */
+export class TraceQueryDto extends TraceFilterFields {
+  @IsOptional() @IsString() minSeq?: string;
+  /** Comma-separated; every tag must match. */
+  @IsOptional() @StorableText() tags?: string;
+}
+
+/** Input of RPC `trace.list`: the same filters, tags as a list (a tag may hold a comma). */
+export class TraceListInput extends TraceFilterFields {
+  @IsUUID('all', { message: 'projectId must be a UUID' }) projectId: string;
+  @IsOptional()
+  @IsArray({ message: 'tags must be an array of strings' })
+  @StorableText({ each: true })
+  tags?: string[];
+}
+
+/** Input of RPC `trace.get`. */
+export class TraceGetInput {
+  @IsUUID('all', { message: 'projectId must be a UUID' }) projectId: string;
+  @IsString({ message: 'id must be a string' }) @Length(1, 256, { message: 'id must be 1 to 256 characters' }) id: string;
 }

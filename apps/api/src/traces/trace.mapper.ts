@@ -1,4 +1,4 @@
-import type { ScoreRow, SpanRow, TraceRow } from '@app/persistence';
+import type { ScoreRow, ScoreSummaryRow, SpanRow, TraceRow } from '@app/persistence';
 
 const iso = (d: Date | null): string | null => (d ? d.toISOString() : null);
 
@@ -68,4 +68,15 @@ export function toScoreResponse(row: ScoreRow) {
     timestamp: iso(row.timestamp),
     createdAt: iso(row.created_at),
   };
+}
+
+/** A list page's score summaries, by trace id, each `{name, source, value (the mean), count}`. */
+export function toScoreSummaries(rows: ScoreSummaryRow[]) {
+  const byTrace = new Map<string, { name: string | null; source: string | null; value: number | null; count: number }[]>();
+  for (const row of rows) {
+    const list = byTrace.get(row.trace_id) ?? [];
+    list.push({ name: row.name, source: row.source, value: row.mean, count: row.count });
+    byTrace.set(row.trace_id, list);
+  }
+  return byTrace;
 }

@@ -26,7 +26,7 @@ export class TracesController {
     @Res({ passthrough: true }) reply: FastifyReply,
   ) {
     await this.awaitVisible(query.minSeq ?? minSeqHeader, reply);
-    return this.traces.list(principal.projectId, query);
+    return this.traces.list(principal.projectId, { ...query, tags: query.tags?.split(',') });
   }
 
   @Get(':id')

@@ -2,8 +2,11 @@ import { Injectable } from '@nestjs/common';
 import { TRACE_QUERY_LIMIT, notFound, toIso, traceIdCandidates } from '@app/domain';
 import { TraceQueries } from '@app/persistence';
 import { decodeCursor, encodeCursor } from './cursor';
-import type { TraceQueryDto } from './trace-query.dto';
-import { toScoreResponse, toSpanResponse, toTraceResponse } from './trace.mapper';
+import type { TraceFilterFields } from './trace-query.dto';
+import { toScoreResponse, toScoreSummaries, toSpanResponse, toTraceResponse } from './trace.mapper';
+
+/** The list's filters as REST and RPC both hand them over: tags already split. */
+export type TraceListQuery = TraceFilterFields & { tags?: string[] };
 
 const optional = (v: string | undefined) => (v === undefined || v === '' ? undefined : v);
 
@@ -11,9 +14,9 @@ const optional = (v: string | undefined) => (v === undefined || v === '' ? undef
 export class TracesService {
   constructor(private readonly queries: TraceQueries) {}
 
-  async list(projectId: string, q: TraceQueryDto) {
+  async list(projectId: string, q: TraceListQuery) {
     const limit = q.limit ?? TRACE_QUERY_LIMIT.default;
-    const tags = q.tags?.split(',').map((t) => t.trim()).filter(Boolean);
+    const tags = q.tags?.map((t) => t.trim()).filter(Boolean);
     const rows = await this.queries.list({
       projectId,
       ids: optional(q.id) ? traceIdCandidates(q.id as string) : undefined,
@@ -32,8 +35,9 @@ export class TracesService {
     });
     const page = rows.slice(0, limit);
     const last = page[page.length - 1];
+    const scores = page.length ? toScoreSummaries(await this.queries.scoreSummaries(projectId, page.map((r) => r.id))) : new Map();
     return {
-      data: page.map(toTraceResponse),
+      data: page.map((row) => ({ ...toTraceResponse(row), scores: scores.get(row.id) ?? [] })),
       meta: { nextCursor: rows.length > limit && last ? encodeCursor([last.timestamp_text, last.id]) : null },
     };
   }

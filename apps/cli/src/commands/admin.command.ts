@@ -1,7 +1,8 @@
 import type { Command } from 'commander';
 import { isPlanName, PLAN_NAMES, type PlanName } from '@app/domain';
 import { appendAuditEvent, auditRetention, retentionEventLog } from '@app/eventlog';
-import { TenancyRepository, assertSchemaCurrent, bootstrapTenant, ensureDatabaseExists, findOrCreateUser, runRetention } from '@app/persistence';
+import { TenancyRepository, assertSchemaCurrent, bootstrapTenant, ensureDatabaseExists, findOrCreateUser } from '@app/persistence';
+import { runRetention } from '@app/projections';
 import { loadConfig } from '@app/config';
 import { withDatabase } from '../database';
 import { withEventLog } from '../event-log';

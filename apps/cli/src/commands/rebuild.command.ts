@@ -1,7 +1,7 @@
 import { SingleBar } from 'cli-progress';
 import type { Command } from 'commander';
-import { LiveTablesBusyError, assertSchemaCurrent } from '@app/persistence';
-import { REBUILDABLE_PROJECTIONS, RebuildBusyError, type RebuildTick, type RebuildableProjection } from '@app/projections';
+import { assertSchemaCurrent } from '@app/persistence';
+import { LiveTablesBusyError, REBUILDABLE_PROJECTIONS, RebuildBusyError, type RebuildTick, type RebuildableProjection } from '@app/projections';
 import { withDatabase } from '../database';
 import { withEventLog } from '../event-log';
 import { CliError, printResult } from '../output';

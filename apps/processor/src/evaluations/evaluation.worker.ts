@@ -6,7 +6,8 @@ import { APP_CONFIG, type AppConfig, LOGGER } from '@app/config';
 import { EVALUATOR_LIMITS, type EvalJobMessage, type Evaluation, evaluationOf, parseEvalJobMessage, webhookRequestBody } from '@app/domain';
 import { CONSUMERS, ChunkPublisher, type JobConsumer, NatsResources, appendEvaluationScore, jobConsumer, jsonMessage } from '@app/eventlog';
 import { evaluatorCalls } from '@app/metrics';
-import { type EvaluationToRun, type EvaluatorSecrets, SecretBox, SecretBoxError, claimEvalJob, finishEvalJob, isReachable, prepareEvaluatorSecrets, readEvaluatorSecrets } from '@app/persistence';
+import { type EvaluatorSecrets, SecretBox, SecretBoxError, isReachable, prepareEvaluatorSecrets, readEvaluatorSecrets } from '@app/persistence';
+import { type EvaluationToRun, claimEvalJob, finishEvalJob } from './eval-job-claim';
 import { UrlShares } from './url-shares';
 import { WebhookCaller } from './webhook-caller';
 

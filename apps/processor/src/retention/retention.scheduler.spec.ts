@@ -1,5 +1,5 @@
 import { retentionDeleted, retentionRuns } from '@app/metrics';
-import type { OrganizationRetention } from '@app/persistence';
+import type { OrganizationRetention } from '@app/projections';
 import { countRetentionRun } from './retention.scheduler';
 
 describe(countRetentionRun.name, () => {

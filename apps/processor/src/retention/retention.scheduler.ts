@@ -4,7 +4,7 @@ import { DataSource } from 'typeorm';
 import { APP_CONFIG, type AppConfig, LOGGER } from '@app/config';
 import { NatsResources, auditRetention, retentionEventLog } from '@app/eventlog';
 import { retentionDeleted, retentionRuns } from '@app/metrics';
-import { type RetentionRun, runRetention } from '@app/persistence';
+import { type RetentionRun, runRetention } from '@app/projections';
 
 const DAY_MS = 86_400_000;
 

@@ -21,6 +21,10 @@ export const AUDIT_ACTIONS = [
   'prompt_template.created',
   'prompt_template.version_pushed',
   'prompt_template.label_moved',
+  'monitor.created',
+  'monitor.updated',
+  'monitor.deleted',
+  'monitor.state_changed',
 ] as const;
 export type AuditAction = (typeof AUDIT_ACTIONS)[number];
 

@@ -151,10 +151,15 @@ export function parsePromptTemplateQuery(query: Record<string, unknown>): Prompt
   const label = param(query, 'label');
   if (name === undefined) {
     if (version !== undefined || label !== undefined) throw invalid('name', 'is required with version or label');
-    const cursor = param(query, 'cursor');
-    return { kind: 'list', limit: readLimit(param(query, 'limit')), after: cursor === undefined ? null : decodePromptCursor(cursor) };
+    return { kind: 'list', ...parsePromptListQuery(query) };
   }
   return { kind: 'resolve', ...parsePromptResolve(name, query) };
+}
+
+/** A page of the list: `limit` 1–100 (default 50) names after `cursor`, the opaque position of the previous page's end. */
+export function parsePromptListQuery(query: Record<string, unknown>): { limit: number; after: string | null } {
+  const cursor = param(query, 'cursor');
+  return { limit: readLimit(param(query, 'limit')), after: cursor === undefined ? null : decodePromptCursor(cursor) };
 }
 
 /** Which version of `name` a resolve asks for: `version` or `label` (`latest` included), not both, else the default pick. */

@@ -1,17 +1,6 @@
-import type { DataSource, EntityManager } from 'typeorm';
-import {
-  EVAL_JOB_SCHEMA,
-  type EvalJobPublication,
-  type EvaluatedSpan,
-  type EvaluationResult,
-  type EvaluatorSettings,
-  type PlanName,
-  evalDeferralDelayMs,
-  evalRunQuotaDecision,
-  utcMonthOf,
-} from '@app/domain';
+import type { EntityManager } from 'typeorm';
+import { EVAL_JOB_SCHEMA, type EvalJobPublication, type EvaluatedSpan, type EvaluationResult, type EvaluatorSettings, type PlanName } from '@app/domain';
 import { returnedRows } from '../query-result';
-import { queueUsage } from '../usage/usage-store';
 
 /**
  * Creates the evaluation jobs a batch's spans call for: once per enabled evaluator and span
@@ -47,41 +36,25 @@ export async function scheduleEvaluations(manager: EntityManager, spans: { proje
 }
 
 /**
- * Hands the queued jobs that are due to `publish` and marks them published once it resolved,
- * in one transaction that locks them (SKIP LOCKED: relays never publish a job twice at once;
- * a crash between publish and commit publishes again, and the message id drops it).
+ * Locks up to `limit` queued jobs that are due, as the messages that publish them. SKIP
+ * LOCKED: several relays never take the same job at once.
  */
-export async function relayEvalJobs(db: DataSource, limit: number, publish: (jobs: EvalJobPublication[]) => Promise<void>): Promise<number> {
-  return db.transaction(async (m) => {
-    const rows: { jobId: string; orgId: string; projectId: string; evaluatorId: string; deferrals: number }[] = await m.query(
-      `SELECT id AS "jobId", org_id AS "orgId", project_id AS "projectId", evaluator_id AS "evaluatorId", deferrals
-         FROM eval_jobs WHERE status = 'queued' AND available_at <= now() ORDER BY available_at, id LIMIT $1 FOR UPDATE SKIP LOCKED`,
-      [limit],
-    );
-    if (!rows.length) return 0;
-    await publish(rows.map(({ deferrals, ...r }) => ({ message: { schema: EVAL_JOB_SCHEMA, ...r }, deferrals })));
-    await m.query(`UPDATE eval_jobs SET status = 'published' WHERE id = ANY($1::uuid[]) AND status = 'queued'`, [rows.map((r) => r.jobId)]);
-    return rows.length;
-  });
+export async function takeDueEvalJobs(manager: EntityManager, limit: number): Promise<EvalJobPublication[]> {
+  const rows: { jobId: string; orgId: string; projectId: string; evaluatorId: string; deferrals: number }[] = await manager.query(
+    `SELECT id AS "jobId", org_id AS "orgId", project_id AS "projectId", evaluator_id AS "evaluatorId", deferrals
+       FROM eval_jobs WHERE status = 'queued' AND available_at <= now() ORDER BY available_at, id LIMIT $1 FOR UPDATE SKIP LOCKED`,
+    [limit],
+  );
+  return rows.map(({ deferrals, ...r }) => ({ message: { schema: EVAL_JOB_SCHEMA, ...r }, deferrals }));
 }
 
-/** A job cleared to run: what the call needs, but its evaluator's secrets (readEvaluatorSecrets). */
-export interface EvaluationToRun {
-  jobId: string;
-  orgId: string;
-  projectId: string;
-  evaluator: Omit<EvaluatorSettings, 'headers'> & { id: string };
-  span: EvaluatedSpan;
+/** Marks jobs published once their messages are acknowledged (a job claimed meanwhile keeps its state). */
+export async function markEvalJobsPublished(manager: EntityManager, jobIds: string[]): Promise<void> {
+  await manager.query(`UPDATE eval_jobs SET status = 'published' WHERE id = ANY($1::uuid[]) AND status = 'queued'`, [jobIds]);
 }
 
-export type ClaimedJob =
-  | { kind: 'run'; run: EvaluationToRun }
-  | { kind: 'skipped'; reason: string }
-  | { kind: 'finished' }
-  /** Its URL had no room (`admit` said no): back in the queue for `delayMs`. */
-  | { kind: 'deferred'; delayMs: number };
-
-interface JobRow {
+/** A job as a claim reads it, with its organization's plan, its evaluator and its span (null or false where they are gone). */
+export interface EvalJobToClaim {
   status: string;
   org_id: string;
   project_id: string;
@@ -101,92 +74,55 @@ interface JobRow {
   output: EvaluatedSpan['output'];
 }
 
-/**
- * Decides whether a job runs, and if so marks it running, under a lock per organization so
- * that concurrent jobs of one organization cannot overrun its eval quota (CONTRACT "Quotas
- * and plans": at the Free limit the job is recorded as skipped, and not counted). A job
- * already done or skipped (a redelivery) is `finished`; one found running (its worker died
- * mid-call) runs again without being counted twice. A job that would run asks `admit` for
- * room at its URL; without it, the job is deferred (queued again, due after a backoff) and
- * its quota is not taken.
- */
-export async function claimEvalJob(db: DataSource, jobId: string, nowMs: number, admit: (url: string) => boolean = () => true): Promise<ClaimedJob> {
-  return db.transaction(async (m) => {
-    const [job]: JobRow[] = await m.query(
-      `SELECT j.status, j.org_id, j.project_id, o.plan, e.id AS evaluator_id, e.name, e.url, e.timeout_ms, e.retries, e.filter, e.enabled,
-              s.id IS NOT NULL AS span_found, j.deferrals, j.trace_id, j.span_id, s.input, s.output
-         FROM eval_jobs j
-         LEFT JOIN organizations o ON o.id = j.org_id
-         LEFT JOIN evaluators e ON e.id = j.evaluator_id
-         LEFT JOIN spans s ON s.project_id = j.project_id AND s.id = j.span_id
-        WHERE j.id = $1`,
-      [jobId],
-    );
-    // The job went with its evaluator (cascade) or never existed here.
-    if (!job) return { kind: 'finished' };
-    if (job.status === 'done' || job.status === 'skipped') return { kind: 'finished' };
-    const skip = async (reason: string): Promise<ClaimedJob> => {
-      await m.query(`UPDATE eval_jobs SET status = 'skipped', reason = $2, finished_at = now() WHERE id = $1`, [jobId, reason]);
-      return { kind: 'skipped', reason };
-    };
-    if (!job.enabled) return skip('the evaluator is disabled');
-    if (!job.span_found) return skip('the span no longer exists (deleted by retention)');
-    if (!job.plan) return skip('the organization no longer exists');
-    if (!admit(job.url)) {
-      const delayMs = evalDeferralDelayMs(job.deferrals);
-      await m.query(
-        `UPDATE eval_jobs SET status = 'queued', started_at = NULL, deferrals = deferrals + 1, available_at = now() + $2 * interval '1 millisecond' WHERE id = $1`,
-        [jobId, delayMs],
-      );
-      return { kind: 'deferred', delayMs };
-    }
-    if (job.status !== 'running') {
-      await m.query('SELECT pg_advisory_xact_lock(hashtext($1))', [`spanlog:eval-quota:${job.org_id}`]);
-      const monthStart = `${utcMonthOf(nowMs)}-01T00:00:00Z`;
-      const [{ used }] = await m.query(
-        `SELECT count(*)::int AS used FROM eval_jobs WHERE org_id = $1 AND status IN ('running', 'done') AND started_at >= $2`,
-        [job.org_id, monthStart],
-      );
-      const decision = evalRunQuotaDecision(job.plan, used, nowMs);
-      if (!decision.allowed) return skip(`quota: ${decision.message}`);
-      await m.query(`UPDATE eval_jobs SET status = 'running', started_at = $2 WHERE id = $1`, [jobId, new Date(nowMs).toISOString()]);
-    }
-    return {
-      kind: 'run',
-      run: {
-        jobId,
-        orgId: job.org_id,
-        projectId: job.project_id,
-        evaluator: {
-          id: job.evaluator_id as string,
-          name: job.name as string,
-          url: job.url,
-          timeoutMs: job.timeout_ms,
-          retries: job.retries,
-          filter: job.filter,
-          enabled: true,
-        },
-        span: { traceId: job.trace_id, spanId: job.span_id, input: job.input, output: job.output },
-      },
-    };
-  });
+/** The job, or undefined when it went with its evaluator (cascade) or never existed here. */
+export async function readEvalJobToClaim(manager: EntityManager, jobId: string): Promise<EvalJobToClaim | undefined> {
+  const [job]: EvalJobToClaim[] = await manager.query(
+    `SELECT j.status, j.org_id, j.project_id, o.plan, e.id AS evaluator_id, e.name, e.url, e.timeout_ms, e.retries, e.filter, e.enabled,
+            s.id IS NOT NULL AS span_found, j.deferrals, j.trace_id, j.span_id, s.input, s.output
+       FROM eval_jobs j
+       LEFT JOIN organizations o ON o.id = j.org_id
+       LEFT JOIN evaluators e ON e.id = j.evaluator_id
+       LEFT JOIN spans s ON s.project_id = j.project_id AND s.id = j.span_id
+      WHERE j.id = $1`,
+    [jobId],
+  );
+  return job;
+}
+
+export async function markEvalJobSkipped(manager: EntityManager, jobId: string, reason: string): Promise<void> {
+  await manager.query(`UPDATE eval_jobs SET status = 'skipped', reason = $2, finished_at = now() WHERE id = $1`, [jobId, reason]);
+}
+
+/** Queues the job again, due in `delayMs`, one deferral more. */
+export async function markEvalJobDeferred(manager: EntityManager, jobId: string, delayMs: number): Promise<void> {
+  await manager.query(
+    `UPDATE eval_jobs SET status = 'queued', started_at = NULL, deferrals = deferrals + 1, available_at = now() + $2 * interval '1 millisecond' WHERE id = $1`,
+    [jobId, delayMs],
+  );
 }
 
 /**
- * Records a run's result and counts the run (SPEC 6.1 rule 6) in one transaction: a run is
- * counted exactly when its job becomes done. The score itself reaches the read model
- * through INGEST, published before this.
+ * Runs of the organization's jobs started since `since` (running or done), counted under a
+ * transaction lock per organization: concurrent claims of one organization count one at a time.
  */
-export async function finishEvalJob(db: DataSource, run: EvaluationToRun, result: EvaluationResult): Promise<void> {
-  await db.transaction(async (m) => {
-    const [row] = returnedRows<{ started_at: Date }>(
-      await m.query(
-        `UPDATE eval_jobs SET status = 'done', score = $2, pass = $3, reason = $4, finished_at = now()
-          WHERE id = $1 AND status = 'running' RETURNING started_at`,
-        [run.jobId, result.score, result.pass, result.reason],
-      ),
-    );
-    if (!row) return;
-    await queueUsage(m, [{ orgId: run.orgId, month: utcMonthOf(row.started_at.getTime()), metric: 'eval_runs', n: 1 }]);
-  });
+export async function countStartedEvalRuns(manager: EntityManager, orgId: string, since: string): Promise<number> {
+  await manager.query('SELECT pg_advisory_xact_lock(hashtext($1))', [`spanlog:eval-quota:${orgId}`]);
+  const [{ used }] = await manager.query(`SELECT count(*)::int AS used FROM eval_jobs WHERE org_id = $1 AND status IN ('running', 'done') AND started_at >= $2`, [orgId, since]);
+  return used;
+}
+
+export async function markEvalJobRunning(manager: EntityManager, jobId: string, startedAt: string): Promise<void> {
+  await manager.query(`UPDATE eval_jobs SET status = 'running', started_at = $2 WHERE id = $1`, [jobId, startedAt]);
+}
+
+/** Records a running job's result; resolves with when it started, or null when it was not running (a redelivery). */
+export async function markEvalJobDone(manager: EntityManager, jobId: string, result: EvaluationResult): Promise<Date | null> {
+  const [row] = returnedRows<{ started_at: Date }>(
+    await manager.query(
+      `UPDATE eval_jobs SET status = 'done', score = $2, pass = $3, reason = $4, finished_at = now()
+        WHERE id = $1 AND status = 'running' RETURNING started_at`,
+      [jobId, result.score, result.pass, result.reason],
+    ),
+  );
+  return row ? row.started_at : null;
 }

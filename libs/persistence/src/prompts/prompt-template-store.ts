@@ -148,4 +148,16 @@ export class PromptTemplateStore {
     );
     return rows.map((r) => ({ name: r.name, latestVersion: r.latest_version, labels: resolvedLabels(r.labels, true), updatedAt: r.updated_at.toISOString() }));
   }
+
+  /** A page of one name's versions, newest first, below `before` when given; each with its stored labels and `latest` on the newest. */
+  async versions(projectId: string, name: string, before: number | null, limit: number): Promise<PromptVersion[]> {
+    const rows: (VersionRow & { is_latest: boolean })[] = await this.db.query(
+      `SELECT ${VERSION_COLUMNS}, ${LABELS_OF_VERSION}, v.version = (${NEWEST}) AS is_latest
+         FROM prompt_versions v
+        WHERE v.project_id = $1 AND v.name = $2 AND ($3::integer IS NULL OR v.version < $3)
+        ORDER BY v.version DESC LIMIT $4`,
+      [projectId, name, before, limit],
+    );
+    return rows.map((row) => ({ ...toVersion(row), labels: resolvedLabels(row.labels, row.is_latest) }));
+  }
 }

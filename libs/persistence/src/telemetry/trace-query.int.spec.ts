@@ -3,7 +3,7 @@ import { randomUUID } from 'node:crypto';
 import type { DataSource } from 'typeorm';
 import { type SpanDelta, type SpanFields, type TraceDelta, stamped, versionOf } from '@app/domain';
 import { type TestDatabase, createTestDatabase } from '../testing/test-database';
-import { writeTelemetry } from './telemetry-writer';
+import { writeTelemetry } from '@app/projections';
 import { TraceQueries } from './trace-query';
 
 // Rows as ingestion stored them before it checked ranges: written straight through the projection's writer.

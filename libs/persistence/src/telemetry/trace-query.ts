@@ -103,6 +103,16 @@ const TRACE_SELECT = `
 /** A score's value as a number: numeric as is, boolean as 1 or 0, categorical null (never within a bound). */
 const SCORE_NUMBER = `(CASE jsonb_typeof(c.value) WHEN 'number' THEN (c.value #>> '{}')::float8 WHEN 'boolean' THEN (c.value #>> '{}')::boolean::int::float8 END)`;
 
+/** A trace's scores of one name and source, summed up for a list row. */
+export interface ScoreSummaryRow {
+  trace_id: string;
+  name: string | null;
+  source: string | null;
+  count: number;
+  /** The mean of the numeric and boolean (1/0) values; null when all are categorical. */
+  mean: number | null;
+}
+
 /** Read-side queries of the trace read model; every query is scoped to one project. */
 export class TraceQueries {
   constructor(private readonly db: DataSource) {}
@@ -174,6 +184,17 @@ export class TraceQueries {
          FROM scores WHERE project_id = $1 AND trace_id = $2
         ORDER BY "timestamp" NULLS LAST, id`,
       [projectId, traceId],
+    );
+  }
+
+  /** Each listed trace's scores grouped by name and source, for a page of the trace list. */
+  scoreSummaries(projectId: string, traceIds: string[]): Promise<ScoreSummaryRow[]> {
+    return this.db.query(
+      `SELECT c.trace_id, c.name, c.source, count(*)::int AS count, avg(${SCORE_NUMBER}) AS mean
+         FROM scores c WHERE c.project_id = $1 AND c.trace_id = ANY($2::uuid[])
+        GROUP BY c.trace_id, c.name, c.source
+        ORDER BY c.name, c.source`,
+      [projectId, traceIds],
     );
   }
 }

@@ -1,7 +1,12 @@
 import type { DataSource } from 'typeorm';
 import { type PlanName, hashApiKey } from '@app/domain';
-import type { ApiKeyChanges } from './api-key-change-listener';
 import { PrincipalCache } from './principal-cache';
+
+/** What a cached look-up waits for before trusting the cache (the API's ApiKeyChangeListener). */
+export interface ApiKeyChanges {
+  /** True once every change committed before the call has reached the cache. */
+  caughtUp(): Promise<boolean>;
+}
 
 /** Who an API key speaks for: resolved on every authenticated request. */
 export interface ApiKeyPrincipal {

@@ -20,46 +20,20 @@ export async function queueUsage(manager: EntityManager, counts: UsageCount[]): 
 }
 
 /**
- * Hands queued counts to `publish` and deletes them once it resolved, in one transaction
- * that locks them (SKIP LOCKED: several relays never publish the same row twice at once).
- * A crash between publish and commit publishes again; the id makes that harmless.
+ * Locks up to `limit` queued counts, oldest first, as the events that publish them (the outbox
+ * id is the event id). SKIP LOCKED: several relays never take the same row at once.
  */
-export async function relayUsage(db: DataSource, limit: number, publish: (events: UsageCounted[]) => Promise<void>): Promise<number> {
-  return db.transaction(async (m) => {
-    const rows: { id: string; orgId: string; month: string; metric: UsageMetric; n: number }[] = await m.query(
-      `SELECT id, org_id AS "orgId", month, metric, n FROM usage_outbox ORDER BY created_at, id LIMIT $1 FOR UPDATE SKIP LOCKED`,
-      [limit],
-    );
-    if (!rows.length) return 0;
-    await publish(rows.map((r) => ({ ...r, source: 'live' as const })));
-    await m.query('DELETE FROM usage_outbox WHERE id = ANY($1::uuid[])', [rows.map((r) => r.id)]);
-    return rows.length;
-  });
+export async function takeQueuedUsage(manager: EntityManager, limit: number): Promise<UsageCounted[]> {
+  const rows: { id: string; orgId: string; month: string; metric: UsageMetric; n: number }[] = await manager.query(
+    `SELECT id, org_id AS "orgId", month, metric, n FROM usage_outbox ORDER BY created_at, id LIMIT $1 FOR UPDATE SKIP LOCKED`,
+    [limit],
+  );
+  return rows.map((r) => ({ ...r, source: 'live' as const }));
 }
 
-/** Adds each event to its organization's month once: an id seen before changes nothing. */
-export async function applyUsage(manager: EntityManager, events: UsageCounted[]): Promise<void> {
-  if (!events.length) return;
-  await manager.query(
-    `WITH incoming AS (
-       SELECT * FROM jsonb_to_recordset($1::jsonb) AS r (id uuid, org_id uuid, month text, metric text, n bigint)
-     ), fresh AS (
-       INSERT INTO usage_applied (id) SELECT DISTINCT id FROM incoming ON CONFLICT DO NOTHING RETURNING id
-     ), sums AS (
-       SELECT i.org_id, i.month,
-              sum(i.n) FILTER (WHERE i.metric = 'traces') AS traces,
-              sum(i.n) FILTER (WHERE i.metric = 'spans') AS spans,
-              sum(i.n) FILTER (WHERE i.metric = 'eval_runs') AS eval_runs
-         FROM (SELECT DISTINCT ON (id) * FROM incoming) i JOIN fresh f ON f.id = i.id
-        GROUP BY i.org_id, i.month
-     )
-     INSERT INTO usage_counters AS c (org_id, month, traces, spans, eval_runs)
-     SELECT org_id, month, coalesce(traces, 0), coalesce(spans, 0), coalesce(eval_runs, 0) FROM sums ORDER BY org_id, month
-     ON CONFLICT (org_id, month) DO UPDATE
-       SET traces = c.traces + excluded.traces, spans = c.spans + excluded.spans,
-           eval_runs = c.eval_runs + excluded.eval_runs, updated_at = now()`,
-    [JSON.stringify(events.map((e) => ({ id: e.id, org_id: e.orgId, month: e.month, metric: e.metric, n: e.n })))],
-  );
+/** Removes counts from the outbox once they are published. */
+export async function deleteQueuedUsage(manager: EntityManager, ids: string[]): Promise<void> {
+  await manager.query('DELETE FROM usage_outbox WHERE id = ANY($1::uuid[])', [ids]);
 }
 
 export interface MonthUsage {
@@ -78,4 +52,32 @@ export class UsageQueries {
     );
     return rows[0] ?? { traces: 0, spans: 0, evalRuns: 0 };
   }
+
+  /**
+   * The month's traces and evaluator runs per UTC day, for the dashboard's chart, counted from
+   * the read models by when each row was first received (`created_at`, from the envelope, so a
+   * rebuild gives the same days). Rows that retention has deleted no longer count, so on a plan
+   * whose retention is shorter than a month the early days fall to zero; the month's counter
+   * (`month`) stays the figure that quotas and billing read.
+   */
+  async days(orgId: string, month: string): Promise<DayUsage[]> {
+    const rows: { day: string; traces: string; evalRuns: string }[] = await this.db.query(
+      `WITH bounds AS (SELECT ($2 || '-01')::timestamp AT TIME ZONE 'UTC' AS lo, (($2 || '-01')::timestamp + interval '1 month') AT TIME ZONE 'UTC' AS hi),
+            projects AS (SELECT id FROM projects WHERE org_id = $1),
+            t AS (SELECT date_trunc('day', tr.created_at AT TIME ZONE 'UTC') AS day, count(*) AS n FROM traces tr, bounds b
+                   WHERE tr.project_id IN (SELECT id FROM projects) AND tr.created_at >= b.lo AND tr.created_at < b.hi GROUP BY 1),
+            e AS (SELECT date_trunc('day', s.created_at AT TIME ZONE 'UTC') AS day, count(*) AS n FROM scores s, bounds b
+                   WHERE s.project_id IN (SELECT id FROM projects) AND s.source = 'EVAL' AND s.created_at >= b.lo AND s.created_at < b.hi GROUP BY 1)
+       SELECT to_char(coalesce(t.day, e.day), 'YYYY-MM-DD') AS day, coalesce(t.n, 0) AS traces, coalesce(e.n, 0) AS "evalRuns"
+         FROM t FULL JOIN e ON e.day = t.day ORDER BY 1`,
+      [orgId, month],
+    );
+    return rows.map((r) => ({ day: r.day, traces: Number(r.traces), evalRuns: Number(r.evalRuns) }));
+  }
+}
+
+export interface DayUsage {
+  day: string;
+  traces: number;
+  evalRuns: number;
 }

@@ -1,6 +1,5 @@
 import type { DataSource } from 'typeorm';
 import {
-  CONSUMERS,
   ChunkReader,
   type DeadLetter,
   type NatsResources,
@@ -10,8 +9,7 @@ import {
   readDeadLetters,
   removeStoredMessage,
 } from '@app/eventlog';
-import { decodeIngestMessage } from '../telemetry/decode-ingest-message';
-import { applyTelemetryBatch, prepareTelemetryBatch, telemetryPosition } from '../telemetry/telemetry-projection';
+import { applyTelemetryBatch, telemetryPosition, telemetryProjection } from '../telemetry/telemetry.projection';
 
 export type RetryOutcome =
   /** Applied through the projection that dead-lettered it, and removed from the dead-letter stream. */
@@ -93,11 +91,11 @@ function reapplyPaths(ds: DataSource, nats: NatsResources): Map<string, Reapply>
   const telemetry = telemetryPosition(nats);
   return new Map<string, Reapply>([
     [
-      sourceKey(telemetry.stream, nats.layout.consumerName(CONSUMERS.ingestProjector)),
+      sourceKey(telemetry.stream, nats.layout.consumerName(telemetryProjection.source.consumer)),
       async (msg, letter) => {
         if (letter.seq === null) throw new Error('the dead letter does not say which INGEST sequence it was');
-        const decoded = await decodeIngestMessage({ seq: letter.seq, headers: msg.headers, data: msg.data }, chunks);
-        await applyTelemetryBatch(ds, telemetry, await prepareTelemetryBatch([decoded]), { scheduleEvaluations: true, countUsage: true });
+        const decoded = await telemetryProjection.decode({ seq: letter.seq, headers: msg.headers, data: msg.data }, { chunks });
+        await applyTelemetryBatch(ds, telemetry, await telemetryProjection.prepare([decoded]), { scheduleEvaluations: true, countUsage: true });
       },
     ],
   ]);

@@ -1,13 +1,12 @@
 import type { DataSource } from 'typeorm';
-import { markAllModelStatsDirty, recordServingVersion, refreshDirtyModelStats } from '@app/persistence';
-
-/** The model-stats projection's name and version, as recorded in `projection_versions`. */
-export const MODEL_STATS_PROJECTION = { name: 'model-stats', version: 1 } as const;
+import { recordServingVersion } from '@app/persistence';
+import { markAllModelStatsDirty } from './model-stats-tables';
+import { modelStatsProjection } from './model-stats.projection';
 
 const BUCKETS_PER_TRANSACTION = 200;
 
 export interface ModelStatsRebuild {
-  projection: 'model-stats';
+  projection: string;
   version: number;
   /** Buckets this process recounted (running processors may recount some of them meanwhile). */
   buckets: number;
@@ -22,10 +21,10 @@ export async function rebuildModelStats(ds: DataSource, onProgress?: (done: numb
   const started = Date.now();
   const total = await markAllModelStatsDirty(ds);
   let buckets = 0;
-  for (let n; (n = await refreshDirtyModelStats(ds, BUCKETS_PER_TRANSACTION)) > 0; ) {
+  for (let n; (n = await modelStatsProjection.refresh(ds, BUCKETS_PER_TRANSACTION)) > 0; ) {
     buckets += n;
     onProgress?.(Math.min(buckets, total), total);
   }
-  await recordServingVersion(ds, MODEL_STATS_PROJECTION.name, MODEL_STATS_PROJECTION.version);
-  return { projection: MODEL_STATS_PROJECTION.name, version: MODEL_STATS_PROJECTION.version, buckets, durationMs: Date.now() - started };
+  await recordServingVersion(ds, modelStatsProjection.name, modelStatsProjection.version);
+  return { projection: modelStatsProjection.name, version: modelStatsProjection.version, buckets, durationMs: Date.now() - started };
 }

@@ -1,13 +1,12 @@
 import { setImmediate } from 'node:timers/promises';
 import type { JsMsg } from 'nats';
 import type { DataSource, EntityManager, QueryRunner } from 'typeorm';
-import { foldFacts } from '@app/domain';
-import { ChunkReader, type NatsResources, PermanentMessageError, replayStream, streamLastSeq } from '@app/eventlog';
+import { ChunkReader, type NatsResources, replayStream, streamLastSeq } from '@app/eventlog';
+import { type UsageCount, appliedThrough, markHandledThrough, queueUsage, recordServingVersion, withAdvisoryLock } from '@app/persistence';
+import { markAllModelStatsDirty } from '../model-stats/model-stats-tables';
+import { decodeStored } from '../projection';
 import {
-  type PreparedTelemetry,
   type ReplayedRow,
-  type UsageCount,
-  appliedThrough,
   countRowsOnlyInShadow,
   countShadowRows,
   createShadowTables,
@@ -15,17 +14,11 @@ import {
   indexShadowTables,
   liveSchema,
   lockLiveTables,
-  markAllModelStatsDirty,
-  markHandledThrough,
-  queueUsage,
-  prepareTelemetry,
-  recordServingVersion,
   swapInShadowTables,
-  writePreparedTelemetry,
   writeToShadowTables,
-} from '@app/persistence';
-import { type DecodedIngestMessage, decodeIngestMessage } from './decode-ingest-message';
-import { TELEMETRY_PROJECTION, telemetryPosition } from './telemetry-projection';
+} from './tables/shadow-tables';
+import type { DecodedIngestMessage } from './decode-ingest-message';
+import { type TelemetryBatch, telemetryPosition, telemetryProjection } from './telemetry.projection';
 
 /** Messages per replayed transaction: larger than live batches, since nobody waits on a rebuild's first rows. */
 const REBUILD_BATCH_MESSAGES = 256;
@@ -84,19 +77,9 @@ export interface RebuildOptions {
  */
 export async function rebuildTelemetry(ds: DataSource, nats: NatsResources, options: RebuildOptions = {}): Promise<RebuildResult> {
   const started = Date.now();
-  const runner = ds.createQueryRunner();
-  await runner.connect();
-  try {
-    const [{ locked }] = await runner.query('SELECT pg_try_advisory_lock(hashtext($1)) AS locked', [REBUILD_LOCK_KEY]);
-    if (!locked) throw new RebuildBusyError('another rebuild of the telemetry projection is running');
-    try {
-      return await rebuildLocked(runner, nats, options, started);
-    } finally {
-      await runner.query('SELECT pg_advisory_unlock(hashtext($1))', [REBUILD_LOCK_KEY]);
-    }
-  } finally {
-    await runner.release();
-  }
+  const run = await withAdvisoryLock(ds, REBUILD_LOCK_KEY, (runner) => rebuildLocked(runner, nats, options, started));
+  if (!run.locked) throw new RebuildBusyError('another rebuild of the telemetry projection is running');
+  return run.value;
 }
 
 async function rebuildLocked(runner: QueryRunner, nats: NatsResources, options: RebuildOptions, started: number): Promise<RebuildResult> {
@@ -127,15 +110,15 @@ async function rebuildLocked(runner: QueryRunner, nats: NatsResources, options: 
       await swapInShadowTables(m, live);
       // Every message up to here is in the new tables: reads waiting for one need not wait for the live consumer.
       await markHandledThrough(m, telemetryPosition(nats), replayer.seq);
-      await recordServingVersion(m, TELEMETRY_PROJECTION.name, TELEMETRY_PROJECTION.version);
+      await recordServingVersion(m, telemetryProjection.name, telemetryProjection.version);
       const total = (metric: UsageCount['metric']) => usage.filter((u) => u.metric === metric).reduce((n, u) => n + u.n, 0);
       return { ...rows, usageCounted: { traces: total('traces'), spans: total('spans') } };
     });
     // Model stats are counted from the rows, which are new tables now: every bucket is counted again (outside the swap's locks).
     await markAllModelStatsDirty(runner.manager);
     return {
-      projection: TELEMETRY_PROJECTION.name,
-      version: TELEMETRY_PROJECTION.version,
+      projection: telemetryProjection.name,
+      version: telemetryProjection.version,
       stream: nats.layout.streamName('ingest'),
       lastSeq: replayer.seq,
       messages: replayer.messages,
@@ -191,12 +174,12 @@ class ShadowReplayer {
    * Reads, decodes and prepares the next batch while the previous one is written, as the live
    * projection does; writes stay one at a time and in order.
    */
-  private async replay(targetSeq: number, apply: (batch: PreparedTelemetry | null) => Promise<void>, phase: RebuildProgress['phase']): Promise<void> {
+  private async replay(targetSeq: number, apply: (batch: TelemetryBatch | null) => Promise<void>, phase: RebuildProgress['phase']): Promise<void> {
     const range = { fromSeq: this.seq + 1, toSeq: targetSeq, batchSize: REBUILD_BATCH_MESSAGES };
     let writing: Promise<void> = Promise.resolve();
     const reading = replayStream(this.nats, 'ingest', range, async (msgs) => {
       const items = await this.decode(msgs);
-      const batch = items.length ? await prepareTelemetry(foldFacts(items.map((i) => i.facts))) : null;
+      const batch = items.length ? await telemetryProjection.prepare(items) : null;
       await writing;
       const last = msgs[msgs.length - 1].seq;
       writing = apply(batch).then(() => {
@@ -222,15 +205,14 @@ class ShadowReplayer {
     const items: DecodedIngestMessage[] = [];
     for (const msg of msgs) {
       await setImmediate();
-      try {
-        const item = await decodeIngestMessage(msg, this.chunks);
-        if (msg.seq > this.liveFloor) this.track(item);
-        items.push(item);
-      } catch (err) {
-        if (!(err instanceof PermanentMessageError)) throw err;
+      const decoded = await decodeStored(telemetryProjection, msg, { chunks: this.chunks });
+      if (!decoded.ok) {
         this.skipped++;
-        this.options.onSkipped?.(msg.seq, err.message);
+        this.options.onSkipped?.(msg.seq, decoded.reason);
+        continue;
       }
+      if (msg.seq > this.liveFloor) this.track(decoded.event);
+      items.push(decoded.event);
     }
     return items;
   }
@@ -246,9 +228,10 @@ class ShadowReplayer {
     for (const s of facts.spans) add('spans', s.projectId, s.id);
   }
 
-  private async write(manager: EntityManager, batch: PreparedTelemetry | null): Promise<void> {
+  /** The projection's own apply, with the shadow tables first on the transaction's search path; no live-only hook. */
+  private async write(manager: EntityManager, batch: TelemetryBatch | null): Promise<void> {
     if (!batch) return;
     await writeToShadowTables(manager, this.live);
-    await writePreparedTelemetry(manager, batch);
+    await telemetryProjection.apply(manager, batch);
   }
 }

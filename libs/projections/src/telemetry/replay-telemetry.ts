@@ -1,9 +1,10 @@
 import type { DataSource } from 'typeorm';
-import { CONSUMERS, ChunkReader, type NatsResources, PermanentMessageError, deadLetteredSeqs, firstSeqStoredSince, replayStream, streamLastSeq } from '@app/eventlog';
+import { ChunkReader, type NatsResources, deadLetteredSeqs, firstSeqStoredSince, replayStream, streamLastSeq } from '@app/eventlog';
 import { appliedAboveWatermark, appliedThrough } from '@app/persistence';
-import { type DecodedIngestMessage, decodeIngestMessage } from './decode-ingest-message';
+import { decodeStored } from '../projection';
+import type { DecodedIngestMessage } from './decode-ingest-message';
 import { projectSubjects } from './project-subjects';
-import { applyTelemetryBatch, prepareTelemetryBatch, telemetryPosition } from './telemetry-projection';
+import { applyTelemetryBatch, telemetryPosition, telemetryProjection } from './telemetry.projection';
 
 /** Messages read at once and applied per transaction. */
 const REPLAY_BATCH = 256;
@@ -52,12 +53,12 @@ export async function replayTelemetry(ds: DataSource, nats: NatsResources, optio
   // Read before any message: one applied by then was counted by then.
   const watermark = await appliedThrough(ds, position);
   const appliedAbove = new Set(await appliedAboveWatermark(ds, position));
-  const deadLettered = await deadLetteredSeqs(nats, { stream: position.stream, consumer: nats.layout.consumerName(CONSUMERS.ingestProjector) });
+  const deadLettered = await deadLetteredSeqs(nats, { stream: position.stream, consumer: nats.layout.consumerName(telemetryProjection.source.consumer) });
   const result: ReplayResult = { projectId: options.projectId, stream: position.stream, fromSeq, toSeq, messages: 0, applied: 0, skipped: 0, deadLettered: 0, durationMs: 0 };
   const chunks = new ChunkReader(nats.js, nats.layout.blobBucket);
   const apply = async (items: DecodedIngestMessage[], countUsage: boolean) => {
     if (!items.length) return;
-    await applyTelemetryBatch(ds, position, await prepareTelemetryBatch(items), { scheduleEvaluations: false, countUsage });
+    await applyTelemetryBatch(ds, position, await telemetryProjection.prepare(items), { scheduleEvaluations: false, countUsage });
     result.applied += items.length;
   };
   await replayStream(nats, 'ingest', { fromSeq, toSeq, batchSize: REPLAY_BATCH, filterSubject }, async (msgs) => {
@@ -70,14 +71,13 @@ export async function replayTelemetry(ds: DataSource, nats: NatsResources, optio
         result.deadLettered++;
         continue;
       }
-      try {
-        const decoded = await decodeIngestMessage(msg, chunks);
-        (msg.seq <= watermark || appliedAbove.has(msg.seq) ? applied : unapplied).push(decoded);
-      } catch (err) {
-        if (!(err instanceof PermanentMessageError)) throw err;
+      const decoded = await decodeStored(telemetryProjection, msg, { chunks });
+      if (!decoded.ok) {
         result.skipped++;
-        options.onSkipped?.(msg.seq, err.message);
+        options.onSkipped?.(msg.seq, decoded.reason);
+        continue;
       }
+      (msg.seq <= watermark || appliedAbove.has(msg.seq) ? applied : unapplied).push(decoded.event);
     }
     await apply(applied, false);
     await apply(unapplied, true);

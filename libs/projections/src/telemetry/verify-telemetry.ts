@@ -1,11 +1,12 @@
 import { setImmediate } from 'node:timers/promises';
-import type { JsMsg } from 'nats';
 import type { DataSource, QueryRunner } from 'typeorm';
-import { CONSUMERS, ChunkReader, type NatsResources, PermanentMessageError, consumerAckFloor, replayStream, streamLastSeq } from '@app/eventlog';
-import { type ExpectedRow, ExpectedRows, type ProjectRowCounts, ROW_TABLES, appliedAboveWatermark, appliedThrough } from '@app/persistence';
-import { type DecodedIngestMessage, decodeIngestMessage } from './decode-ingest-message';
+import { ChunkReader, type NatsResources, consumerAckFloor, replayStream, streamLastSeq } from '@app/eventlog';
+import { appliedAboveWatermark, appliedThrough } from '@app/persistence';
+import { type ExpectedRow, ExpectedRows, type ProjectRowCounts, ROW_TABLES } from './tables/expected-rows';
+import { decodeStored } from '../projection';
+import type { DecodedIngestMessage } from './decode-ingest-message';
 import { projectSubjects } from './project-subjects';
-import { applyTelemetryBatch, prepareTelemetryBatch, telemetryPosition } from './telemetry-projection';
+import { applyTelemetryBatch, telemetryPosition, telemetryProjection } from './telemetry.projection';
 
 /** Sequences listed per project and kind; the counts are always whole. */
 const LISTED_SEQS = 100;
@@ -102,7 +103,7 @@ export async function repairTelemetry(ds: DataSource, nats: NatsResources, verif
     const items = pending[kind];
     if (!items.length || items.length < atLeast) return;
     pending[kind] = [];
-    await applyTelemetryBatch(ds, position, await prepareTelemetryBatch(items), { scheduleEvaluations: false, countUsage: kind === 'counted' });
+    await applyTelemetryBatch(ds, position, await telemetryProjection.prepare(items), { scheduleEvaluations: false, countUsage: kind === 'counted' });
     result.messages += items.length;
   };
   const sorted = [...wanted].sort((a, b) => a - b);
@@ -110,13 +111,13 @@ export async function repairTelemetry(ds: DataSource, nats: NatsResources, verif
   await replayStream(nats, 'ingest', range, async (msgs) => {
     for (const msg of msgs) {
       if (!wanted.has(msg.seq)) continue;
-      const decoded = await decodeOrNull(msg, chunks);
-      if (!decoded) {
+      const decoded = await decodeStored(telemetryProjection, msg, { chunks });
+      if (!decoded.ok) {
         result.rejected++;
         continue;
       }
       const kind = neverApplied.has(msg.seq) ? 'counted' : 'recreated';
-      pending[kind].push(decoded);
+      pending[kind].push(decoded.event);
       await flush(kind, REPAIR_BATCH);
     }
   });
@@ -129,7 +130,7 @@ async function verifyOn(runner: QueryRunner, nats: NatsResources, options: Verif
   const listed = options.listed ?? LISTED_SEQS;
   const position = telemetryPosition(nats);
   // The ack floor first: a message acknowledged by then was recorded as applied by then.
-  const ackFloor = await consumerAckFloor(nats, 'ingest', CONSUMERS.ingestProjector);
+  const ackFloor = await consumerAckFloor(nats, 'ingest', telemetryProjection.source.consumer);
   const watermark = await appliedThrough(runner.manager, position);
   const appliedAbove = new Set(await appliedAboveWatermark(runner.manager, position));
   const isApplied = (seq: number) => seq <= watermark || appliedAbove.has(seq);
@@ -157,9 +158,9 @@ async function verifyOn(runner: QueryRunner, nats: NatsResources, options: Verif
         if (isApplied(msg.seq)) project.applied++;
         else if (msg.seq > ackFloor) project.pending++;
         else project.unapplied.push(msg.seq);
-        const decoded = await decodeOrNull(msg, chunks);
-        if (!decoded) project.rejected.push(msg.seq);
-        else await expected.add(expectedRowsOf(decoded));
+        const decoded = await decodeStored(telemetryProjection, msg, { chunks });
+        if (!decoded.ok) project.rejected.push(msg.seq);
+        else await expected.add(expectedRowsOf(decoded.event));
       }
     });
     await expected.seal();
@@ -198,15 +199,6 @@ function expectedRowsOf({ seq, facts }: DecodedIngestMessage): ExpectedRow[] {
     ...facts.spans.map((s) => ({ projectId: s.projectId, table: 'spans' as const, id: s.id, traceId: s.values.traceId ?? null, seq })),
     ...facts.scores.map((s) => ({ projectId: s.projectId, table: 'scores' as const, id: s.id, traceId: s.values.traceId ?? null, seq })),
   ];
-}
-
-async function decodeOrNull(msg: JsMsg, chunks: ChunkReader): Promise<DecodedIngestMessage | null> {
-  try {
-    return await decodeIngestMessage(msg, chunks);
-  } catch (err) {
-    if (err instanceof PermanentMessageError) return null;
-    throw err;
-  }
 }
 
 async function orgsOf(runner: QueryRunner, projectIds: string[]): Promise<Map<string, string>> {

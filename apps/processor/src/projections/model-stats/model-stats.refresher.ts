@@ -2,23 +2,35 @@ import { type BeforeApplicationShutdown, Inject, Injectable, type OnApplicationB
 import type { Logger } from 'pino';
 import { DataSource } from 'typeorm';
 import { LOGGER } from '@app/config';
-import { discardOldestDirtyBucket, refreshDirtyModelStats } from '@app/persistence';
+import { discardOldestDirtyBucket, discardOldestDirtyOverviewBucket, refreshDirtyModelStats, refreshDirtyOverviewStats } from '@app/projections';
+import { PeriodicRound } from '../../infrastructure/periodic-round';
 
 /** How often dirty buckets are looked for; what a batch touched is counted within about this. */
 const REFRESH_EVERY_MS = 1_000;
 /** Buckets recounted per transaction. */
 const BUCKETS_PER_REFRESH = 100;
 
+/** One kind of stats bucket: how to recount some, and how to drop the oldest mark when it cannot be. */
+interface StatsKind {
+  name: string;
+  refresh: (ds: DataSource, limit: number) => Promise<number>;
+  discardOldest: (ds: DataSource) => Promise<unknown>;
+}
+
+const STATS_KINDS: readonly StatsKind[] = [
+  { name: 'model stats', refresh: refreshDirtyModelStats, discardOldest: discardOldestDirtyBucket },
+  { name: 'overview stats', refresh: refreshDirtyOverviewStats, discardOldest: discardOldestDirtyOverviewBucket },
+];
+
 /**
- * Keeps the model-stats read model equal to a recount of the spans and scores: recounts the
- * (project, model, hour) buckets the telemetry projection marked. Every processor runs it; the
- * marks are shared out (SKIP LOCKED). A bucket whose recount keeps failing is logged and dropped,
- * so it cannot hold the others back.
+ * Keeps the stats read model (model_stats per hour, the overview's 5-minute stats) equal to a
+ * recount of the spans, traces and scores: recounts the buckets the telemetry projection
+ * marked. Every processor runs it; the marks are shared out (SKIP LOCKED). A bucket whose
+ * recount keeps failing is logged and dropped, so it cannot hold the others back.
  */
 @Injectable()
 export class ModelStatsRefresher implements OnApplicationBootstrap, BeforeApplicationShutdown {
-  private timer: NodeJS.Timeout | null = null;
-  private running: Promise<void> | null = null;
+  private readonly rounds = new PeriodicRound(() => this.drainAll());
 
   constructor(
     private readonly ds: DataSource,
@@ -26,31 +38,32 @@ export class ModelStatsRefresher implements OnApplicationBootstrap, BeforeApplic
   ) {}
 
   onApplicationBootstrap(): void {
-    this.timer = setInterval(() => {
-      this.running ??= this.drain().finally(() => (this.running = null));
-    }, REFRESH_EVERY_MS);
+    this.rounds.start(REFRESH_EVERY_MS);
   }
 
-  async beforeApplicationShutdown(): Promise<void> {
-    if (this.timer) clearInterval(this.timer);
-    await this.running;
+  beforeApplicationShutdown(): Promise<void> {
+    return this.rounds.stop();
   }
 
-  private async drain(): Promise<void> {
+  private async drainAll(): Promise<void> {
+    for (const kind of STATS_KINDS) await this.drain(kind);
+  }
+
+  private async drain(kind: StatsKind): Promise<void> {
     try {
-      while ((await refreshDirtyModelStats(this.ds, BUCKETS_PER_REFRESH)) === BUCKETS_PER_REFRESH);
+      while ((await kind.refresh(this.ds, BUCKETS_PER_REFRESH)) === BUCKETS_PER_REFRESH);
     } catch (err) {
-      this.logger.warn({ err: (err as Error).message }, 'model stats recount failed; recounting one bucket at a time');
-      await this.isolateFailure();
+      this.logger.warn({ err: (err as Error).message }, `${kind.name} recount failed; recounting one bucket at a time`);
+      await this.isolateFailure(kind);
     }
   }
 
-  private async isolateFailure(): Promise<void> {
+  private async isolateFailure(kind: StatsKind): Promise<void> {
     try {
-      while ((await refreshDirtyModelStats(this.ds, 1)) === 1);
+      while ((await kind.refresh(this.ds, 1)) === 1);
     } catch (err) {
-      const bucket = await discardOldestDirtyBucket(this.ds).catch(() => null);
-      this.logger.error({ err: (err as Error).message, bucket }, 'model stats bucket cannot be recounted; left as it was');
+      const bucket = await kind.discardOldest(this.ds).catch(() => null);
+      this.logger.error({ err: (err as Error).message, bucket }, `${kind.name} bucket cannot be recounted; left as it was`);
     }
   }
 }

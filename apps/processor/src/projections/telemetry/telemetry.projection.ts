@@ -2,25 +2,18 @@ import { type BeforeApplicationShutdown, Inject, Injectable, type OnApplicationB
 import type { Logger } from 'pino';
 import { DataSource } from 'typeorm';
 import { LOGGER } from '@app/config';
-import { CONSUMERS, ChunkReader, NatsResources, type PullConsumerRunner, consumerAckFloor, projectionRunner } from '@app/eventlog';
+import { ChunkReader, NatsResources, type PullConsumerRunner, consumerAckFloor } from '@app/eventlog';
 import { projectionAppliedSpans } from '@app/metrics';
-import { type ProjectionPosition, initCheckpoint, isReachable, recordApplied } from '@app/persistence';
-import {
-  type DecodedIngestMessage,
-  type TelemetryBatch,
-  applyTelemetryBatch,
-  checkWatermark,
-  decodeIngestMessage,
-  prepareTelemetryBatch,
-  telemetryPosition,
-} from '@app/projections';
+import { type ProjectionPosition, initCheckpoint, recordApplied } from '@app/persistence';
+import { type DecodedIngestMessage, type TelemetryBatch, applyTelemetryBatch, checkWatermark, telemetryPosition, telemetryProjection } from '@app/projections';
+import { liveRunner } from '../live-runner';
 
 /** How often the watermark is checked for removed sequences and lost messages. */
 const WATERMARK_CHECK_MS = 1_000;
 
 /**
- * Live projection of INGEST into traces, spans and scores: one transaction per fetched
- * batch, acked after commit. The merge rule makes it idempotent and order-insensitive, so
+ * Live mode of the telemetry projection (`telemetryProjection`, libs/projections): one
+ * transaction per fetched batch with the live-only hooks, acked after commit. The merge rule makes it idempotent and order-insensitive, so
  * several processor instances share this durable consumer safely. Each transaction records
  * the sequences it applied: that, not the consumer's ack floor, is what reads wait for.
  */
@@ -42,17 +35,12 @@ export class TelemetryProjection implements OnApplicationBootstrap, BeforeApplic
   async onApplicationBootstrap(): Promise<void> {
     this.position = telemetryPosition(this.nats);
     projectionAppliedSpans.inc({ projection: this.position.projection }, 0);
-    await initCheckpoint(this.ds, this.position, await consumerAckFloor(this.nats, 'ingest', CONSUMERS.ingestProjector));
-    this.runner = projectionRunner<DecodedIngestMessage, TelemetryBatch>(this.nats, {
-      stream: 'ingest',
-      consumer: CONSUMERS.ingestProjector,
-      logger: this.logger,
-      decode: (msg) => decodeIngestMessage(msg, this.chunks),
-      prepare: prepareTelemetryBatch,
+    const { stream, consumer } = telemetryProjection.source;
+    await initCheckpoint(this.ds, this.position, await consumerAckFloor(this.nats, stream, consumer));
+    this.runner = liveRunner(telemetryProjection, { ds: this.ds, nats: this.nats, chunks: this.chunks, logger: this.logger }, {
       apply: (batch) => this.apply(batch),
       // A dead-lettered message is handled: reads stop waiting for it, `spanlog verify` reports its rows.
       onDeadLetter: (msg) => this.ds.transaction((m) => recordApplied(m, this.position, [msg.seq])).then(() => undefined),
-      isHealthy: () => isReachable(this.ds),
     });
     await this.runner.start();
     this.watermarkTimer = setInterval(() => {
@@ -78,7 +66,7 @@ export class TelemetryProjection implements OnApplicationBootstrap, BeforeApplic
 
   private async checkWatermark(): Promise<void> {
     try {
-      const check = await checkWatermark(this.ds, this.nats, 'ingest', CONSUMERS.ingestProjector, this.position);
+      const check = await checkWatermark(this.ds, this.nats, telemetryProjection.source.stream, telemetryProjection.source.consumer, this.position);
       if (check.state === 'skipped') this.logger.info({ from: check.from, through: check.through }, 'watermark moved past sequences no longer stored');
       if (check.state === 'lost' && check.seq !== this.lastLostSeq) {
         this.lastLostSeq = check.seq;

@@ -4,7 +4,8 @@ import { DataSource } from 'typeorm';
 import { APP_CONFIG, type AppConfig, LOGGER } from '@app/config';
 import { NatsResources } from '@app/eventlog';
 import { verifyMismatches, verifyRounds } from '@app/metrics';
-import { type ProjectionPosition, appliedThrough, markHandledThrough } from '@app/persistence';
+import { type ProjectionPosition, appliedThrough, markHandledThrough, withAdvisoryLock } from '@app/persistence';
+import { PeriodicRound } from '../../infrastructure/periodic-round';
 import { type ProjectVerification, type Verification, telemetryPosition, verifyTelemetry } from '@app/projections';
 
 /** One processor checks at a time; the others skip the round. */
@@ -18,8 +19,7 @@ const VERIFY_LOCK = 'spanlog.verify.telemetry';
  */
 @Injectable()
 export class VerifyScheduler implements OnApplicationBootstrap, BeforeApplicationShutdown {
-  private timer: NodeJS.Timeout | null = null;
-  private running: Promise<void> | null = null;
+  private readonly rounds = new PeriodicRound(() => this.runOnce());
   private progress!: ProjectionPosition;
 
   constructor(
@@ -32,23 +32,16 @@ export class VerifyScheduler implements OnApplicationBootstrap, BeforeApplicatio
   onApplicationBootstrap(): void {
     // The round's progress is kept like a projection's: verified through this sequence.
     this.progress = { ...telemetryPosition(this.nats), projection: 'telemetry-verify' };
-    this.timer = setInterval(() => {
-      this.running ??= this.runOnce().finally(() => (this.running = null));
-    }, this.config.verifyIntervalMs);
+    this.rounds.start(this.config.verifyIntervalMs);
   }
 
-  async beforeApplicationShutdown(): Promise<void> {
-    if (this.timer) clearInterval(this.timer);
-    await this.running;
+  beforeApplicationShutdown(): Promise<void> {
+    return this.rounds.stop();
   }
 
   private async runOnce(): Promise<void> {
-    const lock = this.ds.createQueryRunner();
     try {
-      await lock.connect();
-      const [{ locked }] = await lock.query('SELECT pg_try_advisory_lock(hashtext($1)) AS locked', [VERIFY_LOCK]);
-      if (!locked) return;
-      try {
+      await withAdvisoryLock(this.ds, VERIFY_LOCK, async () => {
         const from = (await appliedThrough(this.ds, this.progress)) + 1;
         const to = await appliedThrough(this.ds, telemetryPosition(this.nats));
         if (to < from) return;
@@ -59,14 +52,10 @@ export class VerifyScheduler implements OnApplicationBootstrap, BeforeApplicatio
         await markHandledThrough(this.ds, this.progress, to);
         // Counted once the range is done with: a round that fails before checks it again.
         count(check);
-      } finally {
-        await lock.query('SELECT pg_advisory_unlock(hashtext($1))', [VERIFY_LOCK]);
-      }
+      });
     } catch (err) {
       verifyRounds.inc({ outcome: 'failed' });
       this.logger.warn({ err: (err as Error).message }, 'scheduled verification failed; trying again next round');
-    } finally {
-      await lock.release();
     }
   }
 }

@@ -1,0 +1,176 @@
+import 'reflect-metadata';
+import { randomUUID } from 'node:crypto';
+import { Client } from 'pg';
+import type { DataSource } from 'typeorm';
+import { hashApiKey } from '@app/domain';
+import { ApiKeyLookup, PrincipalCache, TenancyRepository } from '@app/persistence';
+import { type TestDatabase, createTestDatabase } from '@app/persistence/testing/test-database';
+import { API_KEY_CHANGES_CHANNEL, ApiKeyChangeListener } from './api-key-change-listener';
+
+/** Long enough that only a notification can drop an entry within a test. */
+const TTL_MS = 60_000;
+
+async function until(done: () => boolean, timeoutMs = 5_000): Promise<number> {
+  const start = performance.now();
+  while (!done()) {
+    if (performance.now() - start > timeoutMs) throw new Error(`not within ${timeoutMs} ms`);
+    await new Promise((resolve) => setTimeout(resolve, 2));
+  }
+  return performance.now() - start;
+}
+
+describe('API key principals cached while Postgres notifies key changes', () => {
+  let db: TestDatabase;
+  let ds: DataSource;
+  let url: string;
+  const listeners: ApiKeyChangeListener[] = [];
+
+  beforeAll(async () => {
+    db = await createTestDatabase();
+    ds = db.ds;
+    url = (ds.options as { url: string }).url;
+  });
+
+  afterEach(async () => {
+    await Promise.all(listeners.splice(0).map((l) => l.close()));
+  });
+
+  afterAll(() => db?.drop());
+
+  async function newKey(): Promise<{ secret: string; hash: string; id: string; orgId: string; projectId: string }> {
+    const [org] = await ds.query(`INSERT INTO organizations (name) VALUES ('acme') RETURNING id`);
+    const [project] = await ds.query(`INSERT INTO projects (org_id, name) VALUES ($1, 'agents') RETURNING id`, [org.id]);
+    const [user] = await ds.query(`INSERT INTO users (email, password_hash) VALUES ($1, 'x') RETURNING id`, [`${randomUUID()}@spanlog.test`]);
+    const key = await new TenancyRepository(ds).createApiKey(project.id, 'ingest', user.id);
+    return { secret: key.apiKey, hash: hashApiKey(key.apiKey), id: key.id, orgId: org.id, projectId: project.id };
+  }
+
+  /** A cache with its listener; `state` follows the listener's callbacks. */
+  async function listening(firstRetryMs = 50) {
+    const state = { listening: 0, lost: 0 };
+    const applicationName = `spanlog-test-${randomUUID().slice(0, 8)}`;
+    const cache = new PrincipalCache(TTL_MS);
+    const listener = ApiKeyChangeListener.start(cache, { url, applicationName, firstRetryMs, onListening: () => state.listening++, onLost: () => state.lost++ });
+    listeners.push(listener);
+    await until(() => state.listening === 1);
+    const dropConnection = () => ds.query('SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE application_name = $1', [applicationName]);
+    return { cache, lookup: new ApiKeyLookup(ds, cache, listener), state, dropConnection };
+  }
+
+  /** A change no trigger sees (replica mode): only a look-up that asks Postgres notices it. */
+  const silently = (sql: string, params: unknown[]) =>
+    ds.transaction(async (m) => {
+      await m.query('SET LOCAL session_replication_role = replica');
+      await m.query(sql, params);
+    });
+
+  it('refuses a key that resolved to nothing again without asking Postgres, whether or not the listener is connected', async () => {
+    const key = await newKey();
+    await silently('UPDATE api_keys SET revoked_at = now() WHERE id = $1', [key.id]);
+    for (const lookup of [new ApiKeyLookup(ds, new PrincipalCache(TTL_MS)), (await listening()).lookup]) {
+      expect(await lookup.find(key.secret)).toBeNull();
+      await silently('UPDATE api_keys SET revoked_at = NULL WHERE id = $1', [key.id]);
+      expect(await lookup.find(key.secret)).toBeNull();
+      expect(await lookup.findCached(key.secret)).toBeNull();
+      await silently('UPDATE api_keys SET revoked_at = now() WHERE id = $1', [key.id]);
+    }
+  });
+
+  it('answers from the cache alone when asked to: a cached key, and nothing for one that is not', async () => {
+    const { lookup } = await listening();
+    const cached = await newKey();
+    const other = await newKey();
+    expect(await lookup.find(cached.secret)).toMatchObject({ apiKeyId: cached.id });
+    expect(await lookup.findCached(cached.secret)).toMatchObject({ apiKeyId: cached.id });
+    expect(await lookup.findCached(other.secret)).toBeNull();
+  });
+
+  it('answers a key it has resolved from the cache, without asking Postgres', async () => {
+    const { lookup } = await listening();
+    const key = await newKey();
+    expect(await lookup.find(key.secret)).toMatchObject({ plan: 'free' });
+    await silently(`UPDATE organizations SET plan = 'pro' WHERE id = $1`, [key.orgId]);
+    expect(await lookup.find(key.secret)).toMatchObject({ plan: 'free' });
+  });
+
+  it('serves a key from the cache, and refuses it on the first look-up after its revocation commits', async () => {
+    const { cache, lookup } = await listening();
+    // Repeated: the notification itself often arrives after the next look-up would have been answered.
+    for (let i = 0; i < 20; i++) {
+      const key = await newKey();
+      const principal = await lookup.find(key.secret);
+      expect(principal).toMatchObject({ apiKeyId: key.id, projectId: key.projectId, orgId: key.orgId, plan: 'free' });
+      expect(cache.get(key.hash)).toEqual(principal);
+      await ds.query('UPDATE api_keys SET revoked_at = now() WHERE id = $1', [key.id]);
+      expect(await lookup.find(key.secret)).toBeNull();
+    }
+  });
+
+  it('drops the cached principals as soon as a change is notified, with no look-up asking', async () => {
+    const { cache, lookup } = await listening();
+    const key = await newKey();
+    await lookup.find(key.secret);
+    await ds.query('UPDATE api_keys SET revoked_at = now() WHERE id = $1', [key.id]);
+    await until(() => cache.get(key.hash) === undefined, 1_000);
+  });
+
+  it('is notified of every change to what a principal holds, once per statement, but not of last_used_at', async () => {
+    const client = new Client({ connectionString: url });
+    await client.connect();
+    const payloads: (string | undefined)[] = [];
+    client.on('notification', (n) => payloads.push(n.payload));
+    await client.query(`LISTEN ${API_KEY_CHANGES_CHANNEL}`);
+    try {
+      const [a, b] = [await newKey(), await newKey()];
+      await ds.query('UPDATE api_keys SET last_used_at = now() WHERE id = ANY($1)', [[a.id, b.id]]);
+      await ds.query('UPDATE api_keys SET revoked_at = now() WHERE id = ANY($1)', [[a.id, b.id]]);
+      await ds.query(`UPDATE organizations SET rate_limit_per_second = 5 WHERE id = $1`, [a.orgId]);
+      await ds.query('DELETE FROM projects WHERE id = $1', [b.projectId]);
+      await client.query('SELECT 1');
+      expect(payloads.slice(0, 2)).toEqual(['api_keys', 'organizations']);
+      // The project's statement, and the cascade's delete of its keys.
+      expect(payloads.slice(2).sort()).toEqual(['api_keys', 'projects']);
+    } finally {
+      await client.end();
+    }
+  });
+
+  it('answers with the new plan on the first look-up after a plan change commits', async () => {
+    const { lookup } = await listening();
+    const key = await newKey();
+    await lookup.find(key.secret);
+    await ds.query(`UPDATE organizations SET plan = 'pro' WHERE id = $1`, [key.orgId]);
+    expect(await lookup.find(key.secret)).toMatchObject({ plan: 'pro' });
+  });
+
+  it('refuses the keys of a project on the first look-up after its deletion commits', async () => {
+    const { lookup } = await listening();
+    const key = await newKey();
+    await lookup.find(key.secret);
+    await ds.query('DELETE FROM projects WHERE id = $1', [key.projectId]);
+    expect(await lookup.find(key.secret)).toBeNull();
+  });
+
+  it('asks Postgres for every look-up while its listener is disconnected', async () => {
+    const { cache, lookup, state, dropConnection } = await listening(60_000);
+    const key = await newKey();
+    await lookup.find(key.secret);
+    await dropConnection();
+    await until(() => state.lost === 1);
+
+    expect(cache.get(key.hash)).toBeUndefined();
+    expect(await lookup.find(key.secret)).toMatchObject({ apiKeyId: key.id });
+    expect(cache.get(key.hash)).toBeUndefined();
+    await silently('UPDATE api_keys SET revoked_at = now() WHERE id = $1', [key.id]);
+    expect(await lookup.find(key.secret)).toBeNull();
+  });
+
+  it('caches again once its listener has reconnected', async () => {
+    const { cache, lookup, state, dropConnection } = await listening(50);
+    const key = await newKey();
+    await dropConnection();
+    await until(() => state.lost === 1 && state.listening === 2);
+    await lookup.find(key.secret);
+    expect(cache.get(key.hash)).toMatchObject({ apiKeyId: key.id });
+  });
+});

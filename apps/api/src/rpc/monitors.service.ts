@@ -1,0 +1,97 @@
+import { Injectable } from '@nestjs/common';
+import { DataSource } from 'typeorm';
+import { type AuditAction, MONITOR_LIMITS, isJsonObject, isScoreMetric, monitorInputOf, notFound, validateMonitorInput, validationError } from '@app/domain';
+import {
+  type Monitor,
+  type MonitorHistoryEntry,
+  MonitorLimitError,
+  createMonitor,
+  deleteMonitor,
+  getMonitor,
+  listMonitors,
+  monitorHistory,
+  updateMonitor,
+} from '@app/persistence';
+import { AuditPublisher } from '../audit/audit.publisher';
+import { ADMIN_ROLES, type Actor, TenancyService } from './tenancy.service';
+
+type MonitorAuditAction = Extract<AuditAction, 'monitor.created' | 'monitor.updated' | 'monitor.deleted'>;
+
+export interface MonitorHistoryPage {
+  data: MonitorHistoryEntry[];
+  meta: { nextCursor: string | null };
+}
+
+const HISTORY_CURSOR = /^[1-9][0-9]{0,17}$/;
+
+/**
+ * Monitors of a project (issue 16; README "Monitors"): members read them and their history,
+ * owners and admins change them. Fields are checked by `validateMonitorInput`, the one place of
+ * their rules, before access is; the processor evaluates them.
+ */
+@Injectable()
+export class MonitorsService {
+  constructor(
+    private readonly ds: DataSource,
+    private readonly tenancy: TenancyService,
+    private readonly audit: AuditPublisher,
+  ) {}
+
+  async create(actor: Actor, projectId: string, fields: unknown): Promise<Monitor> {
+    const settings = validateMonitorInput(fields);
+    const orgId = await this.tenancy.requireProjectRole(actor, projectId, ADMIN_ROLES);
+    let monitor: Monitor;
+    try {
+      monitor = await createMonitor(this.ds, projectId, settings);
+    } catch (err) {
+      if (err instanceof MonitorLimitError) throw validationError(`projectId: ${err.message}`);
+      throw err;
+    }
+    await this.record(actor, orgId, 'monitor.created', monitor);
+    return monitor;
+  }
+
+  async list(actor: Actor, projectId: string): Promise<Monitor[]> {
+    await this.tenancy.requireProjectRole(actor, projectId);
+    return listMonitors(this.ds, projectId);
+  }
+
+  /** The fields sent replace the stored ones (a `filter` sent replaces the whole filter); the result is checked whole. */
+  async update(actor: Actor, projectId: string, id: string, fields: unknown): Promise<Monitor> {
+    if (!isJsonObject(fields)) throw validationError('input must be an object');
+    const orgId = await this.tenancy.requireProjectRole(actor, projectId, ADMIN_ROLES);
+    const current = await getMonitor(this.ds, projectId, id);
+    if (!current) throw notFound(`monitor ${id} not found in project ${projectId}`);
+    const merged: Record<string, unknown> = { ...monitorInputOf(current), ...fields };
+    // A score metric's name goes when the metric is no longer one, unless the update names one.
+    if (fields.metric !== undefined && fields.scoreName === undefined && !isScoreMetric(fields.metric)) delete merged.scoreName;
+    const settings = validateMonitorInput(merged);
+    const monitor = await updateMonitor(this.ds, projectId, id, settings);
+    if (!monitor) throw notFound(`monitor ${id} not found in project ${projectId}`);
+    await this.record(actor, orgId, 'monitor.updated', monitor, { changed: Object.keys(fields) });
+    return monitor;
+  }
+
+  async delete(actor: Actor, projectId: string, id: string): Promise<{ id: string; deleted: true }> {
+    const orgId = await this.tenancy.requireProjectRole(actor, projectId, ADMIN_ROLES);
+    const current = await getMonitor(this.ds, projectId, id);
+    if (!current || !(await deleteMonitor(this.ds, projectId, id))) throw notFound(`monitor ${id} not found in project ${projectId}`);
+    await this.record(actor, orgId, 'monitor.deleted', current);
+    return { id, deleted: true };
+  }
+
+  async history(actor: Actor, projectId: string, id: string, cursor: string | undefined): Promise<MonitorHistoryPage> {
+    if (cursor !== undefined && !HISTORY_CURSOR.test(cursor)) throw validationError('cursor: not a cursor returned by monitor.history');
+    await this.tenancy.requireProjectRole(actor, projectId);
+    if (!(await getMonitor(this.ds, projectId, id))) throw notFound(`monitor ${id} not found in project ${projectId}`);
+    const limit = MONITOR_LIMITS.historyPage;
+    const { entries } = await monitorHistory(this.ds, id, cursor ?? null, limit + 1);
+    const page = entries.slice(0, limit);
+    const last = page[page.length - 1];
+    return { data: page.map(({ id: _id, ...entry }) => entry), meta: { nextCursor: entries.length > limit && last ? last.id : null } };
+  }
+
+  private record(actor: Actor, orgId: string, action: MonitorAuditAction, monitor: Monitor, extra: Record<string, unknown> = {}): Promise<void> {
+    return this.audit.record({ orgId, actorUserId: actor.userId, action, target: monitor.id, details: { projectId: monitor.projectId, name: monitor.name, ...extra }, ip: actor.ip });
+  }
+}

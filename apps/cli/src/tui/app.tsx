@@ -1,0 +1,102 @@
+import { useCallback, useReducer, useRef } from 'react';
+import { useSyncState, useTerminalSize } from './hooks';
+import { ink } from './ink';
+import { actionFor } from './keys';
+import { SECTIONS, type Screen, type Section, START, currentScreen, navigate, sectionOf } from './navigation';
+import { KEYS_HELP, Keys } from './screens/keys';
+import { MONITORS_HELP, Monitors } from './screens/monitors';
+import { PROJECT_PICKER_HELP, ProjectPicker } from './screens/project-picker';
+import { TRACE_LIST_HELP, TraceList, type TraceListMemory } from './screens/trace-list';
+import { TRACE_VIEW_HELP, TraceView } from './screens/trace-view';
+import { USAGE_HELP, Usage } from './screens/usage';
+import type { ProjectChoice, SpanlogRpc } from './spanlog-rpc';
+import { Line } from './widgets';
+
+export interface AppProps {
+  rpc: SpanlogRpc;
+  /** How often live screens read again, in milliseconds. */
+  pollMs: number;
+  /** `--project`: open this project at once. */
+  projectId?: string;
+}
+
+/** The letter that opens each section from anywhere inside a project. */
+export const SECTION_KEYS: Record<string, Section> = { t: 'traces', k: 'keys', u: 'usage', m: 'monitors' };
+
+const TITLES: Record<Section, string> = { traces: 'Traces', keys: 'Keys', usage: 'Usage', monitors: 'Monitors' };
+
+function helpFor(screen: Screen): string {
+  switch (screen.kind) {
+    case 'projects':
+      return PROJECT_PICKER_HELP;
+    case 'traces':
+      return TRACE_LIST_HELP;
+    case 'trace':
+      return TRACE_VIEW_HELP;
+    case 'keys':
+      return KEYS_HELP;
+    case 'usage':
+      return USAGE_HELP;
+    case 'monitors':
+      return MONITORS_HELP;
+  }
+}
+
+function titleLine(project: ProjectChoice | null, section: Section | null): string {
+  if (!project || section === null) return 'spanlog · projects';
+  const tabs = SECTIONS.map((s) => (s === section ? `[${TITLES[s]}]` : ` ${TITLES[s]} `)).join('');
+  return `spanlog · ${project.org.name} / ${project.project.name}  ${tabs}`;
+}
+
+export function App({ rpc, pollMs, projectId }: AppProps) {
+  const { Box, useInput, useApp } = ink();
+  const { exit } = useApp();
+  const { columns, rows } = useTerminalSize();
+  const [nav, dispatch] = useReducer(navigate, START);
+  // While a screen's prompt is open its keys are text, not commands.
+  const [, setCapturing, capturing] = useSyncState(false);
+  const screen = currentScreen(nav);
+  const back = useCallback(() => dispatch({ kind: 'back' }), []);
+  const traceListMemory = useRef<TraceListMemory>({ filter: {}, selectedId: undefined });
+  const pick = useCallback((project: ProjectChoice) => {
+    traceListMemory.current = { filter: {}, selectedId: undefined };
+    dispatch({ kind: 'pickProject', project });
+  }, []);
+
+  useInput((input, key) => {
+    if (capturing.current) return;
+    const action = actionFor(input, key);
+    if (action.kind === 'quit') exit();
+    else if (action.kind === 'nextScreen') dispatch({ kind: 'cycle', step: action.step });
+    else if (action.kind === 'letter' && SECTION_KEYS[action.letter]) dispatch({ kind: 'section', section: SECTION_KEYS[action.letter] });
+  });
+
+  const width = Math.max(20, columns);
+  // One line short of the terminal: Ink clears the whole screen on every frame as tall as it.
+  const bodyHeight = Math.max(3, rows - 3);
+  const project = nav.project;
+  const body = (() => {
+    if (screen.kind === 'projects' || !project) return <ProjectPicker rpc={rpc} width={width} height={bodyHeight} pollMs={pollMs} preselect={projectId} onPick={pick} />;
+    const projectKey = project.project.id;
+    switch (screen.kind) {
+      case 'traces':
+        return <TraceList key={projectKey} rpc={rpc} memory={traceListMemory.current} projectId={projectKey} width={width} height={bodyHeight} pollMs={pollMs} setCapturing={setCapturing} onOpen={(traceId) => dispatch({ kind: 'openTrace', traceId })} onBack={back} />;
+      case 'trace':
+        return <TraceView key={screen.traceId} rpc={rpc} projectId={projectKey} traceId={screen.traceId} width={width} height={bodyHeight} pollMs={pollMs} onBack={back} />;
+      case 'keys':
+        return <Keys key={projectKey} rpc={rpc} projectId={projectKey} width={width} height={bodyHeight} pollMs={pollMs} setCapturing={setCapturing} onBack={back} />;
+      case 'usage':
+        return <Usage key={projectKey} rpc={rpc} orgId={project.org.id} orgName={project.org.name} width={width} height={bodyHeight} pollMs={pollMs} onBack={back} />;
+      case 'monitors':
+        return <Monitors key={projectKey} rpc={rpc} projectId={projectKey} width={width} height={bodyHeight} pollMs={pollMs} onBack={back} />;
+    }
+  })();
+
+  return (
+    <Box flexDirection="column" width={width} height={bodyHeight + 2}>
+      <Line text={titleLine(project, sectionOf(screen))} width={width} bold />
+      {body}
+      <Line text={helpFor(screen)} width={width} dim />
+    </Box>
+  );
+}

@@ -1,0 +1,145 @@
+import type { usageReport } from '@app/domain';
+import type { Organization } from '../commands/orgs.command';
+import type { LoggedIn } from '../session';
+import type { TraceFilter } from './trace-filter';
+
+/** The dashboard RPC procedures the TUI calls, with the shapes of CONTRACT and RPC-SHAPES. */
+
+export interface Project {
+  id: string;
+  name: string;
+  orgId: string;
+}
+
+/** A project with the organization it belongs to, as the picker lists them. */
+export interface ProjectChoice {
+  project: Project;
+  org: Organization;
+}
+
+export interface TraceSummary {
+  id: string;
+  name: string | null;
+  timestamp: string;
+  userId: string | null;
+  tags: string[] | null;
+  input: unknown;
+  output: unknown;
+  spanCount: number;
+  totalTokens: number | null;
+  totalCost: number | null;
+  latencyMs: number | null;
+}
+
+export interface Span {
+  id: string;
+  parentId: string | null;
+  name: string;
+  type: string;
+  model: string | null;
+  promptTokens: number | null;
+  completionTokens: number | null;
+  cost: number | null;
+  input: unknown;
+  output: unknown;
+  startTime: string;
+  endTime: string | null;
+  level: string | null;
+  statusMessage: string | null;
+}
+
+export interface Score {
+  id: string;
+  spanId: string | null;
+  name: string;
+  value: number | string | boolean;
+}
+
+export interface Trace extends TraceSummary {
+  spans: Span[];
+  scores: Score[];
+}
+
+export interface Page<T> {
+  data: T[];
+  meta: { nextCursor: string | null };
+}
+
+export interface ApiKey {
+  id: string;
+  name: string;
+  prefix: string;
+  createdAt: string;
+  lastUsedAt: string | null;
+  revokedAt: string | null;
+}
+
+export interface CreatedKey {
+  id: string;
+  name: string;
+  prefix: string;
+  apiKey: string;
+  createdAt: string;
+}
+
+export type Usage = ReturnType<typeof usageReport>;
+
+/**
+ * A monitor of `monitor.list` (RPC-SHAPES; its settings are the helper statsmon's, as its
+ * branch has them): what it watches, and its state, value and last evaluation.
+ */
+export interface Monitor {
+  id: string;
+  name: string;
+  metric: string;
+  /** The score a score metric is about. */
+  scoreName: string | null;
+  filter: { model?: string; spanType?: string; traceName?: string };
+  windowSeconds: number;
+  comparison: string;
+  threshold: number;
+  enabled: boolean;
+  /** Null until the processor has evaluated it once. */
+  state: 'OK' | 'ALERT' | 'NO_DATA' | null;
+  value: number | null;
+  evaluatedAt: string | null;
+}
+
+export class SpanlogRpc {
+  constructor(private readonly me: LoggedIn) {}
+
+  /** Every project of every organization the user belongs to. */
+  async projects(): Promise<ProjectChoice[]> {
+    const organizations = await this.me.query<Organization[]>('organization.list');
+    const lists = await Promise.all(organizations.map((org) => this.me.query<Project[]>('project.list', { orgId: org.id }).then((projects) => projects.map((project) => ({ project, org })))));
+    return lists.flat();
+  }
+
+  traces(projectId: string, filter: TraceFilter, limit: number, cursor?: string): Promise<Page<TraceSummary>> {
+    return this.me.query<Page<TraceSummary>>('trace.list', { projectId, limit, ...(cursor ? { cursor } : {}), ...filter });
+  }
+
+  trace(projectId: string, id: string): Promise<Trace> {
+    return this.me.query<Trace>('trace.get', { projectId, id });
+  }
+
+  keys(projectId: string): Promise<ApiKey[]> {
+    return this.me.query<ApiKey[]>('apiKey.list', { projectId });
+  }
+
+  createKey(projectId: string, name: string): Promise<CreatedKey> {
+    return this.me.mutate<CreatedKey>('apiKey.create', { projectId, name });
+  }
+
+  revokeKey(projectId: string, id: string): Promise<{ id: string; revoked: boolean }> {
+    return this.me.mutate('apiKey.revoke', { projectId, id });
+  }
+
+  usage(orgId: string): Promise<Usage> {
+    return this.me.query<Usage>('usage.get', { orgId });
+  }
+
+  monitors(projectId: string): Promise<Monitor[]> {
+    return this.me.query<Monitor[]>('monitor.list', { projectId });
+  }
+}

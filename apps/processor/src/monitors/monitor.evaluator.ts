@@ -1,0 +1,112 @@
+import { type BeforeApplicationShutdown, Inject, Injectable, type OnApplicationBootstrap } from '@nestjs/common';
+import type { Logger } from 'pino';
+import { DataSource } from 'typeorm';
+import { APP_CONFIG, type AppConfig, LOGGER } from '@app/config';
+import { evaluationWindow, monitorStateOf, monitorValue } from '@app/domain';
+import { NatsResources, appendAuditEvent } from '@app/eventlog';
+import { type Monitor, enabledMonitors, recordEvaluation, servingVersion, withAdvisoryLock } from '@app/persistence';
+import { PeriodicRound } from '../infrastructure/periodic-round';
+import { modelStatsProjection, oldestDirtyOverviewBucket, projectionLag, readWindowSums, telemetryPosition, telemetryProjection } from '@app/projections';
+
+/** One processor evaluates at a time; the others skip the round. */
+const MONITOR_LOCK = 'spanlog.monitors';
+
+/**
+ * Evaluates every enabled monitor every `SPANLOG_MONITOR_INTERVAL_MS` over the overview stats,
+ * by event time (README "Monitors"). Only states the data supports are written:
+ * - a round is skipped while the stats or the telemetry they are counted from are being
+ *   rebuilt to a new version (the serving version is older than this code's), or while the
+ *   telemetry projection is more than `SPANLOG_MONITOR_MAX_LAG` messages behind the stream;
+ * - a monitor is skipped while its project has a stats bucket awaiting its recount that is
+ *   older than the window's end (a rebuild marks every bucket, so none is judged on stats
+ *   half recounted), and keeps its state;
+ * - windows end at a 5-minute boundary at least `SPANLOG_MONITOR_SETTLE_MS` ago, so a batch
+ *   arriving a little late is counted before its window is judged.
+ * A change of state is written with its history row in one transaction, then audited.
+ */
+@Injectable()
+export class MonitorEvaluator implements OnApplicationBootstrap, BeforeApplicationShutdown {
+  private readonly rounds = new PeriodicRound(() => this.runOnce());
+  /** Why the last round was skipped, so a long skip is logged once rather than every round. */
+  private skipped: string | null = null;
+
+  constructor(
+    private readonly ds: DataSource,
+    private readonly nats: NatsResources,
+    @Inject(APP_CONFIG) private readonly config: AppConfig,
+    @Inject(LOGGER) private readonly logger: Logger,
+  ) {}
+
+  onApplicationBootstrap(): void {
+    this.rounds.start(this.config.monitorIntervalMs);
+  }
+
+  beforeApplicationShutdown(): Promise<void> {
+    return this.rounds.stop();
+  }
+
+  private async runOnce(): Promise<void> {
+    try {
+      await withAdvisoryLock(this.ds, MONITOR_LOCK, async () => {
+        const reason = await this.notReady();
+        if (reason) {
+          if (reason !== this.skipped) this.logger.info({ reason }, 'monitor evaluation paused; monitors keep their states');
+          this.skipped = reason;
+          return;
+        }
+        if (this.skipped) this.logger.info('monitor evaluation resumed');
+        this.skipped = null;
+        await this.evaluateAll(Date.now());
+      });
+    } catch (err) {
+      this.logger.error({ err: (err as Error).message }, 'monitor evaluation round failed; trying again next round');
+    }
+  }
+
+  private async notReady(): Promise<string | null> {
+    for (const projection of [telemetryProjection, modelStatsProjection]) {
+      const serving = await servingVersion(this.ds, projection.name);
+      if (serving !== null && serving < projection.version) return `the ${projection.name} projection is being rebuilt to version ${projection.version}`;
+    }
+    const lag = await projectionLag(this.ds, this.nats, 'ingest', telemetryPosition(this.nats));
+    if (lag > this.config.monitorMaxLagMessages) return `the telemetry projection is ${lag} messages behind (SPANLOG_MONITOR_MAX_LAG ${this.config.monitorMaxLagMessages})`;
+    return null;
+  }
+
+  private async evaluateAll(now: number): Promise<void> {
+    const oldestDirty = new Map<string, Date | null>();
+    for (const monitor of await enabledMonitors(this.ds)) {
+      const window = evaluationWindow(now, monitor.windowSeconds, this.config.monitorSettleMs);
+      if (!oldestDirty.has(monitor.projectId)) oldestDirty.set(monitor.projectId, await oldestDirtyOverviewBucket(this.ds, monitor.projectId));
+      const dirty = oldestDirty.get(monitor.projectId);
+      if (dirty && dirty < window.to) continue;
+      await this.evaluate(monitor, window);
+    }
+  }
+
+  private async evaluate(monitor: Monitor & { orgId: string }, window: { from: Date; to: Date }): Promise<void> {
+    const sums = await readWindowSums(this.ds, monitor.projectId, window.from, window.to, monitor.filter);
+    const value = monitorValue(monitor.metric, monitor.scoreName, sums);
+    const state = monitorStateOf(value, monitor.comparison, monitor.threshold);
+    const changed = await this.ds.transaction((m) => recordEvaluation(m, monitor, { state, value, windowStart: window.from, windowEnd: window.to }));
+    if (!changed) return;
+    const details = {
+      projectId: monitor.projectId,
+      name: monitor.name,
+      from: monitor.state,
+      to: state,
+      value,
+      threshold: monitor.threshold,
+      comparison: monitor.comparison,
+      windowStart: window.from.toISOString(),
+      windowEnd: window.to.toISOString(),
+    };
+    this.logger.info({ monitor: monitor.id, ...details }, 'monitor changed state');
+    try {
+      await appendAuditEvent(this.nats.js, this.nats.layout, { orgId: monitor.orgId, actorUserId: null, action: 'monitor.state_changed', target: monitor.id, details, ip: null });
+    } catch (err) {
+      // The change is stored with its history row; losing its audit line must be loud, not fatal.
+      this.logger.error({ err: String(err), monitor: monitor.id, details }, 'monitor state change could not be audited');
+    }
+  }
+}

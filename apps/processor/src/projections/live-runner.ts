@@ -1,0 +1,33 @@
+import type { Logger } from 'pino';
+import type { DataSource } from 'typeorm';
+import { type ChunkReader, type NatsResources, type ProjectionRunnerOptions, type PullConsumerRunner, projectionRunner } from '@app/eventlog';
+import { isReachable } from '@app/persistence';
+import type { StreamProjection } from '@app/projections';
+
+export interface LiveRunnerDeps {
+  ds: DataSource;
+  nats: NatsResources;
+  chunks: ChunkReader;
+  logger: Logger;
+}
+
+/** What live mode adds to a definition: the transaction it applies in (with its live-only hooks), and what a dead letter records. */
+export type LiveMode<Batch> = Partial<Pick<ProjectionRunnerOptions<unknown, Batch>, 'apply' | 'onDeadLetter'>>;
+
+/**
+ * A projection's live runner: its durable consumer, decoding and preparing with the definition's
+ * own functions. Applies each batch with `live.apply`, or by default in a transaction of its own
+ * with the definition's `apply` and nothing else.
+ */
+export function liveRunner<Event, Batch, Applied>(projection: StreamProjection<Event, Batch, Applied>, deps: LiveRunnerDeps, live: LiveMode<Batch> = {}): PullConsumerRunner<Event, Batch> {
+  return projectionRunner<Event, Batch>(deps.nats, {
+    stream: projection.source.stream,
+    consumer: projection.source.consumer,
+    logger: deps.logger,
+    decode: (msg) => projection.decode(msg, { chunks: deps.chunks }),
+    prepare: (events) => projection.prepare(events),
+    apply: live.apply ?? (async (batch) => void (await deps.ds.transaction((tx) => projection.apply(tx, batch)))),
+    onDeadLetter: live.onDeadLetter,
+    isHealthy: () => isReachable(deps.ds),
+  });
+}

@@ -1,0 +1,48 @@
+import { useQueryClient } from '@tanstack/react-query';
+import { useEffect } from 'react';
+import { Navigate, Route, Routes, useLocation, useNavigate } from 'react-router';
+import { Layout } from './components/Layout';
+import { LoginPage } from './pages/LoginPage';
+import { OverviewPage } from './pages/OverviewPage';
+import { ProjectPicker } from './pages/ProjectPicker';
+import { PromptsPage } from './pages/PromptsPage';
+import { SettingsPage } from './pages/SettingsPage';
+import { TracePage } from './pages/TracePage';
+import { TracesPage } from './pages/TracesPage';
+import { useSession } from './session/useSession';
+
+export function App() {
+  const { status, lastEvent } = useSession();
+  const queries = useQueryClient();
+  const location = useLocation();
+  const navigate = useNavigate();
+
+  // Another user's data must never show from the cache after a logout or an expiry.
+  useEffect(() => {
+    if (status === 'signed-out') queries.clear();
+  }, [status, queries]);
+
+  useEffect(() => {
+    if (status === 'signed-out' && location.pathname !== '/login') {
+      void navigate('/login', { replace: true, state: { from: location.pathname + location.search, expired: lastEvent === 'expired' } });
+    }
+  }, [status, location, lastEvent, navigate]);
+
+  if (status === 'restoring') return <p className="centered" role="status">Restoring your session…</p>;
+  return (
+    <Routes>
+      <Route path="/login" element={status === 'signed-in' ? <Navigate to="/" replace /> : <LoginPage />} />
+      <Route element={<Layout />}>
+        <Route index element={<ProjectPicker />} />
+        <Route path="/p/:projectId" element={<Navigate to="traces" replace />} />
+        <Route path="/p/:projectId/traces" element={<TracesPage />} />
+        <Route path="/p/:projectId/traces/:traceId" element={<TracePage />} />
+        <Route path="/p/:projectId/overview" element={<OverviewPage />} />
+        <Route path="/p/:projectId/prompts" element={<PromptsPage />} />
+        <Route path="/p/:projectId/settings" element={<Navigate to="keys" replace />} />
+        <Route path="/p/:projectId/settings/:tab" element={<SettingsPage />} />
+        <Route path="*" element={<p role="alert">No such page.</p>} />
+      </Route>
+    </Routes>
+  );
+}

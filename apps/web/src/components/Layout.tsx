@@ -1,0 +1,74 @@
+import { useEffect } from 'react';
+import { NavLink, Outlet, useNavigate, useParams } from 'react-router';
+import { rememberProject, useOrgProjects } from '../lib/projects';
+import { session } from '../rpc';
+import { useSession } from '../session/useSession';
+
+function ProjectSwitcher() {
+  const { projectId } = useParams();
+  const { data, isLoading } = useOrgProjects();
+  const navigate = useNavigate();
+  if (isLoading || !data) return null;
+  return (
+    <label className="switcher">
+      <span>Project</span>
+      <select
+        value={projectId ?? ''}
+        onChange={(e) => {
+          if (e.target.value) void navigate(`/p/${e.target.value}/traces`);
+        }}
+      >
+        {!projectId && <option value="">Choose a project…</option>}
+        {data.map(({ org, projects }) => (
+          <optgroup key={org.id} label={`${org.name} (${org.plan})`}>
+            {projects.map((p) => (
+              <option key={p.id} value={p.id}>
+                {org.name} / {p.name}
+              </option>
+            ))}
+          </optgroup>
+        ))}
+      </select>
+    </label>
+  );
+}
+
+export function Layout() {
+  const { projectId } = useParams();
+  const { current } = useSession();
+  const navigate = useNavigate();
+  useEffect(() => {
+    if (projectId) rememberProject(projectId);
+  }, [projectId]);
+  return (
+    <div className="app">
+      <a className="skip" href="#main">
+        Skip to content
+      </a>
+      <header className="top">
+        <span className="brand">Spanlog</span>
+        <ProjectSwitcher />
+        {projectId && (
+          <nav aria-label="Project">
+            <NavLink to={`/p/${projectId}/traces`}>Traces</NavLink>
+            <NavLink to={`/p/${projectId}/overview`}>Overview</NavLink>
+            <NavLink to={`/p/${projectId}/prompts`}>Prompts</NavLink>
+            <NavLink to={`/p/${projectId}/settings`}>Settings</NavLink>
+          </nav>
+        )}
+        <span className="user">{current?.user.email}</span>
+        <button
+          type="button"
+          onClick={() => {
+            void session.logout().then(() => navigate('/login', { replace: true }));
+          }}
+        >
+          Log out
+        </button>
+      </header>
+      <main id="main" tabIndex={-1}>
+        <Outlet />
+      </main>
+    </div>
+  );
+}

@@ -1,0 +1,34 @@
+/** How the dashboard writes numbers, times and previews; one place for each. */
+
+export function formatMs(ms: number | null | undefined): string {
+  if (ms === null || ms === undefined) return '–';
+  if (ms < 1000) return `${Math.round(ms)} ms`;
+  return `${(ms / 1000).toFixed(ms < 10_000 ? 2 : 1)} s`;
+}
+
+export function formatCost(usd: number | null | undefined): string {
+  if (usd === null || usd === undefined) return '–';
+  if (usd === 0) return '$0';
+  return usd < 0.01 ? `$${usd.toPrecision(2)}` : `$${usd.toFixed(4)}`;
+}
+
+export function formatCount(n: number | null | undefined): string {
+  return n === null || n === undefined ? '–' : n.toLocaleString('en-US');
+}
+
+export function formatTime(iso: string | null | undefined): string {
+  if (!iso) return '–';
+  return new Date(iso).toISOString().replace('T', ' ').replace(/\.\d+Z$/, 'Z');
+}
+
+/** One line of a JSON value for a table cell: strings as they are, the rest as compact JSON. */
+export function preview(value: unknown, max = 80): string {
+  if (value === null || value === undefined) return '';
+  const text = typeof value === 'string' ? value : JSON.stringify(value);
+  const line = text.replace(/\s+/g, ' ').trim();
+  return line.length > max ? `${line.slice(0, max - 1)}…` : line;
+}
+
+export function formatScore(value: number | null): string {
+  return value === null ? '–' : Number.isInteger(value) ? String(value) : value.toFixed(2);
+}

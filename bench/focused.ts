@@ -1,0 +1,133 @@
+import 'reflect-metadata';
+import { mkdir, rename, writeFile } from 'node:fs/promises';
+import { cpus, loadavg } from 'node:os';
+import { resolve } from 'node:path';
+import { parseArgs } from 'node:util';
+import { connect } from 'nats';
+import { ROOT, Stack, runCli } from '../test/support/stack';
+import { ProjectorWatch } from './backlog';
+import { type InsertFigures, measurePostgresInsert } from './limits/postgres-insert';
+import { otlpPayload } from './payloads';
+import { type ProjectionFigures, appendExports, measureProjection } from './stages/projection';
+import { type RebuildFigures, measureRebuild } from './stages/rebuild';
+import { measureStatements } from './stages/statements';
+
+/**
+ * One stage of `npm run bench` on its own, for working on it (docs/BENCHMARKS.md, "One stage"):
+ *
+ * - `projection`: the raw Postgres inserts and the projection's drain, alternately, `--repeat`
+ *   times in one run, each drain compared with the inserts measured just before it;
+ * - `rebuild`: `--spans` spans (a million by default) appended to INGEST, then
+ *   `spanlog rebuild telemetry` over them with the processor stopped;
+ * - `statements`: each step of the live apply timed on its own, `--batches` batches
+ *   (default 15) of 64 exports, and a model-stats recount after each.
+ *
+ * Same stack, database and stream isolation as the full bench; results in
+ * `bench/results/<stage>-latest.json`.
+ */
+
+const say = (line: string) => process.stderr.write(`bench: ${line}\n`);
+
+interface Round {
+  inserts: InsertFigures[];
+  drain: ProjectionFigures;
+  /** Rows visible per second over the raw `unnest` insert's rows per second. */
+  toUnnest: number;
+  /** The same over the faster of the two raw inserts. */
+  toFastest: number;
+}
+
+const int = (n: number) => Math.round(n).toLocaleString('en-US');
+
+async function writeResults(stage: string, results: object): Promise<string> {
+  const file = resolve(ROOT, 'bench', 'results', `${stage}-latest.json`);
+  await mkdir(resolve(ROOT, 'bench', 'results'), { recursive: true });
+  await writeFile(`${file}.tmp`, `${JSON.stringify(results, null, 2)}\n`);
+  await rename(`${file}.tmp`, file);
+  return file;
+}
+
+async function main(): Promise<void> {
+  const { positionals, values } = parseArgs({
+    allowPositionals: true,
+    options: {
+      repeat: { type: 'string', default: '3' },
+      spans: { type: 'string' },
+      'cpu-prof': { type: 'string' },
+      batches: { type: 'string', default: '15' },
+    },
+  });
+  const stage = positionals[0];
+  if (stage !== 'projection' && stage !== 'rebuild' && stage !== 'statements') {
+    throw new Error('usage: npm run bench:stage -- projection|rebuild|statements [--repeat N] [--spans N] [--batches N] [--cpu-prof DIR]');
+  }
+  const adminDbUrl = process.env.SPANLOG_TEST_ADMIN_DB_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
+  const natsUrl = process.env.NATS_URL ?? 'nats://127.0.0.1:4222';
+  const startedAt = new Date();
+  const loadAvgAtStart = loadavg()[0];
+  // The processor's CPU profile, when asked for: written when it is stopped after the stage.
+  const processorEnv = values['cpu-prof']
+    ? { NODE_OPTIONS: `--require ${resolve(ROOT, 'bench', 'cpu-profile.cjs')}`, SPANLOG_BENCH_CPU_PROF_DIR: resolve(values['cpu-prof']) }
+    : {};
+  const stack = await Stack.start({ NODE_ENV: 'production', LOG_LEVEL: process.env.LOG_LEVEL ?? 'warn' }, { name: 'bench', adminDbUrl, natsUrl });
+  const nc = await connect({ servers: natsUrl });
+  const cleanUp = () => Promise.all([stack.stop(), nc.close()]);
+  process.once('SIGINT', () => void cleanUp().finally(() => process.exit(130)));
+  try {
+    const boot = await runCli(['admin', 'bootstrap', '--email', 'bench@spanlog.test', '--password', 'bench password 1234', '--org', 'Bench', '--project', 'bench', '--plan', 'enterprise', '--json'], stack.env);
+    if (boot.code !== 0) throw new Error(`bootstrap failed: ${boot.stderr}`);
+    const tenant = JSON.parse(boot.stdout) as { orgId: string; projectId: string; apiKeyId: string };
+    const watch = new ProjectorWatch(await nc.jetstreamManager(), stack.streamPrefix);
+    const otlp = otlpPayload();
+    const conditions = () => ({ startedAt: startedAt.toISOString(), durationS: (Date.now() - startedAt.getTime()) / 1_000, cpus: cpus().length, loadAvgAtStart, loadAvgAtEnd: loadavg()[0], node: process.versions.node });
+
+    if (stage === 'projection') {
+      const spans = Number(values.spans ?? 200_000);
+      const rounds: Round[] = [];
+      for (let i = 0; i < Number(values.repeat); i++) {
+        say(`round ${i + 1}: raw inserts of 100,000 rows, then a drain of ${int(spans)} spans`);
+        const inserts = await measurePostgresInsert(stack.db, otlp, tenant.projectId, 100_000);
+        const drain = await measureProjection(
+          { natsUrl, prefix: stack.streamPrefix, tenant, watch, db: stack.db, stopProcessor: () => stack.killProcessor(), startProcessor: () => stack.startProcessor(processorEnv) },
+          otlp,
+          spans,
+          300,
+        );
+        if (drain.rows.missing || drain.rows.duplicates) throw new Error(`round ${i + 1}: ${drain.rows.missing} spans missing, ${drain.rows.duplicates} doubled`);
+        const unnest = inserts.find((f) => f.method === 'unnest') as InsertFigures;
+        const fastest = Math.max(...inserts.map((f) => f.rowsPerS));
+        rounds.push({ inserts, drain, toUnnest: drain.spansPerS / unnest.rowsPerS, toFastest: drain.spansPerS / fastest });
+        say(
+          `round ${i + 1}: ${int(drain.spansPerS)} rows visible/s; raw ${inserts.map((f) => `${f.method} ${int(f.rowsPerS)} rows/s`).join(', ')}; ` +
+            `ratio ${(drain.spansPerS / unnest.rowsPerS).toFixed(2)} to unnest, ${(drain.spansPerS / fastest).toFixed(2)} to the fastest`,
+        );
+      }
+      await stack.killProcessor();
+      const file = await writeResults('projection', { ...conditions(), rounds });
+      process.stdout.write(`${file}\n`);
+    } else if (stage === 'statements') {
+      await stack.killProcessor();
+      const statements = await measureStatements(stack.env.DATABASE_URL as string, otlp, tenant.projectId, Number(values.batches));
+      for (const [step, ms] of Object.entries(statements)) say(`${step}: ${step === 'batches' || step === 'spansPerBatch' ? ms : `${ms.toFixed(1)} ms per batch`}`);
+      const file = await writeResults('statements', { ...conditions(), statements });
+      process.stdout.write(`${file}\n`);
+    } else {
+      const spans = Number(values.spans ?? 1_000_000);
+      await stack.killProcessor();
+      say(`appending ${int(spans)} spans to INGEST (processor stopped)`);
+      await appendExports({ natsUrl, prefix: stack.streamPrefix, tenant }, otlp, Math.ceil(spans / otlp.items));
+      say('spanlog rebuild telemetry');
+      const rebuild: RebuildFigures = await measureRebuild(stack.env);
+      say(`${int(rebuild.spans)} spans, ${int(rebuild.messages)} messages in ${rebuild.seconds.toFixed(1)} s: ${int(rebuild.spansPerS)} spans/s, ${int(rebuild.messages / rebuild.seconds)} messages/s`);
+      const file = await writeResults('rebuild', { ...conditions(), rebuild: { ...rebuild, messagesPerS: rebuild.messages / rebuild.seconds } });
+      process.stdout.write(`${file}\n`);
+    }
+  } finally {
+    await cleanUp();
+  }
+}
+
+main().catch((err: unknown) => {
+  say(`failed: ${err instanceof Error ? err.message : String(err)}`);
+  process.exit(1);
+});

@@ -1,0 +1,203 @@
+import type { DataSource, EntityManager } from 'typeorm';
+import { returnedRows } from '../query-result';
+import { MONITOR_LIMITS, type MonitorComparison, type MonitorMetric, type MonitorSettings, type MonitorState, type StatsFilter } from '@app/domain';
+
+type Db = Pick<DataSource | EntityManager, 'query'>;
+
+/** A monitor as the RPC answers it. */
+export interface Monitor extends MonitorSettings {
+  id: string;
+  projectId: string;
+  /** Null until the processor has evaluated it once. */
+  state: MonitorState | null;
+  value: number | null;
+  evaluatedAt: string | null;
+  createdAt: string;
+  updatedAt: string;
+}
+
+/** One change of a monitor's state. */
+export interface MonitorHistoryEntry {
+  at: string;
+  state: MonitorState;
+  previousState: MonitorState | null;
+  value: number | null;
+  threshold: number;
+  comparison: MonitorComparison;
+  windowStart: string;
+  windowEnd: string;
+}
+
+interface MonitorRow {
+  id: string;
+  project_id: string;
+  name: string;
+  metric: MonitorMetric;
+  score_name: string | null;
+  filter_model: string | null;
+  filter_span_type: string | null;
+  filter_trace_name: string | null;
+  window_seconds: number;
+  comparison: MonitorComparison;
+  threshold: number;
+  enabled: boolean;
+  state: MonitorState | null;
+  value: number | null;
+  evaluated_at: Date | null;
+  created_at: Date;
+  updated_at: Date;
+}
+
+const COLUMNS = `id, project_id, name, metric, score_name, filter_model, filter_span_type, filter_trace_name, window_seconds, comparison, threshold,
+  enabled, state, value, evaluated_at, created_at, updated_at`;
+
+function toMonitor(r: MonitorRow): Monitor {
+  const filter: StatsFilter = {};
+  if (r.filter_model !== null) filter.model = r.filter_model;
+  if (r.filter_span_type !== null) filter.spanType = r.filter_span_type;
+  if (r.filter_trace_name !== null) filter.traceName = r.filter_trace_name;
+  return {
+    id: r.id,
+    projectId: r.project_id,
+    name: r.name,
+    metric: r.metric,
+    scoreName: r.score_name,
+    filter,
+    windowSeconds: r.window_seconds,
+    comparison: r.comparison,
+    threshold: r.threshold,
+    enabled: r.enabled,
+    state: r.state,
+    value: r.value,
+    evaluatedAt: r.evaluated_at?.toISOString() ?? null,
+    createdAt: r.created_at.toISOString(),
+    updatedAt: r.updated_at.toISOString(),
+  };
+}
+
+/** Whether an update leaves what a monitor measures as it was (`m` the stored row, `n` the new settings). */
+const SAME_RULE = `(m.metric, m.score_name, m.filter_model, m.filter_span_type, m.filter_trace_name, m.window_seconds, m.comparison, m.threshold)
+  IS NOT DISTINCT FROM (n.metric, n.score_name, n.filter_model, n.filter_span_type, n.filter_trace_name, n.window_seconds, n.comparison, n.threshold)`;
+
+/** Times to the millisecond, so that `updatedAt` as answered compares equal to the stored one. */
+const NOW_MS = `date_trunc('milliseconds', now())`;
+
+const settingsParams = (s: MonitorSettings) => [s.name, s.metric, s.scoreName, s.filter.model ?? null, s.filter.spanType ?? null, s.filter.traceName ?? null, s.windowSeconds, s.comparison, s.threshold, s.enabled];
+
+/** The project already has as many monitors as it may. */
+export class MonitorLimitError extends Error {}
+
+/** Stores a new monitor, unless the project has MONITOR_LIMITS.perProject already (counted under a lock of the project's row). */
+export async function createMonitor(ds: DataSource, projectId: string, s: MonitorSettings): Promise<Monitor> {
+  return ds.transaction(async (m) => {
+    await m.query('SELECT 1 FROM projects WHERE id = $1 FOR UPDATE', [projectId]);
+    const [{ n }] = await m.query('SELECT count(*)::int AS n FROM monitors WHERE project_id = $1', [projectId]);
+    if (n >= MONITOR_LIMITS.perProject) throw new MonitorLimitError(`a project has at most ${MONITOR_LIMITS.perProject} monitors`);
+    const [row] = await m.query(
+      `INSERT INTO monitors (project_id, name, metric, score_name, filter_model, filter_span_type, filter_trace_name, window_seconds, comparison, threshold, enabled, created_at, updated_at)
+       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, ${NOW_MS}, ${NOW_MS}) RETURNING ${COLUMNS}`,
+      [projectId, ...settingsParams(s)],
+    );
+    return toMonitor(row);
+  });
+}
+
+export async function listMonitors(db: Db, projectId: string): Promise<Monitor[]> {
+  const rows: MonitorRow[] = await db.query(`SELECT ${COLUMNS} FROM monitors WHERE project_id = $1 ORDER BY created_at, id`, [projectId]);
+  return rows.map(toMonitor);
+}
+
+export async function getMonitor(db: Db, projectId: string, id: string): Promise<Monitor | null> {
+  const [row] = await db.query(`SELECT ${COLUMNS} FROM monitors WHERE project_id = $1 AND id = $2`, [projectId, id]);
+  return row ? toMonitor(row) : null;
+}
+
+/**
+ * Replaces a monitor's settings. A change to what it measures (metric, score, filter, window,
+ * comparison, threshold) starts it afresh: its state is null until the next evaluation, whose
+ * first state is history of the new rule.
+ */
+export async function updateMonitor(db: Db, projectId: string, id: string, s: MonitorSettings): Promise<Monitor | null> {
+  const result: unknown = await db.query(
+    `WITH new AS (
+       SELECT $3::text AS name, $4::text AS metric, $5::text AS score_name, $6::text AS filter_model, $7::text AS filter_span_type, $8::text AS filter_trace_name,
+              $9::int AS window_seconds, $10::text AS comparison, $11::float8 AS threshold, $12::boolean AS enabled
+     )
+     UPDATE monitors m SET name = n.name, metric = n.metric, score_name = n.score_name, filter_model = n.filter_model, filter_span_type = n.filter_span_type,
+            filter_trace_name = n.filter_trace_name, window_seconds = n.window_seconds, comparison = n.comparison, threshold = n.threshold, enabled = n.enabled,
+            updated_at = ${NOW_MS},
+            state = CASE WHEN n.enabled AND ${SAME_RULE} THEN m.state END,
+            value = CASE WHEN n.enabled AND ${SAME_RULE} THEN m.value END
+       FROM new n
+      WHERE m.project_id = $1 AND m.id = $2 RETURNING ${COLUMNS.split(',').map((c) => `m.${c.trim()}`).join(', ')}`,
+    [projectId, id, ...settingsParams(s)],
+  );
+  const [row] = returnedRows<MonitorRow>(result);
+  return row ? toMonitor(row) : null;
+}
+
+export async function deleteMonitor(db: Db, projectId: string, id: string): Promise<boolean> {
+  return returnedRows(await db.query('DELETE FROM monitors WHERE project_id = $1 AND id = $2 RETURNING id', [projectId, id])).length > 0;
+}
+
+/** State changes newest first, a page at a time; the cursor is the last entry's id. */
+export async function monitorHistory(db: Db, monitorId: string, before: string | null, limit: number): Promise<{ entries: (MonitorHistoryEntry & { id: string })[] }> {
+  const rows: { id: string; at: Date; state: MonitorState; previous_state: MonitorState | null; value: number | null; threshold: number; comparison: MonitorComparison; window_start: Date; window_end: Date }[] =
+    await db.query(
+      `SELECT id::text AS id, at, state, previous_state, value, threshold, comparison, window_start, window_end FROM monitor_history
+        WHERE monitor_id = $1 AND ($2::bigint IS NULL OR id < $2) ORDER BY id DESC LIMIT $3`,
+      [monitorId, before, limit],
+    );
+  return {
+    entries: rows.map((r) => ({
+      id: r.id,
+      at: r.at.toISOString(),
+      state: r.state,
+      previousState: r.previous_state,
+      value: r.value,
+      threshold: r.threshold,
+      comparison: r.comparison,
+      windowStart: r.window_start.toISOString(),
+      windowEnd: r.window_end.toISOString(),
+    })),
+  };
+}
+
+/** Every enabled monitor with its project's organization, for an evaluation round. */
+export async function enabledMonitors(db: Db): Promise<(Monitor & { orgId: string })[]> {
+  const rows: (MonitorRow & { org_id: string })[] = await db.query(
+    `SELECT ${COLUMNS.split(',').map((c) => `m.${c.trim()}`).join(', ')}, p.org_id FROM monitors m JOIN projects p ON p.id = m.project_id WHERE m.enabled ORDER BY m.project_id, m.id`,
+  );
+  return rows.map((r) => ({ ...toMonitor(r), orgId: r.org_id }));
+}
+
+/**
+ * Records an evaluation: the current state, value and time always, and a history row when the
+ * state changed (or is the first). Skipped when the monitor's settings changed since it was
+ * read (`updatedAt`), so a round never writes a state of a rule that no longer holds.
+ * Returns whether the state changed.
+ */
+export async function recordEvaluation(
+  db: Db,
+  monitor: Pick<Monitor, 'id' | 'state' | 'threshold' | 'comparison' | 'updatedAt'>,
+  result: { state: MonitorState; value: number | null; windowStart: Date; windowEnd: Date },
+): Promise<boolean> {
+  const updated = returnedRows(
+    await db.query(
+      `UPDATE monitors SET state = $2, value = $3, evaluated_at = now(), window_end = $4 WHERE id = $1 AND updated_at = $5 RETURNING id`,
+      [monitor.id, result.state, result.value, result.windowEnd, monitor.updatedAt],
+    ),
+  );
+  if (!updated.length || monitor.state === result.state) return false;
+  await db.query(
+    `INSERT INTO monitor_history (monitor_id, state, previous_state, value, threshold, comparison, window_start, window_end) VALUES ($1, $2, $3, $4, $5, $6, $7, $8)`,
+    [monitor.id, result.state, monitor.state, result.value, monitor.threshold, monitor.comparison, result.windowStart, result.windowEnd],
+  );
+  return true;
+}
+
+/** The state of every evaluated monitor, for the Prometheus gauge. */
+export async function monitorStates(db: Db): Promise<{ projectId: string; id: string; state: MonitorState }[]> {
+  const rows: { project_id: string; id: string; state: MonitorState }[] = await db.query('SELECT project_id, id, state FROM monitors WHERE enabled AND state IS NOT NULL');
+  return rows.map((r) => ({ projectId: r.project_id, id: r.id, state: r.state }));
+}

@@ -1,0 +1,223 @@
+import type { DataSource, EntityManager } from 'typeorm';
+import { type LatencyHistogram, latencyBucketSql, mergeHistograms } from '@app/domain';
+import { returnedRows } from '@app/persistence';
+import { TELEMETRY_TABLES } from '../telemetry/tables/telemetry-writer';
+import { SCORE_NUMBER_SQL, SCORE_PASS_SQL, SCORE_TIME, statsBucketOf } from '../stats/stats-buckets';
+import { markAllOverviewStatsDirty } from '../stats/overview-stats-store';
+
+/** What a batch touched that can move the stats: its spans, traces and scores, and the spans or traces its scores are about. */
+export interface ModelStatsKeys {
+  spans: { projectId: string; id: string }[];
+  /** `named`: the batch sets the trace's name, which is a dimension of its spans' overview stats. */
+  traces: { projectId: string; id: string; named: boolean }[];
+  scores: { projectId: string; id: string; traceId: string | undefined; spanId: string | undefined }[];
+}
+
+/** Hours in UTC, whatever the session's time zone. */
+const HOUR_OF = (column: string) => `date_trunc('hour', ${column}, 'UTC')`;
+/** A stored cost beyond this is left out of sums, so one absurd row cannot make a bucket fail to recount. */
+const SUMMABLE_COST = 1e12;
+
+/**
+ * Marks for recount the buckets the keyed rows are in now: the (project, model, hour) buckets
+ * of the keyed spans and of the spans the keyed scores are about, and the (project, 5 minutes)
+ * overview buckets of the keyed spans, traces and scores and of the spans of renamed traces.
+ * One statement. Call before a batch's writes (the buckets a row leaves) and after them (the
+ * buckets it joins), in the batch's transaction.
+ */
+export async function markModelStatsDirty(manager: EntityManager, keys: ModelStatsKeys): Promise<void> {
+  const scoredSpans = keys.scores.filter((s) => s.spanId !== undefined).map((s) => ({ projectId: s.projectId, id: s.spanId as string }));
+  const scoredTraces = keys.scores.filter((s) => s.spanId === undefined && s.traceId !== undefined).map((s) => ({ projectId: s.projectId, id: s.traceId as string }));
+  const renamed = keys.traces.filter((t) => t.named);
+  if (!keys.spans.length && !keys.traces.length && !keys.scores.length) return;
+  const ids = (list: { projectId: string; id: string }[]) => [list.map((k) => k.projectId), list.map((k) => k.id)];
+  await manager.query(
+    `WITH touched AS (
+       -- for_model: the span's model stats move; for_overview: its overview stats do.
+       SELECT s.project_id, s.model, s.start_time, true AS for_model, true AS for_overview
+         FROM unnest($1::uuid[], $2::uuid[]) AS k (project_id, id) JOIN spans s ON s.project_id = k.project_id AND s.id = k.id
+       UNION ALL
+       SELECT s.project_id, s.model, s.start_time, true, false
+         FROM unnest($3::uuid[], $4::uuid[]) AS k (project_id, id) JOIN spans s ON s.project_id = k.project_id AND s.id = k.id
+       UNION ALL
+       SELECT s.project_id, s.model, s.start_time, true, false
+         FROM unnest($5::uuid[], $6::uuid[]) AS k (project_id, trace_id) JOIN spans s ON s.project_id = k.project_id AND s.trace_id = k.trace_id
+       UNION ALL
+       SELECT s.project_id, s.model, s.start_time, false, true
+         FROM unnest($7::uuid[], $8::uuid[]) AS k (project_id, trace_id) JOIN spans s ON s.project_id = k.project_id AND s.trace_id = k.trace_id
+     ), model_marks AS (
+       INSERT INTO model_stats_dirty (project_id, model, hour)
+       SELECT DISTINCT project_id, model, ${HOUR_OF('start_time')} FROM touched WHERE for_model AND model IS NOT NULL AND start_time IS NOT NULL
+        ORDER BY 1, 2, 3
+       ON CONFLICT DO NOTHING
+     )
+     INSERT INTO stats_5m_dirty (project_id, bucket)
+     SELECT project_id, ${statsBucketOf('start_time')} FROM touched WHERE for_overview AND start_time IS NOT NULL
+     UNION SELECT t.project_id, ${statsBucketOf('t."timestamp"')}
+       FROM unnest($9::uuid[], $10::uuid[]) AS k (project_id, id) JOIN traces t ON t.project_id = k.project_id AND t.id = k.id
+     UNION SELECT c.project_id, ${statsBucketOf(SCORE_TIME('c'))}
+       FROM unnest($11::uuid[], $12::uuid[]) AS k (project_id, id) JOIN scores c ON c.project_id = k.project_id AND c.id = k.id
+     ORDER BY 1, 2
+     ON CONFLICT DO NOTHING`,
+    [...ids(keys.spans), ...ids(scoredSpans), ...ids(scoredTraces), ...ids(renamed), ...ids(keys.traces), ...ids(keys.scores)],
+  );
+}
+
+/**
+ * Marks every model-stats and overview bucket with rows or stats for recount: after a rebuild
+ * swapped the tables, or to rebuild the stats themselves. Returns how many buckets are marked now.
+ */
+export async function markAllModelStatsDirty(db: Pick<DataSource, 'query'>): Promise<number> {
+  await db.query(
+    `INSERT INTO model_stats_dirty (project_id, model, hour)
+     SELECT DISTINCT project_id, model, ${HOUR_OF('start_time')} FROM spans WHERE model IS NOT NULL AND start_time IS NOT NULL
+     UNION SELECT project_id, model, hour FROM model_stats
+     ON CONFLICT DO NOTHING`,
+  );
+  await markAllOverviewStatsDirty(db);
+  const [{ n }] = await db.query('SELECT ((SELECT count(*) FROM model_stats_dirty) + (SELECT count(*) FROM stats_5m_dirty))::int AS n');
+  return n;
+}
+
+interface Bucket {
+  project_id: string;
+  model: string;
+  hour: Date;
+}
+
+const BUCKETS = `SELECT * FROM unnest($1::uuid[], $2::text[], $3::timestamptz[]) AS b (project_id, model, hour)`;
+const SPANS_OF_BUCKETS = `FROM b JOIN spans s ON s.project_id = b.project_id AND s.model = b.model AND s.start_time >= b.hour AND s.start_time < b.hour + interval '1 hour'`;
+
+/**
+ * Recounts up to `limit` dirty buckets from the rows, in one transaction; instances share the
+ * work (SKIP LOCKED). A batch that writes into a bucket being recounted waits for the recount and
+ * marks it again, so no write is missed. Returns how many buckets were recounted.
+ */
+export async function refreshDirtyModelStats(ds: DataSource, limit: number): Promise<number> {
+  return ds.transaction(async (m) => {
+    // The tables before the dirty rows: a batch holds the tables and waits for these rows, so the other order could deadlock with a rebuild's swap.
+    await m.query(`LOCK TABLE ${TELEMETRY_TABLES.join(', ')} IN ACCESS SHARE MODE`);
+    const buckets: Bucket[] = await m.query('SELECT project_id, model, hour FROM model_stats_dirty ORDER BY hour LIMIT $1 FOR UPDATE SKIP LOCKED', [limit]);
+    if (!buckets.length) return 0;
+    const params = [buckets.map((b) => b.project_id), buckets.map((b) => b.model), buckets.map((b) => b.hour)];
+    await m.query(
+      `WITH b AS (${BUCKETS}),
+       s AS (
+         SELECT b.project_id, b.model, b.hour, s.level, s.prompt_tokens, s.completion_tokens,
+                CASE WHEN abs(s.cost) < ${SUMMABLE_COST} THEN s.cost END AS cost,
+                CASE WHEN s.end_time >= s.start_time THEN extract(epoch FROM s.end_time - s.start_time)::float8 * 1000 END AS ms
+           ${SPANS_OF_BUCKETS}
+       ),
+       hist AS (
+         SELECT project_id, model, hour, jsonb_object_agg(bucket, n) AS h
+           FROM (SELECT project_id, model, hour, ${latencyBucketSql('ms')} AS bucket, count(*)::int AS n FROM s WHERE ms IS NOT NULL GROUP BY 1, 2, 3, 4) x
+          GROUP BY 1, 2, 3
+       ),
+       agg AS (
+         SELECT project_id, model, hour, count(*)::int AS calls, (count(*) FILTER (WHERE level = 'ERROR'))::int AS errors,
+                count(ms)::int AS timed_calls, coalesce(sum(ms), 0) AS latency_sum_ms, count(cost)::int AS costed_calls,
+                coalesce(sum(cost), 0) AS cost_usd, coalesce(sum(prompt_tokens), 0) AS prompt_tokens, coalesce(sum(completion_tokens), 0) AS completion_tokens
+           FROM s GROUP BY 1, 2, 3
+       ),
+       upserted AS (
+         INSERT INTO model_stats (project_id, model, hour, calls, errors, timed_calls, latency_sum_ms, latency_hist, costed_calls, cost_usd, prompt_tokens, completion_tokens, updated_at)
+         SELECT a.project_id, a.model, a.hour, a.calls, a.errors, a.timed_calls, a.latency_sum_ms, coalesce(h.h, '{}'), a.costed_calls, a.cost_usd, a.prompt_tokens, a.completion_tokens, now()
+           FROM agg a LEFT JOIN hist h USING (project_id, model, hour)
+         ON CONFLICT (project_id, model, hour) DO UPDATE SET calls = excluded.calls, errors = excluded.errors, timed_calls = excluded.timed_calls,
+           latency_sum_ms = excluded.latency_sum_ms, latency_hist = excluded.latency_hist, costed_calls = excluded.costed_calls, cost_usd = excluded.cost_usd,
+           prompt_tokens = excluded.prompt_tokens, completion_tokens = excluded.completion_tokens, updated_at = excluded.updated_at
+       )
+       DELETE FROM model_stats m USING b
+        WHERE m.project_id = b.project_id AND m.model = b.model AND m.hour = b.hour
+          AND NOT EXISTS (SELECT 1 FROM agg a WHERE a.project_id = b.project_id AND a.model = b.model AND a.hour = b.hour)`,
+      params,
+    );
+    await m.query(`DELETE FROM model_score_stats m USING (${BUCKETS}) b WHERE m.project_id = b.project_id AND m.model = b.model AND m.hour = b.hour`, params);
+    await m.query(
+      `WITH b AS (${BUCKETS}),
+       about AS (
+         SELECT b.project_id, b.model, b.hour, c.id, c.source, c.name, c.value, c.metadata ${SPANS_OF_BUCKETS}
+           JOIN scores c ON c.project_id = s.project_id AND c.span_id = s.id
+         UNION ALL
+         SELECT b.project_id, b.model, b.hour, c.id, c.source, c.name, c.value, c.metadata ${SPANS_OF_BUCKETS}
+           JOIN scores c ON c.project_id = s.project_id AND c.trace_id = s.trace_id AND c.span_id IS NULL
+       ),
+       -- A score of a whole trace counts once per model and hour, however many calls the trace made.
+       once AS (
+         SELECT DISTINCT ON (project_id, model, hour, id) project_id, model, hour, coalesce(source, 'API') AS source, coalesce(name, '') AS name,
+                ${SCORE_NUMBER_SQL('value')} AS number, ${SCORE_PASS_SQL('value', 'metadata')} AS pass
+           FROM about ORDER BY project_id, model, hour, id
+       )
+       INSERT INTO model_score_stats (project_id, model, hour, source, name, scores, numeric_scores, value_sum, judged, passed)
+       SELECT project_id, model, hour, source, name, count(*)::int, count(number)::int, coalesce(sum(number), 0), count(pass)::int, (count(*) FILTER (WHERE pass))::int
+         FROM once GROUP BY 1, 2, 3, 4, 5`,
+      params,
+    );
+    await m.query(`DELETE FROM model_stats_dirty d USING (${BUCKETS}) b WHERE d.project_id = b.project_id AND d.model = b.model AND d.hour = b.hour`, params);
+    return buckets.length;
+  });
+}
+
+/** Drops the oldest dirty mark without recounting: for a bucket whose recount keeps failing, so it cannot hold the others back. */
+export async function discardOldestDirtyBucket(ds: DataSource): Promise<Bucket | null> {
+  const rows = returnedRows<Bucket>(
+    await ds.query(
+    `DELETE FROM model_stats_dirty WHERE ctid = (SELECT ctid FROM model_stats_dirty ORDER BY hour LIMIT 1 FOR UPDATE SKIP LOCKED) RETURNING project_id, model, hour`,
+    ),
+  );
+  return rows[0] ?? null;
+}
+
+/** One model's stats merged over a window of hours. */
+export interface ModelWindowStats {
+  model: string;
+  calls: number;
+  errors: number;
+  timedCalls: number;
+  latencySumMs: number;
+  latency: LatencyHistogram;
+  costedCalls: number;
+  costUsd: number;
+  promptTokens: number;
+  completionTokens: number;
+  scores: { source: string; name: string; scores: number; numericScores: number; valueSum: number; judged: number; passed: number }[];
+}
+
+/** The stats of `models` in a project over the hours from `since` (inclusive); models without any are absent. */
+export async function readModelStats(db: Pick<DataSource, 'query'>, projectId: string, models: string[], since: Date): Promise<Map<string, ModelWindowStats>> {
+  const rows: { model: string; calls: number; errors: number; timed: number; latency_sum: number; hists: LatencyHistogram[]; costed: number; cost: number; prompt: number; completion: number }[] = await db.query(
+    `SELECT model, sum(calls)::float8 AS calls, sum(errors)::float8 AS errors, sum(timed_calls)::float8 AS timed, sum(latency_sum_ms) AS latency_sum,
+            jsonb_agg(latency_hist) AS hists, sum(costed_calls)::float8 AS costed, sum(cost_usd) AS cost,
+            sum(prompt_tokens)::float8 AS prompt, sum(completion_tokens)::float8 AS completion
+       FROM model_stats WHERE project_id = $1 AND model = ANY($2::text[]) AND hour >= $3 GROUP BY model`,
+    [projectId, models, since],
+  );
+  const stats = new Map<string, ModelWindowStats>(
+    rows.map((r) => [
+      r.model,
+      {
+        model: r.model,
+        calls: r.calls,
+        errors: r.errors,
+        timedCalls: r.timed,
+        latencySumMs: r.latency_sum,
+        latency: mergeHistograms(r.hists),
+        costedCalls: r.costed,
+        costUsd: r.cost,
+        promptTokens: r.prompt,
+        completionTokens: r.completion,
+        scores: [],
+      },
+    ]),
+  );
+  const scores: { model: string; source: string; name: string; scores: number; numeric: number; value_sum: number; judged: number; passed: number }[] = await db.query(
+    `SELECT model, source, name, sum(scores)::float8 AS scores, sum(numeric_scores)::float8 AS numeric, sum(value_sum) AS value_sum,
+            sum(judged)::float8 AS judged, sum(passed)::float8 AS passed
+       FROM model_score_stats WHERE project_id = $1 AND model = ANY($2::text[]) AND hour >= $3 GROUP BY model, source, name`,
+    [projectId, models, since],
+  );
+  for (const s of scores) {
+    stats.get(s.model)?.scores.push({ source: s.source, name: s.name, scores: s.scores, numericScores: s.numeric, valueSum: s.value_sum, judged: s.judged, passed: s.passed });
+  }
+  return stats;
+}

@@ -1,0 +1,199 @@
+import type { DataSource } from 'typeorm';
+import { type LatencyHistogram, type OverviewSums, type ScoreSums, type SpanSums, type StatsFilter, latencyBucketSql } from '@app/domain';
+import { returnedRows } from '@app/persistence';
+import { TELEMETRY_TABLES } from '../telemetry/tables/telemetry-writer';
+import { SCORE_NUMBER_SQL, SCORE_PASS_SQL, SCORE_TIME, STATS_DIMENSION_LENGTH, statsBucketOf } from './stats-buckets';
+
+type Db = Pick<DataSource, 'query'>;
+
+/** A stored cost beyond this is left out of sums, as in model_stats. */
+const SUMMABLE_COST = 1e12;
+const dimension = (sql: string) => `left(coalesce(${sql}, ''), ${STATS_DIMENSION_LENGTH})`;
+
+/** Marks every overview bucket with rows or stats for recount (see markAllModelStatsDirty, which calls it). */
+export async function markAllOverviewStatsDirty(db: Db): Promise<void> {
+  await db.query(
+    `INSERT INTO stats_5m_dirty (project_id, bucket)
+     SELECT DISTINCT project_id, ${statsBucketOf('start_time')} FROM spans WHERE start_time IS NOT NULL
+     UNION SELECT project_id, ${statsBucketOf('"timestamp"')} FROM traces
+     UNION SELECT project_id, ${statsBucketOf(SCORE_TIME('scores'))} FROM scores
+     UNION SELECT project_id, bucket FROM span_stats_5m
+     UNION SELECT project_id, bucket FROM trace_stats_5m
+     UNION SELECT project_id, bucket FROM score_stats_5m
+     ON CONFLICT DO NOTHING`,
+  );
+}
+
+interface Bucket {
+  project_id: string;
+  bucket: Date;
+}
+
+const BUCKETS = `SELECT * FROM unnest($1::uuid[], $2::timestamptz[]) AS b (project_id, bucket)`;
+const IN_BUCKET = (column: string) => `${column} >= b.bucket AND ${column} < b.bucket + interval '5 minutes'`;
+
+/**
+ * Recounts up to `limit` dirty overview buckets from the rows, in one transaction, replacing
+ * their stats whole; instances share the work (SKIP LOCKED). A batch writing into a bucket
+ * being recounted waits for the recount and marks it again, so no write is missed.
+ */
+export async function refreshDirtyOverviewStats(ds: DataSource, limit: number): Promise<number> {
+  return ds.transaction(async (m) => {
+    // The tables before the dirty rows, as refreshDirtyModelStats and for the same reason.
+    await m.query(`LOCK TABLE ${TELEMETRY_TABLES.join(', ')} IN ACCESS SHARE MODE`);
+    const buckets: Bucket[] = await m.query('SELECT project_id, bucket FROM stats_5m_dirty ORDER BY bucket LIMIT $1 FOR UPDATE SKIP LOCKED', [limit]);
+    if (!buckets.length) return 0;
+    const params = [buckets.map((b) => b.project_id), buckets.map((b) => b.bucket)];
+    for (const table of ['span_stats_5m', 'trace_stats_5m', 'score_stats_5m']) {
+      await m.query(`DELETE FROM ${table} m USING (${BUCKETS}) b WHERE m.project_id = b.project_id AND m.bucket = b.bucket`, params);
+    }
+    await m.query(
+      `WITH b AS (${BUCKETS}),
+       s AS (
+         SELECT b.project_id, b.bucket, ${dimension('s.type')} AS span_type, ${dimension('s.model')} AS model, ${dimension('t.name')} AS trace_name,
+                s.level, s.prompt_tokens, s.completion_tokens, coalesce(s.total_tokens, coalesce(s.prompt_tokens, 0) + coalesce(s.completion_tokens, 0)) AS total_tokens,
+                CASE WHEN abs(s.cost) < ${SUMMABLE_COST} THEN s.cost END AS cost,
+                CASE WHEN s.end_time >= s.start_time THEN extract(epoch FROM s.end_time - s.start_time)::float8 * 1000 END AS ms
+           FROM b JOIN spans s ON s.project_id = b.project_id AND ${IN_BUCKET('s.start_time')}
+           LEFT JOIN traces t ON t.project_id = s.project_id AND t.id = s.trace_id
+       ),
+       hist AS (
+         SELECT project_id, bucket, span_type, model, trace_name, jsonb_object_agg(latency_bucket, n) AS h
+           FROM (SELECT project_id, bucket, span_type, model, trace_name, ${latencyBucketSql('ms')} AS latency_bucket, count(*)::int AS n
+                   FROM s WHERE ms IS NOT NULL GROUP BY 1, 2, 3, 4, 5, 6) x
+          GROUP BY 1, 2, 3, 4, 5
+       ),
+       agg AS (
+         SELECT project_id, bucket, span_type, model, trace_name, count(*)::int AS calls, (count(*) FILTER (WHERE level = 'ERROR'))::int AS errors,
+                coalesce(sum(cost), 0) AS cost_usd, coalesce(sum(prompt_tokens), 0) AS prompt_tokens,
+                coalesce(sum(completion_tokens), 0) AS completion_tokens, coalesce(sum(total_tokens), 0) AS total_tokens
+           FROM s GROUP BY 1, 2, 3, 4, 5
+       )
+       INSERT INTO span_stats_5m (project_id, bucket, span_type, model, trace_name, calls, errors, latency_hist, cost_usd, prompt_tokens, completion_tokens, total_tokens)
+       SELECT a.project_id, a.bucket, a.span_type, a.model, a.trace_name, a.calls, a.errors, coalesce(h.h, '{}'), a.cost_usd, a.prompt_tokens, a.completion_tokens, a.total_tokens
+         FROM agg a LEFT JOIN hist h USING (project_id, bucket, span_type, model, trace_name)`,
+      params,
+    );
+    await m.query(
+      `WITH b AS (${BUCKETS})
+       INSERT INTO trace_stats_5m (project_id, bucket, traces)
+       SELECT b.project_id, b.bucket, count(*)::int FROM b JOIN traces t ON t.project_id = b.project_id AND ${IN_BUCKET('t."timestamp"')} GROUP BY 1, 2`,
+      params,
+    );
+    await m.query(
+      `WITH b AS (${BUCKETS}),
+       c AS (
+         SELECT b.project_id, b.bucket, ${dimension('t.name')} AS trace_name, coalesce(c.source, 'API') AS source, ${dimension('c.name')} AS name,
+                ${SCORE_NUMBER_SQL('c.value')} AS number, ${SCORE_PASS_SQL('c.value', 'c.metadata')} AS pass
+           FROM b JOIN scores c ON c.project_id = b.project_id AND ${IN_BUCKET(SCORE_TIME('c'))}
+           LEFT JOIN traces t ON t.project_id = c.project_id AND t.id = c.trace_id
+       )
+       INSERT INTO score_stats_5m (project_id, bucket, trace_name, source, name, scores, numeric_scores, value_sum, judged, passed)
+       SELECT project_id, bucket, trace_name, source, name, count(*)::int, count(number)::int, coalesce(sum(number), 0), count(pass)::int, (count(*) FILTER (WHERE pass))::int
+         FROM c GROUP BY 1, 2, 3, 4, 5`,
+      params,
+    );
+    await m.query(`DELETE FROM stats_5m_dirty d USING (${BUCKETS}) b WHERE d.project_id = b.project_id AND d.bucket = b.bucket`, params);
+    return buckets.length;
+  });
+}
+
+/** Drops the oldest dirty overview mark without recounting: for a bucket whose recount keeps failing. */
+export async function discardOldestDirtyOverviewBucket(ds: DataSource): Promise<Bucket | null> {
+  const rows = returnedRows<Bucket>(
+    await ds.query(
+    `DELETE FROM stats_5m_dirty WHERE ctid = (SELECT ctid FROM stats_5m_dirty ORDER BY bucket LIMIT 1 FOR UPDATE SKIP LOCKED) RETURNING project_id, bucket`,
+    ),
+  );
+  return rows[0] ?? null;
+}
+
+/** The earliest overview bucket of a project still waiting for its recount, or null when none is. */
+export async function oldestDirtyOverviewBucket(db: Db, projectId: string): Promise<Date | null> {
+  const [row] = await db.query('SELECT min(bucket) AS bucket FROM stats_5m_dirty WHERE project_id = $1', [projectId]);
+  return row?.bucket ?? null;
+}
+
+interface SpanSumsRow {
+  g: string;
+  calls: number;
+  errors: number;
+  cost: number;
+  prompt: number;
+  completion: number;
+  total: number;
+}
+
+/**
+ * Span stats of a project's buckets in [from, to), summed per group (`group` is an SQL
+ * expression over span_stats_5m's columns), histograms merged in SQL.
+ */
+async function groupedSpanSums(db: Db, group: string, where: string, params: unknown[]): Promise<Map<string, SpanSums>> {
+  const rows: SpanSumsRow[] = await db.query(
+    `SELECT (${group})::text AS g, sum(calls)::float8 AS calls, sum(errors)::float8 AS errors, sum(cost_usd) AS cost,
+            sum(prompt_tokens)::float8 AS prompt, sum(completion_tokens)::float8 AS completion, sum(total_tokens)::float8 AS total
+       FROM span_stats_5m WHERE project_id = $1 AND bucket >= $2 AND bucket < $3 ${where} GROUP BY 1`,
+    params,
+  );
+  const sums = new Map<string, SpanSums>(
+    rows.map((r) => [
+      r.g,
+      { calls: r.calls, errors: r.errors, costUsd: r.cost, promptTokens: r.prompt, completionTokens: r.completion, totalTokens: r.total, latency: {} as LatencyHistogram },
+    ]),
+  );
+  const hist: { g: string; k: string; n: number }[] = await db.query(
+    `SELECT g, k, sum(n)::float8 AS n
+       FROM (SELECT (${group})::text AS g, h.key AS k, h.value::int AS n FROM span_stats_5m, jsonb_each_text(latency_hist) h
+              WHERE project_id = $1 AND bucket >= $2 AND bucket < $3 ${where}) x
+      GROUP BY 1, 2`,
+    params,
+  );
+  for (const h of hist) {
+    const s = sums.get(h.g);
+    if (s) s.latency[h.k] = h.n;
+  }
+  return sums;
+}
+
+async function groupedScoreSums(db: Db, where: string, params: unknown[]): Promise<(ScoreSums & { name: string; source: string })[]> {
+  const rows: { name: string; source: string; scores: number; numeric: number; value_sum: number; judged: number; passed: number }[] = await db.query(
+    `SELECT name, source, sum(scores)::float8 AS scores, sum(numeric_scores)::float8 AS numeric, sum(value_sum) AS value_sum,
+            sum(judged)::float8 AS judged, sum(passed)::float8 AS passed
+       FROM score_stats_5m WHERE project_id = $1 AND bucket >= $2 AND bucket < $3 ${where} GROUP BY name, source ORDER BY name, source`,
+    params,
+  );
+  return rows.map((r) => ({ name: r.name, source: r.source, scores: r.scores, numericScores: r.numeric, valueSum: r.value_sum, judged: r.judged, passed: r.passed }));
+}
+
+/** Everything the overview shows of a project's buckets in [from, to), series points `bucketSeconds` wide from the epoch. */
+export async function readOverviewSums(db: Db, projectId: string, from: Date, to: Date, bucketSeconds: number): Promise<OverviewSums> {
+  const range = [projectId, from, to];
+  const point = `extract(epoch FROM date_bin(make_interval(secs => ${Number(bucketSeconds)}), bucket, timestamptz '1970-01-01T00:00:00Z'))::bigint * 1000`;
+  const series = await groupedSpanSums(db, point, '', range);
+  const models = await groupedSpanSums(db, 'model', `AND model <> ''`, range);
+  const spanTypes = await groupedSpanSums(db, 'span_type', '', range);
+  const traces: { t: string; traces: number }[] = await db.query(
+    `SELECT ${point} AS t, sum(traces)::float8 AS traces FROM trace_stats_5m WHERE project_id = $1 AND bucket >= $2 AND bucket < $3 GROUP BY 1`,
+    range,
+  );
+  return {
+    series: [...series].map(([t, s]) => ({ t: Number(t), ...s })),
+    traces: traces.map((r) => ({ t: Number(r.t), traces: r.traces })),
+    models: [...models].map(([model, s]) => ({ model, ...s })),
+    spanTypes: [...spanTypes].map(([spanType, s]) => ({ spanType, ...s })),
+    scores: await groupedScoreSums(db, '', range),
+  };
+}
+
+/** A monitor's window: span sums and score sums of the buckets in [from, to) that match the filter. */
+export async function readWindowSums(db: Db, projectId: string, from: Date, to: Date, filter: StatsFilter): Promise<{ spans: SpanSums | null; scores: (ScoreSums & { name: string; source: string })[] }> {
+  const params = [projectId, from, to, filter.model ?? null, filter.spanType ?? null, filter.traceName ?? null];
+  const spans = await groupedSpanSums(
+    db,
+    `''`,
+    `AND ($4::text IS NULL OR model = $4) AND ($5::text IS NULL OR span_type = $5) AND ($6::text IS NULL OR trace_name = $6)`,
+    params,
+  );
+  const scores = await groupedScoreSums(db, `AND ($4::text IS NULL OR trace_name = $4)`, [projectId, from, to, filter.traceName ?? null]);
+  return { spans: spans.get('') ?? null, scores };
+}

@@ -1,0 +1,23 @@
+/** The overview stats' bucket: 5 minutes of event time, in UTC, from the epoch. */
+export const STATS_BUCKET_SECONDS = 300;
+
+/** The 5-minute bucket a timestamptz expression falls in, in SQL. */
+export const statsBucketOf = (column: string): string => `date_bin('5 minutes', ${column}, timestamptz '1970-01-01T00:00:00Z')`;
+
+/** A score's event time: its own timestamp, else when it was first stored. */
+export const SCORE_TIME = (alias: string): string => `coalesce(${alias}."timestamp", ${alias}.created_at)`;
+
+/** A score's value as a number (numeric, or a boolean as 0/1), else null; `value` is the jsonb column. */
+export const SCORE_NUMBER_SQL = (value: string): string =>
+  `CASE jsonb_typeof(${value}) WHEN 'number' THEN (${value} #>> '{}')::float8 WHEN 'boolean' THEN (${value} #>> '{}')::boolean::int::float8 END`;
+
+/** Whether a score passed: its metadata's boolean `pass`, else a boolean value; null when it says neither. */
+export const SCORE_PASS_SQL = (value: string, metadata: string): string =>
+  `CASE WHEN jsonb_typeof(${metadata} -> 'pass') = 'boolean' THEN (${metadata} ->> 'pass')::boolean
+        WHEN jsonb_typeof(${value}) = 'boolean' THEN (${value} #>> '{}')::boolean END`;
+
+/**
+ * Dimension values (span type, model, trace name, score name) are kept to this many characters
+ * in the overview stats, so a long name cannot make a key too wide for its index.
+ */
+export const STATS_DIMENSION_LENGTH = 256;

@@ -1,0 +1,236 @@
+import 'reflect-metadata';
+import { randomUUID } from 'node:crypto';
+import fc from 'fast-check';
+import type { DataSource, MigrationInterface } from 'typeorm';
+import {
+  SPAN_LEVELS,
+  type SpanDelta,
+  type SpanFields,
+  type TelemetryFacts,
+  type TraceDelta,
+  type TraceFields,
+  foldFacts,
+  mergeVersioned,
+  nativeId,
+  stamped,
+  versionOf,
+} from '@app/domain';
+import { MIGRATIONS } from '@app/migrations';
+import { type TestDatabase, createTestDatabase } from '@app/persistence/testing/test-database';
+import { SPAN_FIELD_COLUMNS } from './columns';
+import { deleteTraces, writeTelemetry } from './telemetry-writer';
+import { TraceQueries } from '@app/persistence';
+
+const projectId = randomUUID();
+const traceId = randomUUID();
+
+const trace = (iso: string, eventId: string, values: Partial<TraceFields>, minSpanStart: string | null = null): TraceDelta => ({
+  projectId, id: traceId, otelTraceId: null, externalId: 'ext', createdAt: iso, firstEventTime: iso, minSpanStart,
+  ...stamped(values, versionOf(iso, eventId)),
+});
+const span = (id: string, iso: string, eventId: string, values: Partial<SpanFields>): SpanDelta => ({
+  projectId, id, otelSpanId: null, externalId: null, createdAt: iso,
+  ...stamped({ traceId, ...values }, versionOf(iso, eventId)),
+});
+const facts = (partial: Partial<TelemetryFacts>): TelemetryFacts => ({ traces: [], spans: [], scores: [], deletions: [], ...partial });
+
+describe(writeTelemetry.name, () => {
+  let ds: DataSource;
+  let db: TestDatabase;
+
+  beforeAll(async () => {
+    db = await createTestDatabase();
+    ds = db.ds;
+  });
+
+  afterAll(() => db?.drop());
+
+  beforeEach(() => ds.query('TRUNCATE traces, spans, scores, deleted_traces'));
+
+  const events = [
+    facts({ traces: [trace('2024-01-01T00:00:03.000Z', 'a', { name: 'newest', tags: ['x', 'y'] })] }),
+    facts({ traces: [trace('2024-01-01T00:00:01.000Z', 'b', { name: 'oldest', userId: 'u-old', input: { deep: ['v'] } })] }),
+    facts({ traces: [trace('2024-01-01T00:00:02.000Z', 'c', { userId: 'u-mid' }, '2024-01-01T00:00:00.500Z')] }),
+  ];
+  const orders = [[0, 1, 2], [2, 1, 0], [1, 0, 2], [1, 2, 0, 0, 1]];
+
+  it.each(orders)('converges to the same row whatever the order (%p…)', async (...order: number[]) => {
+    for (const i of order) await ds.transaction((m) => writeTelemetry(m, events[i]));
+    const [row] = await ds.query('SELECT name, user_id, tags, input, "timestamp", created_at FROM traces');
+    expect(row).toEqual({
+      name: 'newest',
+      user_id: 'u-mid',
+      tags: ['x', 'y'],
+      input: { deep: ['v'] },
+      timestamp: new Date('2024-01-01T00:00:00.500Z'),
+      created_at: new Date('2024-01-01T00:00:01.000Z'),
+    });
+  });
+
+  it('aggregates spans on read: count, tokens, cost and latency', async () => {
+    await ds.transaction((m) =>
+      writeTelemetry(
+        m,
+        facts({
+          traces: [trace('2024-01-01T00:00:00.000Z', 'e0', { name: 't' })],
+          spans: [
+            span(randomUUID(), '2024-01-01T00:00:00.000Z', 'e1', { startTime: '2024-01-01T00:00:00.000Z', endTime: '2024-01-01T00:00:02.000Z', totalTokens: 15, cost: 0.0000045 }),
+            span(randomUUID(), '2024-01-01T00:00:00.000Z', 'e2', { startTime: '2024-01-01T00:00:01.000Z', promptTokens: 10, completionTokens: 5, cost: 0.0000045 }),
+          ],
+        }),
+      ),
+    );
+    const [row] = await new TraceQueries(ds).list({ projectId, limit: 10 });
+    expect(row).toMatchObject({ span_count: 2, total_tokens: 30, total_cost: 0.000009, latency_ms: 2000 });
+  });
+
+  it('reports the rows it created, per project and UTC month, and not the ones it merged into', async () => {
+    const first = await ds.transaction((m) => writeTelemetry(m, events[0]));
+    expect(first.newTraces).toEqual([{ projectId, month: '2024-01', n: 1 }]);
+    const again = await ds.transaction((m) => writeTelemetry(m, foldFacts([events[1], events[0]])));
+    expect(again.newTraces).toEqual([]);
+    const spans = await ds.transaction((m) => writeTelemetry(m, facts({ spans: [span(randomUUID(), '2024-02-01T00:00:00.000Z', 's1', { name: 'a' }), span(randomUUID(), '2024-02-01T00:00:00.000Z', 's2', { name: 'b' })] })));
+    expect(spans.newSpans).toEqual([{ projectId, month: '2024-02', n: 2 }]);
+  });
+
+  it('deletes a trace with its spans for good: later spans and a replay of the trace write nothing', async () => {
+    const spanId = randomUUID();
+    await ds.transaction((m) => writeTelemetry(m, facts({ traces: events[0].traces, spans: [span(spanId, '2024-01-01T00:00:00.000Z', 's1', { name: 'a' })] })));
+    const deleted = await ds.transaction((m) => deleteTraces(m, [{ projectId, id: traceId, deletedAt: '2024-02-01T00:00:00.000Z' }]));
+    expect(deleted).toEqual({ traces: 1, spans: 1, scores: 0 });
+    const replay = await ds.transaction((m) => writeTelemetry(m, foldFacts([...events, facts({ spans: [span(randomUUID(), '2024-03-01T00:00:00.000Z', 's2', { name: 'late' })] })])));
+    expect(replay).toEqual({ newTraces: [], newSpans: [] });
+    expect((await ds.query('SELECT count(*)::int AS n FROM traces')).concat(await ds.query('SELECT count(*)::int AS n FROM spans'))).toEqual([{ n: 0 }, { n: 0 }]);
+    expect(await ds.transaction((m) => deleteTraces(m, [{ projectId, id: traceId, deletedAt: '2024-02-01T00:00:00.000Z' }]))).toEqual({ traces: 0, spans: 0, scores: 0 });
+  });
+
+  it('writes nothing of a trace its own batch deletes, and the rest of the batch', async () => {
+    const otherTrace = randomUUID();
+    const written = await ds.transaction((m) =>
+      writeTelemetry(
+        m,
+        facts({
+          traces: events[0].traces,
+          spans: [span(randomUUID(), '2024-01-01T00:00:00.000Z', 's1', { name: 'gone' }), span(randomUUID(), '2024-01-01T00:00:00.000Z', 's2', { traceId: otherTrace, name: 'kept' })],
+          deletions: [{ projectId, id: traceId, deletedAt: '2024-02-01T00:00:00.000Z' }],
+        }),
+      ),
+    );
+    expect(written).toEqual({ newTraces: [], newSpans: [{ projectId, month: '2024-01', n: 1 }] });
+    expect(await ds.query('SELECT trace_id, name FROM spans')).toEqual([{ trace_id: otherTrace, name: 'kept' }]);
+    expect(await ds.query('SELECT count(*)::int AS n FROM traces')).toEqual([{ n: 0 }]);
+  });
+
+  it('keeps rows of different projects apart', async () => {
+    await ds.transaction((m) => writeTelemetry(m, events[0]));
+    expect(await new TraceQueries(ds).list({ projectId: randomUUID(), limit: 10 })).toEqual([]);
+    expect(await new TraceQueries(ds).findOne(projectId, [traceId])).not.toBeNull();
+  });
+
+  describe('versions', () => {
+    const FIELDS = SPAN_FIELD_COLUMNS.map((c) => c.field);
+    const EVENT_IDS = ['a', 'b', 'c'];
+
+    /** Every field an event can set, derived from the event: one event, one content, as for real events. */
+    const contentOf = (k: number): SpanFields => ({
+      traceId: nativeId(`trace ${k}`).id,
+      parentId: nativeId(`parent ${k}`).id,
+      name: `name ${k}`,
+      type: `type ${k}`,
+      model: `model ${k}`,
+      modelParameters: { k },
+      promptTokens: k,
+      completionTokens: k + 1,
+      totalTokens: k + 2,
+      cost: k / 4,
+      input: [k],
+      output: { k },
+      metadata: { m: k },
+      attributes: { a: k },
+      startTime: new Date(Date.UTC(2024, 1, 1, 0, 0, k)).toISOString(),
+      endTime: new Date(Date.UTC(2024, 1, 2, 0, 0, k)).toISOString(),
+      level: SPAN_LEVELS[k % SPAN_LEVELS.length],
+      statusMessage: `status ${k}`,
+    });
+
+    // Few seconds and event ids, so that versions often tie on the time and sometimes entirely.
+    const eventArb = fc.record({
+      second: fc.integer({ min: 0, max: 3 }),
+      eventId: fc.constantFrom(...EVENT_IDS),
+      fields: fc.subarray(FIELDS),
+    });
+    const deltaOf = (id: string, { second, eventId, fields }: { second: number; eventId: string; fields: (keyof SpanFields)[] }): SpanDelta => {
+      const content = contentOf(second * EVENT_IDS.length + EVENT_IDS.indexOf(eventId));
+      const values = Object.fromEntries(fields.map((f) => [f, content[f]])) as Partial<SpanFields>;
+      return { projectId, id, otelSpanId: null, externalId: null, createdAt: '2024-01-01T00:00:00.000Z', ...stamped(values, versionOf(`2024-01-01T00:00:0${second}.000Z`, eventId)) };
+    };
+
+    const writeSpans = (spans: SpanDelta[]) => ds.transaction((m) => writeTelemetry(m, foldFacts(spans.map((s) => facts({ spans: [s] })))));
+    const storedRow = async (id: string) => (await ds.query(`SELECT to_jsonb(s) - 'id' - 'versions' AS row FROM spans s WHERE project_id = $1 AND id = $2`, [projectId, id]))[0].row;
+    const storedVersionsOf = async (id: string) =>
+      Object.fromEntries(
+        (await ds.query(`SELECT f, spanlog_version(s.versions, f) AS v FROM spans s, unnest($3::text[]) AS f WHERE s.project_id = $1 AND s.id = $2`, [projectId, id, FIELDS])).map(
+          (r: { f: string; v: string | null }) => [r.f, r.v],
+        ),
+      );
+
+    it('merge a row in SQL as mergeVersioned folds its deltas, in any order and batching, over rows of either format', async () => {
+      await fc.assert(
+        fc.asyncProperty(
+          fc.array(eventArb, { minLength: 1, maxLength: 6 }),
+          fc.boolean(),
+          fc.array(fc.record({ key: fc.nat(), batchWithNext: fc.boolean() }), { minLength: 8, maxLength: 8 }),
+          async (events, firstStoredOldFormat, shuffle) => {
+            const id = randomUUID();
+            const deltas = events.map((e) => deltaOf(id, e));
+            const [first, ...rest] = deltas;
+            if (firstStoredOldFormat) {
+              await writeSpans([first]);
+              // What the writer stored before CompactVersions: every field with its own version.
+              await ds.query('UPDATE spans SET versions = $3 WHERE project_id = $1 AND id = $2', [projectId, id, JSON.stringify(first.versions)]);
+            }
+            // Replays of the first two deltas too: merging is idempotent.
+            const applied = [...(firstStoredOldFormat ? rest : deltas), ...deltas.slice(0, 2)]
+              .map((d, i) => ({ d, ...shuffle[i] }))
+              .sort((x, y) => x.key - y.key);
+            for (let i = 0; i < applied.length; ) {
+              let end = i + 1;
+              while (end < applied.length && applied[end - 1].batchWithNext) end++;
+              await writeSpans(applied.slice(i, end).map((x) => x.d));
+              i = end;
+            }
+
+            const folded = deltas.reduce((a, b) => ({ ...a, ...mergeVersioned(a, b) }));
+            expect(await storedVersionsOf(id)).toEqual(Object.fromEntries(FIELDS.map((f) => [f, folded.versions[f] ?? null])));
+            const fresh = randomUUID();
+            await writeSpans([{ ...folded, id: fresh }]);
+            expect(await storedRow(id)).toEqual(await storedRow(fresh));
+          },
+        ),
+        { numRuns: 80 },
+      );
+    });
+
+    it('store one version for the fields one event set', async () => {
+      const id = randomUUID();
+      await writeSpans([deltaOf(id, { second: 1, eventId: 'a', fields: FIELDS.filter((f) => f !== 'model') })]);
+      const [{ versions }] = await ds.query('SELECT versions FROM spans WHERE project_id = $1 AND id = $2', [projectId, id]);
+      expect(versions).toEqual({ '*': versionOf('2024-01-01T00:00:01.000Z', 'a'), model: null });
+    });
+
+    it('are spelled out field by field when CompactVersions is reverted', async () => {
+      const migration = new (MIGRATIONS.find((m) => m.name === 'CompactVersions1764300000000') as new () => MigrationInterface)();
+      const delta = deltaOf(randomUUID(), { second: 1, eventId: 'a', fields: FIELDS.filter((f) => f !== 'model') });
+      await writeSpans([delta]);
+      const runner = ds.createQueryRunner();
+      try {
+        await migration.down(runner);
+        const [{ versions }] = await ds.query('SELECT versions FROM spans WHERE project_id = $1 AND id = $2', [projectId, delta.id]);
+        expect(versions).toEqual(delta.versions);
+      } finally {
+        await migration.up(runner);
+        await runner.release();
+      }
+    });
+  });
+});

@@ -1,0 +1,215 @@
+import { setImmediate } from 'node:timers/promises';
+import type { EntityManager } from 'typeorm';
+import type { ScoreDelta, SpanDelta, TelemetryFacts, TraceDeletion, TraceDelta, Versioned } from '@app/domain';
+import { type FieldColumn, SCORE_FIELD_COLUMNS, SPAN_FIELD_COLUMNS, TRACE_FIELD_COLUMNS } from './columns';
+import { type MentionedTraces, mentionedTraces, withoutDeletedTraces } from './deleted-traces';
+import { SCORE_TIME, statsBucketOf } from '../../stats/stats-buckets';
+import { storedVersions } from './stored-versions';
+import { type FixedColumn, buildUpsertSql } from './upsert-sql';
+
+/** The projection's read models, in the order every writer and a rebuild's swap lock them. */
+export const TELEMETRY_TABLES = ['traces', 'spans', 'scores'] as const;
+
+const TRACE_FIXED: FixedColumn[] = [
+  { column: 'project_id', type: 'uuid', merge: 'key' },
+  { column: 'id', type: 'uuid', merge: 'key' },
+  { column: 'otel_trace_id', type: 'text', merge: 'first' },
+  { column: 'external_id', type: 'text', merge: 'first' },
+  { column: 'created_at', type: 'timestamptz', merge: 'min' },
+  { column: 'first_event_time', type: 'timestamptz', merge: 'min' },
+  { column: 'min_span_start', type: 'timestamptz', merge: 'min' },
+];
+const SPAN_FIXED: FixedColumn[] = [
+  { column: 'project_id', type: 'uuid', merge: 'key' },
+  { column: 'id', type: 'uuid', merge: 'key' },
+  { column: 'otel_span_id', type: 'text', merge: 'first' },
+  { column: 'external_id', type: 'text', merge: 'first' },
+  { column: 'created_at', type: 'timestamptz', merge: 'min' },
+];
+const SCORE_FIXED: FixedColumn[] = [
+  { column: 'project_id', type: 'uuid', merge: 'key' },
+  { column: 'id', type: 'uuid', merge: 'key' },
+  { column: 'external_id', type: 'text', merge: 'first' },
+  { column: 'created_at', type: 'timestamptz', merge: 'min' },
+];
+
+/**
+ * Rows this statement created (not merged into), per project and UTC month of creation:
+ * what usage counts. `xmax = 0` tells an inserted row from an updated one.
+ */
+const countingNewRows = (upsert: string) => `WITH up AS (${upsert}
+RETURNING project_id, created_at, (xmax = 0) AS inserted)
+SELECT project_id AS "projectId", to_char(created_at AT TIME ZONE 'UTC', 'YYYY-MM') AS month, count(*)::int AS n
+  FROM up WHERE inserted GROUP BY 1, 2`;
+
+const TRACE_UPSERT = countingNewRows(buildUpsertSql('traces', TRACE_FIXED, TRACE_FIELD_COLUMNS));
+const SPAN_UPSERT = countingNewRows(buildUpsertSql('spans', SPAN_FIXED, SPAN_FIELD_COLUMNS));
+const SCORE_UPSERT = buildUpsertSql('scores', SCORE_FIXED, SCORE_FIELD_COLUMNS);
+
+/** How many traces or spans a write created in one project and UTC month. */
+export interface NewRows {
+  projectId: string;
+  month: string;
+  n: number;
+}
+
+export interface WrittenTelemetry {
+  newTraces: NewRows[];
+  newSpans: NewRows[];
+}
+
+/**
+ * Adds a delta's fields and versions to its row. A field the delta does not set is left out
+ * rather than written as null: jsonb_to_recordset reads a missing key as NULL, and the row's
+ * JSON is smaller and quicker to build.
+ */
+function withFields<F>(record: Record<string, unknown>, delta: Versioned<F>, columns: FieldColumn<F>[]): Record<string, unknown> {
+  record.versions = storedVersions(delta.versions, columns);
+  for (const { field, column } of columns) {
+    const value = delta.values[field];
+    if (value !== undefined && value !== null) record[column] = value;
+  }
+  return record;
+}
+
+const traceRecord = (d: TraceDelta) =>
+  withFields(
+    {
+      project_id: d.projectId,
+      id: d.id,
+      otel_trace_id: d.otelTraceId,
+      external_id: d.externalId,
+      created_at: d.createdAt,
+      first_event_time: d.firstEventTime,
+      min_span_start: d.minSpanStart,
+    },
+    d,
+    TRACE_FIELD_COLUMNS,
+  );
+const spanRecord = (d: SpanDelta) =>
+  withFields({ project_id: d.projectId, id: d.id, otel_span_id: d.otelSpanId, external_id: d.externalId, created_at: d.createdAt }, d, SPAN_FIELD_COLUMNS);
+const scoreRecord = (d: ScoreDelta) => withFields({ project_id: d.projectId, id: d.id, external_id: d.externalId, created_at: d.createdAt }, d, SCORE_FIELD_COLUMNS);
+
+/**
+ * A batch's folded facts with the upserts' parameters already serialized: the costly part
+ * of a write done before its transaction, so that the live projection can do it while the
+ * previous batch commits.
+ */
+export interface PreparedTelemetry {
+  facts: TelemetryFacts;
+  mentioned: MentionedTraces;
+  rows: { traces: string | null; spans: string | null; scores: string | null };
+}
+
+/** Rows serialized per slice between which the event loop runs, so no slice holds it for long. */
+const ROWS_PER_SLICE = 500;
+
+/**
+ * The rows as one JSON array, built a slice at a time with a turn of the event loop between
+ * slices: the live projection prepares a batch while the previous one is being written, and
+ * a long synchronous stretch here would keep that write's next statement from being sent.
+ */
+async function rowsOf<D>(deltas: D[], record: (d: D) => object): Promise<string | null> {
+  if (!deltas.length) return null;
+  const slices: string[] = [];
+  for (let i = 0; i < deltas.length; i += ROWS_PER_SLICE) {
+    if (i > 0) await setImmediate();
+    const json = JSON.stringify(deltas.slice(i, i + ROWS_PER_SLICE).map(record));
+    slices.push(json.slice(1, -1));
+  }
+  return `[${slices.join(',')}]`;
+}
+
+export async function prepareTelemetry(facts: TelemetryFacts): Promise<PreparedTelemetry> {
+  return {
+    facts,
+    mentioned: mentionedTraces(facts),
+    rows: { traces: await rowsOf(facts.traces, traceRecord), spans: await rowsOf(facts.spans, spanRecord), scores: await rowsOf(facts.scores, scoreRecord) },
+  };
+}
+
+/**
+ * Writes folded facts (one delta per row) with one statement per table. Call inside the
+ * batch's transaction; the merge in SQL makes the write idempotent and order-insensitive.
+ */
+export async function writeTelemetry(manager: EntityManager, facts: TelemetryFacts): Promise<WrittenTelemetry> {
+  return writePreparedTelemetry(manager, await prepareTelemetry(facts));
+}
+
+export async function writePreparedTelemetry(manager: EntityManager, batch: PreparedTelemetry): Promise<WrittenTelemetry> {
+  await lockTelemetryTables(manager);
+  // Deletions first, so that the rows left out below include those of a trace this batch deletes.
+  await deleteTrackedTraces(manager, batch.facts.deletions);
+  const kept = await withoutDeletedTraces(manager, batch.facts, batch.mentioned);
+  // Rows of a tombstoned trace (rare) mean serializing again without them.
+  const { rows } = kept === batch.facts ? batch : await prepareTelemetry(kept);
+  const written: WrittenTelemetry = { newTraces: [], newSpans: [] };
+  if (rows.traces) written.newTraces = await manager.query(TRACE_UPSERT, [rows.traces]);
+  if (rows.spans) written.newSpans = await manager.query(SPAN_UPSERT, [rows.spans]);
+  if (rows.scores) await manager.query(SCORE_UPSERT, [rows.scores]);
+  return written;
+}
+
+export interface DeletedRows {
+  traces: number;
+  spans: number;
+  scores: number;
+}
+
+/**
+ * Tombstones the traces and deletes them with their spans, scores and evaluation results. Idempotent: the live
+ * projection applies a deletion the retention job already applied, and a replay applies it again.
+ */
+export async function deleteTraces(manager: EntityManager, deletions: TraceDeletion[]): Promise<DeletedRows> {
+  if (!deletions.length) return { traces: 0, spans: 0, scores: 0 };
+  await lockTelemetryTables(manager);
+  return deleteTrackedTraces(manager, deletions);
+}
+
+/**
+ * Every writer takes the read models' table locks first and in one order, the order a
+ * rebuild's swap takes them in: a writer then waits for a swap (and writes into the new
+ * tables) or a swap waits for the writer's commit, and neither can deadlock the other.
+ */
+export async function lockTelemetryTables(manager: EntityManager): Promise<void> {
+  await manager.query(`LOCK TABLE ${TELEMETRY_TABLES.join(', ')} IN ROW EXCLUSIVE MODE`);
+}
+
+async function deleteTrackedTraces(manager: EntityManager, deletions: TraceDeletion[]): Promise<DeletedRows> {
+  if (!deletions.length) return { traces: 0, spans: 0, scores: 0 };
+  const [counts] = await manager.query(
+    `WITH gone AS (
+       SELECT DISTINCT ON (project_id, id) project_id, id, deleted_at
+         FROM jsonb_to_recordset($1::jsonb) AS r (project_id uuid, id uuid, deleted_at timestamptz)
+        ORDER BY project_id, id, deleted_at
+     ), tombstones AS (
+       INSERT INTO deleted_traces (project_id, id, deleted_at) SELECT project_id, id, deleted_at FROM gone ORDER BY project_id, id ON CONFLICT DO NOTHING
+     ), stats_dirty AS (
+       -- The model stats of the deleted spans' hours are counted again without them.
+       INSERT INTO model_stats_dirty (project_id, model, hour)
+       SELECT DISTINCT s.project_id, s.model, date_trunc('hour', s.start_time, 'UTC') FROM spans s JOIN gone g ON s.project_id = g.project_id AND s.trace_id = g.id
+        WHERE s.model IS NOT NULL AND s.start_time IS NOT NULL
+       ON CONFLICT DO NOTHING
+     ), stats_5m_dirty AS (
+       -- And the overview stats of the deleted spans', trace's and scores' 5-minute buckets.
+       INSERT INTO stats_5m_dirty (project_id, bucket)
+       SELECT s.project_id, ${statsBucketOf('s.start_time')} FROM spans s JOIN gone g ON s.project_id = g.project_id AND s.trace_id = g.id WHERE s.start_time IS NOT NULL
+       UNION SELECT t.project_id, ${statsBucketOf('t."timestamp"')} FROM traces t JOIN gone g ON t.project_id = g.project_id AND t.id = g.id
+       UNION SELECT c.project_id, ${statsBucketOf(SCORE_TIME('c'))} FROM scores c JOIN gone g ON c.project_id = g.project_id AND c.trace_id = g.id
+       ON CONFLICT DO NOTHING
+     ), scores_gone AS (
+       DELETE FROM scores s USING gone g WHERE s.project_id = g.project_id AND s.trace_id = g.id RETURNING 1
+     ), spans_gone AS (
+       DELETE FROM spans s USING gone g WHERE s.project_id = g.project_id AND s.trace_id = g.id RETURNING 1
+     ), traces_gone AS (
+       DELETE FROM traces t USING gone g WHERE t.project_id = g.project_id AND t.id = g.id RETURNING 1
+     ), eval_results_gone AS (
+       -- An evaluation's result speaks of the trace's content, so it goes too; the job stays, as a run the month's eval quota counted.
+       UPDATE eval_jobs j SET score = NULL, pass = NULL, reason = NULL
+         FROM gone g WHERE j.project_id = g.project_id AND j.trace_id = g.id AND (j.score IS NOT NULL OR j.reason IS NOT NULL)
+     )
+     SELECT (SELECT count(*) FROM traces_gone)::int AS traces, (SELECT count(*) FROM spans_gone)::int AS spans, (SELECT count(*) FROM scores_gone)::int AS scores`,
+    [JSON.stringify(deletions.map((d) => ({ project_id: d.projectId, id: d.id, deleted_at: d.deletedAt })))],
+  );
+  return counts;
+}

@@ -1,0 +1,102 @@
+import type { DataSource, EntityManager } from 'typeorm';
+import { INGEST_SCHEMAS, type TelemetryFacts, foldFacts } from '@app/domain';
+import { CONSUMERS, type NatsResources } from '@app/eventlog';
+import { type ProjectionPosition, type UsageCount, queueUsage, recordApplied, scheduleEvaluations } from '@app/persistence';
+import { type ModelStatsKeys, markModelStatsDirty } from '../model-stats/model-stats-tables';
+import type { StreamProjection } from '../projection';
+import { type DecodedIngestMessage, decodeIngestMessage } from './decode-ingest-message';
+import { type NewRows, type PreparedTelemetry, TELEMETRY_TABLES, type WrittenTelemetry, lockTelemetryTables, prepareTelemetry, writePreparedTelemetry } from './tables/telemetry-writer';
+
+/** Decoded messages ready to write: folded and serialized, off the store's critical path. */
+export interface TelemetryBatch {
+  telemetry: PreparedTelemetry;
+  orgOf: Map<string, string>;
+  seqs: number[];
+}
+
+/**
+ * INGEST into traces, spans and scores: how a span becomes a row. Decode converts what the
+ * client sent (native, OTLP traces and logs, scores, retention deletions) into facts; prepare
+ * folds them per row with the merge rule (`foldFacts`) and serializes the rows; apply upserts
+ * each table in one statement. A new version marks a conversion that produces other rows from
+ * the same messages (2: the instrumentation conventions and OTLP log records); the processor
+ * rebuilds the tables when the serving version is older.
+ */
+export const telemetryProjection: StreamProjection<DecodedIngestMessage, TelemetryBatch, WrittenTelemetry> = {
+  name: 'telemetry',
+  version: 2,
+  tables: TELEMETRY_TABLES,
+  source: { stream: 'ingest', consumer: CONSUMERS.ingestProjector },
+  schemas: Object.values(INGEST_SCHEMAS),
+  decode: (msg, { chunks }) => decodeIngestMessage(msg, chunks),
+  prepare: async (items) => ({
+    telemetry: await prepareTelemetry(foldFacts(items.map((i) => i.facts))),
+    orgOf: new Map(items.map((i) => [i.envelope.projectId, i.envelope.orgId])),
+    seqs: items.map((i) => i.seq),
+  }),
+  apply: (tx, batch) => writePreparedTelemetry(tx, batch.telemetry),
+};
+
+/**
+ * The telemetry projection's live-only hooks, called in the batch's transaction after its rows:
+ * side effects a rebuild never has. Each is once-only by construction (usage counts only rows
+ * the transaction created; a job is unique per evaluator and span), so whichever path applies a
+ * message first (live, `dlq retry`, a repair or replay of a message never applied) triggers them.
+ */
+export const telemetryLiveHooks = {
+  /** Queues the usage of the rows the batch created in the usage outbox (`UsageRelay` publishes it). */
+  countUsage(tx: EntityManager, batch: TelemetryBatch, written: WrittenTelemetry): Promise<void> {
+    const usage = (metric: UsageCount['metric'], rows: NewRows[]): UsageCount[] =>
+      rows.map((r) => ({ orgId: batch.orgOf.get(r.projectId) as string, month: r.month, metric, n: r.n }));
+    return queueUsage(tx, [...usage('traces', written.newTraces), ...usage('spans', written.newSpans)]);
+  },
+  /** Queues the evaluation jobs the batch's spans call for (`EvalJobRelay` publishes them). */
+  async scheduleEvaluations(tx: EntityManager, batch: TelemetryBatch): Promise<void> {
+    await scheduleEvaluations(tx, batch.telemetry.facts.spans);
+  },
+};
+
+/** Where the telemetry projection records what it applied of this deployment's INGEST. */
+export const telemetryPosition = (nats: Pick<NatsResources, 'layout'>): ProjectionPosition => ({
+  projection: telemetryProjection.name,
+  version: telemetryProjection.version,
+  stream: nats.layout.streamName(telemetryProjection.source.stream),
+});
+
+/** Which live-only hooks an apply calls. */
+export interface ApplyOptions {
+  /** Live only: queue the evaluation jobs the batch's spans call for. A repair never calls a webhook. */
+  scheduleEvaluations: boolean;
+  /**
+   * Count the usage of the rows the batch creates. Off only to re-create rows of messages
+   * applied (and counted) before, which were removed behind the projection's back.
+   */
+  countUsage: boolean;
+}
+
+/**
+ * Applies a batch to the live tables, the one way the live runner, the replay, a repair and a
+ * dead-letter retry do: the rows, the hooks asked for, and the sequences applied, in one
+ * transaction. Returns the watermark after it.
+ */
+export async function applyTelemetryBatch(ds: DataSource, position: ProjectionPosition, batch: TelemetryBatch, options: ApplyOptions): Promise<number> {
+  const statsKeys = modelStatsKeysOf(batch.telemetry.facts);
+  return ds.transaction(async (m) => {
+    // The tables' locks before any read of them, in the order a rebuild's swap takes them.
+    await lockTelemetryTables(m);
+    // The stats buckets the batch's rows are in before and after it: a span whose model or start changes leaves one.
+    await markModelStatsDirty(m, statsKeys);
+    const written = await telemetryProjection.apply(m, batch);
+    await markModelStatsDirty(m, statsKeys);
+    if (options.countUsage) await telemetryLiveHooks.countUsage(m, batch, written);
+    if (options.scheduleEvaluations) await telemetryLiveHooks.scheduleEvaluations(m, batch);
+    return recordApplied(m, position, batch.seqs);
+  });
+}
+
+/** What a batch's facts touch in the stats read model; exported for the bench's statements stage. */
+export const modelStatsKeysOf = (facts: TelemetryFacts): ModelStatsKeys => ({
+  spans: facts.spans.map((s) => ({ projectId: s.projectId, id: s.id })),
+  traces: facts.traces.map((t) => ({ projectId: t.projectId, id: t.id, named: t.values.name !== undefined })),
+  scores: facts.scores.map((c) => ({ projectId: c.projectId, id: c.id, traceId: c.values.traceId, spanId: c.values.spanId })),
+});

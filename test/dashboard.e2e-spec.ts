@@ -1,0 +1,173 @@
+import type { Page } from 'playwright-core';
+import { PASSWORD, type Tenant, bootstrap } from './support/api';
+import { type Headless, launchChromium } from './support/browser';
+import { type Stack, startStack } from './support/stack';
+
+// The dashboard in Debian's Chromium against the real built apps (issue 15, "What it must show").
+
+describe('dashboard (browser)', () => {
+  let stack: Stack;
+  let tenant: Tenant;
+  let chromium: Headless;
+  let page: Page;
+  const requests: string[] = [];
+  const traceId = `dash-${Date.now()}`;
+
+  const ingest = async (apiKey: string, body: unknown) => {
+    const res = await fetch(`${stack.baseUrl}/api/v1/traces`, { method: 'POST', headers: { authorization: `Bearer ${apiKey}`, 'content-type': 'application/json' }, body: JSON.stringify(body) });
+    return { status: res.status, seq: res.headers.get('spanlog-seq') };
+  };
+  /** Waits until the trace reads back, so the page has something to show. */
+  const visible = async (id: string, seq: string | null) => {
+    const res = await fetch(`${stack.baseUrl}/api/v1/traces/${id}?minSeq=${seq ?? ''}`, { headers: { authorization: `Bearer ${tenant.apiKey}` } });
+    expect(res.status).toBe(200);
+  };
+  const agentRun = (id: string, at = new Date()) => {
+    const t = (ms: number) => new Date(at.getTime() + ms).toISOString();
+    return {
+      batch: [
+        { id: `${id}-e1`, type: 'trace-create', timestamp: t(0), body: { id, name: `support answer ${id}`, userId: 'user-7', tags: ['dashboard'], input: { question: 'Where is my parcel?' }, output: 'It ships tomorrow.' } },
+        { id: `${id}-e2`, type: 'span-create', timestamp: t(0), body: { id: `${id}-root`, traceId: id, name: 'agent', type: 'AGENT', startTime: t(0), endTime: t(900) } },
+        { id: `${id}-e3`, type: 'span-create', timestamp: t(0), body: { id: `${id}-tool`, traceId: id, parentObservationId: `${id}-root`, name: 'lookup_order', type: 'TOOL', startTime: t(20), endTime: t(220), level: 'ERROR', statusMessage: 'order service timed out' } },
+        {
+          id: `${id}-e4`,
+          type: 'generation-create',
+          timestamp: t(0),
+          body: { id: `${id}-gen`, traceId: id, parentObservationId: `${id}-root`, name: 'compose reply', startTime: t(250), endTime: t(880), model: 'gpt-4o-mini', usage: { input: 321, output: 54 }, input: [{ role: 'user', content: 'Where is my parcel?' }], output: 'It ships tomorrow.' },
+        },
+      ],
+    };
+  };
+
+  beforeAll(async () => {
+    chromium = await launchChromium();
+    stack = await startStack();
+    tenant = await bootstrap(stack, 'dash@spanlog.test', 'Dash Org', 'shop assistant', 'growth');
+    const run = await ingest(tenant.apiKey, agentRun(traceId));
+    expect(run.status).toBeLessThan(300);
+    const score = await fetch(`${stack.baseUrl}/api/v1/scores`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${tenant.apiKey}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ traceId, name: 'helpfulness', value: 0.9, comment: 'clear answer' }),
+    });
+    expect(score.status).toBe(201);
+    await visible(traceId, score.headers.get('spanlog-seq'));
+    page = await chromium.context.newPage();
+    chromium.context.on('request', (req) => requests.push(req.url()));
+    chromium.context.on('dialog', (dialog) => void dialog.accept());
+  }, 180_000);
+
+  afterAll(async () => {
+    await chromium?.close();
+    await stack?.stop();
+  });
+
+  it('is served at / with client routes falling back to the index, while API paths keep their JSON 404', async () => {
+    const route = await fetch(`${stack.baseUrl}/p/${tenant.projectId}/traces/abc`);
+    expect(route.status).toBe(200);
+    expect(route.headers.get('content-type')).toMatch(/^text\/html/);
+    expect(route.headers.get('cache-control')).toBe('no-cache');
+    expect(route.headers.get('content-security-policy')).toContain("default-src 'self'");
+    const html = await route.text();
+    const asset = /src="(\/assets\/[^"]+\.js)"/.exec(html)?.[1];
+    expect(asset).toBeDefined();
+    const script = await fetch(`${stack.baseUrl}${asset}`);
+    expect(script.status).toBe(200);
+    expect(script.headers.get('cache-control')).toBe('public, max-age=31536000, immutable');
+    for (const path of ['/api/v1/no-such-route', '/api/trpc/a/b', '/assets/missing.js']) {
+      const missing = await fetch(`${stack.baseUrl}${path}`);
+      expect([path, missing.status, ((await missing.json()) as { error: { code: string } }).error.code]).toEqual([path, 404, 'NOT_FOUND']);
+    }
+    const posted = await fetch(`${stack.baseUrl}/p/x`, { method: 'POST' });
+    expect(posted.status).toBe(404);
+    expect((await fetch(`${stack.baseUrl}/metrics`)).headers.get('content-type')).toMatch(/^text\/plain/);
+  });
+
+  it('logs in and lands in the only project, on its traces', async () => {
+    await page.goto(`${stack.baseUrl}/`);
+    await page.waitForURL('**/login');
+    await page.getByLabel('E-mail').fill('dash@spanlog.test');
+    await page.getByLabel('Password').fill(PASSWORD);
+    await page.getByRole('button', { name: 'Log in' }).click();
+    await page.waitForURL(`**/p/${tenant.projectId}/traces`);
+    await page.getByRole('heading', { name: /Traces · shop assistant/ }).waitFor();
+  });
+
+  it('finds the trace ingested through REST by name, opens it and shows its span tree, a generation and the score', async () => {
+    await page.getByLabel('Name', { exact: true }).fill(`support answer ${traceId}`);
+    await page.getByRole('button', { name: 'Apply filters' }).click();
+    const row = page.locator('[role="row"][data-trace-id]').filter({ hasText: `support answer ${traceId}` });
+    await row.waitFor();
+    expect(await row.textContent()).toContain('helpfulness: 0.90');
+    await row.click();
+    const tree = page.getByRole('tree', { name: 'Span tree' });
+    await tree.waitFor();
+    expect(await tree.getByRole('treeitem').allTextContents()).toEqual([
+      expect.stringContaining('agent'),
+      expect.stringContaining('lookup_order'),
+      expect.stringContaining('compose reply'),
+    ]);
+    expect(await tree.getByRole('treeitem', { name: /lookup_order/ }).getAttribute('class')).toContain('wf-error');
+    await tree.getByRole('treeitem', { name: /compose reply/ }).click();
+    expect(await page.getByTestId('span-model').textContent()).toBe('gpt-4o-mini');
+    expect(await page.getByTestId('span-tokens').textContent()).toContain('321 prompt · 54 completion · 375 total');
+    const scores = page.getByRole('table', { name: 'Trace scores' });
+    expect(await scores.textContent()).toContain('helpfulness');
+    expect(await scores.textContent()).toContain('0.90');
+  });
+
+  it('creates an API key that ingests, then revokes it and the same key gets 401', async () => {
+    await page.getByRole('link', { name: 'Settings' }).click();
+    await page.getByRole('tab', { name: 'API keys', selected: true }).waitFor();
+    await page.getByLabel('Key name').fill('from the browser');
+    await page.getByRole('button', { name: 'Create key' }).click();
+    const secret = (await page.getByTestId('new-api-key').textContent()) ?? '';
+    expect(secret).not.toBe('');
+    const fresh = `${traceId}-key`;
+    const accepted = await ingest(secret, agentRun(fresh));
+    expect(accepted.status).toBeLessThan(300);
+    await visible(fresh, accepted.seq);
+    await page.getByRole('dialog').getByRole('button', { name: 'Close' }).click();
+    await page.getByRole('button', { name: 'Revoke from the browser' }).click();
+    await page.getByRole('cell', { name: /^revoked/ }).waitFor();
+    expect((await ingest(secret, agentRun(`${traceId}-late`))).status).toBe(401);
+  });
+
+  it('shows this month\'s usage against the plan with a daily chart', async () => {
+    await page.getByRole('tab', { name: 'Usage' }).click();
+    await page.getByText(/Daily usage, \d{4}-\d{2}/).waitFor();
+    expect(await page.getByRole('img', { name: /Daily usage/ }).locator('canvas').count()).toBeGreaterThan(0);
+    expect(await page.getByRole('progressbar', { name: /Traces used/ }).count()).toBe(1);
+  });
+
+  it('shows overview charts whose figures change after an ingestion', async () => {
+    await page.getByRole('link', { name: 'Overview' }).click();
+    const traces = page.getByTestId('kpi-traces');
+    await traces.waitFor();
+    expect(await page.getByRole('img', { name: /Traces and spans over time chart/ }).locator('canvas').count()).toBeGreaterThan(0);
+    const before = Number((await traces.textContent())?.replace(/,/g, ''));
+    const more = await ingest(tenant.apiKey, agentRun(`${traceId}-more`));
+    await visible(`${traceId}-more`, more.seq);
+    // The read model is a projection of its own: refresh until it counted the new trace.
+    for (let i = 0; i < 30; i++) {
+      await page.getByRole('button', { name: 'Refresh' }).click();
+      await page.getByRole('button', { name: 'Refresh' }).waitFor();
+      if (Number((await traces.textContent())?.replace(/,/g, '')) > before) break;
+      await page.waitForTimeout(500);
+    }
+    expect(Number((await traces.textContent())?.replace(/,/g, ''))).toBeGreaterThan(before);
+  });
+
+  it('sends an expired session back to the login page', async () => {
+    await page.evaluate("sessionStorage.setItem('spanlog.refresh', 'not-a-real-token')");
+    await page.goto(`${stack.baseUrl}/p/${tenant.projectId}/prompts`);
+    await page.waitForURL('**/login');
+    await page.getByText('Your session has expired').waitFor();
+  });
+
+  it('made every request to its own origin', () => {
+    const origin = new URL(stack.baseUrl).origin;
+    expect(requests.length).toBeGreaterThan(10);
+    expect(requests.filter((url) => !url.startsWith('data:') && new URL(url).origin !== origin)).toEqual([]);
+  });
+});

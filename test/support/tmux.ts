@@ -1,0 +1,87 @@
+import { spawnSync } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
+
+/** tmux, installed from Debian's package when missing and possible; otherwise one clear line. */
+export function ensureTmux(): void {
+  if (spawnSync('tmux', ['-V']).status === 0) return;
+  const installed = spawnSync('apt-get', ['install', '-y', '-qq', 'tmux'], { stdio: 'ignore', env: { ...process.env, DEBIAN_FRONTEND: 'noninteractive' } });
+  if (installed.status !== 0 || spawnSync('tmux', ['-V']).status !== 0) {
+    throw new Error('the terminal UI test needs tmux and could not install it: run `apt-get install -y tmux` as root');
+  }
+}
+
+/**
+ * A program in a detached tmux pane of a fixed size, on a tmux server of its own (its own
+ * socket), driven by send-keys and read by capture-pane, as a user at a terminal would.
+ */
+export class TmuxPane {
+  private constructor(
+    private readonly socket: string,
+    readonly columns: number,
+    readonly rows: number,
+  ) {}
+
+  /** Runs `command` (a shell line) in a `columns`×`rows` pane with exactly `env`. */
+  static start(command: string, env: NodeJS.ProcessEnv, dir: string, columns = 80, rows = 24): TmuxPane {
+    const pane = new TmuxPane(`spanlog-test-${randomBytes(4).toString('hex')}`, columns, rows);
+    // The environment goes through a script: a tmux server passes its own environment to panes, not the client's.
+    const script = join(dir, 'pane.sh');
+    const exports = Object.entries(env)
+      .filter(([name, value]) => value !== undefined && /^[A-Za-z_][A-Za-z0-9_]*$/.test(name))
+      .map(([name, value]) => `export ${name}=${shellQuote(value as string)}`);
+    writeFileSync(script, [...exports, 'export TERM=xterm-256color', command, ''].join('\n'), { mode: 0o700 });
+    pane.tmux('new-session', '-d', '-s', 'main', '-x', String(columns), '-y', String(rows), `bash ${shellQuote(script)}`);
+    return pane;
+  }
+
+  /** Keys by tmux's names (`Enter`, `Escape`, `Down`, `q`). */
+  keys(...names: string[]): void {
+    this.tmux('send-keys', '-t', 'main', ...names);
+  }
+
+  /** Text typed as it is. */
+  type(text: string): void {
+    this.tmux('send-keys', '-t', 'main', '-l', text);
+  }
+
+  /** The screen as text, one entry a line. */
+  screen(): string[] {
+    return this.tmux('capture-pane', '-p', '-t', 'main').replace(/\n$/, '').split('\n');
+  }
+
+  /** A pane format variable (`alternate_on`, `cursor_flag`). */
+  display(format: string): string {
+    return this.tmux('display-message', '-p', '-t', 'main', format).trim();
+  }
+
+  /** Polls the screen until `done` holds; fails after `timeoutMs` showing the last screen. */
+  async waitFor(what: string, done: (screen: string[]) => boolean, timeoutMs = 30_000): Promise<string[]> {
+    const deadline = Date.now() + timeoutMs;
+    for (;;) {
+      const screen = this.screen();
+      if (done(screen)) return screen;
+      if (Date.now() > deadline) throw new Error(`the screen did not show ${what} within ${timeoutMs} ms; it shows:\n${screen.join('\n')}`);
+      await sleep(100);
+    }
+  }
+
+  /** Waits until some line of the screen holds `text`. */
+  waitForText(text: string, timeoutMs?: number): Promise<string[]> {
+    return this.waitFor(JSON.stringify(text), (screen) => screen.some((line) => line.includes(text)), timeoutMs);
+  }
+
+  kill(): void {
+    spawnSync('tmux', ['-L', this.socket, 'kill-server'], { stdio: 'ignore' });
+  }
+
+  private tmux(...args: string[]): string {
+    const res = spawnSync('tmux', ['-L', this.socket, ...args], { encoding: 'utf8' });
+    if (res.status !== 0) throw new Error(`tmux ${args[0]} failed: ${res.stderr.trim()}`);
+    return res.stdout;
+  }
+}
+
+const shellQuote = (value: string) => `'${value.replace(/'/g, `'\\''`)}'`;

@@ -1,0 +1,163 @@
+import { randomUUID } from 'node:crypto';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { PASSWORD, type Tenant, bootstrap, eventually, send } from './support/api';
+import { ROOT, type Stack, runCli, startStack } from './support/stack';
+import { TmuxPane, ensureTmux } from './support/tmux';
+
+const EMAIL = 'tui@spanlog.test';
+const CLI = resolve(ROOT, 'dist', 'apps', 'cli', 'src', 'main.js');
+
+/** The selected row of a list: the one the TUI marks with "›". */
+const selectedLine = (screen: string[]) => screen.find((line) => line.startsWith('›')) ?? '';
+
+describe('spanlog tui in an 80×24 terminal (tmux)', () => {
+  let stack: Stack;
+  let tenant: Tenant;
+  let dir: string;
+  let env: NodeJS.ProcessEnv;
+  let pane: TmuxPane | undefined;
+  const run = randomUUID().slice(0, 8);
+  const traceName = `checkout ${run}`;
+  const userId = `shopper-${run}`;
+
+  beforeAll(async () => {
+    ensureTmux();
+    stack = await startStack();
+    tenant = await bootstrap(stack, EMAIL, 'Tui Org', 'tui project');
+    dir = mkdtempSync(join(tmpdir(), 'spanlog-tui-'));
+    env = { ...stack.env, XDG_CONFIG_HOME: join(dir, 'config') };
+    delete env.SPANLOG_API_KEY;
+    const login = await runCli(['login', '--email', EMAIL, '--password', PASSWORD, '--api', stack.baseUrl], env);
+    if (login.code !== 0) throw new Error(`spanlog login failed: ${login.stderr}`);
+  }, 120_000);
+
+  afterAll(async () => {
+    pane?.kill();
+    if (dir) rmSync(dir, { recursive: true, force: true });
+    await stack?.stop();
+  });
+
+  /** Every screen keeps its help line at the bottom and no line wider than the terminal. */
+  const expectTidy = (screen: string[]) => {
+    expect(screen.length).toBeLessThanOrEqual(24);
+    for (const line of screen) expect([...line].length).toBeLessThanOrEqual(80);
+    expect(screen.some((line) => line.includes('q quit'))).toBe(true);
+  };
+
+  const ingest = (apiKey: string, batch: unknown[]) => send(stack, 'POST', '/api/v1/traces', { token: apiKey, body: { batch } });
+
+  it('refuses to start without a terminal, pointing to the plain commands, with exit code 2', async () => {
+    const res = await runCli(['tui'], env);
+    expect(res.code).toBe(2);
+    expect(res.stdout).toBe('');
+    expect(res.stderr.trimEnd().split('\n')).toHaveLength(1);
+    expect(res.stderr).toMatch(/needs a terminal.*spanlog traces list.*spanlog keys list.*spanlog usage/);
+  });
+
+  it('opens, shows an ingested trace and its span tree, creates a key that ingests, revokes it (401) and quits cleanly', async () => {
+    const at = new Date(Date.now() - 1000).toISOString();
+    const later = new Date().toISOString();
+    const traceId = `tui-${run}`;
+    const ingested = await ingest(tenant.apiKey, [
+      { id: randomUUID(), type: 'trace-create', timestamp: at, body: { id: traceId, name: traceName, userId, tags: ['prod'] } },
+      { id: randomUUID(), type: 'span-create', timestamp: at, body: { id: `${traceId}-root`, traceId, name: 'agent', type: 'AGENT', startTime: at, endTime: later } },
+      {
+        id: randomUUID(),
+        type: 'generation-create',
+        timestamp: at,
+        body: { id: `${traceId}-llm`, traceId, parentObservationId: `${traceId}-root`, name: 'llm call', model: 'gpt-4o-mini', startTime: at, endTime: later, usage: { input: 120, output: 45 }, cost: 0.0012, input: [{ role: 'user', content: 'where is my parcel' }], output: 'on its way' },
+      },
+      { id: randomUUID(), type: 'span-create', timestamp: at, body: { id: `${traceId}-tool`, traceId, parentObservationId: `${traceId}-root`, name: 'lookup tool', type: 'TOOL', startTime: later } },
+      { id: randomUUID(), type: 'trace-create', timestamp: at, body: { id: `other-${run}`, name: `other ${run}`, userId: 'someone-else' } },
+    ]);
+    expect(ingested.status).toBe(201);
+    expect(ingested.body).toEqual({ accepted: 5, errors: [] });
+
+    pane = TmuxPane.start(`printf 'before the tui\\n'; node ${CLI} tui --interval 500; echo "tui exited $?"; sleep 120`, env, dir);
+    const tui = pane;
+
+    // It opens on the project picker.
+    expectTidy(await tui.waitForText('tui project'));
+    expect(tui.display('#{alternate_on}')).toBe('1');
+    tui.keys('Enter');
+
+    // The live trace list fills; / filters it by user.
+    const listed = await tui.waitFor('both traces', (s) => s.some((l) => l.includes(traceName)) && s.some((l) => l.includes(`other ${run}`)));
+    expectTidy(listed);
+    const selectedBefore = selectedLine(listed).includes(traceName) ? traceName : `other ${run}`;
+
+    // A trace that arrives while the list is shown appears on top; the selection stays on its trace.
+    const late = await ingest(tenant.apiKey, [{ id: randomUUID(), type: 'trace-create', timestamp: new Date(Date.now() + 1000).toISOString(), body: { id: `late-${run}`, name: `late ${run}` } }]);
+    expect(late.status).toBe(201);
+    const arrived = await tui.waitForText(`late ${run}`);
+    expect(arrived.findIndex((l) => l.includes(`late ${run}`))).toBeLessThan(arrived.findIndex((l) => l.includes(traceName)));
+    expect(selectedLine(arrived)).toContain(selectedBefore);
+    tui.keys('/');
+    await tui.waitForText('Enter apply');
+    tui.type(`user:${userId}`);
+    tui.keys('Enter');
+    const filtered = await tui.waitFor('the filtered list', (s) => s.some((l) => l.includes(`filter user:${userId}`)) && !s.some((l) => l.includes(`other ${run}`) || l.includes(`late ${run}`)));
+    expect(selectedLine(filtered)).toContain(traceName);
+
+    // The trace: its span tree with durations, model, tokens and cost; the selected span's input and output.
+    tui.keys('Enter');
+    const tree = await tui.waitForText('├─llm call');
+    expectTidy(tree);
+    expect(tree.find((l) => l.includes('├─llm call'))).toMatch(/LLM\s+\d[\d.]* (ms|s)\s+gpt-4o-mini\s+120→45\s+\$0\.0012/);
+    expect(tree.some((l) => l.includes('└─lookup tool'))).toBe(true);
+    tui.keys('Down');
+    const preview = await tui.waitFor('the llm span selected', (s) => selectedLine(s).includes('llm call') && s.some((l) => l.includes('where is my parcel')));
+    expect(preview.some((l) => l.includes('on its way'))).toBe(true);
+    tui.keys('Escape');
+    await tui.waitForText(`filter user:${userId}`);
+
+    // API keys: a new one, its secret shown once, which then ingests.
+    tui.keys('k');
+    await tui.waitForText('n new key');
+    tui.keys('n');
+    await tui.waitForText('Name of the new key');
+    const keyName = `tui key ${run}`;
+    tui.type(keyName);
+    tui.keys('Enter');
+    const shown = await tui.waitForText('copy it now');
+    const secret = shown.join('\n').match(/sl_[A-Za-z0-9_-]{20,}/)?.[0];
+    expect(secret).toBeDefined();
+    const accepted = await ingest(secret as string, [{ id: randomUUID(), type: 'trace-create', timestamp: new Date().toISOString(), body: { id: `by-new-key-${run}`, name: 'via the new key' } }]);
+    expect(accepted.status).toBe(201);
+    tui.keys('Enter');
+    await tui.waitForText(`key ${keyName}`);
+    expect(tui.screen().join('\n')).not.toContain(secret);
+
+    // Revoke it: the key is refused from then on.
+    await tui.waitFor(`${keyName} selected`, (s) => {
+      if (selectedLine(s).includes(keyName)) return true;
+      tui.keys('Down');
+      return false;
+    });
+    tui.keys('r');
+    await tui.waitForText('y/n: revoke');
+    tui.keys('y');
+    await tui.waitForText('revoked: it is refused from now on');
+    expect(selectedLine(tui.screen())).toMatch(/revoked\s*$/);
+    await eventually(
+      () => ingest(secret as string, [{ id: randomUUID(), type: 'trace-create', timestamp: new Date().toISOString(), body: { id: `after-revoke-${run}`, name: 'refused' } }]),
+      (res) => res.status === 401,
+    );
+
+    // Usage against the plan, and Tab through to monitors.
+    tui.keys('u');
+    expectTidy(await tui.waitFor('usage', (s) => s.some((l) => /^traces\s+\d+ of 10,000/.test(l)) && s.some((l) => l.includes('plan free'))));
+    tui.keys('Tab');
+    expectTidy(await tui.waitForText('[Monitors]'));
+
+    // q quits: exit code 0, the alternate screen left and the terminal as it was.
+    tui.keys('q');
+    const after = await tui.waitForText('tui exited 0');
+    expect(after.some((l) => l.includes('before the tui'))).toBe(true);
+    expect(after.some((l) => l.includes('spanlog ·'))).toBe(false);
+    expect(tui.display('#{alternate_on}')).toBe('0');
+    expect(tui.display('#{cursor_flag}')).toBe('1');
+  }, 240_000);
+});
