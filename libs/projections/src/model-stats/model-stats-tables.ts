@@ -2,7 +2,7 @@ import type { DataSource, EntityManager } from 'typeorm';
 import { type LatencyHistogram, latencyBucketSql, mergeHistograms } from '@app/domain';
 import { returnedRows } from '@app/persistence';
 import { TELEMETRY_TABLES } from '../telemetry/tables/telemetry-writer';
-import { SCORE_NUMBER_SQL, SCORE_PASS_SQL, SCORE_TIME, statsBucketOf } from '../stats/stats-buckets';
+import { MARKED_BEFORE, SCORE_NUMBER_SQL, SCORE_PASS_SQL, SCORE_TIME, statsBucketOf } from '../stats/stats-buckets';
 import { markAllOverviewStatsDirty } from '../stats/overview-stats-store';
 
 /** What a batch touched that can move the stats: its spans, traces and scores, and the spans or traces its scores are about. */
@@ -91,13 +91,16 @@ const SPANS_OF_BUCKETS = `FROM b JOIN spans s ON s.project_id = b.project_id AND
 /**
  * Recounts up to `limit` dirty buckets from the rows, in one transaction; instances share the
  * work (SKIP LOCKED). A batch that writes into a bucket being recounted waits for the recount and
- * marks it again, so no write is missed. Returns how many buckets were recounted.
+ * marks it again, so no write is missed. Only marks at least `minAgeMs` old are taken (see
+ * `StatsMarkTimes`). Returns how many buckets were recounted.
  */
-export async function refreshDirtyModelStats(ds: DataSource, limit: number): Promise<number> {
+export async function refreshDirtyModelStats(ds: DataSource, limit: number, minAgeMs = 0): Promise<number> {
   return ds.transaction(async (m) => {
     // The tables before the dirty rows: a batch holds the tables and waits for these rows, so the other order could deadlock with a rebuild's swap.
     await m.query(`LOCK TABLE ${TELEMETRY_TABLES.join(', ')} IN ACCESS SHARE MODE`);
-    const buckets: Bucket[] = await m.query('SELECT project_id, model, hour FROM model_stats_dirty ORDER BY hour LIMIT $1 FOR UPDATE SKIP LOCKED', [limit]);
+    const buckets: Bucket[] = await m.query(`SELECT project_id, model, hour FROM model_stats_dirty WHERE ${MARKED_BEFORE('$2')} ORDER BY hour LIMIT $1 FOR UPDATE SKIP LOCKED`,
+      [limit, minAgeMs],
+    );
     if (!buckets.length) return 0;
     const params = [buckets.map((b) => b.project_id), buckets.map((b) => b.model), buckets.map((b) => b.hour)];
     await m.query(
@@ -159,10 +162,12 @@ export async function refreshDirtyModelStats(ds: DataSource, limit: number): Pro
 }
 
 /** Drops the oldest dirty mark without recounting: for a bucket whose recount keeps failing, so it cannot hold the others back. */
-export async function discardOldestDirtyBucket(ds: DataSource): Promise<Bucket | null> {
+export async function discardOldestDirtyBucket(ds: DataSource, minAgeMs = 0): Promise<Bucket | null> {
   const rows = returnedRows<Bucket>(
     await ds.query(
-    `DELETE FROM model_stats_dirty WHERE ctid = (SELECT ctid FROM model_stats_dirty ORDER BY hour LIMIT 1 FOR UPDATE SKIP LOCKED) RETURNING project_id, model, hour`,
+      `DELETE FROM model_stats_dirty WHERE ctid = (SELECT ctid FROM model_stats_dirty WHERE ${MARKED_BEFORE('$1')} ORDER BY hour LIMIT 1 FOR UPDATE SKIP LOCKED)
+       RETURNING project_id, model, hour`,
+      [minAgeMs],
     ),
   );
   return rows[0] ?? null;

@@ -2,7 +2,7 @@ import type { DataSource } from 'typeorm';
 import { type LatencyHistogram, type OverviewSums, type ScoreSums, type SpanSums, type StatsFilter, latencyBucketSql } from '@app/domain';
 import { returnedRows } from '@app/persistence';
 import { TELEMETRY_TABLES } from '../telemetry/tables/telemetry-writer';
-import { SCORE_NUMBER_SQL, SCORE_PASS_SQL, SCORE_TIME, STATS_DIMENSION_LENGTH, statsBucketOf } from './stats-buckets';
+import { MARKED_BEFORE, SCORE_NUMBER_SQL, SCORE_PASS_SQL, SCORE_TIME, STATS_DIMENSION_LENGTH, statsBucketOf } from './stats-buckets';
 
 type Db = Pick<DataSource, 'query'>;
 
@@ -35,13 +35,16 @@ const IN_BUCKET = (column: string) => `${column} >= b.bucket AND ${column} < b.b
 /**
  * Recounts up to `limit` dirty overview buckets from the rows, in one transaction, replacing
  * their stats whole; instances share the work (SKIP LOCKED). A batch writing into a bucket
- * being recounted waits for the recount and marks it again, so no write is missed.
+ * being recounted waits for the recount and marks it again, so no write is missed. Only marks
+ * at least `minAgeMs` old are taken (see `StatsMarkTimes`).
  */
-export async function refreshDirtyOverviewStats(ds: DataSource, limit: number): Promise<number> {
+export async function refreshDirtyOverviewStats(ds: DataSource, limit: number, minAgeMs = 0): Promise<number> {
   return ds.transaction(async (m) => {
     // The tables before the dirty rows, as refreshDirtyModelStats and for the same reason.
     await m.query(`LOCK TABLE ${TELEMETRY_TABLES.join(', ')} IN ACCESS SHARE MODE`);
-    const buckets: Bucket[] = await m.query('SELECT project_id, bucket FROM stats_5m_dirty ORDER BY bucket LIMIT $1 FOR UPDATE SKIP LOCKED', [limit]);
+    const buckets: Bucket[] = await m.query(`SELECT project_id, bucket FROM stats_5m_dirty WHERE ${MARKED_BEFORE('$2')} ORDER BY bucket LIMIT $1 FOR UPDATE SKIP LOCKED`,
+      [limit, minAgeMs],
+    );
     if (!buckets.length) return 0;
     const params = [buckets.map((b) => b.project_id), buckets.map((b) => b.bucket)];
     for (const table of ['span_stats_5m', 'trace_stats_5m', 'score_stats_5m']) {
@@ -99,10 +102,12 @@ export async function refreshDirtyOverviewStats(ds: DataSource, limit: number): 
 }
 
 /** Drops the oldest dirty overview mark without recounting: for a bucket whose recount keeps failing. */
-export async function discardOldestDirtyOverviewBucket(ds: DataSource): Promise<Bucket | null> {
+export async function discardOldestDirtyOverviewBucket(ds: DataSource, minAgeMs = 0): Promise<Bucket | null> {
   const rows = returnedRows<Bucket>(
     await ds.query(
-    `DELETE FROM stats_5m_dirty WHERE ctid = (SELECT ctid FROM stats_5m_dirty ORDER BY bucket LIMIT 1 FOR UPDATE SKIP LOCKED) RETURNING project_id, bucket`,
+      `DELETE FROM stats_5m_dirty WHERE ctid = (SELECT ctid FROM stats_5m_dirty WHERE ${MARKED_BEFORE('$1')} ORDER BY bucket LIMIT 1 FOR UPDATE SKIP LOCKED)
+       RETURNING project_id, bucket`,
+      [minAgeMs],
     ),
   );
   return rows[0] ?? null;

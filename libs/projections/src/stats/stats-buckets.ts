@@ -21,3 +21,6 @@ export const SCORE_PASS_SQL = (value: string, metadata: string): string =>
  * in the overview stats, so a long name cannot make a key too wide for its index.
  */
 export const STATS_DIMENSION_LENGTH = 256;
+
+/** A dirty mark old enough to recount: made at least the milliseconds in parameter `param` ago. */
+export const MARKED_BEFORE = (param: string) => `marked_at <= now() - ${param}::int * interval '1 millisecond'`;

@@ -9,12 +9,20 @@ import { PeriodicRound } from '../../infrastructure/periodic-round';
 const REFRESH_EVERY_MS = 1_000;
 /** Buckets recounted per transaction. */
 const BUCKETS_PER_REFRESH = 100;
+/**
+ * How old a mark must be before its bucket is recounted. A recount reads the whole bucket while
+ * the batches writing into it wait, so a bucket that a backlog's drain marks in every batch was
+ * recounted every second, at a cost growing with the bucket: the drain of 200,000 spans into one
+ * hour ran at 10,600 spans/s with it and 15,800 without (docs/BENCHMARKS.md). A mark keeps its
+ * first time, so stats still follow a batch within this plus `REFRESH_EVERY_MS`.
+ */
+const SETTLE_MS = 5_000;
 
 /** One kind of stats bucket: how to recount some, and how to drop the oldest mark when it cannot be. */
 interface StatsKind {
   name: string;
-  refresh: (ds: DataSource, limit: number) => Promise<number>;
-  discardOldest: (ds: DataSource) => Promise<unknown>;
+  refresh: (ds: DataSource, limit: number, minAgeMs: number) => Promise<number>;
+  discardOldest: (ds: DataSource, minAgeMs: number) => Promise<unknown>;
 }
 
 const STATS_KINDS: readonly StatsKind[] = [
@@ -51,7 +59,7 @@ export class ModelStatsRefresher implements OnApplicationBootstrap, BeforeApplic
 
   private async drain(kind: StatsKind): Promise<void> {
     try {
-      while ((await kind.refresh(this.ds, BUCKETS_PER_REFRESH)) === BUCKETS_PER_REFRESH);
+      while ((await kind.refresh(this.ds, BUCKETS_PER_REFRESH, SETTLE_MS)) === BUCKETS_PER_REFRESH);
     } catch (err) {
       this.logger.warn({ err: (err as Error).message }, `${kind.name} recount failed; recounting one bucket at a time`);
       await this.isolateFailure(kind);
@@ -60,9 +68,9 @@ export class ModelStatsRefresher implements OnApplicationBootstrap, BeforeApplic
 
   private async isolateFailure(kind: StatsKind): Promise<void> {
     try {
-      while ((await kind.refresh(this.ds, 1)) === 1);
+      while ((await kind.refresh(this.ds, 1, SETTLE_MS)) === 1);
     } catch (err) {
-      const bucket = await kind.discardOldest(this.ds).catch(() => null);
+      const bucket = await kind.discardOldest(this.ds, SETTLE_MS).catch(() => null);
       this.logger.error({ err: (err as Error).message, bucket }, `${kind.name} bucket cannot be recounted; left as it was`);
     }
   }

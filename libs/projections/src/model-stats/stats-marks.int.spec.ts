@@ -1,0 +1,74 @@
+import 'reflect-metadata';
+import { randomUUID } from 'node:crypto';
+import type { DataSource } from 'typeorm';
+import { type SpanDelta, type TelemetryFacts, stamped, versionOf } from '@app/domain';
+import { type TestDatabase, createTestDatabase } from '@app/persistence/testing/test-database';
+import { refreshDirtyOverviewStats } from '../stats/overview-stats-store';
+import { writeTelemetry } from '../telemetry/tables/telemetry-writer';
+import { modelStatsKeysOf } from '../telemetry/telemetry.projection';
+import { markModelStatsDirty, refreshDirtyModelStats } from './model-stats-tables';
+
+const projectId = randomUUID();
+const traceId = randomUUID();
+const START = '2024-03-01T10:20:00.000Z';
+
+const llmSpan = (n: number): SpanDelta => ({
+  projectId, id: randomUUID(), otelSpanId: null, externalId: null, createdAt: START,
+  ...stamped({ traceId, type: 'LLM', model: 'gpt-4o-mini', startTime: START, endTime: '2024-03-01T10:20:01.000Z' }, versionOf(START, `e${n}`)),
+});
+const facts = (spans: SpanDelta[]): TelemetryFacts => ({ traces: [], spans, scores: [], deletions: [] });
+/** A batch as the live apply writes it: the rows, then their buckets marked. */
+const apply = (ds: DataSource, spans: SpanDelta[]) =>
+  ds.transaction(async (m) => {
+    await writeTelemetry(m, facts(spans));
+    await markModelStatsDirty(m, modelStatsKeysOf(facts(spans)));
+  });
+
+/** The refresher leaves marks younger than its settle time alone (migration StatsMarkTimes). */
+describe('stats marks and their age', () => {
+  let ds: DataSource;
+  let db: TestDatabase;
+
+  beforeAll(async () => {
+    db = await createTestDatabase();
+    ds = db.ds;
+  });
+
+  afterAll(() => db?.drop());
+
+  const calls = async () => (await ds.query('SELECT coalesce(sum(calls), 0)::int AS n FROM model_stats WHERE project_id = $1', [projectId]))[0].n;
+  const overviewCalls = async () => (await ds.query('SELECT coalesce(sum(calls), 0)::int AS n FROM span_stats_5m WHERE project_id = $1', [projectId]))[0].n;
+  const markTimes = async () =>
+    ds.query(`SELECT (SELECT marked_at FROM model_stats_dirty WHERE project_id = $1) AS hourly, (SELECT marked_at FROM stats_5m_dirty WHERE project_id = $1) AS overview`, [projectId]);
+  const age = (seconds: number) =>
+    Promise.all(['model_stats_dirty', 'stats_5m_dirty'].map((t) => ds.query(`UPDATE ${t} SET marked_at = now() - $2::int * interval '1 second' WHERE project_id = $1`, [projectId, seconds])));
+
+  it('recounts a bucket only once its first mark is old enough, and a mark made again keeps the first time', async () => {
+    await apply(ds, [llmSpan(1)]);
+    const [first] = await markTimes();
+    expect(first.hourly).not.toBeNull();
+    expect(first.overview).not.toBeNull();
+
+    expect(await refreshDirtyModelStats(ds, 100, 60_000)).toBe(0);
+    expect(await refreshDirtyOverviewStats(ds, 100, 60_000)).toBe(0);
+    expect(await calls()).toBe(0);
+
+    await apply(ds, [llmSpan(2)]);
+    const [again] = await markTimes();
+    expect(again).toEqual(first);
+
+    await age(61);
+    expect(await refreshDirtyModelStats(ds, 100, 60_000)).toBe(1);
+    expect(await refreshDirtyOverviewStats(ds, 100, 60_000)).toBe(1);
+    expect(await calls()).toBe(2);
+    expect(await overviewCalls()).toBe(2);
+    expect(await markTimes()).toEqual([{ hourly: null, overview: null }]);
+  });
+
+  it('recounts a fresh mark at once without a minimum age (rebuilds)', async () => {
+    await apply(ds, [llmSpan(3)]);
+    expect(await refreshDirtyModelStats(ds, 100)).toBe(1);
+    expect(await refreshDirtyOverviewStats(ds, 100)).toBe(1);
+    expect(await calls()).toBe(3);
+  });
+});
