@@ -1,5 +1,5 @@
 import type { Page } from 'playwright-core';
-import { PASSWORD, type Tenant, bootstrap } from './support/api';
+import { PASSWORD, type Tenant, bootstrap, createUser, data, login, mutate } from './support/api';
 import { type Headless, launchChromium } from './support/browser';
 import { type Stack, startStack } from './support/stack';
 
@@ -205,6 +205,31 @@ describe('dashboard (browser)', () => {
     expect(Number((await alert.getByTestId('history-value').textContent())?.replace(' ms', ''))).toBeGreaterThan(1000);
     expect(await alert.getByTestId('history-threshold').textContent()).toBe('> 1000 ms');
   }, 150_000);
+
+  it('shows a member the monitors and their states, with nothing offered to change them', async () => {
+    await createUser(stack, 'dash-member@spanlog.test');
+    const owner = await login(stack, 'dash@spanlog.test');
+    data(await mutate(stack, owner.access_token, 'member.add', { orgId: tenant.orgId, email: 'dash-member@spanlog.test', role: 'member' }));
+    const member = await chromium.context.newPage();
+    try {
+      await member.goto(`${stack.baseUrl}/login`);
+      await member.getByLabel('E-mail').fill('dash-member@spanlog.test');
+      await member.getByLabel('Password').fill(PASSWORD);
+      await member.getByRole('button', { name: 'Log in' }).click();
+      await member.waitForURL(`**/p/${tenant.projectId}/traces`);
+      await member.getByRole('link', { name: /^Monitors/ }).click();
+      // The title names the project once the user's organizations (and so the role) are read.
+      await member.getByRole('heading', { name: /Monitors · shop assistant/ }).waitFor();
+      const row = member.locator('tr[data-monitor-id]').filter({ hasText: 'slow answers' });
+      expect(await row.locator('.state-badge').textContent()).toBe('ALERT');
+      expect(await member.getByTestId('nav-alert-count').textContent()).toBe('1 in ALERT');
+      expect(await member.getByRole('button', { name: /New monitor|Edit|Delete/ }).count()).toBe(0);
+      await row.getByRole('button', { name: 'History of slow answers' }).click();
+      await member.getByTestId('history-row').filter({ has: member.locator('[data-state="ALERT"]') }).waitFor();
+    } finally {
+      await member.close();
+    }
+  });
 
   it('sends an expired session back to the login page', async () => {
     await page.evaluate("sessionStorage.setItem('spanlog.refresh', 'not-a-real-token')");
