@@ -231,6 +231,20 @@ describe('dashboard (browser)', () => {
     }
   });
 
+  it('edits the monitor (its threshold raised, it turns OK and the nav count goes) and deletes it', async () => {
+    const row = page.locator('tr[data-monitor-id]').filter({ hasText: 'slow answers' });
+    await row.getByRole('button', { name: 'Edit slow answers' }).click();
+    const form = page.getByRole('form', { name: 'Edit monitor slow answers' });
+    expect(await form.getByLabel('Model (optional)').inputValue()).toBe('slow-model');
+    await form.getByLabel('Threshold').fill('10000');
+    await form.getByRole('button', { name: 'Save changes' }).click();
+    await row.locator('[data-state="OK"]').waitFor({ timeout: 90_000 });
+    expect(await row.textContent()).toContain('> 10000 ms');
+    expect(await page.getByTestId('nav-alert-count').count()).toBe(0);
+    await row.getByRole('button', { name: 'Delete slow answers' }).click();
+    await page.getByText('No monitors in this project yet').waitFor();
+  }, 120_000);
+
   it('sends an expired session back to the login page', async () => {
     await page.evaluate("sessionStorage.setItem('spanlog.refresh', 'not-a-real-token')");
     await page.goto(`${stack.baseUrl}/p/${tenant.projectId}/prompts`);
