@@ -131,10 +131,40 @@ async function screenshots(stack: Stack): Promise<void> {
     await page.waitForSelector('[data-testid="kpi-traces"], [role="alert"]');
     await page.waitForTimeout(500);
     await page.screenshot({ path: resolve(ROOT, 'docs', 'dashboard-overview.png'), fullPage: true });
-    say('screenshots written to docs/dashboard-{traces,trace,overview}.png');
+    await monitorsScreenshot(page, stack, tenant, await login(stack, email));
+    say('screenshots written to docs/dashboard-{traces,trace,overview,monitors}.png');
   } finally {
     await chromium.close();
   }
+}
+
+/**
+ * Three monitors over the screenshot project (one in ALERT, one OK, one without data), shown
+ * once the processor has evaluated them all (a round a minute by default), with the history
+ * of the one in ALERT.
+ */
+async function monitorsScreenshot(page: import('playwright-core').Page, stack: Stack, tenant: Tenant, token: string): Promise<void> {
+  const rpc = async (procedure: string, input: unknown, method: 'GET' | 'POST') => {
+    const url = `${stack.baseUrl}/api/trpc/${procedure}${method === 'GET' ? `?input=${encodeURIComponent(JSON.stringify(input))}` : ''}`;
+    const res = await fetch(url, { method, headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' }, ...(method === 'POST' ? { body: JSON.stringify(input) } : {}) });
+    if (!res.ok) throw new Error(`${procedure} answered ${res.status}: ${await res.text()}`);
+    return ((await res.json()) as { result: { data: unknown } }).result.data;
+  };
+  const monitors = [
+    { name: 'slow replies', metric: 'latency_p95', filter: { spanType: 'LLM' }, windowSeconds: 3600, comparison: '>', threshold: 1000 },
+    { name: 'traffic drop', metric: 'calls', windowSeconds: 3600, comparison: '<', threshold: 10 },
+    { name: 'claude errors', metric: 'error_rate', filter: { model: 'claude-sonnet' }, windowSeconds: 900, comparison: '>', threshold: 0.05 },
+  ];
+  for (const m of monitors) await rpc('monitor.create', { projectId: tenant.projectId, ...m }, 'POST');
+  const deadline = Date.now() + 180_000;
+  while (((await rpc('monitor.list', { projectId: tenant.projectId }, 'GET')) as { evaluatedAt: string | null }[]).some((m) => m.evaluatedAt === null)) {
+    if (Date.now() > deadline) throw new Error('the monitors were not evaluated within 3 minutes');
+    await new Promise((r) => setTimeout(r, 2000));
+  }
+  await page.goto(`${stack.baseUrl}/p/${tenant.projectId}/monitors`);
+  await page.getByRole('button', { name: 'History of slow replies' }).click();
+  await page.getByTestId('history-row').first().waitFor();
+  await page.screenshot({ path: resolve(ROOT, 'docs', 'dashboard-monitors.png'), fullPage: true });
 }
 
 async function main(): Promise<void> {

@@ -1,5 +1,5 @@
 import type { Page } from 'playwright-core';
-import { PASSWORD, type Tenant, bootstrap } from './support/api';
+import { PASSWORD, type Tenant, bootstrap, createUser, data, login, mutate } from './support/api';
 import { type Headless, launchChromium } from './support/browser';
 import { type Stack, startStack } from './support/stack';
 
@@ -41,7 +41,8 @@ describe('dashboard (browser)', () => {
 
   beforeAll(async () => {
     chromium = await launchChromium();
-    stack = await startStack();
+    // Monitors evaluated every second over the 5-minute bucket still filling, as in monitors.e2e-spec.ts.
+    stack = await startStack({ SPANLOG_MONITOR_INTERVAL_MS: '1000', SPANLOG_MONITOR_SETTLE_MS: '-300000' });
     tenant = await bootstrap(stack, 'dash@spanlog.test', 'Dash Org', 'shop assistant', 'growth');
     const run = await ingest(tenant.apiKey, agentRun(traceId));
     expect(run.status).toBeLessThan(300);
@@ -157,6 +158,92 @@ describe('dashboard (browser)', () => {
     }
     expect(Number((await traces.textContent())?.replace(/,/g, ''))).toBeGreaterThan(before);
   });
+
+  it('creates a monitor in the form (a server message beside its field first), which turns ALERT on slow spans, with its history and the nav count', async () => {
+    await page.getByRole('link', { name: /^Monitors/ }).click();
+    await page.getByRole('heading', { name: /Monitors · shop assistant/ }).waitFor();
+    await page.getByRole('button', { name: 'New monitor' }).click();
+    const form = page.getByRole('form', { name: 'Create a monitor' });
+    await form.getByLabel('Name', { exact: true }).fill('slow answers');
+    await form.getByLabel('Metric').selectOption('latency_p95');
+    await form.getByLabel('Model (optional)').fill('slow-model');
+    await form.getByLabel('Window (minutes)').fill('7');
+    await form.getByLabel('Alert when the value is').selectOption('>');
+    await form.getByLabel('Threshold').fill('1000');
+    await form.getByRole('button', { name: 'Create monitor' }).click();
+    // 7 minutes is not a whole number of 5-minute buckets: the server's message shows under the window.
+    await page.locator('#mon-windowMinutes-msg.error').waitFor();
+    expect(await page.locator('#mon-windowMinutes-msg').textContent()).toMatch(/windowSeconds: .*multiple of 300/);
+    expect(await form.getByLabel('Window (minutes)').getAttribute('aria-invalid')).toBe('true');
+    await form.getByLabel('Window (minutes)').fill('5');
+    await form.getByRole('button', { name: 'Create monitor' }).click();
+    const row = page.locator('tr[data-monitor-id]').filter({ hasText: 'slow answers' });
+    await row.waitFor();
+    expect(await row.textContent()).toContain('model slow-model');
+    expect(await row.textContent()).toContain('5 min');
+    expect(await page.getByTestId('nav-alert-count').count()).toBe(0);
+
+    // Five LLM calls of 3 s a minute ago: p95 above 1000 ms.
+    const at = Date.now() - 60_000;
+    const slow = Array.from({ length: 5 }, (_, i) => ({
+      id: `${traceId}-slow-${i}`,
+      type: 'generation-create',
+      timestamp: new Date(at).toISOString(),
+      body: { id: `${traceId}-slow-gen-${i}`, traceId: `${traceId}-slow`, name: 'slow call', model: 'slow-model', startTime: new Date(at).toISOString(), endTime: new Date(at + 3000).toISOString() },
+    }));
+    expect((await ingest(tenant.apiKey, { batch: [{ id: `${traceId}-slow-t`, type: 'trace-create', timestamp: new Date(at).toISOString(), body: { id: `${traceId}-slow`, name: 'slow' } }, ...slow] })).status).toBe(201);
+
+    // The page polls: the badge turns ALERT without a reload, with the value measured.
+    await row.locator('[data-state="ALERT"]').waitFor({ timeout: 90_000 });
+    expect(await row.locator('.state-badge').textContent()).toBe('ALERT');
+    expect(Number((await row.getByTestId('monitor-value').textContent())?.replace(' ms', ''))).toBeGreaterThan(1000);
+    expect(await page.getByTestId('nav-alert-count').textContent()).toBe('1 in ALERT');
+
+    await row.getByRole('button', { name: 'History of slow answers' }).click();
+    const alert = page.getByTestId('history-row').filter({ has: page.locator('[data-state="ALERT"]') });
+    await alert.waitFor({ timeout: 30_000 });
+    expect(Number((await alert.getByTestId('history-value').textContent())?.replace(' ms', ''))).toBeGreaterThan(1000);
+    expect(await alert.getByTestId('history-threshold').textContent()).toBe('> 1000 ms');
+  }, 150_000);
+
+  it('shows a member the monitors and their states, with nothing offered to change them', async () => {
+    await createUser(stack, 'dash-member@spanlog.test');
+    const owner = await login(stack, 'dash@spanlog.test');
+    data(await mutate(stack, owner.access_token, 'member.add', { orgId: tenant.orgId, email: 'dash-member@spanlog.test', role: 'member' }));
+    const member = await chromium.context.newPage();
+    try {
+      await member.goto(`${stack.baseUrl}/login`);
+      await member.getByLabel('E-mail').fill('dash-member@spanlog.test');
+      await member.getByLabel('Password').fill(PASSWORD);
+      await member.getByRole('button', { name: 'Log in' }).click();
+      await member.waitForURL(`**/p/${tenant.projectId}/traces`);
+      await member.getByRole('link', { name: /^Monitors/ }).click();
+      // The title names the project once the user's organizations (and so the role) are read.
+      await member.getByRole('heading', { name: /Monitors · shop assistant/ }).waitFor();
+      const row = member.locator('tr[data-monitor-id]').filter({ hasText: 'slow answers' });
+      expect(await row.locator('.state-badge').textContent()).toBe('ALERT');
+      expect(await member.getByTestId('nav-alert-count').textContent()).toBe('1 in ALERT');
+      expect(await member.getByRole('button', { name: /New monitor|Edit|Delete/ }).count()).toBe(0);
+      await row.getByRole('button', { name: 'History of slow answers' }).click();
+      await member.getByTestId('history-row').filter({ has: member.locator('[data-state="ALERT"]') }).waitFor();
+    } finally {
+      await member.close();
+    }
+  });
+
+  it('edits the monitor (its threshold raised, it turns OK and the nav count goes) and deletes it', async () => {
+    const row = page.locator('tr[data-monitor-id]').filter({ hasText: 'slow answers' });
+    await row.getByRole('button', { name: 'Edit slow answers' }).click();
+    const form = page.getByRole('form', { name: 'Edit monitor slow answers' });
+    expect(await form.getByLabel('Model (optional)').inputValue()).toBe('slow-model');
+    await form.getByLabel('Threshold').fill('10000');
+    await form.getByRole('button', { name: 'Save changes' }).click();
+    await row.locator('[data-state="OK"]').waitFor({ timeout: 90_000 });
+    expect(await row.textContent()).toContain('> 10000 ms');
+    expect(await page.getByTestId('nav-alert-count').count()).toBe(0);
+    await row.getByRole('button', { name: 'Delete slow answers' }).click();
+    await page.getByText('No monitors in this project yet').waitFor();
+  }, 120_000);
 
   it('sends an expired session back to the login page', async () => {
     await page.evaluate("sessionStorage.setItem('spanlog.refresh', 'not-a-real-token')");

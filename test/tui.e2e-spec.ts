@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { PASSWORD, type Tenant, bootstrap, eventually, send } from './support/api';
+import { PASSWORD, type Tenant, bootstrap, data, eventually, login, mutate, send } from './support/api';
 import { ROOT, type Stack, runCli, startStack } from './support/stack';
 import { TmuxPane, ensureTmux } from './support/tmux';
 
@@ -24,7 +24,8 @@ describe('spanlog tui in an 80×24 terminal (tmux)', () => {
 
   beforeAll(async () => {
     ensureTmux();
-    stack = await startStack();
+    // Monitors evaluated every second over the 5-minute bucket still filling (as monitors.e2e-spec.ts).
+    stack = await startStack({ SPANLOG_MONITOR_INTERVAL_MS: '1000', SPANLOG_MONITOR_SETTLE_MS: '-300000' });
     tenant = await bootstrap(stack, EMAIL, 'Tui Org', 'tui project');
     dir = mkdtempSync(join(tmpdir(), 'spanlog-tui-'));
     env = { ...stack.env, XDG_CONFIG_HOME: join(dir, 'config') };
@@ -56,7 +57,7 @@ describe('spanlog tui in an 80×24 terminal (tmux)', () => {
     expect(res.stderr).toMatch(/needs a terminal.*spanlog traces list.*spanlog keys list.*spanlog usage/);
   });
 
-  it('opens, shows an ingested trace and its span tree, creates a key that ingests, revokes it (401) and quits cleanly', async () => {
+  it('opens, shows an ingested trace and its span tree, creates a key that ingests, revokes it (401), shows a monitor made over RPC in ALERT with its history, and quits cleanly', async () => {
     const at = new Date(Date.now() - 1000).toISOString();
     const later = new Date().toISOString();
     const traceId = `tui-${run}`;
@@ -74,6 +75,11 @@ describe('spanlog tui in an 80×24 terminal (tmux)', () => {
     ]);
     expect(ingested.status).toBe(201);
     expect(ingested.body).toEqual({ accepted: 5, errors: [] });
+    // A monitor made over RPC, which the llm call (about 1 s) puts in ALERT; the monitors screen shows it below
+    // (its name cut to the column; whole in the history's title).
+    const session = await login(stack, EMAIL);
+    const monitorName = `slow llm ${run}`;
+    data(await mutate(stack, session.access_token, 'monitor.create', { projectId: tenant.projectId, name: monitorName, metric: 'latency_p95', filter: { model: 'gpt-4o-mini' }, windowSeconds: 300, comparison: '>', threshold: 100 }));
 
     pane = TmuxPane.start(`printf 'before the tui\\n'; node ${CLI} tui --interval 500; echo "tui exited $?"; sleep 120`, env, dir);
     const tui = pane;
@@ -151,6 +157,9 @@ describe('spanlog tui in an 80×24 terminal (tmux)', () => {
     expectTidy(await tui.waitFor('usage', (s) => s.some((l) => /^traces\s+\d+ of 10,000/.test(l)) && s.some((l) => l.includes('plan free'))));
     tui.keys('Tab');
     expectTidy(await tui.waitForText('[Monitors]'));
+    const monitors = await tui.waitFor('the monitor in ALERT with its history', (s) => s.some((l) => /^› ALERT {3}slow llm /.test(l)) && s.some((l) => /→ ALERT\s+value \d+ > 100\b/.test(l)));
+    expectTidy(monitors);
+    expect(monitors.some((l) => l.includes(`── history of ${monitorName}`))).toBe(true);
 
     // q quits: exit code 0, the alternate screen left and the terminal as it was.
     tui.keys('q');

@@ -3,6 +3,7 @@ import { useEffect } from 'react';
 import { Navigate, Route, Routes, useLocation, useNavigate } from 'react-router';
 import { Layout } from './components/Layout';
 import { LoginPage } from './pages/LoginPage';
+import { MonitorsPage } from './pages/MonitorsPage';
 import { OverviewPage } from './pages/OverviewPage';
 import { ProjectPicker } from './pages/ProjectPicker';
 import { PromptsPage } from './pages/PromptsPage';
@@ -39,6 +40,7 @@ export function App() {
         <Route path="/p/:projectId/traces/:traceId" element={<TracePage />} />
         <Route path="/p/:projectId/overview" element={<OverviewPage />} />
         <Route path="/p/:projectId/prompts" element={<PromptsPage />} />
+        <Route path="/p/:projectId/monitors" element={<MonitorsPage />} />
         <Route path="/p/:projectId/settings" element={<Navigate to="keys" replace />} />
         <Route path="/p/:projectId/settings/:tab" element={<SettingsPage />} />
         <Route path="*" element={<p role="alert">No such page.</p>} />

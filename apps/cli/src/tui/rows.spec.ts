@@ -1,5 +1,5 @@
 import fc from 'fast-check';
-import { monitorHeaderRow, monitorMetricText, monitorRow, spanDetailLines, spanHeaderRow, spanPreviewLines, spanRow, traceHeaderLines, traceHeaderRow, traceRow, windowText } from './rows';
+import { monitorHeaderRow, monitorHistoryRow, monitorMetricText, monitorRow, spanDetailLines, spanHeaderRow, spanPreviewLines, spanRow, traceHeaderLines, traceHeaderRow, traceRow, windowText } from './rows';
 import { spanTree } from './span-tree';
 import type { Monitor, Span, Trace, TraceSummary } from './spanlog-rpc';
 import { displayWidth } from './text';
@@ -96,8 +96,8 @@ describe('trace view rows', () => {
 
 describe('monitor rows', () => {
   const monitor = (over: Partial<Monitor> = {}): Monitor => ({
-    id: 'm1', name: 'slow answers', metric: 'latency_p95', scoreName: null, filter: { model: 'gpt-4o' }, windowSeconds: 3600, comparison: '>', threshold: 2000,
-    enabled: true, state: 'ALERT', value: 2345.678, evaluatedAt: '2026-11-24T11:59:00Z', ...over,
+    id: 'm1', projectId: 'p1', name: 'slow answers', metric: 'latency_p95', scoreName: null, filter: { model: 'gpt-4o' }, windowSeconds: 3600, comparison: '>', threshold: 2000,
+    enabled: true, state: 'ALERT', value: 2345.678, evaluatedAt: '2026-11-24T11:59:00Z', createdAt: '2026-11-24T10:00:00Z', updatedAt: '2026-11-24T10:00:00Z', ...over,
   });
 
   it('says what a monitor watches, over which window', () => {
@@ -112,5 +112,12 @@ describe('monitor rows', () => {
     expect(monitorRow(monitor({ state: null, value: null, evaluatedAt: null }), false, 80, NOW)).toMatch(/^ {2}PENDING /);
     expect(monitorRow(monitor({ enabled: false }), false, 80, NOW)).toMatch(/^ {2}OFF /);
     for (const width of [40, 80, 120]) expect(displayWidth(monitorRow(monitor(), true, width, NOW))).toBe(width);
+  });
+
+  it('writes a change of state with the value against the threshold it was judged by', () => {
+    const change = { at: '2026-11-24T11:59:00Z', state: 'ALERT', previousState: 'NO_DATA', value: 2345.678, threshold: 2000, comparison: '>', windowStart: '2026-11-24T11:00:00Z', windowEnd: '2026-11-24T12:00:00Z' } as const;
+    expect(monitorHistoryRow(change, 80, NOW).trimEnd()).toBe('  11:59:00    NO_DATA → ALERT   value 2346 > 2000');
+    expect(monitorHistoryRow({ ...change, previousState: null, state: 'NO_DATA', value: null }, 80, NOW).trimEnd()).toBe('  11:59:00    new → NO_DATA     value – > 2000');
+    for (const width of [40, 80]) expect(displayWidth(monitorHistoryRow(change, width, NOW))).toBe(width);
   });
 });

@@ -1,6 +1,6 @@
 import { durationMs, formatCost, formatCount, formatDuration, formatTime } from './format';
 import type { TreeRow } from './span-tree';
-import type { Monitor, Score, Span, Trace, TraceSummary } from './spanlog-rpc';
+import type { Monitor, MonitorHistoryEntry, Score, Span, Trace, TraceSummary } from './spanlog-rpc';
 import { fit, oneLine, valueLines, valuePreview } from './text';
 
 /**
@@ -150,4 +150,9 @@ export function monitorRow(m: Monitor, selected: boolean, width: number, now: Da
     ],
     width,
   );
+}
+
+/** One change of a monitor's state: "11:59:00 NO_DATA → ALERT   value 2346 > 2000". */
+export function monitorHistoryRow(h: MonitorHistoryEntry, width: number, now: Date): string {
+  return fit(`  ${fit(formatTime(h.at, now), 11)} ${fit(`${h.previousState ?? 'new'} → ${h.state}`, 17)} value ${numberText(h.value)} ${h.comparison} ${numberText(h.threshold)}`, width);
 }

@@ -1,4 +1,5 @@
 import type { usageReport } from '@app/domain';
+import type { Monitor, MonitorHistoryEntry } from '@app/persistence';
 import type { Organization } from '../commands/orgs.command';
 import type { LoggedIn } from '../session';
 import type { TraceFilter } from './trace-filter';
@@ -85,25 +86,10 @@ export interface CreatedKey {
 export type Usage = ReturnType<typeof usageReport>;
 
 /**
- * A monitor of `monitor.list` (RPC-SHAPES; its settings are the helper statsmon's, as its
- * branch has them): what it watches, and its state, value and last evaluation.
+ * A monitor as `monitor.list` answers it, and one change of its state as `monitor.history`
+ * does: the store's own types, so the compiler holds the screen to what the API sends.
  */
-export interface Monitor {
-  id: string;
-  name: string;
-  metric: string;
-  /** The score a score metric is about. */
-  scoreName: string | null;
-  filter: { model?: string; spanType?: string; traceName?: string };
-  windowSeconds: number;
-  comparison: string;
-  threshold: number;
-  enabled: boolean;
-  /** Null until the processor has evaluated it once. */
-  state: 'OK' | 'ALERT' | 'NO_DATA' | null;
-  value: number | null;
-  evaluatedAt: string | null;
-}
+export type { Monitor, MonitorHistoryEntry } from '@app/persistence';
 
 export class SpanlogRpc {
   constructor(private readonly me: LoggedIn) {}
@@ -141,5 +127,10 @@ export class SpanlogRpc {
 
   monitors(projectId: string): Promise<Monitor[]> {
     return this.me.query<Monitor[]>('monitor.list', { projectId });
+  }
+
+  /** A monitor's latest changes of state, newest first (the first page). */
+  monitorHistory(projectId: string, id: string): Promise<Page<MonitorHistoryEntry>> {
+    return this.me.query<Page<MonitorHistoryEntry>>('monitor.history', { projectId, id });
   }
 }

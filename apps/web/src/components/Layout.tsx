@@ -1,5 +1,6 @@
 import { useEffect } from 'react';
 import { NavLink, Outlet, useNavigate, useParams } from 'react-router';
+import { useMonitors } from '../lib/monitors';
 import { rememberProject, useOrgProjects } from '../lib/projects';
 import { session } from '../rpc';
 import { useSession } from '../session/useSession';
@@ -33,6 +34,23 @@ function ProjectSwitcher() {
   );
 }
 
+/** The Monitors link, with how many of the project's monitors are in ALERT (polled with the page). */
+function MonitorsLink({ projectId }: { projectId: string }) {
+  const { data } = useMonitors(projectId);
+  const alerts = (data ?? []).filter((m) => m.enabled && m.state === 'ALERT').length;
+  return (
+    <NavLink to={`/p/${projectId}/monitors`}>
+      Monitors
+      {alerts > 0 && (
+        <span className="nav-count" data-testid="nav-alert-count">
+          {alerts}
+          <span className="visually-hidden"> in ALERT</span>
+        </span>
+      )}
+    </NavLink>
+  );
+}
+
 export function Layout() {
   const { projectId } = useParams();
   const { current } = useSession();
@@ -53,6 +71,7 @@ export function Layout() {
             <NavLink to={`/p/${projectId}/traces`}>Traces</NavLink>
             <NavLink to={`/p/${projectId}/overview`}>Overview</NavLink>
             <NavLink to={`/p/${projectId}/prompts`}>Prompts</NavLink>
+            <MonitorsLink projectId={projectId} />
             <NavLink to={`/p/${projectId}/settings`}>Settings</NavLink>
           </nav>
         )}

@@ -2,8 +2,9 @@ import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { type FormEvent, useState } from 'react';
 import { CopyButton } from '../components/CopyButton';
 import { Dialog } from '../components/Dialog';
+import { fieldErrors } from '../lib/field-errors';
 import { type Outputs, errorMessage, rpc } from '../rpc';
-import { type EvaluatorFormValues, fieldErrors, toEvaluatorInput } from './evaluator-form';
+import { type EvaluatorFormValues, toEvaluatorInput } from './evaluator-form';
 
 type Evaluator = Outputs['evaluator']['list'][number];
 

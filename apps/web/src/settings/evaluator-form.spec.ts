@@ -1,4 +1,4 @@
-import { fieldErrors, toEvaluatorInput } from './evaluator-form';
+import { toEvaluatorInput } from './evaluator-form';
 
 const values = { name: 'judge', url: 'https://e.test/hook', headers: 'Authorization: Bearer x:y\n\n X-A : 1 ', timeoutMs: '', retries: '2', spanTypes: 'LLM, TOOL', names: '', sampleRate: '0.5', enabled: true };
 
@@ -16,14 +16,5 @@ describe(toEvaluatorInput.name, () => {
   });
   it('leaves the stored headers alone on an edit that did not touch them', () => {
     expect(toEvaluatorInput(values, { keepHeaders: true })).not.toHaveProperty('headers');
-  });
-});
-
-describe(fieldErrors.name, () => {
-  it('puts each named field message beside its field, filter fields by their own name', () => {
-    expect(fieldErrors('timeoutMs: must be at most 30000; filter.sampleRate: must be between 0 and 1; something else')).toEqual({
-      byField: { timeoutMs: 'timeoutMs: must be at most 30000', sampleRate: 'filter.sampleRate: must be between 0 and 1' },
-      general: ['something else'],
-    });
   });
 });

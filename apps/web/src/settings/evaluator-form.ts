@@ -45,19 +45,3 @@ export function toEvaluatorInput(v: EvaluatorFormValues, { keepHeaders }: { keep
     enabled: v.enabled,
   };
 }
-
-/**
- * Splits the server's message (`timeoutMs: must be …; filter.sampleRate: …`) into one message
- * per form field, so each shows beside its input; what names no field stays general.
- */
-export function fieldErrors(message: string): { byField: Record<string, string>; general: string[] } {
-  const byField: Record<string, string> = {};
-  const general: string[] = [];
-  for (const part of message.split(/;\s*/).filter(Boolean)) {
-    const match = /^([a-zA-Z]+)(?:\.([a-zA-Z]+))?(?:\.[^:\s]+)?:\s*(.*)$/.exec(part);
-    const field = match ? (match[1] === 'filter' && match[2] ? match[2] : match[1]) : undefined;
-    if (field && match) byField[field] = byField[field] ? `${byField[field]}; ${part}` : part;
-    else general.push(part);
-  }
-  return { byField, general };
-}

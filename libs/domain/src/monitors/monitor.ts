@@ -3,33 +3,9 @@ import { isJsonObject } from '../json/types';
 import { histogramCount, latencyQuantile } from '../model-stats/latency-histogram';
 import { Optional, Required, nested, oneOf, text, validateDto } from '../native/native-fields';
 import type { ScoreSums, SpanSums, StatsFilter } from '../stats/overview';
+import { MONITOR_COMPARISONS, MONITOR_LIMITS, MONITOR_METRICS, type MonitorComparison, type MonitorMetric, type MonitorState, RATE_METRICS, SCORE_METRICS } from './monitor-terms';
 
-/** What a monitor watches (issue 16). */
-export const MONITOR_METRICS = ['error_rate', 'latency_p95', 'cost', 'calls', 'score_mean', 'score_pass_rate'] as const;
-export type MonitorMetric = (typeof MONITOR_METRICS)[number];
-export const MONITOR_COMPARISONS = ['>', '>=', '<', '<='] as const;
-export type MonitorComparison = (typeof MONITOR_COMPARISONS)[number];
-export const MONITOR_STATES = ['OK', 'ALERT', 'NO_DATA'] as const;
-export type MonitorState = (typeof MONITOR_STATES)[number];
-
-const SCORE_METRICS: readonly MonitorMetric[] = ['score_mean', 'score_pass_rate'];
-
-/** Whether a value names a metric measured on scores (which takes a `scoreName`). */
-export const isScoreMetric = (metric: unknown): boolean => (SCORE_METRICS as readonly unknown[]).includes(metric);
-const RATE_METRICS: readonly MonitorMetric[] = ['error_rate', 'score_pass_rate'];
-
-export const MONITOR_LIMITS = {
-  /** The stats' bucket: windows are whole numbers of it. */
-  windowStepSeconds: 300,
-  minWindowSeconds: 300,
-  maxWindowSeconds: 7 * 86_400,
-  name: 200,
-  /** A filter value's length: the stats keep dimensions to 256 characters. */
-  filterValue: 256,
-  scoreName: 256,
-  perProject: 100,
-  historyPage: 50,
-} as const;
+export { MONITOR_COMPARISONS, MONITOR_LIMITS, MONITOR_METRICS, MONITOR_STATES, type MonitorComparison, type MonitorMetric, type MonitorState, isScoreMetric } from './monitor-terms';
 
 class MonitorFilterInput {
   @Optional(text(1, MONITOR_LIMITS.filterValue)) model?: string;

@@ -1,0 +1,18 @@
+/** The server's validation messages by form field. Pure. */
+
+/**
+ * Splits the server's message (`timeoutMs: must be …; filter.sampleRate: …`, or a monitor's
+ * `input.filter.model: …`) into one message per form field, so each shows beside its input;
+ * what names no field stays general.
+ */
+export function fieldErrors(message: string): { byField: Record<string, string>; general: string[] } {
+  const byField: Record<string, string> = {};
+  const general: string[] = [];
+  for (const part of message.split(/;\s*/).filter(Boolean)) {
+    const match = /^(?:input\.)?([a-zA-Z]+)(?:\.([a-zA-Z]+))?(?:\.[^:\s]+)?:\s*(.*)$/.exec(part);
+    const field = match ? (match[1] === 'filter' && match[2] ? match[2] : match[1]) : undefined;
+    if (field && match) byField[field] = byField[field] ? `${byField[field]}; ${part}` : part;
+    else general.push(part);
+  }
+  return { byField, general };
+}
