@@ -2,7 +2,7 @@ import type { DataSource, EntityManager } from 'typeorm';
 import { type LatencyHistogram, latencyBucketSql, mergeHistograms } from '@app/domain';
 import { returnedRows } from '@app/persistence';
 import { TELEMETRY_TABLES } from '../telemetry/tables/telemetry-writer';
-import { MARKED_BEFORE, SCORE_NUMBER_SQL, SCORE_PASS_SQL, SCORE_TIME, statsBucketOf } from '../stats/stats-buckets';
+import { RECOUNT_AT_ONCE, RECOUNT_DUE, type RecountPace, SCORE_NUMBER_SQL, SCORE_PASS_SQL, SCORE_TIME, statsBucketOf } from '../stats/stats-buckets';
 import { markAllOverviewStatsDirty } from '../stats/overview-stats-store';
 
 /** What a batch touched that can move the stats: its spans, traces and scores, and the spans or traces its scores are about. */
@@ -85,21 +85,26 @@ interface Bucket {
   hour: Date;
 }
 
+/** `d`, the hourly marks due at the pace in parameters `floor` and `perRow`, a bucket's rows being its calls. */
+const DUE_MODEL_MARKS = (floor: string, perRow: string) =>
+  `model_stats_dirty d LEFT JOIN model_stats s ON s.project_id = d.project_id AND s.model = d.model AND s.hour = d.hour
+    WHERE ${RECOUNT_DUE('d', 's.calls', floor, perRow)}`;
+
 const BUCKETS = `SELECT * FROM unnest($1::uuid[], $2::text[], $3::timestamptz[]) AS b (project_id, model, hour)`;
 const SPANS_OF_BUCKETS = `FROM b JOIN spans s ON s.project_id = b.project_id AND s.model = b.model AND s.start_time >= b.hour AND s.start_time < b.hour + interval '1 hour'`;
 
 /**
  * Recounts up to `limit` dirty buckets from the rows, in one transaction; instances share the
  * work (SKIP LOCKED). A batch that writes into a bucket being recounted waits for the recount and
- * marks it again, so no write is missed. Only marks at least `minAgeMs` old are taken (see
- * `StatsMarkTimes`). Returns how many buckets were recounted.
+ * marks it again, so no write is missed. Only buckets due at `pace` are taken. Returns how many
+ * buckets were recounted.
  */
-export async function refreshDirtyModelStats(ds: DataSource, limit: number, minAgeMs = 0): Promise<number> {
+export async function refreshDirtyModelStats(ds: DataSource, limit: number, pace: RecountPace = RECOUNT_AT_ONCE): Promise<number> {
   return ds.transaction(async (m) => {
     // The tables before the dirty rows: a batch holds the tables and waits for these rows, so the other order could deadlock with a rebuild's swap.
     await m.query(`LOCK TABLE ${TELEMETRY_TABLES.join(', ')} IN ACCESS SHARE MODE`);
-    const buckets: Bucket[] = await m.query(`SELECT project_id, model, hour FROM model_stats_dirty WHERE ${MARKED_BEFORE('$2')} ORDER BY hour LIMIT $1 FOR UPDATE SKIP LOCKED`,
-      [limit, minAgeMs],
+    const buckets: Bucket[] = await m.query(`SELECT d.project_id, d.model, d.hour FROM ${DUE_MODEL_MARKS('$2', '$3')} ORDER BY d.hour LIMIT $1 FOR UPDATE OF d SKIP LOCKED`,
+      [limit, pace.floorMs, pace.msPerRow],
     );
     if (!buckets.length) return 0;
     const params = [buckets.map((b) => b.project_id), buckets.map((b) => b.model), buckets.map((b) => b.hour)];
@@ -162,12 +167,12 @@ export async function refreshDirtyModelStats(ds: DataSource, limit: number, minA
 }
 
 /** Drops the oldest dirty mark without recounting: for a bucket whose recount keeps failing, so it cannot hold the others back. */
-export async function discardOldestDirtyBucket(ds: DataSource, minAgeMs = 0): Promise<Bucket | null> {
+export async function discardOldestDirtyBucket(ds: DataSource, pace: RecountPace = RECOUNT_AT_ONCE): Promise<Bucket | null> {
   const rows = returnedRows<Bucket>(
     await ds.query(
-      `DELETE FROM model_stats_dirty WHERE ctid = (SELECT ctid FROM model_stats_dirty WHERE ${MARKED_BEFORE('$1')} ORDER BY hour LIMIT 1 FOR UPDATE SKIP LOCKED)
+      `DELETE FROM model_stats_dirty WHERE ctid = (SELECT d.ctid FROM ${DUE_MODEL_MARKS('$1', '$2')} ORDER BY d.hour LIMIT 1 FOR UPDATE OF d SKIP LOCKED)
        RETURNING project_id, model, hour`,
-      [minAgeMs],
+      [pace.floorMs, pace.msPerRow],
     ),
   );
   return rows[0] ?? null;

@@ -11,6 +11,7 @@ import { markModelStatsDirty, refreshDirtyModelStats } from './model-stats-table
 const projectId = randomUUID();
 const traceId = randomUUID();
 const START = '2024-03-01T10:20:00.000Z';
+const A_MINUTE = { floorMs: 60_000, msPerRow: 0 };
 
 const llmSpan = (n: number): SpanDelta => ({
   projectId, id: randomUUID(), otelSpanId: null, externalId: null, createdAt: START,
@@ -24,7 +25,7 @@ const apply = (ds: DataSource, spans: SpanDelta[]) =>
     await markModelStatsDirty(m, modelStatsKeysOf(facts(spans)));
   });
 
-/** The refresher leaves marks younger than its settle time alone (migration StatsMarkTimes). */
+/** The refresher leaves marks alone until they are due at its pace (migration StatsMarkTimes). */
 describe('stats marks and their age', () => {
   let ds: DataSource;
   let db: TestDatabase;
@@ -49,8 +50,8 @@ describe('stats marks and their age', () => {
     expect(first.hourly).not.toBeNull();
     expect(first.overview).not.toBeNull();
 
-    expect(await refreshDirtyModelStats(ds, 100, 60_000)).toBe(0);
-    expect(await refreshDirtyOverviewStats(ds, 100, 60_000)).toBe(0);
+    expect(await refreshDirtyModelStats(ds, 100, A_MINUTE)).toBe(0);
+    expect(await refreshDirtyOverviewStats(ds, 100, A_MINUTE)).toBe(0);
     expect(await calls()).toBe(0);
 
     await apply(ds, [llmSpan(2)]);
@@ -58,17 +59,31 @@ describe('stats marks and their age', () => {
     expect(again).toEqual(first);
 
     await age(61);
-    expect(await refreshDirtyModelStats(ds, 100, 60_000)).toBe(1);
-    expect(await refreshDirtyOverviewStats(ds, 100, 60_000)).toBe(1);
+    expect(await refreshDirtyModelStats(ds, 100, A_MINUTE)).toBe(1);
+    expect(await refreshDirtyOverviewStats(ds, 100, A_MINUTE)).toBe(1);
     expect(await calls()).toBe(2);
     expect(await overviewCalls()).toBe(2);
     expect(await markTimes()).toEqual([{ hourly: null, overview: null }]);
   });
 
-  it('recounts a fresh mark at once without a minimum age (rebuilds)', async () => {
+  it('makes a bucket wait longer the more rows it counted last time', async () => {
+    // 2 rows counted by the first test, 40 s a row: due 80 s after its first mark, whatever the floor.
+    const perRow = { floorMs: 1_000, msPerRow: 40_000 };
+    await apply(ds, [llmSpan(4)]);
+    await age(61);
+    expect(await refreshDirtyModelStats(ds, 100, perRow)).toBe(0);
+    expect(await refreshDirtyOverviewStats(ds, 100, perRow)).toBe(0);
+    await age(91);
+    expect(await refreshDirtyModelStats(ds, 100, perRow)).toBe(1);
+    expect(await refreshDirtyOverviewStats(ds, 100, perRow)).toBe(1);
+    expect(await calls()).toBe(3);
+    expect(await overviewCalls()).toBe(3);
+  });
+
+  it('recounts a fresh mark of a counted bucket at once without a pace (rebuilds)', async () => {
     await apply(ds, [llmSpan(3)]);
     expect(await refreshDirtyModelStats(ds, 100)).toBe(1);
     expect(await refreshDirtyOverviewStats(ds, 100)).toBe(1);
-    expect(await calls()).toBe(3);
+    expect(await calls()).toBe(4);
   });
 });

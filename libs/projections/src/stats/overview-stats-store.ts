@@ -2,7 +2,7 @@ import type { DataSource } from 'typeorm';
 import { type LatencyHistogram, type OverviewSums, type ScoreSums, type SpanSums, type StatsFilter, latencyBucketSql } from '@app/domain';
 import { returnedRows } from '@app/persistence';
 import { TELEMETRY_TABLES } from '../telemetry/tables/telemetry-writer';
-import { MARKED_BEFORE, SCORE_NUMBER_SQL, SCORE_PASS_SQL, SCORE_TIME, STATS_DIMENSION_LENGTH, statsBucketOf } from './stats-buckets';
+import { RECOUNT_AT_ONCE, RECOUNT_DUE, type RecountPace, SCORE_NUMBER_SQL, SCORE_PASS_SQL, SCORE_TIME, STATS_DIMENSION_LENGTH, statsBucketOf } from './stats-buckets';
 
 type Db = Pick<DataSource, 'query'>;
 
@@ -32,18 +32,23 @@ interface Bucket {
 const BUCKETS = `SELECT * FROM unnest($1::uuid[], $2::timestamptz[]) AS b (project_id, bucket)`;
 const IN_BUCKET = (column: string) => `${column} >= b.bucket AND ${column} < b.bucket + interval '5 minutes'`;
 
+/** `d`, the 5-minute marks due at the pace in parameters `floor` and `perRow`, a bucket's rows being its spans. */
+const DUE_OVERVIEW_MARKS = (floor: string, perRow: string) =>
+  `stats_5m_dirty d LEFT JOIN LATERAL (SELECT sum(x.calls) AS calls FROM span_stats_5m x WHERE x.project_id = d.project_id AND x.bucket = d.bucket) s ON true
+    WHERE ${RECOUNT_DUE('d', 's.calls', floor, perRow)}`;
+
 /**
  * Recounts up to `limit` dirty overview buckets from the rows, in one transaction, replacing
  * their stats whole; instances share the work (SKIP LOCKED). A batch writing into a bucket
- * being recounted waits for the recount and marks it again, so no write is missed. Only marks
- * at least `minAgeMs` old are taken (see `StatsMarkTimes`).
+ * being recounted waits for the recount and marks it again, so no write is missed. Only buckets
+ * due at `pace` are taken.
  */
-export async function refreshDirtyOverviewStats(ds: DataSource, limit: number, minAgeMs = 0): Promise<number> {
+export async function refreshDirtyOverviewStats(ds: DataSource, limit: number, pace: RecountPace = RECOUNT_AT_ONCE): Promise<number> {
   return ds.transaction(async (m) => {
     // The tables before the dirty rows, as refreshDirtyModelStats and for the same reason.
     await m.query(`LOCK TABLE ${TELEMETRY_TABLES.join(', ')} IN ACCESS SHARE MODE`);
-    const buckets: Bucket[] = await m.query(`SELECT project_id, bucket FROM stats_5m_dirty WHERE ${MARKED_BEFORE('$2')} ORDER BY bucket LIMIT $1 FOR UPDATE SKIP LOCKED`,
-      [limit, minAgeMs],
+    const buckets: Bucket[] = await m.query(`SELECT d.project_id, d.bucket FROM ${DUE_OVERVIEW_MARKS('$2', '$3')} ORDER BY d.bucket LIMIT $1 FOR UPDATE OF d SKIP LOCKED`,
+      [limit, pace.floorMs, pace.msPerRow],
     );
     if (!buckets.length) return 0;
     const params = [buckets.map((b) => b.project_id), buckets.map((b) => b.bucket)];
@@ -102,12 +107,12 @@ export async function refreshDirtyOverviewStats(ds: DataSource, limit: number, m
 }
 
 /** Drops the oldest dirty overview mark without recounting: for a bucket whose recount keeps failing. */
-export async function discardOldestDirtyOverviewBucket(ds: DataSource, minAgeMs = 0): Promise<Bucket | null> {
+export async function discardOldestDirtyOverviewBucket(ds: DataSource, pace: RecountPace = RECOUNT_AT_ONCE): Promise<Bucket | null> {
   const rows = returnedRows<Bucket>(
     await ds.query(
-      `DELETE FROM stats_5m_dirty WHERE ctid = (SELECT ctid FROM stats_5m_dirty WHERE ${MARKED_BEFORE('$1')} ORDER BY bucket LIMIT 1 FOR UPDATE SKIP LOCKED)
+      `DELETE FROM stats_5m_dirty WHERE ctid = (SELECT d.ctid FROM ${DUE_OVERVIEW_MARKS('$1', '$2')} ORDER BY d.bucket LIMIT 1 FOR UPDATE OF d SKIP LOCKED)
        RETURNING project_id, bucket`,
-      [minAgeMs],
+      [pace.floorMs, pace.msPerRow],
     ),
   );
   return rows[0] ?? null;

@@ -22,5 +22,19 @@ export const SCORE_PASS_SQL = (value: string, metadata: string): string =>
  */
 export const STATS_DIMENSION_LENGTH = 256;
 
-/** A dirty mark old enough to recount: made at least the milliseconds in parameter `param` ago. */
-export const MARKED_BEFORE = (param: string) => `marked_at <= now() - ${param}::int * interval '1 millisecond'`;
+/**
+ * When a marked bucket is due for its recount (migration StatsMarkTimes): its first mark at least
+ * `floorMs` old, and at least `msPerRow` per row the bucket counted last time, because a recount
+ * reads the whole bucket while the batches writing into it wait and a backlog's drain marks the
+ * same bucket in every batch. Rebuilds recount at once (both 0).
+ */
+export interface RecountPace {
+  floorMs: number;
+  msPerRow: number;
+}
+
+export const RECOUNT_AT_ONCE: RecountPace = { floorMs: 0, msPerRow: 0 };
+
+/** SQL: the mark `mark` is due, its bucket having counted `rows` (null: nothing yet), with the pace in parameters `floor` and `perRow`. */
+export const RECOUNT_DUE = (mark: string, rows: string, floor: string, perRow: string) =>
+  `${mark}.marked_at <= now() - greatest(${floor}::float8, coalesce(${rows}, 0) * ${perRow}::float8) * interval '1 millisecond'`;

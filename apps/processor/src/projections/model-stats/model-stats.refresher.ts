@@ -2,32 +2,33 @@ import { type BeforeApplicationShutdown, Inject, Injectable, type OnApplicationB
 import type { Logger } from 'pino';
 import { DataSource } from 'typeorm';
 import { LOGGER } from '@app/config';
-import { discardOldestDirtyBucket, discardOldestDirtyOverviewBucket, refreshDirtyModelStats, refreshDirtyOverviewStats } from '@app/projections';
+import { type RecountPace, discardOldestDirtyBucket, discardOldestDirtyOverviewBucket, refreshDirtyModelStats, refreshDirtyOverviewStats } from '@app/projections';
 import { PeriodicRound } from '../../infrastructure/periodic-round';
 
 /** How often dirty buckets are looked for; what a batch touched is counted within about this. */
 const REFRESH_EVERY_MS = 1_000;
 /** Buckets recounted per transaction. */
 const BUCKETS_PER_REFRESH = 100;
-/**
- * How old a mark must be before its bucket is recounted. A recount reads the whole bucket while
- * the batches writing into it wait, so a bucket that a backlog's drain marks in every batch was
- * recounted every second, at a cost growing with the bucket: the drain of 200,000 spans into one
- * hour ran at 10,600 spans/s with it and 15,800 without (docs/BENCHMARKS.md). A mark keeps its
- * first time, so stats still follow a batch within this plus `REFRESH_EVERY_MS`.
- */
+/** The least age of a mark before its bucket is recounted (a repeated mark keeps its first time). */
 const SETTLE_MS = 5_000;
 
 /** One kind of stats bucket: how to recount some, and how to drop the oldest mark when it cannot be. */
 interface StatsKind {
   name: string;
-  refresh: (ds: DataSource, limit: number, minAgeMs: number) => Promise<number>;
-  discardOldest: (ds: DataSource, minAgeMs: number) => Promise<unknown>;
+  refresh: (ds: DataSource, limit: number, pace: RecountPace) => Promise<number>;
+  discardOldest: (ds: DataSource, pace: RecountPace) => Promise<unknown>;
+  /**
+   * Ten times what a recount costs per row of its bucket (measured quiet: about 5 µs for the
+   * hourly model stats, 10 µs for the overview's, which joins the traces), so recounting a bucket
+   * that keeps growing takes about a tenth of the time: recounting it every second cost the drain
+   * of 200,000 spans into one hour a third of its rate (docs/BENCHMARKS.md).
+   */
+  pace: RecountPace;
 }
 
 const STATS_KINDS: readonly StatsKind[] = [
-  { name: 'model stats', refresh: refreshDirtyModelStats, discardOldest: discardOldestDirtyBucket },
-  { name: 'overview stats', refresh: refreshDirtyOverviewStats, discardOldest: discardOldestDirtyOverviewBucket },
+  { name: 'model stats', refresh: refreshDirtyModelStats, discardOldest: discardOldestDirtyBucket, pace: { floorMs: SETTLE_MS, msPerRow: 0.05 } },
+  { name: 'overview stats', refresh: refreshDirtyOverviewStats, discardOldest: discardOldestDirtyOverviewBucket, pace: { floorMs: SETTLE_MS, msPerRow: 0.1 } },
 ];
 
 /**
@@ -59,7 +60,7 @@ export class ModelStatsRefresher implements OnApplicationBootstrap, BeforeApplic
 
   private async drain(kind: StatsKind): Promise<void> {
     try {
-      while ((await kind.refresh(this.ds, BUCKETS_PER_REFRESH, SETTLE_MS)) === BUCKETS_PER_REFRESH);
+      while ((await kind.refresh(this.ds, BUCKETS_PER_REFRESH, kind.pace)) === BUCKETS_PER_REFRESH);
     } catch (err) {
       this.logger.warn({ err: (err as Error).message }, `${kind.name} recount failed; recounting one bucket at a time`);
       await this.isolateFailure(kind);
@@ -68,9 +69,9 @@ export class ModelStatsRefresher implements OnApplicationBootstrap, BeforeApplic
 
   private async isolateFailure(kind: StatsKind): Promise<void> {
     try {
-      while ((await kind.refresh(this.ds, 1, SETTLE_MS)) === 1);
+      while ((await kind.refresh(this.ds, 1, kind.pace)) === 1);
     } catch (err) {
-      const bucket = await kind.discardOldest(this.ds, SETTLE_MS).catch(() => null);
+      const bucket = await kind.discardOldest(this.ds, kind.pace).catch(() => null);
       this.logger.error({ err: (err as Error).message, bucket }, `${kind.name} bucket cannot be recounted; left as it was`);
     }
   }
