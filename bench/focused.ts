@@ -8,6 +8,7 @@ import { ROOT, Stack, runCli } from '../test/support/stack';
 import { ProjectorWatch } from './backlog';
 import { type InsertFigures, measurePostgresInsert } from './limits/postgres-insert';
 import { otlpPayload } from './payloads';
+import { checkRows, rowFailure } from './rows';
 import { type ProjectionFigures, appendExports, measureProjection } from './stages/projection';
 import { type RebuildFigures, measureRebuild } from './stages/rebuild';
 import { measureStatements } from './stages/statements';
@@ -115,11 +116,15 @@ async function main(): Promise<void> {
       const spans = Number(values.spans ?? 1_000_000);
       await stack.killProcessor();
       say(`appending ${int(spans)} spans to INGEST (processor stopped)`);
-      await appendExports({ natsUrl, prefix: stack.streamPrefix, tenant }, otlp, Math.ceil(spans / otlp.items));
+      const requests = await appendExports({ natsUrl, prefix: stack.streamPrefix, tenant }, otlp, Math.ceil(spans / otlp.items));
       say('spanlog rebuild telemetry');
       const rebuild: RebuildFigures = await measureRebuild(stack.env);
-      say(`${int(rebuild.spans)} spans, ${int(rebuild.messages)} messages in ${rebuild.seconds.toFixed(1)} s: ${int(rebuild.spansPerS)} spans/s, ${int(rebuild.messages / rebuild.seconds)} messages/s`);
-      const file = await writeResults('rebuild', { ...conditions(), rebuild: { ...rebuild, messagesPerS: rebuild.messages / rebuild.seconds } });
+      // The figure counts only if every appended span is a row a reader sees, once: the rebuild's own count is not the outcome.
+      const rows = await checkRows(stack.db, tenant.projectId, otlp, requests);
+      const failure = rowFailure('rebuild', rows);
+      if (failure) throw new Error(failure);
+      say(`${int(rebuild.spans)} spans, ${int(rebuild.messages)} messages in ${rebuild.seconds.toFixed(1)} s: ${int(rebuild.spansPerS)} spans/s, ${int(rebuild.messages / rebuild.seconds)} messages/s; ${int(rows.visible)} of ${int(rows.expected)} spans readable, each once`);
+      const file = await writeResults('rebuild', { ...conditions(), rebuild: { ...rebuild, messagesPerS: rebuild.messages / rebuild.seconds }, rows });
       process.stdout.write(`${file}\n`);
     }
   } finally {
