@@ -18,6 +18,7 @@ import { AuditApiKeyActor1764900000001 } from './1764900000001-AuditApiKeyActor'
 import { OverviewStats1765000000000 } from './1765000000000-OverviewStats';
 import { Monitors1765000000001 } from './1765000000001-Monitors';
 import { StatsMarkTimes1765000000002 } from './1765000000002-StatsMarkTimes';
+import { MonitorAuditOutbox1765000000003 } from './1765000000003-MonitorAuditOutbox';
 
 /** Every migration in order; the data source takes classes, so tests and builds share one list. */
-export const MIGRATIONS = [InitialSchema1763800000000, SessionsAndAudit1763900000000, UsageCounters1764000000000, TraceDeletions1764100000000, ApiKeyChanges1764200000000, CompactVersions1764300000000, Evaluators1764400000000, AppliedSequences1764500000000, ModelStats1764510000000, ProjectionVersions1764520000000, LoginFailures1764700000000, SecurityLog1764710000000, ApiKeyCreator1764720000000, EvalJobDeferral1764800000000, EvaluatorSecrets1764810000000, PromptTemplates1764900000000, AuditApiKeyActor1764900000001, OverviewStats1765000000000, Monitors1765000000001, StatsMarkTimes1765000000002];
+export const MIGRATIONS = [InitialSchema1763800000000, SessionsAndAudit1763900000000, UsageCounters1764000000000, TraceDeletions1764100000000, ApiKeyChanges1764200000000, CompactVersions1764300000000, Evaluators1764400000000, AppliedSequences1764500000000, ModelStats1764510000000, ProjectionVersions1764520000000, LoginFailures1764700000000, SecurityLog1764710000000, ApiKeyCreator1764720000000, EvalJobDeferral1764800000000, EvaluatorSecrets1764810000000, PromptTemplates1764900000000, AuditApiKeyActor1764900000001, OverviewStats1765000000000, Monitors1765000000001, StatsMarkTimes1765000000002, MonitorAuditOutbox1765000000003];

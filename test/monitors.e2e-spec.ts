@@ -103,7 +103,7 @@ describe('monitors', () => {
 
   it('a score pass-rate monitor goes to ALERT on failing evaluator results', async () => {
     const evaluator = data(await mutate(stack, aSession.access_token, 'evaluator.create', { projectId: a.projectId, name: 'helpfulness', url: `${base}/judge` }));
-    const monitor = await create(a, aSession, { name: 'unhelpful answers', metric: 'score_pass_rate', scoreName: evaluator.name, windowSeconds: 300, comparison: '<', threshold: 0.5 });
+    const monitor = await create(a, aSession, { name: 'unhelpful answers', metric: 'score_pass_rate', scoreName: evaluator.name, windowSeconds: 600, comparison: '<', threshold: 0.5 });
     await stateOf(a, aSession, monitor.id, 'NO_DATA');
     const traceId = `mon-${randomUUID()}`;
     const at = iso(Date.now());

@@ -79,7 +79,7 @@ describe('spanlog tui in an 80×24 terminal (tmux)', () => {
     // (its name cut to the column; whole in the history's title).
     const session = await login(stack, EMAIL);
     const monitorName = `slow llm ${run}`;
-    data(await mutate(stack, session.access_token, 'monitor.create', { projectId: tenant.projectId, name: monitorName, metric: 'latency_p95', filter: { model: 'gpt-4o-mini' }, windowSeconds: 300, comparison: '>', threshold: 100 }));
+    data(await mutate(stack, session.access_token, 'monitor.create', { projectId: tenant.projectId, name: monitorName, metric: 'latency_p95', filter: { model: 'gpt-4o-mini' }, windowSeconds: 600, comparison: '>', threshold: 100 }));
 
     pane = TmuxPane.start(`printf 'before the tui\\n'; node ${CLI} tui --interval 500; echo "tui exited $?"; sleep 120`, env, dir);
     const tui = pane;

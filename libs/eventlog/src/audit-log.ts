@@ -16,9 +16,14 @@ export const auditSubject = (layout: StreamLayout, orgId: string | null): string
  */
 export async function appendAuditEvent(js: JetStreamClient, layout: StreamLayout, record: AuditRecord, now: Date = new Date()): Promise<AuditEvent> {
   const event: AuditEvent = { ...record, id: randomUUID(), at: now.toISOString() };
-  await js.publish(auditSubject(layout, record.orgId), JSON.stringify(event), {
+  await publishAuditEvent(js, layout, event);
+  return event;
+}
+
+/** Publishes an audit event stamped by its writer: an outbox's relay gives a row the same id on every try. */
+export async function publishAuditEvent(js: JetStreamClient, layout: StreamLayout, event: AuditEvent): Promise<void> {
+  await js.publish(auditSubject(layout, event.orgId), JSON.stringify(event), {
     msgID: event.id,
     headers: toNatsHeaders({ 'Spanlog-Schema': AUDIT_SCHEMA }),
   });
-  return event;
 }

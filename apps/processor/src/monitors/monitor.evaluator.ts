@@ -2,14 +2,17 @@ import { type BeforeApplicationShutdown, Inject, Injectable, type OnApplicationB
 import type { Logger } from 'pino';
 import { DataSource } from 'typeorm';
 import { APP_CONFIG, type AppConfig, LOGGER } from '@app/config';
-import { evaluationWindow, monitorStateOf, monitorValue } from '@app/domain';
-import { NatsResources, appendAuditEvent } from '@app/eventlog';
+import { type AuditEvent, evaluationWindow, monitorStateOf, monitorValue } from '@app/domain';
+import { NatsResources, publishAuditEvent } from '@app/eventlog';
 import { type Monitor, enabledMonitors, recordEvaluation, servingVersion, withAdvisoryLock } from '@app/persistence';
 import { PeriodicRound } from '../infrastructure/periodic-round';
+import { relayStateChangeAudits } from './monitor-audit-relay';
 import { modelStatsProjection, oldestDirtyOverviewBucket, projectionLag, readWindowSums, telemetryPosition, telemetryProjection } from '@app/projections';
 
 /** One processor evaluates at a time; the others skip the round. */
 const MONITOR_LOCK = 'spanlog.monitors';
+/** State changes audited per transaction. */
+const AUDITS_PER_TRANSACTION = 100;
 
 /**
  * Evaluates every enabled monitor every `SPANLOG_MONITOR_INTERVAL_MS` over the overview stats,
@@ -22,7 +25,9 @@ const MONITOR_LOCK = 'spanlog.monitors';
  *   half recounted), and keeps its state;
  * - windows end at a 5-minute boundary at least `SPANLOG_MONITOR_SETTLE_MS` ago, so a batch
  *   arriving a little late is counted before its window is judged.
- * A change of state is written with its history row in one transaction, then audited.
+ * A change of state is written with its history row in one transaction; every round then
+ * audits the changes not yet in AUDIT from those rows (an outbox), so a change made while NATS
+ * was unreachable is audited on a later round.
  */
 @Injectable()
 export class MonitorEvaluator implements OnApplicationBootstrap, BeforeApplicationShutdown {
@@ -58,8 +63,20 @@ export class MonitorEvaluator implements OnApplicationBootstrap, BeforeApplicati
         this.skipped = null;
         await this.evaluateAll(Date.now());
       });
+      await this.auditStateChanges();
     } catch (err) {
       this.logger.error({ err: (err as Error).message }, 'monitor evaluation round failed; trying again next round');
+    }
+  }
+
+  private async auditStateChanges(): Promise<void> {
+    try {
+      const publish = async (events: AuditEvent[]) => {
+        for (const event of events) await publishAuditEvent(this.nats.js, this.nats.layout, event);
+      };
+      while ((await relayStateChangeAudits(this.ds, AUDITS_PER_TRANSACTION, publish)) === AUDITS_PER_TRANSACTION);
+    } catch (err) {
+      this.logger.error({ err: (err as Error).message }, 'monitor state changes could not be audited yet; trying again next round');
     }
   }
 
@@ -102,11 +119,5 @@ export class MonitorEvaluator implements OnApplicationBootstrap, BeforeApplicati
       windowEnd: window.to.toISOString(),
     };
     this.logger.info({ monitor: monitor.id, ...details }, 'monitor changed state');
-    try {
-      await appendAuditEvent(this.nats.js, this.nats.layout, { orgId: monitor.orgId, actorUserId: null, action: 'monitor.state_changed', target: monitor.id, details, ip: null });
-    } catch (err) {
-      // The change is stored with its history row; losing its audit line must be loud, not fatal.
-      this.logger.error({ err: String(err), monitor: monitor.id, details }, 'monitor state change could not be audited');
-    }
   }
 }

@@ -196,6 +196,39 @@ export async function recordEvaluation(
   return true;
 }
 
+/** A state change whose audit event AUDIT does not hold yet (migration MonitorAuditOutbox). */
+export interface UnauditedStateChange {
+  historyId: string;
+  orgId: string;
+  projectId: string;
+  monitorId: string;
+  name: string;
+  from: MonitorState | null;
+  to: MonitorState;
+  value: number | null;
+  threshold: number;
+  comparison: string;
+  windowStart: Date;
+  windowEnd: Date;
+  at: Date;
+}
+
+/** Locks up to `limit` state changes not yet audited, oldest first (SKIP LOCKED). */
+export async function takeUnauditedStateChanges(db: Db, limit: number): Promise<UnauditedStateChange[]> {
+  const rows = await db.query(
+    `SELECT h.id::text AS "historyId", p.org_id AS "orgId", m.project_id AS "projectId", m.id AS "monitorId", m.name, h.previous_state AS "from", h.state AS "to",
+            h.value, h.threshold, h.comparison, h.window_start AS "windowStart", h.window_end AS "windowEnd", h.at
+       FROM monitor_history h JOIN monitors m ON m.id = h.monitor_id JOIN projects p ON p.id = m.project_id
+      WHERE h.audited_at IS NULL ORDER BY h.id LIMIT $1 FOR UPDATE OF h SKIP LOCKED`,
+    [limit],
+  );
+  return rows as UnauditedStateChange[];
+}
+
+export async function markStateChangesAudited(db: Db, historyIds: string[]): Promise<void> {
+  await db.query('UPDATE monitor_history SET audited_at = now() WHERE id = ANY($1::bigint[])', [historyIds]);
+}
+
 /** The state of every evaluated monitor, for the Prometheus gauge. */
 export async function monitorStates(db: Db): Promise<{ projectId: string; id: string; state: MonitorState }[]> {
   const rows: { project_id: string; id: string; state: MonitorState }[] = await db.query('SELECT project_id, id, state FROM monitors WHERE enabled AND state IS NOT NULL');

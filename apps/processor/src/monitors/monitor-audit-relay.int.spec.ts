@@ -1,0 +1,47 @@
+import 'reflect-metadata';
+import { randomUUID } from 'node:crypto';
+import type { DataSource } from 'typeorm';
+import type { AuditEvent } from '@app/domain';
+import { createMonitor, recordEvaluation } from '@app/persistence';
+import { type TestDatabase, createTestDatabase } from '@app/persistence/testing/test-database';
+import { relayStateChangeAudits } from './monitor-audit-relay';
+
+describe('monitor state changes audited from their history rows (outbox)', () => {
+  let ds: DataSource;
+  let db: TestDatabase;
+
+  beforeAll(async () => {
+    db = await createTestDatabase();
+    ds = db.ds;
+  });
+
+  afterAll(() => db?.drop());
+
+  it('audits each change once, keeps a change whose publish failed for the next try, and gives it the same event id', async () => {
+    const [org] = await ds.query(`INSERT INTO organizations (name) VALUES ($1) RETURNING id`, [`org ${randomUUID()}`]);
+    const [project] = await ds.query(`INSERT INTO projects (org_id, name) VALUES ($1, 'p') RETURNING id`, [org.id]);
+    const monitor = await createMonitor(ds, project.id, { name: 'slow', metric: 'latency_p95', scoreName: null, filter: {}, windowSeconds: 300, comparison: '>', threshold: 1000, enabled: true });
+    const window = { windowStart: new Date('2026-11-24T10:00:00Z'), windowEnd: new Date('2026-11-24T10:05:00Z') };
+    expect(await recordEvaluation(ds, monitor, { state: 'ALERT', value: 2500, ...window })).toBe(true);
+
+    const published: AuditEvent[] = [];
+    const publish = async (events: AuditEvent[]) => void published.push(...events);
+    const failedTry: AuditEvent[] = [];
+    await expect(relayStateChangeAudits(ds, 100, async (events) => { failedTry.push(...events); throw new Error('timeout'); })).rejects.toThrow('timeout');
+    expect(await relayStateChangeAudits(ds, 100, publish)).toBe(1);
+    expect(await relayStateChangeAudits(ds, 100, publish)).toBe(0);
+
+    expect(published).toEqual([
+      {
+        id: failedTry[0].id,
+        orgId: org.id,
+        actorUserId: null,
+        action: 'monitor.state_changed',
+        target: monitor.id,
+        details: { projectId: project.id, name: 'slow', from: null, to: 'ALERT', value: 2500, threshold: 1000, comparison: '>', windowStart: '2026-11-24T10:00:00.000Z', windowEnd: '2026-11-24T10:05:00.000Z' },
+        ip: null,
+        at: expect.any(String),
+      },
+    ]);
+  });
+});
