@@ -101,6 +101,24 @@ describe('monitors', () => {
     expect(cli.code === 0 ? JSON.parse(cli.stdout).data.map((h: any) => h.state) : cli.stderr).toEqual(['OK', 'ALERT', 'NO_DATA']);
   });
 
+  it('keeps its state and history through a rebuild of every projection: no state the data never had', async () => {
+    const monitor = await create(a, aSession, { name: 'slow chat, rebuilt', metric: 'latency_p95', filter: { model: 'gpt-4o', traceName: 'chat' }, windowSeconds: 3600, comparison: '>', threshold: 1000 });
+    const before = await stateOf(a, aSession, monitor.id, 'OK');
+    const historyOf = async () => data(await query(stack, aSession.access_token, 'monitor.history', { projectId: a.projectId, id: monitor.id })).data;
+    expect((await historyOf()).map((h: any) => h.state)).toEqual(['OK']);
+
+    // Rounds run every second throughout: while the tables are rebuilt, at the swap, and while every stats bucket is recounted.
+    const rebuilt = await runCli(['rebuild', 'all', '--json'], stack.env);
+    expect(rebuilt.code).toBe(0);
+    const doneAt = Date.now();
+    const marks = async () => Number((await stack.db.query('SELECT (SELECT count(*) FROM stats_5m_dirty) + (SELECT count(*) FROM model_stats_dirty) AS n')).rows[0].n);
+    await eventually(marks, (n) => n === 0, 60_000);
+    const after = await eventually(() => monitorOf(a, aSession, monitor.id), (m) => Date.parse(m.evaluatedAt) > doneAt + 2_000, 30_000);
+
+    expect(after).toMatchObject({ state: 'OK', value: before.value });
+    expect((await historyOf()).map((h: any) => h.state)).toEqual(['OK']);
+  }, 150_000);
+
   it('a score pass-rate monitor goes to ALERT on failing evaluator results', async () => {
     const evaluator = data(await mutate(stack, aSession.access_token, 'evaluator.create', { projectId: a.projectId, name: 'helpfulness', url: `${base}/judge` }));
     const monitor = await create(a, aSession, { name: 'unhelpful answers', metric: 'score_pass_rate', scoreName: evaluator.name, windowSeconds: 600, comparison: '<', threshold: 0.5 });
