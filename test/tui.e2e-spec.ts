@@ -28,7 +28,8 @@ describe('spanlog tui in an 80×24 terminal (tmux)', () => {
     stack = await startStack({ SPANLOG_MONITOR_INTERVAL_MS: '1000', SPANLOG_MONITOR_SETTLE_MS: '-300000' });
     tenant = await bootstrap(stack, EMAIL, 'Tui Org', 'tui project');
     dir = mkdtempSync(join(tmpdir(), 'spanlog-tui-'));
-    env = { ...stack.env, XDG_CONFIG_HOME: join(dir, 'config') };
+    // CI=true as CI sets it: Ink then draws only the last frame unless the TUI clears it (the pane stayed blank).
+    env = { ...stack.env, XDG_CONFIG_HOME: join(dir, 'config'), CI: 'true' };
     delete env.SPANLOG_API_KEY;
     const login = await runCli(['login', '--email', EMAIL, '--password', PASSWORD, '--api', stack.baseUrl], env);
     if (login.code !== 0) throw new Error(`spanlog login failed: ${login.stderr}`);
