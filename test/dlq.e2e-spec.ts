@@ -167,12 +167,19 @@ describe('spanlog dlq', () => {
     expect(await usage()).toEqual({ traces: 0, spans: 0 });
   });
 
-  it('applies a dead letter through the telemetry projection once its cause is fixed, counts it once, evaluates it, and removes it', async () => {
+  it('applies a dead letter through the telemetry projection once its cause is fixed (a rebuild first), counts it once, evaluates it, and removes it', async () => {
     const before = await runCli(['verify', '--json', '--project', tenant.projectId], stack.env);
     expect(JSON.parse(before.stdout).projects[0]).toMatchObject({ rejected: { count: 2 }, clean: false });
     const os = await nc.jetstream().views.os(`${stack.streamPrefix}INGEST_BLOBS`);
     await os.putBlob({ name: blobName }, new TextEncoder().encode(JSON.stringify(request())));
     const blobLetter = (await list()).find(fromIngest(seqs.blob)) as DeadLetter;
+
+    // A rebuild before the retry applies the dead letter's request too, and counts it: it was never applied live.
+    expect(await usage()).toEqual({ traces: 0, spans: 0 });
+    const rebuilt = await runCli(['rebuild', 'telemetry', '--json'], stack.env);
+    expect(rebuilt.code).toBe(0);
+    expect(JSON.parse(rebuilt.stdout)).toMatchObject({ usageCounted: { traces: 1, spans: 2 } });
+    expect(await eventually(usage, (u) => u.spans === 2)).toEqual({ traces: 1, spans: 2 });
 
     const retry = await dlq('retry', '--id', String(blobLetter.id), '--json');
     expect(retry.run.code).toBe(0);

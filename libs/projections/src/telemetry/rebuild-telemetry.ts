@@ -1,7 +1,7 @@
 import { setImmediate } from 'node:timers/promises';
 import type { JsMsg } from 'nats';
 import type { DataSource, EntityManager, QueryRunner } from 'typeorm';
-import { ChunkReader, type NatsResources, replayStream, streamLastSeq } from '@app/eventlog';
+import { ChunkReader, type NatsResources, deadLetteredSeqs, replayStream, streamLastSeq } from '@app/eventlog';
 import { type UsageCount, appliedThrough, markHandledThrough, queueUsage, recordServingVersion, withAdvisoryLock } from '@app/persistence';
 import { markAllModelStatsDirty } from '../model-stats/model-stats-tables';
 import { decodeStored } from '../projection';
@@ -84,9 +84,13 @@ export async function rebuildTelemetry(ds: DataSource, nats: NatsResources, opti
 
 async function rebuildLocked(runner: QueryRunner, nats: NatsResources, options: RebuildOptions, started: number): Promise<RebuildResult> {
   const live = await liveSchema(runner.manager);
-  // Every message at or below the live watermark is in the live tables and counted; rows of later ones may not be.
-  const liveFloor = await appliedThrough(runner.manager, telemetryPosition(nats));
-  const replayer = new ShadowReplayer(nats, live, liveFloor, options);
+  // Every message at or below the live watermark is in the live tables and counted, but for the
+  // dead-lettered ones: rows of those and of later ones may not be (a dead letter this rebuild
+  // can apply would otherwise never be counted: `spanlog dlq retry` then finds its rows existing).
+  const position = telemetryPosition(nats);
+  const liveFloor = await appliedThrough(runner.manager, position);
+  const deadLettered = await deadLetteredSeqs(nats, { stream: position.stream, consumer: nats.layout.consumerName(telemetryProjection.source.consumer) });
+  const replayer = new ShadowReplayer(nats, live, (seq) => seq > liveFloor || deadLettered.has(seq), options);
   await createShadowTables(runner.manager, live);
   try {
     await replayer.replayTo(runner, await streamLastSeq(nats, 'ingest'), 'replay');
@@ -105,11 +109,11 @@ async function rebuildLocked(runner: QueryRunner, nats: NatsResources, options: 
       options.onProgress?.({ phase: 'swap', seq: replayer.seq, targetSeq: target, messages: replayer.messages });
       await replayer.replayInto(m, target);
       const rows = await countShadowRows(m);
-      const usage = await usageOfRowsOnlyInShadow(m, live, replayer.rowsPastLiveFloor);
+      const usage = await usageOfRowsOnlyInShadow(m, live, replayer.rowsLiveMayLack);
       await queueUsage(m, usage);
       await swapInShadowTables(m, live);
       // Every message up to here is in the new tables: reads waiting for one need not wait for the live consumer.
-      await markHandledThrough(m, telemetryPosition(nats), replayer.seq);
+      await markHandledThrough(m, position, replayer.seq);
       await recordServingVersion(m, telemetryProjection.name, telemetryProjection.version);
       const total = (metric: UsageCount['metric']) => usage.filter((u) => u.metric === metric).reduce((n, u) => n + u.n, 0);
       return { ...rows, usageCounted: { traces: total('traces'), spans: total('spans') } };
@@ -139,22 +143,23 @@ async function usageOfRowsOnlyInShadow(m: EntityManager, live: string, rows: { t
 }
 
 /**
- * Applies INGEST, in order, to the shadow tables; remembers how far it got, and which
- * traces and spans messages past the live floor wrote (the only rows the live tables may
- * lack; a backlog's worth, not the stream's).
+ * Applies INGEST, in order, to the shadow tables; remembers how far it got, and which traces
+ * and spans the messages live may not have applied wrote (the only rows the live tables may
+ * lack; a backlog's and the dead letters' worth, not the stream's).
  */
 class ShadowReplayer {
   seq = 0;
   messages = 0;
   skipped = 0;
-  readonly rowsPastLiveFloor: { traces: ReplayedRow[]; spans: ReplayedRow[] } = { traces: [], spans: [] };
+  readonly rowsLiveMayLack: { traces: ReplayedRow[]; spans: ReplayedRow[] } = { traces: [], spans: [] };
   private readonly seen = new Set<string>();
   private readonly chunks: ChunkReader;
 
   constructor(
     private readonly nats: NatsResources,
     private readonly live: string,
-    private readonly liveFloor: number,
+    /** Whether live may not have applied the message of this sequence. */
+    private readonly liveMayLack: (seq: number) => boolean,
     private readonly options: RebuildOptions,
   ) {
     this.chunks = new ChunkReader(nats.js, nats.layout.blobBucket);
@@ -211,7 +216,7 @@ class ShadowReplayer {
         this.options.onSkipped?.(msg.seq, decoded.reason);
         continue;
       }
-      if (msg.seq > this.liveFloor) this.track(decoded.event);
+      if (this.liveMayLack(msg.seq)) this.track(decoded.event);
       items.push(decoded.event);
     }
     return items;
@@ -222,7 +227,7 @@ class ShadowReplayer {
       const key = `${table}:${projectId}:${id}`;
       if (this.seen.has(key)) return;
       this.seen.add(key);
-      this.rowsPastLiveFloor[table].push({ orgId: envelope.orgId, projectId, id });
+      this.rowsLiveMayLack[table].push({ orgId: envelope.orgId, projectId, id });
     };
     for (const t of facts.traces) add('traces', t.projectId, t.id);
     for (const s of facts.spans) add('spans', s.projectId, s.id);
