@@ -4,6 +4,7 @@ import { FastifyAdapter, type NestFastifyApplication } from '@nestjs/platform-fa
 import type { Logger } from 'pino';
 import { type AppConfig, LOGGER, PinoNestLogger, loadConfig } from '@app/config';
 import { AppModule } from './app.module';
+import { closeConnectionsWhenDraining } from './http/close-when-draining';
 import { AllExceptionsFilter } from './http/error-handling';
 import { registerJsonParser } from './http/json-body-parser';
 import { registerOversizedBodyAnswer } from './http/oversized-body';
@@ -23,6 +24,7 @@ export async function createApiApp(config: AppConfig = loadConfig()): Promise<Ne
   app.useGlobalFilters(new AllExceptionsFilter(logger));
 
   const fastify = app.getHttpAdapter().getInstance();
+  closeConnectionsWhenDraining(fastify);
   registerJsonParser(fastify);
   await registerRequestDecompression(fastify);
   registerOversizedBodyAnswer(fastify);
