@@ -1,4 +1,4 @@
-import { types } from 'pg';
+import { type Pool, type PoolClient, types } from 'pg';
 import { DataSource } from 'typeorm';
 import { MIGRATIONS } from '@app/migrations';
 import { ENTITIES } from './entities';
@@ -26,6 +26,22 @@ export function createDataSource({ url, poolSize = 10, applicationName = 'spanlo
   });
 }
 
+/**
+ * Gives every pooled connection an 'error' listener for the time it is checked out. The pool
+ * listens only to idle ones, so Postgres ending a connection a transaction, a held advisory
+ * lock or a LISTEN had checked out (57P01 when it restarts) raised an uncaught 'error' and ended
+ * the process; the query in flight fails as it would anyway, and the pool replaces the client.
+ */
+export function guardCheckedOutConnections(dataSource: DataSource, onError: (err: Error) => void): void {
+  const pool = (dataSource.driver as unknown as { master: Pool }).master;
+  const guarded = new WeakSet<PoolClient>();
+  pool.on('acquire', (client) => {
+    if (guarded.has(client)) return;
+    guarded.add(client);
+    client.on('error', onError);
+  });
+}
+
 export class SchemaBehindError extends Error {}
 
 /** Replicas never migrate; they refuse to run on a schema older than their code. */
@@ -38,14 +54,18 @@ export async function assertSchemaCurrent(dataSource: DataSource): Promise<void>
 /** Whether Postgres answers now: consumers must not count an outage against a message. */
 export const isReachable = (dataSource: DataSource): Promise<boolean> => dataSource.query('SELECT 1').then(() => true, () => false);
 
-/** An app's data source, connected, on a schema its code knows; one clear error otherwise. */
-export async function openDataSource(options: DataSourceOptions): Promise<DataSource> {
+/**
+ * An app's data source, connected, on a schema its code knows; one clear error otherwise.
+ * `onConnectionError` hears of connections Postgres ended while they were checked out.
+ */
+export async function openDataSource(options: DataSourceOptions, onConnectionError: (err: Error) => void): Promise<DataSource> {
   const ds = createDataSource(options);
   try {
     await ds.initialize();
   } catch (err) {
     throw new Error(`Postgres is not reachable at ${new URL(options.url).host}: ${(err as Error).message}`);
   }
+  guardCheckedOutConnections(ds, onConnectionError);
   await assertSchemaCurrent(ds);
   return ds;
 }

@@ -14,8 +14,11 @@ import { ApiKeyChangeListener } from '../auth/api-key-change-listener';
     { provide: LOGGER, useFactory: (c: AppConfig) => createLogger('api', c.logLevel), inject: [APP_CONFIG] },
     {
       provide: DataSource,
-      inject: [APP_CONFIG],
-      useFactory: (c: AppConfig) => openDataSource({ url: c.databaseUrl, poolSize: 20, applicationName: 'spanlog-api' }),
+      inject: [APP_CONFIG, LOGGER],
+      useFactory: (c: AppConfig, logger: Logger) =>
+        openDataSource({ url: c.databaseUrl, poolSize: 20, applicationName: 'spanlog-api' }, (err) =>
+          logger.warn({ err: err.message, code: (err as Error & { code?: string }).code }, 'Postgres ended a connection in use; the pool opens another'),
+        ),
     },
     { provide: NatsResources, inject: [APP_CONFIG], useFactory: (c: AppConfig) => NatsResources.open(c.natsUrl, 'spanlog-api', c.streamPrefix) },
     {

@@ -13,8 +13,11 @@ import { openDataSource } from '@app/persistence';
     { provide: LOGGER, useFactory: (c: AppConfig) => createLogger('processor', c.logLevel), inject: [APP_CONFIG] },
     {
       provide: DataSource,
-      inject: [APP_CONFIG],
-      useFactory: (c: AppConfig) => openDataSource({ url: c.databaseUrl, poolSize: 10, applicationName: 'spanlog-processor' }),
+      inject: [APP_CONFIG, LOGGER],
+      useFactory: (c: AppConfig, logger: Logger) =>
+        openDataSource({ url: c.databaseUrl, poolSize: 10, applicationName: 'spanlog-processor' }, (err) =>
+          logger.warn({ err: err.message, code: (err as Error & { code?: string }).code }, 'Postgres ended a connection in use; the pool opens another'),
+        ),
     },
     { provide: NatsResources, inject: [APP_CONFIG], useFactory: (c: AppConfig) => NatsResources.open(c.natsUrl, 'spanlog-processor', c.streamPrefix) },
     { provide: ChunkReader, inject: [NatsResources], useFactory: (n: NatsResources) => new ChunkReader(n.js, n.layout.blobBucket) },
