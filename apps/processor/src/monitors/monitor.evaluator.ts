@@ -31,7 +31,7 @@ const AUDITS_PER_TRANSACTION = 100;
  */
 @Injectable()
 export class MonitorEvaluator implements OnApplicationBootstrap, BeforeApplicationShutdown {
-  private readonly rounds = new PeriodicRound(() => this.runOnce());
+  private readonly rounds = new PeriodicRound(() => this.runRound());
   /** Why the last round was skipped, so a long skip is logged once rather than every round. */
   private skipped: string | null = null;
 
@@ -50,7 +50,8 @@ export class MonitorEvaluator implements OnApplicationBootstrap, BeforeApplicati
     return this.rounds.stop();
   }
 
-  private async runOnce(): Promise<void> {
+  /** One round: evaluates every enabled monitor unless the stats are not ready, then audits state changes. */
+  async runRound(): Promise<void> {
     try {
       await withAdvisoryLock(this.ds, MONITOR_LOCK, async () => {
         const reason = await this.notReady();

@@ -1,0 +1,94 @@
+import 'reflect-metadata';
+import { randomUUID } from 'node:crypto';
+import pino from 'pino';
+import type { DataSource } from 'typeorm';
+import type { AppConfig } from '@app/config';
+import { NatsResources, STREAM_KEYS } from '@app/eventlog';
+import { createMonitor, recordServingVersion } from '@app/persistence';
+import { type TestDatabase, createTestDatabase } from '@app/persistence/testing/test-database';
+import { modelStatsProjection, telemetryProjection } from '@app/projections';
+import { MonitorEvaluator } from './monitor.evaluator';
+
+const NATS_URL = process.env.NATS_URL ?? 'nats://127.0.0.1:4222';
+const MAX_LAG = 2;
+
+/**
+ * The evaluator's guards against judging stats that are not whole: each one, switched on
+ * alone, must leave a monitor that would otherwise change state as it was, with no history.
+ */
+describe('monitor evaluator guards', () => {
+  let db: TestDatabase;
+  let ds: DataSource;
+  let nats: NatsResources;
+  let evaluator: MonitorEvaluator;
+
+  beforeAll(async () => {
+    db = await createTestDatabase();
+    ds = db.ds;
+    nats = await NatsResources.open(NATS_URL, 'monitor-guards-test', `M${randomUUID().slice(0, 8)}_`);
+    const config = { monitorIntervalMs: 60_000, monitorSettleMs: -300_000, monitorMaxLagMessages: MAX_LAG } as AppConfig;
+    evaluator = new MonitorEvaluator(ds, nats, config, pino({ level: 'silent' }));
+  });
+
+  afterAll(async () => {
+    if (nats) {
+      for (const key of STREAM_KEYS) await nats.jsm.streams.delete(nats.layout.streamName(key)).catch(() => undefined);
+      await nats.close();
+    }
+    await db?.drop();
+  });
+
+  beforeEach(async () => {
+    for (const projection of [telemetryProjection, modelStatsProjection]) await recordServingVersion(ds, projection.name, projection.version);
+    await ds.query('DELETE FROM stats_5m_dirty');
+  });
+
+  /** A monitor that any evaluation moves from no state to ALERT: fewer than one call in an empty project. */
+  const quietMonitor = async () => {
+    const [org] = await ds.query(`INSERT INTO organizations (name) VALUES ($1) RETURNING id`, [`org ${randomUUID()}`]);
+    const [project] = await ds.query(`INSERT INTO projects (org_id, name) VALUES ($1, 'p') RETURNING id`, [org.id]);
+    const monitor = await createMonitor(ds, project.id, { name: 'no traffic', metric: 'calls', scoreName: null, filter: {}, windowSeconds: 300, comparison: '<', threshold: 1, enabled: true });
+    return { projectId: project.id as string, id: monitor.id };
+  };
+  const stateOf = async (id: string) => {
+    const [row] = await ds.query('SELECT state, (SELECT count(*)::int FROM monitor_history h WHERE h.monitor_id = m.id) AS changes FROM monitors m WHERE id = $1', [id]);
+    return row as { state: string | null; changes: number };
+  };
+
+  it('evaluates when the stats are whole (the control for the cases below)', async () => {
+    const monitor = await quietMonitor();
+    await evaluator.runRound();
+    expect(await stateOf(monitor.id)).toEqual({ state: 'ALERT', changes: 1 });
+  });
+
+  it.each([telemetryProjection, modelStatsProjection])('skips the round while the $name projection serves an older version than the code builds', async (projection) => {
+    const monitor = await quietMonitor();
+    await recordServingVersion(ds, projection.name, projection.version - 1);
+    await evaluator.runRound();
+    expect(await stateOf(monitor.id)).toEqual({ state: null, changes: 0 });
+
+    await recordServingVersion(ds, projection.name, projection.version);
+    await evaluator.runRound();
+    expect(await stateOf(monitor.id)).toEqual({ state: 'ALERT', changes: 1 });
+  });
+
+  it('skips a project whose stats bucket inside the window awaits its recount, and evaluates the others', async () => {
+    const marked = await quietMonitor();
+    const other = await quietMonitor();
+    await ds.query(`INSERT INTO stats_5m_dirty (project_id, bucket) VALUES ($1, date_bin('5 minutes', now(), 'epoch'))`, [marked.projectId]);
+    await evaluator.runRound();
+    expect(await stateOf(marked.id)).toEqual({ state: null, changes: 0 });
+    expect(await stateOf(other.id)).toEqual({ state: 'ALERT', changes: 1 });
+
+    await ds.query('DELETE FROM stats_5m_dirty');
+    await evaluator.runRound();
+    expect(await stateOf(marked.id)).toEqual({ state: 'ALERT', changes: 1 });
+  });
+
+  it('skips the round while the telemetry projection is more than SPANLOG_MONITOR_MAX_LAG messages behind the stream', async () => {
+    const monitor = await quietMonitor();
+    for (let i = 0; i <= MAX_LAG; i++) await nats.js.publish(nats.layout.ingestSubject('org', 'project', 'batch'), new Uint8Array());
+    await evaluator.runRound();
+    expect(await stateOf(monitor.id)).toEqual({ state: null, changes: 0 });
+  });
+});
