@@ -34,7 +34,7 @@ interface Round {
   drain: ProjectionFigures;
   /** Rows visible per second over the raw `unnest` insert's rows per second. */
   toUnnest: number;
-  /** The same over the faster of the two raw inserts. */
+  /** The same over the fastest of the raw inserts. */
   toFastest: number;
 }
 
