@@ -2,6 +2,7 @@ import { type BeforeApplicationShutdown, Inject, Injectable, type OnApplicationB
 import type { Logger } from 'pino';
 import { DataSource } from 'typeorm';
 import { LOGGER } from '@app/config';
+import { projectionRecountedBuckets } from '@app/metrics';
 import { type RecountPace, type RecountedBuckets, modelStatsProjection } from '@app/projections';
 import { PeriodicRound } from '../../infrastructure/periodic-round';
 
@@ -32,6 +33,7 @@ const paceOf = (kind: RecountedBuckets): RecountPace => ({ floorMs: SETTLE_MS, m
 @Injectable()
 export class ModelStatsRefresher implements OnApplicationBootstrap, BeforeApplicationShutdown {
   private readonly rounds = new PeriodicRound(() => this.drainAll());
+  private readonly recounted = projectionRecountedBuckets.labels({ projection: modelStatsProjection.name });
 
   constructor(
     private readonly ds: DataSource,
@@ -39,6 +41,7 @@ export class ModelStatsRefresher implements OnApplicationBootstrap, BeforeApplic
   ) {}
 
   onApplicationBootstrap(): void {
+    this.recounted.inc(0);
     this.rounds.start(REFRESH_EVERY_MS);
   }
 
@@ -52,16 +55,22 @@ export class ModelStatsRefresher implements OnApplicationBootstrap, BeforeApplic
 
   private async drain(kind: RecountedBuckets): Promise<void> {
     try {
-      while ((await kind.recount(this.ds, BUCKETS_PER_REFRESH, paceOf(kind))) === BUCKETS_PER_REFRESH);
+      while ((await this.recount(kind, BUCKETS_PER_REFRESH)) === BUCKETS_PER_REFRESH);
     } catch (err) {
       this.logger.warn({ err: (err as Error).message }, `${kind.name} recount failed; recounting one bucket at a time`);
       await this.isolateFailure(kind);
     }
   }
 
+  private async recount(kind: RecountedBuckets, limit: number): Promise<number> {
+    const n = await kind.recount(this.ds, limit, paceOf(kind));
+    this.recounted.inc(n);
+    return n;
+  }
+
   private async isolateFailure(kind: RecountedBuckets): Promise<void> {
     try {
-      while ((await kind.recount(this.ds, 1, paceOf(kind))) === 1);
+      while ((await this.recount(kind, 1)) === 1);
     } catch (err) {
       const bucket = await kind.discardOldest(this.ds, paceOf(kind)).catch(() => null);
       this.logger.error({ err: (err as Error).message, bucket }, `${kind.name} bucket cannot be recounted; left as it was`);
