@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { connect } from 'nats';
 import { type Sample, sampleOf } from '@app/metrics/testing/prometheus-text';
 import { exportOf, span } from '@app/otlp/testing/otlp-builders';
-import { type Tenant, bootstrap, eventually } from './support/api';
+import { type Tenant, bootstrap, eventually, login } from './support/api';
 import { nativeBatch } from './support/factories';
 import { type Families, metricValue as value, scrapeMetrics as scrape } from './support/metrics';
 import { Stack } from './support/stack';
@@ -11,6 +11,8 @@ import { Stack } from './support/stack';
 const NATIVE = { traces: 3, spansPerTrace: 4 };
 const OTLP_SPANS = 5;
 const SCORES = 2;
+/** The projections read from a stream, each with a lag in messages. */
+const STREAM_PROJECTIONS = ['telemetry', 'usage', 'audit'];
 
 describe('GET /metrics (API and processor)', () => {
   let stack: Stack;
@@ -34,6 +36,8 @@ describe('GET /metrics (API and processor)', () => {
     // Info, so that the request log can be checked for scrapes; a verification round every second.
     stack = await Stack.start({ LOG_LEVEL: 'info', SPANLOG_VERIFY_INTERVAL_MS: '1000' }, { name: 'metrics', keepOutput: true });
     tenant = await bootstrap(stack, 'metrics@spanlog.test', 'Metrics', 'p', 'team');
+    // One audit event (user.login) for the audit projection to apply.
+    await login(stack, 'metrics@spanlog.test');
     const native = nativeBatch(NATIVE.traces, NATIVE.spansPerTrace);
     traceId = native.batch[0].body.id as string;
     await post('/api/v1/traces', native);
@@ -91,16 +95,25 @@ describe('GET /metrics (API and processor)', () => {
     expect(log).not.toMatch(/"url":"\/metrics"/);
   });
 
-  it('processor: the telemetry lag by its watermark and every consumer backlog reach 0 after the drain', async () => {
-    const drained = await eventually(processor, ({ families }) => value(families, 'spanlog_projection_lag_messages', { projection: 'telemetry' }) === 0);
+  it("processor: every projection's lag (telemetry by its watermark, usage and audit by acks, model stats in marked buckets) and every consumer backlog reach 0 after the drain", async () => {
+    const lagOf = (families: Families, projection: string) => value(families, 'spanlog_projection_lag_messages', { projection });
+    // Usage is published by the telemetry projection's outbox relay after its commit: drained once it has been applied too.
+    const drained = await eventually(
+      processor,
+      ({ families: f }) =>
+        (value(f, 'spanlog_projection_applied_events_total', { projection: 'usage' }) ?? 0) > 0 &&
+        STREAM_PROJECTIONS.every((p) => lagOf(f, p) === 0) &&
+        value(f, 'spanlog_projection_lag_buckets', { projection: 'model-stats' }) === 0,
+    );
     const { families } = drained;
     expect(families.get('spanlog_projection_lag_messages')?.type).toBe('gauge');
+    expect(families.get('spanlog_projection_lag_buckets')?.type).toBe('gauge');
     for (const consumer of ['ingest-projector', 'usage-projector', 'audit-projector', 'evaluation-worker']) {
       expect(value(families, 'spanlog_consumer_pending_messages', { consumer })).toBe(0);
     }
-    // The API's health reports the same lag.
-    const health = (await (await fetch(`${stack.baseUrl}/api/v1/health`)).json()) as { projections: { telemetry: { lag: number } } };
-    expect(health.projections.telemetry.lag).toBe(0);
+    // The API's health reports the same lags.
+    const health = (await (await fetch(`${stack.baseUrl}/api/v1/health`)).json()) as { projections: Record<string, { lag: number }> };
+    expect(health.projections).toEqual({ telemetry: { lag: 0 }, usage: { lag: 0 }, audit: { lag: 0 } });
   });
 
   it('processor: counts the messages and spans applied, and no dead letter, evaluation or retention yet', async () => {
@@ -109,6 +122,11 @@ describe('GET /metrics (API and processor)', () => {
     expect(value(families, 'spanlog_process_cpu_user_seconds_total')).toBeGreaterThan(0);
     expect(value(families, 'spanlog_consumer_applied_messages_total', { consumer: 'ingest-projector' })).toBe(3);
     expect(value(families, 'spanlog_projection_applied_spans_total', { projection: 'telemetry' })).toBe(NATIVE.traces * NATIVE.spansPerTrace + OTLP_SPANS);
+    // Telemetry's events are the stored requests; usage applies the counts of the rows they created (how many depends on batching), audit the login.
+    expect(value(families, 'spanlog_projection_applied_events_total', { projection: 'telemetry' })).toBe(3);
+    expect(value(families, 'spanlog_projection_applied_events_total', { projection: 'usage' })).toBeGreaterThan(0);
+    expect(value(families, 'spanlog_projection_applied_events_total', { projection: 'audit' })).toBe(1);
+    expect(value(families, 'spanlog_projection_recounted_buckets_total', { projection: 'model-stats' })).toBeGreaterThan(0);
     const deadLetters = samples(families, 'spanlog_dead_letters_total');
     expect(deadLetters.map((s) => s.labels.consumer).sort()).toEqual(['audit-projector', 'evaluation-worker', 'ingest-projector', 'usage-projector']);
     expect(deadLetters.every((s) => s.value === 0)).toBe(true);

@@ -1,6 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import { NatsResources } from './nats-resources';
-import { firstSeqStoredSince, replayStream, streamLastSeq } from './replay';
+import type { JsMsg } from 'nats';
+import { ensureDurableConsumer } from './dead-letter';
+import { consumerUnacknowledged, firstSeqStoredSince, replayStream, streamLastSeq } from './replay';
 import { STREAM_KEYS } from './streams';
 
 const NATS_URL = process.env.NATS_URL ?? 'nats://127.0.0.1:4222';
@@ -67,5 +69,23 @@ describe(replayStream.name, () => {
     expect(await firstSeqStoredSince(nats, 'ingest', new Date(0), subject('b'))).toBe(2);
     expect(await firstSeqStoredSince(nats, 'ingest', new Date(Date.now() + 60_000))).toBeNull();
     expect(await firstSeqStoredSince(nats, 'ingest', since, subject('c'))).toBeNull();
+  });
+
+  it('counts what a durable consumer has not acknowledged: every stored message before it exists, then the undelivered and the delivered unacknowledged', async () => {
+    await append(5);
+    const unacknowledged = () => consumerUnacknowledged(nats, 'ingest', 'projector');
+    expect(await unacknowledged()).toBe(5);
+
+    const stream = nats.layout.streamName('ingest');
+    await ensureDurableConsumer(nats.jsm, stream, nats.layout.consumerName('projector'), 30_000);
+    const delivered: JsMsg[] = [];
+    for await (const msg of await (await nats.js.consumers.get(stream, nats.layout.consumerName('projector'))).fetch({ max_messages: 3, expires: 1_000 })) {
+      delivered.push(msg);
+      if (delivered.length === 3) break;
+    }
+    expect(await unacknowledged()).toBe(5);
+    await delivered[0].ackAck();
+    await delivered[2].ackAck();
+    expect(await unacknowledged()).toBe(3);
   });
 });

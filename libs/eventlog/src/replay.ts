@@ -68,6 +68,21 @@ export async function consumerAckFloor(nats: NatsResources, stream: StreamKey, c
   }
 }
 
+/**
+ * Messages a durable consumer has not acknowledged: not yet delivered, or delivered and not yet
+ * handled. While the consumer does not exist yet, every message the stream holds (it will
+ * deliver them all). A projection that acknowledges after its commit has applied the rest.
+ */
+export async function consumerUnacknowledged(nats: NatsResources, stream: StreamKey, consumer: string): Promise<number> {
+  try {
+    const info = await nats.jsm.consumers.info(nats.layout.streamName(stream), nats.layout.consumerName(consumer));
+    return info.num_pending + info.num_ack_pending;
+  } catch (err) {
+    if (!isNotFound(err)) throw err;
+    return (await nats.jsm.streams.info(nats.layout.streamName(stream))).state.messages;
+  }
+}
+
 /** A durable consumer's messages not yet delivered to anyone, by its name without the deployment's prefix. */
 export interface ConsumerBacklog {
   consumer: string;

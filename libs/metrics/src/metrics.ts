@@ -77,6 +77,20 @@ export const projectionAppliedSpans = new Counter({
   registers: [],
 });
 
+export const projectionAppliedEvents = new Counter({
+  name: 'spanlog_projection_applied_events_total',
+  help: 'Events a projection applied live, by projection: stored requests (telemetry), usage counts (usage), audit events (audit)',
+  labelNames: ['projection'] as const,
+  registers: [],
+});
+
+export const projectionRecountedBuckets = new Counter({
+  name: 'spanlog_projection_recounted_buckets_total',
+  help: 'Marked buckets a projection derived from rows recounted, by projection (model-stats: hourly and 5-minute buckets)',
+  labelNames: ['projection'] as const,
+  registers: [],
+});
+
 /** What an evaluation job came to: the webhook's verdict, an error (scored 0 and fail), or skipped by the eval quota. */
 export const EVALUATION_OUTCOMES = ['pass', 'fail', 'error', 'skipped'] as const;
 export type EvaluationOutcome = (typeof EVALUATION_OUTCOMES)[number];

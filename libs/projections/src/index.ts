@@ -1,5 +1,6 @@
 export * from './projection';
 export * from './applied-watermark';
+export * from './projection-lags';
 export * from './audit/audit.projection';
 export * from './usage/usage.projection';
 export * from './model-stats/model-stats.projection';

@@ -1,6 +1,7 @@
 import type { JsMsg } from 'nats';
 import type { DataSource, EntityManager } from 'typeorm';
 import { type ChunkReader, PermanentMessageError, type StreamKey } from '@app/eventlog';
+import type { RecountPace } from './stats/stats-buckets';
 
 /** A stored message as a projection decodes it: a live delivery, a replayed one or a dead letter. */
 export type StoredMessage = Pick<JsMsg, 'seq' | 'headers' | 'data'>;
@@ -58,14 +59,27 @@ export async function decodeStored<Event>(projection: Pick<StreamProjection<Even
   }
 }
 
+/** One kind of bucket a derived projection recounts, on its own: a bucket that cannot be recounted holds back only its kind. */
+export interface RecountedBuckets {
+  name: string;
+  /** Recounts up to `limit` marked buckets due at `pace` (all of them by default) in one transaction; resolves with how many. */
+  recount(ds: DataSource, limit: number, pace?: RecountPace): Promise<number>;
+  /** Drops the oldest due mark without recounting it, for a bucket whose recount keeps failing; resolves with the bucket, or null. */
+  discardOldest(ds: DataSource, pace?: RecountPace): Promise<unknown>;
+  /** What a recount costs per row its bucket counted (measured quiet), for a live refresher to pace itself by. */
+  msPerRow: number;
+}
+
 /**
  * A projection counted from another projection's rows instead of read from a stream (model
  * stats from spans and scores): the source's apply marks what changed, in its transaction, and
- * `refresh` recounts what is marked.
+ * its buckets' recounts count what is marked.
  */
 export interface DerivedProjection extends ProjectionIdentity {
   /** The projection whose rows it counts. */
   derivedFrom: string;
-  /** Recounts up to `limit` of the marked units in one transaction; resolves with how many. */
+  /** Its kinds of bucket, in the order they are recounted. */
+  buckets: readonly RecountedBuckets[];
+  /** Recounts up to `limit` marked buckets whatever their age, kind after kind; resolves with how many (a rebuild's drain). */
   refresh(ds: DataSource, limit: number): Promise<number>;
 }

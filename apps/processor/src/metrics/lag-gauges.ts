@@ -1,11 +1,7 @@
 import { Gauge } from 'prom-client';
 import type { DataSource } from 'typeorm';
-import { type NatsResources, STREAM_KEYS, type StreamKey, consumerBacklogs } from '@app/eventlog';
-import { type ProjectionPosition } from '@app/persistence';
-import { projectionLag, telemetryPosition } from '@app/projections';
-
-/** The projections that record what they applied, with the stream they read: each has a lag by its watermark. */
-const watermarkedProjections = (nats: NatsResources): { stream: StreamKey; position: ProjectionPosition }[] => [{ stream: 'ingest', position: telemetryPosition(nats) }];
+import { type NatsResources, STREAM_KEYS, consumerBacklogs } from '@app/eventlog';
+import { STREAM_PROJECTION_LAGS, markedStatsBuckets, modelStatsProjection } from '@app/projections';
 
 /** Streams whose consumers are read for their backlog: every one but the dead letters, which nothing consumes. */
 const CONSUMED_STREAMS = STREAM_KEYS.filter((key) => key !== 'deadLetter');
@@ -34,19 +30,35 @@ export function lagGauges(ds: DataSource, nats: NatsResources): Gauge[] {
   });
   const lag = new Gauge({
     name: 'spanlog_projection_lag_messages',
-    help: "Stored messages a projection has not applied yet: the stream's last sequence minus the projection's applied watermark",
+    help: "Stored messages a projection has not applied yet: telemetry, the stream's last sequence minus its applied watermark; usage and audit, messages their consumer has not acknowledged",
     labelNames: ['projection'] as const,
     registers: [],
     async collect() {
       this.reset();
-      for (const { stream, position } of watermarkedProjections(nats)) {
-        try {
-          this.set({ projection: position.projection }, await projectionLag(ds, nats, stream, position));
-        } catch {
-          // Left out: see above.
-        }
+      await Promise.all(
+        STREAM_PROJECTION_LAGS.map(async ({ projection, lag: lagOf }) => {
+          try {
+            this.set({ projection }, await lagOf(ds, nats));
+          } catch {
+            // Left out: see above.
+          }
+        }),
+      );
+    },
+  });
+  const buckets = new Gauge({
+    name: 'spanlog_projection_lag_buckets',
+    help: 'Buckets a projection derived from rows has marked and not recounted yet, by projection (model-stats: hourly and 5-minute)',
+    labelNames: ['projection'] as const,
+    registers: [],
+    async collect() {
+      this.reset();
+      try {
+        this.set({ projection: modelStatsProjection.name }, await markedStatsBuckets(ds));
+      } catch {
+        this.reset();
       }
     },
   });
-  return [pending, lag];
+  return [pending, lag, buckets];
 }

@@ -6,7 +6,9 @@ import {
   deadLetters,
   evaluatorCalls,
   metricsRegistry,
+  projectionAppliedEvents,
   projectionAppliedSpans,
+  projectionRecountedBuckets,
   publishDuration,
   retentionDeleted,
   retentionRuns,
@@ -21,7 +23,9 @@ export const processorMetricsRegistry = (ds: DataSource, nats: NatsResources): R
   metricsRegistry([
     consumerAppliedMessages,
     deadLetters,
+    projectionAppliedEvents,
     projectionAppliedSpans,
+    projectionRecountedBuckets,
     // The evaluation worker appends its results to INGEST.
     publishDuration,
     evaluatorCalls,

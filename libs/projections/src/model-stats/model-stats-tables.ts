@@ -75,6 +75,11 @@ export async function markAllModelStatsDirty(db: Pick<DataSource, 'query'>): Pro
      ON CONFLICT DO NOTHING`,
   );
   await markAllOverviewStatsDirty(db);
+  return markedStatsBuckets(db);
+}
+
+/** Buckets marked and not recounted yet, hourly and 5-minute: how far the stats are behind the rows (due or not). */
+export async function markedStatsBuckets(db: Pick<DataSource, 'query'>): Promise<number> {
   const [{ n }] = await db.query('SELECT ((SELECT count(*) FROM model_stats_dirty) + (SELECT count(*) FROM stats_5m_dirty))::int AS n');
   return n;
 }

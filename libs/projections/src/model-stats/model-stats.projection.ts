@@ -1,13 +1,26 @@
 import type { DataSource } from 'typeorm';
-import type { DerivedProjection } from '../projection';
-import { refreshDirtyOverviewStats } from '../stats/overview-stats-store';
+import type { DerivedProjection, RecountedBuckets } from '../projection';
+import { discardOldestDirtyOverviewBucket, refreshDirtyOverviewStats } from '../stats/overview-stats-store';
 import { telemetryProjection } from '../telemetry/telemetry.projection';
-import { refreshDirtyModelStats } from './model-stats-tables';
+import { discardOldestDirtyBucket, refreshDirtyModelStats } from './model-stats-tables';
 
-/** Up to `limit` marked buckets, the hourly model stats' first, then the overview's 5-minute ones. */
-async function refreshDirtyStats(ds: DataSource, limit: number): Promise<number> {
-  const hourly = await refreshDirtyModelStats(ds, limit);
-  return hourly === limit ? hourly : hourly + (await refreshDirtyOverviewStats(ds, limit - hourly));
+/**
+ * The hourly model stats, then the overview's 5-minute stats. Costs per row measured quiet
+ * (docs/BENCHMARKS.md): the overview's recount joins the traces, so it costs about twice as much.
+ */
+const STATS_BUCKETS: readonly RecountedBuckets[] = [
+  { name: 'model stats', recount: refreshDirtyModelStats, discardOldest: discardOldestDirtyBucket, msPerRow: 0.005 },
+  { name: 'overview stats', recount: refreshDirtyOverviewStats, discardOldest: discardOldestDirtyOverviewBucket, msPerRow: 0.01 },
+];
+
+/** Up to `limit` marked buckets, whatever their age: each kind's in turn until `limit` is reached. */
+async function recountAtOnce(ds: DataSource, limit: number): Promise<number> {
+  let done = 0;
+  for (const kind of STATS_BUCKETS) {
+    if (done === limit) break;
+    done += await kind.recount(ds, limit - done);
+  }
+  return done;
 }
 
 /**
@@ -15,13 +28,14 @@ async function refreshDirtyStats(ds: DataSource, limit: number): Promise<number>
  * calls, errors, tokens, cost, a latency histogram and score sums (model_stats, for routing), and
  * (version 2) the overview's and monitors' 5-minute span, trace and score stats by span type,
  * model and trace name. The telemetry apply marks the buckets a batch touches
- * (`markModelStatsDirty`); every processor recounts marked buckets (`ModelStatsRefresher`), and a
- * rebuild marks and recounts them all.
+ * (`markModelStatsDirty`); every processor recounts marked buckets kind by kind at its pace
+ * (`ModelStatsRefresher`), and a rebuild marks them all and drains them with `refresh`.
  */
 export const modelStatsProjection: DerivedProjection = {
   name: 'model-stats',
   version: 2,
   tables: ['model_stats', 'model_score_stats', 'model_stats_dirty', 'span_stats_5m', 'trace_stats_5m', 'score_stats_5m', 'stats_5m_dirty'],
   derivedFrom: telemetryProjection.name,
-  refresh: refreshDirtyStats,
+  buckets: STATS_BUCKETS,
+  refresh: recountAtOnce,
 };

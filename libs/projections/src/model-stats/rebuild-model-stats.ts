@@ -1,9 +1,15 @@
 import type { DataSource } from 'typeorm';
-import { recordServingVersion } from '@app/persistence';
+import { recordServingVersion, withAdvisoryLock } from '@app/persistence';
+import { RebuildBusyError } from '../telemetry/rebuild-telemetry';
 import { markAllModelStatsDirty } from './model-stats-tables';
 import { modelStatsProjection } from './model-stats.projection';
 
 const BUCKETS_PER_TRANSACTION = 200;
+/**
+ * Every processor's upgrader sees a version bump at once: one recounts, the others are told so
+ * at once (and look again later) instead of marking every bucket again and sharing the recount.
+ */
+const REBUILD_LOCK_KEY = `spanlog:rebuild:${modelStatsProjection.name}`;
 
 export interface ModelStatsRebuild {
   projection: string;
@@ -15,16 +21,21 @@ export interface ModelStatsRebuild {
 
 /**
  * Recounts every model-stats bucket from the span and score rows, where any exists; the stats
- * stay readable meanwhile, each bucket replaced in one transaction.
+ * stay readable meanwhile, each bucket replaced in one transaction. `RebuildBusyError` when
+ * another session is rebuilding them.
  */
 export async function rebuildModelStats(ds: DataSource, onProgress?: (done: number, total: number) => void): Promise<ModelStatsRebuild> {
   const started = Date.now();
-  const total = await markAllModelStatsDirty(ds);
-  let buckets = 0;
-  for (let n; (n = await modelStatsProjection.refresh(ds, BUCKETS_PER_TRANSACTION)) > 0; ) {
-    buckets += n;
-    onProgress?.(Math.min(buckets, total), total);
-  }
-  await recordServingVersion(ds, modelStatsProjection.name, modelStatsProjection.version);
-  return { projection: modelStatsProjection.name, version: modelStatsProjection.version, buckets, durationMs: Date.now() - started };
+  const run = await withAdvisoryLock(ds, REBUILD_LOCK_KEY, async () => {
+    const total = await markAllModelStatsDirty(ds);
+    let buckets = 0;
+    for (let n; (n = await modelStatsProjection.refresh(ds, BUCKETS_PER_TRANSACTION)) > 0; ) {
+      buckets += n;
+      onProgress?.(Math.min(buckets, total), total);
+    }
+    await recordServingVersion(ds, modelStatsProjection.name, modelStatsProjection.version);
+    return buckets;
+  });
+  if (!run.locked) throw new RebuildBusyError(`another rebuild of the ${modelStatsProjection.name} projection is running`);
+  return { projection: modelStatsProjection.name, version: modelStatsProjection.version, buckets: run.value, durationMs: Date.now() - started };
 }

@@ -6,7 +6,7 @@ import { ChunkReader, NatsResources, type PullConsumerRunner, consumerAckFloor }
 import { projectionAppliedSpans } from '@app/metrics';
 import { type ProjectionPosition, initCheckpoint, recordApplied } from '@app/persistence';
 import { type DecodedIngestMessage, type TelemetryBatch, applyTelemetryBatch, checkWatermark, telemetryPosition, telemetryProjection } from '@app/projections';
-import { liveRunner } from '../live-runner';
+import { type CountedBatch, liveRunner } from '../live-runner';
 
 /** How often the watermark is checked for removed sequences and lost messages. */
 const WATERMARK_CHECK_MS = 1_000;
@@ -19,7 +19,7 @@ const WATERMARK_CHECK_MS = 1_000;
  */
 @Injectable()
 export class TelemetryProjection implements OnApplicationBootstrap, BeforeApplicationShutdown {
-  private runner: PullConsumerRunner<DecodedIngestMessage, TelemetryBatch> | null = null;
+  private runner: PullConsumerRunner<DecodedIngestMessage, CountedBatch<TelemetryBatch>> | null = null;
   private position!: ProjectionPosition;
   private watermarkTimer: NodeJS.Timeout | null = null;
   private watermarkCheck: Promise<void> | null = null;
