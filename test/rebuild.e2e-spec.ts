@@ -22,10 +22,10 @@ interface RebuildResult {
 
 /**
  * `spanlog rebuild` (DESIGN "Projections"): the rebuilt tables equal what the live
- * projection built, nothing deleted comes back, nothing acknowledged during the rebuild
+ * projections built, nothing deleted comes back, nothing acknowledged during the rebuild
  * is lost, and usage is not counted again.
  */
-describe('rebuild of the telemetry projection', () => {
+describe('spanlog rebuild', () => {
   let stack: Stack;
   let free: Tenant;
   let pro: Tenant;
@@ -133,7 +133,7 @@ describe('rebuild of the telemetry projection', () => {
     expect(await indexNames()).toEqual(indexesBefore);
     expect(await usage()).toEqual(usageBefore);
     expect(await visible(free.apiKey, expiredTrace, seq)).toBe(404);
-    const { rows: schemas } = await stack.db.query(`SELECT nspname FROM pg_namespace WHERE nspname = 'spanlog_rebuild'`);
+    const { rows: schemas } = await stack.db.query(`SELECT nspname FROM pg_namespace WHERE nspname LIKE 'spanlog_rebuild%'`);
     expect(schemas).toEqual([]);
     const { rows: checkpoints } = await stack.db.query('SELECT projection, version, seq FROM projection_checkpoints');
     expect(checkpoints).toEqual([{ projection: 'telemetry', version: 2, seq: String(result.lastSeq) }]);
@@ -165,6 +165,40 @@ describe('rebuild of the telemetry projection', () => {
     // Each trace counted once: by the live projection, never by the rebuild.
     const stored = (await stack.db.query('SELECT count(*)::int AS n FROM traces WHERE project_id = $1', [pro.projectId])).rows[0].n;
     expect(await eventually(() => tracesCounted(pro.orgId), (n) => n >= stored)).toBe(stored);
+  });
+
+  it('rebuilds usage and audit from their streams: the same rows, each count once after the telemetry rebuilds', async () => {
+    // Every column but the times a row was last written, which a rebuild writes anew.
+    const plainRows = async () => ({
+      counters: (await stack.db.query('SELECT org_id, month, traces, spans, eval_runs FROM usage_counters ORDER BY org_id, month COLLATE "C"')).rows,
+      applied: (await stack.db.query('SELECT id FROM usage_applied ORDER BY id')).rows,
+      audit: (await stack.db.query('SELECT to_jsonb(a) AS row FROM audit_log a ORDER BY id')).rows,
+    });
+    const stored = (await stack.db.query('SELECT count(*)::int AS n FROM traces WHERE project_id = $1', [pro.projectId])).rows[0].n;
+    await eventually(() => tracesCounted(pro.orgId), (n) => n === stored);
+    await eventually(async () => (await stack.db.query('SELECT count(*)::int AS n FROM usage_outbox')).rows[0].n, (n) => n === 0);
+    const before = await plainRows();
+    expect(before.audit.length).toBeGreaterThan(0);
+
+    await stack.db.query(`DELETE FROM usage_counters WHERE org_id = $1`, [pro.orgId]);
+    await stack.db.query(`UPDATE usage_counters SET traces = traces + 7 WHERE org_id = $1`, [free.orgId]);
+    await stack.db.query('DELETE FROM audit_log WHERE ctid = (SELECT ctid FROM audit_log LIMIT 1)');
+
+    const res = await runCli(['rebuild', 'usage', 'audit', '--json'], stack.env);
+    expect(res.code).toBe(0);
+    const { projections } = JSON.parse(res.stdout) as { projections: Record<string, unknown>[] };
+    expect(projections).toMatchObject([
+      { projection: 'usage', version: 1, skipped: 0, rows: { usage_applied: before.applied.length, usage_counters: before.counters.length } },
+      { projection: 'audit', version: 1, skipped: 0, rows: { audit_log: before.audit.length } },
+    ]);
+
+    expect(await plainRows()).toEqual(before);
+    expect(await tracesCounted(pro.orgId)).toBe(stored);
+    const { rows: versions } = await stack.db.query(`SELECT projection, version FROM projection_versions WHERE projection IN ('usage', 'audit') ORDER BY 1`);
+    expect(versions).toEqual([
+      { projection: 'audit', version: 1 },
+      { projection: 'usage', version: 1 },
+    ]);
   });
 
   it('refuses to start while another rebuild runs', async () => {

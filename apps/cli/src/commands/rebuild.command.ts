@@ -8,7 +8,7 @@ import { CliError, printResult } from '../output';
 
 const NAMES = REBUILDABLE_PROJECTIONS.map((p) => p.name);
 
-/** The projections asked for, in rebuild order (model stats after the telemetry they are counted from). */
+/** The projections asked for, in rebuild order (REBUILDABLE_PROJECTIONS: model stats after the telemetry they are counted from). */
 function chosen(args: string[]): RebuildableProjection[] {
   if (!args.length || args.includes('all')) return [...REBUILDABLE_PROJECTIONS];
   const unknown = args.filter((a) => !NAMES.includes(a));
@@ -16,8 +16,11 @@ function chosen(args: string[]): RebuildableProjection[] {
   return REBUILDABLE_PROJECTIONS.filter((p) => args.includes(p.name));
 }
 
-/** A bar on stderr with the rate and the time left; plain lines now and then when stderr is no terminal. */
-function progressBar(): { tick(t: RebuildTick): void; stop(): void } {
+/**
+ * A bar on stderr with the rate and the time left; plain lines now and then when stderr is no
+ * terminal. The rate is what the rebuild processed over the time since it began.
+ */
+function progressBar(): { begin(): void; tick(t: RebuildTick): void; stop(): void } {
   const bar = new SingleBar(
     {
       stream: process.stderr,
@@ -29,33 +32,41 @@ function progressBar(): { tick(t: RebuildTick): void; stop(): void } {
     },
     undefined,
   );
-  let current = '';
-  let started = 0;
+  let shown = false;
+  let began = 0;
+  const stop = () => {
+    if (shown) bar.stop();
+    shown = false;
+  };
   return {
+    begin() {
+      stop();
+      began = Date.now();
+    },
     tick(t) {
       const total = Math.max(t.total, t.done, 1);
-      if (t.projection !== current) {
-        if (current) bar.stop();
-        current = t.projection;
-        started = Date.now();
-        bar.start(total, t.done, { projection: t.projection, phase: t.phase, speed: 0 });
+      const seconds = (Date.now() - began) / 1_000;
+      const values = { projection: t.projection, phase: t.phase, speed: seconds > 0 ? Math.round(t.processed / seconds) : 0 };
+      if (!shown) {
+        shown = true;
+        bar.start(total, t.done, values);
       }
-      const seconds = (Date.now() - started) / 1_000;
       bar.setTotal(total);
-      bar.update(t.done, { phase: t.phase, speed: seconds > 0 ? Math.round(t.done / seconds) : 0 });
+      bar.update(t.done, values);
     },
-    stop() {
-      if (current) bar.stop();
-    },
+    stop,
   };
 }
 
 function describe(r: Record<string, unknown>): string {
   const seconds = `${(Number(r.durationMs) / 1000).toFixed(1)} s`;
   if (r.projection === 'model-stats') return `rebuilt model-stats@${String(r.version)}: ${String(r.buckets)} hours of model stats counted again from the rows in ${seconds}`;
+  const rows = r.rows
+    ? Object.entries(r.rows as Record<string, number>).map(([table, n]) => `${n} rows of ${table}`)
+    : [`${String(r.traces)} traces`, `${String(r.spans)} spans`, `${String(r.scores)} scores`];
   return [
     `rebuilt ${String(r.projection)}@${String(r.version)} from ${String(r.stream)} to sequence ${String(r.lastSeq)} in ${seconds}`,
-    `${String(r.messages)} messages (${String(r.skipped)} skipped): ${String(r.traces)} traces, ${String(r.spans)} spans, ${String(r.scores)} scores`,
+    `${String(r.messages)} messages (${String(r.skipped)} skipped): ${rows.join(', ')}`,
   ].join('\n');
 }
 
@@ -63,7 +74,7 @@ export function registerRebuildCommand(program: Command): void {
   program
     .command('rebuild')
     .argument('[projections...]', `${NAMES.join(', ')} or all (the default)`)
-    .description('rebuild projections beside the live tables while they serve, and swap them in: telemetry from INGEST, model-stats counted again from the rows (operator: DATABASE_URL / NATS_URL)')
+    .description('rebuild projections beside the live tables while they serve, and swap them in: telemetry from INGEST, usage from USAGE, audit from AUDIT, model-stats counted again from the rows (operator: DATABASE_URL / NATS_URL)')
     .option('--projection <name>', 'one projection (the same as naming it)')
     .option('--json', 'print JSON')
     .action(async (args: string[], opts: { projection?: string; json?: boolean }) => {
@@ -74,7 +85,10 @@ export function registerRebuildCommand(program: Command): void {
           await assertSchemaCurrent(ds);
           const done: Record<string, unknown>[] = [];
           try {
-            for (const projection of projections) done.push(await projection.rebuild(ds, nats, (t) => progress.tick(t)));
+            for (const projection of projections) {
+              progress.begin();
+              done.push(await projection.rebuild(ds, nats, (t) => progress.tick(t)));
+            }
           } catch (err) {
             if (err instanceof RebuildBusyError) throw new CliError(err.message);
             if (err instanceof LiveTablesBusyError) throw new CliError(`${err.message}, so the rebuild was not swapped in and nothing changed; run it again`);

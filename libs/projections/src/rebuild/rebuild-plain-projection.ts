@@ -1,0 +1,43 @@
+import type { DataSource } from 'typeorm';
+import type { NatsResources } from '@app/eventlog';
+import type { StreamProjection } from '../projection';
+import { type RebuildOptions, rebuildInShadow, withRebuildLock } from './rebuild-in-shadow';
+import { countShadowRows } from './shadow-tables';
+
+export interface PlainRebuildResult {
+  projection: string;
+  version: number;
+  stream: string;
+  /** The last stream sequence the new tables hold. */
+  lastSeq: number;
+  messages: number;
+  /** Messages that can never be applied (they were dead-lettered live too). */
+  skipped: number;
+  /** Rows in each of the new tables when they were swapped in. */
+  rows: Record<string, number>;
+  durationMs: number;
+}
+
+/**
+ * Rebuilds a projection whose live mode is its definition alone (usage, audit): nothing but
+ * the replay and the swap, since its apply has no side effect and it keeps no checkpoint.
+ */
+export async function rebuildPlainProjection<Event, Batch>(
+  ds: DataSource,
+  nats: NatsResources,
+  projection: StreamProjection<Event, Batch, unknown>,
+  options: RebuildOptions = {},
+): Promise<PlainRebuildResult> {
+  const started = Date.now();
+  const run = await withRebuildLock(ds, projection.name, (runner) => rebuildInShadow(runner, nats, projection, { beforeSwap: countShadowRows }, options));
+  return {
+    projection: projection.name,
+    version: projection.version,
+    stream: run.stream,
+    lastSeq: run.lastSeq,
+    messages: run.messages,
+    skipped: run.skipped,
+    rows: run.swapped,
+    durationMs: Date.now() - started,
+  };
+}
