@@ -4,7 +4,7 @@ import type { DataSource } from 'typeorm';
 import { type SpanDelta, stamped, versionOf } from '@app/domain';
 import { createDataSource, servingVersion } from '@app/persistence';
 import { type TestDatabase, createTestDatabase } from '@app/persistence/testing/test-database';
-import { RebuildBusyError } from '../telemetry/rebuild-telemetry';
+import { RebuildBusyError } from '../rebuild/rebuild-in-shadow';
 import { writeTelemetry } from '../telemetry/tables/telemetry-writer';
 import { modelStatsProjection } from './model-stats.projection';
 import { rebuildModelStats } from './rebuild-model-stats';

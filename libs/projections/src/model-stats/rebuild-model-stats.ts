@@ -1,15 +1,10 @@
 import type { DataSource } from 'typeorm';
-import { recordServingVersion, withAdvisoryLock } from '@app/persistence';
-import { RebuildBusyError } from '../telemetry/rebuild-telemetry';
+import { recordServingVersion } from '@app/persistence';
+import { withRebuildLock } from '../rebuild/rebuild-in-shadow';
 import { markAllModelStatsDirty } from './model-stats-tables';
 import { modelStatsProjection } from './model-stats.projection';
 
 const BUCKETS_PER_TRANSACTION = 200;
-/**
- * Every processor's upgrader sees a version bump at once: one recounts, the others are told so
- * at once (and look again later) instead of marking every bucket again and sharing the recount.
- */
-const REBUILD_LOCK_KEY = `spanlog:rebuild:${modelStatsProjection.name}`;
 
 export interface ModelStatsRebuild {
   projection: string;
@@ -26,7 +21,9 @@ export interface ModelStatsRebuild {
  */
 export async function rebuildModelStats(ds: DataSource, onProgress?: (done: number, total: number) => void): Promise<ModelStatsRebuild> {
   const started = Date.now();
-  const run = await withAdvisoryLock(ds, REBUILD_LOCK_KEY, async () => {
+  // Every processor's upgrader sees a version bump at once: one recounts, the others are told
+  // so (and look again later) instead of marking every bucket again and sharing the recount.
+  const buckets = await withRebuildLock(ds, modelStatsProjection.name, async () => {
     const total = await markAllModelStatsDirty(ds);
     let buckets = 0;
     for (let n; (n = await modelStatsProjection.refresh(ds, BUCKETS_PER_TRANSACTION)) > 0; ) {
@@ -36,6 +33,5 @@ export async function rebuildModelStats(ds: DataSource, onProgress?: (done: numb
     await recordServingVersion(ds, modelStatsProjection.name, modelStatsProjection.version);
     return buckets;
   });
-  if (!run.locked) throw new RebuildBusyError(`another rebuild of the ${modelStatsProjection.name} projection is running`);
-  return { projection: modelStatsProjection.name, version: modelStatsProjection.version, buckets: run.value, durationMs: Date.now() - started };
+  return { projection: modelStatsProjection.name, version: modelStatsProjection.version, buckets, durationMs: Date.now() - started };
 }
