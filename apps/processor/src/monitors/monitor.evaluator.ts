@@ -25,9 +25,9 @@ const AUDITS_PER_TRANSACTION = 100;
  *   half recounted), and keeps its state;
  * - windows end at a 5-minute boundary at least `SPANLOG_MONITOR_SETTLE_MS` ago, so a batch
  *   arriving a little late is counted before its window is judged.
- * A change of state is written with its history row in one transaction; every round then
- * audits the changes not yet in AUDIT from those rows (an outbox), so a change made while NATS
- * was unreachable is audited on a later round.
+ * A change of state is written with its history row and audit outbox row in one transaction;
+ * every round then audits the changes in the outbox, so a change made while NATS was
+ * unreachable is audited on a later round, even if its monitor was deleted meanwhile.
  */
 @Injectable()
 export class MonitorEvaluator implements OnApplicationBootstrap, BeforeApplicationShutdown {
