@@ -50,8 +50,8 @@ export class MonitorEvaluator implements OnApplicationBootstrap, BeforeApplicati
     return this.rounds.stop();
   }
 
-  /** One round: evaluates every enabled monitor unless the stats are not ready, then audits state changes. */
-  async runRound(): Promise<void> {
+  /** One round: evaluates every enabled monitor as of `now` unless the stats are not ready, then audits state changes. */
+  async runRound(now = Date.now()): Promise<void> {
     try {
       await withAdvisoryLock(this.ds, MONITOR_LOCK, async () => {
         const reason = await this.notReady();
@@ -62,7 +62,7 @@ export class MonitorEvaluator implements OnApplicationBootstrap, BeforeApplicati
         }
         if (this.skipped) this.logger.info('monitor evaluation resumed');
         this.skipped = null;
-        await this.evaluateAll(Date.now());
+        await this.evaluateAll(now);
       });
       await this.auditStateChanges();
     } catch (err) {
