@@ -236,6 +236,14 @@ export async function markStateChangesAudited(db: Db, historyIds: string[]): Pro
   await db.query('DELETE FROM monitor_audit_outbox WHERE history_id = ANY($1::bigint[])', [historyIds]);
 }
 
+/** Seconds since each enabled monitor was last evaluated (since it was created, if never), by Postgres' clock. */
+export async function monitorEvaluationAges(db: Db): Promise<{ projectId: string; id: string; seconds: number }[]> {
+  const rows: { project_id: string; id: string; seconds: number }[] = await db.query(
+    'SELECT project_id, id, extract(epoch FROM now() - coalesce(evaluated_at, created_at))::float8 AS seconds FROM monitors WHERE enabled',
+  );
+  return rows.map((r) => ({ projectId: r.project_id, id: r.id, seconds: r.seconds }));
+}
+
 /** The state of every evaluated monitor, for the Prometheus gauge. */
 export async function monitorStates(db: Db): Promise<{ projectId: string; id: string; state: MonitorState }[]> {
   const rows: { project_id: string; id: string; state: MonitorState }[] = await db.query('SELECT project_id, id, state FROM monitors WHERE enabled AND state IS NOT NULL');
