@@ -147,6 +147,7 @@ describe('monitors', () => {
     const { families } = await scrapeMetrics(stack.processorMetricsUrl);
     expect(metricValue(families, 'spanlog_monitor_state', { project: quiet.projectId, monitor: monitor.id })).toBe(2);
     expect(metricValue(families, 'spanlog_monitor_state', { project: quiet.projectId, monitor: calm.id })).toBe(1);
+    expect(metricValue(families, 'spanlog_monitor_evaluation_age_seconds', { project: quiet.projectId, monitor: monitor.id })).toBeLessThan(60);
     const spanlog = await cliAs('monitors-quiet@spanlog.test');
     const listed = await spanlog(['alerts', 'list', '--project', quiet.projectId, '--json']);
     expect(listed.code === 0 ? JSON.parse(listed.stdout).map((m: any) => m.state).sort() : listed.stderr).toEqual(['ALERT', 'NO_DATA']);

@@ -55,7 +55,7 @@ describe('spanlog tui in an 80×24 terminal (tmux)', () => {
     expect(res.code).toBe(2);
     expect(res.stdout).toBe('');
     expect(res.stderr.trimEnd().split('\n')).toHaveLength(1);
-    expect(res.stderr).toMatch(/needs a terminal.*spanlog traces list.*spanlog keys list.*spanlog usage/);
+    expect(res.stderr).toMatch(/needs a terminal.*spanlog traces list.*spanlog keys list.*spanlog usage.*spanlog projects.*spanlog alerts list/);
   });
 
   it('opens, shows an ingested trace and its span tree, creates a key that ingests, revokes it (401), shows a monitor made over RPC in ALERT with its history, and quits cleanly', async () => {

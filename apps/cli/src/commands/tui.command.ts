@@ -14,7 +14,7 @@ interface TuiOptions {
 export const NOT_A_TERMINAL_EXIT_CODE = 2;
 
 export const NOT_A_TERMINAL_MESSAGE =
-  'spanlog tui needs a terminal on standard input and output; for scripts use the plain commands: spanlog traces list, spanlog keys list, spanlog usage, spanlog projects (each with --json)';
+  'spanlog tui needs a terminal on standard input and output; for scripts use the plain commands: spanlog traces list, spanlog keys list, spanlog usage, spanlog projects, spanlog alerts list (each with --json)';
 
 function pollInterval(text: string): number {
   const ms = Number(text);

@@ -16,7 +16,7 @@ import {
   verifyRounds,
 } from '@app/metrics';
 import { lagGauges } from './lag-gauges';
-import { monitorStateGauge } from './monitor-gauge';
+import { monitorEvaluationAgeGauge, monitorStateGauge } from './monitor-gauge';
 
 /** What the processor's `/metrics` shows besides the process metrics: a metric the processor moves is one more entry. */
 export const processorMetricsRegistry = (ds: DataSource, nats: NatsResources): Registry =>
@@ -35,4 +35,5 @@ export const processorMetricsRegistry = (ds: DataSource, nats: NatsResources): R
     verifyMismatches,
     ...lagGauges(ds, nats),
     monitorStateGauge(ds),
+    monitorEvaluationAgeGauge(ds),
   ]);

@@ -2,11 +2,11 @@ import 'reflect-metadata';
 import { randomUUID } from 'node:crypto';
 import type { DataSource } from 'typeorm';
 import type { AuditEvent } from '@app/domain';
-import { createMonitor, recordEvaluation } from '@app/persistence';
+import { createMonitor, deleteMonitor, recordEvaluation } from '@app/persistence';
 import { type TestDatabase, createTestDatabase } from '@app/persistence/testing/test-database';
 import { relayStateChangeAudits } from './monitor-audit-relay';
 
-describe('monitor state changes audited from their history rows (outbox)', () => {
+describe('monitor state changes audited from their outbox', () => {
   let ds: DataSource;
   let db: TestDatabase;
 
@@ -42,6 +42,31 @@ describe('monitor state changes audited from their history rows (outbox)', () =>
         ip: null,
         at: expect.any(String),
       },
+    ]);
+  });
+
+  it('audits a change once even when its monitor, or its project, was deleted before the change could be published', async () => {
+    const [org] = await ds.query(`INSERT INTO organizations (name) VALUES ($1) RETURNING id`, [`org ${randomUUID()}`]);
+    const projects = await Promise.all(['kept', 'deleted'].map(async (name) => (await ds.query(`INSERT INTO projects (org_id, name) VALUES ($1, $2) RETURNING id`, [org.id, name]))[0].id as string));
+    const settings = { metric: 'calls', scoreName: null, filter: {}, windowSeconds: 300, comparison: '<', threshold: 1, enabled: true } as const;
+    const deletedMonitor = await createMonitor(ds, projects[0], { name: 'deleted monitor', ...settings });
+    const inDeletedProject = await createMonitor(ds, projects[1], { name: 'in a deleted project', ...settings });
+    const window = { windowStart: new Date('2026-11-24T10:00:00Z'), windowEnd: new Date('2026-11-24T10:05:00Z') };
+    for (const monitor of [deletedMonitor, inDeletedProject]) expect(await recordEvaluation(ds, monitor, { state: 'ALERT', value: 0, ...window })).toBe(true);
+
+    await expect(relayStateChangeAudits(ds, 100, () => Promise.reject(new Error('NATS unreachable')))).rejects.toThrow('NATS unreachable');
+    expect(await deleteMonitor(ds, projects[0], deletedMonitor.id)).toBe(true);
+    await ds.query('DELETE FROM projects WHERE id = $1', [projects[1]]);
+
+    const published: AuditEvent[] = [];
+    const publish = async (events: AuditEvent[]) => void published.push(...events);
+    expect(await relayStateChangeAudits(ds, 100, publish)).toBe(2);
+    expect(await relayStateChangeAudits(ds, 100, publish)).toBe(0);
+
+    const audited = published.map((e) => ({ target: e.target, action: e.action, projectId: e.details.projectId, name: e.details.name, to: e.details.to }));
+    expect(audited).toEqual([
+      { target: deletedMonitor.id, action: 'monitor.state_changed', projectId: projects[0], name: 'deleted monitor', to: 'ALERT' },
+      { target: inDeletedProject.id, action: 'monitor.state_changed', projectId: projects[1], name: 'in a deleted project', to: 'ALERT' },
     ]);
   });
 });

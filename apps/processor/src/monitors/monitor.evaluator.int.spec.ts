@@ -21,13 +21,14 @@ describe('monitor evaluator guards', () => {
   let ds: DataSource;
   let nats: NatsResources;
   let evaluator: MonitorEvaluator;
+  const logs: { level: number; msg: string; monitor?: string }[] = [];
 
   beforeAll(async () => {
     db = await createTestDatabase();
     ds = db.ds;
     nats = await NatsResources.open(NATS_URL, 'monitor-guards-test', `M${randomUUID().slice(0, 8)}_`);
     const config = { monitorIntervalMs: 60_000, monitorSettleMs: -300_000, monitorMaxLagMessages: MAX_LAG } as AppConfig;
-    evaluator = new MonitorEvaluator(ds, nats, config, pino({ level: 'silent' }));
+    evaluator = new MonitorEvaluator(ds, nats, config, pino({ level: 'info' }, { write: (line: string) => void logs.push(JSON.parse(line)) }));
   });
 
   afterAll(async () => {
@@ -83,6 +84,33 @@ describe('monitor evaluator guards', () => {
     await ds.query('DELETE FROM stats_5m_dirty');
     await evaluator.runRound();
     expect(await stateOf(marked.id)).toEqual({ state: 'ALERT', changes: 1 });
+  });
+
+  it('evaluates a monitor whose project has buckets awaiting their recount only before its window', async () => {
+    const monitor = await quietMonitor();
+    await ds.query(`INSERT INTO stats_5m_dirty (project_id, bucket) VALUES ($1, date_bin('5 minutes', now() - interval '1 hour', 'epoch'))`, [monitor.projectId]);
+    await evaluator.runRound();
+    expect(await stateOf(monitor.id)).toEqual({ state: 'ALERT', changes: 1 });
+  });
+
+  it('warns once about a monitor that pending recounts in its window have kept unevaluated for 10 rounds, and says when it is evaluated again', async () => {
+    const monitor = await quietMonitor();
+    await ds.query(`UPDATE monitors SET created_at = now() - interval '9 minutes' WHERE id = $1`, [monitor.id]);
+    await ds.query(`INSERT INTO stats_5m_dirty (project_id, bucket) VALUES ($1, date_bin('5 minutes', now(), 'epoch'))`, [monitor.projectId]);
+    const about = () => logs.filter((l) => l.monitor === monitor.id).map((l) => [l.level, l.msg]);
+    await evaluator.runRound();
+    expect(about()).toEqual([]);
+
+    await ds.query(`UPDATE monitors SET created_at = now() - interval '11 minutes' WHERE id = $1`, [monitor.id]);
+    await evaluator.runRound();
+    await evaluator.runRound();
+    expect(about()).toEqual([[40, expect.stringMatching(/^monitor not evaluated for a while: stats in its window keep awaiting their recount/)]]);
+    expect(await stateOf(monitor.id)).toEqual({ state: null, changes: 0 });
+
+    await ds.query('DELETE FROM stats_5m_dirty');
+    await evaluator.runRound();
+    expect(await stateOf(monitor.id)).toEqual({ state: 'ALERT', changes: 1 });
+    expect(about().map(([, msg]) => msg)).toEqual([expect.any(String), 'monitor changed state', 'monitor evaluated again']);
   });
 
   it('skips the round while the telemetry projection is more than SPANLOG_MONITOR_MAX_LAG messages behind the stream', async () => {

@@ -7,12 +7,14 @@ import { NatsResources, publishAuditEvent } from '@app/eventlog';
 import { type Monitor, enabledMonitors, recordEvaluation, servingVersion, withAdvisoryLock } from '@app/persistence';
 import { PeriodicRound } from '../infrastructure/periodic-round';
 import { relayStateChangeAudits } from './monitor-audit-relay';
-import { modelStatsProjection, oldestDirtyOverviewBucket, projectionLag, readWindowSums, telemetryPosition, telemetryProjection } from '@app/projections';
+import { hasDirtyOverviewBucket, modelStatsProjection, projectionLag, readWindowSums, telemetryPosition, telemetryProjection } from '@app/projections';
 
 /** One processor evaluates at a time; the others skip the round. */
 const MONITOR_LOCK = 'spanlog.monitors';
 /** State changes audited per transaction. */
 const AUDITS_PER_TRANSACTION = 100;
+/** Rounds a monitor may go unevaluated before the processor warns that its state is stale. */
+const STALE_AFTER_ROUNDS = 10;
 
 /**
  * Evaluates every enabled monitor every `SPANLOG_MONITOR_INTERVAL_MS` over the overview stats,
@@ -20,20 +22,24 @@ const AUDITS_PER_TRANSACTION = 100;
  * - a round is skipped while the stats or the telemetry they are counted from are being
  *   rebuilt to a new version (the serving version is older than this code's), or while the
  *   telemetry projection is more than `SPANLOG_MONITOR_MAX_LAG` messages behind the stream;
- * - a monitor is skipped while its project has a stats bucket awaiting its recount that is
- *   older than the window's end (a rebuild marks every bucket, so none is judged on stats
- *   half recounted), and keeps its state;
+ * - a monitor is skipped while a stats bucket of its window awaits its recount (a rebuild
+ *   marks every bucket, so none is judged on stats half recounted), and keeps its state; one
+ *   skipped for STALE_AFTER_ROUNDS rounds is logged as a warning, once, since late batches
+ *   into its window arriving every few seconds could keep it skipped (the gauge
+ *   `spanlog_monitor_evaluation_age_seconds` shows it too);
  * - windows end at a 5-minute boundary at least `SPANLOG_MONITOR_SETTLE_MS` ago, so a batch
  *   arriving a little late is counted before its window is judged.
- * A change of state is written with its history row in one transaction; every round then
- * audits the changes not yet in AUDIT from those rows (an outbox), so a change made while NATS
- * was unreachable is audited on a later round.
+ * A change of state is written with its history row and audit outbox row in one transaction;
+ * every round then audits the changes in the outbox, so a change made while NATS was
+ * unreachable is audited on a later round, even if its monitor was deleted meanwhile.
  */
 @Injectable()
 export class MonitorEvaluator implements OnApplicationBootstrap, BeforeApplicationShutdown {
   private readonly rounds = new PeriodicRound(() => this.runRound());
   /** Why the last round was skipped, so a long skip is logged once rather than every round. */
   private skipped: string | null = null;
+  /** Monitors warned about as stale, so each long skip is logged once. */
+  private readonly stale = new Set<string>();
 
   constructor(
     private readonly ds: DataSource,
@@ -50,8 +56,8 @@ export class MonitorEvaluator implements OnApplicationBootstrap, BeforeApplicati
     return this.rounds.stop();
   }
 
-  /** One round: evaluates every enabled monitor unless the stats are not ready, then audits state changes. */
-  async runRound(): Promise<void> {
+  /** One round: evaluates every enabled monitor as of `now` unless the stats are not ready, then audits state changes. */
+  async runRound(now = Date.now()): Promise<void> {
     try {
       await withAdvisoryLock(this.ds, MONITOR_LOCK, async () => {
         const reason = await this.notReady();
@@ -62,7 +68,7 @@ export class MonitorEvaluator implements OnApplicationBootstrap, BeforeApplicati
         }
         if (this.skipped) this.logger.info('monitor evaluation resumed');
         this.skipped = null;
-        await this.evaluateAll(Date.now());
+        await this.evaluateAll(now);
       });
       await this.auditStateChanges();
     } catch (err) {
@@ -92,14 +98,25 @@ export class MonitorEvaluator implements OnApplicationBootstrap, BeforeApplicati
   }
 
   private async evaluateAll(now: number): Promise<void> {
-    const oldestDirty = new Map<string, Date | null>();
     for (const monitor of await enabledMonitors(this.ds)) {
       const window = evaluationWindow(now, monitor.windowSeconds, this.config.monitorSettleMs);
-      if (!oldestDirty.has(monitor.projectId)) oldestDirty.set(monitor.projectId, await oldestDirtyOverviewBucket(this.ds, monitor.projectId));
-      const dirty = oldestDirty.get(monitor.projectId);
-      if (dirty && dirty < window.to) continue;
+      if (await hasDirtyOverviewBucket(this.ds, monitor.projectId, window.from, window.to)) {
+        this.warnIfStale(monitor, now);
+        continue;
+      }
       await this.evaluate(monitor, window);
+      if (this.stale.delete(monitor.id)) this.logger.info({ monitor: monitor.id, projectId: monitor.projectId }, 'monitor evaluated again');
     }
+  }
+
+  private warnIfStale(monitor: Monitor, now: number): void {
+    const since = Date.parse(monitor.evaluatedAt ?? monitor.createdAt);
+    if (now - since < STALE_AFTER_ROUNDS * this.config.monitorIntervalMs || this.stale.has(monitor.id)) return;
+    this.stale.add(monitor.id);
+    this.logger.warn(
+      { monitor: monitor.id, projectId: monitor.projectId, lastEvaluatedAt: monitor.evaluatedAt },
+      'monitor not evaluated for a while: stats in its window keep awaiting their recount (late batches?); it keeps its state meanwhile',
+    );
   }
 
   private async evaluate(monitor: Monitor & { orgId: string }, window: { from: Date; to: Date }): Promise<void> {

@@ -172,10 +172,10 @@ export async function enabledMonitors(db: Db): Promise<(Monitor & { orgId: strin
 }
 
 /**
- * Records an evaluation: the current state, value and time always, and a history row when the
- * state changed (or is the first). Skipped when the monitor's settings changed since it was
- * read (`updatedAt`), so a round never writes a state of a rule that no longer holds.
- * Returns whether the state changed.
+ * Records an evaluation: the current state, value and time always, and a history row with its
+ * audit outbox row when the state changed (or is the first). Skipped when the monitor's settings
+ * changed since it was read (`updatedAt`), so a round never writes a state of a rule that no
+ * longer holds. Returns whether the state changed.
  */
 export async function recordEvaluation(
   db: Db,
@@ -190,13 +190,21 @@ export async function recordEvaluation(
   );
   if (!updated.length || monitor.state === result.state) return false;
   await db.query(
-    `INSERT INTO monitor_history (monitor_id, state, previous_state, value, threshold, comparison, window_start, window_end) VALUES ($1, $2, $3, $4, $5, $6, $7, $8)`,
+    `WITH h AS (
+       INSERT INTO monitor_history (monitor_id, state, previous_state, value, threshold, comparison, window_start, window_end) VALUES ($1, $2, $3, $4, $5, $6, $7, $8) RETURNING *
+     )
+     INSERT INTO monitor_audit_outbox (history_id, org_id, project_id, monitor_id, name, previous_state, state, value, threshold, comparison, window_start, window_end, at)
+     SELECT h.id, p.org_id, m.project_id, m.id, m.name, h.previous_state, h.state, h.value, h.threshold, h.comparison, h.window_start, h.window_end, h.at
+       FROM h JOIN monitors m ON m.id = h.monitor_id JOIN projects p ON p.id = m.project_id`,
     [monitor.id, result.state, monitor.state, result.value, monitor.threshold, monitor.comparison, result.windowStart, result.windowEnd],
   );
   return true;
 }
 
-/** A state change whose audit event AUDIT does not hold yet (migration MonitorAuditOutbox). */
+/**
+ * A state change whose audit event AUDIT does not hold yet (migration StateChangeAuditOutbox):
+ * kept whole, so it is audited even when its monitor or project has been deleted since.
+ */
 export interface UnauditedStateChange {
   historyId: string;
   orgId: string;
@@ -216,17 +224,24 @@ export interface UnauditedStateChange {
 /** Locks up to `limit` state changes not yet audited, oldest first (SKIP LOCKED). */
 export async function takeUnauditedStateChanges(db: Db, limit: number): Promise<UnauditedStateChange[]> {
   const rows = await db.query(
-    `SELECT h.id::text AS "historyId", p.org_id AS "orgId", m.project_id AS "projectId", m.id AS "monitorId", m.name, h.previous_state AS "from", h.state AS "to",
-            h.value, h.threshold, h.comparison, h.window_start AS "windowStart", h.window_end AS "windowEnd", h.at
-       FROM monitor_history h JOIN monitors m ON m.id = h.monitor_id JOIN projects p ON p.id = m.project_id
-      WHERE h.audited_at IS NULL ORDER BY h.id LIMIT $1 FOR UPDATE OF h SKIP LOCKED`,
+    `SELECT history_id::text AS "historyId", org_id AS "orgId", project_id AS "projectId", monitor_id AS "monitorId", name, previous_state AS "from", state AS "to",
+            value, threshold, comparison, window_start AS "windowStart", window_end AS "windowEnd", at
+       FROM monitor_audit_outbox ORDER BY history_id LIMIT $1 FOR UPDATE SKIP LOCKED`,
     [limit],
   );
   return rows as UnauditedStateChange[];
 }
 
 export async function markStateChangesAudited(db: Db, historyIds: string[]): Promise<void> {
-  await db.query('UPDATE monitor_history SET audited_at = now() WHERE id = ANY($1::bigint[])', [historyIds]);
+  await db.query('DELETE FROM monitor_audit_outbox WHERE history_id = ANY($1::bigint[])', [historyIds]);
+}
+
+/** Seconds since each enabled monitor was last evaluated (since it was created, if never), by Postgres' clock. */
+export async function monitorEvaluationAges(db: Db): Promise<{ projectId: string; id: string; seconds: number }[]> {
+  const rows: { project_id: string; id: string; seconds: number }[] = await db.query(
+    'SELECT project_id, id, extract(epoch FROM now() - coalesce(evaluated_at, created_at))::float8 AS seconds FROM monitors WHERE enabled',
+  );
+  return rows.map((r) => ({ projectId: r.project_id, id: r.id, seconds: r.seconds }));
 }
 
 /** The state of every evaluated monitor, for the Prometheus gauge. */

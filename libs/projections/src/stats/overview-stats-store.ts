@@ -118,10 +118,10 @@ export async function discardOldestDirtyOverviewBucket(ds: DataSource, pace: Rec
   return rows[0] ?? null;
 }
 
-/** The earliest overview bucket of a project still waiting for its recount, or null when none is. */
-export async function oldestDirtyOverviewBucket(db: Db, projectId: string): Promise<Date | null> {
-  const [row] = await db.query('SELECT min(bucket) AS bucket FROM stats_5m_dirty WHERE project_id = $1', [projectId]);
-  return row?.bucket ?? null;
+/** Whether a project has an overview bucket in [from, to) still waiting for its recount. */
+export async function hasDirtyOverviewBucket(db: Db, projectId: string, from: Date, to: Date): Promise<boolean> {
+  const [row] = await db.query('SELECT EXISTS (SELECT 1 FROM stats_5m_dirty WHERE project_id = $1 AND bucket >= $2 AND bucket < $3) AS dirty', [projectId, from, to]);
+  return row.dirty;
 }
 
 interface SpanSumsRow {

@@ -1,0 +1,101 @@
+import 'reflect-metadata';
+import { randomBytes, randomUUID } from 'node:crypto';
+import pino from 'pino';
+import type { DataSource } from 'typeorm';
+import { loadConfig } from '@app/config';
+import { type SpanDelta, type TelemetryFacts, stamped, versionOf } from '@app/domain';
+import { NatsResources, STREAM_KEYS } from '@app/eventlog';
+import { createMonitor, monitorHistory, recordServingVersion } from '@app/persistence';
+import { type TestDatabase, createTestDatabase } from '@app/persistence/testing/test-database';
+import { markModelStatsDirty, modelStatsKeysOf, modelStatsProjection, refreshDirtyOverviewStats, telemetryProjection, writeTelemetry } from '@app/projections';
+import { MonitorEvaluator } from './monitor.evaluator';
+
+const NATS_URL = process.env.NATS_URL ?? 'nats://127.0.0.1:4222';
+const MINUTE = 60_000;
+/** A 5-minute boundary of event time an hour ago; the rounds below run on a clock counted from it. */
+const B = Math.floor(Date.now() / (5 * MINUTE)) * 5 * MINUTE - 60 * MINUTE;
+const iso = (ms: number) => new Date(ms).toISOString();
+
+/**
+ * The production settle (SPANLOG_MONITOR_SETTLE_MS by default, 2 minutes): the other monitor
+ * tests take in the bucket still filling, so only this one shows that a batch arriving late
+ * does not flap a monitor. Batches are written and recounted as the telemetry projection and
+ * the stats refresher do; each round is given its clock.
+ */
+describe('monitor evaluation by settled event time', () => {
+  let db: TestDatabase;
+  let ds: DataSource;
+  let nats: NatsResources;
+  let evaluator: MonitorEvaluator;
+  let projectId: string;
+
+  beforeAll(async () => {
+    db = await createTestDatabase();
+    ds = db.ds;
+    for (const projection of [telemetryProjection, modelStatsProjection]) await recordServingVersion(ds, projection.name, projection.version);
+    nats = await NatsResources.open(NATS_URL, 'monitor-settle-test', `S${randomUUID().slice(0, 8)}_`);
+    const config = loadConfig({ SPANLOG_SECRET_KEY: randomBytes(32).toString('base64') });
+    evaluator = new MonitorEvaluator(ds, nats, config, pino({ level: 'silent' }));
+    const [org] = await ds.query(`INSERT INTO organizations (name) VALUES ($1) RETURNING id`, [`org ${randomUUID()}`]);
+    [{ id: projectId }] = await ds.query(`INSERT INTO projects (org_id, name) VALUES ($1, 'p') RETURNING id`, [org.id]);
+  });
+
+  afterAll(async () => {
+    if (nats) {
+      for (const key of STREAM_KEYS) await nats.jsm.streams.delete(nats.layout.streamName(key)).catch(() => undefined);
+      await nats.close();
+    }
+    await db?.drop();
+  });
+
+  /** Ten spans starting at `startMs` and lasting `ms`, written and their buckets recounted. */
+  const ingest = async (startMs: number, ms: number) => {
+    const traceId = randomUUID();
+    const spans: SpanDelta[] = Array.from({ length: 10 }, () => ({
+      projectId, id: randomUUID(), otelSpanId: null, externalId: null, createdAt: iso(startMs),
+      ...stamped({ traceId, type: 'LLM', model: 'gpt-4o-mini', startTime: iso(startMs), endTime: iso(startMs + ms) }, versionOf(iso(startMs), randomUUID())),
+    }));
+    const facts: TelemetryFacts = { traces: [], spans, scores: [], deletions: [] };
+    await ds.transaction(async (m) => {
+      await writeTelemetry(m, facts);
+      await markModelStatsDirty(m, modelStatsKeysOf(facts));
+    });
+    await refreshDirtyOverviewStats(ds, 1_000);
+  };
+  const FAST = 100;
+  const SLOW = 5_000;
+
+  it('judges each window once, after the batches arriving within the settle and none in the future, and a batch for a window already judged changes nothing', async () => {
+    const monitor = await createMonitor(ds, projectId, { name: 'slow', metric: 'latency_p95', scoreName: null, filter: {}, windowSeconds: 300, comparison: '>', threshold: 1_000, enabled: true });
+    const round = async (clockMs: number) => {
+      await evaluator.runRound(clockMs);
+      return (await ds.query('SELECT state FROM monitors WHERE id = $1', [monitor.id]))[0].state as string;
+    };
+    const states: string[] = [];
+
+    await ingest(B - 7 * MINUTE, FAST);
+    await ingest(B - 3 * MINUTE, FAST);
+    states.push(await round(B + 0.5 * MINUTE));
+    // A minute late, within the settle: slow spans of the bucket that has just closed, and one batch stamped half an hour ahead.
+    await ingest(B - MINUTE / 3, SLOW);
+    await ingest(B + 30 * MINUTE, SLOW);
+    states.push(await round(B + 1.5 * MINUTE));
+    states.push(await round(B + 2.5 * MINUTE));
+    // Fast spans of the bucket still filling: judged only once it has settled.
+    await ingest(B + MINUTE, FAST);
+    states.push(await round(B + 4 * MINUTE));
+    states.push(await round(B + 7.5 * MINUTE));
+    // Eight minutes late, slow spans of the window judged ALERT before.
+    await ingest(B - 2 * MINUTE, SLOW);
+    states.push(await round(B + 8.5 * MINUTE));
+    states.push(await round(B + 9.5 * MINUTE));
+
+    expect(states).toEqual(['OK', 'OK', 'ALERT', 'ALERT', 'OK', 'OK', 'OK']);
+    const { entries } = await monitorHistory(ds, monitor.id, null, 100);
+    expect(entries.reverse().map((e) => ({ state: e.state, windowEnd: e.windowEnd }))).toEqual([
+      { state: 'OK', windowEnd: iso(B - 5 * MINUTE) },
+      { state: 'ALERT', windowEnd: iso(B) },
+      { state: 'OK', windowEnd: iso(B + 5 * MINUTE) },
+    ]);
+  });
+});
