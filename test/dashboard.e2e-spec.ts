@@ -1,9 +1,13 @@
 import type { Page } from 'playwright-core';
 import { PASSWORD, type Tenant, bootstrap, createUser, data, login, mutate } from './support/api';
-import { type Headless, launchChromium } from './support/browser';
+import { type Headless, ensureChromium, launchChromium } from './support/browser';
 import { type Stack, startStack } from './support/stack';
 
 // The dashboard in Debian's Chromium against the real built apps (issue 15, "What it must show").
+
+// At collection, so a browser that cannot be installed fails this file once, in one line, rather
+// than every test with the same error from beforeAll; other test files never pay for the check.
+ensureChromium();
 
 describe('dashboard (browser)', () => {
   let stack: Stack;
