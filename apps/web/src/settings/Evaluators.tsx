@@ -133,7 +133,7 @@ export function Evaluators({ projectId }: { projectId: string }) {
         <Dialog title="Signing secret" onClose={() => setSecret(null)}>
           <p>Webhook calls are signed with this secret (Standard Webhooks). It is shown only now.</p>
           <p>
-            <code>{secret}</code> <CopyButton value={secret} label="signing secret" />
+            <code data-testid="signing-secret">{secret}</code> <CopyButton value={secret} label="signing secret" />
           </p>
         </Dialog>
       )}
