@@ -331,7 +331,7 @@ describe('dashboard (browser)', () => {
     expect(await alert.getByTestId('history-threshold').textContent()).toBe('> 1000 ms');
   }, 150_000);
 
-  it('shows a member the monitors and their states, with nothing offered to change them', async () => {
+  it('shows a member the monitors, members, API keys and evaluators, with nothing offered to change them', async () => {
     await createUser(stack, 'dash-member@spanlog.test');
     const owner = await login(stack, 'dash@spanlog.test');
     data(await mutate(stack, owner.access_token, 'member.add', { orgId: tenant.orgId, email: 'dash-member@spanlog.test', role: 'member' }));
@@ -361,6 +361,18 @@ describe('dashboard (browser)', () => {
       await member.getByText('Owners and admins add and remove members; you are a member.').waitFor();
       await member.getByRole('tab', { name: 'Audit log' }).click();
       await member.getByRole('note').filter({ hasText: 'Owners and admins read the audit log of Dash Org; you are a member.' }).waitFor();
+
+      // API keys and evaluators: the owner's, listed read-only (an active key too, which an owner could revoke).
+      await member.getByRole('tab', { name: 'API keys' }).click();
+      await member.getByText('Owners and admins create and revoke API keys; you are a member.').waitFor();
+      await member.getByRole('cell', { name: 'from the browser' }).waitFor();
+      await member.getByRole('cell', { name: 'active' }).first().waitFor();
+      expect(await member.getByRole('form', { name: 'Create an API key' }).count()).toBe(0);
+      expect(await member.getByRole('button', { name: /Create key|Revoke/ }).count()).toBe(0);
+      await member.getByRole('tab', { name: 'Evaluators' }).click();
+      await member.getByText('Owners and admins create, edit and delete evaluators; you are a member.').waitFor();
+      await member.getByRole('row').filter({ hasText: 'relevance' }).getByRole('cell', { name: 'disabled' }).waitFor();
+      expect(await member.getByRole('button', { name: /New evaluator|Edit|Enable|Disable|Rotate secret|Delete/ }).count()).toBe(0);
     } finally {
       await member.close();
     }
