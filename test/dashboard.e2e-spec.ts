@@ -1,9 +1,14 @@
 import type { Page } from 'playwright-core';
+import { PLANS } from '../libs/domain/src/limits';
 import { PASSWORD, type Tenant, bootstrap, createUser, data, login, mutate } from './support/api';
-import { type Headless, launchChromium } from './support/browser';
+import { type Headless, ensureChromium, launchChromium } from './support/browser';
 import { type Stack, startStack } from './support/stack';
 
 // The dashboard in Debian's Chromium against the real built apps (issue 15, "What it must show").
+
+// At collection, so a browser that cannot be installed fails this file once, in one line, rather
+// than every test with the same error from beforeAll; other test files never pay for the check.
+ensureChromium();
 
 describe('dashboard (browser)', () => {
   let stack: Stack;
@@ -26,7 +31,12 @@ describe('dashboard (browser)', () => {
     const t = (ms: number) => new Date(at.getTime() + ms).toISOString();
     return {
       batch: [
-        { id: `${id}-e1`, type: 'trace-create', timestamp: t(0), body: { id, name: `support answer ${id}`, userId: 'user-7', tags: ['dashboard'], input: { question: 'Where is my parcel?' }, output: 'It ships tomorrow.' } },
+        {
+          id: `${id}-e1`,
+          type: 'trace-create',
+          timestamp: t(0),
+          body: { id, name: `support answer ${id}`, userId: 'user-7', tags: ['dashboard'], input: { question: 'Where is my parcel?' }, output: 'It ships tomorrow.', environment: 'staging', release: 'v2.1', metadata: { channel: 'chat' } },
+        },
         { id: `${id}-e2`, type: 'span-create', timestamp: t(0), body: { id: `${id}-root`, traceId: id, name: 'agent', type: 'AGENT', startTime: t(0), endTime: t(900) } },
         { id: `${id}-e3`, type: 'span-create', timestamp: t(0), body: { id: `${id}-tool`, traceId: id, parentObservationId: `${id}-root`, name: 'lookup_order', type: 'TOOL', startTime: t(20), endTime: t(220), level: 'ERROR', statusMessage: 'order service timed out' } },
         {
@@ -38,6 +48,12 @@ describe('dashboard (browser)', () => {
       ],
     };
   };
+
+  /** The trace rows the list shows now (it is virtualised, but these lists are short). */
+  const rowNames = (p: Page) => p.locator('[role="row"][data-trace-id] .strong').allTextContents();
+  /** Where the keyboard focus is now (read at once: a locator of ':focus' would wait for one). */
+  const focused = (p: Page) =>
+    p.evaluate("({ role: document.activeElement?.getAttribute('role') ?? null, text: document.activeElement?.textContent ?? '', id: document.activeElement?.id ?? '' })") as Promise<{ role: string | null; text: string; id: string }>;
 
   beforeAll(async () => {
     chromium = await launchChromium();
@@ -103,6 +119,11 @@ describe('dashboard (browser)', () => {
     await row.click();
     const tree = page.getByRole('tree', { name: 'Span tree' });
     await tree.waitFor();
+    // The trace's own fields, besides its spans'.
+    expect(await page.getByRole('region', { name: 'Trace input', exact: true }).textContent()).toContain('"question": "Where is my parcel?"');
+    expect(await page.getByRole('region', { name: 'Trace output', exact: true }).textContent()).toBe('It ships tomorrow.');
+    expect(await page.getByRole('region', { name: 'Trace metadata', exact: true }).textContent()).toContain('"channel": "chat"');
+    expect([await page.getByTestId('trace-environment').textContent(), await page.getByTestId('trace-release').textContent()]).toEqual(['staging', 'v2.1']);
     expect(await tree.getByRole('treeitem').allTextContents()).toEqual([
       expect.stringContaining('agent'),
       expect.stringContaining('lookup_order'),
@@ -115,6 +136,52 @@ describe('dashboard (browser)', () => {
     const scores = page.getByRole('table', { name: 'Trace scores' });
     expect(await scores.textContent()).toContain('helpfulness');
     expect(await scores.textContent()).toContain('0.90');
+  });
+
+  it('opens a trace from the list and moves through its span tree with the keyboard alone', async () => {
+    await page.goBack();
+    const row = page.locator('[role="row"][data-trace-id]').filter({ hasText: `support answer ${traceId}` });
+    await row.waitFor();
+    // From the last filter control, Tab reaches the row's own "Open trace" control, and Enter opens it.
+    await page.getByRole('button', { name: 'Clear' }).focus();
+    await page.keyboard.press('Tab');
+    expect(await focused(page)).toEqual(expect.objectContaining({ text: `Open trace support answer ${traceId}` }));
+    await page.keyboard.press('Enter');
+    await page.getByRole('heading', { name: `support answer ${traceId}`, level: 1 }).waitFor();
+    const tree = page.getByRole('tree', { name: 'Span tree' });
+    // The tree is one tab stop (the selected span, the root at first); arrow keys move within it.
+    for (let i = 0; i < 30; i++) {
+      await page.keyboard.press('Tab');
+      if ((await focused(page)).role === 'treeitem') break;
+    }
+    expect(await focused(page)).toEqual(expect.objectContaining({ role: 'treeitem', text: expect.stringMatching(/^agent AGENT/) }));
+    await page.keyboard.press('ArrowDown');
+    expect(await focused(page)).toEqual(expect.objectContaining({ role: 'treeitem', text: expect.stringContaining('lookup_order TOOL') }));
+    expect(await tree.getByRole('treeitem', { name: /lookup_order/ }).getAttribute('aria-selected')).toBe('true');
+    expect(await page.locator('#span-title').textContent()).toContain('lookup_order');
+  });
+
+  it('shows a trace ingested after the page loaded on Refresh, and narrows the list by tag and then by user from the filters', async () => {
+    const tag = `fresh-${Date.now()}`;
+    await page.getByRole('link', { name: 'Traces', exact: true }).click();
+    await page.getByRole('heading', { name: /Traces · shop assistant/ }).waitFor();
+    await page.getByLabel('Tags (all of, comma-separated)').fill(tag);
+    await page.getByRole('button', { name: 'Apply filters' }).click();
+    await page.getByText('No traces match').waitFor();
+    const run = (id: string, userId: string) => ({ batch: [{ id: `${id}-e`, type: 'trace-create', timestamp: new Date().toISOString(), body: { id, name: `${userId}'s question`, userId, tags: [tag] } }] });
+    await ingest(tenant.apiKey, run(`${traceId}-ada`, 'ada'));
+    const late = await ingest(tenant.apiKey, run(`${traceId}-bob`, 'bob'));
+    await visible(`${traceId}-bob`, late.seq);
+    await visible(`${traceId}-ada`, late.seq);
+    expect(await rowNames(page)).toEqual([]);
+    await page.getByRole('button', { name: 'Refresh' }).click();
+    await page.locator('[role="row"][data-trace-id]').nth(1).waitFor();
+    expect((await rowNames(page)).sort()).toEqual(["ada's question", "bob's question"]);
+    await page.getByLabel('User', { exact: true }).fill('ada');
+    await page.getByRole('button', { name: 'Apply filters' }).click();
+    await page.waitForURL(/userId=ada/);
+    await page.getByRole('status').filter({ hasText: '1 trace shown' }).waitFor();
+    expect(await rowNames(page)).toEqual(["ada's question"]);
   });
 
   it('creates an API key that ingests, then revokes it and the same key gets 401', async () => {
@@ -134,6 +201,49 @@ describe('dashboard (browser)', () => {
     expect((await ingest(secret, agentRun(`${traceId}-late`))).status).toBe(401);
   });
 
+  it('creates an evaluator from the form (a SPEC 2.6 message beside its field first), edits, disables it and rotates its secret', async () => {
+    await page.getByRole('tab', { name: 'Evaluators' }).click();
+    await page.getByRole('button', { name: 'New evaluator' }).click();
+    const form = page.getByRole('form', { name: 'Create an evaluator' });
+    await form.getByLabel('Name (the score name)').fill('relevance');
+    await form.getByLabel('Webhook URL').fill('http://127.0.0.1:9/judge');
+    // A span name nothing has, so the webhook is never called while the suite runs.
+    await form.getByLabel('Span names (comma-separated, empty for any)').fill('no such span');
+    await form.getByLabel('Time-out (ms)').fill('500');
+    await form.getByRole('button', { name: 'Create evaluator' }).click();
+    await page.locator('#ev-timeoutMs-msg.error').waitFor();
+    expect(await page.locator('#ev-timeoutMs-msg').textContent()).toMatch(/^timeoutMs: .*1000/);
+    expect(await form.getByLabel('Time-out (ms)').getAttribute('aria-invalid')).toBe('true');
+    expect(await form.getByLabel('Retries').getAttribute('aria-invalid')).toBe('false');
+    await form.getByLabel('Time-out (ms)').fill('5000');
+    await form.getByRole('button', { name: 'Create evaluator' }).click();
+    const dialog = page.getByRole('dialog', { name: 'Signing secret' });
+    const created = (await dialog.getByTestId('signing-secret').textContent()) ?? '';
+    expect(created).toMatch(/^whsec_/);
+    await dialog.getByRole('button', { name: 'Close' }).click();
+    const row = page.getByRole('row').filter({ hasText: 'relevance' });
+    expect(await row.getByRole('cell').allTextContents()).toEqual(expect.arrayContaining(['relevance', 'http://127.0.0.1:9/judge', '1', 'enabled']));
+
+    await row.getByRole('button', { name: 'Edit relevance' }).click();
+    const edit = page.getByRole('form', { name: 'Edit evaluator relevance' });
+    expect(await edit.getByLabel('Time-out (ms)').inputValue()).toBe('5000');
+    await edit.getByLabel('Sample rate').fill('0.25');
+    await edit.getByRole('button', { name: 'Save changes' }).click();
+    await row.getByRole('cell', { name: '0.25' }).waitFor();
+
+    await row.getByRole('button', { name: 'Disable relevance' }).click();
+    await row.getByRole('cell', { name: 'disabled' }).waitFor();
+    await row.getByRole('button', { name: 'Enable relevance' }).waitFor();
+
+    await row.getByRole('button', { name: 'Rotate secret of relevance' }).click();
+    const rotated = (await dialog.getByTestId('signing-secret').textContent()) ?? '';
+    expect(rotated).toMatch(/^whsec_/);
+    expect(rotated).not.toBe(created);
+    await dialog.getByRole('button', { name: 'Close' }).click();
+    // Shown once: gone from the page with its dialog, and never in the list.
+    expect(await page.getByText(rotated).count()).toBe(0);
+  });
+
   it('shows this month\'s usage against the plan with a daily chart', async () => {
     await page.getByRole('tab', { name: 'Usage' }).click();
     await page.getByText(/Daily usage, \d{4}-\d{2}/).waitFor();
@@ -141,22 +251,35 @@ describe('dashboard (browser)', () => {
     expect(await page.getByRole('progressbar', { name: /Traces used/ }).count()).toBe(1);
   });
 
-  it('shows overview charts whose figures change after an ingestion', async () => {
+  it('shows overview charts whose data and figures change after an ingestion', async () => {
     await page.getByRole('link', { name: 'Overview' }).click();
     const traces = page.getByTestId('kpi-traces');
     await traces.waitFor();
-    expect(await page.getByRole('img', { name: /Traces and spans over time chart/ }).locator('canvas').count()).toBeGreaterThan(0);
-    const before = Number((await traces.textContent())?.replace(/,/g, ''));
+    const volume = page.getByRole('img', { name: /Traces and spans over time chart/ });
+    expect(await volume.locator('canvas').count()).toBeGreaterThan(0);
+    // The chart's own data (what uPlot holds), not only the figure beside it.
+    const charted = async () => {
+      const totals = JSON.parse((await volume.getAttribute('data-totals')) ?? '{}') as Record<string, number>;
+      return { points: Number(await volume.getAttribute('data-points')), traces: totals.Traces ?? 0, spans: totals.Spans ?? 0, kpi: Number((await traces.textContent())?.replace(/,/g, '')) };
+    };
+    const before = await charted();
+    expect(before.points).toBeGreaterThan(0);
+    expect(before.traces).toBe(before.kpi);
     const more = await ingest(tenant.apiKey, agentRun(`${traceId}-more`));
     await visible(`${traceId}-more`, more.seq);
-    // The read model is a projection of its own, recounted once its marks are 5 s old: refresh until it counted the new trace.
+    // The read model is a projection of its own, recounted once its marks are 5 s old, its trace and
+    // span counts each in their turn: refresh until it counted the new trace and its three spans.
+    const counted = (now: { traces: number; spans: number }) => now.traces > before.traces && now.spans >= before.spans + 3;
     for (const deadline = Date.now() + 60_000; Date.now() < deadline; ) {
       await page.getByRole('button', { name: 'Refresh' }).click();
       await page.getByRole('button', { name: 'Refresh' }).waitFor();
-      if (Number((await traces.textContent())?.replace(/,/g, '')) > before) break;
+      if (counted(await charted())) break;
       await page.waitForTimeout(500);
     }
-    expect(Number((await traces.textContent())?.replace(/,/g, ''))).toBeGreaterThan(before);
+    const after = await charted();
+    expect(after.traces).toBeGreaterThan(before.traces);
+    expect(after.spans).toBeGreaterThanOrEqual(before.spans + 3);
+    expect(after.kpi).toBe(after.traces);
   }, 90_000);
 
   it('creates a monitor in the form (a server message beside its field first), which turns ALERT on slow spans, with its history and the nav count', async () => {
@@ -208,7 +331,7 @@ describe('dashboard (browser)', () => {
     expect(await alert.getByTestId('history-threshold').textContent()).toBe('> 1000 ms');
   }, 150_000);
 
-  it('shows a member the monitors and their states, with nothing offered to change them', async () => {
+  it('shows a member the monitors, members, API keys and evaluators, with nothing offered to change them', async () => {
     await createUser(stack, 'dash-member@spanlog.test');
     const owner = await login(stack, 'dash@spanlog.test');
     data(await mutate(stack, owner.access_token, 'member.add', { orgId: tenant.orgId, email: 'dash-member@spanlog.test', role: 'member' }));
@@ -228,8 +351,66 @@ describe('dashboard (browser)', () => {
       expect(await member.getByRole('button', { name: /New monitor|Edit|Delete/ }).count()).toBe(0);
       await row.getByRole('button', { name: 'History of slow answers' }).click();
       await member.getByTestId('history-row').filter({ has: member.locator('[data-state="ALERT"]') }).waitFor();
+
+      // Members: the seats, and no control a member may not use (the server refuses them with 403).
+      await member.getByRole('link', { name: 'Settings' }).click();
+      await member.getByRole('tab', { name: 'Members' }).click();
+      expect(await member.getByTestId('seats').textContent()).toBe('2 seats used (no limit on the growth plan)');
+      await member.getByRole('cell', { name: 'dash-member@spanlog.test' }).waitFor();
+      expect(await member.getByRole('button', { name: /Add member|Remove/ }).count()).toBe(0);
+      await member.getByText('Owners and admins add and remove members; you are a member.').waitFor();
+      await member.getByRole('tab', { name: 'Audit log' }).click();
+      await member.getByRole('note').filter({ hasText: 'Owners and admins read the audit log of Dash Org; you are a member.' }).waitFor();
+
+      // API keys and evaluators: the owner's, listed read-only (an active key too, which an owner could revoke).
+      await member.getByRole('tab', { name: 'API keys' }).click();
+      await member.getByText('Owners and admins create and revoke API keys; you are a member.').waitFor();
+      await member.getByRole('cell', { name: 'from the browser' }).waitFor();
+      await member.getByRole('cell', { name: 'active' }).first().waitFor();
+      expect(await member.getByRole('form', { name: 'Create an API key' }).count()).toBe(0);
+      expect(await member.getByRole('button', { name: /Create key|Revoke/ }).count()).toBe(0);
+      await member.getByRole('tab', { name: 'Evaluators' }).click();
+      await member.getByText('Owners and admins create, edit and delete evaluators; you are a member.').waitFor();
+      await member.getByRole('row').filter({ hasText: 'relevance' }).getByRole('cell', { name: 'disabled' }).waitFor();
+      expect(await member.getByRole('button', { name: /New evaluator|Edit|Enable|Disable|Rotate secret|Delete/ }).count()).toBe(0);
     } finally {
       await member.close();
+    }
+  });
+
+  it('counts an owner\'s members against the plan\'s seats, and explains the audit log on a plan without one', async () => {
+    const pro = await bootstrap(stack, 'dash-pro@spanlog.test', 'Pro Org', 'pro project', 'pro');
+    const seats = PLANS.pro.seats as number;
+    const owner = await chromium.context.newPage();
+    try {
+      await owner.goto(`${stack.baseUrl}/login`);
+      await owner.getByLabel('E-mail').fill('dash-pro@spanlog.test');
+      await owner.getByLabel('Password').fill(PASSWORD);
+      await owner.getByRole('button', { name: 'Log in' }).click();
+      await owner.waitForURL(`**/p/${pro.projectId}/traces`);
+      await owner.getByRole('link', { name: 'Settings' }).click();
+      // Tabs by keyboard: the selected tab is the tab stop, the right arrow selects the next and moves focus to it.
+      await owner.getByRole('tab', { name: 'API keys', selected: true }).focus();
+      await owner.keyboard.press('ArrowRight');
+      await owner.getByRole('tab', { name: 'Members', selected: true }).waitFor();
+      expect(await focused(owner)).toEqual({ role: 'tab', text: 'Members', id: 'tab-members' });
+      const count = owner.getByTestId('seats');
+      await count.waitFor();
+      expect(await count.textContent()).toBe(`1 of ${seats} seats used`);
+      const add = owner.getByRole('form', { name: 'Add a member' });
+      expect(await add.getByLabel('Role').locator('option').allTextContents()).toEqual(['member', 'admin', 'owner']);
+      await add.getByLabel('E-mail of an existing user').fill('dash-member@spanlog.test');
+      await add.getByRole('button', { name: 'Add member' }).click();
+      await owner.getByRole('cell', { name: 'dash-member@spanlog.test', exact: true }).waitFor();
+      expect(await count.textContent()).toBe(`2 of ${seats} seats used`);
+      expect(await owner.getByRole('button', { name: /^Remove/ }).count()).toBe(2);
+
+      await owner.getByRole('tab', { name: 'Audit log' }).click();
+      const note = owner.getByRole('note');
+      expect(await note.textContent()).toBe('Audit logs come with the Growth, Team and Enterprise plans; Pro Org is on the pro plan.');
+      expect(await owner.getByRole('alert').count()).toBe(0);
+    } finally {
+      await owner.close();
     }
   });
 
@@ -246,6 +427,29 @@ describe('dashboard (browser)', () => {
     await row.getByRole('button', { name: 'Delete slow answers' }).click();
     await page.getByText('No monitors in this project yet').waitFor();
   }, 120_000);
+
+  it('lists prompt templates pushed through REST with their versions and labels, and diffs two versions', async () => {
+    const push = async (body: unknown) => {
+      const res = await fetch(`${stack.baseUrl}/api/v1/prompt-templates`, { method: 'POST', headers: { authorization: `Bearer ${tenant.apiKey}`, 'content-type': 'application/json' }, body: JSON.stringify(body) });
+      expect(res.status).toBe(201);
+    };
+    await push({ name: 'support/answer', template: 'Be brief.\nAnswer: {{question}}', labels: ['production'], commitMessage: 'first' });
+    await push({ name: 'support/answer', template: 'Be brief and kind.\nAnswer: {{question}}', labels: ['staging'], commitMessage: 'kinder' });
+    await page.getByRole('link', { name: 'Prompts' }).click();
+    const template = page.getByRole('list', { name: 'Prompt templates' }).getByRole('button', { name: /support\/answer/ });
+    expect(await template.textContent()).toMatch(/support\/answer v2.*staging/);
+    await template.click();
+    const versions = page.getByRole('table', { name: 'Versions of support/answer' });
+    await versions.waitFor();
+    const rows = versions.locator('tbody tr');
+    expect(await rows.nth(0).locator('td').allTextContents()).toEqual(['2', expect.stringContaining('staging'), 'kinder', expect.any(String)]);
+    expect(await rows.nth(1).locator('td').allTextContents()).toEqual(['1', 'production', 'first', expect.any(String)]);
+    expect(await rows.count()).toBe(2);
+    const diff = page.getByLabel('Changes from version 1 to version 2');
+    expect(await diff.locator('.removed').textContent()).toBe('- Be brief.\n');
+    expect(await diff.locator('.added').textContent()).toBe('+ Be brief and kind.\n');
+    expect(await diff.textContent()).toContain('  Answer: {{question}}');
+  });
 
   it('sends an expired session back to the login page', async () => {
     await page.evaluate("sessionStorage.setItem('spanlog.refresh', 'not-a-real-token')");

@@ -1,4 +1,4 @@
-import { execFileSync } from 'node:child_process';
+import { spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -6,14 +6,25 @@ import { type BrowserContext, chromium } from 'playwright-core';
 
 export const CHROMIUM = '/usr/bin/chromium';
 
-/** Debian's Chromium, installed when missing (as root; the test machines are), or one clear line why not. */
+/** Runs apt-get; null when it succeeded, else the last line it wrote to stderr (apt's reason). */
+function aptGet(args: string[]): string | null {
+  const run = spawnSync('apt-get', args, { encoding: 'utf8', stdio: ['ignore', 'ignore', 'pipe'], env: { ...process.env, DEBIAN_FRONTEND: 'noninteractive' } });
+  if (run.status === 0) return null;
+  const lines = (run.error?.message ?? run.stderr ?? '').split('\n').map((l) => l.trim()).filter(Boolean);
+  return lines[lines.length - 1] ?? `exit status ${run.status}`;
+}
+
+/**
+ * Debian's Chromium, installed when missing (as root; the test machines are), or one clear line
+ * why not. A fresh container has empty package lists, where install fails with "Unable to locate
+ * package": the lists are then updated once and the install tried again.
+ */
 export function ensureChromium(): void {
   if (existsSync(CHROMIUM)) return;
-  try {
-    execFileSync('apt-get', ['install', '-y', '--no-install-recommends', 'chromium'], { stdio: 'ignore', env: { ...process.env, DEBIAN_FRONTEND: 'noninteractive' } });
-  } catch (err) {
-    throw new Error(`browser tests need ${CHROMIUM}: \`apt-get install -y chromium\` failed (${err instanceof Error ? err.message.split('\n')[0] : String(err)}); install it as root and run again`);
-  }
+  const install = ['install', '-y', '--no-install-recommends', 'chromium'];
+  let failure = aptGet(install);
+  if (failure !== null) failure = aptGet(['update']) ?? aptGet(install);
+  if (failure !== null) throw new Error(`browser tests need ${CHROMIUM}: apt-get could not install the Debian package chromium (${failure}); install it as root and run again`);
   if (!existsSync(CHROMIUM)) throw new Error(`browser tests need ${CHROMIUM}: the Debian package chromium installed no such file`);
 }
 

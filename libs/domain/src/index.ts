@@ -1,5 +1,6 @@
 export * from './errors';
 export * from './limits';
+export * from './roles';
 export * from './ids';
 export * from './time';
 export * from './json/types';

@@ -1,9 +1,9 @@
 import { Inject, Injectable, type OnModuleInit } from '@nestjs/common';
 import { APP_CONFIG, type AppConfig } from '@app/config';
-import { type AuditAction, type Evaluator, type EvaluatorWithSecret, notFound, validateEvaluatorInput } from '@app/domain';
+import { ADMIN_ROLES, type AuditAction, type Evaluator, type EvaluatorWithSecret, notFound, validateEvaluatorInput } from '@app/domain';
 import { EvaluatorStore } from '@app/persistence';
 import { AuditPublisher } from '../audit/audit.publisher';
-import { ADMIN_ROLES, type Actor, TenancyService } from './tenancy.service';
+import { type Actor, TenancyService } from './tenancy.service';
 
 /** What a header value reads as in an answer that may not reveal it. */
 export const MASKED_HEADER_VALUE = '***';

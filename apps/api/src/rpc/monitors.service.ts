@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { DataSource } from 'typeorm';
-import { type AuditAction, MONITOR_LIMITS, isJsonObject, isScoreMetric, monitorInputOf, notFound, validateMonitorInput, validationError } from '@app/domain';
+import { ADMIN_ROLES, type AuditAction, MONITOR_LIMITS, isJsonObject, isScoreMetric, monitorInputOf, notFound, validateMonitorInput, validationError } from '@app/domain';
 import {
   type Monitor,
   type MonitorHistoryEntry,
@@ -13,7 +13,7 @@ import {
   updateMonitor,
 } from '@app/persistence';
 import { AuditPublisher } from '../audit/audit.publisher';
-import { ADMIN_ROLES, type Actor, TenancyService } from './tenancy.service';
+import { type Actor, TenancyService } from './tenancy.service';
 
 type MonitorAuditAction = Extract<AuditAction, 'monitor.created' | 'monitor.updated' | 'monitor.deleted'>;
 

@@ -1,12 +1,9 @@
 import { Injectable } from '@nestjs/common';
-import { DomainError, PLANS, notFound, usageReport, utcMonthOf, validationError } from '@app/domain';
+import { ADMIN_ROLES, DomainError, OWNER_ROLES, PLANS, notFound, usageReport, utcMonthOf, validationError } from '@app/domain';
 import { type MemberRole, TenancyRepository, UsageQueries } from '@app/persistence';
 import { AuditPublisher } from '../audit/audit.publisher';
 import { decodeCursor, encodeCursor } from '../traces/cursor';
 
-/** The roles that manage an organization's projects, keys, members and evaluators; members only read. */
-export const ADMIN_ROLES: readonly MemberRole[] = ['owner', 'admin'];
-const OWNER_ONLY: readonly MemberRole[] = ['owner'];
 const AUDIT_PAGE = 50;
 
 export interface Actor {
@@ -89,8 +86,7 @@ export class TenancyService {
    * account; seats and roles are checked the same way for both.
    */
   async addMember(actor: Actor, orgId: string, email: string, role: MemberRole) {
-    // Only an owner makes another owner, so an admin cannot raise anyone above themselves.
-    await this.requireRole(actor, orgId, role === 'owner' ? OWNER_ONLY : ADMIN_ROLES);
+    await this.requireRole(actor, orgId, role === 'owner' ? OWNER_ROLES : ADMIN_ROLES);
     const user = await this.repo.userByEmail(email);
     const { outcome, plan } = await this.repo.addMember(orgId, user?.id ?? null, role, (p) => PLANS[p].seats);
     switch (outcome) {
@@ -116,7 +112,7 @@ export class TenancyService {
     const role = await this.repo.roleIn(orgId, userId);
     if (!role) throw notFound(`user ${userId} is not a member of organization ${orgId}`);
     if (role === 'owner') {
-      await this.requireRole(actor, orgId, OWNER_ONLY);
+      await this.requireRole(actor, orgId, OWNER_ROLES);
       if ((await this.repo.owners(orgId)) <= 1) throw validationError('userId: an organization keeps at least one owner');
     }
     const { revokedKeys } = await this.repo.removeMember(orgId, userId, revokeKeys);

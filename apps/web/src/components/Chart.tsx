@@ -8,6 +8,8 @@ export interface ChartSeries {
   color: string;
 }
 
+const total = (values: ArrayLike<number | null | undefined>) => Array.from(values).reduce<number>((sum, v) => sum + (v ?? 0), 0);
+
 /**
  * A time-series line chart (uPlot: ~50 KB, canvas, draws thousands of points in a few ms).
  * A canvas says nothing to a screen reader, so every chart comes with a caption, and the
@@ -41,6 +43,9 @@ export function TimeChart({ title, times, series, height = 180, bars = false }: 
       [times.map((t) => t / 1000), ...series.map((s) => s.values)],
       el,
     );
+    // What the canvas holds, for tests and tools that cannot read pixels: its points and each series' total.
+    el.dataset.points = String(plot.data[0].length);
+    el.dataset.totals = JSON.stringify(Object.fromEntries(series.map((s, i) => [s.label, total(plot.data[i + 1] ?? [])])));
     const resize = new ResizeObserver(() => plot.setSize({ width: Math.max(300, el.clientWidth), height }));
     resize.observe(el);
     return () => {

@@ -1,6 +1,7 @@
 import { useInfiniteQuery, useMutation, useQueryClient } from '@tanstack/react-query';
 import { type FormEvent, useState } from 'react';
 import { MONITOR_COMPARISONS, MONITOR_LIMITS, MONITOR_METRICS, isScoreMetric } from '../../../../libs/domain/src/monitors/monitor-terms';
+import { ADMIN_ROLES, hasRole } from '../../../../libs/domain/src/roles';
 import { StateBadge, stateOf } from '../components/StateBadge';
 import { fieldErrors } from '../lib/field-errors';
 import { formatTime } from '../lib/format';
@@ -8,9 +9,6 @@ import { EMPTY_MONITOR, type Monitor, type MonitorFormValues, filterText, metric
 import { MONITOR_POLL_MS, monitorsKey, useMonitors } from '../lib/monitors';
 import { useCurrentProject } from '../lib/projects';
 import { errorMessage, rpc } from '../rpc';
-
-/** The roles that change monitors; the server checks it again (members only read). */
-const MANAGERS = ['owner', 'admin'];
 
 /** The server names `windowSeconds`; the form asks for minutes. */
 const FORM_FIELD: Record<string, keyof MonitorFormValues> = { windowSeconds: 'windowMinutes' };
@@ -202,7 +200,8 @@ export function MonitorsPage() {
   const { data, error, isLoading } = useMonitors(projectId);
   const [form, setForm] = useState<{ editing: Monitor | null } | null>(null);
   const [shownId, setShownId] = useState<string | null>(null);
-  const canManage = !!org && MANAGERS.includes(org.role);
+  // The roles that change monitors; the server checks it again (members only read).
+  const canManage = !!org && hasRole(org.role, ADMIN_ROLES);
   const refresh = () => void queries.invalidateQueries({ queryKey: monitorsKey(projectId) });
   const remove = useMutation({
     mutationFn: (m: Monitor) => rpc.monitor.delete.mutate({ projectId, id: m.id }),

@@ -24,9 +24,9 @@ export function SettingsPage() {
   const panel = (): React.ReactNode => {
     switch (selected) {
       case 'keys':
-        return <ApiKeys projectId={projectId} />;
+        return <ApiKeys projectId={projectId} org={org} />;
       case 'evaluators':
-        return <Evaluators projectId={projectId} />;
+        return <Evaluators projectId={projectId} org={org} />;
       case 'members':
         return org ? <Members org={org} /> : null;
       case 'usage':

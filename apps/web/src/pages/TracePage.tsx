@@ -104,6 +104,21 @@ function SpanDetails({ span, scores }: { span: Span; scores: Score[] }) {
   );
 }
 
+/** The trace's own input, output and metadata, which its spans' need not repeat. */
+function TraceIO({ trace }: { trace: Trace }) {
+  return (
+    <section aria-labelledby="trace-io-title" className="trace-io">
+      <h2 id="trace-io-title">Trace input and output</h2>
+      <h3>Input</h3>
+      <JsonView value={trace.input} label="Trace input" />
+      <h3>Output</h3>
+      <JsonView value={trace.output} label="Trace output" />
+      <h3>Metadata</h3>
+      <JsonView value={Object.keys(trace.metadata).length ? trace.metadata : null} label="Trace metadata" />
+    </section>
+  );
+}
+
 export function TracePage() {
   const { projectId = '', traceId = '' } = useParams();
   const { data: trace, error, isLoading } = useQuery({ queryKey: ['trace', projectId, traceId], queryFn: () => rpc.trace.get.query({ projectId, id: traceId }) });
@@ -160,10 +175,25 @@ export function TracePage() {
           <dt>Tags</dt>
           <dd>{trace.tags.join(', ') || '–'}</dd>
         </div>
+        <div>
+          <dt>Environment</dt>
+          <dd data-testid="trace-environment">{trace.environment ?? '–'}</dd>
+        </div>
+        <div>
+          <dt>Release</dt>
+          <dd data-testid="trace-release">{trace.release ?? '–'}</dd>
+        </div>
+        {trace.version && (
+          <div>
+            <dt>Version</dt>
+            <dd>{trace.version}</dd>
+          </div>
+        )}
         <CopyableId label="Trace id" value={trace.id} />
         <CopyableId label="OTel trace id" value={trace.otelTraceId} />
         <CopyableId label="External id" value={trace.externalId} />
       </dl>
+      <TraceIO trace={trace} />
       <div className="trace-body">
         <section aria-labelledby="tree-title" className="waterfall">
           <h2 id="tree-title">Spans ({rows.length})</h2>

@@ -1,13 +1,17 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { type FormEvent, useState } from 'react';
+import { ADMIN_ROLES, hasRole } from '../../../../libs/domain/src/roles';
 import { CopyButton } from '../components/CopyButton';
 import { Dialog } from '../components/Dialog';
 import { formatTime } from '../lib/format';
+import type { Org } from '../lib/projects';
 import { type Outputs, errorMessage, rpc } from '../rpc';
 
 type Created = Outputs['apiKey']['create'];
 
-export function ApiKeys({ projectId }: { projectId: string }) {
+export function ApiKeys({ projectId, org }: { projectId: string; org: Org | null }) {
+  // The server's rule for creating and revoking keys; until the role is read, nothing is offered.
+  const manages = !!org && hasRole(org.role, ADMIN_ROLES);
   const queries = useQueryClient();
   const key = ['api-keys', projectId];
   const { data, error } = useQuery({ queryKey: key, queryFn: () => rpc.apiKey.list.query({ projectId }) });
@@ -30,15 +34,19 @@ export function ApiKeys({ projectId }: { projectId: string }) {
   };
   return (
     <div>
-      <form onSubmit={submit} className="inline-form" aria-label="Create an API key">
-        <label>
-          Key name
-          <input name="name" required maxLength={200} />
-        </label>
-        <button type="submit" disabled={create.isPending}>
-          Create key
-        </button>
-      </form>
+      {manages ? (
+        <form onSubmit={submit} className="inline-form" aria-label="Create an API key">
+          <label>
+            Key name
+            <input name="name" required maxLength={200} />
+          </label>
+          <button type="submit" disabled={create.isPending}>
+            Create key
+          </button>
+        </form>
+      ) : (
+        org && <p className="muted">Owners and admins create and revoke API keys; you are a {org.role}.</p>
+      )}
       {create.error && <p role="alert">{errorMessage(create.error)}</p>}
       {revoke.error && <p role="alert">{errorMessage(revoke.error)}</p>}
       {error && <p role="alert">{errorMessage(error)}</p>}
@@ -59,9 +67,11 @@ export function ApiKeys({ projectId }: { projectId: string }) {
             <th scope="col">Created</th>
             <th scope="col">Last used</th>
             <th scope="col">Status</th>
-            <th scope="col">
-              <span className="visually-hidden">Actions</span>
-            </th>
+            {manages && (
+              <th scope="col">
+                <span className="visually-hidden">Actions</span>
+              </th>
+            )}
           </tr>
         </thead>
         <tbody>
@@ -74,18 +84,20 @@ export function ApiKeys({ projectId }: { projectId: string }) {
               <td>{formatTime(k.createdAt)}</td>
               <td>{formatTime(k.lastUsedAt)}</td>
               <td>{k.revokedAt ? `revoked ${formatTime(k.revokedAt)}` : 'active'}</td>
-              <td>
-                {!k.revokedAt && (
-                  <button
-                    type="button"
-                    onClick={() => {
-                      if (window.confirm(`Revoke the key "${k.name}"? Clients using it get 401 at once.`)) revoke.mutate(k.id);
-                    }}
-                  >
-                    Revoke <span className="visually-hidden">{k.name}</span>
-                  </button>
-                )}
-              </td>
+              {manages && (
+                <td>
+                  {!k.revokedAt && (
+                    <button
+                      type="button"
+                      onClick={() => {
+                        if (window.confirm(`Revoke the key "${k.name}"? Clients using it get 401 at once.`)) revoke.mutate(k.id);
+                      }}
+                    >
+                      Revoke <span className="visually-hidden">{k.name}</span>
+                    </button>
+                  )}
+                </td>
+              )}
             </tr>
           ))}
         </tbody>

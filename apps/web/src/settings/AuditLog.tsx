@@ -1,10 +1,28 @@
 import { useInfiniteQuery } from '@tanstack/react-query';
+import { PLANS } from '../../../../libs/domain/src/limits';
+import { ADMIN_ROLES, hasRole } from '../../../../libs/domain/src/roles';
 import { formatTime } from '../lib/format';
+import { plansWith } from '../lib/plans';
 import type { Org } from '../lib/projects';
 import { errorMessage, rpc } from '../rpc';
 
-/** The organization's audit log (Growth, Team and Enterprise); on other plans the server says why not. */
+/**
+ * The organization's audit log, for owners and admins on the plans that have one. Anyone else
+ * reads why not (the plans that have it, or the roles that read it) rather than the server's 403.
+ */
 export function AuditLog({ org }: { org: Org }) {
+  if (!PLANS[org.plan].auditLogs) {
+    return (
+      <p role="note">
+        Audit logs come with the {plansWith('auditLogs')} plans; {org.name} is on the {org.plan} plan.
+      </p>
+    );
+  }
+  if (!hasRole(org.role, ADMIN_ROLES)) return <p role="note">Owners and admins read the audit log of {org.name}; you are a {org.role}.</p>;
+  return <AuditEntries org={org} />;
+}
+
+function AuditEntries({ org }: { org: Org }) {
   const log = useInfiniteQuery({
     queryKey: ['audit', org.id],
     queryFn: ({ pageParam }) => rpc.auditLog.list.query({ orgId: org.id, cursor: pageParam }),

@@ -1,8 +1,10 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { type FormEvent, useState } from 'react';
+import { ADMIN_ROLES, hasRole } from '../../../../libs/domain/src/roles';
 import { CopyButton } from '../components/CopyButton';
 import { Dialog } from '../components/Dialog';
 import { fieldErrors } from '../lib/field-errors';
+import type { Org } from '../lib/projects';
 import { type Outputs, errorMessage, rpc } from '../rpc';
 import { type EvaluatorFormValues, toEvaluatorInput } from './evaluator-form';
 
@@ -98,7 +100,9 @@ function EvaluatorForm({ projectId, editing, onDone }: { projectId: string; edit
   );
 }
 
-export function Evaluators({ projectId }: { projectId: string }) {
+export function Evaluators({ projectId, org }: { projectId: string; org: Org | null }) {
+  // The server's rule for every change to an evaluator; until the role is read, nothing is offered.
+  const manages = !!org && hasRole(org.role, ADMIN_ROLES);
   const queries = useQueryClient();
   const key = ['evaluators', projectId];
   const { data, error } = useQuery({ queryKey: key, queryFn: () => rpc.evaluator.list.query({ projectId }) });
@@ -111,11 +115,12 @@ export function Evaluators({ projectId }: { projectId: string }) {
   const failure = toggle.error ?? rotate.error ?? remove.error ?? error;
   return (
     <div>
-      {!form && (
+      {manages && !form && (
         <button type="button" onClick={() => setForm({ editing: null })}>
           New evaluator
         </button>
       )}
+      {org && !manages && <p className="muted">Owners and admins create, edit and delete evaluators; you are a {org.role}.</p>}
       {form && (
         <EvaluatorForm
           key={form.editing?.id ?? 'new'}
@@ -133,7 +138,7 @@ export function Evaluators({ projectId }: { projectId: string }) {
         <Dialog title="Signing secret" onClose={() => setSecret(null)}>
           <p>Webhook calls are signed with this secret (Standard Webhooks). It is shown only now.</p>
           <p>
-            <code>{secret}</code> <CopyButton value={secret} label="signing secret" />
+            <code data-testid="signing-secret">{secret}</code> <CopyButton value={secret} label="signing secret" />
           </p>
         </Dialog>
       )}
@@ -146,9 +151,11 @@ export function Evaluators({ projectId }: { projectId: string }) {
             <th scope="col">Span types</th>
             <th scope="col">Sample rate</th>
             <th scope="col">Status</th>
-            <th scope="col">
-              <span className="visually-hidden">Actions</span>
-            </th>
+            {manages && (
+              <th scope="col">
+                <span className="visually-hidden">Actions</span>
+              </th>
+            )}
           </tr>
         </thead>
         <tbody>
@@ -161,25 +168,27 @@ export function Evaluators({ projectId }: { projectId: string }) {
               <td>{e.filter.spanTypes.join(', ')}</td>
               <td className="num">{e.filter.sampleRate}</td>
               <td>{e.enabled ? 'enabled' : 'disabled'}</td>
-              <td className="actions">
-                <button type="button" onClick={() => setForm({ editing: e })}>
-                  Edit <span className="visually-hidden">{e.name}</span>
-                </button>
-                <button type="button" onClick={() => toggle.mutate(e)}>
-                  {e.enabled ? 'Disable' : 'Enable'} <span className="visually-hidden">{e.name}</span>
-                </button>
-                <button type="button" onClick={() => rotate.mutate(e)}>
-                  Rotate secret <span className="visually-hidden">of {e.name}</span>
-                </button>
-                <button
-                  type="button"
-                  onClick={() => {
-                    if (window.confirm(`Delete the evaluator "${e.name}"?`)) remove.mutate(e);
-                  }}
-                >
-                  Delete <span className="visually-hidden">{e.name}</span>
-                </button>
-              </td>
+              {manages && (
+                <td className="actions">
+                  <button type="button" onClick={() => setForm({ editing: e })}>
+                    Edit <span className="visually-hidden">{e.name}</span>
+                  </button>
+                  <button type="button" onClick={() => toggle.mutate(e)}>
+                    {e.enabled ? 'Disable' : 'Enable'} <span className="visually-hidden">{e.name}</span>
+                  </button>
+                  <button type="button" onClick={() => rotate.mutate(e)}>
+                    Rotate secret <span className="visually-hidden">of {e.name}</span>
+                  </button>
+                  <button
+                    type="button"
+                    onClick={() => {
+                      if (window.confirm(`Delete the evaluator "${e.name}"?`)) remove.mutate(e);
+                    }}
+                  >
+                    Delete <span className="visually-hidden">{e.name}</span>
+                  </button>
+                </td>
+              )}
             </tr>
           ))}
         </tbody>

@@ -1,52 +1,73 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import type { FormEvent } from 'react';
+import { ADMIN_ROLES, OWNER_ROLES, hasRole } from '../../../../libs/domain/src/roles';
 import { formatTime } from '../lib/format';
+import { seatsLeft, seatsText } from '../lib/plans';
 import type { Org } from '../lib/projects';
 import { errorMessage, rpc } from '../rpc';
 
-const ROLES = ['member', 'admin', 'owner'] as const;
+type Role = Org['role'];
+const ROLES: readonly Role[] = ['member', 'admin', 'owner'];
+
+/** Adding a member, for owners and admins; only owners may make another owner (the server's rule). */
+function AddMember({ org, full, onAdded }: { org: Org; full: boolean; onAdded: () => void }) {
+  const add = useMutation({
+    mutationFn: (input: { email: string; role: Role }) => rpc.member.add.mutate({ orgId: org.id, ...input }),
+    onSuccess: onAdded,
+  });
+  const roles = ROLES.filter((r) => r !== 'owner' || hasRole(org.role, OWNER_ROLES));
+  const submit = (e: FormEvent<HTMLFormElement>) => {
+    e.preventDefault();
+    const form = new FormData(e.currentTarget);
+    add.mutate({ email: String(form.get('email')), role: String(form.get('role')) as Role });
+  };
+  return (
+    <>
+      <form onSubmit={submit} className="inline-form" aria-label="Add a member">
+        <label>
+          E-mail of an existing user
+          <input name="email" type="email" required disabled={full} />
+        </label>
+        <label>
+          Role
+          <select name="role" defaultValue="member" disabled={full}>
+            {roles.map((r) => (
+              <option key={r}>{r}</option>
+            ))}
+          </select>
+        </label>
+        <button type="submit" disabled={full || add.isPending}>
+          Add member
+        </button>
+      </form>
+      {full && <p role="note">Every seat of the {org.plan} plan is taken: remove a member or upgrade the plan to add another.</p>}
+      {add.error && <p role="alert">{errorMessage(add.error)}</p>}
+      {add.isSuccess && <p role="status">Added, if an account with that e-mail exists.</p>}
+    </>
+  );
+}
 
 export function Members({ org }: { org: Org }) {
   const queries = useQueryClient();
   const key = ['members', org.id];
   const { data, error } = useQuery({ queryKey: key, queryFn: () => rpc.member.list.query({ orgId: org.id }) });
-  const add = useMutation({
-    mutationFn: (input: { email: string; role: (typeof ROLES)[number] }) => rpc.member.add.mutate({ orgId: org.id, ...input }),
-    onSuccess: () => void queries.invalidateQueries({ queryKey: key }),
-  });
-  const remove = useMutation({
-    mutationFn: (userId: string) => rpc.member.remove.mutate({ orgId: org.id, userId }),
-    onSuccess: () => void queries.invalidateQueries({ queryKey: key }),
-  });
-  const submit = (e: FormEvent<HTMLFormElement>) => {
-    e.preventDefault();
-    const form = new FormData(e.currentTarget);
-    add.mutate({ email: String(form.get('email')), role: String(form.get('role')) as (typeof ROLES)[number] });
-  };
+  const refresh = () => void queries.invalidateQueries({ queryKey: key });
+  const remove = useMutation({ mutationFn: (userId: string) => rpc.member.remove.mutate({ orgId: org.id, userId }), onSuccess: refresh });
+  const manages = hasRole(org.role, ADMIN_ROLES);
+  // An admin may remove members and admins; an owner only by an owner.
+  const removable = (role: Role) => manages && (role !== 'owner' || hasRole(org.role, OWNER_ROLES));
+  const members = data ?? [];
   return (
     <div>
       <p>
-        {org.name} is on the <strong>{org.plan}</strong> plan; each member takes a seat, and the plan sets how many there are.
+        {org.name} is on the <strong>{org.plan}</strong> plan; each member takes a seat.{' '}
+        {data && <strong data-testid="seats">{seatsText(org.plan, members.length)}</strong>}
       </p>
-      <form onSubmit={submit} className="inline-form" aria-label="Add a member">
-        <label>
-          E-mail of an existing user
-          <input name="email" type="email" required />
-        </label>
-        <label>
-          Role
-          <select name="role" defaultValue="member">
-            {ROLES.map((r) => (
-              <option key={r}>{r}</option>
-            ))}
-          </select>
-        </label>
-        <button type="submit" disabled={add.isPending}>
-          Add member
-        </button>
-      </form>
-      {add.error && <p role="alert">{errorMessage(add.error)}</p>}
-      {add.isSuccess && <p role="status">Added, if an account with that e-mail exists.</p>}
+      {manages ? (
+        data && <AddMember org={org} full={seatsLeft(org.plan, members.length) === 0} onAdded={refresh} />
+      ) : (
+        <p className="muted">Owners and admins add and remove members; you are a {org.role}.</p>
+      )}
       {remove.error && <p role="alert">{errorMessage(remove.error)}</p>}
       {error && <p role="alert">{errorMessage(error)}</p>}
       <table className="plain">
@@ -56,27 +77,33 @@ export function Members({ org }: { org: Org }) {
             <th scope="col">E-mail</th>
             <th scope="col">Role</th>
             <th scope="col">Since</th>
-            <th scope="col">
-              <span className="visually-hidden">Actions</span>
-            </th>
+            {manages && (
+              <th scope="col">
+                <span className="visually-hidden">Actions</span>
+              </th>
+            )}
           </tr>
         </thead>
         <tbody>
-          {(data ?? []).map((m) => (
+          {members.map((m) => (
             <tr key={m.userId}>
               <td>{m.email}</td>
               <td>{m.role}</td>
               <td>{formatTime(String(m.createdAt))}</td>
-              <td>
-                <button
-                  type="button"
-                  onClick={() => {
-                    if (window.confirm(`Remove ${m.email} from ${org.name}?`)) remove.mutate(m.userId);
-                  }}
-                >
-                  Remove <span className="visually-hidden">{m.email}</span>
-                </button>
-              </td>
+              {manages && (
+                <td>
+                  {removable(m.role) && (
+                    <button
+                      type="button"
+                      onClick={() => {
+                        if (window.confirm(`Remove ${m.email} from ${org.name}?`)) remove.mutate(m.userId);
+                      }}
+                    >
+                      Remove <span className="visually-hidden">{m.email}</span>
+                    </button>
+                  )}
+                </td>
+              )}
             </tr>
           ))}
         </tbody>
