@@ -60,7 +60,8 @@ export interface ShadowRebuildHooks<Event, Swapped> {
   afterSwap?(m: EntityManager, lastSeq: number): Promise<void>;
 }
 
-export interface ShadowRebuild<Swapped> {
+/** What replaying a stream into shadow tables read. */
+export interface ShadowReplayed {
   /** The stream replayed, prefix included. */
   stream: string;
   /** The last stream sequence the new tables hold. */
@@ -68,8 +69,18 @@ export interface ShadowRebuild<Swapped> {
   messages: number;
   /** Messages that can never be applied (they were dead-lettered live too). */
   skipped: number;
+}
+
+export interface ShadowRebuild<Swapped> extends ShadowReplayed {
   /** What `beforeSwap` returned. */
   swapped: Swapped;
+}
+
+/** What every stream projection's rebuild reports, before what its own tables add. */
+export interface StreamRebuildResult extends ShadowReplayed {
+  projection: string;
+  version: number;
+  durationMs: number;
 }
 
 /**

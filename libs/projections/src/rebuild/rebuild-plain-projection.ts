@@ -1,21 +1,12 @@
 import type { DataSource } from 'typeorm';
 import type { NatsResources } from '@app/eventlog';
 import type { StreamProjection } from '../projection';
-import { type RebuildOptions, rebuildInShadow, withRebuildLock } from './rebuild-in-shadow';
+import { type RebuildOptions, type StreamRebuildResult, rebuildInShadow, withRebuildLock } from './rebuild-in-shadow';
 import { countShadowRows } from './shadow-tables';
 
-export interface PlainRebuildResult {
-  projection: string;
-  version: number;
-  stream: string;
-  /** The last stream sequence the new tables hold. */
-  lastSeq: number;
-  messages: number;
-  /** Messages that can never be applied (they were dead-lettered live too). */
-  skipped: number;
+export interface PlainRebuildResult extends StreamRebuildResult {
   /** Rows in each of the new tables when they were swapped in. */
   rows: Record<string, number>;
-  durationMs: number;
 }
 
 /**

@@ -2,21 +2,13 @@ import type { DataSource, EntityManager } from 'typeorm';
 import { type NatsResources, deadLetteredSeqs } from '@app/eventlog';
 import { type UsageCount, appliedThrough, markHandledThrough, queueUsage } from '@app/persistence';
 import { markAllModelStatsDirty } from '../model-stats/model-stats-tables';
-import { type RebuildOptions, rebuildInShadow, withRebuildLock } from '../rebuild/rebuild-in-shadow';
+import { type RebuildOptions, type StreamRebuildResult, rebuildInShadow, withRebuildLock } from '../rebuild/rebuild-in-shadow';
 import { type ShadowTables, countShadowRows } from '../rebuild/shadow-tables';
 import { type ReplayedRow, countRowsOnlyInShadow } from './tables/shadow-rows';
 import type { DecodedIngestMessage } from './decode-ingest-message';
 import { telemetryPosition, telemetryProjection } from './telemetry.projection';
 
-export interface RebuildResult {
-  projection: string;
-  version: number;
-  stream: string;
-  /** The last stream sequence the new tables hold. */
-  lastSeq: number;
-  messages: number;
-  /** Messages that can never be applied (they were dead-lettered live too). */
-  skipped: number;
+export interface RebuildResult extends StreamRebuildResult {
   traces: number;
   spans: number;
   scores: number;
@@ -25,7 +17,6 @@ export interface RebuildResult {
    * projection finds them existing after the swap, so the rebuild counts their usage.
    */
   usageCounted: { traces: number; spans: number };
-  durationMs: number;
 }
 
 /**
