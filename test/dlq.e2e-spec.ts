@@ -167,6 +167,9 @@ describe('spanlog dlq', () => {
     expect(await usage()).toEqual({ traces: 0, spans: 0 });
   });
 
+  /** Traces and spans are usage messages of their own: wait for both before comparing. */
+  const counted = (u: { traces: number; spans: number }) => u.traces >= 1 && u.spans >= 2;
+
   it('applies a dead letter through the telemetry projection once its cause is fixed (a rebuild first), counts it once, evaluates it, and removes it', async () => {
     const before = await runCli(['verify', '--json', '--project', tenant.projectId], stack.env);
     expect(JSON.parse(before.stdout).projects[0]).toMatchObject({ rejected: { count: 2 }, clean: false });
@@ -179,7 +182,7 @@ describe('spanlog dlq', () => {
     const rebuilt = await runCli(['rebuild', 'telemetry', '--json'], stack.env);
     expect(rebuilt.code).toBe(0);
     expect(JSON.parse(rebuilt.stdout)).toMatchObject({ usageCounted: { traces: 1, spans: 2 } });
-    expect(await eventually(usage, (u) => u.spans === 2)).toEqual({ traces: 1, spans: 2 });
+    expect(await eventually(usage, counted)).toEqual({ traces: 1, spans: 2 });
 
     const retry = await dlq('retry', '--id', String(blobLetter.id), '--json');
     expect(retry.run.code).toBe(0);
@@ -189,7 +192,7 @@ describe('spanlog dlq', () => {
     expect(trace.status).toBe(200);
     expect(trace.body.spans).toHaveLength(2);
     expect((await list()).filter(fromIngest(seqs.blob))).toEqual([]);
-    expect(await eventually(usage, (u) => u.spans === 2)).toEqual({ traces: 1, spans: 2 });
+    expect(await eventually(usage, counted)).toEqual({ traces: 1, spans: 2 });
     // The retry applied it the way the live projection would have: its LLM call is evaluated, once.
     await eventually(async () => (await send(stack, 'GET', `/api/v1/traces/${traceId}`, { token: tenant.apiKey })).body.scores, (s: unknown[]) => s.length === 1);
     expect(webhookCalls).toBe(1);

@@ -54,7 +54,8 @@ describe('spanlog verify', () => {
   const projectIn = (report: Report, tenant: Tenant) => report.projects.find((p) => p.projectId === tenant.projectId) as ProjectReport;
   const usage = async (tenant: Tenant): Promise<{ traces: number; spans: number } | undefined> =>
     (await stack.db.query(`SELECT sum(traces)::int AS traces, sum(spans)::int AS spans FROM usage_counters WHERE org_id = $1`, [tenant.orgId])).rows[0];
-  const settledUsage = (tenant: Tenant, spans: number) => eventually(() => usage(tenant), (u) => u?.spans === spans);
+  /** Usage once both metrics have counted `n`: traces and spans are usage messages of their own, so either may be counted first. */
+  const settledUsage = (tenant: Tenant, n: number) => eventually(() => usage(tenant), (u) => !!u && u.spans >= n && u.traces >= n);
 
   it('is clean on a healthy system, names the project and the count of rows deleted behind its back, and --repair mends them without counting usage again', async () => {
     let seq = '';
