@@ -112,6 +112,38 @@ describe(PullConsumerRunner.name, () => {
     expect(await counted(deadLetterCount, { stream: layout.streamName('ingest'), consumer: 'projector' })).toBe(2);
   }, 60_000);
 
+  it('never sees a dead-lettered message again: the server takes the termination, so a letter whose cause is fixed later is applied only by a retry', async () => {
+    const stream = layout.streamName('ingest');
+    const decoded: string[] = [];
+    const r = new PullConsumerRunner<string>({
+      js: nc.jetstream(),
+      jsm: await nc.jetstreamManager(),
+      stream,
+      durable: 'projector',
+      deadLetterSubject: layout.deadLetterSubject(stream, 'projector'),
+      logger: pino({ level: 'silent' }),
+      decode: async (msg: JsMsg) => {
+        const text = sc.decode(msg.data);
+        decoded.push(text);
+        if (text === 'unreadable') throw new PermanentMessageError('cannot read');
+        return text;
+      },
+      apply: async () => undefined,
+      isHealthy: async () => true,
+      // Short, so a message the server still holds as unacknowledged comes back within the test.
+      ackWaitMs: 1_000,
+    });
+    await publish(['unreadable']);
+    await withRunner(r, async () => {
+      await until(async () => (await deadLetters()).length === 1);
+      await new Promise((resolve) => setTimeout(resolve, 3_500));
+    });
+    // nats-server 2.9 took `+TERM <reason>` for an unknown acknowledgement and redelivered the message after each ack wait.
+    expect(decoded).toEqual(['unreadable']);
+    const info = await (await nc.jetstreamManager()).consumers.info(stream, 'projector');
+    expect({ pending: info.num_pending, ackPending: info.num_ack_pending, redelivered: info.num_redelivered }).toEqual({ pending: 0, ackPending: 0, redelivered: 0 });
+  }, 30_000);
+
   it('shows its applied and dead-letter counts at 0 from the start, under the name it is given', async () => {
     // Constructing it is enough: a scrape before its first message already shows both series.
     new PullConsumerRunner<string>({

@@ -103,7 +103,10 @@ export async function deadLetter(route: DeadLetterRoute, msg: JsMsg, reason: str
       headers: toNatsHeaders(headers),
       msgID: `${route.stream}:${route.durable}:${msg.seq}`,
     });
-    msg.term(reason.slice(0, 200));
+    // No reason: nats-server 2.9 reads `+TERM <reason>` as an unknown acknowledgement and
+    // redelivers the message after the ack wait, so a letter whose cause was fixed meanwhile
+    // was applied live too (the reason is in the letter's headers).
+    msg.term();
     deadLetters.inc({ stream: route.stream, consumer: consumerLabel(route) });
     route.logger.error({ seq: msg.seq, subject: msg.subject, reason }, 'message dead-lettered');
   } catch (err) {
