@@ -39,8 +39,19 @@ describe(PullConsumerRunner.name, () => {
 
   afterAll(() => nc.drain());
 
+  /** Every text the runners decoded, in order, redeliveries included. */
+  let decodedTexts: string[] = [];
+  beforeEach(() => {
+    decodedTexts = [];
+  });
+
   /** A runner over the test's INGEST; `batching` swaps in a prepare stage and the apply that takes its batches. */
-  async function preparingRunner<B>(batching: { prepare?: (items: string[]) => B; apply: (batch: B) => Promise<void> }, healthy: () => boolean = () => true, batchSize = 10) {
+  async function preparingRunner<B>(
+    batching: { prepare?: (items: string[]) => B; apply: (batch: B) => Promise<void> },
+    healthy: () => boolean = () => true,
+    batchSize = 10,
+    ackWaitMs?: number,
+  ) {
     const stream = layout.streamName('ingest');
     return new PullConsumerRunner<string, B>({
       js: nc.jetstream(),
@@ -51,6 +62,7 @@ describe(PullConsumerRunner.name, () => {
       logger: pino({ level: 'silent' }),
       decode: async (msg: JsMsg) => {
         const text = sc.decode(msg.data);
+        decodedTexts.push(text);
         if (text === 'unreadable') throw new PermanentMessageError('cannot read');
         return text;
       },
@@ -58,10 +70,12 @@ describe(PullConsumerRunner.name, () => {
       isHealthy: async () => healthy(),
       maxDeliveries: 3,
       batchSize,
+      ackWaitMs,
     });
   }
 
-  const runner = (apply: (items: string[]) => Promise<void>, healthy: () => boolean = () => true, batchSize = 10) => preparingRunner<string[]>({ apply }, healthy, batchSize);
+  const runner = (apply: (items: string[]) => Promise<void>, healthy: () => boolean = () => true, batchSize = 10, ackWaitMs?: number) =>
+    preparingRunner<string[]>({ apply }, healthy, batchSize, ackWaitMs);
 
   async function withRunner<B>(r: PullConsumerRunner<string, B>, work: () => Promise<void>) {
     await r.start();
@@ -113,34 +127,16 @@ describe(PullConsumerRunner.name, () => {
   }, 60_000);
 
   it('never sees a dead-lettered message again: the server takes the termination, so a letter whose cause is fixed later is applied only by a retry', async () => {
-    const stream = layout.streamName('ingest');
-    const decoded: string[] = [];
-    const r = new PullConsumerRunner<string>({
-      js: nc.jetstream(),
-      jsm: await nc.jetstreamManager(),
-      stream,
-      durable: 'projector',
-      deadLetterSubject: layout.deadLetterSubject(stream, 'projector'),
-      logger: pino({ level: 'silent' }),
-      decode: async (msg: JsMsg) => {
-        const text = sc.decode(msg.data);
-        decoded.push(text);
-        if (text === 'unreadable') throw new PermanentMessageError('cannot read');
-        return text;
-      },
-      apply: async () => undefined,
-      isHealthy: async () => true,
-      // Short, so a message the server still holds as unacknowledged comes back within the test.
-      ackWaitMs: 1_000,
-    });
+    // A short ack wait, so a message the server still holds as unacknowledged comes back within the test.
+    const r = await runner(async () => undefined, () => true, 10, 1_000);
     await publish(['unreadable']);
     await withRunner(r, async () => {
       await until(async () => (await deadLetters()).length === 1);
       await new Promise((resolve) => setTimeout(resolve, 3_500));
     });
     // nats-server 2.9 took `+TERM <reason>` for an unknown acknowledgement and redelivered the message after each ack wait.
-    expect(decoded).toEqual(['unreadable']);
-    const info = await (await nc.jetstreamManager()).consumers.info(stream, 'projector');
+    expect(decodedTexts).toEqual(['unreadable']);
+    const info = await (await nc.jetstreamManager()).consumers.info(layout.streamName('ingest'), 'projector');
     expect({ pending: info.num_pending, ackPending: info.num_ack_pending, redelivered: info.num_redelivered }).toEqual({ pending: 0, ackPending: 0, redelivered: 0 });
   }, 30_000);
 
