@@ -147,6 +147,8 @@ describe('spanlog tui in an 80×24 terminal (tmux)', () => {
     await tui.waitForText('y/n: revoke');
     tui.keys('y');
     await tui.waitForText('revoked: it is refused from now on');
+    // The list is fetched again after the answer that shows the message: a render later.
+    await tui.waitFor('the key listed as revoked', (s) => /revoked\s*$/.test(selectedLine(s)));
     expect(selectedLine(tui.screen())).toMatch(/revoked\s*$/);
     await eventually(
       () => ingest(secret as string, [{ id: randomUUID(), type: 'trace-create', timestamp: new Date().toISOString(), body: { id: `after-revoke-${run}`, name: 'refused' } }]),
