@@ -5,21 +5,26 @@ const keyOf = (projectId: string, traceId: string) => `${projectId} ${traceId}`;
 
 /** The traces a batch's rows belong to, as the tombstone look-up asks for them. */
 export interface MentionedTraces {
+  /** Per asked id, the trace whose rows a tombstone under that id removes. */
   keys: string[];
   projectIds: string[];
   traceIds: string[];
 }
 
 export function mentionedTraces(facts: TelemetryFacts): MentionedTraces {
-  const mentioned = new Map<string, { projectId: string; traceId: string }>();
-  const mention = (projectId: string, traceId: string | undefined) => {
-    if (traceId !== undefined) mentioned.set(keyOf(projectId, traceId), { projectId, traceId });
+  // Asked id → the trace a tombstone under it deletes: itself, or for a legacy id the trace that had it.
+  const mentioned = new Map<string, { projectId: string; traceId: string; key: string }>();
+  const mention = (projectId: string, traceId: string | undefined, of = traceId) => {
+    if (traceId !== undefined) mentioned.set(keyOf(projectId, traceId), { projectId, traceId, key: keyOf(projectId, of as string) });
   };
-  for (const t of facts.traces) mention(t.projectId, t.id);
+  for (const t of facts.traces) {
+    mention(t.projectId, t.id);
+    for (const legacy of t.legacyIds ?? []) mention(t.projectId, legacy, t.id);
+  }
   for (const s of facts.spans) mention(s.projectId, s.values.traceId);
   for (const s of facts.scores) mention(s.projectId, s.values.traceId);
   const asked = [...mentioned.values()];
-  return { keys: [...mentioned.keys()], projectIds: asked.map((a) => a.projectId), traceIds: asked.map((a) => a.traceId) };
+  return { keys: asked.map((a) => a.key), projectIds: asked.map((a) => a.projectId), traceIds: asked.map((a) => a.traceId) };
 }
 
 /**
