@@ -137,6 +137,11 @@ describe(writeTelemetry.name, () => {
     expect(later.traces.map((t) => t.id)).toEqual([otelTraceUuid(hex)]);
     expect(await ds.transaction((m) => writeTelemetry(m, later))).toEqual({ newTraces: [], newSpans: [] });
     expect(await ds.query('SELECT count(*)::int AS n FROM spans')).toEqual([{ n: 0 }]);
+    // Tombstoned under its id too, as any deleted trace is, for verify and every later batch.
+    expect(await ds.query('SELECT id, deleted_at FROM deleted_traces WHERE project_id = $1 ORDER BY id = $2', [projectId, legacyId])).toEqual([
+      { id: otelTraceUuid(hex), deleted_at: new Date('2024-02-01T00:00:00.000Z') },
+      { id: legacyId, deleted_at: new Date('2024-02-01T00:00:00.000Z') },
+    ]);
   });
 
   it('finds a trace by the first of its candidate ids the project has', async () => {
