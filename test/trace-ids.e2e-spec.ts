@@ -1,8 +1,10 @@
+import { randomBytes } from 'node:crypto';
 import fc from 'fast-check';
-import { isOtelTraceId } from '@app/domain';
+import { isOtelTraceId, legacyTraceIds, otelTraceUuid } from '@app/domain';
 import { exportOf, span } from '@app/otlp/testing/otlp-builders';
-import { type Tenant, bootstrap } from './support/api';
-import { type Stack, startStack } from './support/stack';
+import { telemetryProjection } from '@app/projections';
+import { type Tenant, bootstrap, data, eventually, login, query } from './support/api';
+import { type Stack, runCli, startStack } from './support/stack';
 
 /**
  * Issue 12: about half of all OTel traces answered 404 by the very `id` the API returned for
@@ -51,5 +53,155 @@ describe('trace ids from ingestion to a read', () => {
       }),
       { numRuns: 25, examples },
     );
+  }, 120_000);
+
+  /**
+   * Issue 24 item 4: a 32-hex id named two traces, the OTLP one (its hex as a UUID) and a
+   * nameless one a native event made of it (UUIDv5 of the string as sent, one per spelling).
+   */
+  describe('one trace per OTel id, whatever route or case names it', () => {
+    const hex = randomBytes(16).toString('hex');
+    const HEX = hex.toUpperCase();
+    const rootHex = randomBytes(8).toString('hex');
+    const uuid = otelTraceUuid(hex);
+    const seqs: string[] = [];
+    const written = (res: { status: number; seq: string | null }, status: number) => {
+      expect(res.status).toBe(status);
+      expect(res.seq).not.toBeNull();
+      seqs.push(res.seq as string);
+    };
+    /** A write with its Spanlog-Seq, which `send` does not hand back. */
+    const post = async (path: string, body: unknown, authorization = `Bearer ${tenant.apiKey}`) => {
+      const res = await fetch(`${stack.baseUrl}${path}`, { method: 'POST', headers: { authorization, 'content-type': 'application/json' }, body: JSON.stringify(body) });
+      return { status: res.status, body: (await res.json()) as any, seq: res.headers.get('spanlog-seq') };
+    };
+    const later = (ms: number) => new Date(Date.now() + ms).toISOString();
+
+    beforeAll(async () => {
+      const startNs = BigInt(Date.now()) * 1_000_000n;
+      written(
+        await post(
+          '/api/v1/otel/traces',
+          exportOf([span({ traceId: hex, spanId: rootHex, parentSpanId: '', name: 'otel root', startTimeUnixNano: String(startNs), endTimeUnixNano: String(startNs + 5_000_000n) })]),
+        ),
+        200,
+      );
+      // The OTLP root updated through the native batch by its OTel ids, in lower case and in upper case.
+      written(
+        await post('/api/v1/traces', {
+          batch: [
+            { id: 'upd-lower', type: 'span-update', timestamp: later(1_000), body: { id: rootHex, traceId: hex, output: 'from lower case' } },
+            { id: 'new-upper', type: 'span-create', timestamp: later(1_000), body: { id: 'native-child', traceId: HEX, parentObservationId: rootHex.toUpperCase(), name: 'native child', startTime: later(0) } },
+          ],
+        }),
+        201,
+      );
+      written(await post('/api/v1/traces', { batch: [{ id: 'upd-upper', type: 'span-update', timestamp: later(2_000), body: { id: rootHex.toUpperCase(), traceId: HEX, statusMessage: 'from upper case' } }] }), 201);
+      written(await post('/api/v1/scores', { traceId: HEX, spanId: rootHex, name: 'rest score', value: 1 }), 201);
+      written(await post('/api/v1/traces', { batch: [{ id: 'native-score', type: 'score-create', timestamp: later(0), body: { traceId: hex, name: 'batch score', value: 0.5 } }] }), 201);
+      // A Langfuse SDK names traces by their OTel id too.
+      const langfuse = await post(
+        '/api/public/ingestion',
+        {
+          batch: [
+            { id: 'lf-1', type: 'observation-create', timestamp: later(0), body: { id: 'lf-span', traceId: hex, type: 'SPAN', name: 'langfuse span', startTime: later(0) } },
+            { id: 'lf-2', type: 'score-create', timestamp: later(0), body: { traceId: HEX, name: 'langfuse score', value: 0.25 } },
+          ],
+        },
+        `Basic ${Buffer.from(`pk-lf-anything:${tenant.apiKey}`).toString('base64')}`,
+      );
+      expect(langfuse.body).toEqual({ successes: [{ id: 'lf-1', status: 201 }, { id: 'lf-2', status: 201 }], errors: [] });
+      written(langfuse, 207);
+      // Each write applied before any read below.
+      for (const seq of seqs) expect((await get(`/api/v1/traces/${uuid}?minSeq=${encodeURIComponent(seq)}`)).status).toBe(200);
+    }, 60_000);
+
+    const expectTheOneTrace = (trace: any) => {
+      expect(trace).toMatchObject({ id: uuid, otelTraceId: hex, externalId: null, name: 'otel root' });
+      const byName = Object.fromEntries((trace.spans as any[]).map((s) => [s.name, s]));
+      expect(Object.keys(byName).sort()).toEqual(['langfuse span', 'native child', 'otel root']);
+      expect(byName['otel root']).toMatchObject({ otelSpanId: rootHex, output: 'from lower case', statusMessage: 'from upper case' });
+      expect(byName['native child']).toMatchObject({ parentId: byName['otel root'].id, externalId: 'native-child' });
+      expect((trace.scores as any[]).map((c) => c.name).sort()).toEqual(['batch score', 'langfuse score', 'rest score']);
+      expect((trace.scores as any[]).find((c) => c.name === 'rest score')).toMatchObject({ spanId: byName['otel root'].id });
+    };
+
+    it.each([
+      ['lower-case hex', () => hex],
+      ['upper-case hex', () => HEX],
+      ['UUID', () => uuid],
+      ['upper-case UUID', () => uuid.toUpperCase()],
+    ])('GET /api/v1/traces/:id by its %s answers the one trace, named by its root, with every write on it', async (_form, id) => {
+      const read = await get(`/api/v1/traces/${id()}`);
+      expect(read.status).toBe(200);
+      expectTheOneTrace(read.body);
+    });
+
+    it('the list knows one trace by that id, in any form', async () => {
+      for (const id of [hex, HEX, uuid]) {
+        const listed = await get(`/api/v1/traces?id=${id}`);
+        expect((listed.body.data as { id: string; name: string }[]).map((t) => [t.id, t.name])).toEqual([[uuid, 'otel root']]);
+      }
+      const named = await get(`/api/v1/traces?limit=100`);
+      expect((named.body.data as { otelTraceId: string | null; externalId: string | null }[]).filter((t) => t.otelTraceId === hex || t.externalId?.toLowerCase() === hex)).toHaveLength(1);
+    });
+
+    it('tRPC trace.get answers the same trace by its hex id in either case and by its UUID', async () => {
+      const session = await login(stack, 'ids@spanlog.test');
+      for (const id of [hex, HEX, uuid]) expectTheOneTrace(data(await query(stack, session.access_token, 'trace.get', { projectId: tenant.projectId, id })));
+    });
+
+    it('the CLI gets the same trace by its hex id', async () => {
+      const res = await runCli(['traces', 'get', HEX, '--key', tenant.apiKey, '--api', stack.baseUrl, '--json'], stack.env);
+      expect(res.code).toBe(0);
+      expectTheOneTrace(JSON.parse(res.stdout));
+    });
+  });
+
+  /**
+   * Rows stored before a 32-hex id named the OTel trace (a native event made a trace of its own,
+   * UUIDv5 of the id as sent): found by that id until the upgrade, merged by its rebuild.
+   */
+  it('finds traces stored under the old ids, and the upgrade to this telemetry version merges them into the OTel trace', async () => {
+    const both = randomBytes(16).toString('hex');
+    const nativeOnly = randomBytes(16).toString('hex');
+    const at = new Date().toISOString();
+    const post = async (path: string, body: unknown) => {
+      const res = await fetch(`${stack.baseUrl}${path}`, { method: 'POST', headers: { authorization: `Bearer ${tenant.apiKey}`, 'content-type': 'application/json' }, body: JSON.stringify(body) });
+      expect(res.status).toBeLessThan(300);
+      return res.headers.get('spanlog-seq') as string;
+    };
+    const seq = await post('/api/v1/traces', {
+      batch: [
+        { id: 'old-1', type: 'span-create', timestamp: at, body: { id: 'old-span', traceId: both.toUpperCase(), name: 'native span', startTime: at } },
+        { id: 'old-2', type: 'trace-create', timestamp: at, body: { id: nativeOnly.toUpperCase(), name: 'native only' } },
+      ],
+    });
+    expect((await get(`/api/v1/traces/${nativeOnly}?minSeq=${encodeURIComponent(seq)}`)).status).toBe(200);
+    // As the earlier mapping stored them: each under UUIDv5 of the id as sent, with that id as externalId.
+    for (const hex of [both, nativeOnly]) {
+      const [legacy] = legacyTraceIds(hex.toUpperCase());
+      await stack.db.query('UPDATE traces SET id = $3, otel_trace_id = NULL, external_id = $4 WHERE project_id = $1 AND id = $2', [tenant.projectId, otelTraceUuid(hex), legacy, hex.toUpperCase()]);
+      await stack.db.query('UPDATE spans SET trace_id = $3 WHERE project_id = $1 AND trace_id = $2', [tenant.projectId, otelTraceUuid(hex), legacy]);
+    }
+    const otlpSeq = await post('/api/v1/otel/traces', exportOf([span({ traceId: both, spanId: both.slice(0, 16), parentSpanId: '', name: 'otel root' })]));
+    const before = await get(`/api/v1/traces/${both}?minSeq=${encodeURIComponent(otlpSeq)}`);
+    expect(before.body).toMatchObject({ id: otelTraceUuid(both), name: 'otel root' });
+    for (const id of [nativeOnly, nativeOnly.toUpperCase()]) expect((await get(`/api/v1/traces/${id}`)).body).toMatchObject({ name: 'native only', externalId: nativeOnly.toUpperCase() });
+
+    const servingVersion = async () => (await stack.db.query(`SELECT version FROM projection_versions WHERE projection = 'telemetry'`)).rows[0].version as number;
+    // Tables built by an older version, as at an upgrade: the processor rebuilds them by itself.
+    await stack.db.query(`UPDATE projection_versions SET version = 0 WHERE projection = 'telemetry'`);
+    await stack.killProcessor('SIGTERM');
+    await stack.startProcessor();
+    await eventually(servingVersion, (v) => v === telemetryProjection.version, 60_000);
+
+    const merged = await get(`/api/v1/traces/${both}`);
+    expect(merged.body).toMatchObject({ id: otelTraceUuid(both), otelTraceId: both, externalId: null, name: 'otel root' });
+    expect((merged.body.spans as { name: string }[]).map((s) => s.name).sort()).toEqual(['native span', 'otel root']);
+    expect((await get(`/api/v1/traces?id=${both}`)).body.data).toHaveLength(1);
+    expect((await get(`/api/v1/traces/${nativeOnly}`)).body).toMatchObject({ id: otelTraceUuid(nativeOnly), otelTraceId: nativeOnly, externalId: null, name: 'native only' });
+    const legacyIds = [both, nativeOnly].flatMap((hex) => legacyTraceIds(hex.toUpperCase()));
+    expect((await stack.db.query('SELECT count(*)::int AS n FROM traces WHERE project_id = $1 AND id = ANY($2::uuid[])', [tenant.projectId, legacyIds])).rows).toEqual([{ n: 0 }]);
   }, 120_000);
 });

@@ -1,6 +1,18 @@
 import fc from 'fast-check';
 import { v5 as uuidPackageV5 } from 'uuid';
-import { SPANLOG_NAMESPACE, isOtelSpanId, isOtelTraceId, nativeId, otelSpanUuid, otelTraceUuid, traceIdCandidates, uuidV5 } from './ids';
+import {
+  SPANLOG_NAMESPACE,
+  isOtelSpanId,
+  isOtelTraceId,
+  legacyTraceIds,
+  nativeId,
+  otelSpanUuid,
+  otelTraceUuid,
+  spanIdOf,
+  traceIdCandidates,
+  traceIdOf,
+  uuidV5,
+} from './ids';
 
 describe('ids', () => {
   it('writes an OTel trace id as a UUID, lower-case', () => {
@@ -34,10 +46,92 @@ describe('ids', () => {
     expect(nativeId('trace-1')).toEqual(mapped);
   });
 
-  it('accepts a trace id in any of its forms', () => {
+  it('accepts a trace id in any of its forms, the trace it names first', () => {
     const hex = '5b8efff798038103d269b633813fc60c';
-    expect(traceIdCandidates(hex)).toContain(otelTraceUuid(hex));
+    expect(traceIdCandidates(hex)[0]).toBe(otelTraceUuid(hex));
     expect(traceIdCandidates('trace-1')).toEqual([nativeId('trace-1').id]);
+  });
+
+  /** Any spelling of a hex string: each letter in either case. */
+  const anyCase = (hexLength: number, valid: (hex: string) => boolean) =>
+    fc
+      .tuple(fc.stringMatching(new RegExp(`^[0-9a-f]{${hexLength}}$`)).filter(valid), fc.array(fc.boolean(), { minLength: hexLength, maxLength: hexLength }))
+      .map(([hex, upper]) => [...hex].map((c, i) => (upper[i] ? c.toUpperCase() : c)).join(''));
+  const traceHexAnyCase = anyCase(32, isOtelTraceId);
+  const spanHexAnyCase = anyCase(16, isOtelSpanId);
+  /** Ids that are no OTel trace id: native strings, UUIDs, hex of other lengths, the all-zero id. */
+  const notOtelTrace = fc
+    .oneof(fc.string({ minLength: 1, maxLength: 256 }), fc.uuid(), fc.stringMatching(/^[0-9a-fA-F]{1,40}$/), fc.constant('0'.repeat(32)))
+    .filter((id) => !isOtelTraceId(id));
+
+  describe(traceIdOf.name, () => {
+    it('names the OTel trace by its 32-hex id in any case: its UUID, the hex in lower case, no external id', () => {
+      fc.assert(
+        fc.property(traceHexAnyCase, (hex) => {
+          expect(traceIdOf(hex)).toEqual({ id: otelTraceUuid(hex), otelTraceId: hex.toLowerCase(), externalId: null });
+          expect(traceIdOf(hex.toUpperCase())).toEqual(traceIdOf(hex.toLowerCase()));
+          // The UUID the API answers with names the same trace.
+          expect(traceIdOf(traceIdOf(hex).id).id).toBe(traceIdOf(hex).id);
+        }),
+        { numRuns: 2_000 },
+      );
+    });
+
+    it('maps any other id as a native id', () => {
+      fc.assert(
+        fc.property(notOtelTrace, (id) => {
+          expect(traceIdOf(id)).toEqual({ ...nativeId(id), otelTraceId: null });
+        }),
+        { numRuns: 2_000 },
+      );
+    });
+  });
+
+  describe(spanIdOf.name, () => {
+    it('names the OTel span by its 16-hex id under its 32-hex trace id, in any case: the UUID OTLP gives it', () => {
+      fc.assert(
+        fc.property(traceHexAnyCase, spanHexAnyCase, (trace, span) => {
+          expect(spanIdOf(trace, span)).toEqual({ id: otelSpanUuid(trace.toLowerCase(), span.toLowerCase()), otelSpanId: span.toLowerCase(), externalId: null });
+          expect(spanIdOf(trace.toUpperCase(), span.toUpperCase())).toEqual(spanIdOf(trace.toLowerCase(), span.toLowerCase()));
+        }),
+        { numRuns: 2_000 },
+      );
+    });
+
+    it('maps a span id as a native id beside any other trace id, or when it is no 16-hex id', () => {
+      fc.assert(
+        fc.property(notOtelTrace, spanHexAnyCase, (trace, span) => expect(spanIdOf(trace, span)).toEqual({ ...nativeId(span), otelSpanId: null })),
+        { numRuns: 1_000 },
+      );
+      fc.assert(
+        fc.property(traceHexAnyCase, fc.string({ minLength: 1, maxLength: 256 }).filter((id) => !isOtelSpanId(id)), (trace, span) =>
+          expect(spanIdOf(trace, span)).toEqual({ ...nativeId(span), otelSpanId: null }),
+        ),
+        { numRuns: 1_000 },
+      );
+    });
+  });
+
+  describe(traceIdCandidates.name, () => {
+    it('puts the trace an id names first, for any id', () => {
+      fc.assert(
+        fc.property(fc.oneof(traceHexAnyCase, notOtelTrace), (id) => expect(traceIdCandidates(id)[0]).toBe(traceIdOf(id).id)),
+        { numRuns: 2_000 },
+      );
+    });
+
+    it('still finds rows a 32-hex id was stored under as a native id: UUIDv5 of it as sent, in lower and in upper case', () => {
+      fc.assert(
+        fc.property(traceHexAnyCase, (hex) => {
+          const candidates = traceIdCandidates(hex);
+          for (const spelling of [hex, hex.toLowerCase(), hex.toUpperCase()]) expect(candidates).toContain(uuidV5(spelling, SPANLOG_NAMESPACE));
+          expect(candidates).toEqual([otelTraceUuid(hex), ...legacyTraceIds(hex)]);
+        }),
+        { numRuns: 1_000 },
+      );
+      expect(legacyTraceIds('trace-1')).toEqual([]);
+      expect(legacyTraceIds('0'.repeat(32))).toEqual([]);
+    });
   });
 
   it('takes a UUID-shaped id with no RFC 4122 version or variant as the UUID it is', () => {

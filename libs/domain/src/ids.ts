@@ -73,14 +73,56 @@ export function nativeId(value: string): MappedId {
   return { id: uuidV5(value, SPANLOG_NAMESPACE), externalId: value };
 }
 
+/** A trace as a client names it: its UUID, and the OTel or native id it was named by. */
+export interface TraceIdentity extends MappedId {
+  /** The 32 hex digits, lower-case, when the client named the trace by its OTel id. */
+  readonly otelTraceId: string | null;
+}
+
+/** A span as a client names it: its UUID, and the OTel or native id it was named by. */
+export interface SpanIdentity extends MappedId {
+  /** The 16 hex digits, lower-case, when the client named an OTel span of an OTel trace. */
+  readonly otelSpanId: string | null;
+}
+
 /**
- * Every UUID a client-supplied trace id may stand for: the UUID it is, an OTel hex id, or a
- * native id. A UUID that is no RFC 4122 UUID also stands for UUIDv5 of itself, the id such
- * native ids were given before they were kept as they are.
+ * The one rule for a trace id any route or event carries (CONTRACT "Id mapping"): a 32-hex
+ * id, in any case, is an OTel trace id and names the OTLP trace; anything else is a native id.
+ */
+export function traceIdOf(value: string): TraceIdentity {
+  if (isOtelTraceId(value)) return { id: otelTraceUuid(value), otelTraceId: value.toLowerCase(), externalId: null };
+  return { ...nativeId(value), otelTraceId: null };
+}
+
+/**
+ * A span id under the trace id it came with: a 16-hex id under a 32-hex trace id is that OTel
+ * trace's OTel span, the very span OTLP stored; anything else is a native id. Span ids are
+ * only unique within their trace, so an OTel span is only recognised beside its OTel trace id.
+ */
+export function spanIdOf(traceId: string, spanId: string): SpanIdentity {
+  if (isOtelTraceId(traceId) && isOtelSpanId(spanId)) return { id: otelSpanUuid(traceId, spanId), otelSpanId: spanId.toLowerCase(), externalId: null };
+  return { ...nativeId(spanId), otelSpanId: null };
+}
+
+/**
+ * The UUIDs a 32-hex trace id was given before it named the OTel trace: UUIDv5 of the string
+ * as sent, like any native id. The id as sent, in lower case and in upper case; a mixed-case
+ * spelling other than the one given cannot be enumerated. None for any other id.
+ */
+export function legacyTraceIds(value: string): string[] {
+  if (!isOtelTraceId(value)) return [];
+  return [...new Set([value, value.toLowerCase(), value.toUpperCase()])].map((spelling) => uuidV5(spelling, SPANLOG_NAMESPACE));
+}
+
+/**
+ * Every UUID a client-supplied trace id may stand for, the trace it names first: the UUID it
+ * is, its OTel trace, or its native id; then the ids older rows may still have (until the
+ * upgrade's rebuild moved them): a UUID that is no RFC 4122 UUID also stands for UUIDv5 of
+ * itself, and a 32-hex id for UUIDv5 of its spellings (`legacyTraceIds`).
  */
 export function traceIdCandidates(value: string): string[] {
-  const candidates = new Set<string>([nativeId(value).id]);
+  const candidates = new Set<string>([traceIdOf(value).id]);
   if (isUuidShaped(value) && !isUuid(value)) candidates.add(uuidV5(value, SPANLOG_NAMESPACE));
-  if (isOtelTraceId(value)) candidates.add(otelTraceUuid(value));
+  for (const legacy of legacyTraceIds(value)) candidates.add(legacy);
   return [...candidates];
 }

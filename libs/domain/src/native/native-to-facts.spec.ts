@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import fc from 'fast-check';
-import { nativeId } from '../ids';
+import { SPANLOG_NAMESPACE, nativeId, otelSpanUuid, otelTraceUuid, uuidV5 } from '../ids';
 import type { JsonObject } from '../json/types';
 import { foldFacts } from '../telemetry/merge';
 import { type TelemetryFacts, emptyFacts, versionOf } from '../telemetry/records';
@@ -168,6 +168,40 @@ describe(nativeEventsToFacts.name, () => {
     const { spans, traces } = factsOf([event('span-create', { id: upper, traceId: 'my-trace', parentObservationId: 'my-parent', name: 'n', startTime: AT })]);
     expect(spans[0]).toMatchObject({ id: upper.toLowerCase(), externalId: null, values: { traceId: nativeId('my-trace').id, parentId: nativeId('my-parent').id } });
     expect(traces[0]).toMatchObject({ id: nativeId('my-trace').id, externalId: 'my-trace' });
+  });
+
+  it('names the OTel trace and its spans by their 32-hex and 16-hex ids in any case, as OTLP stored them', () => {
+    const hex = '5b8efff798038103d269b633813fc60c';
+    const [root, child] = ['eee19b7ec3c1b174', 'eee19b7ec3c1b175'];
+    const facts = foldFacts([
+      factsOf([
+        event('trace-create', { id: hex.toUpperCase(), name: 'renamed' }, 'e1'),
+        event('span-update', { id: root, traceId: hex, output: 'done' }, 'e2'),
+        event('span-create', { id: child.toUpperCase(), traceId: hex.toUpperCase(), parentObservationId: root.toUpperCase(), name: 'child', startTime: AT }, 'e3'),
+        event('event-create', { id: 'native-event', traceId: hex, parentObservationId: child, name: 'said', startTime: AT }, 'e4'),
+        event('score-create', { traceId: hex.toUpperCase(), spanId: root, name: 'q', value: 1 }, 'e5'),
+      ]),
+    ]);
+    expect(facts.traces).toEqual([
+      expect.objectContaining({
+        id: otelTraceUuid(hex),
+        otelTraceId: hex,
+        externalId: null,
+        legacyIds: expect.arrayContaining([uuidV5(hex, SPANLOG_NAMESPACE), uuidV5(hex.toUpperCase(), SPANLOG_NAMESPACE)]),
+      }),
+    ]);
+    const spans = Object.fromEntries(facts.spans.map((s) => [s.externalId ?? s.otelSpanId, s]));
+    expect(spans[root]).toMatchObject({ id: otelSpanUuid(hex, root), otelSpanId: root, externalId: null, values: { traceId: otelTraceUuid(hex), output: 'done' } });
+    expect(spans[child]).toMatchObject({ id: otelSpanUuid(hex, child), otelSpanId: child, values: { parentId: otelSpanUuid(hex, root) } });
+    expect(spans['native-event']).toMatchObject({ id: nativeId('native-event').id, otelSpanId: null, values: { traceId: otelTraceUuid(hex), parentId: otelSpanUuid(hex, child) } });
+    expect(facts.scores[0].values).toMatchObject({ traceId: otelTraceUuid(hex), spanId: otelSpanUuid(hex, root) });
+    // A 16-hex span id is an OTel span id only beside its OTel trace id.
+    const native = factsOf([
+      event('span-create', { id: 'eee19b7ec3c1b174', traceId: 'my-trace', name: 'n', startTime: AT }),
+      event('score-create', { traceId: 'my-trace', spanId: 'eee19b7ec3c1b174', name: 'q', value: 1 }),
+    ]);
+    expect(native.spans[0]).toMatchObject({ id: nativeId('eee19b7ec3c1b174').id, otelSpanId: null, externalId: 'eee19b7ec3c1b174' });
+    expect(native.scores[0].values).toMatchObject({ traceId: nativeId('my-trace').id, spanId: nativeId('eee19b7ec3c1b174').id });
   });
 
   it('makes every string safe for Postgres: no NUL, no lone surrogate, in values, keys and ids', () => {

@@ -1,4 +1,4 @@
-import { type MappedId, SPANLOG_NAMESPACE, nativeId, uuidV5 } from '../ids';
+import { type MappedId, SPANLOG_NAMESPACE, type SpanIdentity, type TraceIdentity, legacyTraceIds, nativeId, spanIdOf, traceIdOf, uuidV5 } from '../ids';
 import { sanitizeJson, sanitizeText } from '../json/sanitize';
 import {
   type ScoreDelta,
@@ -13,6 +13,7 @@ import {
   stamped,
   versionOf,
 } from '../telemetry/records';
+import { scoreTargetOf } from '../scores/score-request';
 import { toIso } from '../time';
 import { type TraceCreateBody, scoreDataTypeOf } from './native-events.dto';
 import type { ValidNativeEvent } from './validate-native-batch';
@@ -28,6 +29,9 @@ type ScoreEvent = Extract<ValidNativeEvent, { type: 'score-create' }>;
 
 /** Sanitized before hashing: UUIDv5 hashes UTF-8 via encodeURIComponent, which throws on a lone surrogate. */
 const mapId = (raw: string): MappedId => nativeId(sanitizeText(raw));
+/** A 32-hex trace id names the OTel trace, and a 16-hex span id under it the OTel span (`traceIdOf`, `spanIdOf`). */
+const mapTraceId = (raw: string): TraceIdentity => traceIdOf(sanitizeText(raw));
+const mapSpanId = (rawTraceId: string, raw: string): SpanIdentity => spanIdOf(sanitizeText(rawTraceId), sanitizeText(raw));
 
 /** Ids of scores sent without one; a namespace of their own keeps them apart from client ids. */
 const SCORE_EVENT_NAMESPACE = uuidV5('native score-create event', SPANLOG_NAMESPACE);
@@ -54,12 +58,14 @@ function traceCreated(body: TraceCreateBody, at: string, version: Version, targe
  * offers the span's start as the trace's timestamp until the trace says otherwise.
  */
 function traceMentioned(traceId: string, at: string, spanStart: string | null, target: FactTarget): TraceDelta {
-  const { id, externalId } = mapId(traceId);
+  const { id, otelTraceId, externalId } = mapTraceId(traceId);
+  const legacyIds = legacyTraceIds(sanitizeText(traceId));
   return {
     projectId: target.projectId,
     id,
-    otelTraceId: null,
+    otelTraceId,
     externalId,
+    ...(legacyIds.length ? { legacyIds } : {}),
     createdAt: target.receivedAt,
     firstEventTime: at,
     minSpanStart: spanStart,
@@ -72,8 +78,8 @@ function traceMentioned(traceId: string, at: string, spanStart: string | null, t
 function spanValues(event: SpanEvent): Partial<SpanFields> {
   const { body } = event;
   const values: Partial<SpanFields> = {
-    traceId: mapId(body.traceId).id,
-    parentId: body.parentObservationId === undefined ? undefined : mapId(body.parentObservationId).id,
+    traceId: mapTraceId(body.traceId).id,
+    parentId: body.parentObservationId === undefined ? undefined : mapSpanId(body.traceId, body.parentObservationId).id,
     name: body.name,
     startTime: body.startTime,
     input: body.input,
@@ -113,8 +119,8 @@ function spanValues(event: SpanEvent): Partial<SpanFields> {
 }
 
 function spanChanged(event: SpanEvent, values: Partial<SpanFields>, version: Version, target: FactTarget): SpanDelta {
-  const { id, externalId } = mapId(event.body.id);
-  return { projectId: target.projectId, id, otelSpanId: null, externalId, createdAt: target.receivedAt, ...stamped(values, version) };
+  const { id, otelSpanId, externalId } = mapSpanId(event.body.traceId, event.body.id);
+  return { projectId: target.projectId, id, otelSpanId, externalId, createdAt: target.receivedAt, ...stamped(values, version) };
 }
 
 function scoreCreated(event: ScoreEvent, at: string, version: Version, target: FactTarget): ScoreDelta {
@@ -122,8 +128,7 @@ function scoreCreated(event: ScoreEvent, at: string, version: Version, target: F
   // Without a client id the event names the score, so a retried event is still one score.
   const { id, externalId } = body.id === undefined ? { id: uuidV5(sanitizeText(event.id), SCORE_EVENT_NAMESPACE), externalId: null } : mapId(body.id);
   const values: Partial<ScoreFields> = {
-    traceId: mapId(body.traceId).id,
-    spanId: body.spanId === undefined ? undefined : mapId(body.spanId).id,
+    ...scoreTargetOf({ traceId: sanitizeText(body.traceId), spanId: body.spanId === undefined ? undefined : sanitizeText(body.spanId) }),
     name: body.name,
     value: body.value,
     dataType: body.dataType ?? scoreDataTypeOf(body.value),

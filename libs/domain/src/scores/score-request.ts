@@ -1,5 +1,5 @@
 import { DomainError, validationError } from '../errors';
-import { SPANLOG_NAMESPACE, isOtelSpanId, isOtelTraceId, nativeId, otelSpanUuid, otelTraceUuid, uuidV5 } from '../ids';
+import { SPANLOG_NAMESPACE, nativeId, spanIdOf, traceIdOf, uuidV5 } from '../ids';
 import { isJsonObject } from '../json/types';
 import { MAX_SCORES_PER_REQUEST } from '../limits';
 import { ScoreBody, scoreDataTypeOf } from '../native/native-events.dto';
@@ -44,16 +44,12 @@ export function scoreIdOf(score: ScoreBody): { id: string; externalId: string | 
 }
 
 /**
- * The trace and span a score is about. A 32-hex trace id is an OTel trace id (the form OTel
- * clients know), and a 16-hex span id of such a trace an OTel span id; anything else is a
- * native id or a UUID.
+ * The trace and span a score is about, named as any route names them (`traceIdOf`,
+ * `spanIdOf`): a 32-hex trace id is the OTel trace, a 16-hex span id of such a trace its OTel
+ * span; anything else is a native id or a UUID.
  */
 export function scoreTargetOf(score: Pick<ScoreBody, 'traceId' | 'spanId'>): { traceId: string; spanId: string | undefined } {
-  const otelTrace = isOtelTraceId(score.traceId);
-  const traceId = otelTrace ? otelTraceUuid(score.traceId) : nativeId(score.traceId).id;
-  if (score.spanId === undefined) return { traceId, spanId: undefined };
-  const spanId = otelTrace && isOtelSpanId(score.spanId) ? otelSpanUuid(score.traceId, score.spanId) : nativeId(score.spanId).id;
-  return { traceId, spanId };
+  return { traceId: traceIdOf(score.traceId).id, spanId: score.spanId === undefined ? undefined : spanIdOf(score.traceId, score.spanId).id };
 }
 
 /**

@@ -38,7 +38,13 @@ export function mergeTrace(a: TraceDelta, b: TraceDelta): TraceDelta {
     createdAt: minIso(a.createdAt, b.createdAt) as string,
     firstEventTime: minIso(a.firstEventTime, b.firstEventTime) as string,
     minSpanStart: minIso(a.minSpanStart, b.minSpanStart),
+    ...legacyIdsOf(a, b),
   };
+}
+
+function legacyIdsOf(a: TraceDelta, b: TraceDelta): Pick<TraceDelta, 'legacyIds'> {
+  if (!a.legacyIds?.length && !b.legacyIds?.length) return {};
+  return { legacyIds: [...new Set([...(a.legacyIds ?? []), ...(b.legacyIds ?? [])])] };
 }
 
 export function mergeSpan(a: SpanDelta, b: SpanDelta): SpanDelta {

@@ -88,6 +88,11 @@ export interface TraceDelta extends Versioned<TraceFields> {
   firstEventTime: string;
   /** Earliest start of its spans seen so far. */
   minSpanStart: string | null;
+  /**
+   * UUIDs the trace had before a 32-hex id named the OTel trace (`legacyTraceIds`): a
+   * retention tombstone under one of them still keeps the trace deleted.
+   */
+  legacyIds?: string[];
 }
 
 export interface SpanDelta extends Versioned<SpanFields> {

@@ -160,9 +160,10 @@ export class TraceQueries {
     );
   }
 
+  /** The trace of the first of `ids` the project has: candidates in order of preference (`traceIdCandidates`). */
   async findOne(projectId: string, ids: string[]): Promise<TraceRow | null> {
     const rows: TraceRow[] = await this.db.query(
-      `${TRACE_SELECT} WHERE t.project_id = $1 AND t.id = ANY($2::uuid[]) ORDER BY t.id LIMIT 1`,
+      `${TRACE_SELECT} WHERE t.project_id = $1 AND t.id = ANY($2::uuid[]) ORDER BY array_position($2::uuid[], t.id) LIMIT 1`,
       [projectId, ids],
     );
     return rows[0] ?? null;

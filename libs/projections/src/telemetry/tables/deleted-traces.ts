@@ -5,21 +5,28 @@ const keyOf = (projectId: string, traceId: string) => `${projectId} ${traceId}`;
 
 /** The traces a batch's rows belong to, as the tombstone look-up asks for them. */
 export interface MentionedTraces {
+  /** Per asked id, the trace whose rows a tombstone under that id removes. */
   keys: string[];
   projectIds: string[];
   traceIds: string[];
+  /** Per asked id, that trace's id: another than the asked one for a legacy id. */
+  deletedIds: string[];
 }
 
 export function mentionedTraces(facts: TelemetryFacts): MentionedTraces {
-  const mentioned = new Map<string, { projectId: string; traceId: string }>();
-  const mention = (projectId: string, traceId: string | undefined) => {
-    if (traceId !== undefined) mentioned.set(keyOf(projectId, traceId), { projectId, traceId });
+  // Asked id → the trace a tombstone under it deletes: itself, or for a legacy id the trace that had it.
+  const mentioned = new Map<string, { projectId: string; traceId: string; of: string }>();
+  const mention = (projectId: string, traceId: string | undefined, of = traceId) => {
+    if (traceId !== undefined) mentioned.set(keyOf(projectId, traceId), { projectId, traceId, of: of as string });
   };
-  for (const t of facts.traces) mention(t.projectId, t.id);
+  for (const t of facts.traces) {
+    mention(t.projectId, t.id);
+    for (const legacy of t.legacyIds ?? []) mention(t.projectId, legacy, t.id);
+  }
   for (const s of facts.spans) mention(s.projectId, s.values.traceId);
   for (const s of facts.scores) mention(s.projectId, s.values.traceId);
   const asked = [...mentioned.values()];
-  return { keys: [...mentioned.keys()], projectIds: asked.map((a) => a.projectId), traceIds: asked.map((a) => a.traceId) };
+  return { keys: asked.map((a) => keyOf(a.projectId, a.of)), projectIds: asked.map((a) => a.projectId), traceIds: asked.map((a) => a.traceId), deletedIds: asked.map((a) => a.of) };
 }
 
 /**
@@ -37,6 +44,7 @@ export async function withoutDeletedTraces(manager: EntityManager, facts: Teleme
     [mentioned.projectIds, mentioned.traceIds],
   );
   if (!found.length) return facts;
+  await tombstoneUnderNewIds(manager, found.map(({ n }) => n - 1).filter((i) => mentioned.deletedIds[i] !== mentioned.traceIds[i]), mentioned);
 
   const deleted = new Set(found.map(({ n }) => mentioned.keys[n - 1]));
   const live = (projectId: string, traceId: string | undefined) => traceId === undefined || !deleted.has(keyOf(projectId, traceId));
@@ -46,4 +54,20 @@ export async function withoutDeletedTraces(manager: EntityManager, facts: Teleme
     spans: facts.spans.filter((s) => live(s.projectId, s.values.traceId)),
     scores: facts.scores.filter((s) => live(s.projectId, s.values.traceId)),
   };
+}
+
+/**
+ * A trace found deleted under an older id (`legacyIds`) gets a tombstone under its id as well,
+ * as deleted when that one was: from then on it is a tombstone like any other, for this check,
+ * `spanlog verify` and every later reader.
+ */
+async function tombstoneUnderNewIds(manager: EntityManager, positions: number[], mentioned: MentionedTraces): Promise<void> {
+  if (!positions.length) return;
+  await manager.query(
+    `INSERT INTO deleted_traces (project_id, id, deleted_at)
+     SELECT r.project_id, r.id, d.deleted_at FROM unnest($1::uuid[], $2::uuid[], $3::uuid[]) AS r (project_id, id, legacy_id)
+       JOIN deleted_traces d ON d.project_id = r.project_id AND d.id = r.legacy_id
+     ON CONFLICT DO NOTHING`,
+    [positions.map((i) => mentioned.projectIds[i]), positions.map((i) => mentioned.deletedIds[i]), positions.map((i) => mentioned.traceIds[i])],
+  );
 }

@@ -10,9 +10,13 @@ import {
   type TraceDelta,
   type TraceFields,
   foldFacts,
+  legacyTraceIds,
   mergeVersioned,
+  nativeEventsToFacts,
   nativeId,
+  otelTraceUuid,
   stamped,
+  validateNativeBatch,
   versionOf,
 } from '@app/domain';
 import { MIGRATIONS } from '@app/migrations';
@@ -119,6 +123,34 @@ describe(writeTelemetry.name, () => {
     expect(written).toEqual({ newTraces: [], newSpans: [{ projectId, month: '2024-01', n: 1 }] });
     expect(await ds.query('SELECT trace_id, name FROM spans')).toEqual([{ trace_id: otherTrace, name: 'kept' }]);
     expect(await ds.query('SELECT count(*)::int AS n FROM traces')).toEqual([{ n: 0 }]);
+  });
+
+  it('keeps a trace deleted under the id a native event gave its 32-hex id before that id named the OTel trace', async () => {
+    const hex = 'ab8efff798038103d269b633813fc60c';
+    const [legacyId] = legacyTraceIds(hex.toUpperCase());
+    await ds.transaction((m) => deleteTraces(m, [{ projectId, id: legacyId, deletedAt: '2024-02-01T00:00:00.000Z' }]));
+    const at = '2024-03-01T00:00:00.000Z';
+    const later = nativeEventsToFacts(
+      validateNativeBatch({ batch: [{ id: 'e1', type: 'span-create', timestamp: at, body: { id: 'late', traceId: hex.toUpperCase(), name: 'late', startTime: at } }] }).events,
+      { projectId, receivedAt: at },
+    );
+    expect(later.traces.map((t) => t.id)).toEqual([otelTraceUuid(hex)]);
+    expect(await ds.transaction((m) => writeTelemetry(m, later))).toEqual({ newTraces: [], newSpans: [] });
+    expect(await ds.query('SELECT count(*)::int AS n FROM spans')).toEqual([{ n: 0 }]);
+    // Tombstoned under its id too, as any deleted trace is, for verify and every later batch.
+    expect(await ds.query('SELECT id, deleted_at FROM deleted_traces WHERE project_id = $1 ORDER BY id = $2', [projectId, legacyId])).toEqual([
+      { id: otelTraceUuid(hex), deleted_at: new Date('2024-02-01T00:00:00.000Z') },
+      { id: legacyId, deleted_at: new Date('2024-02-01T00:00:00.000Z') },
+    ]);
+  });
+
+  it('finds a trace by the first of its candidate ids the project has', async () => {
+    const [canonical, legacy] = [randomUUID(), randomUUID()];
+    const named = (id: string, name: string) => facts({ traces: [{ ...trace('2024-01-01T00:00:00.000Z', name, { name }), id }] });
+    await ds.transaction((m) => writeTelemetry(m, foldFacts([named(canonical, 'canonical'), named(legacy, 'legacy')])));
+    const queries = new TraceQueries(ds);
+    expect((await queries.findOne(projectId, [canonical, legacy]))?.name).toBe('canonical');
+    expect((await queries.findOne(projectId, [legacy, canonical]))?.name).toBe('legacy');
   });
 
   it('keeps rows of different projects apart', async () => {
