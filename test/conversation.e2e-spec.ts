@@ -37,7 +37,7 @@ const OPENAI_OUTPUT = { role: 'assistant', content: 'Parcel 42 is in transit and
 const ANTHROPIC_INPUT = {
   system: 'You are a weather bot.',
   messages: [
-    { role: 'user', content: [{ type: 'text', text: 'Weather in Paris?' }] },
+    { role: 'user', content: [{ type: 'text', text: 'Weather in Paris? <img src="/x" onerror="alert(1)">' }] },
     { role: 'assistant', content: [{ type: 'text', text: 'Let me check.' }, { type: 'tool_use', id: 'toolu_01', name: 'get_weather', input: { city: 'Paris' } }] },
     { role: 'user', content: [{ type: 'tool_result', tool_use_id: 'toolu_01', content: '18 °C, sunny' }] },
   ],
@@ -146,6 +146,9 @@ describe('conversation view (browser)', () => {
     const card = toolCard('get_weather');
     expect(await card.locator('pre').allTextContents()).toEqual(['{\n  "city": "Paris"\n}', '18 °C, sunny']);
     expect(await page.getByRole('region', { name: 'Input', exact: true }).textContent()).toContain('Let me check.');
+    // Message text is text: markup in it is shown, never made into elements.
+    expect(await page.getByRole('region', { name: 'Input', exact: true }).textContent()).toContain('Weather in Paris? <img src="/x" onerror="alert(1)">');
+    expect(await page.locator('.span-details img').count()).toBe(0);
     expect(await page.getByRole('region', { name: 'Output', exact: true }).textContent()).toContain('It is 18 °C and sunny in Paris.');
     expect(await page.getByRole('group', { name: 'Input and output view' }).textContent()).toContain('Anthropic messages');
     await screenshot('trace-conversation-anthropic');
