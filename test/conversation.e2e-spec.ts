@@ -35,6 +35,8 @@ const OPENAI_INPUT = [
 const OPENAI_OUTPUT = { role: 'assistant', content: 'Parcel 42 is in transit and arrives tomorrow.', refusal: null };
 
 const ANTHROPIC_INPUT = {
+  model: 'claude-sonnet-4-5',
+  max_tokens: 1024,
   system: 'You are a weather bot.',
   messages: [
     { role: 'user', content: [{ type: 'text', text: 'Weather in Paris? <img src="/x" onerror="alert(1)">' }] },
@@ -149,6 +151,11 @@ describe('conversation view (browser)', () => {
     // Message text is text: markup in it is shown, never made into elements.
     expect(await page.getByRole('region', { name: 'Input', exact: true }).textContent()).toContain('Weather in Paris? <img src="/x" onerror="alert(1)">');
     expect(await page.locator('.span-details img').count()).toBe(0);
+    // The request's other fields stay one click away.
+    const extra = page.getByRole('region', { name: 'Input', exact: true }).locator('details.conversation-extra');
+    expect(await extra.locator('summary').textContent()).toBe('Other fields: model, max_tokens');
+    await extra.locator('summary').click();
+    expect(JSON.parse((await extra.locator('pre').textContent()) ?? '')).toEqual({ model: 'claude-sonnet-4-5', max_tokens: 1024 });
     expect(await page.getByRole('region', { name: 'Output', exact: true }).textContent()).toContain('It is 18 °C and sunny in Paris.');
     expect(await page.getByRole('group', { name: 'Input and output view' }).textContent()).toContain('Anthropic messages');
     await screenshot('trace-conversation-anthropic');

@@ -24,6 +24,10 @@ describe(conversationLines.name, () => {
     ]);
   });
 
+  it('ends with the other fields of the request the messages came in', () => {
+    expect(conversationLines({ model: 'gpt-4o', messages: [{ role: 'user', content: 'Hi' }] }, 'input')).toEqual(['user:', '  Hi', 'other fields:', '  {', '    "model": "gpt-4o"', '  }']);
+  });
+
   it('leaves bare strings and values of no message format to the JSON view', () => {
     expect(conversationLines('hello', 'output')).toBeUndefined();
     expect(conversationLines({ city: 'Paris' }, 'input')).toBeUndefined();

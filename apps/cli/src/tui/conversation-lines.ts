@@ -20,12 +20,13 @@ function partLines(part: ConversationPart): string[] {
 
 /**
  * A span's input or output as the dashboard reads it: each turn's role, then its text and
- * tool calls indented. Undefined for a bare string and for values no message format
+ * tool calls indented, then the request's other fields. Undefined for a bare string and for values no message format
  * recognizes, which the panel shows as they are.
  */
 export function conversationLines(value: unknown, side: ConversationSide): string[] | undefined {
   if (typeof value === 'string') return undefined;
   const view = toConversation(value, side);
   if (view.kind === 'json') return undefined;
-  return view.turns.flatMap((turn) => [`${turn.role}${turn.name ? ` (${turn.name})` : ''}:`, ...indent(turn.parts.flatMap(partLines))]);
+  const turns = view.turns.flatMap((turn) => [`${turn.role}${turn.name ? ` (${turn.name})` : ''}:`, ...indent(turn.parts.flatMap(partLines))]);
+  return view.extra ? [...turns, 'other fields:', ...indent(valueLines(prettyJson(view.extra)))] : turns;
 }

@@ -159,9 +159,21 @@ describe(toConversation.name, () => {
     expect(toConversation(value, 'input')).toEqual({ kind: 'json', value });
   });
 
+  it.each<[string, ConversationSide, Record<string, unknown> | null]>([
+    ['openai-chat request with an image and a tool round trip', 'input', { model: 'gpt-4o', temperature: 0 }],
+    ['openai-chat completion response', 'output', { id: 'chatcmpl-1', object: 'chat.completion' }],
+    ['openai-responses request', 'input', { model: 'gpt-4.1' }],
+    ['anthropic request with a tool round trip', 'input', { model: 'claude-sonnet-4-5' }],
+    ['gemini response', 'output', { usageMetadata: { totalTokenCount: 9 } }],
+    ['anthropic response', 'output', null],
+    ['gemini request', 'input', null],
+  ])('keeps the other fields of the request or response (%s) beside the turns', (name, side, extra) => {
+    expect(toConversation(doc(name), side)).toMatchObject({ kind: 'conversation', extra });
+  });
+
   it('keeps a data URL image as its media type, never its bytes', () => {
     const view = toConversation([{ role: 'user', content: [{ type: 'image_url', image_url: { url: 'data:image/webp;base64,AAAA' } }] }], 'input');
-    expect(view).toEqual({ kind: 'conversation', format: 'openai-chat', turns: [{ role: 'user', name: null, parts: [{ kind: 'image', url: null, mediaType: 'image/webp' }] }] });
+    expect(view).toEqual({ kind: 'conversation', format: 'openai-chat', turns: [{ role: 'user', name: null, parts: [{ kind: 'image', url: null, mediaType: 'image/webp' }] }], extra: null });
   });
 
   it('a message nested in messages without end is read to one level only', () => {

@@ -28,7 +28,13 @@ export interface ConversationTurn {
 export type ConversationFormatName = 'text' | 'openai-chat' | 'openai-responses' | 'anthropic' | 'gemini' | 'otel-genai' | 'vercel-ai' | 'langchain';
 
 export type ConversationView =
-  | { kind: 'conversation'; format: ConversationFormatName; turns: ConversationTurn[] }
+  | {
+      kind: 'conversation';
+      format: ConversationFormatName;
+      turns: ConversationTurn[];
+      /** The other fields of the request or response the messages came in (model, tools, usage), or null. */
+      extra: Record<string, unknown> | null;
+    }
   /** No format recognized the value: show it as JSON. */
   | { kind: 'json'; value: unknown };
 

@@ -106,7 +106,19 @@ function Part({ part, tools }: { part: ConversationPart; tools: ToolIndex }) {
 }
 
 /** Chat turns, each with its role; text keeps its whitespace and is never read as HTML or markdown. */
-export function Conversation({ turns, format, label, tools }: { turns: readonly ConversationTurn[]; format: ConversationFormatName; label: string; tools: ToolIndex }) {
+export function Conversation({
+  turns,
+  format,
+  extra,
+  label,
+  tools,
+}: {
+  turns: readonly ConversationTurn[];
+  format: ConversationFormatName;
+  extra: Record<string, unknown> | null;
+  label: string;
+  tools: ToolIndex;
+}) {
   return (
     <section aria-label={label} className="conversation" data-format={format}>
       <ol>
@@ -120,6 +132,12 @@ export function Conversation({ turns, format, label, tools }: { turns: readonly 
           </li>
         ))}
       </ol>
+      {extra && (
+        <details className="conversation-extra">
+          <summary>Other fields: {Object.keys(extra).join(', ')}</summary>
+          <pre className="json">{prettyJson(extra)}</pre>
+        </details>
+      )}
     </section>
   );
 }

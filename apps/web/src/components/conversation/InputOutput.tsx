@@ -8,7 +8,7 @@ const viewOf = (value: unknown, side: 'input' | 'output'): ConversationView => (
 
 function Side({ value, view, raw, label, tools }: { value: unknown; view: ConversationView; raw: boolean; label: string; tools: ToolIndex }) {
   if (raw || view.kind === 'json') return <JsonView value={value} label={label} />;
-  return <Conversation turns={view.turns} format={view.format} label={label} tools={tools} />;
+  return <Conversation turns={view.turns} format={view.format} extra={view.extra} label={label} tools={tools} />;
 }
 
 /**
