@@ -71,6 +71,8 @@ describe('conversation view (browser)', () => {
     await page.goto(`${stack.baseUrl}/p/${tenant.projectId}/traces/${id}`);
     await page.getByRole('region', { name: 'Input', exact: true }).waitFor();
   };
+  // The span's panel: the trace's own input and output may read as a conversation too, with a toggle of its own.
+  const spanDetails = () => page.locator('section.span-details');
   const rolesOf = (region: string) => page.getByRole('region', { name: region, exact: true }).locator('.turn-role').allTextContents();
   const toolCard = (name: string) => page.getByRole('region', { name: 'Input', exact: true }).getByRole('region', { name: `Tool call ${name}` });
 
@@ -127,18 +129,18 @@ describe('conversation view (browser)', () => {
     expect(await card.textContent()).toContain('call_parcel');
     expect(await card.locator('pre').allTextContents()).toEqual(['{\n  "parcel": 42\n}', '{\n  "status": "in transit",\n  "eta": "tomorrow"\n}']);
     expect(await page.getByRole('region', { name: 'Output', exact: true }).textContent()).toContain('Parcel 42 is in transit and arrives tomorrow.');
-    expect(await page.getByRole('group', { name: 'Input and output view' }).textContent()).toContain('OpenAI chat messages');
+    expect(await spanDetails().getByRole('group', { name: 'Input and output view', exact: true }).textContent()).toContain('OpenAI chat messages');
     await screenshot('trace-conversation-openai');
   });
 
   it('the JSON toggle shows the messages as sent, and toggles back', async () => {
-    await page.getByRole('button', { name: 'JSON', exact: true }).click();
+    await spanDetails().getByRole('button', { name: 'JSON', exact: true }).click();
     const raw = (await page.getByRole('region', { name: 'Input', exact: true }).textContent()) ?? '';
     expect(raw).toContain('"tool_calls": [');
     expect(JSON.parse(raw)).toEqual(OPENAI_INPUT);
-    expect(await page.getByRole('button', { name: 'JSON', exact: true }).getAttribute('aria-pressed')).toBe('true');
+    expect(await spanDetails().getByRole('button', { name: 'JSON', exact: true }).getAttribute('aria-pressed')).toBe('true');
     await screenshot('trace-conversation-json');
-    await page.getByRole('button', { name: 'Conversation', exact: true }).click();
+    await spanDetails().getByRole('button', { name: 'Conversation', exact: true }).click();
     expect(await rolesOf('Input')).toEqual(['system', 'user', 'assistant', 'tool']);
   });
 
@@ -157,7 +159,7 @@ describe('conversation view (browser)', () => {
     await extra.locator('summary').click();
     expect(JSON.parse((await extra.locator('pre').textContent()) ?? '')).toEqual({ model: 'claude-sonnet-4-5', max_tokens: 1024 });
     expect(await page.getByRole('region', { name: 'Output', exact: true }).textContent()).toContain('It is 18 °C and sunny in Paris.');
-    expect(await page.getByRole('group', { name: 'Input and output view' }).textContent()).toContain('Anthropic messages');
+    expect(await spanDetails().getByRole('group', { name: 'Input and output view', exact: true }).textContent()).toContain('Anthropic messages');
     await screenshot('trace-conversation-anthropic');
   });
 
@@ -167,12 +169,12 @@ describe('conversation view (browser)', () => {
     expect(await rolesOf('Output')).toEqual(['assistant']);
     const card = toolCard('search_docs');
     expect(await card.locator('pre').allTextContents()).toEqual(['{\n  "query": "gen_ai span name"\n}', 'Span name: {gen_ai.operation.name} {gen_ai.request.model}']);
-    expect(await page.getByRole('group', { name: 'Input and output view' }).textContent()).toContain('OpenTelemetry GenAI messages');
+    expect(await spanDetails().getByRole('group', { name: 'Input and output view', exact: true }).textContent()).toContain('OpenTelemetry GenAI messages');
     await page.setViewportSize({ width: 1024, height: 768 });
     await screenshot('trace-conversation-genai-1024');
     // Usable at 1024 px: the card fits its panel, no sideways scrolling.
     expect(await page.evaluate('document.documentElement.scrollWidth <= window.innerWidth')).toBe(true);
-    await page.getByRole('button', { name: 'JSON', exact: true }).click();
+    await spanDetails().getByRole('button', { name: 'JSON', exact: true }).click();
     expect(JSON.parse((await page.getByRole('region', { name: 'Output', exact: true }).textContent()) ?? '')).toEqual(GEN_AI_OUTPUT);
   });
 });
