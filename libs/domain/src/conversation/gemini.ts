@@ -12,7 +12,10 @@ function part(value: unknown): ConversationPart | undefined {
   const t = stringAt(value, 'text');
   if (t !== undefined) return text(t);
   const inline = firstAt(value, 'inlineData', 'inline_data');
-  if (isObj(inline)) return { kind: 'image', url: null, mediaType: (firstAt(inline, 'mimeType', 'mime_type') as string | undefined) ?? null };
+  if (isObj(inline)) {
+    const mediaType = firstAt(inline, 'mimeType', 'mime_type');
+    return { kind: 'image', url: null, mediaType: typeof mediaType === 'string' ? mediaType : null };
+  }
   const file = firstAt(value, 'fileData', 'file_data');
   if (isObj(file)) {
     const uri = firstAt(file, 'fileUri', 'file_uri');

@@ -67,8 +67,7 @@ export function readOpenAiMessage(value: unknown, impliedRole?: string): Convers
   const parts: ConversationPart[] = [];
   const toolCallId = stringAt(value, 'tool_call_id');
   if (role === 'tool' || toolCallId !== undefined) {
-    const raw = at(value, 'content');
-    parts.push({ kind: 'tool-result', id: toolCallId ?? null, name: stringAt(value, 'name') ?? null, content: typeof raw === 'string' || raw === undefined ? (raw ?? null) : raw });
+    parts.push({ kind: 'tool-result', id: toolCallId ?? null, name: stringAt(value, 'name') ?? null, content: at(value, 'content') ?? null });
   } else parts.push(...content);
   const refusal = stringAt(value, 'refusal');
   if (refusal) parts.push(text(refusal));
