@@ -11,16 +11,15 @@ function part(value: unknown): ConversationPart | undefined {
   if (!isObj(value) || Object.hasOwn(value, 'type')) return undefined;
   const t = stringAt(value, 'text');
   if (t !== undefined) return text(t);
+  // Inline data and files are images only when their media type says so; audio, PDFs and the rest stay JSON.
   const inline = firstAt(value, 'inlineData', 'inline_data');
-  if (isObj(inline)) {
-    const mediaType = firstAt(inline, 'mimeType', 'mime_type');
-    return { kind: 'image', url: null, mediaType: typeof mediaType === 'string' ? mediaType : null };
-  }
   const file = firstAt(value, 'fileData', 'file_data');
-  if (isObj(file)) {
-    const uri = firstAt(file, 'fileUri', 'file_uri');
-    const mediaType = firstAt(file, 'mimeType', 'mime_type');
-    return { kind: 'image', url: typeof uri === 'string' ? uri : null, mediaType: typeof mediaType === 'string' ? mediaType : null };
+  const media = isObj(inline) ? inline : isObj(file) ? file : undefined;
+  if (media) {
+    const mediaType = firstAt(media, 'mimeType', 'mime_type');
+    const uri = firstAt(media, 'fileUri', 'file_uri');
+    if (typeof mediaType !== 'string' || !mediaType.startsWith('image/')) return { kind: 'json', value };
+    return { kind: 'image', url: typeof uri === 'string' ? uri : null, mediaType };
   }
   const call = firstAt(value, 'functionCall', 'function_call');
   if (isObj(call)) {

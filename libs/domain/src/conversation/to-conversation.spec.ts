@@ -171,6 +171,11 @@ describe(toConversation.name, () => {
     expect(toConversation(doc(name), side)).toMatchObject({ kind: 'conversation', extra });
   });
 
+  it('shows a Gemini inline part as an image only when its media type is an image', () => {
+    const view = toConversation({ contents: [{ role: 'user', parts: [{ inlineData: { mimeType: 'audio/wav', data: 'UklGR' } }, { inlineData: { mimeType: 'image/png', data: 'iVBO' } }] }] }, 'input');
+    expect(summary(view)).toEqual(['gemini', 'user: json | [image image/png]']);
+  });
+
   it('keeps a data URL image as its media type, never its bytes', () => {
     const view = toConversation([{ role: 'user', content: [{ type: 'image_url', image_url: { url: 'data:image/webp;base64,AAAA' } }] }], 'input');
     expect(view).toEqual({ kind: 'conversation', format: 'openai-chat', turns: [{ role: 'user', name: null, parts: [{ kind: 'image', url: null, mediaType: 'image/webp' }] }], extra: null });
