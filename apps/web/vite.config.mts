@@ -7,6 +7,8 @@ export default defineConfig({
   base: '/',
   // TSX through Vite's own transformer: the React plugin adds only fast refresh, which a built bundle does not use.
   oxc: { jsx: { runtime: 'automatic', importSource: 'react' } },
+  // The conversation reader is libs/domain code shared with the TUI; only that folder is pure browser-safe code.
+  resolve: { alias: { '@app/domain/conversation': resolve(import.meta.dirname, '../../libs/domain/src/conversation/index.ts') } },
   build: {
     outDir: resolve(import.meta.dirname, '../../dist/web'),
     emptyOutDir: true,

@@ -102,3 +102,17 @@ export async function eventually<T>(read: () => Promise<T>, done: (value: T) => 
     await sleep(100);
   }
 }
+
+/** Posts telemetry (native batch or OTLP/JSON) with an API key: the status and the read-your-writes token. */
+export async function ingestTelemetry(stack: Stack, apiKey: string, path: '/api/v1/traces' | '/api/v1/otel/traces', body: unknown): Promise<{ status: number; seq: string | null }> {
+  const res = await fetch(`${stack.baseUrl}${path}`, { method: 'POST', headers: { authorization: `Bearer ${apiKey}`, 'content-type': 'application/json' }, body: JSON.stringify(body) });
+  await res.arrayBuffer();
+  return { status: res.status, seq: res.headers.get('spanlog-seq') };
+}
+
+/** Waits until the trace (by id or OTel hex id) reads back at `seq`, so a page opened next has it. */
+export async function traceVisible(stack: Stack, apiKey: string, id: string, seq: string | null): Promise<void> {
+  const res = await fetch(`${stack.baseUrl}/api/v1/traces/${id}?minSeq=${seq ?? ''}`, { headers: { authorization: `Bearer ${apiKey}` } });
+  await res.arrayBuffer();
+  if (res.status !== 200) throw new Error(`trace ${id} answered ${res.status}`);
+}

@@ -2,7 +2,7 @@ import { spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { type BrowserContext, chromium } from 'playwright-core';
+import { type BrowserContext, type Page, chromium } from 'playwright-core';
 
 export const CHROMIUM = '/usr/bin/chromium';
 
@@ -50,4 +50,14 @@ export async function launchChromium(): Promise<Headless> {
       rmSync(userDataDir, { recursive: true, force: true });
     },
   };
+}
+
+/** Logs in through the dashboard's form and waits until it left the login page. */
+export async function logInToDashboard(page: Page, baseUrl: string, email: string, password: string): Promise<void> {
+  await page.goto(`${baseUrl}/`);
+  await page.waitForURL('**/login');
+  await page.getByLabel('E-mail').fill(email);
+  await page.getByLabel('Password').fill(password);
+  await page.getByRole('button', { name: 'Log in' }).click();
+  await page.waitForURL((url) => !url.pathname.endsWith('/login'));
 }

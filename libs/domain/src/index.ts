@@ -32,3 +32,4 @@ export * from './langfuse/langfuse-ingestion';
 export * from './langfuse/langfuse-prompt';
 export * from './stats/overview';
 export * from './monitors/monitor';
+export * from './conversation';

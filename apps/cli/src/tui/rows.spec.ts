@@ -70,18 +70,15 @@ describe('trace view rows', () => {
     expect(spanPreviewLines(spans[2], trace(spans))).toContain('level ERROR: timed out');
   });
 
-  it('details the whole input and output, pretty-printed, with the span scores', () => {
+  it('details the whole input and output, messages as turns, with the span scores', () => {
     const scored = trace(spans, { scores: [{ id: 'c1', spanId: 's2', name: 'helpful', value: 0.8333333 }] });
     const lines = spanDetailLines(spans[1], scored, 30);
     expect(lines).toContain('scores helpful=0.833');
     expect(lines.slice(lines.indexOf('── input ─────────────────────'))).toEqual([
       '── input ─────────────────────',
-      '[',
-      '  {',
-      '    "role": "user",',
-      '    "content": "hi\\nthere"',
-      '  }',
-      ']',
+      'user:',
+      '  hi',
+      '  there',
       '── output ────────────────────',
       'hello',
     ]);

@@ -1,3 +1,4 @@
+import { conversationLines } from './conversation-lines';
 import { durationMs, formatCost, formatCount, formatDuration, formatTime } from './format';
 import type { TreeRow } from './span-tree';
 import type { Monitor, MonitorHistoryEntry, Score, Span, Trace, TraceSummary } from './spanlog-rpc';
@@ -102,11 +103,11 @@ export function spanPreviewLines(span: Span, trace: Trace): string[] {
   return [...spanSummaryLines(span, trace), `input  ${valuePreview(span.input) || '(none)'}`, `output ${valuePreview(span.output) || '(none)'}`, 'Enter: the whole input and output'];
 }
 
-/** One span's details: what it is, then its whole input and output, line by line. */
+/** One span's details: what it is, then its whole input and output, line by line (messages as turns). */
 export function spanDetailLines(span: Span, trace: Trace, width: number): string[] {
   const section = (title: string) => `── ${title} ${'─'.repeat(Math.max(0, width - title.length - 4))}`;
-  const input = valueLines(span.input);
-  const output = valueLines(span.output);
+  const input = conversationLines(span.input, 'input') ?? valueLines(span.input);
+  const output = conversationLines(span.output, 'output') ?? valueLines(span.output);
   return [...spanSummaryLines(span, trace), section('input'), ...(input.length ? input : ['(none)']), section('output'), ...(output.length ? output : ['(none)'])];
 }
 

@@ -3,6 +3,7 @@ import { type KeyboardEvent, useMemo, useState } from 'react';
 import { Link, useParams } from 'react-router';
 import { CopyableId } from '../components/CopyButton';
 import { JsonView } from '../components/JsonView';
+import { InputOutput } from '../components/conversation/InputOutput';
 import { formatCost, formatCount, formatMs, formatScore, formatTime } from '../lib/format';
 import { buildWaterfall } from '../lib/waterfall';
 import { type Outputs, errorMessage, rpc } from '../rpc';
@@ -84,10 +85,7 @@ function SpanDetails({ span, scores }: { span: Span; scores: Score[] }) {
         <CopyableId label="Span id" value={span.id} />
         <CopyableId label="OTel span id" value={span.otelSpanId} />
       </dl>
-      <h3>Input</h3>
-      <JsonView value={span.input} label="Input" />
-      <h3>Output</h3>
-      <JsonView value={span.output} label="Output" />
+      <InputOutput input={span.input} output={span.output} />
       {span.modelParameters !== null && span.modelParameters !== undefined && (
         <>
           <h3>Model parameters</h3>
@@ -109,10 +107,7 @@ function TraceIO({ trace }: { trace: Trace }) {
   return (
     <section aria-labelledby="trace-io-title" className="trace-io">
       <h2 id="trace-io-title">Trace input and output</h2>
-      <h3>Input</h3>
-      <JsonView value={trace.input} label="Trace input" />
-      <h3>Output</h3>
-      <JsonView value={trace.output} label="Trace output" />
+      <InputOutput input={trace.input} output={trace.output} scope="Trace" />
       <h3>Metadata</h3>
       <JsonView value={Object.keys(trace.metadata).length ? trace.metadata : null} label="Trace metadata" />
     </section>
