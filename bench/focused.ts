@@ -112,7 +112,7 @@ async function main(): Promise<void> {
       process.stdout.write(`${file}\n`);
     } else if (stage === 'statements') {
       await stack.killProcessor();
-      const statements = await measureStatements(stack.env.DATABASE_URL as string, otlp, tenant.projectId, Number(values.batches));
+      const statements = await measureStatements(stack.env.DATABASE_URL as string, otlp, tenant, Number(values.batches));
       for (const [step, ms] of Object.entries(statements)) say(`${step}: ${step === 'batches' || step === 'spansPerBatch' ? ms : `${ms.toFixed(1)} ms per batch`}`);
       const file = await writeResults('statements', { ...conditions(), statements });
       process.stdout.write(`${file}\n`);

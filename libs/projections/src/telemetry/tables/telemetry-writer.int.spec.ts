@@ -151,6 +151,20 @@ describe(writeTelemetry.name, () => {
       const [row] = await new TraceQueries(ds).spansOf(projectId, traceId);
       expect(row).toMatchObject({ input: 'another input', output: completion, attributes: { 'gen_ai.prompt': prompt, 'gen_ai.completion': completion, 'gen_ai.system': 'openai' } });
     });
+
+    it('are stored whole again when SpanAttributeCopies is reverted', async () => {
+      const migration = new (MIGRATIONS.find((m) => m.name === 'SpanAttributeCopies1766300000000') as new () => MigrationInterface)();
+      const id = randomUUID();
+      await ds.transaction((m) => writeTelemetry(m, facts({ spans: [otlpSpan(id)] })));
+      const runner = ds.createQueryRunner();
+      try {
+        await migration.down(runner);
+        expect(await ds.query('SELECT attributes FROM spans WHERE id = $1', [id])).toEqual([{ attributes: { 'gen_ai.prompt': prompt, 'gen_ai.completion': completion, 'gen_ai.system': 'openai' } }]);
+      } finally {
+        await migration.up(runner);
+        await runner.release();
+      }
+    });
   });
 
   describe('versions', () => {
