@@ -69,7 +69,7 @@ async function main(): Promise<void> {
   const natsUrl = process.env.NATS_URL ?? 'nats://127.0.0.1:4222';
   const startedAt = new Date();
   const loadAvgAtStart = loadavg()[0];
-  // The processor's CPU profile, when asked for: written when it is stopped after the stage.
+  // The processor's (and the rebuild CLI's) CPU profile, when asked for: written when it exits.
   const processorEnv = values['cpu-prof']
     ? { NODE_OPTIONS: `--require ${resolve(ROOT, 'bench', 'cpu-profile.cjs')}`, SPANLOG_BENCH_CPU_PROF_DIR: resolve(values['cpu-prof']) }
     : {};
@@ -122,7 +122,8 @@ async function main(): Promise<void> {
       say(`appending ${int(spans)} spans to INGEST (processor stopped)`);
       const requests = await appendExports({ natsUrl, prefix: stack.streamPrefix, tenant }, otlp, Math.ceil(spans / otlp.items));
       say('spanlog rebuild telemetry');
-      const rebuild: RebuildFigures = await measureRebuild(stack.env);
+      // With --cpu-prof the CLI that rebuilds is profiled as the processor is.
+      const rebuild: RebuildFigures = await measureRebuild({ ...stack.env, ...processorEnv });
       // The figure counts only if every appended span is a row a reader sees, once: the rebuild's own count is not the outcome.
       const rows = await checkRows(stack.db, tenant.projectId, otlp, requests);
       const failure = rowFailure('rebuild', rows);
