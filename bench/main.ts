@@ -99,7 +99,7 @@ async function main(): Promise<void> {
     const fastifyParse = await measureFastifyParse(otlp, CONCURRENCY, SECONDS_PER_LEVEL);
     say('limits: JetStream async publish');
     const jetstreamPublish = await measureJetStreamPublish(nc, stack.streamPrefix, otlp, JETSTREAM_SECONDS);
-    say('limits: Postgres multi-row insert');
+    say('limits: Postgres multi-row inserts, lean and fat rows');
     const postgresInsert = await measurePostgresInsert(stack.db, otlp, tenant.projectId, RAW_INSERT_ROWS);
 
     // The projection runs before the acceptance series, on a database as fresh as the raw
@@ -189,6 +189,7 @@ async function main(): Promise<void> {
       ratios: {
         acceptanceToFastify: ratio(bestOtlp.itemsPerS / best(fastifyParse).itemsPerS, TARGETS.acceptanceToFastify),
         acceptancePausedToFastify: ratio(best(acceptPaused).itemsPerS / best(fastifyParse).itemsPerS, TARGETS.acceptanceToFastify),
+        rowsVisibleToLeanInsert: ratio(projection.spansPerS / fastestInsert(postgresInsert, 'lean').rowsPerS, TARGETS.rowsVisibleToLeanInsert),
         rowsVisibleToRawInsert: ratio(projection.spansPerS / fastestInsert(postgresInsert).rowsPerS, TARGETS.rowsVisibleToRawInsert),
         rowsVisibleToUnnestInsert: ratio(projection.spansPerS / unnestInsert(postgresInsert).rowsPerS, TARGETS.rowsVisibleToRawInsert),
       },

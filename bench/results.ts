@@ -1,4 +1,4 @@
-import type { InsertFigures } from './limits/postgres-insert';
+import type { InsertFigures, RowShape } from './limits/postgres-insert';
 import type { PublishFigures } from './limits/jetstream-publish';
 import type { LoadFigures } from './load';
 import type { EndToEndFigures } from './stages/end-to-end';
@@ -10,8 +10,10 @@ import type { RouteModelFigures } from './stages/route-model';
 export const TARGETS = {
   /** API acceptance against the bare-Fastify parse rate. */
   acceptanceToFastify: 0.4,
-  /** Rows made visible by the projection against the raw Postgres insert rate. */
+  /** Rows made visible by the projection against the fat raw insert (our own rows; issue 14's measure, kept for history). */
   rowsVisibleToRawInsert: 0.6,
+  /** Rows made visible by the projection against the lean raw upsert of the same spans: the machine's limit for the work (issue 25). */
+  rowsVisibleToLeanInsert: 0.5,
 } as const;
 
 export interface Ratio {
@@ -49,7 +51,7 @@ export interface BenchResults {
   limits: {
     fastifyParse: LoadFigures[];
     jetstreamPublish: PublishFigures;
-    /** One entry per way of passing many rows; the fastest is the limit. */
+    /** One entry per row shape and way of passing many rows; the fastest of a shape is its limit. */
     postgresInsert: InsertFigures[];
   };
   acceptance: {
@@ -74,16 +76,21 @@ export interface BenchResults {
     acceptanceToFastify: Ratio;
     /** For the diagnosis: the same with the processor paused. */
     acceptancePausedToFastify: Ratio;
+    /** The drain against the fastest lean upsert of the same spans: the machine's limit for the work. */
+    rowsVisibleToLeanInsert: Ratio;
+    /** The drain against the fastest fat insert of our own rows (history). */
     rowsVisibleToRawInsert: Ratio;
-    /** The same against the raw `unnest` insert alone, the measure issue 14 states its figures in. */
+    /** The same against the fat `unnest` insert alone, the measure issue 14 states its figures in. */
     rowsVisibleToUnnestInsert: Ratio;
   };
 }
 
 export const best = (figures: LoadFigures[]): LoadFigures => figures.reduce((a, b) => (b.itemsPerS > a.itemsPerS ? b : a));
 
-export const fastestInsert = (figures: InsertFigures[]): InsertFigures => figures.reduce((a, b) => (b.rowsPerS > a.rowsPerS ? b : a));
+/** The fastest insert of one row shape; `fat` by default, the reference of the figures before issue 25. */
+export const fastestInsert = (figures: InsertFigures[], shape: RowShape = 'fat'): InsertFigures =>
+  figures.filter((f) => f.shape === shape).reduce((a, b) => (b.rowsPerS > a.rowsPerS ? b : a));
 
-export const unnestInsert = (figures: InsertFigures[]): InsertFigures => figures.find((f) => f.method === 'unnest') ?? fastestInsert(figures);
+export const unnestInsert = (figures: InsertFigures[]): InsertFigures => figures.find((f) => f.shape === 'fat' && f.method === 'unnest') ?? fastestInsert(figures);
 
 export const ratio = (value: number, target: number): Ratio => ({ value, target, met: value >= target });

@@ -127,6 +127,14 @@ describe('OTLP/JSON ingestion (POST /api/v1/otel/traces → JetStream → proces
     expect(trace).toMatchObject({ name: `${encoding} root`, spans: [{ type: 'LLM', model: 'gpt-4o-mini' }] });
   });
 
+  it('answers a span\'s attributes whole, with the ones its input and output were read from (stored once)', async () => {
+    const traceId = traceHex();
+    const sent = { 'gen_ai.prompt': 'Where is my order?', 'gen_ai.completion': 'It shipped.', 'gen_ai.request.model': 'gpt-4o-mini', 'input.value': 'Where is my order?' };
+    const seq = await ingest(exportOf([span({ traceId, spanId: spanHex(), parentSpanId: '', name: 'chat', attributes: attrs(sent) })]), 1);
+    const trace = await readTrace(traceId, seq);
+    expect(trace.spans).toEqual([expect.objectContaining({ input: 'Where is my order?', output: 'It shipped.', attributes: sent })]);
+  });
+
   it('joins spans of one trace sent child first in two requests into one trace named after the root', async () => {
     const traceId = traceHex();
     const rootId = spanHex();

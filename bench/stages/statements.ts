@@ -1,7 +1,16 @@
 import { foldFacts } from '@app/domain';
 import { otlpToFacts } from '@app/otlp';
 import { createDataSource, initCheckpoint, recordApplied } from '@app/persistence';
-import { lockTelemetryTables, markModelStatsDirty, modelStatsKeysOf, prepareTelemetry, refreshDirtyModelStats, refreshDirtyOverviewStats, writePreparedTelemetry } from '@app/projections';
+import {
+  lockTelemetryTables,
+  markModelStatsDirty,
+  modelStatsKeysOf,
+  prepareTelemetry,
+  refreshDirtyModelStats,
+  refreshDirtyOverviewStats,
+  telemetryLiveHooks,
+  writePreparedTelemetry,
+} from '@app/projections';
 import { type Payload, takeRequestNumber } from '../payloads';
 
 /** Messages per batch, as the live projection fetches them (DEFAULT_BATCH_SIZE). */
@@ -11,12 +20,14 @@ const MESSAGES_PER_BATCH = 64;
 export type StatementFigures = Record<string, number> & { batches: number; spansPerBatch: number };
 
 /**
- * Where a batch's time goes: the live apply's steps (applyTelemetryBatch) one at a time, each
- * timed on its own, `batches` batches of 64 exports into the stage's database (no processor
- * running), and after each batch one recount of the model-stats buckets it marked, as the
- * processor's refresher does every second during a drain.
+ * Where a batch's time goes: the live apply's steps (applyTelemetryBatch, its live hooks
+ * included) one at a time, each timed on its own, `batches` batches of 64 exports into the
+ * stage's database (no processor running); begin and commit are the transaction's time less
+ * its steps'. After each batch, one recount of the model-stats buckets it marked, as the
+ * processor's refresher does during a drain.
  */
-export async function measureStatements(databaseUrl: string, payload: Payload, projectId: string, batches: number): Promise<StatementFigures> {
+export async function measureStatements(databaseUrl: string, payload: Payload, tenant: { orgId: string; projectId: string }, batches: number): Promise<StatementFigures> {
+  const { projectId } = tenant;
   const ds = createDataSource({ url: databaseUrl, poolSize: 2, applicationName: 'spanlog-bench' });
   await ds.initialize();
   try {
@@ -40,13 +51,25 @@ export async function measureStatements(databaseUrl: string, payload: Payload, p
       const keys = modelStatsKeysOf(facts);
       const seqs = messages.map(() => ++seq);
       spans += facts.spans.length;
+      const batch = { telemetry: prepared, orgOf: new Map([[projectId, tenant.orgId]]), seqs };
+      let steps = 0;
+      const step = async <T>(name: string, run: () => Promise<T>): Promise<T> => {
+        const started = performance.now();
+        const result = await timed(name, run);
+        steps += performance.now() - started;
+        return result;
+      };
+      const started = performance.now();
       await ds.transaction(async (m) => {
-        await timed('lock tables', () => lockTelemetryTables(m));
-        await timed('model-stats mark before', () => markModelStatsDirty(m, keys));
-        await timed('upserts (tombstones, traces, spans, scores)', () => writePreparedTelemetry(m, prepared));
-        await timed('model-stats mark after', () => markModelStatsDirty(m, keys));
-        await timed('record applied', () => recordApplied(m, position, seqs));
+        await step('lock tables', () => lockTelemetryTables(m));
+        await step('model-stats mark before', () => markModelStatsDirty(m, keys));
+        const written = await step('upserts (tombstones, traces, spans, scores)', () => writePreparedTelemetry(m, prepared));
+        await step('model-stats mark after', () => markModelStatsDirty(m, keys));
+        await step('usage outbox (live hook)', () => telemetryLiveHooks.countUsage(m, batch, written));
+        await step('evaluation scheduling (live hook)', () => telemetryLiveHooks.scheduleEvaluations(m, batch));
+        await step('record applied', () => recordApplied(m, position, seqs));
       });
+      ms['begin and commit'] = (ms['begin and commit'] ?? 0) + performance.now() - started - steps;
       await timed('model-stats recount of the marked buckets (refresher)', () => refreshDirtyModelStats(ds, 100));
       await timed('overview-stats recount of the marked buckets (refresher)', () => refreshDirtyOverviewStats(ds, 100));
     }

@@ -208,7 +208,8 @@ function spanFacts(span: Obj, context: ScopeContext, envelope: OtlpEnvelope, spa
   // OTLP carries no event time: the export's arrival orders versions, the span id breaks ties.
   const version = versionOf(envelope.receivedAt, spanHex);
   const view = spanViewOf(span, context.resource);
-  const mapping = mapSpan(view);
+  // The stored values only: `explain` asks for the rest.
+  const mapping = mapSpan(view, 'winners');
   const name = textOr(span.name);
   const startTime = isoOfUnixNano(span.startTimeUnixNano) ?? undefined;
 

@@ -112,3 +112,15 @@ describe(mapSpan.name, () => {
     );
   });
 });
+
+describe(`${mapSpan.name} for the conversion`, () => {
+  it("finds the same values as explain's full mapping, without the overridden and unused lists", () => {
+    fc.assert(
+      fc.property(spanView, (span) => {
+        const full = mapSpan(span, 'explain');
+        expect(mapSpan(span, 'winners')).toEqual({ ...full, overridden: [], unused: [] });
+      }),
+      { numRuns: 500 },
+    );
+  });
+});

@@ -71,32 +71,46 @@ export function spanTypeOf(span: SpanView): Mapped<string> {
   return { value: 'CUSTOM', from: [], rule: 'SPEC 2.3 row 5' };
 }
 
-/** Every value the tables find for one field, highest precedence first. */
-function candidatesOf<T extends JsonValue>(span: SpanView, rulesOf: (c: Convention) => readonly Rule<T>[] | undefined): Mapped<T>[] {
+/**
+ * The values the tables find for one field, highest precedence first: every one for `explain`
+ * (the losers are listed as overridden), only the first for the conversion, which keeps just
+ * the winner. Stopping there skips the lower tables' readers, which parse JSON text again.
+ */
+function candidatesOf<T extends JsonValue>(span: SpanView, rulesOf: (c: Convention) => readonly Rule<T>[] | undefined, detail: MappingDetail): Mapped<T>[] {
   const found: Mapped<T>[] = [];
   for (const convention of CONVENTIONS) {
     for (const rule of rulesOf(convention) ?? []) {
       const value = rule(span);
-      if (value) found.push({ ...value, rule: convention.name });
+      if (!value) continue;
+      found.push({ ...value, rule: convention.name });
+      if (detail === 'winners') return found;
     }
   }
   return found;
 }
 
-export function mapSpan(span: SpanView): SpanMapping {
+/**
+ * How much of the mapping to compute: `explain` fills `overridden` and `unused` too;
+ * `winners` (the conversion) leaves them empty. The winners are the same in both, the first
+ * value in precedence order, so what is stored and what `explain` shows cannot disagree.
+ */
+export type MappingDetail = 'explain' | 'winners';
+
+export function mapSpan(span: SpanView, detail: MappingDetail = 'explain'): SpanMapping {
   const mapping: SpanMapping = { type: spanTypeOf(span), span: {}, trace: {}, overridden: [], unused: [] };
   const keep = <T extends JsonValue>(field: string, candidates: Mapped<T>[]): Mapped<T> | undefined => {
     for (const lost of candidates.slice(1)) mapping.overridden.push({ field, ...lost });
     return candidates[0];
   };
   for (const field of MAPPED_SPAN_FIELDS) {
-    const won = keep(field, candidatesOf(span, (c) => c.span[field] as readonly Rule[] | undefined));
+    const won = keep(field, candidatesOf(span, (c) => c.span[field] as readonly Rule[] | undefined, detail));
     if (won) (mapping.span as Record<string, Mapped>)[field] = won;
   }
   for (const field of MAPPED_TRACE_FIELDS) {
-    const won = keep(`trace.${field}`, candidatesOf(span, (c) => c.trace[field] as readonly Rule[] | undefined));
+    const won = keep(`trace.${field}`, candidatesOf(span, (c) => c.trace[field] as readonly Rule[] | undefined, detail));
     if (won) (mapping.trace as Record<string, Mapped>)[field] = won;
   }
+  if (detail === 'winners') return mapping;
   const used = new Set([mapping.type, ...Object.values(mapping.span), ...Object.values(mapping.trace)].flatMap((m) => m.from));
   mapping.unused = Object.keys(span.attributes).filter((key) => !used.has(key));
   return mapping;

@@ -169,10 +169,12 @@ export class TraceQueries {
     return rows[0] ?? null;
   }
 
+  /** `attributes` whole: the row leaves out the input and output copies (migration SpanAttributeCopies). */
   spansOf(projectId: string, traceId: string): Promise<SpanRow[]> {
     return this.db.query(
       `SELECT id, trace_id, otel_span_id, external_id, parent_id, name, type, model, model_parameters, prompt_tokens,
-              completion_tokens, total_tokens, cost, input, output, metadata, attributes, start_time, end_time, level, status_message
+              completion_tokens, total_tokens, cost, input, output, metadata,
+              spanlog_span_attributes(attributes, input_attribute, output_attribute, input, output) AS attributes, start_time, end_time, level, status_message
          FROM spans WHERE project_id = $1 AND trace_id = $2
         ORDER BY start_time NULLS LAST, id`,
       [projectId, traceId],

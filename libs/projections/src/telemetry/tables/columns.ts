@@ -5,7 +5,16 @@ export interface FieldColumn<F> {
   field: keyof F & string;
   column: string;
   type: 'text' | 'uuid' | 'jsonb' | 'timestamptz' | 'bigint' | 'double precision' | 'text[]';
+  /** SQL for the field's whole value in row `row` (`t` or `excluded`) when the column alone does not hold all of it. */
+  whole?: (row: string) => string;
 }
+
+/**
+ * A span's attributes as sent: the stored ones with the input and output put back under the
+ * keys they were taken from (`leanAttributes`). Every read of `attributes` goes through it.
+ */
+export const SPAN_ATTRIBUTES = (row: string): string =>
+  `spanlog_span_attributes(${row}.attributes, ${row}.input_attribute, ${row}.output_attribute, ${row}.input, ${row}.output)`;
 
 export const TRACE_FIELD_COLUMNS: FieldColumn<TraceFields>[] = [
   { field: 'name', column: 'name', type: 'text' },
@@ -35,7 +44,7 @@ export const SPAN_FIELD_COLUMNS: FieldColumn<SpanFields>[] = [
   { field: 'input', column: 'input', type: 'jsonb' },
   { field: 'output', column: 'output', type: 'jsonb' },
   { field: 'metadata', column: 'metadata', type: 'jsonb' },
-  { field: 'attributes', column: 'attributes', type: 'jsonb' },
+  { field: 'attributes', column: 'attributes', type: 'jsonb', whole: SPAN_ATTRIBUTES },
   { field: 'startTime', column: 'start_time', type: 'timestamptz' },
   { field: 'endTime', column: 'end_time', type: 'timestamptz' },
   { field: 'level', column: 'level', type: 'text' },

@@ -21,7 +21,7 @@ import {
 } from '@app/domain';
 import { MIGRATIONS } from '@app/migrations';
 import { type TestDatabase, createTestDatabase } from '@app/persistence/testing/test-database';
-import { SPAN_FIELD_COLUMNS } from './columns';
+import { SPAN_ATTRIBUTES, SPAN_FIELD_COLUMNS } from './columns';
 import { deleteTraces, writeTelemetry } from './telemetry-writer';
 import { TraceQueries } from '@app/persistence';
 
@@ -159,12 +159,60 @@ describe(writeTelemetry.name, () => {
     expect(await new TraceQueries(ds).findOne(projectId, [traceId])).not.toBeNull();
   });
 
+  describe('attributes that hold the input or output', () => {
+    const prompt = 'the prompt, as the client sent it';
+    const completion = 'the completion';
+    const otlpSpan = (id: string) =>
+      span(id, '2024-01-01T00:00:01.000Z', 'otlp', { name: 'chat', input: prompt, output: completion, attributes: { 'gen_ai.prompt': prompt, 'gen_ai.completion': completion, 'gen_ai.system': 'openai' } });
+    const readAttributes = async (id: string) => (await new TraceQueries(ds).spansOf(projectId, traceId)).find((r) => r.id === id)?.attributes;
+
+    it('are stored once, in input and output, and read back whole', async () => {
+      const id = randomUUID();
+      await ds.transaction((m) => writeTelemetry(m, facts({ spans: [otlpSpan(id)] })));
+      expect(await ds.query('SELECT attributes, input_attribute, output_attribute FROM spans WHERE id = $1', [id])).toEqual([
+        { attributes: { 'gen_ai.system': 'openai' }, input_attribute: 'gen_ai.prompt', output_attribute: 'gen_ai.completion' },
+      ]);
+      expect(await readAttributes(id)).toEqual({ 'gen_ai.prompt': prompt, 'gen_ai.completion': completion, 'gen_ai.system': 'openai' });
+    });
+
+    it('keep what the client sent when a later event sets another input, and a duplicate changes nothing', async () => {
+      const id = randomUUID();
+      await ds.transaction((m) => writeTelemetry(m, facts({ spans: [otlpSpan(id)] })));
+      await ds.transaction((m) => writeTelemetry(m, facts({ spans: [otlpSpan(id)] })));
+      await ds.transaction((m) => writeTelemetry(m, facts({ spans: [span(id, '2024-01-01T00:00:02.000Z', 'later', { input: 'another input' })] })));
+      const [row] = await new TraceQueries(ds).spansOf(projectId, traceId);
+      expect(row).toMatchObject({ input: 'another input', output: completion, attributes: { 'gen_ai.prompt': prompt, 'gen_ai.completion': completion, 'gen_ai.system': 'openai' } });
+    });
+
+    it('are stored whole again when SpanAttributeCopies is reverted', async () => {
+      const migration = new (MIGRATIONS.find((m) => m.name === 'SpanAttributeCopies1766300000000') as new () => MigrationInterface)();
+      const id = randomUUID();
+      await ds.transaction((m) => writeTelemetry(m, facts({ spans: [otlpSpan(id)] })));
+      const runner = ds.createQueryRunner();
+      try {
+        await migration.down(runner);
+        expect(await ds.query('SELECT attributes FROM spans WHERE id = $1', [id])).toEqual([{ attributes: { 'gen_ai.prompt': prompt, 'gen_ai.completion': completion, 'gen_ai.system': 'openai' } }]);
+      } finally {
+        await migration.up(runner);
+        await runner.release();
+      }
+    });
+  });
+
   describe('versions', () => {
     const FIELDS = SPAN_FIELD_COLUMNS.map((c) => c.field);
     const EVENT_IDS = ['a', 'b', 'c'];
 
-    /** Every field an event can set, derived from the event: one event, one content, as for real events. */
-    const contentOf = (k: number): SpanFields => ({
+    /**
+     * Every field an event can set, derived from the event: one event, one content, as for real
+     * events. The attributes hold the input and output themselves, as OTLP conventions' do.
+     */
+    const contentOf = (k: number): SpanFields => {
+      const input = [k];
+      const output = { k };
+      return { ...otherContentOf(k), input, output, attributes: { a: k, 'gen_ai.prompt': input, 'gen_ai.completion': output } };
+    };
+    const otherContentOf = (k: number): Omit<SpanFields, 'input' | 'output' | 'attributes'> => ({
       traceId: nativeId(`trace ${k}`).id,
       parentId: nativeId(`parent ${k}`).id,
       name: `name ${k}`,
@@ -175,10 +223,7 @@ describe(writeTelemetry.name, () => {
       completionTokens: k + 1,
       totalTokens: k + 2,
       cost: k / 4,
-      input: [k],
-      output: { k },
       metadata: { m: k },
-      attributes: { a: k },
       startTime: new Date(Date.UTC(2024, 1, 1, 0, 0, k)).toISOString(),
       endTime: new Date(Date.UTC(2024, 1, 2, 0, 0, k)).toISOString(),
       level: SPAN_LEVELS[k % SPAN_LEVELS.length],
@@ -198,7 +243,15 @@ describe(writeTelemetry.name, () => {
     };
 
     const writeSpans = (spans: SpanDelta[]) => ds.transaction((m) => writeTelemetry(m, foldFacts(spans.map((s) => facts({ spans: [s] })))));
-    const storedRow = async (id: string) => (await ds.query(`SELECT to_jsonb(s) - 'id' - 'versions' AS row FROM spans s WHERE project_id = $1 AND id = $2`, [projectId, id]))[0].row;
+    /** The row as a reader sees it: attributes whole, whichever form they are stored in. */
+    const storedRow = async (id: string) =>
+      (
+        await ds.query(
+          `SELECT (to_jsonb(s) - 'id' - 'versions' - 'input_attribute' - 'output_attribute') || jsonb_build_object('attributes', ${SPAN_ATTRIBUTES('s')}) AS row
+             FROM spans s WHERE project_id = $1 AND id = $2`,
+          [projectId, id],
+        )
+      )[0].row;
     const storedVersionsOf = async (id: string) =>
       Object.fromEntries(
         (await ds.query(`SELECT f, spanlog_version(s.versions, f) AS v FROM spans s, unnest($3::text[]) AS f WHERE s.project_id = $1 AND s.id = $2`, [projectId, id, FIELDS])).map(

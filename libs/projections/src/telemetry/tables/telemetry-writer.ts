@@ -1,6 +1,7 @@
 import { setImmediate } from 'node:timers/promises';
 import type { EntityManager } from 'typeorm';
 import type { ScoreDelta, SpanDelta, TelemetryFacts, TraceDeletion, TraceDelta, Versioned } from '@app/domain';
+import { leanAttributes } from './attribute-copies';
 import { type FieldColumn, SCORE_FIELD_COLUMNS, SPAN_FIELD_COLUMNS, TRACE_FIELD_COLUMNS } from './columns';
 import { type MentionedTraces, mentionedTraces, withoutDeletedTraces } from './deleted-traces';
 import { SCORE_TIME, statsBucketOf } from '../../stats/stats-buckets';
@@ -25,6 +26,9 @@ const SPAN_FIXED: FixedColumn[] = [
   { column: 'otel_span_id', type: 'text', merge: 'first' },
   { column: 'external_id', type: 'text', merge: 'first' },
   { column: 'created_at', type: 'timestamptz', merge: 'min' },
+  // The attribute keys of the input and output copies left out of `attributes` (`leanAttributes`).
+  { column: 'input_attribute', type: 'text', merge: 'cleared' },
+  { column: 'output_attribute', type: 'text', merge: 'cleared' },
 ];
 const SCORE_FIXED: FixedColumn[] = [
   { column: 'project_id', type: 'uuid', merge: 'key' },
@@ -87,7 +91,10 @@ const traceRecord = (d: TraceDelta) =>
     TRACE_FIELD_COLUMNS,
   );
 const spanRecord = (d: SpanDelta) =>
-  withFields({ project_id: d.projectId, id: d.id, otel_span_id: d.otelSpanId, external_id: d.externalId, created_at: d.createdAt }, d, SPAN_FIELD_COLUMNS);
+  Object.assign(
+    withFields({ project_id: d.projectId, id: d.id, otel_span_id: d.otelSpanId, external_id: d.externalId, created_at: d.createdAt }, d, SPAN_FIELD_COLUMNS),
+    leanAttributes(d),
+  );
 const scoreRecord = (d: ScoreDelta) => withFields({ project_id: d.projectId, id: d.id, external_id: d.externalId, created_at: d.createdAt }, d, SCORE_FIELD_COLUMNS);
 
 /**
