@@ -247,7 +247,14 @@ describe('dashboard (browser)', () => {
   it('shows this month\'s usage against the plan with a daily chart', async () => {
     await page.getByRole('tab', { name: 'Usage' }).click();
     await page.getByText(/Daily usage, \d{4}-\d{2}/).waitFor();
-    expect(await page.getByRole('img', { name: /Daily usage/ }).locator('canvas').count()).toBeGreaterThan(0);
+    const daily = page.getByRole('img', { name: /Daily usage/ });
+    expect(await daily.locator('canvas').count()).toBeGreaterThan(0);
+    // Today's bar, with half a day either side: not an axis running years on (uPlot's own range for one day).
+    const today = Date.parse(`${new Date().toISOString().slice(0, 10)}T00:00:00Z`);
+    const [from, to] = JSON.parse((await daily.getAttribute('data-x-range')) ?? '[]') as number[];
+    expect(from).toBeLessThanOrEqual(today);
+    expect(to).toBeGreaterThan(today);
+    expect(to! - from!).toBeLessThanOrEqual(32 * 86_400_000);
     expect(await page.getByRole('progressbar', { name: /Traces used/ }).count()).toBe(1);
   });
 
@@ -280,6 +287,18 @@ describe('dashboard (browser)', () => {
     expect(after.traces).toBeGreaterThan(before.traces);
     expect(after.spans).toBeGreaterThanOrEqual(before.spans + 3);
     expect(after.kpi).toBe(after.traces);
+    // The cost axis reads as dollars that tell its ticks apart, and its x axis is the range asked for.
+    const cost = page.getByRole('img', { name: /Cost over time chart/ });
+    const labels = JSON.parse((await cost.getAttribute('data-y-labels')) ?? '[]') as string[];
+    expect(labels.length).toBeGreaterThan(1);
+    for (const label of labels) expect(label).toMatch(/^\$\d/);
+    expect(new Set(labels).size).toBe(labels.length);
+    const [from, to] = JSON.parse((await cost.getAttribute('data-x-range')) ?? '[]') as number[];
+    expect(to! - from!).toBeGreaterThan(23 * 3_600_000);
+    expect(to! - from!).toBeLessThan(26 * 3_600_000);
+    expect(to).toBeGreaterThanOrEqual(Date.now() - 3_600_000);
+    // Nothing hovered: no "--" in a legend.
+    expect(await page.locator('.u-legend').filter({ hasText: '--' }).count()).toBe(0);
   }, 90_000);
 
   it('creates a monitor in the form (a server message beside its field first), which turns ALERT on slow spans, with its history and the nav count', async () => {
