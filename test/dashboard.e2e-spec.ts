@@ -1,7 +1,9 @@
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import type { Page } from 'playwright-core';
 import { PLANS } from '../libs/domain/src/limits';
 import { PASSWORD, type Tenant, bootstrap, createUser, data, login, mutate } from './support/api';
-import { type Headless, ensureChromium, launchChromium } from './support/browser';
+import { type Box, type Headless, contains, ensureChromium, intersects, launchChromium } from './support/browser';
 import { type Stack, startStack } from './support/stack';
 
 // The dashboard in Debian's Chromium against the real built apps (issue 15, "What it must show").
@@ -108,6 +110,37 @@ describe('dashboard (browser)', () => {
     await page.getByRole('button', { name: 'Log in' }).click();
     await page.waitForURL(`**/p/${tenant.projectId}/traces`);
     await page.getByRole('heading', { name: /Traces · shop assistant/ }).waitFor();
+  });
+
+  it('keeps the list\'s time and name whole and the filters apart at 1024×768', async () => {
+    await page.setViewportSize({ width: 1024, height: 768 });
+    try {
+      const row = page.locator('[role="row"][data-trace-id]').filter({ hasText: `support answer ${traceId}` });
+      await row.waitFor();
+      await page.screenshot({ path: join(process.env.SPANLOG_SCREENSHOTS ?? tmpdir(), 'traces-1024.png') });
+      // Cut text: wider (ellipsis) or taller (a clamped second line) than its cell shows.
+      const cut = (cell: ReturnType<Page['locator']>) => cell.evaluate((el) => {
+          const box = el as unknown as { scrollWidth: number; clientWidth: number; scrollHeight: number; clientHeight: number };
+          return box.scrollWidth > box.clientWidth + 1 || box.scrollHeight > box.clientHeight + 1;
+        });
+      const head = page.locator('[role="row"].head [role="columnheader"]');
+      expect([await cut(head.nth(0)), await cut(head.nth(1))]).toEqual([false, false]);
+      expect([await cut(row.getByRole('cell').nth(0)), await cut(row.getByRole('cell').nth(1))]).toEqual([false, false]);
+      const fields = page.getByRole('form', { name: 'Trace filters' }).locator('label');
+      const boxes: { label: Box; input: Box }[] = [];
+      for (let i = 0; i < (await fields.count()); i++) {
+        const label = await fields.nth(i).boundingBox();
+        const input = await fields.nth(i).locator('input').boundingBox();
+        if (label && input) boxes.push({ label, input });
+      }
+      expect(boxes.length).toBeGreaterThan(5);
+      for (const [i, a] of boxes.entries()) {
+        expect(contains(a.label, a.input)).toBe(true);
+        for (const b of boxes.slice(i + 1)) expect(intersects(a.label, b.label)).toBe(false);
+      }
+    } finally {
+      await page.setViewportSize({ width: 1440, height: 900 });
+    }
   });
 
   it('finds the trace ingested through REST by name, opens it and shows its span tree, a generation and the score', async () => {
