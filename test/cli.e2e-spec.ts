@@ -1,8 +1,9 @@
+import { spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { PASSWORD, type Tenant, bootstrap, data, eventually, login, mutate, query, send, smallBatch } from './support/api';
-import { type CliResult, type Stack, runCli, startStack } from './support/stack';
+import { type CliResult, ROOT, type Stack, runCli, startStack } from './support/stack';
 
 const EMAIL = 'cli@spanlog.test';
 
@@ -51,6 +52,16 @@ describe('spanlog command line against the running API', () => {
   afterAll(async () => {
     for (const dir of temporaryDirs) rmSync(dir, { recursive: true, force: true });
     await stack?.stop();
+  });
+
+  it('runs as npx spanlog from the built repository: the bin has its shebang and executable bit', () => {
+    const bin = join(ROOT, 'dist', 'apps', 'cli', 'src', 'main.js');
+    expect(readFileSync(bin, 'utf8').split('\n')[0]).toBe('#!/usr/bin/env node');
+    expect(statSync(bin).mode & 0o111).toBe(0o111);
+    // --offline: the repository's own bin, never a package of that name from the registry.
+    const help = spawnSync('npx', ['--offline', 'spanlog', '--help'], { cwd: ROOT, encoding: 'utf8', env: stack.env, timeout: 60_000 });
+    expect([help.status, help.stderr]).toEqual([0, '']);
+    expect(help.stdout).toMatch(/^Usage: spanlog /);
   });
 
   it('logs in with --password, keeps the session in a 0600 file, and answers whoami, orgs and projects from it', async () => {
