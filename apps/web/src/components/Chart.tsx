@@ -1,7 +1,7 @@
 import { useEffect, useRef } from 'react';
 import uPlot from 'uplot';
 import 'uplot/dist/uPlot.min.css';
-import { costTicks, countTicks, legendValue, showPoints, timeRange } from '../lib/chart';
+import { costTicks, countTicks, flatRange, legendValue, showPoints, timeRange } from '../lib/chart';
 import { formatCost, formatCount, formatMs } from '../lib/format';
 
 export interface ChartSeries {
@@ -13,10 +13,10 @@ export interface ChartSeries {
 /** What a chart's values are: how its y axis and legend write them. */
 export type ChartUnit = 'count' | 'cost' | 'ms';
 
-const UNITS: Record<ChartUnit, { ticks: (ticks: number[]) => string[]; value: (v: number) => string }> = {
-  count: { ticks: countTicks, value: formatCount },
-  cost: { ticks: costTicks, value: formatCost },
-  ms: { ticks: (ticks) => countTicks(ticks).map((t) => `${t} ms`), value: formatMs },
+const UNITS: Record<ChartUnit, { ticks: (ticks: number[]) => string[]; value: (v: number) => string; empty: [number, number] }> = {
+  count: { ticks: countTicks, value: formatCount, empty: [0, 10] },
+  cost: { ticks: costTicks, value: formatCost, empty: [0, 1] },
+  ms: { ticks: (ticks) => countTicks(ticks).map((t) => `${t} ms`), value: formatMs, empty: [0, 100] },
 };
 
 const POINT_SPACE_PX = 10;
@@ -67,7 +67,11 @@ export function TimeChart({
             },
           ],
         },
-        scales: { x: { time: true, ...(range && { range: () => range }) } },
+        scales: {
+          x: { time: true, ...(range && { range: () => range }) },
+          // uPlot's own y range, but for all zeros (its 0–100).
+          y: { range: (_u, min, max) => flatRange(min, max, format.empty) ?? uPlot.rangeNum(min, max, 0.1, true) },
+        },
         series: [
           { value: (_u, v, _s, idx) => hoveredTime(v, idx) },
           ...series.map((s) => ({

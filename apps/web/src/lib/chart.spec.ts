@@ -1,4 +1,4 @@
-import { costTicks, countTicks, legendValue, showPoints, timeRange } from './chart';
+import { costTicks, countTicks, flatRange, legendValue, showPoints, timeRange } from './chart';
 import { formatCost } from './format';
 
 describe('chart', () => {
@@ -16,6 +16,12 @@ describe('chart', () => {
     expect(costTicks([10, 20])).toEqual(['$10.00', '$20.00']);
     expect(costTicks([0.00003])).toEqual(['$0.000030']);
     expect(new Set(costTicks([0.00001, 0.00002, 0.00003])).size).toBe(3);
+  });
+
+  it('ranges a flat zero (nothing spent) over the unit\'s own small range, and leaves the rest to uPlot', () => {
+    expect(flatRange(0, 0, [0, 1])).toEqual([0, 1]);
+    expect(flatRange(null, null, [0, 10])).toEqual([0, 10]);
+    expect(flatRange(0, 0.0003, [0, 1])).toBeNull();
   });
 
   it('labels counts with thousands and only the decimals the ticks need', () => {

@@ -58,3 +58,11 @@ export function showPoints(values: readonly (number | null | undefined)[], visib
   if (present <= 1) return true;
   return visiblePoints <= 1 || widthPx / (visiblePoints - 1) >= spacePx;
 }
+
+/**
+ * The y range when every value is zero or missing: `empty`, the unit's own (uPlot's 0–100
+ * read as "$100.00" on a cost axis of nothing spent); null when there is something to range.
+ */
+export function flatRange(min: number | null, max: number | null, empty: readonly [number, number]): [number, number] | null {
+  return (min ?? 0) === 0 && (max ?? 0) === 0 ? [empty[0], empty[1]] : null;
+}
