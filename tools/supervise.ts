@@ -1,6 +1,8 @@
 import { spawn } from 'node:child_process';
 import { type PortUse, portTakenLine, takenIn } from './ports';
 
+const SIGNALS = ['SIGTERM', 'SIGINT'] as const;
+
 /** One app `npm start` runs: its name as a user reads it ("the API") and its command. */
 export interface App {
   name: string;
@@ -47,14 +49,17 @@ export function supervise(apps: readonly App[], ports: readonly PortUse[], say: 
           say(`${why}; stopping ${others.join(' and ') || 'nothing else'} too`);
           stopOthers();
         }
-        if (++exited === children.length) done(failed ? 1 : 0);
+        if (++exited === children.length) {
+          for (const signal of SIGNALS) process.off(signal, onSignal);
+          done(failed ? 1 : 0);
+        }
       });
     }
-    for (const signal of ['SIGTERM', 'SIGINT'] as const)
-      process.on(signal, () => {
-        if (stopping) return;
-        stopping = true;
-        stopOthers();
-      });
+    const onSignal = () => {
+      if (stopping) return;
+      stopping = true;
+      stopOthers();
+    };
+    for (const signal of SIGNALS) process.on(signal, onSignal);
   });
 }
