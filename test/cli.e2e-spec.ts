@@ -1,8 +1,9 @@
+import { spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { PASSWORD, type Tenant, bootstrap, query, send, smallBatch } from './support/api';
-import { type CliResult, type Stack, runCli, startStack } from './support/stack';
+import { PASSWORD, type Tenant, bootstrap, data, eventually, login, mutate, query, send, smallBatch } from './support/api';
+import { type CliResult, ROOT, type Stack, runCli, startStack } from './support/stack';
 
 const EMAIL = 'cli@spanlog.test';
 
@@ -51,6 +52,16 @@ describe('spanlog command line against the running API', () => {
   afterAll(async () => {
     for (const dir of temporaryDirs) rmSync(dir, { recursive: true, force: true });
     await stack?.stop();
+  });
+
+  it('runs as npx spanlog from the built repository: the bin has its shebang and executable bit', () => {
+    const bin = join(ROOT, 'dist', 'apps', 'cli', 'src', 'main.js');
+    expect(readFileSync(bin, 'utf8').split('\n')[0]).toBe('#!/usr/bin/env node');
+    expect(statSync(bin).mode & 0o111).toBe(0o111);
+    // --offline: the repository's own bin, never a package of that name from the registry.
+    const help = spawnSync('npx', ['--offline', 'spanlog', '--help'], { cwd: ROOT, encoding: 'utf8', env: stack.env, timeout: 60_000 });
+    expect([help.status, help.stderr]).toEqual([0, '']);
+    expect(help.stdout).toMatch(/^Usage: spanlog /);
   });
 
   it('logs in with --password, keeps the session in a 0600 file, and answers whoami, orgs and projects from it', async () => {
@@ -111,7 +122,8 @@ describe('spanlog command line against the running API', () => {
 
     expect(await json(['keys', 'revoke', '--project', tenant.projectId, '--id', created.id], env)).toEqual({ id: created.id, revoked: true });
     expectOneLineError(await runCli(['traces', 'list', '--key', created.apiKey, '--api', stack.baseUrl], env), /invalid or revoked API key \(401 UNAUTHORIZED\)/);
-    expectOneLineError(await runCli(['traces', 'get', 'cli-trace', '--api', stack.baseUrl], env), /--key or set SPANLOG_API_KEY/);
+    // Neither a key nor a login: one line naming both ways.
+    expectOneLineError(await runCli(['traces', 'get', 'cli-trace', '--api', stack.baseUrl], freshEnv().env), /pass --key, set SPANLOG_API_KEY, or run spanlog login/);
   });
 
   it('logs out: the session ends on the server and its file is removed', async () => {
@@ -165,5 +177,41 @@ describe('spanlog command line against the running API', () => {
     await loginWithPassword(env);
     const other = await bootstrap(stack, 'other-cli@spanlog.test', 'Other Org', 'other project');
     expectOneLineError(await runCli(['keys', 'list', '--project', other.projectId], env), /\(403 FORBIDDEN\)/);
+  });
+
+  it('after login, reads traces with the session: on the only project, then the one asked for, then the last used, saying which', async () => {
+    const { env } = freshEnv();
+    await loginWithPassword(env);
+    expect((await send(stack, 'POST', '/api/v1/traces', { token: tenant.apiKey, body: smallBatch('cli-session-trace') })).status).toBe(201);
+    await eventually(() => send(stack, 'GET', '/api/v1/traces/cli-session-trace', { token: tenant.apiKey }), (res) => res.status === 200);
+    const said = (project: string, name: string, why: string) => `spanlog: reading as ${EMAIL} (login session), project Cli Org / ${name} (${project}): ${why}\n`;
+
+    // The only project: no key, no --project.
+    const listed = await runCli(['traces', 'list', '--json'], env);
+    expect(listed).toMatchObject({ code: 0, stderr: said(tenant.projectId, 'cli project', 'your only project') });
+    expect(JSON.parse(listed.stdout).data.map((t: { externalId: string }) => t.externalId)).toContain('cli-session-trace');
+    const got = await runCli(['traces', 'get', 'cli-session-trace', '--json'], env);
+    expect(got.code).toBe(0);
+    expect(JSON.parse(got.stdout)).toMatchObject({ externalId: 'cli-session-trace', spans: [expect.objectContaining({ name: 'step' })] });
+    expect(await runCli(['traces', 'list', '--name', 'trace cli-session-trace'], env)).toMatchObject({ code: 0, stdout: expect.stringContaining('trace cli-session-trace') });
+
+    // A second project: the last used stays until --project picks the other, which is then the last used.
+    const session = await login(stack, EMAIL);
+    const second = data(await mutate(stack, session.access_token, 'project.create', { orgId: tenant.orgId, name: 'second cli project' })) as { id: string };
+    expect(await runCli(['traces', 'get', 'cli-session-trace', '--json'], env)).toMatchObject({ code: 0, stderr: said(tenant.projectId, 'cli project', 'the last one used; --project picks another') });
+    expect(await runCli(['traces', 'list', '--project', second.id, '--json'], env)).toMatchObject({ code: 0, stdout: '{"data":[],"meta":{"nextCursor":null}}\n', stderr: said(second.id, 'second cli project', '--project') });
+    expect(await runCli(['traces', 'list', '--json'], env)).toMatchObject({ code: 0, stderr: said(second.id, 'second cli project', 'the last one used; --project picks another') });
+
+    // Several projects and none used yet: which to read is asked for, in one line listing them.
+    const { env: fresh } = freshEnv();
+    await loginWithPassword(fresh);
+    expectOneLineError(await runCli(['traces', 'list'], fresh), new RegExp(`--project is needed: you belong to 2 projects: .*${tenant.projectId} \\(Cli Org / cli project\\)`));
+    expectOneLineError(await runCli(['traces', 'list', '--project', 'no-such-project'], fresh), /--project no-such-project: none of your projects has this id/);
+    expectOneLineError(await runCli(['traces', 'list', '--min-seq', 'v1.x', '--project', second.id], fresh), /--min-seq needs an API key/);
+    // An API key reads its own project as before; --project with it is a mistake said as one.
+    expectOneLineError(await runCli(['traces', 'list', '--key', tenant.apiKey, '--project', second.id], fresh), /--project: an API key reads its own project/);
+    const byKey = await runCli(['traces', 'list', '--json'], { ...fresh, SPANLOG_API_KEY: tenant.apiKey });
+    expect(byKey).toMatchObject({ code: 0, stderr: '' });
+    expect(JSON.parse(byKey.stdout).data.map((t: { externalId: string }) => t.externalId)).toContain('cli-session-trace');
   });
 });

@@ -1,7 +1,9 @@
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import type { Page } from 'playwright-core';
 import { PLANS } from '../libs/domain/src/limits';
 import { PASSWORD, type Tenant, bootstrap, createUser, data, login, mutate } from './support/api';
-import { type Headless, ensureChromium, launchChromium } from './support/browser';
+import { type Box, type Headless, contains, ensureChromium, intersects, launchChromium } from './support/browser';
 import { type Stack, startStack } from './support/stack';
 
 // The dashboard in Debian's Chromium against the real built apps (issue 15, "What it must show").
@@ -108,6 +110,37 @@ describe('dashboard (browser)', () => {
     await page.getByRole('button', { name: 'Log in' }).click();
     await page.waitForURL(`**/p/${tenant.projectId}/traces`);
     await page.getByRole('heading', { name: /Traces · shop assistant/ }).waitFor();
+  });
+
+  it('keeps the list\'s time and name whole and the filters apart at 1024×768', async () => {
+    await page.setViewportSize({ width: 1024, height: 768 });
+    try {
+      const row = page.locator('[role="row"][data-trace-id]').filter({ hasText: `support answer ${traceId}` });
+      await row.waitFor();
+      await page.screenshot({ path: join(process.env.SPANLOG_SCREENSHOTS ?? tmpdir(), 'traces-1024.png') });
+      // Cut text: wider (ellipsis) or taller (a clamped second line) than its cell shows.
+      const cut = (cell: ReturnType<Page['locator']>) => cell.evaluate((el) => {
+          const box = el as unknown as { scrollWidth: number; clientWidth: number; scrollHeight: number; clientHeight: number };
+          return box.scrollWidth > box.clientWidth + 1 || box.scrollHeight > box.clientHeight + 1;
+        });
+      const head = page.locator('[role="row"].head [role="columnheader"]');
+      expect([await cut(head.nth(0)), await cut(head.nth(1))]).toEqual([false, false]);
+      expect([await cut(row.getByRole('cell').nth(0)), await cut(row.getByRole('cell').nth(1))]).toEqual([false, false]);
+      const fields = page.getByRole('form', { name: 'Trace filters' }).locator('label');
+      const boxes: { label: Box; input: Box }[] = [];
+      for (let i = 0; i < (await fields.count()); i++) {
+        const label = await fields.nth(i).boundingBox();
+        const input = await fields.nth(i).locator('input').boundingBox();
+        if (label && input) boxes.push({ label, input });
+      }
+      expect(boxes.length).toBeGreaterThan(5);
+      for (const [i, a] of boxes.entries()) {
+        expect(contains(a.label, a.input)).toBe(true);
+        for (const b of boxes.slice(i + 1)) expect(intersects(a.label, b.label)).toBe(false);
+      }
+    } finally {
+      await page.setViewportSize({ width: 1440, height: 900 });
+    }
   });
 
   it('finds the trace ingested through REST by name, opens it and shows its span tree, a generation and the score', async () => {
@@ -247,7 +280,14 @@ describe('dashboard (browser)', () => {
   it('shows this month\'s usage against the plan with a daily chart', async () => {
     await page.getByRole('tab', { name: 'Usage' }).click();
     await page.getByText(/Daily usage, \d{4}-\d{2}/).waitFor();
-    expect(await page.getByRole('img', { name: /Daily usage/ }).locator('canvas').count()).toBeGreaterThan(0);
+    const daily = page.getByRole('img', { name: /Daily usage/ });
+    expect(await daily.locator('canvas').count()).toBeGreaterThan(0);
+    // Today's bar, with half a day either side: not an axis running years on (uPlot's own range for one day).
+    const today = Date.parse(`${new Date().toISOString().slice(0, 10)}T00:00:00Z`);
+    const [from, to] = JSON.parse((await daily.getAttribute('data-x-range')) ?? '[]') as number[];
+    expect(from).toBeLessThanOrEqual(today);
+    expect(to).toBeGreaterThan(today);
+    expect(to! - from!).toBeLessThanOrEqual(32 * 86_400_000);
     expect(await page.getByRole('progressbar', { name: /Traces used/ }).count()).toBe(1);
   });
 
@@ -280,6 +320,18 @@ describe('dashboard (browser)', () => {
     expect(after.traces).toBeGreaterThan(before.traces);
     expect(after.spans).toBeGreaterThanOrEqual(before.spans + 3);
     expect(after.kpi).toBe(after.traces);
+    // The cost axis reads as dollars that tell its ticks apart, and its x axis is the range asked for.
+    const cost = page.getByRole('img', { name: /Cost over time chart/ });
+    const labels = JSON.parse((await cost.getAttribute('data-y-labels')) ?? '[]') as string[];
+    expect(labels.length).toBeGreaterThan(1);
+    for (const label of labels) expect(label).toMatch(/^\$\d/);
+    expect(new Set(labels).size).toBe(labels.length);
+    const [from, to] = JSON.parse((await cost.getAttribute('data-x-range')) ?? '[]') as number[];
+    expect(to! - from!).toBeGreaterThan(23 * 3_600_000);
+    expect(to! - from!).toBeLessThan(26 * 3_600_000);
+    expect(to).toBeGreaterThanOrEqual(Date.now() - 3_600_000);
+    // Nothing hovered: no "--" in a legend.
+    expect(await page.locator('.u-legend').filter({ hasText: '--' }).count()).toBe(0);
   }, 90_000);
 
   it('creates a monitor in the form (a server message beside its field first), which turns ALERT on slow spans, with its history and the nav count', async () => {

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { PASSWORD, type Tenant, bootstrap, data, eventually, login, mutate, send } from './support/api';
@@ -85,13 +85,13 @@ describe('spanlog tui in an 80×24 terminal (tmux)', () => {
     pane = TmuxPane.start(`printf 'before the tui\\n'; node ${CLI} tui --interval 500; echo "tui exited $?"; sleep 120`, env, dir);
     const tui = pane;
 
-    // It opens on the project picker.
-    expectTidy(await tui.waitForText('tui project'));
+    // The user's only project: it opens straight on its traces, no picker first.
+    const listed = await tui.waitFor('both traces', (s) => s.some((l) => l.includes(traceName)) && s.some((l) => l.includes(`other ${run}`)));
     expect(tui.display('#{alternate_on}')).toBe('1');
-    tui.keys('Enter');
+    expect(listed[0]).toContain('Tui Org / tui project  [Traces]');
+    expect(listed.some((l) => l.includes('Choose a project'))).toBe(false);
 
     // The live trace list fills; / filters it by user.
-    const listed = await tui.waitFor('both traces', (s) => s.some((l) => l.includes(traceName)) && s.some((l) => l.includes(`other ${run}`)));
     expectTidy(listed);
     const selectedBefore = selectedLine(listed).includes(traceName) ? traceName : `other ${run}`;
 
@@ -172,4 +172,37 @@ describe('spanlog tui in an 80×24 terminal (tmux)', () => {
     expect(tui.display('#{alternate_on}')).toBe('0');
     expect(tui.display('#{cursor_flag}')).toBe('1');
   }, 240_000);
+
+  it('with several projects, opens the one used last, remembered beside the login session', async () => {
+    pane?.kill();
+    const session = await login(stack, EMAIL);
+    const second = `second project ${run}`;
+    data(await mutate(stack, session.access_token, 'project.create', { orgId: tenant.orgId, name: second }));
+    const open = () => {
+      pane?.kill();
+      pane = TmuxPane.start(`node ${CLI} tui --interval 500; echo "tui exited $?"; sleep 120`, env, dir);
+      return pane;
+    };
+
+    // The last one opened was the only one then: it opens again, and Esc leads to the picker.
+    let tui = open();
+    expect((await tui.waitForText('[Traces]'))[0]).toContain('Tui Org / tui project');
+    tui.keys('Escape');
+    await tui.waitForText('ORGANIZATION');
+    await tui.waitFor(`${second} selected`, (s) => {
+      if (selectedLine(s).includes(second)) return true;
+      tui.keys('Down');
+      return false;
+    });
+    tui.keys('Enter');
+    expect((await tui.waitForText('[Traces]'))[0]).toContain(`Tui Org / ${second}`);
+    tui.keys('q');
+    await tui.waitForText('tui exited 0');
+    expect(existsSync(join(dir, 'config', 'spanlog', 'last-project.json'))).toBe(true);
+
+    tui = open();
+    expect((await tui.waitForText('[Traces]'))[0]).toContain(`Tui Org / ${second}`);
+    tui.keys('q');
+    await tui.waitForText('tui exited 0');
+  }, 120_000);
 });

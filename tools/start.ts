@@ -1,17 +1,19 @@
 import 'reflect-metadata';
-import { type ChildProcess, spawn } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { Client } from 'pg';
-import { loadConfig, privateNetworkWarning } from '@app/config';
+import { type AppConfig, loadConfig, privateNetworkWarning } from '@app/config';
 import { hashApiKey } from '@app/domain';
 import { NatsResources } from '@app/eventlog';
 import { type BootstrapResult, bootstrapTenant, createDataSource, ensureDatabaseExists } from '@app/persistence';
 import { ensureNats, ensurePostgres, repoRoot } from './local-services';
+import { type PortUse, firstTaken, portTakenLine } from './ports';
+import { supervise } from './supervise';
 
 /**
  * `npm start`: finds (or starts) Postgres and NATS, migrates, creates the streams, makes a
- * demo tenant on first run, then runs the API and the processor until a signal stops both.
+ * demo tenant on first run, then runs the API and the processor until a signal stops both, or
+ * one of them stops and takes the other with it. A port taken is said before anything starts.
  */
 
 const ROOT = repoRoot();
@@ -30,8 +32,20 @@ async function demoKeyStillValid(databaseUrl: string, demo: BootstrapResult): Pr
   }
 }
 
-async function prepare(): Promise<NodeJS.ProcessEnv> {
+/** The ports the two apps listen on, with the variable that moves each. */
+function portUses(config: AppConfig): PortUse[] {
+  const uses: PortUse[] = [{ port: config.port, host: config.host, owner: 'the API', variable: 'PORT' }];
+  if (config.metricsPort !== null) uses.push({ port: config.metricsPort, host: config.host, owner: "the processor's metrics", variable: 'METRICS_PORT', hint: '(or 0 to serve no metrics)' });
+  return uses;
+}
+
+class PortTakenError extends Error {}
+
+async function prepare(): Promise<{ env: NodeJS.ProcessEnv; ports: PortUse[] }> {
   const config = loadConfig();
+  const ports = portUses(config);
+  const taken = await firstTaken(ports);
+  if (taken) throw new PortTakenError(portTakenLine(taken));
   const warning = privateNetworkWarning(config);
   if (warning) say(`WARNING: ${warning}`);
   const databaseUrl = await ensurePostgres(config.databaseUrl, say);
@@ -58,36 +72,19 @@ async function prepare(): Promise<NodeJS.ProcessEnv> {
   } finally {
     await ds.destroy();
   }
-  return env;
+  return { env, ports };
 }
 
-function run(env: NodeJS.ProcessEnv): void {
-  const children: ChildProcess[] = ['api', 'processor'].map((app) =>
-    spawn(process.execPath, [resolve(ROOT, 'dist', 'apps', app, 'src', 'main.js')], { env, stdio: 'inherit' }),
-  );
-  let stopping = false;
-  const stopAll = (signal: NodeJS.Signals) => {
-    if (stopping) return;
-    stopping = true;
-    for (const child of children) if (child.exitCode === null) child.kill(signal);
-  };
-  let exited = 0;
-  let failed = false;
-  for (const child of children) {
-    child.on('exit', (code) => {
-      failed ||= !stopping && code !== 0;
-      // One app gone means the service is not whole: stop the other one too.
-      stopAll('SIGTERM');
-      if (++exited === children.length) process.exit(failed ? 1 : 0);
-    });
-  }
-  for (const signal of ['SIGTERM', 'SIGINT'] as const) process.on(signal, () => stopAll('SIGTERM'));
+async function run({ env, ports }: { env: NodeJS.ProcessEnv; ports: PortUse[] }): Promise<never> {
+  const app = (name: string, dir: string) => ({ name, command: process.execPath, args: [resolve(ROOT, 'dist', 'apps', dir, 'src', 'main.js')], env });
+  const stopped = supervise([app('the API', 'api'), app('the processor', 'processor')], ports, say);
   say(`API on http://${env.HOST ?? '127.0.0.1'}:${env.PORT ?? '3000'}; Ctrl-C stops both apps`);
+  process.exit(await stopped);
 }
 
 prepare()
   .then(run)
   .catch((err: unknown) => {
-    say(`cannot start: ${err instanceof Error ? err.message : String(err)}`);
+    say(err instanceof PortTakenError ? err.message : `cannot start: ${err instanceof Error ? err.message : String(err)}`);
     process.exit(1);
   });

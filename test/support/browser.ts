@@ -61,3 +61,20 @@ export async function logInToDashboard(page: Page, baseUrl: string, email: strin
   await page.getByRole('button', { name: 'Log in' }).click();
   await page.waitForURL((url) => !url.pathname.endsWith('/login'));
 }
+
+export interface Box {
+  x: number;
+  y: number;
+  width: number;
+  height: number;
+}
+
+/** Whether two boxes (as `locator.boundingBox()` gives them) share any area; touching edges do not. */
+export function intersects(a: Box, b: Box): boolean {
+  return a.x < b.x + b.width && b.x < a.x + a.width && a.y < b.y + b.height && b.y < a.y + a.height;
+}
+
+/** Whether `inner` lies within `outer` (half a pixel of rounding allowed). */
+export function contains(outer: Box, inner: Box): boolean {
+  return inner.x >= outer.x - 0.5 && inner.y >= outer.y - 0.5 && inner.x + inner.width <= outer.x + outer.width + 0.5 && inner.y + inner.height <= outer.y + outer.height + 0.5;
+}

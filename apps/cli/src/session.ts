@@ -34,6 +34,14 @@ export class LoggedIn {
     return new LoggedIn(session, new ApiClient(apiOption ?? session.api));
   }
 
+  get userId(): string {
+    return this.session.user.id;
+  }
+
+  get email(): string {
+    return this.session.user.email;
+  }
+
   query<T>(procedure: string, input?: unknown): Promise<T> {
     return this.call((token) => this.api.query<T>(procedure, input, token));
   }

@@ -5,6 +5,7 @@ import { LiveTablesBusyError, REBUILDABLE_PROJECTIONS, RebuildBusyError, type Re
 import { withDatabase } from '../database';
 import { withEventLog } from '../event-log';
 import { CliError, printResult } from '../output';
+import { REBUILD_BAR_FORMAT } from '../progress-format';
 
 const NAMES = REBUILDABLE_PROJECTIONS.map((p) => p.name);
 
@@ -24,7 +25,7 @@ function progressBar(): { begin(): void; tick(t: RebuildTick): void; stop(): voi
   const bar = new SingleBar(
     {
       stream: process.stderr,
-      format: 'rebuild {projection} [{bar}] {percentage}% | {phase} {value}/{total} | {speed}/s | {eta_formatted} left',
+      ...REBUILD_BAR_FORMAT,
       noTTYOutput: true,
       notTTYSchedule: 5_000,
       hideCursor: true,

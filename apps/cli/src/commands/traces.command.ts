@@ -1,8 +1,8 @@
 import type { Command } from 'commander';
-import { printResult, table } from '../output';
-import { type KeyOptions, keyClient, keyCommand } from './key-command';
+import { CliError, printResult, table } from '../output';
+import { type ReadAccess, type ReadOptions, readAccess, readCommand } from './key-command';
 
-interface TraceOptions extends KeyOptions {
+interface TraceOptions extends ReadOptions {
   minSeq?: string;
 }
 
@@ -34,10 +34,22 @@ const FILTERS = {
 } as const;
 
 const traceCommand = (parent: Command, nameAndArgs: string, description: string): Command =>
-  keyCommand(parent, nameAndArgs, description).option('--min-seq <token>', 'wait until the write that answered this Spanlog-Seq token is visible');
+  readCommand(parent, nameAndArgs, description).option('--min-seq <token>', 'wait until the write that answered this Spanlog-Seq token is visible (with an API key)');
+
+/** The access to read with; the RPC has no read-your-writes token, so a session read cannot wait for one. */
+function traceAccess(opts: TraceOptions): Promise<ReadAccess> {
+  if (opts.minSeq !== undefined && !(opts.key ?? process.env.SPANLOG_API_KEY)) throw new CliError('--min-seq needs an API key (--key or SPANLOG_API_KEY): the login session reads through the dashboard RPC, which does not take it');
+  return readAccess(opts);
+}
+
+/** `trace.list`'s input from the REST query: tags as a list, no minSeq. */
+function rpcListInput(projectId: string, query: Record<string, string | undefined>): Record<string, unknown> {
+  const { tags, minSeq: _minSeq, ...rest } = query;
+  return { projectId, ...rest, ...(tags !== undefined && { tags: tags.split(',').map((t) => t.trim()).filter(Boolean) }) };
+}
 
 export function registerTracesCommands(program: Command): void {
-  const traces = program.command('traces').description("a project's traces (needs an API key)");
+  const traces = program.command('traces').description("a project's traces (with an API key, or after spanlog login)");
 
   traceCommand(traces, 'list', 'traces, newest first')
     .option('--id <id>')
@@ -56,9 +68,10 @@ export function registerTracesCommands(program: Command): void {
     .option('--limit <n>', '1 to 100 (default 50)')
     .option('--cursor <cursor>', 'nextCursor of the previous page')
     .action(async (opts: TraceOptions & Partial<Record<keyof typeof FILTERS, string>>) => {
-      const { api, key } = keyClient(opts);
+      const access = await traceAccess(opts);
       const query = Object.fromEntries(Object.entries(FILTERS).map(([option, param]) => [param, opts[option as keyof typeof FILTERS]]));
-      const page = await api.get<{ data: TraceSummary[]; meta: { nextCursor: string | null } }>('/api/v1/traces', key, query);
+      type Page = { data: TraceSummary[]; meta: { nextCursor: string | null } };
+      const page = access.kind === 'key' ? await access.api.get<Page>('/api/v1/traces', access.key, query) : await access.me.query<Page>('trace.list', rpcListInput(access.projectId, query));
       printResult(page, !!opts.json, () =>
         [
           table(page.data.map((t) => [t.timestamp, t.id, t.name ?? '(unnamed)', `${t.spanCount} spans`])),
@@ -68,8 +81,11 @@ export function registerTracesCommands(program: Command): void {
     });
 
   traceCommand(traces, 'get <id>', 'one trace with its spans and scores (a Spanlog, OTel or native id)').action(async (id: string, opts: TraceOptions) => {
-    const { api, key } = keyClient(opts);
-    const trace = await api.get<unknown>(`/api/v1/traces/${encodeURIComponent(id)}`, key, { minSeq: opts.minSeq });
+    const access = await traceAccess(opts);
+    const trace =
+      access.kind === 'key'
+        ? await access.api.get<unknown>(`/api/v1/traces/${encodeURIComponent(id)}`, access.key, { minSeq: opts.minSeq })
+        : await access.me.query<unknown>('trace.get', { projectId: access.projectId, id });
     printResult(trace, !!opts.json, () => JSON.stringify(trace, null, 2));
   });
 }

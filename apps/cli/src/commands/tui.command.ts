@@ -1,4 +1,5 @@
 import type { Command } from 'commander';
+import { readLastProject, rememberLastProject } from '../last-project';
 import { CliError } from '../output';
 import { LoggedIn } from '../session';
 import { SpanlogRpc } from '../tui/spanlog-rpc';
@@ -23,7 +24,7 @@ function pollInterval(text: string): number {
 }
 
 export function registerTuiCommand(program: Command): void {
-  apiCommand(program, 'tui', 'the terminal UI: projects, live traces, span trees, API keys, usage and monitors (needs a login)')
+  apiCommand(program, 'tui', 'the terminal UI: projects, live traces, span trees, API keys, usage and monitors (needs a login); opens on your only project, or the last one you opened')
     .option('--project <id>', 'open this project at once')
     .option('--interval <ms>', 'how often live screens read again', '2000')
     .action(async (opts: TuiOptions) => {
@@ -32,10 +33,17 @@ export function registerTuiCommand(program: Command): void {
         process.exit(NOT_A_TERMINAL_EXIT_CODE);
       }
       const pollMs = pollInterval(opts.interval);
-      const rpc = new SpanlogRpc(LoggedIn.open(opts.api));
+      const me = LoggedIn.open(opts.api);
+      const [api, userId] = [me.api.baseUrl, me.userId];
       // Loaded only here, so the other commands do not load React.
       const { runTui } = await import('../tui/run.js');
-      const code = await runTui({ rpc, pollMs, projectId: opts.project });
+      const code = await runTui({
+        rpc: new SpanlogRpc(me),
+        pollMs,
+        projectId: opts.project,
+        lastProjectId: readLastProject(api, userId),
+        onProjectOpened: (choice) => rememberLastProject({ api, userId, projectId: choice.project.id }),
+      });
       // Requests still in flight when the user quit must not hold the terminal.
       process.exit(code);
     });

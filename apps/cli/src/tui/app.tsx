@@ -18,6 +18,10 @@ export interface AppProps {
   pollMs: number;
   /** `--project`: open this project at once. */
   projectId?: string;
+  /** The project opened last time, opened at once (the user's only project always is). */
+  lastProjectId: string | null;
+  /** Told of every project opened, to remember it for next time. */
+  onProjectOpened: (project: ProjectChoice) => void;
 }
 
 /** The letter that opens each section from anywhere inside a project. */
@@ -48,7 +52,7 @@ function titleLine(project: ProjectChoice | null, section: Section | null): stri
   return `spanlog · ${project.org.name} / ${project.project.name}  ${tabs}`;
 }
 
-export function App({ rpc, pollMs, projectId }: AppProps) {
+export function App({ rpc, pollMs, projectId, lastProjectId, onProjectOpened }: AppProps) {
   const { Box, useInput, useApp } = ink();
   const { exit } = useApp();
   const { columns, rows } = useTerminalSize();
@@ -58,10 +62,14 @@ export function App({ rpc, pollMs, projectId }: AppProps) {
   const screen = currentScreen(nav);
   const back = useCallback(() => dispatch({ kind: 'back' }), []);
   const traceListMemory = useRef<TraceListMemory>({ filter: {}, selectedId: undefined });
+  // Set once a project is open: from then on the picker only offers.
+  const opened = useRef(false);
   const pick = useCallback((project: ProjectChoice) => {
+    opened.current = true;
     traceListMemory.current = { filter: {}, selectedId: undefined };
     dispatch({ kind: 'pickProject', project });
-  }, []);
+    onProjectOpened(project);
+  }, [onProjectOpened]);
 
   useInput((input, key) => {
     if (capturing.current) return;
@@ -76,7 +84,7 @@ export function App({ rpc, pollMs, projectId }: AppProps) {
   const bodyHeight = Math.max(3, rows - 3);
   const project = nav.project;
   const body = (() => {
-    if (screen.kind === 'projects' || !project) return <ProjectPicker rpc={rpc} width={width} height={bodyHeight} pollMs={pollMs} preselect={projectId} onPick={pick} />;
+    if (screen.kind === 'projects' || !project) return <ProjectPicker rpc={rpc} width={width} height={bodyHeight} pollMs={pollMs} preselect={projectId} lastProjectId={lastProjectId} autoOpen={!opened.current} onPick={pick} />;
     const projectKey = project.project.id;
     switch (screen.kind) {
       case 'traces':

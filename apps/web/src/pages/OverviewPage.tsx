@@ -26,6 +26,7 @@ function Charts({ overview }: { overview: Overview }) {
   );
   const cost = useMemo(() => [{ label: 'Cost USD', values: overview.series.map((p) => p.costUsd), color: '#ea580c' }], [overview]);
   const sum = totals(overview.series);
+  const stepMs = overview.bucketSeconds * 1000;
   return (
     <>
       <dl className="kpis" aria-label="Totals for the range">
@@ -51,9 +52,9 @@ function Charts({ overview }: { overview: Overview }) {
         </div>
       </dl>
       <div className="chart-grid">
-        <TimeChart title="Traces and spans over time" times={times} series={volume} bars />
-        <TimeChart title="Latency p50 and p95" times={times} series={latency} />
-        <TimeChart title="Cost over time" times={times} series={cost} />
+        <TimeChart title="Traces and spans over time" times={times} stepMs={stepMs} series={volume} bars />
+        <TimeChart title="Latency p50 and p95" times={times} stepMs={stepMs} series={latency} unit="ms" />
+        <TimeChart title="Cost over time" times={times} stepMs={stepMs} series={cost} unit="cost" />
       </div>
       <div className="chart-grid">
         <table className="plain">

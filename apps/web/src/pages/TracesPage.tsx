@@ -100,8 +100,10 @@ const COLUMNS = ['Time', 'Name', 'Input', 'Output', 'Latency', 'Tokens', 'Cost',
 function Row({ trace, onOpen }: { trace: TraceRow; onOpen: () => void }) {
   return (
     <>
-      <span role="cell">{formatTime(trace.timestamp)}</span>
-      <span role="cell" className="strong">
+      <span role="cell" className="trace-time">
+        {formatTime(trace.timestamp)}
+      </span>
+      <span role="cell" className="strong trace-name" title={trace.name ?? undefined}>
         {trace.name ?? <em>unnamed</em>}
       </span>
       <span role="cell" className="preview">

@@ -45,7 +45,7 @@ export function Usage({ org }: { org: Org }) {
         </>
       )}
       {daily.error && <p role="alert">{errorMessage(daily.error)}</p>}
-      {daily.data && (daily.data.days.length ? <TimeChart title={`Daily usage, ${daily.data.month}`} times={times} series={series} bars /> : <p className="muted">Nothing counted this month yet.</p>)}
+      {daily.data && (daily.data.days.length ? <TimeChart title={`Daily usage, ${daily.data.month}`} times={times} stepMs={86_400_000} series={series} bars /> : <p className="muted">Nothing counted this month yet.</p>)}
     </div>
   );
 }

@@ -3,6 +3,7 @@ import { usePolling, useSyncState } from '../hooks';
 import { ink } from '../ink';
 import { actionFor } from '../keys';
 import { EMPTY_LIST, type ListState, clampList, moveSelection, visibleRows } from '../list-state';
+import { startingProject } from '../../last-project';
 import type { ProjectChoice, SpanlogRpc } from '../spanlog-rpc';
 import { fit } from '../text';
 import { Line, MessageLine, Rows } from '../widgets';
@@ -14,12 +15,16 @@ interface Props {
   pollMs: number;
   /** `--project`: opened as soon as the list shows it. */
   preselect?: string;
+  /** The project last opened: opened at once when the user has several (the only one always is). */
+  lastProjectId: string | null;
+  /** Whether to open a project without asking: only at start; back on this list later (Esc), the user is choosing. */
+  autoOpen: boolean;
   onPick: (choice: ProjectChoice) => void;
 }
 
 export const PROJECT_PICKER_HELP = '↑↓ choose · Enter open · q quit';
 
-export function ProjectPicker({ rpc, width, height, pollMs, preselect, onPick }: Props) {
+export function ProjectPicker({ rpc, width, height, pollMs, preselect, lastProjectId, autoOpen, onPick }: Props) {
   const { useInput } = ink();
   // Read again like the other screens: a project created meanwhile appears, and a failed read is retried.
   const { data, error } = usePolling(() => rpc.projects(), pollMs, 'projects');
@@ -31,12 +36,11 @@ export function ProjectPicker({ rpc, width, height, pollMs, preselect, onPick }:
   const missing = preselect !== undefined && data !== undefined && !choices.some((c) => c.project.id === preselect);
 
   useEffect(() => {
-    const choice = data?.find((c) => c.project.id === preselect);
-    if (choice && !preselected.current) {
-      preselected.current = true;
-      onPick(choice);
-    }
-  }, [data, preselect, onPick]);
+    if (!autoOpen || !data || preselected.current) return;
+    preselected.current = true;
+    const start = startingProject(data, preselect, lastProjectId);
+    if (start) onPick(start.choice);
+  }, [autoOpen, data, preselect, lastProjectId, onPick]);
 
   useInput((input, key) => {
     const action = actionFor(input, key);
