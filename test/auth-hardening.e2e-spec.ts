@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { FAILED_KEY_AUTHS_PER_SECOND_PER_IP, LOGIN_THROTTLE } from '@app/domain';
-import { PASSWORD, type Tenant, bootstrap, data, eventually, login as loginAs, mutate, send } from './support/api';
+import { PASSWORD, type Tenant, bootstrap, data, eventually, jwtClaims, login as loginAs, mutate, query, send, signJwt } from './support/api';
 import { type Stack, startStack } from './support/stack';
 
 /**
@@ -112,6 +112,19 @@ describe('authentication under attack', () => {
     await sleep(1_100);
     expect((await send(stack, 'GET', '/api/v1/traces', { token: tenant.apiKey })).status).toBe(200);
     expect((await send(stack, 'GET', '/api/v1/traces', { token: unknown() })).status).toBe(401);
+  });
+
+  it('refuses a session token whose sid is another user’s live session, even signed with the right secret', async () => {
+    const a = await bootstrap(stack, 'sid-a@spanlog.test', 'Sid A', 'a');
+    const b = await bootstrap(stack, 'sid-b@spanlog.test', 'Sid B', 'b');
+    const aSession = await loginAs(stack, 'sid-a@spanlog.test');
+    const claims = jwtClaims(aSession.access_token);
+    const secret = stack.env.JWT_SECRET as string;
+    // The same claims signed again are accepted, so the forgery below is refused for its sub alone.
+    expect(data(await query(stack, signJwt(claims, secret), 'user.me')).id).toBe(a.userId);
+    const forged = await query(stack, signJwt({ ...claims, sub: b.userId }, secret), 'user.me');
+    expect(forged.status).toBe(401);
+    expect(forged.body.error.message).toMatch(/session/);
   });
 });
 
