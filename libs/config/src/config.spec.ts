@@ -30,6 +30,14 @@ describe(loadConfig.name, () => {
     }
   });
 
+  it.each(['prod', 'Production', 'staging', 'dev'])('refuses NODE_ENV=%s, naming the values it takes, rather than running development rules', (nodeEnv) => {
+    expect(() => loadConfig({ ...PRODUCTION, NODE_ENV: nodeEnv })).toThrow(`invalid configuration: NODE_ENV must be one of development, test, production (got "${nodeEnv}")`);
+  });
+
+  it.each([undefined, '', 'development', 'test', 'production'])('takes NODE_ENV=%s', (nodeEnv) => {
+    expect(loadConfig({ ...PRODUCTION, NODE_ENV: nodeEnv }).nodeEnv).toBe(nodeEnv || 'development');
+  });
+
   it('requires a real JWT secret in production', () => {
     expect(() => loadConfig({ NODE_ENV: 'production' })).toThrow(/JWT_SECRET/);
     expect(loadConfig(PRODUCTION).jwtSecret).toBe('x'.repeat(32));

@@ -3,6 +3,13 @@ import { isIP } from 'node:net';
 import { LOCAL_SECRET_KEY_FILE, localSecretKey, parseSecretKey } from './secret-key';
 
 export const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
+
+/**
+ * The NODE_ENV values Spanlog knows; unset is development. Anything else is refused rather
+ * than run as development: `prod` or `Production` meant production, whose rules (a real JWT
+ * secret, HTTPS and public evaluator URLs) development would silently drop.
+ */
+export const NODE_ENVS = ['development', 'test', 'production'] as const;
 export type LogLevel = (typeof LOG_LEVELS)[number];
 
 export interface AppConfig {
@@ -138,6 +145,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, localKeyFile = 
   };
 
   const nodeEnv = str('NODE_ENV', 'development');
+  if (!(NODE_ENVS as readonly string[]).includes(nodeEnv)) problems.push(`NODE_ENV must be one of ${NODE_ENVS.join(', ')} (got ${JSON.stringify(nodeEnv.slice(0, 64))})`);
   const logLevel = str('LOG_LEVEL', nodeEnv === 'test' ? 'warn' : 'info') as LogLevel;
   if (!LOG_LEVELS.includes(logLevel)) problems.push(`LOG_LEVEL must be one of ${LOG_LEVELS.join(', ')}`);
 
