@@ -252,3 +252,10 @@ export class Stack {
 }
 
 export const startStack = (extraEnv?: NodeJS.ProcessEnv): Promise<Stack> => Stack.start(extraEnv);
+
+/**
+ * For files that make many organizations, projects and keys as fixtures of other tests: the
+ * per-user creation rate and the Free organizations per user off, as a self-hosted install
+ * may set them (test/limits.e2e-spec.ts tests them).
+ */
+export const UNLIMITED_CREATIONS: NodeJS.ProcessEnv = { SPANLOG_CREATIONS_PER_MINUTE: '0', SPANLOG_MAX_FREE_ORGS_PER_USER: '0' };

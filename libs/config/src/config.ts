@@ -65,6 +65,16 @@ export interface AppConfig {
    */
   trustProxy: TrustProxy;
   /**
+   * Free organizations one user may own (`SPANLOG_MAX_FREE_ORGS_PER_USER`); 0 is no limit, for
+   * a self-hosted install; null when unset, for DEFAULT_MAX_FREE_ORGS_PER_USER (libs/domain limits).
+   */
+  maxFreeOrgsPerUser: number | null;
+  /**
+   * Organizations, projects and API keys one user may create together per minute
+   * (`SPANLOG_CREATIONS_PER_MINUTE`); 0 is no limit; null when unset, for CREATION_RATE (libs/domain limits).
+   */
+  creationsPerMinute: number | null;
+  /**
    * The key that encrypts secrets at rest (evaluator headers and signing secrets):
    * `SPANLOG_SECRET_KEY`, required in production; elsewhere made once and kept in
    * `.spanlog/secret.key`. Losing it makes those secrets unreadable.
@@ -133,6 +143,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, localKeyFile = 
     }
     return value;
   };
+  /** A limit whose default lives with the rule (libs/domain), not here: null when unset. */
+  const optionalInt = (name: string, min: number, max: number): number | null => (env[name]?.trim() ? int(name, min, min, max) : null);
   const url = (name: string, fallback: string, protocols: string[]): string => {
     const value = str(name, fallback);
     try {
@@ -212,6 +224,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, localKeyFile = 
     monitorSettleMs: int('SPANLOG_MONITOR_SETTLE_MS', 120_000, -300_000, 3_600_000),
     monitorMaxLagMessages: int('SPANLOG_MONITOR_MAX_LAG', 10_000, 0, 100_000_000),
     trustProxy: trustProxy.value,
+    maxFreeOrgsPerUser: optionalInt('SPANLOG_MAX_FREE_ORGS_PER_USER', 0, 1_000_000),
+    creationsPerMinute: optionalInt('SPANLOG_CREATIONS_PER_MINUTE', 0, 1_000_000),
     secretKey: secretKey(),
   };
   if (problems.length) throw new ConfigError(problems);

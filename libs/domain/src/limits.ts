@@ -63,6 +63,19 @@ export const PASSWORD_HASHING = { concurrent: 1, queued: 16 } as const;
  */
 export const FAILED_KEY_AUTHS_PER_SECOND_PER_IP = 10;
 
+/**
+ * Organizations, projects and API keys one user may create, together, in a rolling window
+ * (`SPANLOG_CREATIONS_PER_MINUTE` overrides the figure): each is a row, an audit event and,
+ * for a key, a rate-limit bucket of its own, so they must not be made by the thousand.
+ */
+export const CREATION_RATE = { perWindow: 10, windowMs: 60_000 } as const;
+
+/** Free organizations one user may own (`SPANLOG_MAX_FREE_ORGS_PER_USER` overrides; 0 is no limit): each is a fresh Free quota. */
+export const DEFAULT_MAX_FREE_ORGS_PER_USER = 2;
+
+/** Unrevoked API keys per project: every key has a rate-limit bucket of its own, and a key is never needed by the hundred. */
+export const MAX_ACTIVE_API_KEYS_PER_PROJECT = 100;
+
 /** Requests per second for an API key: the organization's own setting, else its plan's. */
 export const rateLimitOf = (plan: PlanName, organizationOverride: number | null): number =>
   organizationOverride ?? PLANS[plan].ratePerSecond;

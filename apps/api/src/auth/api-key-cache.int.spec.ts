@@ -42,6 +42,7 @@ describe('API key principals cached while Postgres notifies key changes', () => 
     const [project] = await ds.query(`INSERT INTO projects (org_id, name) VALUES ($1, 'agents') RETURNING id`, [org.id]);
     const [user] = await ds.query(`INSERT INTO users (email, password_hash) VALUES ($1, 'x') RETURNING id`, [`${randomUUID()}@spanlog.test`]);
     const key = await new TenancyRepository(ds).createApiKey(project.id, 'ingest', user.id);
+    if (!key) throw new Error('no limit was given, yet the key was refused');
     return { secret: key.apiKey, hash: hashApiKey(key.apiKey), id: key.id, orgId: org.id, projectId: project.id };
   }
 
