@@ -176,6 +176,8 @@ export const EVALUATOR_LIMITS = {
   nameLength: 200,
   urlLength: 2_048,
   headers: 20,
+  /** Header names: far beyond any real one, short enough to show in a message and store twenty of. */
+  headerNameLength: 256,
   headerValueLength: 4_096,
   filterNames: 100,
   /** The answer of a webhook is read up to this size; a larger one is an invalid answer. */
