@@ -19,12 +19,13 @@ export interface TelemetryBatch {
  * client sent (native, OTLP traces and logs, scores, retention deletions) into facts; prepare
  * folds them per row with the merge rule (`foldFacts`) and serializes the rows; apply upserts
  * each table in one statement. A new version marks a conversion that produces other rows from
- * the same messages (2: the instrumentation conventions and OTLP log records); the processor
+ * the same messages (2: the instrumentation conventions and OTLP log records; 3: content from
+ * log records only fills what a span leaves empty, whatever their time); the processor
  * rebuilds the tables when the serving version is older.
  */
 export const telemetryProjection: StreamProjection<DecodedIngestMessage, TelemetryBatch, WrittenTelemetry> = {
   name: 'telemetry',
-  version: 2,
+  version: 3,
   tables: TELEMETRY_TABLES,
   source: { stream: 'ingest', consumer: CONSUMERS.ingestProjector },
   schemas: Object.values(INGEST_SCHEMAS),
