@@ -127,6 +127,12 @@ export const MAX_JSON_DEPTH = 64;
 export const MAX_NATIVE_ID_LENGTH = 256;
 
 /**
+ * Characters of one URL path segment as sent (`/api/v1/traces/:id`): the longest native id
+ * percent-encoded (a UTF-16 unit is at most 9 characters: 3 UTF-8 bytes as `%XX`). Longer is 414.
+ */
+export const MAX_PATH_SEGMENT_LENGTH = MAX_NATIVE_ID_LENGTH * 9;
+
+/**
  * Plausible ranges of what a span reports, checked where data enters (native validation,
  * OTLP conversion). Far beyond any real call, yet small enough that no sum over a project's
  * spans can overflow a double: one `cost` of 1.8e308 once made every trace list answer 500.
