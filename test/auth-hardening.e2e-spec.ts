@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { FAILED_KEY_AUTHS_PER_SECOND_PER_IP, LOGIN_THROTTLE } from '@app/domain';
-import { PASSWORD, type Tenant, bootstrap, eventually, send } from './support/api';
+import { PASSWORD, type Tenant, bootstrap, data, eventually, jwtClaims, login as loginAs, mutate, query, send, signJwt } from './support/api';
 import { type Stack, startStack } from './support/stack';
 
 /**
@@ -113,4 +113,78 @@ describe('authentication under attack', () => {
     expect((await send(stack, 'GET', '/api/v1/traces', { token: tenant.apiKey })).status).toBe(200);
     expect((await send(stack, 'GET', '/api/v1/traces', { token: unknown() })).status).toBe(401);
   });
+
+  it('refuses a session token whose sid is another user’s live session, even signed with the right secret', async () => {
+    const a = await bootstrap(stack, 'sid-a@spanlog.test', 'Sid A', 'a');
+    const b = await bootstrap(stack, 'sid-b@spanlog.test', 'Sid B', 'b');
+    const aSession = await loginAs(stack, 'sid-a@spanlog.test');
+    const claims = jwtClaims(aSession.access_token);
+    const secret = stack.env.JWT_SECRET as string;
+    // The same claims signed again are accepted, so the forgery below is refused for its sub alone.
+    expect(data(await query(stack, signJwt(claims, secret), 'user.me')).id).toBe(a.userId);
+    const forged = await query(stack, signJwt({ ...claims, sub: b.userId }, secret), 'user.me');
+    expect(forged.status).toBe(401);
+    expect(forged.body.error.message).toMatch(/session/);
+  });
+});
+
+/**
+ * Behind a proxy every client shares the proxy's address, so a flood of bad keys from one
+ * client must never lock the others out (issue 24 item 2): here the API trusts one hop
+ * (TRUST_PROXY=1), and every request names its client in X-Forwarded-For.
+ */
+describe('a bad-key flood behind TRUST_PROXY', () => {
+  let stack: Stack;
+  let tenant: Tenant;
+  const FLOODER = '198.51.100.7';
+  const unknown = () => `sl_${randomBytes(32).toString('base64url')}`;
+  const traces = (key: string, client: string) => fetch(`${stack.baseUrl}/api/v1/traces?limit=1`, { headers: { authorization: `Bearer ${key}`, 'x-forwarded-for': client } });
+
+  beforeAll(async () => {
+    stack = await startStack({ TRUST_PROXY: '1' });
+    tenant = await bootstrap(stack, 'proxied@spanlog.test', 'Proxied', 'p');
+  }, 120_000);
+
+  afterAll(() => stack?.stop());
+
+  it('counts failures by the forwarded client address: another client behind the same proxy is not refused', async () => {
+    await sleep(1_100);
+    await Promise.all(Array.from({ length: FAILED_KEY_AUTHS_PER_SECOND_PER_IP }, () => traces(unknown(), FLOODER)));
+    const answers = await Promise.all(Array.from({ length: 10 }, () => traces(unknown(), FLOODER)));
+    expect(answers.map((a) => a.status)).toContain(429);
+    expect((await traces(unknown(), '198.51.100.8')).status).toBe(401);
+  });
+
+  it('never answers 429 to valid keys, one in use and one created during the flood, from the flooding address, while 50 bad keys a second are refused', async () => {
+    const session = await loginAs(stack, 'proxied@spanlog.test');
+    const floodStatuses: number[] = [];
+    const validStatuses: number[] = [];
+    const started = Date.now();
+    const elapsed = () => Date.now() - started;
+    // 50 bad keys a second for 10 s, 5 every 100 ms, from one client address.
+    const flood = (async () => {
+      const inFlight: Promise<void>[] = [];
+      for (let tick = 0; elapsed() < 10_000; tick++) {
+        for (let i = 0; i < 5; i++) inFlight.push(traces(unknown(), FLOODER).then((r) => void floodStatuses.push(r.status)));
+        await sleep(Math.max(0, (tick + 1) * 100 - elapsed()));
+      }
+      await Promise.all(inFlight);
+    })();
+    // Each valid key asks 4 times a second, far under its own rate limit.
+    const use = async (key: string) => {
+      while (elapsed() < 10_000) {
+        validStatuses.push((await traces(key, FLOODER)).status);
+        await sleep(250);
+      }
+    };
+    const warm = use(tenant.apiKey);
+    await sleep(2_000);
+    const created = data(await mutate(stack, session.access_token, 'apiKey.create', { projectId: tenant.projectId, name: 'made during the flood' }));
+    await Promise.all([flood, warm, use(created.apiKey)]);
+
+    expect(floodStatuses.length).toBeGreaterThanOrEqual(400);
+    expect(floodStatuses.filter((s) => s === 429).length).toBeGreaterThan(floodStatuses.length / 2);
+    expect(validStatuses.length).toBeGreaterThan(40);
+    expect(validStatuses.filter((s) => s !== 200)).toEqual([]);
+  }, 60_000);
 });

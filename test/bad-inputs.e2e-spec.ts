@@ -1,8 +1,8 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import fc from 'fast-check';
 import { dbl, exportOf, span } from '@app/otlp/testing/otlp-builders';
-import { type Session, type Tenant, bootstrap, login, mutate, send } from './support/api';
-import { type Stack, startStack } from './support/stack';
+import { type Session, type Tenant, bootstrap, login, mutate, rawRequest, send } from './support/api';
+import { type Stack, UNLIMITED_CREATIONS, startStack } from './support/stack';
 
 // ../shared/BAD_INPUTS.md over HTTP: what a client sends may be refused, never answered 5xx.
 
@@ -22,7 +22,7 @@ describe('bad inputs over HTTP', () => {
   };
 
   beforeAll(async () => {
-    stack = await startStack();
+    stack = await startStack(UNLIMITED_CREATIONS);
     tenant = await bootstrap(stack, 'bad-inputs@spanlog.test', 'Bad inputs', 'main', 'pro');
     session = await login(stack, 'bad-inputs@spanlog.test');
   }, 120_000);
@@ -107,6 +107,45 @@ describe('bad inputs over HTTP', () => {
       const res = await mutate(stack, session.access_token, procedure, input());
       expect(res.status).toBe(400);
       expect(res.body.error).toMatchObject({ message: `name ${UNSTORABLE}`, data: { code: 'BAD_REQUEST' } });
+    });
+  });
+
+  describe('integer query parameters are decimal integers (issue 24 item 9)', () => {
+    it.each(['0x10', '1e2', '5.0', '%2B5', '%205', '0b11', ''])('GET /api/v1/traces?limit=%s is 400 naming limit', async (limit) => {
+      expect(await request('GET', `/api/v1/traces?limit=${limit}`)).toMatchObject({ status: 400, body: { error: { code: 'VALIDATION_ERROR', message: 'limit must be a decimal integer from 1 to 100' } } });
+    });
+
+    it('trace.list with limit "0x10" or 1e2 as a string is 400 naming limit', async () => {
+      for (const limit of ['0x10', '1e2']) {
+        const res = await mutate(stack, session.access_token, 'trace.list', { projectId: tenant.projectId, limit });
+        expect(res.status).toBe(400);
+        expect(res.body.error.message).toMatch(/^limit must be a decimal integer/);
+      }
+    });
+
+    it('GET /api/v1/traces?limit=16 still answers', async () => {
+      expect((await request('GET', '/api/v1/traces?limit=16')).status).toBe(200);
+    });
+  });
+
+  describe('HTTP-level refusals answer in the SPEC 7.2 envelope (issue 24 item 9)', () => {
+    it('a path parameter too long is 414, without the URL in the answer', async () => {
+      const id = `secret-${'a'.repeat(5_000)}`;
+      const res = await request('GET', `/api/v1/traces/${id}`);
+      expect(res).toEqual({ status: 414, body: { error: { code: 'VALIDATION_ERROR', message: expect.stringMatching(/^the URL is too long/) } }, seq: null });
+      expect(JSON.stringify(res.body)).not.toContain('secret-');
+    });
+
+    it('a trace id of 256 characters, percent-encoded to 1,536, is read like any other', async () => {
+      const id = 'é'.repeat(256);
+      const { seq } = await request('POST', '/api/v1/traces', { batch: [{ id: randomUUID(), type: 'trace-create', timestamp: new Date().toISOString(), body: { id, name: 'long id' } }] });
+      expect(await request('GET', `/api/v1/traces/${encodeURIComponent(id)}?minSeq=${seq}`)).toMatchObject({ status: 200, body: { externalId: id, name: 'long id' } });
+    });
+
+    it('headers over the server’s limit are 431', async () => {
+      const res = await rawRequest(stack, `GET /api/v1/health HTTP/1.1\r\nHost: localhost\r\nX-Padding: ${'a'.repeat(20_000)}\r\nConnection: close\r\n\r\n`);
+      expect(res.status).toBe(431);
+      expect(JSON.parse(res.body)).toEqual({ error: { code: 'VALIDATION_ERROR', message: expect.stringMatching(/^request headers are too large/) } });
     });
   });
 

@@ -3,7 +3,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { type HttpAnswer, PASSWORD, type Session, type Tenant, bootstrap, createUser, data, eventually, login, mutate, query, setPlan } from './support/api';
-import { type Stack, runCli, startStack } from './support/stack';
+import { type Stack, UNLIMITED_CREATIONS, runCli, startStack } from './support/stack';
 
 // Webhook evaluator configuration (CONTRACT "Webhook evaluators") through the dashboard RPC
 // and `spanlog evaluators`. Every test works in a project of its own. Nothing here calls a
@@ -44,7 +44,7 @@ describe('webhook evaluator configuration', () => {
   };
 
   beforeAll(async () => {
-    stack = await startStack();
+    stack = await startStack(UNLIMITED_CREATIONS);
     owner = await bootstrap(stack, emails.owner, 'Eval Org', 'eval project');
     other = await bootstrap(stack, emails.other, 'Other Org', 'other project');
     await createUser(stack, emails.member);
@@ -101,6 +101,7 @@ describe('webhook evaluator configuration', () => {
       [{ filter: { sampleRate: 1.5 } }, 'filter.sampleRate: must be a number from 0 to 1'],
       [{ filter: { spanTypes: [] } }, /^filter\.spanTypes: /],
       [{ headers: { 'X-Key': 'a\nb' } }, /^headers\.X-Key: /],
+      [{ headers: { [`X-${'k'.repeat(300)}`]: 'v' } }, /^headers: header names must be at most 256 characters \("X-k+…"\)$/],
       [{ timeout: 5_000 }, /^unknown field "timeout"/],
     ] as const) {
       const res = await create(projectId, fields);
@@ -289,5 +290,53 @@ describe('webhook evaluator configuration', () => {
       expect(res.stdout).toBe('');
       expect(res.stderr).toBe('spanlog: timeoutMs: must be an integer from 1000 to 30000 (400 BAD_REQUEST)\n');
     });
+  });
+
+  describe('in production (issue 24 item 8)', () => {
+    let production: Stack;
+    let session: Session;
+    let tenant: Tenant;
+    const PRIVATE_URLS = [
+      'https://127.0.0.1/score',
+      'https://169.254.169.254/latest/meta-data',
+      'https://[::ffff:7f00:1]/score',
+      'https://2130706433/score',
+      'https://0177.0.0.1/score',
+      'https://0.0.0.0/score',
+      'https://[::1]/score',
+      'https://10.1.2.3/score',
+      'https://192.168.0.1/score',
+      'https://100.64.0.1/score',
+      'https://[fe80::1]/score',
+      'https://[fd00::1]/score',
+      'https://localhost/score',
+      'https://judge.localhost/score',
+    ];
+
+    beforeAll(async () => {
+      production = await startStack({ NODE_ENV: 'production' });
+      tenant = await bootstrap(production, 'eval-prod@spanlog.test', 'Prod', 'p');
+      session = await login(production, 'eval-prod@spanlog.test');
+    }, 120_000);
+
+    afterAll(() => production?.stop());
+
+    it('refuses private, loopback, link-local and metadata addresses when an evaluator is created or edited, naming url', async () => {
+      for (const url of PRIVATE_URLS) {
+        const res = await mutate(production, session.access_token, 'evaluator.create', { projectId: tenant.projectId, name: 'private', url });
+        expect({ url, status: res.status, message: res.body.error?.message }).toEqual({ url, status: 400, message: expect.stringMatching(/^url: must not be a private, loopback, link-local or unspecified address/) });
+      }
+      // Host names are not resolved when saved: the call checks the address they resolve to then.
+      const saved = data(await mutate(production, session.access_token, 'evaluator.create', { projectId: tenant.projectId, name: 'public', url: URL_ }));
+      const edited = await mutate(production, session.access_token, 'evaluator.update', { projectId: tenant.projectId, id: saved.id, url: 'https://169.254.169.254/' });
+      expect(edited.status).toBe(400);
+      expect(edited.body.error.message).toMatch(/^url: must not be a private/);
+      expect(data(await query(production, session.access_token, 'evaluator.list', { projectId: tenant.projectId })).map((e: { url: string }) => e.url)).toEqual([URL_]);
+    });
+  });
+
+  it('outside production takes a loopback evaluator URL, as before', async () => {
+    const res = await create(await newProject(), { url: 'http://127.0.0.1:8080/score' });
+    expect(res.status).toBe(200);
   });
 });

@@ -3,7 +3,7 @@ import { randomBytes } from 'node:crypto';
 import { once } from 'node:events';
 import { type Server, createServer } from 'node:http';
 import { resolve } from 'node:path';
-import { exportOf, span } from '@app/otlp/testing/otlp-builders';
+import { attrs, exportOf, kv, kvlist, span, str } from '@app/otlp/testing/otlp-builders';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { bootstrap, send } from './support/api';
@@ -116,6 +116,23 @@ describe('real instrumentation libraries, unmodified, exporting to Spanlog', () 
       body: { resourceLogs: [{ scopeLogs: [{ logRecords: [{ body: { stringValue: 'user signed in' } }, { eventName: 'gen_ai.choice', body: { stringValue: 'no span' } }] }] }] },
     });
     expect(res).toEqual({ status: 200, body: { accepted: 2, attached: 0 } });
+  });
+
+  it('a log record dated in the future fills only what its span leaves empty, never what the span states itself', async () => {
+    const traceId = randomBytes(16).toString('hex');
+    const spanId = randomBytes(8).toString('hex');
+    const spanExport = exportOf([span({ traceId, spanId, parentSpanId: '', name: 'chat', attributes: attrs({ 'gen_ai.prompt': 'own prompt' }) })]);
+    expect((await send(stack, 'POST', '/api/v1/otel/traces', { token: key, body: spanExport })).status).toBe(200);
+    const in2099 = '4070908800000000000';
+    const record = (eventName: string, body: unknown) => ({ timeUnixNano: in2099, traceId, spanId, eventName, body });
+    const logs = await send(stack, 'POST', '/api/v1/otel/v1/logs', {
+      token: key,
+      body: { resourceLogs: [{ scopeLogs: [{ logRecords: [record('gen_ai.user.message', kvlist(kv('content', str('from the log')))), record('gen_ai.choice', kvlist(kv('message', kvlist(kv('content', str(ANSWER))))))] }] }] },
+    });
+    expect(logs.body).toEqual({ accepted: 2, attached: 2 });
+    const stored = await send(stack, 'GET', `/api/v1/traces/${traceId}?minSeq=${encodeURIComponent(await laterSeq())}`, { token: key });
+    expect(stored.body.spans[0].input).toBe('own prompt');
+    expect(JSON.stringify(stored.body.spans[0].output)).toContain(ANSWER);
   });
 
   it('explain answers what each span would hold and why, and stores nothing; the CLI gives the same offline', async () => {

@@ -1,8 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import { connect } from 'node:net';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { HTTP_TIMEOUTS } from '@app/domain';
-import { type Tenant, bootstrap, data, eventually, login, query, setPlan, smallBatch } from './support/api';
+import { CREATION_RATE, HTTP_TIMEOUTS, MAX_ACTIVE_API_KEYS_PER_PROJECT } from '@app/domain';
+import { type Tenant, bootstrap, data, eventually, login, mutate, query, setPlan, smallBatch } from './support/api';
 import { type Stack, runCli, startStack } from './support/stack';
 
 const RATE_LIMIT_BODY = { error: { code: 'RATE_LIMIT_EXCEEDED', message: 'Rate limit exceeded, retry after 1 second' } };
@@ -192,6 +192,60 @@ describe('rate limits, usage counters and quotas', () => {
       });
     });
   });
+  describe('creation limits (issue 24 item 3)', () => {
+    it('lets a user own 2 Free organizations, refusing a third with 403 QUOTA_EXCEEDED naming the limit, and counts only Free ones', async () => {
+      const owner = await bootstrap(stack, 'orgs@spanlog.test', 'First', 'p');
+      const { access_token: token } = await login(stack, 'orgs@spanlog.test');
+      data(await mutate(stack, token, 'organization.create', { name: 'Second' }));
+      const third = await mutate(stack, token, 'organization.create', { name: 'Third' });
+      expect(third.status).toBe(403);
+      expect(third.body.error.message).toMatch(/at most 2 Free organizations/);
+      expect(third.body.error.data.code).toBe('FORBIDDEN');
+      // An upgraded organization is no longer a Free one.
+      await setPlan(stack, owner.orgId, 'pro');
+      data(await mutate(stack, token, 'organization.create', { name: 'Third' }));
+    });
+
+    it(`refuses a project's active key beyond ${MAX_ACTIVE_API_KEYS_PER_PROJECT} with 403 naming the limit, and takes one again after a revocation`, async () => {
+      const owner = await bootstrap(stack, 'keys-cap@spanlog.test', 'Keys', 'p');
+      // The other keys straight in the table: the per-user creation rate would take minutes to make them.
+      await stack.db.query(
+        `INSERT INTO api_keys (project_id, name, prefix, key_hash) SELECT $1, 'k' || i, 'sl_x', md5(random()::text) || md5(random()::text) FROM generate_series(2, $2) i`,
+        [owner.projectId, MAX_ACTIVE_API_KEYS_PER_PROJECT],
+      );
+      const { access_token: token } = await login(stack, 'keys-cap@spanlog.test');
+      const refused = await mutate(stack, token, 'apiKey.create', { projectId: owner.projectId, name: 'one too many' });
+      expect(refused.status).toBe(403);
+      expect(refused.body.error.message).toMatch(new RegExp(`at most ${MAX_ACTIVE_API_KEYS_PER_PROJECT} active API keys`));
+      data(await mutate(stack, token, 'apiKey.revoke', { projectId: owner.projectId, id: owner.apiKeyId }));
+      data(await mutate(stack, token, 'apiKey.create', { projectId: owner.projectId, name: 'in its place' }));
+    });
+
+    it(`rate limits a user's creations to ${CREATION_RATE.perWindow} a minute with 429 and Retry-After, and other users not at all`, async () => {
+      const owner = await bootstrap(stack, 'busy@spanlog.test', 'Busy', 'p', 'team');
+      await bootstrap(stack, 'calm@spanlog.test', 'Calm', 'p', 'team');
+      const { access_token: token } = await login(stack, 'busy@spanlog.test');
+      const created: { status: number }[] = [];
+      for (let i = 0; i < CREATION_RATE.perWindow; i++) {
+        const [procedure, input] = i % 2 ? ['apiKey.create', { projectId: owner.projectId, name: `k${i}` }] : ['project.create', { orgId: owner.orgId, name: `p${i}` }];
+        created.push(await mutate(stack, token, procedure, input));
+      }
+      expect(created.map((a) => a.status)).toEqual(created.map(() => 200));
+      const refused = await fetch(`${stack.baseUrl}/api/trpc/apiKey.create`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+        body: JSON.stringify({ projectId: owner.projectId, name: 'one more' }),
+      });
+      expect(refused.status).toBe(429);
+      const retryAfter = Number(refused.headers.get('retry-after'));
+      expect(retryAfter).toBeGreaterThanOrEqual(1);
+      expect(retryAfter).toBeLessThanOrEqual(CREATION_RATE.windowMs / 1_000);
+      expect(((await refused.json()) as { error: { message: string } }).error.message).toMatch(/at most \d+ organizations, projects and API keys a minute/);
+      const calm = await login(stack, 'calm@spanlog.test');
+      data(await mutate(stack, calm.access_token, 'organization.create', { name: 'Calm 2' }));
+    });
+  });
+
   describe('slow clients (issue 18 item 10)', () => {
     /**
      * Opens a connection, sends `head` and then one byte of `trickle` a second; resolves with

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { type Session, type Tenant, bootstrap, createUser, data, eventually, login, mutate, query, send, setPlan, smallBatch } from './support/api';
-import { type Stack, startStack } from './support/stack';
+import { type Stack, UNLIMITED_CREATIONS, startStack } from './support/stack';
 
 // The audit log is projected from a stream, so two tests poll for it (up to 15 s each).
 
@@ -28,7 +28,7 @@ describe('dashboard RPC (/api/trpc/*)', () => {
   const ingest = (apiKey: string) => send(stack, 'POST', '/api/v1/traces', { token: apiKey, body: smallBatch(`rpc-${randomUUID()}`) });
 
   beforeAll(async () => {
-    stack = await startStack();
+    stack = await startStack(UNLIMITED_CREATIONS);
     a = await bootstrap(stack, 'a@spanlog.test', 'Org A', 'project a');
     b = await bootstrap(stack, 'b@spanlog.test', 'Org B', 'project b');
     for (const email of Object.values(extra)) userIds[email] = await createUser(stack, email);

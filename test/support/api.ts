@@ -1,3 +1,6 @@
+import { createHmac } from 'node:crypto';
+import { once } from 'node:events';
+import { connect } from 'node:net';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { type Stack, runCli } from './stack';
 
@@ -115,4 +118,31 @@ export async function traceVisible(stack: Stack, apiKey: string, id: string, seq
   const res = await fetch(`${stack.baseUrl}/api/v1/traces/${id}?minSeq=${seq ?? ''}`, { headers: { authorization: `Bearer ${apiKey}` } });
   await res.arrayBuffer();
   if (res.status !== 200) throw new Error(`trace ${id} answered ${res.status}`);
+}
+
+/** A JWT signed HS256 with `secret`, as someone holding the server's secret could forge one. */
+export function signJwt(claims: Record<string, unknown>, secret: string): string {
+  const part = (value: unknown) => Buffer.from(JSON.stringify(value)).toString('base64url');
+  const unsigned = `${part({ alg: 'HS256', typ: 'JWT' })}.${part(claims)}`;
+  return `${unsigned}.${createHmac('sha256', secret).update(unsigned).digest('base64url')}`;
+}
+
+/** The claims of a JWT, unchecked. */
+export const jwtClaims = (token: string): Record<string, unknown> => JSON.parse(Buffer.from(token.split('.')[1], 'base64url').toString('utf8'));
+
+/**
+ * One request written on a socket as given, for what fetch will not send (oversized headers);
+ * resolves with the status and the body once the server ends the connection.
+ */
+export async function rawRequest(stack: Stack, request: string): Promise<{ status: number; headers: string; body: string }> {
+  const { hostname, port } = new URL(stack.baseUrl);
+  const socket = connect(Number(port), hostname);
+  let text = '';
+  socket.setEncoding('latin1');
+  socket.on('data', (chunk: string) => (text += chunk));
+  socket.on('error', () => undefined);
+  socket.end(request);
+  await once(socket, 'close');
+  const split = text.indexOf('\r\n\r\n');
+  return { status: Number(/^HTTP\/1\.1 (\d{3})/.exec(text)?.[1] ?? 0), headers: text.slice(0, split), body: text.slice(split + 4) };
 }

@@ -21,7 +21,7 @@ const ADMIN_DB_URL = process.env.SPANLOG_TEST_ADMIN_DB_URL ?? 'postgres://postgr
 const NATS_URL = process.env.NATS_URL ?? 'nats://127.0.0.1:4222';
 const READY_TIMEOUT_MS = 30_000;
 
-type App = 'api' | 'processor';
+export type App = 'api' | 'processor';
 
 export interface CliResult {
   code: number | null;
@@ -45,6 +45,22 @@ export function startCli(args: string[], env: NodeJS.ProcessEnv, input?: string)
   // 'close', not 'exit': the output pipes may still hold data when the process has exited.
   const result = (once(child, 'close') as Promise<[number | null]>).then(([code]) => ({ code, stdout, stderr }));
   return { pid: child.pid as number, result };
+}
+
+/**
+ * Runs a built app that is expected to stop by itself (refusing its settings, say); one still
+ * running after `timeoutMs` is killed and reported with exit code null.
+ */
+export async function runApp(app: App, env: NodeJS.ProcessEnv, timeoutMs = 20_000): Promise<CliResult> {
+  const child = spawn(process.execPath, [resolve(DIST, app, 'src', 'main.js')], { env, stdio: ['ignore', 'pipe', 'pipe'] });
+  let stdout = '';
+  let stderr = '';
+  child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
+  child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
+  const timer = setTimeout(() => child.kill('SIGKILL'), timeoutMs);
+  const [code] = (await once(child, 'close')) as [number | null];
+  clearTimeout(timer);
+  return { code, stdout, stderr };
 }
 
 export async function freePort(): Promise<number> {
@@ -236,3 +252,10 @@ export class Stack {
 }
 
 export const startStack = (extraEnv?: NodeJS.ProcessEnv): Promise<Stack> => Stack.start(extraEnv);
+
+/**
+ * For files that make many organizations, projects and keys as fixtures of other tests: the
+ * per-user creation rate and the Free organizations per user off, as a self-hosted install
+ * may set them (test/limits.e2e-spec.ts tests them).
+ */
+export const UNLIMITED_CREATIONS: NodeJS.ProcessEnv = { SPANLOG_CREATIONS_PER_MINUTE: '0', SPANLOG_MAX_FREE_ORGS_PER_USER: '0' };

@@ -30,6 +30,20 @@ describe(loadConfig.name, () => {
     }
   });
 
+  it.each(['prod', 'Production', 'staging', 'dev'])('refuses NODE_ENV=%s, naming the values it takes, rather than running development rules', (nodeEnv) => {
+    expect(() => loadConfig({ ...PRODUCTION, NODE_ENV: nodeEnv })).toThrow(`invalid configuration: NODE_ENV must be one of development, test, production (got "${nodeEnv}")`);
+  });
+
+  it.each([undefined, '', 'development', 'test', 'production'])('takes NODE_ENV=%s', (nodeEnv) => {
+    expect(loadConfig({ ...PRODUCTION, NODE_ENV: nodeEnv }).nodeEnv).toBe(nodeEnv || 'development');
+  });
+
+  it('leaves the creation limits to their defaults unless set, and takes 0 for no limit', () => {
+    expect(loadConfig({})).toMatchObject({ maxFreeOrgsPerUser: null, creationsPerMinute: null });
+    expect(loadConfig({ SPANLOG_MAX_FREE_ORGS_PER_USER: '0', SPANLOG_CREATIONS_PER_MINUTE: '30' })).toMatchObject({ maxFreeOrgsPerUser: 0, creationsPerMinute: 30 });
+    expect(() => loadConfig({ SPANLOG_MAX_FREE_ORGS_PER_USER: '-1' })).toThrow(/SPANLOG_MAX_FREE_ORGS_PER_USER must be an integer from 0/);
+  });
+
   it('requires a real JWT secret in production', () => {
     expect(() => loadConfig({ NODE_ENV: 'production' })).toThrow(/JWT_SECRET/);
     expect(loadConfig(PRODUCTION).jwtSecret).toBe('x'.repeat(32));

@@ -3,6 +3,13 @@ import { isIP } from 'node:net';
 import { LOCAL_SECRET_KEY_FILE, localSecretKey, parseSecretKey } from './secret-key';
 
 export const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
+
+/**
+ * The NODE_ENV values Spanlog knows; unset is development. Anything else is refused rather
+ * than run as development: `prod` or `Production` meant production, whose rules (a real JWT
+ * secret, HTTPS and public evaluator URLs) development would silently drop.
+ */
+export const NODE_ENVS = ['development', 'test', 'production'] as const;
 export type LogLevel = (typeof LOG_LEVELS)[number];
 
 export interface AppConfig {
@@ -57,6 +64,16 @@ export interface AppConfig {
    * would let each client pick its own address, and with it its rate-limit bucket.
    */
   trustProxy: TrustProxy;
+  /**
+   * Free organizations one user may own (`SPANLOG_MAX_FREE_ORGS_PER_USER`); 0 is no limit, for
+   * a self-hosted install; null when unset, for DEFAULT_MAX_FREE_ORGS_PER_USER (libs/domain limits).
+   */
+  maxFreeOrgsPerUser: number | null;
+  /**
+   * Organizations, projects and API keys one user may create together per minute
+   * (`SPANLOG_CREATIONS_PER_MINUTE`); 0 is no limit; null when unset, for CREATION_RATE (libs/domain limits).
+   */
+  creationsPerMinute: number | null;
   /**
    * The key that encrypts secrets at rest (evaluator headers and signing secrets):
    * `SPANLOG_SECRET_KEY`, required in production; elsewhere made once and kept in
@@ -126,6 +143,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, localKeyFile = 
     }
     return value;
   };
+  /** A limit whose default lives with the rule (libs/domain), not here: null when unset. */
+  const optionalInt = (name: string, min: number, max: number): number | null => (env[name]?.trim() ? int(name, min, min, max) : null);
   const url = (name: string, fallback: string, protocols: string[]): string => {
     const value = str(name, fallback);
     try {
@@ -138,6 +157,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, localKeyFile = 
   };
 
   const nodeEnv = str('NODE_ENV', 'development');
+  if (!(NODE_ENVS as readonly string[]).includes(nodeEnv)) problems.push(`NODE_ENV must be one of ${NODE_ENVS.join(', ')} (got ${JSON.stringify(nodeEnv.slice(0, 64))})`);
   const logLevel = str('LOG_LEVEL', nodeEnv === 'test' ? 'warn' : 'info') as LogLevel;
   if (!LOG_LEVELS.includes(logLevel)) problems.push(`LOG_LEVEL must be one of ${LOG_LEVELS.join(', ')}`);
 
@@ -204,6 +224,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, localKeyFile = 
     monitorSettleMs: int('SPANLOG_MONITOR_SETTLE_MS', 120_000, -300_000, 3_600_000),
     monitorMaxLagMessages: int('SPANLOG_MONITOR_MAX_LAG', 10_000, 0, 100_000_000),
     trustProxy: trustProxy.value,
+    maxFreeOrgsPerUser: optionalInt('SPANLOG_MAX_FREE_ORGS_PER_USER', 0, 1_000_000),
+    creationsPerMinute: optionalInt('SPANLOG_CREATIONS_PER_MINUTE', 0, 1_000_000),
     secretKey: secretKey(),
   };
   if (problems.length) throw new ConfigError(problems);

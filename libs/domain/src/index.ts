@@ -21,6 +21,7 @@ export * from './evaluators/evaluator';
 export * from './evaluators/webhook';
 export * from './events/eval-job';
 export * from './evaluators/validate-evaluator';
+export * from './evaluators/public-address';
 export * from './json/parse';
 export * from './scores/score-request';
 export * from './model-stats/latency-histogram';

@@ -63,6 +63,19 @@ export const PASSWORD_HASHING = { concurrent: 1, queued: 16 } as const;
  */
 export const FAILED_KEY_AUTHS_PER_SECOND_PER_IP = 10;
 
+/**
+ * Organizations, projects and API keys one user may create, together, in a rolling window
+ * (`SPANLOG_CREATIONS_PER_MINUTE` overrides the figure): each is a row, an audit event and,
+ * for a key, a rate-limit bucket of its own, so they must not be made by the thousand.
+ */
+export const CREATION_RATE = { perWindow: 10, windowMs: 60_000 } as const;
+
+/** Free organizations one user may own (`SPANLOG_MAX_FREE_ORGS_PER_USER` overrides; 0 is no limit): each is a fresh Free quota. */
+export const DEFAULT_MAX_FREE_ORGS_PER_USER = 2;
+
+/** Unrevoked API keys per project: every key has a rate-limit bucket of its own, and a key is never needed by the hundred. */
+export const MAX_ACTIVE_API_KEYS_PER_PROJECT = 100;
+
 /** Requests per second for an API key: the organization's own setting, else its plan's. */
 export const rateLimitOf = (plan: PlanName, organizationOverride: number | null): number =>
   organizationOverride ?? PLANS[plan].ratePerSecond;
@@ -114,6 +127,12 @@ export const MAX_JSON_DEPTH = 64;
 export const MAX_NATIVE_ID_LENGTH = 256;
 
 /**
+ * Characters of one URL path segment as sent (`/api/v1/traces/:id`): the longest native id
+ * percent-encoded (a UTF-16 unit is at most 9 characters: 3 UTF-8 bytes as `%XX`). Longer is 414.
+ */
+export const MAX_PATH_SEGMENT_LENGTH = MAX_NATIVE_ID_LENGTH * 9;
+
+/**
  * Plausible ranges of what a span reports, checked where data enters (native validation,
  * OTLP conversion). Far beyond any real call, yet small enough that no sum over a project's
  * spans can overflow a double: one `cost` of 1.8e308 once made every trace list answer 500.
@@ -163,6 +182,8 @@ export const EVALUATOR_LIMITS = {
   nameLength: 200,
   urlLength: 2_048,
   headers: 20,
+  /** Header names: far beyond any real one, short enough to show in a message and store twenty of. */
+  headerNameLength: 256,
   headerValueLength: 4_096,
   filterNames: 100,
   /** The answer of a webhook is read up to this size; a larger one is an invalid answer. */

@@ -4,6 +4,7 @@ export * from './telemetry/trace-query';
 export * from './store-unavailable';
 export * from './tenancy/api-key-lookup';
 export * from './tenancy/principal-cache';
+export * from './tenancy/known-keys';
 export * from './tenancy/bootstrap';
 export * from './tenancy/login-failures-store';
 export * from './tenancy/passwords';

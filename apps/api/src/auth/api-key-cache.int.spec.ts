@@ -42,6 +42,7 @@ describe('API key principals cached while Postgres notifies key changes', () => 
     const [project] = await ds.query(`INSERT INTO projects (org_id, name) VALUES ($1, 'agents') RETURNING id`, [org.id]);
     const [user] = await ds.query(`INSERT INTO users (email, password_hash) VALUES ($1, 'x') RETURNING id`, [`${randomUUID()}@spanlog.test`]);
     const key = await new TenancyRepository(ds).createApiKey(project.id, 'ingest', user.id);
+    if (!key) throw new Error('no limit was given, yet the key was refused');
     return { secret: key.apiKey, hash: hashApiKey(key.apiKey), id: key.id, orgId: org.id, projectId: project.id };
   }
 
@@ -55,6 +56,17 @@ describe('API key principals cached while Postgres notifies key changes', () => 
     await until(() => state.listening === 1);
     const dropConnection = () => ds.query('SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE application_name = $1', [applicationName]);
     return { cache, lookup: new ApiKeyLookup(ds, cache, listener), state, dropConnection };
+  }
+
+  /** Counts the statements this test's code sends on the pool that read the known keys. */
+  function countQueries() {
+    const original = ds.query.bind(ds);
+    let reads = 0;
+    ds.query = ((sql: string, ...rest: unknown[]) => {
+      if (sql.includes('left(key_hash')) reads++;
+      return (original as (...args: unknown[]) => Promise<unknown>)(sql, ...rest);
+    }) as typeof ds.query;
+    return { count: () => reads, stop: () => void (ds.query = original) };
   }
 
   /** A change no trigger sees (replica mode): only a look-up that asks Postgres notices it. */
@@ -71,18 +83,41 @@ describe('API key principals cached while Postgres notifies key changes', () => 
       expect(await lookup.find(key.secret)).toBeNull();
       await silently('UPDATE api_keys SET revoked_at = NULL WHERE id = $1', [key.id]);
       expect(await lookup.find(key.secret)).toBeNull();
-      expect(await lookup.findCached(key.secret)).toBeNull();
+      expect(await lookup.mayExist(key.secret)).toBe(false);
       await silently('UPDATE api_keys SET revoked_at = now() WHERE id = $1', [key.id]);
     }
   });
 
-  it('answers from the cache alone when asked to: a cached key, and nothing for one that is not', async () => {
+  it('tells a key that exists from one that does not without a query per call: a key created or revoked just before is known as such', async () => {
     const { lookup } = await listening();
-    const cached = await newKey();
-    const other = await newKey();
-    expect(await lookup.find(cached.secret)).toMatchObject({ apiKeyId: cached.id });
-    expect(await lookup.findCached(cached.secret)).toMatchObject({ apiKeyId: cached.id });
-    expect(await lookup.findCached(other.secret)).toBeNull();
+    const queries = countQueries();
+    const before = await newKey();
+    expect(await lookup.mayExist(before.secret)).toBe(true);
+    const read = queries.count();
+    for (let i = 0; i < 50; i++) expect(await lookup.mayExist(`sl_${randomUUID()}`)).toBe(false);
+    expect(await lookup.mayExist(before.secret)).toBe(true);
+    expect(queries.count()).toBe(read);
+    // Created and revoked with no wait: the listener has caught up with them before the answer.
+    for (let i = 0; i < 5; i++) {
+      const created = await newKey();
+      expect(await lookup.mayExist(created.secret)).toBe(true);
+      await ds.query('UPDATE api_keys SET revoked_at = now() WHERE id = $1', [created.id]);
+      expect(await lookup.mayExist(`sl_${randomUUID()}`)).toBe(false);
+      expect(await lookup.mayExist(created.secret)).toBe(false);
+    }
+    queries.stop();
+  });
+
+  it('without a listener reads the known keys again at most once a second', async () => {
+    const lookup = new ApiKeyLookup(ds, new PrincipalCache(TTL_MS));
+    const queries = countQueries();
+    expect(await lookup.mayExist(`sl_${randomUUID()}`)).toBe(false);
+    for (let i = 0; i < 50; i++) await lookup.mayExist(`sl_${randomUUID()}`);
+    expect(queries.count()).toBe(1);
+    const key = await newKey();
+    await new Promise((resolve) => setTimeout(resolve, 1_000));
+    expect(await lookup.mayExist(key.secret)).toBe(true);
+    queries.stop();
   });
 
   it('answers a key it has resolved from the cache, without asking Postgres', async () => {
@@ -114,7 +149,7 @@ describe('API key principals cached while Postgres notifies key changes', () => 
     await until(() => cache.get(key.hash) === undefined, 1_000);
   });
 
-  it('is notified of every change to what a principal holds, once per statement, but not of last_used_at', async () => {
+  it('is notified of every change to what a principal holds and of every new key, once per statement, but not of last_used_at', async () => {
     const client = new Client({ connectionString: url });
     await client.connect();
     const payloads: (string | undefined)[] = [];
@@ -122,6 +157,8 @@ describe('API key principals cached while Postgres notifies key changes', () => 
     await client.query(`LISTEN ${API_KEY_CHANGES_CHANNEL}`);
     try {
       const [a, b] = [await newKey(), await newKey()];
+      await client.query('SELECT 1');
+      expect(payloads.splice(0)).toEqual(['api_keys created', 'api_keys created']);
       await ds.query('UPDATE api_keys SET last_used_at = now() WHERE id = ANY($1)', [[a.id, b.id]]);
       await ds.query('UPDATE api_keys SET revoked_at = now() WHERE id = ANY($1)', [[a.id, b.id]]);
       await ds.query(`UPDATE organizations SET rate_limit_per_second = 5 WHERE id = $1`, [a.orgId]);

@@ -1,8 +1,10 @@
 import { Client } from 'pg';
 import type { ApiKeyChanges, PrincipalCache } from '@app/persistence';
 
-/** Notified by the triggers of migration ApiKeyChanges; the payload names the table, for people. */
+/** Notified by the triggers of migrations ApiKeyChanges and ApiKeyCreationNotifies; the payload names the table, for people. */
 export const API_KEY_CHANGES_CHANNEL = 'spanlog_api_keys';
+/** The payload of a new key (ApiKeyCreationNotifies): it changes no cached principal, only the set of known keys. */
+export const API_KEY_CREATED_PAYLOAD = 'api_keys created';
 
 /** Longest wait for the listener's connection to answer before a look-up goes to Postgres instead. */
 const CATCH_UP_TIMEOUT_MS = 1_000;
@@ -80,7 +82,7 @@ export class ApiKeyChangeListener implements ApiKeyChanges {
     // Keepalive so a connection that died silently is noticed even when no look-up asks.
     const client = new Client({ connectionString: this.options.url, application_name: this.options.applicationName, keepAlive: true, connectionTimeoutMillis: 5_000 });
     this.client = client;
-    client.on('notification', () => this.cache.invalidate());
+    client.on('notification', (n) => (n.payload === API_KEY_CREATED_PAYLOAD ? this.cache.keyCreated() : this.cache.invalidate()));
     client.on('error', (err) => this.lost(client, err));
     client.on('end', () => this.lost(client, undefined));
     try {

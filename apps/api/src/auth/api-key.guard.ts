@@ -40,8 +40,10 @@ export function apiKeyOf(req: FastifyRequest): string | null {
 
 /**
  * Project API keys (SPEC 5): missing, unknown or revoked → 401; a session token is not a key.
- * A client IP that keeps sending unknown keys is refused with 429 before the look-up
- * (FailedAuthLimiter); keys the cache knows still pass, so its good clients go on working.
+ * A client IP that keeps sending unknown keys (FailedAuthLimiter) is refused with 429 for
+ * keys that do not exist, told apart without a query (`mayExist`), while its valid keys,
+ * old or just created, are looked up as ever: behind a proxy every client shares one
+ * address, and one client's guesses must not lock the others out.
  */
 @Injectable()
 export class ApiKeyGuard implements CanActivate {
@@ -55,11 +57,11 @@ export class ApiKeyGuard implements CanActivate {
     const token = apiKeyOf(req);
     if (!token) throw new DomainError('UNAUTHORIZED', 'missing API key: send Authorization: Bearer <API_KEY>');
     const blockedForMs = this.failures.blockedForMs(req.ip);
-    const principal = blockedForMs ? await this.keys.findCached(token) : await this.keys.find(token);
-    if (!principal && blockedForMs) {
+    if (blockedForMs && !(await this.keys.mayExist(token))) {
       const seconds = Math.ceil(blockedForMs / 1_000);
       throw new DomainError('RATE_LIMIT_EXCEEDED', `too many requests with invalid API keys from this address; retry after ${seconds} second${seconds === 1 ? '' : 's'}`, { 'Retry-After': String(seconds) });
     }
+    const principal = await this.keys.find(token);
     if (!principal) {
       this.failures.recordFailure(req.ip);
       throw new DomainError('UNAUTHORIZED', 'invalid or revoked API key');

@@ -1,5 +1,6 @@
 import Fastify from 'fastify';
 import type { TrustProxy } from '@app/config';
+import { MAX_NATIVE_ID_LENGTH, MAX_PATH_SEGMENT_LENGTH } from '@app/domain';
 import { httpServerOptions } from './server-options';
 
 /** The client address the API would count a request against, as Fastify works it out with our options. */
@@ -30,5 +31,20 @@ describe(httpServerOptions.name, () => {
     expect(await clientIp(1, '10.0.0.5', 'forged, 203.0.113.9')).toBe('203.0.113.9');
     expect(await clientIp(2, '10.0.0.5', 'forged, 203.0.113.9, 10.0.0.4')).toBe('203.0.113.9');
     expect(await clientIp(1, '10.0.0.5')).toBe('10.0.0.5');
+  });
+
+  it('takes a path segment as long as a native id percent-encoded, and answers a longer one 414 and a malformed one 400 in SPEC 7.2 body, without the URL', async () => {
+    const app = Fastify(httpServerOptions({ trustProxy: false }));
+    app.get('/traces/:id', async () => 'found');
+    try {
+      const long = await app.inject({ method: 'GET', url: `/traces/secret-${'a'.repeat(MAX_PATH_SEGMENT_LENGTH)}` });
+      expect((await app.inject({ method: 'GET', url: `/traces/${encodeURIComponent('é'.repeat(MAX_NATIVE_ID_LENGTH))}` })).body).toBe('found');
+      expect({ status: long.statusCode, body: long.json() }).toEqual({ status: 414, body: { error: { code: 'VALIDATION_ERROR', message: 'the URL is too long: a path segment is longer than the server takes' } } });
+      const malformed = await app.inject({ method: 'GET', url: '/traces/secret-%zz' });
+      expect({ status: malformed.statusCode, body: malformed.json() }).toEqual({ status: 400, body: { error: { code: 'VALIDATION_ERROR', message: expect.stringMatching(/^the URL is not valid/) } } });
+      expect(long.body + malformed.body).not.toContain('secret');
+    } finally {
+      await app.close();
+    }
   });
 });

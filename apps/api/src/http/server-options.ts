@@ -3,7 +3,8 @@ import type { IncomingMessage } from 'node:http';
 import type { Server } from 'node:http';
 import type { FastifyHttpOptions } from 'fastify';
 import type { AppConfig, TrustProxy } from '@app/config';
-import { HTTP_TIMEOUTS, MAX_BODY_BYTES } from '@app/domain';
+import { HTTP_TIMEOUTS, MAX_BODY_BYTES, MAX_PATH_SEGMENT_LENGTH } from '@app/domain';
+import { answerClientError, answerRouterError } from './protocol-errors';
 
 const REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
 
@@ -17,7 +18,7 @@ export function trustedProxies(trust: TrustProxy): boolean | string[] | ((addres
   return (_address, hop) => hop < trust;
 }
 
-/** The API's HTTP server: body ceiling, request ids, whose X-Forwarded-For to believe, and how long to wait on a client. */
+/** The API's HTTP server: body ceiling, request ids, whose X-Forwarded-For to believe, how long to wait on a client, and its own refusals' body. */
 export function httpServerOptions(config: Pick<AppConfig, 'trustProxy'>): FastifyHttpOptions<Server> {
   return {
     bodyLimit: MAX_BODY_BYTES,
@@ -27,6 +28,10 @@ export function httpServerOptions(config: Pick<AppConfig, 'trustProxy'>): Fastif
       return typeof given === 'string' && REQUEST_ID.test(given) ? given : randomUUID();
     },
     trustProxy: trustedProxies(config.trustProxy),
+    // Every native id fits, percent-encoded; longer is refused (protocol-errors.ts).
+    maxParamLength: MAX_PATH_SEGMENT_LENGTH,
+    frameworkErrors: answerRouterError,
+    clientErrorHandler: answerClientError,
     requestTimeout: HTTP_TIMEOUTS.requestMs,
     connectionTimeout: HTTP_TIMEOUTS.idleMs,
     keepAliveTimeout: HTTP_TIMEOUTS.keepAliveMs,

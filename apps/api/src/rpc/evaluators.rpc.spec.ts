@@ -57,7 +57,7 @@ class MemoryStore implements Pick<EvaluatorStore, 'create' | 'list' | 'update' |
   }
 }
 
-function setup(nodeEnv = 'test') {
+function setup(nodeEnv = 'test', evaluatorAllowPrivateNetworks = nodeEnv !== 'production') {
   const roles = new Map<string, MemberRole>([
     ['owner', 'owner'],
     ['admin', 'admin'],
@@ -75,7 +75,7 @@ function setup(nodeEnv = 'test') {
   const store = new MemoryStore();
   const audited: AuditRecord[] = [];
   const audit = { record: async (r: AuditRecord) => void audited.push(r) };
-  const service = new EvaluatorsService(tenancy as unknown as TenancyService, store as unknown as EvaluatorStore, audit as unknown as AuditPublisher, { nodeEnv } as AppConfig);
+  const service = new EvaluatorsService(tenancy as unknown as TenancyService, store as unknown as EvaluatorStore, audit as unknown as AuditPublisher, { nodeEnv, evaluatorAllowPrivateNetworks } as AppConfig);
   const router = buildRouter({ tenancy: {} as TenancyService, evaluators: service, reads: {} as ProjectReadsService, stats: {} as StatsService, monitors: {} as MonitorsService });
   const as = (userId: string) => router.createCaller({ ip: '127.0.0.1', requestId: 'req-1', session: async () => ({ sub: userId, sid: 's', typ: 'access' as const }) }).evaluator;
   return { as, store, audited, tenancy };
@@ -138,6 +138,13 @@ describe('evaluator procedures', () => {
     const { as, store } = setup();
     expect(await failure(as('admin').create(input))).toEqual({ code: 'BAD_REQUEST', message });
     expect(store.rows.size).toBe(0);
+  });
+
+  it('refuses an address the worker would not call, when private networks are off (production), naming url', async () => {
+    const metadata = created({ url: 'https://169.254.169.254/latest' });
+    expect(await failure(setup('production').as('admin').create(metadata))).toEqual({ code: 'BAD_REQUEST', message: expect.stringMatching(/^url: must not be a private, loopback, link-local or unspecified address/) });
+    await expect(setup('production', true).as('admin').create(metadata)).resolves.toMatchObject({ url: 'https://169.254.169.254/latest' });
+    await expect(setup('development').as('admin').create(metadata)).resolves.toMatchObject({ url: 'https://169.254.169.254/latest' });
   });
 
   it('refuses http in production only', async () => {

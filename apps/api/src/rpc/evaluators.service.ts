@@ -29,7 +29,7 @@ type EvaluatorAuditAction = Extract<AuditAction, `evaluator.${string}`>;
  */
 @Injectable()
 export class EvaluatorsService implements OnModuleInit {
-  private readonly requireHttps: boolean;
+  private readonly rules: { requireHttps: boolean; refuseNonPublicHosts: boolean };
 
   constructor(
     private readonly tenancy: TenancyService,
@@ -38,7 +38,8 @@ export class EvaluatorsService implements OnModuleInit {
     @Inject(APP_CONFIG) config: AppConfig,
   ) {
     // SPEC 2.6: HTTPS in production; elsewhere plain http lets a local endpoint be tried out.
-    this.requireHttps = config.nodeEnv === 'production';
+    // A URL the worker would refuse to call is refused when saved, by the same setting.
+    this.rules = { requireHttps: config.nodeEnv === 'production', refuseNonPublicHosts: !config.evaluatorAllowPrivateNetworks };
   }
 
   /** Seals what an older version stored in plaintext, and refuses to start with a key that does not open what is stored. */
@@ -47,7 +48,7 @@ export class EvaluatorsService implements OnModuleInit {
   }
 
   async create(actor: Actor, projectId: string, fields: unknown): Promise<EvaluatorWithSecret> {
-    const settings = validateEvaluatorInput(fields, { partial: false, requireHttps: this.requireHttps });
+    const settings = validateEvaluatorInput(fields, { partial: false, ...this.rules });
     const orgId = await this.tenancy.requireProjectRole(actor, projectId, ADMIN_ROLES);
     const evaluator = await this.store.create(projectId, settings);
     await this.record(actor, orgId, 'evaluator.created', evaluator.id, { projectId, name: evaluator.name });
@@ -60,7 +61,7 @@ export class EvaluatorsService implements OnModuleInit {
   }
 
   async update(actor: Actor, projectId: string, id: string, fields: unknown): Promise<Evaluator> {
-    const patch = validateEvaluatorInput(fields, { partial: true, requireHttps: this.requireHttps });
+    const patch = validateEvaluatorInput(fields, { partial: true, ...this.rules });
     const orgId = await this.tenancy.requireProjectRole(actor, projectId, ADMIN_ROLES);
     const evaluator = await this.store.update(projectId, id, patch);
     if (!evaluator) throw notFound(`evaluator ${id} not found in project ${projectId}`);

@@ -45,6 +45,8 @@ export async function mountRpc(app: NestFastifyApplication): Promise<void> {
           return auth.verifyAccessToken(token);
         },
       }),
+      // A domain error's headers (Retry-After on a 429 or 503) reach the client as on REST.
+      responseMeta: ({ errors }) => ({ headers: Object.assign({}, ...errors.map((e) => (e.cause instanceof DomainError ? e.cause.headers : {}))) as Record<string, string> }),
       onError: ({ error: err, path }) => {
         if (err.code === 'INTERNAL_SERVER_ERROR') logger.error({ reqId: req.id, path, err: err.cause ?? err }, 'rpc procedure failed');
       },

@@ -1,8 +1,10 @@
-import { Injectable } from '@nestjs/common';
-import { ADMIN_ROLES, DomainError, OWNER_ROLES, PLANS, notFound, usageReport, utcMonthOf, validationError } from '@app/domain';
+import { Inject, Injectable } from '@nestjs/common';
+import { APP_CONFIG, type AppConfig } from '@app/config';
+import { ADMIN_ROLES, CREATION_RATE, DEFAULT_MAX_FREE_ORGS_PER_USER, DomainError, MAX_ACTIVE_API_KEYS_PER_PROJECT, OWNER_ROLES, PLANS, notFound, usageReport, utcMonthOf, validationError } from '@app/domain';
 import { type MemberRole, TenancyRepository, UsageQueries } from '@app/persistence';
 import { AuditPublisher } from '../audit/audit.publisher';
 import { decodeCursor, encodeCursor } from '../traces/cursor';
+import { CreationLimiter } from './creation-limiter';
 
 const AUDIT_PAGE = 50;
 
@@ -18,14 +20,26 @@ function permitted(role: MemberRole, allowed?: readonly MemberRole[]): MemberRol
   return role;
 }
 
-/** The dashboard's tenancy operations, each checked for membership and role first. */
+/**
+ * The dashboard's tenancy operations, each checked for membership and role first. Creations
+ * are limited per user (CreationLimiter, after the access check so that a refused call costs
+ * no share) and counted: Free organizations per owner, active keys per project (403
+ * QUOTA_EXCEEDED naming the limit).
+ */
 @Injectable()
 export class TenancyService {
+  private readonly creations: CreationLimiter;
+  private readonly maxFreeOrgsPerUser: number;
+
   constructor(
     private readonly repo: TenancyRepository,
     private readonly usageCounters: UsageQueries,
     private readonly audit: AuditPublisher,
-  ) {}
+    @Inject(APP_CONFIG) config: AppConfig,
+  ) {
+    this.creations = new CreationLimiter(config.creationsPerMinute ?? CREATION_RATE.perWindow);
+    this.maxFreeOrgsPerUser = config.maxFreeOrgsPerUser ?? DEFAULT_MAX_FREE_ORGS_PER_USER;
+  }
 
   async me(actor: Actor) {
     const user = await this.repo.user(actor.userId);
@@ -38,7 +52,12 @@ export class TenancyService {
   }
 
   async createOrg(actor: Actor, name: string) {
-    const org = await this.repo.createOrg(actor.userId, name);
+    this.creations.take(actor.userId);
+    const org = await this.repo.createOrg(actor.userId, name, this.maxFreeOrgsPerUser);
+    if (!org) {
+      const max = this.maxFreeOrgsPerUser;
+      throw new DomainError('QUOTA_EXCEEDED', `a user may own at most ${max} Free organization${max === 1 ? '' : 's'}; upgrade one of yours to create another`);
+    }
     await this.audit.record({ orgId: org.id, actorUserId: actor.userId, action: 'organization.created', target: org.id, details: { name }, ip: actor.ip });
     return org;
   }
@@ -50,6 +69,7 @@ export class TenancyService {
 
   async createProject(actor: Actor, orgId: string, name: string) {
     await this.requireRole(actor, orgId, ADMIN_ROLES);
+    this.creations.take(actor.userId);
     const project = await this.repo.createProject(orgId, name);
     if (!project) throw validationError(`name: a project named "${name}" already exists in this organization`);
     await this.audit.record({ orgId, actorUserId: actor.userId, action: 'project.created', target: project.id, details: { name }, ip: actor.ip });
@@ -58,7 +78,9 @@ export class TenancyService {
 
   async createApiKey(actor: Actor, projectId: string, name: string) {
     const orgId = await this.requireProjectRole(actor, projectId, ADMIN_ROLES);
-    const key = await this.repo.createApiKey(projectId, name, actor.userId);
+    this.creations.take(actor.userId);
+    const key = await this.repo.createApiKey(projectId, name, actor.userId, MAX_ACTIVE_API_KEYS_PER_PROJECT);
+    if (!key) throw new DomainError('QUOTA_EXCEEDED', `a project may have at most ${MAX_ACTIVE_API_KEYS_PER_PROJECT} active API keys; revoke one to create another`);
     await this.audit.record({ orgId, actorUserId: actor.userId, action: 'api_key.created', target: key.id, details: { projectId, name, prefix: key.prefix }, ip: actor.ip });
     return key;
   }

@@ -94,7 +94,8 @@ export class AuthService {
       throw new DomainError('UNAUTHORIZED', 'access token is invalid or expired');
     }
     if (!isAccessClaims(claims)) throw new DomainError('UNAUTHORIZED', 'access token is invalid or expired');
-    if (!(await this.sessions.isLive(claims.sid))) throw new DomainError('UNAUTHORIZED', 'session has ended; log in again');
+    // sid and sub together: a token signed with a leaked secret cannot borrow another user's live session.
+    if (!(await this.sessions.isLiveFor(claims.sid, claims.sub))) throw new DomainError('UNAUTHORIZED', 'session has ended; log in again');
     return claims;
   }
 

@@ -1,6 +1,7 @@
 import { Type } from 'class-transformer';
-import { IsArray, IsInt, IsNumber, IsOptional, IsString, IsUUID, Length, Max, Min } from 'class-validator';
+import { IsArray, IsNumber, IsOptional, IsString, IsUUID, Length } from 'class-validator';
 import { TRACE_QUERY_LIMIT } from '@app/domain';
+import { DecimalIntegerField } from '../validation/integer-field';
 import { StorableText } from '../validation/text-fields';
 import { TimestampField } from '../validation/timestamp-field';
 
@@ -31,12 +32,7 @@ export class TraceFilterFields {
   @IsOptional() @Type(() => Number) @IsNumber({}, { message: 'minScore must be a number' }) minScore?: number;
   @IsOptional() @Type(() => Number) @IsNumber({}, { message: 'maxScore must be a number' }) maxScore?: number;
 
-  @IsOptional()
-  @Type(() => Number)
-  @IsInt()
-  @Min(TRACE_QUERY_LIMIT.min)
-  @Max(TRACE_QUERY_LIMIT.max)
-  limit?: number;
+  @IsOptional() @DecimalIntegerField(TRACE_QUERY_LIMIT) limit?: number;
 
   @IsOptional() @IsString() cursor?: string;
 }

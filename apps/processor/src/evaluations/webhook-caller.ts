@@ -12,6 +12,7 @@ import {
   SIGNATURE_HEADERS,
   type WebhookRequestBody,
   evaluationOf,
+  isNonPublicHost,
   isRetryable,
   webhookRetryDelayMs,
 } from '@app/domain';
@@ -96,6 +97,8 @@ export class WebhookCaller {
     }
     if (parsed.protocol !== 'https:' && parsed.protocol !== 'http:') return `evaluator URL must be http(s): ${url}`;
     if (this.policy.requireHttps && parsed.protocol !== 'https:') return 'evaluator URL must use HTTPS in production';
+    // The rule evaluator.create applies; request-filtering-agent applies it again to the address a host name resolves to.
+    if (!this.policy.allowPrivateNetworks && isNonPublicHost(parsed)) return `evaluator URL must not name a private, loopback, link-local or unspecified address: ${parsed.hostname}`;
     return null;
   }
 

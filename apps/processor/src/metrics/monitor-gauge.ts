@@ -1,24 +1,30 @@
 import { Gauge } from 'prom-client';
 import type { DataSource } from 'typeorm';
-import { MONITOR_STATE_GAUGE } from '@app/domain';
-import { monitorEvaluationAges, monitorStates } from '@app/persistence';
+import { MONITOR_STATES } from '@app/domain';
+import { monitorStateCounts, oldestMonitorEvaluationAge } from '@app/persistence';
+
+/** Every state a monitor can be shown in, PENDING before its first evaluation; each always has a series. */
+export const MONITOR_GAUGE_STATES = [...MONITOR_STATES, 'PENDING'] as const;
 
 /**
- * `spanlog_monitor_state{project,monitor}`: each enabled, evaluated monitor's state as 0 OK,
- * 1 ALERT, 2 NO_DATA (README "Monitors"), read from Postgres when scraped, so every processor
- * shows the same values. A monitor not evaluated yet has no series; when Postgres cannot be
- * read the series are left out rather than kept at a stale value.
+ * `spanlog_monitors{state}`: how many enabled monitors are in each state, read from Postgres
+ * when scraped, so every processor shows the same values. No label names a project or a
+ * monitor: `/metrics` is unauthenticated, and the API answers unknown projects with 403
+ * precisely so their ids cannot be probed. Which monitor alerts is for the dashboard, the
+ * TUI and `spanlog alerts list`. When Postgres cannot be read the series are left out rather
+ * than kept at stale values.
  */
 export function monitorStateGauge(ds: DataSource): Gauge {
   return new Gauge({
-    name: 'spanlog_monitor_state',
-    help: 'State of each monitor: 0 OK, 1 ALERT, 2 NO_DATA',
-    labelNames: ['project', 'monitor'] as const,
+    name: 'spanlog_monitors',
+    help: 'Enabled monitors per state: OK, ALERT, NO_DATA, or PENDING before their first evaluation',
+    labelNames: ['state'] as const,
     registers: [],
     async collect() {
       this.reset();
       try {
-        for (const m of await monitorStates(ds)) this.set({ project: m.projectId, monitor: m.id }, MONITOR_STATE_GAUGE[m.state]);
+        const counts = new Map((await monitorStateCounts(ds)).map((c) => [c.state as string, c.count]));
+        for (const state of MONITOR_GAUGE_STATES) this.set({ state }, counts.get(state) ?? 0);
       } catch {
         this.reset();
       }
@@ -27,22 +33,21 @@ export function monitorStateGauge(ds: DataSource): Gauge {
 }
 
 /**
- * `spanlog_monitor_evaluation_age_seconds{project,monitor}`: seconds since each enabled monitor
- * was last evaluated (since its creation before its first), read like the state gauge. It grows
- * while rounds are skipped (a rebuild, a lagging projection) or the monitor is (stats of its
- * window awaiting their recount), which the state gauge cannot show: alert on it staying above
- * a few rounds.
+ * `spanlog_monitor_evaluation_age_max_seconds`: the most seconds any enabled monitor has gone
+ * unevaluated (since its creation before its first), read like the state gauge. It grows while
+ * rounds are skipped (a rebuild, a lagging projection) or a monitor is (stats of its window
+ * awaiting their recount), which the states cannot show: alert on it staying above a few
+ * rounds. 0 while no monitor is enabled.
  */
 export function monitorEvaluationAgeGauge(ds: DataSource): Gauge {
   return new Gauge({
-    name: 'spanlog_monitor_evaluation_age_seconds',
-    help: 'Seconds since each enabled monitor was last evaluated',
-    labelNames: ['project', 'monitor'] as const,
+    name: 'spanlog_monitor_evaluation_age_max_seconds',
+    help: 'Seconds since the least recently evaluated enabled monitor was evaluated',
     registers: [],
     async collect() {
       this.reset();
       try {
-        for (const m of await monitorEvaluationAges(ds)) this.set({ project: m.projectId, monitor: m.id }, m.seconds);
+        this.set((await oldestMonitorEvaluationAge(ds)) ?? 0);
       } catch {
         this.reset();
       }

@@ -26,7 +26,7 @@ const STALE_AFTER_ROUNDS = 10;
  *   marks every bucket, so none is judged on stats half recounted), and keeps its state; one
  *   skipped for STALE_AFTER_ROUNDS rounds is logged as a warning, once, since late batches
  *   into its window arriving every few seconds could keep it skipped (the gauge
- *   `spanlog_monitor_evaluation_age_seconds` shows it too);
+ *   `spanlog_monitor_evaluation_age_max_seconds` shows it too);
  * - windows end at a 5-minute boundary at least `SPANLOG_MONITOR_SETTLE_MS` ago, so a batch
  *   arriving a little late is counted before its window is judged.
  * A change of state is written with its history row and audit outbox row in one transaction;

@@ -5,8 +5,8 @@ import { EVALUATOR_LIMITS } from '../limits';
 import type { EvaluatorSettings } from './evaluator';
 import { validateEvaluatorInput } from './validate-evaluator';
 
-const CREATE = { partial: false, requireHttps: false } as const;
-const UPDATE = { partial: true, requireHttps: false } as const;
+const CREATE = { partial: false, requireHttps: false, refuseNonPublicHosts: false } as const;
+const UPDATE = { partial: true, requireHttps: false, refuseNonPublicHosts: false } as const;
 const URL_ = 'https://eval.example.com/score';
 
 /** The message of the validation error `run` throws; fails when it throws anything else or nothing. */
@@ -117,8 +117,23 @@ describe(validateEvaluatorInput.name, () => {
     it('takes http outside production only', () => {
       const input = { name: 'n', url: 'http://localhost:8080/score' };
       expect(validateEvaluatorInput(input, CREATE).url).toBe('http://localhost:8080/score');
-      expect(refusal(() => validateEvaluatorInput(input, { partial: false, requireHttps: true }))).toBe('url: must be an https URL in production');
-      expect(validateEvaluatorInput({ ...input, url: URL_ }, { partial: false, requireHttps: true }).url).toBe(URL_);
+      expect(refusal(() => validateEvaluatorInput(input, { partial: false, requireHttps: true, refuseNonPublicHosts: true }))).toBe('url: must be an https URL in production');
+      expect(validateEvaluatorInput({ ...input, url: URL_ }, { partial: false, requireHttps: true, refuseNonPublicHosts: true }).url).toBe(URL_);
+    });
+
+    it('refuses addresses that are not public where private networks are off, naming url, on create and update alike', () => {
+      const rules = { requireHttps: true, refuseNonPublicHosts: true };
+      const message = /^url: must not be a private, loopback, link-local or unspecified address \(127\.0\.0\.1\)/;
+      expect(refusal(() => validateEvaluatorInput({ name: 'n', url: 'https://2130706433/score' }, { partial: false, ...rules }))).toMatch(message);
+      expect(refusal(() => validateEvaluatorInput({ url: 'https://0177.0.0.1/' }, { partial: true, ...rules }))).toMatch(message);
+      expect(validateEvaluatorInput({ name: 'n', url: 'https://127.0.0.1/score' }, CREATE).url).toBe('https://127.0.0.1/score');
+    });
+
+    it('bounds header names, naming the header cut short', () => {
+      const name = `X-${'k'.repeat(EVALUATOR_LIMITS.headerNameLength)}`;
+      expect(refusal(() => validateEvaluatorInput({ name: 'n', url: URL_, headers: { [name]: 'v' } }, CREATE))).toBe(`headers: header names must be at most 256 characters ("${name.slice(0, 64)}…")`);
+      const longest = 'k'.repeat(EVALUATOR_LIMITS.headerNameLength);
+      expect(validateEvaluatorInput({ name: 'n', url: URL_, headers: { [longest]: 'v' } }, CREATE).headers).toEqual({ [longest]: 'v' });
     });
   });
 
@@ -130,7 +145,7 @@ describe(validateEvaluatorInput.name, () => {
 
     it('applies the same rules to what is given', () => {
       expect(refusal(() => validateEvaluatorInput({ retries: 9 }, UPDATE))).toBe('retries: must be an integer from 0 to 5');
-      expect(refusal(() => validateEvaluatorInput({ url: 'http://eval.example.com' }, { partial: true, requireHttps: true }))).toBe('url: must be an https URL in production');
+      expect(refusal(() => validateEvaluatorInput({ url: 'http://eval.example.com' }, { partial: true, requireHttps: true, refuseNonPublicHosts: true }))).toBe('url: must be an https URL in production');
     });
 
     it('refuses an update that changes nothing', () => {
@@ -213,7 +228,7 @@ describe(validateEvaluatorInput.name, () => {
         fc.property(input, fc.boolean(), (value, partial) => {
           let result: unknown;
           try {
-            result = partial ? validateEvaluatorInput(value, { partial: true, requireHttps: true }) : validateEvaluatorInput(value, { partial: false, requireHttps: true });
+            result = partial ? validateEvaluatorInput(value, { partial: true, requireHttps: true, refuseNonPublicHosts: true }) : validateEvaluatorInput(value, { partial: false, requireHttps: true, refuseNonPublicHosts: true });
           } catch (err) {
             expect(err).toBeInstanceOf(DomainError);
             expect((err as DomainError).message).toMatch(fieldAtFault);

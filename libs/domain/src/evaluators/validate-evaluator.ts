@@ -3,6 +3,7 @@ import { UNSTORABLE_TEXT, isStorableText } from '../json/sanitize';
 import { EVALUATOR_LIMITS as LIMITS } from '../limits';
 import { SPAN_TYPE_PATTERN } from '../telemetry/records';
 import type { EvaluatorFilter, EvaluatorPatch, EvaluatorSettings } from './evaluator';
+import { isNonPublicHost } from './public-address';
 import { SIGNATURE_HEADERS } from './webhook';
 
 export interface EvaluatorValidationOptions {
@@ -10,6 +11,8 @@ export interface EvaluatorValidationOptions {
   partial: boolean;
   /** SPEC 2.6: the URL must be HTTPS in production. */
   requireHttps: boolean;
+  /** Where webhooks may not call private networks (production): the URL must not name such an address. */
+  refuseNonPublicHosts: boolean;
 }
 
 /** Reads one field's value or throws a validation error naming `path`. */
@@ -53,7 +56,7 @@ const readName: Reader<string> = (value, path) => {
 };
 
 /** The URL as it will be called (WHATWG-normalized), so what is stored is what is shown and used. */
-const readUrl: Reader<string> = (value, path, { requireHttps }) => {
+const readUrl: Reader<string> = (value, path, { requireHttps, refuseNonPublicHosts }) => {
   const url = typeof value === 'string' && URL.canParse(value) ? new URL(value) : null;
   if (!url || (url.protocol !== 'https:' && url.protocol !== 'http:') || url.href.length > LIMITS.urlLength) {
     throw invalid(path, `must be an absolute http or https URL of at most ${LIMITS.urlLength} characters`);
@@ -61,6 +64,10 @@ const readUrl: Reader<string> = (value, path, { requireHttps }) => {
   if (requireHttps && url.protocol !== 'https:') throw invalid(path, 'must be an https URL in production');
   // Credentials in a URL end up in logs and answers; headers are where secrets belong.
   if (url.username || url.password) throw invalid(path, 'must not carry credentials; send them in headers (for example Authorization)');
+  // Saved, it would only ever score 0: the call refuses the address (SPANLOG_EVALUATOR_ALLOW_PRIVATE_NETWORKS).
+  if (refuseNonPublicHosts && isNonPublicHost(url)) {
+    throw invalid(path, `must not be a private, loopback, link-local or unspecified address (${url.hostname}): this server calls public addresses only`);
+  }
   return url.href;
 };
 
@@ -71,6 +78,7 @@ const readHeaders: Reader<Record<string, string>> = (value, path) => {
   const seen = new Set<string>();
   const headers: Record<string, string> = {};
   for (const [name, headerValue] of entries) {
+    if (name.length > LIMITS.headerNameLength) throw invalid(path, `header names must be at most ${LIMITS.headerNameLength} characters (${shown(name)})`);
     if (!HTTP_TOKEN.test(name)) throw invalid(path, `${shown(name)} is not a valid HTTP header name`);
     const at = `${path}.${name}`;
     const key = name.toLowerCase();

@@ -145,6 +145,3 @@ export function monitorStateOf(value: number | null, comparison: MonitorComparis
       return value <= threshold ? 'ALERT' : 'OK';
   }
 }
-
-/** `spanlog_monitor_state`'s value for a state. */
-export const MONITOR_STATE_GAUGE: Readonly<Record<MonitorState, number>> = { OK: 0, ALERT: 1, NO_DATA: 2 };

@@ -81,13 +81,22 @@ function recordsBySpan(body: ExportLogsServiceRequest): SpanRecords[] {
 }
 
 /**
+ * The time part of every log-derived version: before any time a client may send
+ * (TELEMETRY_RANGES starts in 1970) or the server stamps, so log content never outranks what a
+ * span or a native event states, however its record is dated.
+ */
+export const LOG_CONTENT_VERSION_TIME = '0000-01-01T00:00:00.000Z';
+
+/**
  * The facts a validated logs export states: per span its records name, the input and output
  * `contentOfEvents` reads from them (the same rules as span events), and the trace mentioned.
- * Records are events with their own time, so their facts carry it as their version, as native
- * events do: content a span states in its attributes (exported when the span ends, after its
- * records) wins, records fill what it leaves empty, and the order of arrival does not matter.
- * The version's id part is derived from the content, so two exports for one span at the same
- * instant still resolve the same way in any order.
+ * Content a span states in its attributes wins and records fill only what it leaves empty, in
+ * any order of arrival: their versions sort below every other (LOG_CONTENT_VERSION_TIME). A
+ * record's own time cannot decide that, since a client dates it as it likes (a record dated
+ * 2099 replaced the span's own input), and capping it at the span's version would need the
+ * span, which may arrive later in another message. Among records the newest still wins: the
+ * record's time leads the version's id part, then a digest of the content, so two exports for
+ * one span at the same instant resolve the same way in any order.
  */
 export function otlpLogsToFacts(body: ExportLogsServiceRequest, envelope: OtlpEnvelope): TelemetryFacts {
   const facts = emptyFacts();
@@ -104,7 +113,7 @@ export function otlpLogsToFacts(body: ExportLogsServiceRequest, envelope: OtlpEn
       otelSpanId: group.spanHex,
       externalId: null,
       createdAt: envelope.receivedAt,
-      ...stamped(values, versionOf(at, `${group.spanHex}:logs:${digest}`)),
+      ...stamped(values, versionOf(LOG_CONTENT_VERSION_TIME, `logs:${at}:${group.spanHex}:${digest}`)),
     } satisfies SpanDelta);
     // The trace is mentioned, as a span's is, so a span whose records come first still belongs to a trace row (retention finds it).
     facts.traces.push({

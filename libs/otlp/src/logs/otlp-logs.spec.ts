@@ -44,6 +44,27 @@ describe('OTLP log records with GenAI content (captured from @opentelemetry/inst
     expect(logFacts.traces).toEqual([expect.objectContaining({ id: spanFacts.traces[0].id, otelTraceId: spanFacts.traces[0].otelTraceId, values: {} })]);
   });
 
+  it('content the span states in its attributes wins over records dated after it, even in the future, in either order', () => {
+    const ownSpan = spanExport.resourceSpans[0].scopeSpans[0].spans[0];
+    const in2099 = otlpLogsToFacts(
+      logsOf(record({ timeUnixNano: '4070908800000000000', traceId: ownSpan.traceId, spanId: ownSpan.spanId, eventName: 'gen_ai.user.message', body: kvlist(kv('content', str('from the log'))) })),
+      ENVELOPE,
+    );
+    const withPrompt = otlpToFacts({ resourceSpans: [{ scopeSpans: [{ spans: [{ ...ownSpan, attributes: attrs({ 'gen_ai.prompt': 'own' }) }] }] }] }, ENVELOPE);
+    expect(withPrompt.spans[0].id).toBe(in2099.spans[0].id);
+    expect(mergeSpan(in2099.spans[0], withPrompt.spans[0]).values.input).toBe('own');
+    expect(mergeSpan(withPrompt.spans[0], in2099.spans[0]).values.input).toBe('own');
+  });
+
+  it('among records the newest fills the field, in either order', () => {
+    const at = (timeUnixNano: string, content: string) =>
+      otlpLogsToFacts(logsOf(record({ timeUnixNano, eventName: 'gen_ai.user.message', body: kvlist(kv('content', str(content))) })), ENVELOPE).spans[0];
+    const older = at('1736935200000000000', 'first');
+    const newer = at('1736935260000000000', 'second');
+    expect(JSON.stringify(mergeSpan(older, newer).values.input)).toContain('second');
+    expect(mergeSpan(newer, older).values.input).toEqual(mergeSpan(older, newer).values.input);
+  });
+
   it('content the span states in its attributes wins over its records (they are older: records are versioned by their own time)', () => {
     // The span is exported when it ends, after its records were written: it arrives later than their time.
     const afterTheRecords = { ...ENVELOPE, receivedAt: '2026-12-01T00:00:00.000Z' };

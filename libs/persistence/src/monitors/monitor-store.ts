@@ -236,16 +236,16 @@ export async function markStateChangesAudited(db: Db, historyIds: string[]): Pro
   await db.query('DELETE FROM monitor_audit_outbox WHERE history_id = ANY($1::bigint[])', [historyIds]);
 }
 
-/** Seconds since each enabled monitor was last evaluated (since it was created, if never), by Postgres' clock. */
-export async function monitorEvaluationAges(db: Db): Promise<{ projectId: string; id: string; seconds: number }[]> {
-  const rows: { project_id: string; id: string; seconds: number }[] = await db.query(
-    'SELECT project_id, id, extract(epoch FROM now() - coalesce(evaluated_at, created_at))::float8 AS seconds FROM monitors WHERE enabled',
-  );
-  return rows.map((r) => ({ projectId: r.project_id, id: r.id, seconds: r.seconds }));
+/**
+ * The most seconds any enabled monitor has gone unevaluated (since it was created, if never),
+ * by Postgres' clock; null when none is enabled. No monitor named: metrics carry no tenant ids.
+ */
+export async function oldestMonitorEvaluationAge(db: Db): Promise<number | null> {
+  const [row]: { seconds: number | null }[] = await db.query('SELECT max(extract(epoch FROM now() - coalesce(evaluated_at, created_at)))::float8 AS seconds FROM monitors WHERE enabled');
+  return row?.seconds ?? null;
 }
 
-/** The state of every evaluated monitor, for the Prometheus gauge. */
-export async function monitorStates(db: Db): Promise<{ projectId: string; id: string; state: MonitorState }[]> {
-  const rows: { project_id: string; id: string; state: MonitorState }[] = await db.query('SELECT project_id, id, state FROM monitors WHERE enabled AND state IS NOT NULL');
-  return rows.map((r) => ({ projectId: r.project_id, id: r.id, state: r.state }));
+/** Enabled monitors per state, `PENDING` for those not evaluated yet; states no monitor is in are left out. */
+export async function monitorStateCounts(db: Db): Promise<{ state: MonitorState | 'PENDING'; count: number }[]> {
+  return db.query(`SELECT coalesce(state, 'PENDING') AS state, count(*)::int AS count FROM monitors WHERE enabled GROUP BY 1`);
 }

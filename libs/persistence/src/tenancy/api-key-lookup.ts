@@ -1,5 +1,6 @@
 import type { DataSource } from 'typeorm';
 import { type PlanName, hashApiKey } from '@app/domain';
+import { KnownKeys } from './known-keys';
 import { PrincipalCache } from './principal-cache';
 
 /** What a cached look-up waits for before trusting the cache (the API's ApiKeyChangeListener). */
@@ -21,13 +22,16 @@ const LAST_USED_RESOLUTION_MS = 60_000;
 
 export class ApiKeyLookup {
   private readonly lastUsedWritten = new Map<string, number>();
+  private readonly known: KnownKeys;
 
   /** Without a listening cache (the default) every look-up asks Postgres. */
   constructor(
     private readonly db: DataSource,
     private readonly cache = new PrincipalCache(),
     private readonly changes: ApiKeyChanges = { caughtUp: async () => false },
-  ) {}
+  ) {
+    this.known = new KnownKeys(db, cache);
+  }
 
   /** The key's principal, or null when unknown or revoked. Looked up by hash only. */
   async find(secret: string): Promise<ApiKeyPrincipal | null> {
@@ -38,11 +42,17 @@ export class ApiKeyLookup {
     return principal;
   }
 
-  /** The key's principal if the cache can answer for it, else null; never asks Postgres. */
-  async findCached(secret: string): Promise<ApiKeyPrincipal | null> {
-    const principal = (await this.cached(hashApiKey(secret))) ?? null;
-    if (principal) this.touch(principal.apiKeyId);
-    return principal;
+  /**
+   * Whether this may be an unrevoked key, without a query per call (KnownKeys): what the API
+   * asks before looking up a key from an address refused for sending unknown ones. A key
+   * created before this call is known once the listener has caught up with its commit.
+   */
+  async mayExist(secret: string): Promise<boolean> {
+    const keyHash = hashApiKey(secret);
+    if (this.cache.isUnknown(keyHash)) return false;
+    if (this.known.has(keyHash)) return true;
+    await this.changes.caughtUp();
+    return this.known.mayExist(keyHash);
   }
 
   /** From the cache, but only once it holds every change committed before this request arrived. */

@@ -29,6 +29,8 @@ export class PrincipalCache {
   private readonly unknown = new Map<string, number>();
   /** Bumped by every invalidation, so a look-up that raced one is not cached. */
   private generation = 0;
+  /** Bumped by every notified change, new keys included: what KnownKeys reads again after. */
+  private changes = 0;
   private listening = false;
   private sweepAt = 0;
 
@@ -83,6 +85,22 @@ export class PrincipalCache {
   invalidate(): void {
     this.entries.clear();
     this.generation++;
+    this.changes++;
+  }
+
+  /** A new key was notified: no principal changed, but the set of keys did. */
+  keyCreated(): void {
+    this.changes++;
+  }
+
+  /** Moves with every notified change to the keys (and with the listener connecting or not). */
+  changesSeen(): number {
+    return this.changes;
+  }
+
+  /** Whether the listener is connected, so that `changesSeen()` moves with every committed key change. */
+  isListening(): boolean {
+    return this.listening;
   }
 
   /** Whether the listener is connected and LISTENing; either way what was cached is dropped. */

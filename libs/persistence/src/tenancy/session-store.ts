@@ -60,8 +60,9 @@ export class SessionStore {
     });
   }
 
-  async isLive(sessionId: string): Promise<boolean> {
-    const rows = await this.db.query('SELECT 1 FROM user_sessions WHERE id = $1 AND revoked_at IS NULL AND expires_at > now()', [sessionId]);
+  /** Whether the session is live and is this user's: a token naming someone else's session is no session. */
+  async isLiveFor(sessionId: string, userId: string): Promise<boolean> {
+    const rows = await this.db.query('SELECT 1 FROM user_sessions WHERE id = $1 AND user_id = $2 AND revoked_at IS NULL AND expires_at > now()', [sessionId, userId]);
     return rows.length > 0;
   }
 

@@ -96,8 +96,20 @@ export class TenancyRepository {
     return (rows[0] as { from: PlanName }[] | undefined)?.[0] ?? null;
   }
 
-  async createOrg(userId: string, name: string): Promise<OrgOfUser> {
+  /**
+   * A new Free organization owned by the user; null when they already own `maxFreeOwned` Free
+   * ones (0: no limit). The user's row is locked, so creations sent at once are counted in turn.
+   */
+  async createOrg(userId: string, name: string, maxFreeOwned = 0): Promise<OrgOfUser | null> {
     return this.db.transaction(async (m) => {
+      if (maxFreeOwned > 0) {
+        await m.query('SELECT 1 FROM users WHERE id = $1 FOR UPDATE', [userId]);
+        const [{ owned }]: { owned: number }[] = await m.query(
+          `SELECT count(*)::int AS owned FROM memberships ms JOIN organizations o ON o.id = ms.org_id WHERE ms.user_id = $1 AND ms.role = 'owner' AND o.plan = 'free'`,
+          [userId],
+        );
+        if (owned >= maxFreeOwned) return null;
+      }
       const [org] = await m.query(`INSERT INTO organizations (name) VALUES ($1) RETURNING id, name, plan`, [name]);
       await m.query(`INSERT INTO memberships (org_id, user_id, role) VALUES ($1, $2, 'owner')`, [org.id, userId]);
       return { ...org, role: 'owner' as const };
@@ -122,13 +134,24 @@ export class TenancyRepository {
     return rows[0] ?? null;
   }
 
-  async createApiKey(projectId: string, name: string, createdBy: string): Promise<CreatedApiKey> {
+  /**
+   * A new key; null when the project already has `maxActive` unrevoked keys (0: no limit). The
+   * project's row is locked, so creations sent at once are counted in turn.
+   */
+  async createApiKey(projectId: string, name: string, createdBy: string, maxActive = 0): Promise<CreatedApiKey | null> {
     const key = generateApiKey();
-    const [row] = await this.db.query(
-      `INSERT INTO api_keys (project_id, name, prefix, key_hash, created_by) VALUES ($1, $2, $3, $4, $5) RETURNING id, name, prefix, created_at AS "createdAt"`,
-      [projectId, name, key.prefix, key.hash, createdBy],
-    );
-    return { ...row, apiKey: key.secret };
+    return this.db.transaction(async (m) => {
+      if (maxActive > 0) {
+        await m.query('SELECT 1 FROM projects WHERE id = $1 FOR UPDATE', [projectId]);
+        const [{ active }]: { active: number }[] = await m.query('SELECT count(*)::int AS active FROM api_keys WHERE project_id = $1 AND revoked_at IS NULL', [projectId]);
+        if (active >= maxActive) return null;
+      }
+      const [row] = await m.query(
+        `INSERT INTO api_keys (project_id, name, prefix, key_hash, created_by) VALUES ($1, $2, $3, $4, $5) RETURNING id, name, prefix, created_at AS "createdAt"`,
+        [projectId, name, key.prefix, key.hash, createdBy],
+      );
+      return { ...row, apiKey: key.secret };
+    });
   }
 
   apiKeysOf(projectId: string): Promise<ApiKeyListing[]> {

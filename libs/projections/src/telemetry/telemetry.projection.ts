@@ -20,8 +20,9 @@ export interface TelemetryBatch {
  * folds them per row with the merge rule (`foldFacts`) and serializes the rows; apply upserts
  * each table in one statement. A new version marks a conversion that produces other rows from
  * the same messages (2: the instrumentation conventions and OTLP log records; 3: a 32-hex
- * trace id in a native event or score names the OTel trace, no longer a trace of its own, and
- * span attributes are stored without the input/output copies, `leanAttributes`); the processor
+ * trace id in a native event or score names the OTel trace, no longer a trace of its own,
+ * span attributes are stored without the input/output copies, `leanAttributes`, and content
+ * from log records only fills what a span leaves empty, whatever their time); the processor
  * rebuilds the tables when the serving version is older.
  */
 export const telemetryProjection: StreamProjection<DecodedIngestMessage, TelemetryBatch, WrittenTelemetry> = {
