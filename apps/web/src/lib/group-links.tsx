@@ -8,7 +8,7 @@ const stop = (e: MouseEvent) => e.stopPropagation();
 export function SessionLink({ projectId, id }: { projectId: string; id: string | null | undefined }) {
   if (!id) return <>–</>;
   return (
-    <Link to={`/p/${projectId}/sessions/${encodeURIComponent(id)}`} onClick={stop} data-testid="session-link">
+    <Link to={`/p/${projectId}/sessions/${encodeURIComponent(id)}`} onClick={stop} title={id} data-testid="session-link">
       {id}
     </Link>
   );
@@ -18,7 +18,7 @@ export function SessionLink({ projectId, id }: { projectId: string; id: string |
 export function UserLink({ projectId, id }: { projectId: string; id: string | null | undefined }) {
   if (!id) return <>–</>;
   return (
-    <Link to={`/p/${projectId}/users/${encodeURIComponent(id)}`} onClick={stop} data-testid="user-link">
+    <Link to={`/p/${projectId}/users/${encodeURIComponent(id)}`} onClick={stop} title={id} data-testid="user-link">
       {id}
     </Link>
   );
