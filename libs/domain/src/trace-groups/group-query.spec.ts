@@ -23,6 +23,8 @@ describe(validateSessionListQuery.name, () => {
     [{ fromTimestamp: '2026-01-02T00:00:00Z', toTimestamp: '2026-01-01T00:00:00Z' }, 'toTimestamp: must not be before fromTimestamp'],
     [{ cursor: 'nope' }, 'cursor: not a cursor returned by this endpoint'],
     [{ cursor: encodeGroupCursor(['2026-02-30T00:00:00.000000Z', 's']) }, 'cursor: not a cursor'],
+    [{ cursor: encodeGroupCursor(['0000-01-01T00:00:00.000000Z', 's']) }, 'cursor: not a cursor'],
+    [{ cursor: encodeGroupCursor(['2026-01-01T00:00:00.000000Z', 'a\u0000']) }, 'cursor: not a cursor'],
   ])('refuses %j naming the field', (query, message) => {
     expect(() => validateSessionListQuery(query)).toThrow(message);
   });

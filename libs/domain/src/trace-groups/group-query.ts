@@ -67,8 +67,10 @@ export interface TracePageQuery {
 
 /** Fixed-width UTC ISO with microseconds, as the queries write a cursor's time. */
 const MICRO_ISO = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{6}Z$/;
+/** A calendar instant Postgres reads back (it has no year 0): a tampered day or year would fail the statement. */
 const isMicroIso = (v: unknown): v is string =>
-  typeof v === 'string' && MICRO_ISO.test(v) && !Number.isNaN(Date.parse(v)) && new Date(Date.parse(v)).toISOString().slice(0, 19) === v.slice(0, 19);
+  typeof v === 'string' && MICRO_ISO.test(v) && !v.startsWith('0000') && !Number.isNaN(Date.parse(v)) && new Date(Date.parse(v)).toISOString().slice(0, 19) === v.slice(0, 19);
+const isGroupKey = (v: unknown) => typeof v === 'string' && v.length > 0 && isStorableText(v);
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 
@@ -102,7 +104,7 @@ function groupFilter(q: GroupFilterFields, userId?: string): GroupFilter {
     to: q.toTimestamp,
     userId: nonEmpty(userId),
     limit: q.limit ?? TRACE_QUERY_LIMIT.default,
-    after: nonEmpty(q.cursor) ? decodeCursor(q.cursor as string, (v) => typeof v === 'string' && v.length > 0) : undefined,
+    after: nonEmpty(q.cursor) ? decodeCursor(q.cursor as string, isGroupKey) : undefined,
   };
 }
 
