@@ -4,21 +4,31 @@ import { Link } from 'react-router';
 // A link inside a clickable row must not also open the row's trace.
 const stop = (e: MouseEvent) => e.stopPropagation();
 
+/**
+ * Where a link sits in a row whose one keyboard stop is its "Open trace" button (the trace list),
+ * it is for the pointer only (`inRow`): the keyboard reaches the same link on the trace's page.
+ */
+interface LinkProps {
+  projectId: string;
+  id: string | null | undefined;
+  inRow?: boolean;
+}
+
 /** A session id as a link to its page, wherever one shows (issue 26: "session and user values are links everywhere"). */
-export function SessionLink({ projectId, id }: { projectId: string; id: string | null | undefined }) {
+export function SessionLink({ projectId, id, inRow = false }: LinkProps) {
   if (!id) return <>–</>;
   return (
-    <Link to={`/p/${projectId}/sessions/${encodeURIComponent(id)}`} onClick={stop} title={id} data-testid="session-link">
+    <Link to={`/p/${projectId}/sessions/${encodeURIComponent(id)}`} onClick={stop} title={id} tabIndex={inRow ? -1 : undefined} data-testid="session-link">
       {id}
     </Link>
   );
 }
 
 /** A user id as a link to their page. */
-export function UserLink({ projectId, id }: { projectId: string; id: string | null | undefined }) {
+export function UserLink({ projectId, id, inRow = false }: LinkProps) {
   if (!id) return <>–</>;
   return (
-    <Link to={`/p/${projectId}/users/${encodeURIComponent(id)}`} onClick={stop} title={id} data-testid="user-link">
+    <Link to={`/p/${projectId}/users/${encodeURIComponent(id)}`} onClick={stop} title={id} tabIndex={inRow ? -1 : undefined} data-testid="user-link">
       {id}
     </Link>
   );

@@ -128,8 +128,8 @@ function Row({ projectId, trace, onOpen }: { projectId: string; trace: TraceRow;
         ))}
       </span>
       <span role="cell" className="group-cells">
-        {trace.userId && <UserLink projectId={projectId} id={trace.userId} />}
-        {trace.sessionId && <SessionLink projectId={projectId} id={trace.sessionId} />}
+        {trace.userId && <UserLink projectId={projectId} id={trace.userId} inRow />}
+        {trace.sessionId && <SessionLink projectId={projectId} id={trace.sessionId} inRow />}
       </span>
       <span role="cell" className="num">
         {trace.spanCount}
