@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { encodeGroupCursor, notFound, readGroupId, validateSessionListQuery, validateTracePageQuery, validateUserListQuery } from '@app/domain';
+import { type GroupFilter, encodeGroupCursor, notFound, readGroupId, validateSessionListQuery, validateTracePageQuery, validateUserListQuery } from '@app/domain';
 import { type GroupKind, type GroupRow, type GroupScoreRow, TraceGroupQueries, TraceQueries } from '@app/persistence';
 import { toScoreSummaries, toTraceResponse } from '../traces/trace.mapper';
 
@@ -73,7 +73,7 @@ export class TraceGroupsService {
     return { ...toUser(row), scores: scoresByKey(scores).get(id) ?? [] };
   }
 
-  private async page<T>(kind: GroupKind, projectId: string, filter: ReturnType<typeof validateSessionListQuery>, shape: (row: GroupRow) => T) {
+  private async page<T>(kind: GroupKind, projectId: string, filter: GroupFilter, shape: (row: GroupRow) => T) {
     const rows = await this.groups.list(kind, projectId, { ...filter, limit: filter.limit + 1 });
     const shown = rows.slice(0, filter.limit);
     const last = shown[shown.length - 1];
