@@ -227,6 +227,20 @@ describe('bad inputs over HTTP', () => {
       );
     });
 
+    it('GET /api/v1/sessions, /api/v1/sessions/:id and /api/v1/users with any query and id', async () => {
+      const groupQuery = fc
+        .subarray(['id', 'userId', 'environment', 'fromTimestamp', 'toTimestamp', 'limit', 'cursor', 'minSeq'], { minLength: 1, maxLength: 3 })
+        .chain((keys) => fc.record(Object.fromEntries(keys.map((key) => [key, paramValue(key)]))) as fc.Arbitrary<Record<string, string | string[]>>);
+      await fc.assert(
+        fc.asyncProperty(fc.constantFrom('/api/v1/sessions', '/api/v1/users'), groupQuery, (path, params) => call('GET', `${path}?${queryOf(params)}`)),
+        { numRuns: 150 },
+      );
+      await fc.assert(
+        fc.asyncProperty(anyText.filter((id) => id.length > 0), fc.option(groupQuery), (id, params) => call('GET', `/api/v1/sessions/${encode(id)}${params === null ? '' : `?${queryOf(params)}`}`)),
+        { numRuns: 100 },
+      );
+    });
+
     it('POST /api/v1/scores and /api/v1/route-model with any body', async () => {
       const id = fc.oneof(anyText, fc.constantFrom('0af7651916cd43dd8448eb211c80319c', 'b7ad6b7169203331'));
       const anything = fc.oneof(anyText, fc.jsonValue({ maxDepth: 2 }));
@@ -295,6 +309,10 @@ describe('bad inputs over HTTP', () => {
         'evaluator.list': { projectId },
         'evaluator.update': { projectId, id: fc.uuid(), ...evaluatorShape },
         'evaluator.delete': { projectId, id: fc.uuid() },
+        'traceSession.list': { projectId, id: anyText, userId: anyText, environment: anyText, fromTimestamp: isoish, toTimestamp: isoish, limit: fc.integer(), cursor },
+        'traceSession.get': { projectId, id: anyText, limit: fc.integer(), cursor },
+        'traceUser.list': { projectId, id: anyText, environment: anyText, fromTimestamp: isoish, toTimestamp: isoish, limit: fc.integer(), cursor },
+        'traceUser.get': { projectId, id: anyText },
       };
       // A procedure with more fields has more to get wrong: it is called more often.
       const rpcCall = fc.oneof(

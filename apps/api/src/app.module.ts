@@ -37,6 +37,8 @@ import { RateLimitModule } from './rate-limit/rate-limit.module';
 import { TracesIngestController } from './ingestion/traces-ingest.controller';
 import { TracesController } from './traces/traces.controller';
 import { TracesService } from './traces/traces.service';
+import { TraceGroupsController } from './trace-groups/trace-groups.controller';
+import { TraceGroupsService } from './trace-groups/trace-groups.service';
 
 @Module({
   imports: [
@@ -47,7 +49,7 @@ import { TracesService } from './traces/traces.service';
       useFactory: (c: AppConfig) => ({ secret: c.jwtSecret, signOptions: { algorithm: 'HS256' }, verifyOptions: { algorithms: ['HS256'] } }),
     }),
   ],
-  controllers: [HealthController, MetricsController, TracesIngestController, OtelIngestController, TracesController, AuthController, ScoresIngestController, RouteModelController, PromptTemplatesController, LangfuseController],
-  providers: [ApiKeyGuard, { provide: FailedAuthLimiter, useFactory: () => new FailedAuthLimiter() }, SessionGuard, AuthService, LoginThrottle, AuditPublisher, TenancyService, EvaluatorsService, ProjectReadsService, StatsService, MonitorsService, { provide: EvaluatorStore, inject: [DataSource, APP_CONFIG], useFactory: (ds: DataSource, c: AppConfig) => new EvaluatorStore(ds, new SecretBox(c.secretKey)) }, PromptTemplatesService, { provide: PromptTemplateStore, inject: [DataSource], useFactory: (ds: DataSource) => new PromptTemplateStore(ds) }, IngestService, LangfuseIngestionService, LangfusePromptsService, QuotaService, TracesService, VisibilityService, RouteModelService, { provide: SeqTokenCodec, inject: [APP_CONFIG], useFactory: (c: AppConfig) => new SeqTokenCodec(c.jwtSecret) }, { provide: PasswordVerifier, useFactory: () => new PasswordVerifier() }, { provide: Registry, useFactory: apiMetricsRegistry }],
+  controllers: [HealthController, MetricsController, TracesIngestController, OtelIngestController, TracesController, AuthController, ScoresIngestController, RouteModelController, PromptTemplatesController, LangfuseController, TraceGroupsController],
+  providers: [ApiKeyGuard, { provide: FailedAuthLimiter, useFactory: () => new FailedAuthLimiter() }, SessionGuard, AuthService, LoginThrottle, AuditPublisher, TenancyService, EvaluatorsService, ProjectReadsService, StatsService, MonitorsService, { provide: EvaluatorStore, inject: [DataSource, APP_CONFIG], useFactory: (ds: DataSource, c: AppConfig) => new EvaluatorStore(ds, new SecretBox(c.secretKey)) }, PromptTemplatesService, { provide: PromptTemplateStore, inject: [DataSource], useFactory: (ds: DataSource) => new PromptTemplateStore(ds) }, IngestService, LangfuseIngestionService, LangfusePromptsService, QuotaService, TracesService, TraceGroupsService, VisibilityService, RouteModelService, { provide: SeqTokenCodec, inject: [APP_CONFIG], useFactory: (c: AppConfig) => new SeqTokenCodec(c.jwtSecret) }, { provide: PasswordVerifier, useFactory: () => new PasswordVerifier() }, { provide: Registry, useFactory: apiMetricsRegistry }],
 })
 export class AppModule {}

@@ -7,9 +7,13 @@ import { MonitorsPage } from './pages/MonitorsPage';
 import { OverviewPage } from './pages/OverviewPage';
 import { ProjectPicker } from './pages/ProjectPicker';
 import { PromptsPage } from './pages/PromptsPage';
+import { SessionPage } from './pages/SessionPage';
+import { SessionsPage } from './pages/SessionsPage';
 import { SettingsPage } from './pages/SettingsPage';
 import { TracePage } from './pages/TracePage';
 import { TracesPage } from './pages/TracesPage';
+import { UserPage } from './pages/UserPage';
+import { UsersPage } from './pages/UsersPage';
 import { useSession } from './session/useSession';
 
 export function App() {
@@ -38,6 +42,10 @@ export function App() {
         <Route path="/p/:projectId" element={<Navigate to="traces" replace />} />
         <Route path="/p/:projectId/traces" element={<TracesPage />} />
         <Route path="/p/:projectId/traces/:traceId" element={<TracePage />} />
+        <Route path="/p/:projectId/sessions" element={<SessionsPage />} />
+        <Route path="/p/:projectId/sessions/:sessionId" element={<SessionPage />} />
+        <Route path="/p/:projectId/users" element={<UsersPage />} />
+        <Route path="/p/:projectId/users/:userId" element={<UserPage />} />
         <Route path="/p/:projectId/overview" element={<OverviewPage />} />
         <Route path="/p/:projectId/prompts" element={<PromptsPage />} />
         <Route path="/p/:projectId/monitors" element={<MonitorsPage />} />

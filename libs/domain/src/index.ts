@@ -34,3 +34,4 @@ export * from './langfuse/langfuse-prompt';
 export * from './stats/overview';
 export * from './monitors/monitor';
 export * from './conversation';
+export * from './trace-groups/group-query';

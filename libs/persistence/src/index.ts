@@ -1,6 +1,7 @@
 export * from './entities';
 export * from './data-source';
 export * from './telemetry/trace-query';
+export * from './telemetry/trace-group-query';
 export * from './store-unavailable';
 export * from './tenancy/api-key-lookup';
 export * from './tenancy/principal-cache';

@@ -2,6 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { PROMPT_TEMPLATE_LIMITS, type PromptVersion, notFound, parsePromptListQuery, readPromptName, validationError } from '@app/domain';
 import { PromptTemplateStore } from '@app/persistence';
 import { type PromptTemplatePage, PromptTemplatesService } from '../prompts/prompt-templates.service';
+import { TraceGroupsService } from '../trace-groups/trace-groups.service';
 import type { TraceListInput } from '../traces/trace-query.dto';
 import { TracesService } from '../traces/traces.service';
 import { type Actor, TenancyService } from './tenancy.service';
@@ -25,6 +26,7 @@ export class ProjectReadsService {
     private readonly traces: TracesService,
     private readonly prompts: PromptTemplatesService,
     private readonly promptStore: PromptTemplateStore,
+    private readonly groups: TraceGroupsService,
   ) {}
 
   async listTraces(actor: Actor, { projectId, ...query }: TraceListInput) {
@@ -35,6 +37,27 @@ export class ProjectReadsService {
   async getTrace(actor: Actor, projectId: string, id: string) {
     await this.tenancy.requireProjectRole(actor, projectId);
     return this.traces.get(projectId, id);
+  }
+
+  /** `traceSession.*` / `traceUser.*`: the query past its projectId goes on as sent, for the domain's rules. */
+  async listSessions(actor: Actor, projectId: string, query: unknown) {
+    await this.tenancy.requireProjectRole(actor, projectId);
+    return this.groups.listSessions(projectId, query);
+  }
+
+  async getSession(actor: Actor, projectId: string, { id, ...page }: Record<string, unknown>) {
+    await this.tenancy.requireProjectRole(actor, projectId);
+    return this.groups.getSession(projectId, id, page);
+  }
+
+  async listUsers(actor: Actor, projectId: string, query: unknown) {
+    await this.tenancy.requireProjectRole(actor, projectId);
+    return this.groups.listUsers(projectId, query);
+  }
+
+  async getUser(actor: Actor, projectId: string, id: unknown) {
+    await this.tenancy.requireProjectRole(actor, projectId);
+    return this.groups.getUser(projectId, id);
   }
 
   async listPrompts(actor: Actor, projectId: string, cursor: string | undefined): Promise<PromptTemplatePage> {

@@ -105,6 +105,15 @@ export function buildRouter({ tenancy, evaluators, reads, stats, monitors }: Rpc
       list: authed.input(dto(TraceListInput)).query(({ ctx, input }) => reads.listTraces(ctx.actor, input)),
       get: authed.input(dto(TraceGetInput)).query(({ ctx, input }) => reads.getTrace(ctx.actor, input.projectId, input.id)),
     }),
+    // A session's or user's query goes on as sent past its projectId, for the domain's rules (group-query.ts).
+    traceSession: t.router({
+      list: authed.input(dto(ProjectInput)).query(({ ctx, input: { projectId, ...query } }) => reads.listSessions(ctx.actor, projectId, query)),
+      get: authed.input(dto(ProjectInput)).query(({ ctx, input: { projectId, ...query } }) => reads.getSession(ctx.actor, projectId, query)),
+    }),
+    traceUser: t.router({
+      list: authed.input(dto(ProjectInput)).query(({ ctx, input: { projectId, ...query } }) => reads.listUsers(ctx.actor, projectId, query)),
+      get: authed.input(dto(ProjectInput)).query(({ ctx, input: { projectId, ...query } }) => reads.getUser(ctx.actor, projectId, (query as { id?: unknown }).id)),
+    }),
     stats: t.router({
       // The range's fields go on as sent, for validateOverviewRange (the one place of their rules).
       overview: authed.input(dto(ProjectInput)).query(({ ctx, input: { projectId, ...range } }) => stats.overview(ctx.actor, projectId, range)),

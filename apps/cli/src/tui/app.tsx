@@ -3,6 +3,7 @@ import { useSyncState, useTerminalSize } from './hooks';
 import { ink } from './ink';
 import { actionFor } from './keys';
 import { SECTIONS, type Screen, type Section, START, currentScreen, navigate, sectionOf } from './navigation';
+import { GROUP_LIST_HELP, GROUP_VIEW_HELP, GroupList, GroupView } from './screens/groups';
 import { KEYS_HELP, Keys } from './screens/keys';
 import { MONITORS_HELP, Monitors } from './screens/monitors';
 import { PROJECT_PICKER_HELP, ProjectPicker } from './screens/project-picker';
@@ -10,6 +11,7 @@ import { TRACE_LIST_HELP, TraceList, type TraceListMemory } from './screens/trac
 import { TRACE_VIEW_HELP, TraceView } from './screens/trace-view';
 import { USAGE_HELP, Usage } from './screens/usage';
 import type { ProjectChoice, SpanlogRpc } from './spanlog-rpc';
+import { displayWidth } from './text';
 import { Line } from './widgets';
 
 export interface AppProps {
@@ -25,9 +27,9 @@ export interface AppProps {
 }
 
 /** The letter that opens each section from anywhere inside a project. */
-export const SECTION_KEYS: Record<string, Section> = { t: 'traces', k: 'keys', u: 'usage', m: 'monitors' };
+export const SECTION_KEYS: Record<string, Section> = { t: 'traces', k: 'keys', u: 'usage', m: 'monitors', s: 'sessions', U: 'users' };
 
-const TITLES: Record<Section, string> = { traces: 'Traces', keys: 'Keys', usage: 'Usage', monitors: 'Monitors' };
+const TITLES: Record<Section, string> = { traces: 'Traces', keys: 'Keys', usage: 'Usage', monitors: 'Monitors', sessions: 'Sessions', users: 'Users' };
 
 function helpFor(screen: Screen): string {
   switch (screen.kind) {
@@ -43,13 +45,21 @@ function helpFor(screen: Screen): string {
       return USAGE_HELP;
     case 'monitors':
       return MONITORS_HELP;
+    case 'sessions':
+    case 'users':
+      return GROUP_LIST_HELP;
+    case 'session':
+    case 'user':
+      return GROUP_VIEW_HELP;
   }
 }
 
-function titleLine(project: ProjectChoice | null, section: Section | null): string {
+/** The project and every section, the current one in brackets; only the current one when all do not fit the width. */
+export function titleLine(project: ProjectChoice | null, section: Section | null, width: number): string {
   if (!project || section === null) return 'spanlog · projects';
+  const head = `spanlog · ${project.org.name} / ${project.project.name}  `;
   const tabs = SECTIONS.map((s) => (s === section ? `[${TITLES[s]}]` : ` ${TITLES[s]} `)).join('');
-  return `spanlog · ${project.org.name} / ${project.project.name}  ${tabs}`;
+  return displayWidth(head + tabs) <= width ? head + tabs : `${head}[${TITLES[section]}]`;
 }
 
 export function App({ rpc, pollMs, projectId, lastProjectId, onProjectOpened }: AppProps) {
@@ -97,12 +107,20 @@ export function App({ rpc, pollMs, projectId, lastProjectId, onProjectOpened }: 
         return <Usage key={projectKey} rpc={rpc} orgId={project.org.id} orgName={project.org.name} width={width} height={bodyHeight} pollMs={pollMs} onBack={back} />;
       case 'monitors':
         return <Monitors key={projectKey} rpc={rpc} projectId={projectKey} width={width} height={bodyHeight} pollMs={pollMs} onBack={back} />;
+      case 'sessions':
+        return <GroupList key={`sessions/${projectKey}`} kind="session" rpc={rpc} projectId={projectKey} width={width} height={bodyHeight} pollMs={pollMs} onOpen={(sessionId) => dispatch({ kind: 'openSession', sessionId })} onBack={back} />;
+      case 'users':
+        return <GroupList key={`users/${projectKey}`} kind="user" rpc={rpc} projectId={projectKey} width={width} height={bodyHeight} pollMs={pollMs} onOpen={(userId) => dispatch({ kind: 'openUser', userId })} onBack={back} />;
+      case 'session':
+        return <GroupView key={`session/${screen.sessionId}`} kind="session" rpc={rpc} projectId={projectKey} id={screen.sessionId} width={width} height={bodyHeight} pollMs={pollMs} onOpenTrace={(traceId) => dispatch({ kind: 'openTrace', traceId })} onBack={back} />;
+      case 'user':
+        return <GroupView key={`user/${screen.userId}`} kind="user" rpc={rpc} projectId={projectKey} id={screen.userId} width={width} height={bodyHeight} pollMs={pollMs} onOpenTrace={(traceId) => dispatch({ kind: 'openTrace', traceId })} onBack={back} />;
     }
   })();
 
   return (
     <Box flexDirection="column" width={width} height={bodyHeight + 2}>
-      <Line text={titleLine(project, sectionOf(screen))} width={width} bold />
+      <Line text={titleLine(project, sectionOf(screen), width)} width={width} bold />
       {body}
       <Line text={helpFor(screen)} width={width} dim />
     </Box>

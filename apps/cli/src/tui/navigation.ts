@@ -1,10 +1,10 @@
 import type { ProjectChoice } from './spanlog-rpc';
 
 /** The screens of a project, in the order Tab goes through them. */
-export const SECTIONS = ['traces', 'keys', 'usage', 'monitors'] as const;
+export const SECTIONS = ['traces', 'keys', 'usage', 'monitors', 'sessions', 'users'] as const;
 export type Section = (typeof SECTIONS)[number];
 
-export type Screen = { kind: 'projects' } | { kind: Section } | { kind: 'trace'; traceId: string };
+export type Screen = { kind: 'projects' } | { kind: Section } | { kind: 'trace'; traceId: string } | { kind: 'session'; sessionId: string } | { kind: 'user'; userId: string };
 
 /** The screens walked into, the last one shown; the project picker is always at the bottom. */
 export interface Navigation {
@@ -15,6 +15,8 @@ export interface Navigation {
 export type NavAction =
   | { kind: 'pickProject'; project: ProjectChoice }
   | { kind: 'openTrace'; traceId: string }
+  | { kind: 'openSession'; sessionId: string }
+  | { kind: 'openUser'; userId: string }
   | { kind: 'section'; section: Section }
   | { kind: 'cycle'; step: 1 | -1 }
   | { kind: 'back' };
@@ -30,10 +32,16 @@ export function sectionOf(screen: Screen): Section | null {
       return null;
     case 'trace':
       return 'traces';
+    case 'session':
+      return 'sessions';
+    case 'user':
+      return 'users';
     case 'traces':
     case 'keys':
     case 'usage':
     case 'monitors':
+    case 'sessions':
+    case 'users':
       return screen.kind;
   }
 }
@@ -44,6 +52,10 @@ export function navigate(nav: Navigation, action: NavAction): Navigation {
       return { project: action.project, stack: [{ kind: 'projects' }, { kind: 'traces' }] };
     case 'openTrace':
       return nav.project ? { ...nav, stack: [...nav.stack, { kind: 'trace', traceId: action.traceId }] } : nav;
+    case 'openSession':
+      return nav.project ? { ...nav, stack: [...nav.stack, { kind: 'session', sessionId: action.sessionId }] } : nav;
+    case 'openUser':
+      return nav.project ? { ...nav, stack: [...nav.stack, { kind: 'user', userId: action.userId }] } : nav;
     case 'section':
       return nav.project ? { ...nav, stack: [{ kind: 'projects' }, { kind: action.section }] } : nav;
     case 'cycle': {

@@ -61,6 +61,37 @@ export interface Trace extends TraceSummary {
   scores: Score[];
 }
 
+/** A score summed up by name and source, as the session and user reads give them. */
+export interface ScoreSummary {
+  name: string | null;
+  source: string | null;
+  value: number | null;
+  count: number;
+}
+
+/** A session or a user with its totals (`traceSession.list`, `traceUser.list`). */
+export interface GroupSummary {
+  id: string;
+  firstTraceAt: string;
+  lastTraceAt: string;
+  traceCount: number;
+  spanCount: number;
+  durationMs: number | null;
+  totalTokens: number | null;
+  totalCost: number | null;
+  scores: ScoreSummary[];
+  userIds?: string[];
+  sessionCount?: number;
+}
+
+/** `traceSession.get`: the session's totals and a page of its traces in time order. */
+export interface SessionDetail extends GroupSummary {
+  traces: (TraceSummary & { sessionId: string | null })[];
+  meta: { nextCursor: string | null };
+}
+
+export type GroupKind = 'session' | 'user';
+
 export interface Page<T> {
   data: T[];
   meta: { nextCursor: string | null };
@@ -107,6 +138,19 @@ export class SpanlogRpc {
 
   trace(projectId: string, id: string): Promise<Trace> {
     return this.me.query<Trace>('trace.get', { projectId, id });
+  }
+
+  /** A page of the project's sessions or users, the most recently active first. */
+  groups(kind: GroupKind, projectId: string, limit: number, cursor?: string): Promise<Page<GroupSummary>> {
+    return this.me.query<Page<GroupSummary>>(kind === 'session' ? 'traceSession.list' : 'traceUser.list', { projectId, limit, ...(cursor ? { cursor } : {}) });
+  }
+
+  session(projectId: string, id: string, limit: number, cursor?: string): Promise<SessionDetail> {
+    return this.me.query<SessionDetail>('traceSession.get', { projectId, id, limit, ...(cursor ? { cursor } : {}) });
+  }
+
+  user(projectId: string, id: string): Promise<GroupSummary> {
+    return this.me.query<GroupSummary>('traceUser.get', { projectId, id });
   }
 
   keys(projectId: string): Promise<ApiKey[]> {

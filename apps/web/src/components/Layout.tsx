@@ -69,6 +69,8 @@ export function Layout() {
         {projectId && (
           <nav aria-label="Project">
             <NavLink to={`/p/${projectId}/traces`}>Traces</NavLink>
+            <NavLink to={`/p/${projectId}/sessions`}>Sessions</NavLink>
+            <NavLink to={`/p/${projectId}/users`}>Users</NavLink>
             <NavLink to={`/p/${projectId}/overview`}>Overview</NavLink>
             <NavLink to={`/p/${projectId}/prompts`}>Prompts</NavLink>
             <MonitorsLink projectId={projectId} />

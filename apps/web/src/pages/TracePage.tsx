@@ -1,6 +1,7 @@
 import { useQuery } from '@tanstack/react-query';
 import { type KeyboardEvent, useMemo, useState } from 'react';
 import { Link, useParams } from 'react-router';
+import { SessionLink, UserLink } from '../lib/group-links';
 import { CopyableId } from '../components/CopyButton';
 import { JsonView } from '../components/JsonView';
 import { InputOutput } from '../components/conversation/InputOutput';
@@ -160,11 +161,15 @@ export function TracePage() {
         </div>
         <div>
           <dt>User</dt>
-          <dd>{trace.userId ?? '–'}</dd>
+          <dd>
+            <UserLink projectId={projectId} id={trace.userId} />
+          </dd>
         </div>
         <div>
           <dt>Session</dt>
-          <dd>{trace.sessionId ?? '–'}</dd>
+          <dd>
+            <SessionLink projectId={projectId} id={trace.sessionId} />
+          </dd>
         </div>
         <div>
           <dt>Tags</dt>

@@ -3,6 +3,7 @@ import { useVirtualizer } from '@tanstack/react-virtual';
 import { type FormEvent, useEffect, useMemo, useRef } from 'react';
 import { useNavigate, useSearchParams } from 'react-router';
 import { formatCost, formatCount, formatMs, formatScore, formatTime, preview } from '../lib/format';
+import { SessionLink, UserLink } from '../lib/group-links';
 import { useCurrentProject } from '../lib/projects';
 import { type Outputs, errorMessage, rpc } from '../rpc';
 
@@ -95,9 +96,9 @@ type ListInput = Parameters<typeof rpc.trace.list.query>[0];
 const listInput = (input: Omit<ListInput, 'fromTimestamp' | 'toTimestamp'> & { fromTimestamp?: string; toTimestamp?: string }) => input as unknown as ListInput;
 type ScoreSummary = { name: string | null; source: string | null; value: number | null; count: number };
 
-const COLUMNS = ['Time', 'Name', 'Input', 'Output', 'Latency', 'Tokens', 'Cost', 'Tags', 'User', 'Spans', 'Scores'];
+const COLUMNS = ['Time', 'Name', 'Input', 'Output', 'Latency', 'Tokens', 'Cost', 'Tags', 'User / session', 'Spans', 'Scores'];
 
-function Row({ trace, onOpen }: { trace: TraceRow; onOpen: () => void }) {
+function Row({ projectId, trace, onOpen }: { projectId: string; trace: TraceRow; onOpen: () => void }) {
   return (
     <>
       <span role="cell" className="trace-time">
@@ -128,7 +129,10 @@ function Row({ trace, onOpen }: { trace: TraceRow; onOpen: () => void }) {
           </span>
         ))}
       </span>
-      <span role="cell">{trace.userId ?? ''}</span>
+      <span role="cell" className="group-cells">
+        {trace.userId && <UserLink projectId={projectId} id={trace.userId} inRow />}
+        {trace.sessionId && <SessionLink projectId={projectId} id={trace.sessionId} inRow />}
+      </span>
       <span role="cell" className="num">
         {trace.spanCount}
       </span>
@@ -212,7 +216,7 @@ export function TracesPage() {
                   onClick={() => open(trace.id)}
                   data-trace-id={trace.id}
                 >
-                  <Row trace={trace} onOpen={() => open(trace.id)} />
+                  <Row projectId={projectId} trace={trace} onOpen={() => open(trace.id)} />
                 </div>
               );
             })}

@@ -86,7 +86,7 @@ export interface ScoreRow {
 // beyond TELEMETRY_RANGES, stored before ingestion checked it, counts as unknown: two costs
 // near the largest double overflowed the sum and made every page showing the trace fail.
 // Token sums are bigint sums, exact as numeric and far inside float8.
-const TRACE_SELECT = `
+export const TRACE_SELECT = `
   SELECT t.id, t.otel_trace_id, t.external_id, t.name, t.created_at, t."timestamp", t."timestamp"::text AS timestamp_text,
          t.user_id, t.session_id, t.tags, t.metadata, t.environment, t.release, t.version, t.input, t.output,
          coalesce(a.span_count, 0) AS span_count, a.total_tokens, a.total_cost, a.latency_ms
@@ -101,7 +101,7 @@ const TRACE_SELECT = `
     ) a ON true`;
 
 /** A score's value as a number: numeric as is, boolean as 1 or 0, categorical null (never within a bound). */
-const SCORE_NUMBER = `(CASE jsonb_typeof(c.value) WHEN 'number' THEN (c.value #>> '{}')::float8 WHEN 'boolean' THEN (c.value #>> '{}')::boolean::int::float8 END)`;
+export const SCORE_NUMBER = `(CASE jsonb_typeof(c.value) WHEN 'number' THEN (c.value #>> '{}')::float8 WHEN 'boolean' THEN (c.value #>> '{}')::boolean::int::float8 END)`;
 
 /** A trace's scores of one name and source, summed up for a list row. */
 export interface ScoreSummaryRow {

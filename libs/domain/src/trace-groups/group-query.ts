@@ -1,0 +1,137 @@
+import { DomainError, validationError } from '../errors';
+import { isStorableText, UNSTORABLE_TEXT } from '../json/sanitize';
+import { isJsonObject } from '../json/types';
+import { TRACE_QUERY_LIMIT } from '../limits';
+import { Optional, type FieldRule, timestamp, validateDto } from '../native/native-fields';
+
+/**
+ * The queries of the session and user reads (`GET /api/v1/sessions`, `/sessions/{id}`,
+ * `/users`, and the RPC's `traceSession.*` / `traceUser.*`), one rule per field for REST's
+ * query text and the RPC's JSON alike.
+ */
+
+/** Filter text Postgres can compare: a NUL would fail the statement (BAD_INPUTS 5); a repeated query parameter arrives as an array. */
+const filterText: FieldRule = {
+  test: (v) => typeof v === 'string' && v.length <= 256 && isStorableText(v),
+  message: `must be a string of at most 256 characters that ${UNSTORABLE_TEXT.replace('must', 'does')}`,
+};
+
+/** REST sends the page size as text, the RPC as a number: both read as one integer. */
+const pageSize: FieldRule = {
+  read: (v) => (typeof v === 'string' && /^[0-9]{1,4}$/.test(v) ? Number(v) : v),
+  test: (v) => Number.isInteger(v) && (v as number) >= TRACE_QUERY_LIMIT.min && (v as number) <= TRACE_QUERY_LIMIT.max,
+  message: `must be an integer from ${TRACE_QUERY_LIMIT.min} to ${TRACE_QUERY_LIMIT.max}`,
+};
+
+const cursorText: FieldRule = { test: (v) => typeof v === 'string', message: 'must be a string' };
+
+class PageFields {
+  @Optional(pageSize) limit?: number;
+  @Optional(cursorText) cursor?: string;
+}
+
+class GroupFilterFields extends PageFields {
+  /** Part of the session's or user's id, any case. */
+  @Optional(filterText) id?: string;
+  @Optional(filterText) environment?: string;
+  @Optional(timestamp) fromTimestamp?: string;
+  @Optional(timestamp) toTimestamp?: string;
+}
+
+class SessionListFields extends GroupFilterFields {
+  @Optional(filterText) userId?: string;
+}
+
+/** Page position of a session or user list: its last trace's time (microseconds, UTC ISO) and its id. */
+export type GroupCursor = [string, string];
+/** Page position of a session's traces: the last trace's time and id. */
+export type TraceCursor = [string, string];
+
+export interface GroupFilter {
+  /** Part of the id, matched case-insensitively. */
+  idContains?: string;
+  environment?: string;
+  /** ISO instants: groups with a trace in [from, to]. */
+  from?: string;
+  to?: string;
+  /** Sessions only: with a trace of this user. */
+  userId?: string;
+  limit: number;
+  after?: GroupCursor;
+}
+
+export interface TracePageQuery {
+  limit: number;
+  after?: TraceCursor;
+}
+
+/** Fixed-width UTC ISO with microseconds, as the queries write a cursor's time. */
+const MICRO_ISO = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{6}Z$/;
+/** A calendar instant Postgres reads back (it has no year 0): a tampered day or year would fail the statement. */
+const isMicroIso = (v: unknown): v is string =>
+  typeof v === 'string' && MICRO_ISO.test(v) && !v.startsWith('0000') && !Number.isNaN(Date.parse(v)) && new Date(Date.parse(v)).toISOString().slice(0, 19) === v.slice(0, 19);
+const isGroupKey = (v: unknown) => typeof v === 'string' && v.length > 0 && isStorableText(v);
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
+
+export const encodeGroupCursor = (c: GroupCursor | TraceCursor): string => Buffer.from(JSON.stringify(c)).toString('base64url');
+
+/** A cursor this endpoint did not write, tampered or cut, is a 400 naming the field, never a failed statement. */
+function decodeCursor(raw: string, key: (v: unknown) => boolean): [string, string] {
+  try {
+    const value: unknown = JSON.parse(Buffer.from(raw, 'base64url').toString('utf8'));
+    if (Array.isArray(value) && value.length === 2 && isMicroIso(value[0]) && key(value[1])) return [value[0], value[1] as string];
+  } catch {
+    // fall through to the one error below
+  }
+  throw new DomainError('VALIDATION_ERROR', 'cursor: not a cursor returned by this endpoint');
+}
+
+function check<T extends object>(cls: new () => T, input: unknown): T {
+  if (!isJsonObject(input)) throw validationError('query must be an object');
+  const checked = validateDto(cls, input, '');
+  if (!checked.ok) throw validationError(checked.message);
+  return checked.value;
+}
+
+function groupFilter(q: GroupFilterFields, userId?: string): GroupFilter {
+  if (q.fromTimestamp && q.toTimestamp && q.toTimestamp < q.fromTimestamp) throw validationError('toTimestamp: must not be before fromTimestamp');
+  const nonEmpty = (v: string | undefined) => (v === undefined || v === '' ? undefined : v);
+  return {
+    idContains: nonEmpty(q.id),
+    environment: nonEmpty(q.environment),
+    from: q.fromTimestamp,
+    to: q.toTimestamp,
+    userId: nonEmpty(userId),
+    limit: q.limit ?? TRACE_QUERY_LIMIT.default,
+    after: nonEmpty(q.cursor) ? decodeCursor(q.cursor as string, isGroupKey) : undefined,
+  };
+}
+
+/** `GET /api/v1/sessions` / `traceSession.list`: id, userId, environment, fromTimestamp, toTimestamp, limit, cursor. */
+export function validateSessionListQuery(input: unknown): GroupFilter {
+  const q = check(SessionListFields, input);
+  return groupFilter(q, q.userId);
+}
+
+/** `GET /api/v1/users` / `traceUser.list`: id, environment, fromTimestamp, toTimestamp, limit, cursor. */
+export function validateUserListQuery(input: unknown): GroupFilter {
+  return groupFilter(check(GroupFilterFields, input));
+}
+
+/** A page of one session's traces: limit, cursor. */
+export function validateTracePageQuery(input: unknown): TracePageQuery {
+  const q = check(PageFields, input);
+  return {
+    limit: q.limit ?? TRACE_QUERY_LIMIT.default,
+    after: q.cursor === undefined || q.cursor === '' ? undefined : decodeCursor(q.cursor, (v) => typeof v === 'string' && UUID.test(v)),
+  };
+}
+
+/** A session's or user's id as a path or RPC field: text Postgres can compare. */
+export function readGroupId(raw: unknown, field: string): string {
+  if (typeof raw !== 'string' || raw.length === 0 || raw.length > 10_000 || !isStorableText(raw)) {
+    throw validationError(`${field}: must be a non-empty string of at most 10000 characters that ${UNSTORABLE_TEXT.replace('must', 'does')}`);
+  }
+  return raw;
+}

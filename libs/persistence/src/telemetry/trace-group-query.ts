@@ -1,0 +1,137 @@
+import type { DataSource } from 'typeorm';
+import { type GroupFilter, TELEMETRY_RANGES, type TracePageQuery } from '@app/domain';
+import { SCORE_NUMBER, TRACE_SELECT, type TraceRow } from './trace-query';
+
+/** What groups traces: a session (`session_id`) or a user (`user_id`). Never client text. */
+export type GroupKind = 'session' | 'user';
+const COLUMN: Record<GroupKind, string> = { session: 'session_id', user: 'user_id' };
+
+/** One session or user with its totals, computed on read from its traces and their spans. */
+export interface GroupRow {
+  key: string;
+  first_ts: Date;
+  last_ts: Date;
+  /** `last_ts` as fixed-width UTC ISO with microseconds: a cursor's position, exact. */
+  last_ts_text: string;
+  trace_count: number;
+  /** Distinct sessions of a user; distinct users of a session (up to `GROUP_USERS_SHOWN` listed in `user_ids`). */
+  session_count: number | null;
+  user_ids: string[] | null;
+  span_count: number;
+  total_tokens: number | null;
+  total_cost: number | null;
+  /** From the first trace's time to the last span's end (or the last trace's time). */
+  duration_ms: number | null;
+}
+
+export interface GroupScoreRow {
+  key: string;
+  name: string | null;
+  source: string | null;
+  count: number;
+  mean: number | null;
+}
+
+export type SessionTraceRow = TraceRow & { cursor_ts: string };
+
+const GROUP_USERS_SHOWN = 5;
+const MICRO_ISO = (expr: string) => `to_char(${expr} AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"')`;
+
+/**
+ * Sessions and users of a project (issue 26), as lists and one at a time. The groups of a page
+ * are found from the traces alone, on the index `(project_id, <column>, "timestamp")` (migration
+ * SessionUserIndexes); only the page's groups then read their spans and scores, so a page's
+ * cost beyond that scan is bounded by the traces of the groups it shows.
+ */
+export class TraceGroupQueries {
+  constructor(private readonly db: DataSource) {}
+
+  /** A page of groups, the most recently active first (last trace time, then id, descending). */
+  list(kind: GroupKind, projectId: string, f: GroupFilter, exactKey?: string): Promise<GroupRow[]> {
+    const col = COLUMN[kind];
+    const params: unknown[] = [projectId];
+    const p = (value: unknown) => `$${params.push(value)}`;
+    const where = ['t.project_id = $1', `t.${col} IS NOT NULL`];
+    const having: string[] = [];
+    if (exactKey !== undefined) where.push(`t.${col} = ${p(exactKey)}`);
+    // strpos, not ILIKE: the client's text holds no pattern, so % and _ need no escaping.
+    if (f.idContains !== undefined) where.push(`strpos(lower(t.${col}), lower(${p(f.idContains)})) > 0`);
+    if (f.userId !== undefined) having.push(`bool_or(t.user_id = ${p(f.userId)})`);
+    if (f.environment !== undefined) having.push(`bool_or(t.environment = ${p(f.environment)})`);
+    // A group is in a time range when it has activity in it: first trace before its end, last after its start.
+    if (f.from !== undefined) having.push(`max(t."timestamp") >= ${p(f.from)}::timestamptz`);
+    if (f.to !== undefined) having.push(`min(t."timestamp") <= ${p(f.to)}::timestamptz`);
+    if (f.after) having.push(`(max(t."timestamp"), t.${col}) < (${p(f.after[0])}::timestamptz, ${p(f.after[1])}::text)`);
+    const others = kind === 'user' ? 'count(DISTINCT t.session_id)::int' : 'NULL::int';
+    const limit = p(f.limit);
+    return this.db.query(
+      `WITH g AS (
+         SELECT t.${col} AS key, min(t."timestamp") AS first_ts, max(t."timestamp") AS last_ts, count(*)::int AS trace_count, ${others} AS session_count
+           FROM traces t
+          WHERE ${where.join(' AND ')}
+          GROUP BY t.${col}
+          ${having.length ? `HAVING ${having.join(' AND ')}` : ''}
+          ORDER BY max(t."timestamp") DESC, t.${col} DESC
+          LIMIT ${limit}
+       )
+       SELECT g.key, g.first_ts, g.last_ts, ${MICRO_ISO('g.last_ts')} AS last_ts_text, g.trace_count, g.session_count,
+              ${kind === 'session' ? 'u.user_ids' : 'NULL::text[] AS user_ids'},
+              coalesce(a.span_count, 0) AS span_count, a.total_tokens, a.total_cost,
+              (extract(epoch FROM greatest(g.last_ts, a.last_end) - g.first_ts) * 1000)::float8 AS duration_ms
+         FROM g
+         LEFT JOIN LATERAL (
+           SELECT count(*)::int AS span_count,
+                  sum(coalesce(s.total_tokens, s.prompt_tokens + s.completion_tokens, s.prompt_tokens, s.completion_tokens))::float8 AS total_tokens,
+                  round((sum(s.cost) FILTER (WHERE s.cost <= ${TELEMETRY_RANGES.spanCost.max}))::numeric, 12)::float8 AS total_cost,
+                  max(coalesce(s.end_time, s.start_time)) AS last_end
+             FROM traces t2 JOIN spans s ON s.project_id = t2.project_id AND s.trace_id = t2.id
+            WHERE t2.project_id = $1 AND t2.${col} = g.key
+         ) a ON true
+         ${kind === 'session' ? `LEFT JOIN LATERAL (
+           SELECT array_agg(d.user_id ORDER BY d.user_id) AS user_ids
+             FROM (SELECT DISTINCT t3.user_id FROM traces t3
+                    WHERE t3.project_id = $1 AND t3.session_id = g.key AND t3.user_id IS NOT NULL
+                    ORDER BY t3.user_id LIMIT ${GROUP_USERS_SHOWN}) d
+         ) u ON true` : ''}
+        ORDER BY g.last_ts DESC, g.key DESC`,
+      params,
+    );
+  }
+
+  /** One group's totals, or null when the project has no trace in it. */
+  async findOne(kind: GroupKind, projectId: string, key: string): Promise<GroupRow | null> {
+    const rows = await this.list(kind, projectId, { limit: 1 }, key);
+    return rows[0] ?? null;
+  }
+
+  /** The groups' scores by name and source: how many, and the mean of the numeric and boolean (1/0) ones. */
+  scoreSummaries(kind: GroupKind, projectId: string, keys: string[]): Promise<GroupScoreRow[]> {
+    const col = COLUMN[kind];
+    return this.db.query(
+      `SELECT t.${col} AS key, c.name, c.source, count(*)::int AS count, avg(${SCORE_NUMBER}) AS mean
+         FROM traces t JOIN scores c ON c.project_id = t.project_id AND c.trace_id = t.id
+        WHERE t.project_id = $1 AND t.${col} = ANY($2::text[])
+        GROUP BY t.${col}, c.name, c.source
+        ORDER BY c.name, c.source`,
+      [projectId, keys],
+    );
+  }
+
+  /** A page of one session's traces in time order (then id), each with its input and output. */
+  sessionTraces(projectId: string, sessionId: string, q: TracePageQuery): Promise<SessionTraceRow[]> {
+    const params: unknown[] = [projectId, sessionId];
+    let after = '';
+    if (q.after) {
+      params.push(q.after[0], q.after[1]);
+      after = `AND (t."timestamp", t.id) > ($3::timestamptz, $4::uuid)`;
+    }
+    params.push(q.limit);
+    return this.db.query(
+      `SELECT page.*, ${MICRO_ISO('page."timestamp"')} AS cursor_ts
+         FROM (${TRACE_SELECT} WHERE t.project_id = $1 AND t.session_id = $2 ${after}
+               ORDER BY t."timestamp", t.id LIMIT $${params.length}) page
+        ORDER BY page."timestamp", page.id`,
+      params,
+    );
+  }
+}

@@ -1,0 +1,79 @@
+import { randomUUID } from 'node:crypto';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { PASSWORD, type Tenant, bootstrap, ingestTelemetry, send } from './support/api';
+import { ROOT, type Stack, runCli, startStack } from './support/stack';
+import { TmuxPane, ensureTmux } from './support/tmux';
+
+// Issue 26 in the TUI: the sessions and users screens list them, and opening one shows its
+// traces with the selected trace's turns (a session reads as its conversation).
+
+const EMAIL = 'tui-sessions@spanlog.test';
+const CLI = resolve(ROOT, 'dist', 'apps', 'cli', 'src', 'main.js');
+
+describe('spanlog tui: sessions and users (tmux, 80×24)', () => {
+  let stack: Stack;
+  let tenant: Tenant;
+  let dir: string;
+  let env: NodeJS.ProcessEnv;
+  let pane: TmuxPane | undefined;
+  const run = randomUUID().slice(0, 8);
+  const sessionId = `chat-${run}`;
+  const userId = `ada-${run}`;
+
+  beforeAll(async () => {
+    ensureTmux();
+    stack = await startStack();
+    tenant = await bootstrap(stack, EMAIL, 'Tui Sessions Org', 'tui sessions');
+    dir = mkdtempSync(join(tmpdir(), 'spanlog-tui-sessions-'));
+    env = { ...stack.env, XDG_CONFIG_HOME: join(dir, 'config'), CI: 'true' };
+    delete env.SPANLOG_API_KEY;
+    const login = await runCli(['login', '--email', EMAIL, '--password', PASSWORD, '--api', stack.baseUrl], env);
+    if (login.code !== 0) throw new Error(`spanlog login failed: ${login.stderr}`);
+    const t0 = Date.now() - 5 * 60_000;
+    const at = (s: number) => new Date(t0 + s * 1000).toISOString();
+    const batch = [0, 1, 2].map((i) => ({
+      id: randomUUID(),
+      type: 'trace-create',
+      timestamp: at(i * 60),
+      body: { id: `${sessionId}-${i}`, name: `turn ${i + 1} ${run}`, sessionId, userId, timestamp: at(i * 60), input: [{ role: 'user', content: `question ${i + 1}` }], output: { role: 'assistant', content: `answer ${i + 1}` } },
+    }));
+    const sent = await ingestTelemetry(stack, tenant.apiKey, '/api/v1/traces', { batch });
+    expect((await send(stack, 'GET', `/api/v1/sessions/${sessionId}?minSeq=${sent.seq}`, { token: tenant.apiKey })).status).toBe(200);
+  }, 120_000);
+
+  afterAll(async () => {
+    pane?.kill();
+    if (dir) rmSync(dir, { recursive: true, force: true });
+    await stack?.stop();
+  });
+
+  it('lists sessions and users, opens one as its traces with the selected trace’s turns, and goes back with Esc', async () => {
+    pane = TmuxPane.start(`node ${CLI} tui --project ${tenant.projectId} --interval 500; echo "tui exited $?"; sleep 60`, env, dir);
+    const tui = pane;
+    await tui.waitForText('[Traces]');
+    tui.keys('s');
+    const sessions = await tui.waitFor('the session listed', (s) => s.some((l) => l.startsWith('›') && l.includes(sessionId)));
+    expect(sessions.some((l) => l.includes('[Sessions]'))).toBe(true);
+    expect(sessions.find((l) => l.startsWith('›'))).toMatch(new RegExp(`${sessionId} +3 +2m 00s`));
+    tui.keys('Enter');
+    const opened = await tui.waitFor('the session’s traces and the first one’s turns', (s) => s.some((l) => l.includes(`session ${sessionId}`)) && s.some((l) => l.includes('question 1')) && s.some((l) => l.includes('answer 1')));
+    expect(opened.some((l) => l.includes('3 traces · lasting 2m 00s'))).toBe(true);
+    const names = opened.filter((l) => l.includes(`turn `) && l.includes(run) && !l.startsWith('──')).map((l) => /turn \d/.exec(l)?.[0]);
+    expect(names).toEqual(['turn 1', 'turn 2', 'turn 3']);
+    tui.keys('Down');
+    await tui.waitFor('the second trace’s turns', (s) => s.some((l) => l.includes('question 2')) && s.some((l) => l.includes('answer 2')));
+    tui.keys('Enter');
+    await tui.waitFor('the trace opened', (s) => s.some((l) => l.includes(`turn 2 ${run}`)) && s.some((l) => l.includes('[Traces]')));
+    tui.keys('Escape');
+    await tui.waitForText(`session ${sessionId}`);
+    tui.keys('U');
+    await tui.waitFor('the user listed', (s) => s.some((l) => l.includes('[Users]')) && s.some((l) => l.startsWith('›') && l.includes(userId)));
+    tui.keys('Enter');
+    const user = await tui.waitFor('the user’s traces, newest first', (s) => s.some((l) => l.includes(`user ${userId}`)) && s.some((l) => l.includes('question 3')));
+    expect(user.some((l) => l.includes('3 traces · 1 sessions'))).toBe(true);
+    tui.keys('q');
+    await tui.waitForText('tui exited 0');
+  }, 120_000);
+});
