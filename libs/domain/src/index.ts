@@ -32,3 +32,6 @@ export * from './langfuse/langfuse-ingestion';
 export * from './langfuse/langfuse-prompt';
 export * from './stats/overview';
 export * from './monitors/monitor';
+export * from './reads/bounded-page';
+export * from './reads/span-id';
+export * from './reads/trace-page-query';

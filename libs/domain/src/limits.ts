@@ -133,6 +133,42 @@ export const TELEMETRY_RANGES = {
 
 export const TRACE_QUERY_LIMIT = { min: 1, max: 100, default: 50 } as const;
 
+/**
+ * One trace read (REST GET /api/v1/traces/:id and its sub-routes, RPC trace.get, trace.spans,
+ * trace.scores) answers a page of spans and a page of scores, never the whole trace: a Free
+ * tenant can write 100,000+ spans of several KB into one trace, and building it whole took
+ * 1.5 GB and failed. Bytes are what the fields measure as JSON text in Postgres.
+ * - `spans`/`scores`: rows per page (`spansLimit`/`limit`);
+ * - `pageBytes`: a page ends before the row that would take it past this, but always holds
+ *   at least one row;
+ * - `fieldBytes`: a span's `input`, `output`, `metadata`, `attributes`, `modelParameters` or
+ *   `statusMessage` larger than this comes back as null, named with its size in the span's
+ *   `truncated`; GET /api/v1/traces/:id/spans/:spanId (RPC trace.span) answers the span whole.
+ *   Ingestion bodies are at most 5 MB, so only fields near that limit are cut.
+ * So a page holds at most `pageBytes` of row data, or one span of at most 6 × `fieldBytes`
+ * (or one score, at most PAYLOAD_LIMITS.scores).
+ */
+export const TRACE_READ_LIMITS = {
+  spans: { min: 1, max: 1_000, default: 1_000 },
+  scores: { min: 1, max: 1_000, default: 1_000 },
+  pageBytes: 8 * MB,
+  fieldBytes: 4 * MB,
+  /** What a row's fields outside the measured ones (ids, times, numbers, type, model) weigh at most, counted per row. */
+  rowOverheadBytes: 1_024,
+} as const;
+
+/**
+ * The dashboard RPC (`/api/trpc/*`): never limited per API key (SPEC 4.12, CONTRACT "Rate
+ * limits"), yet one session must not be able to pile up reads whose cost it chooses. Procedures
+ * per batch request, and heavy procedure calls per session in the rate-limit window (a batch
+ * counts each of its calls). The dashboard sends one call per request and at most a few reads
+ * per second while a person scrolls, far below this.
+ */
+export const RPC_LIMITS = {
+  batchCalls: 10,
+  heavyCallsPerSecondPerSession: 50,
+} as const;
+
 /** POST /api/v1/route-model: candidates per request, a model name's length, the longest window (30 days). */
 export const ROUTE_MODEL_LIMITS = { candidates: 50, modelName: 256, windowHours: 720 } as const;
 

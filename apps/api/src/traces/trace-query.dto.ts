@@ -57,8 +57,19 @@ export class TraceListInput extends TraceFilterFields {
   tags?: string[];
 }
 
-/** Input of RPC `trace.get`. */
+/** Input of RPC `trace.get`; its paging fields (`spansLimit`, `spansCursor`) are the domain's TraceReadQuery. */
 export class TraceGetInput {
   @IsUUID('all', { message: 'projectId must be a UUID' }) projectId: string;
   @IsString({ message: 'id must be a string' }) @Length(1, 256, { message: 'id must be 1 to 256 characters' }) id: string;
+}
+
+/** Input of RPC `trace.spans` and `trace.scores`; `limit` and `cursor` are the domain's SpanPageQuery/ScorePageQuery. */
+export class TracePageInput {
+  @IsUUID('all', { message: 'projectId must be a UUID' }) projectId: string;
+  @IsString({ message: 'traceId must be a string' }) @Length(1, 256, { message: 'traceId must be 1 to 256 characters' }) traceId: string;
+}
+
+/** Input of RPC `trace.span`. */
+export class TraceSpanInput extends TracePageInput {
+  @IsString({ message: 'spanId must be a string' }) @Length(1, 256, { message: 'spanId must be 1 to 256 characters' }) spanId: string;
 }

@@ -1,9 +1,23 @@
 import { Injectable } from '@nestjs/common';
-import { TRACE_QUERY_LIMIT, notFound, toIso, traceIdCandidates } from '@app/domain';
-import { TraceQueries } from '@app/persistence';
-import { decodeCursor, encodeCursor } from './cursor';
+import { TRACE_QUERY_LIMIT, TRACE_READ_LIMITS, boundedPage, notFound, spanIdCandidates, toIso, traceIdCandidates } from '@app/domain';
+import { type SizedKeyRow, TraceQueries, type TraceRow } from '@app/persistence';
+import { decodeCursor, decodeRowCursor, encodeCursor } from './cursor';
 import type { TraceFilterFields } from './trace-query.dto';
-import { toScoreResponse, toScoreSummaries, toSpanResponse, toTraceResponse } from './trace.mapper';
+import { toScoreResponse, toScoreSummaries, toSpanPageResponse, toSpanResponse, toTraceResponse } from './trace.mapper';
+
+/** Which page of a trace's spans or scores: at most `limit` rows after `cursor`; `cursorField` names the parameter in errors. */
+export interface PageRequest {
+  limit?: number;
+  cursor?: string;
+  cursorField: string;
+}
+
+/** The keys of the page within TRACE_READ_LIMITS (LIMIT in Postgres, bytes measured there), and the cursor after it. */
+function pageOf(candidates: SizedKeyRow[], limit: number) {
+  const { rows, hasMore } = boundedPage(candidates, { limit, budgetBytes: TRACE_READ_LIMITS.pageBytes });
+  const last = rows[rows.length - 1];
+  return { ids: rows.map((r) => r.id), nextCursor: hasMore && last ? encodeCursor([last.time_text, last.id]) : null };
+}
 
 /** The list's filters as REST and RPC both hand them over: tags already split. */
 export type TraceListQuery = TraceFilterFields & { tags?: string[] };
@@ -42,12 +56,68 @@ export class TracesService {
     };
   }
 
-  async get(projectId: string, id: string) {
+  /**
+   * A trace with its first page of spans (or the page after `spans.cursor`) and of scores
+   * (CONTRACT "Traces"; TRACE_READ_LIMITS): what fits the bounds is exactly the whole trace
+   * as it always was, and `nextSpansCursor`/`nextScoresCursor` say whether more follow.
+   */
+  async get(projectId: string, id: string, spans: PageRequest = { cursorField: 'spansCursor' }) {
+    const row = await this.trace(projectId, id);
+    const [spanPage, scorePage, scoreCount] = await Promise.all([
+      this.spanPage(projectId, row.id, spans),
+      this.scorePage(projectId, row.id, { cursorField: 'scoresCursor' }),
+      this.queries.scoreCount(projectId, row.id),
+    ]);
+    const scores = scorePage.data;
+    // The page's scores at trace level; those about a span on that span too.
+    return {
+      ...toTraceResponse(row),
+      scoreCount,
+      spans: spanPage.data.map((s) => ({ ...s, scores: scores.filter((c) => c.spanId === s.id) })),
+      scores,
+      nextSpansCursor: spanPage.meta.nextCursor,
+      nextScoresCursor: scorePage.meta.nextCursor,
+    };
+  }
+
+  /** A page of a trace's spans by start time then id, large fields cut (TRACE_READ_LIMITS.fieldBytes). */
+  async spans(projectId: string, traceId: string, page: PageRequest) {
+    const row = await this.trace(projectId, traceId);
+    return this.spanPage(projectId, row.id, page);
+  }
+
+  /** One span of a trace, whole, whatever its size (a page may have cut its fields). */
+  async span(projectId: string, traceId: string, spanId: string) {
+    const row = await this.trace(projectId, traceId);
+    const span = await this.queries.spanOf(projectId, row.id, spanIdCandidates(spanId, row.otel_trace_id));
+    if (!span) throw notFound(`span ${spanId} not found in trace ${traceId}`);
+    return toSpanResponse(span);
+  }
+
+  /** A page of a trace's scores by time then id. */
+  async scores(projectId: string, traceId: string, page: PageRequest) {
+    const row = await this.trace(projectId, traceId);
+    return this.scorePage(projectId, row.id, page);
+  }
+
+  private async trace(projectId: string, id: string): Promise<TraceRow> {
     const row = await this.queries.findOne(projectId, traceIdCandidates(id));
     if (!row) throw notFound(`trace ${id} not found in this project`);
-    const [spans, scores] = await Promise.all([this.queries.spansOf(projectId, row.id), this.queries.scoresOf(projectId, row.id)]);
-    const shown = scores.map(toScoreResponse);
-    // Every score of the trace at trace level; those about a span on that span too.
-    return { ...toTraceResponse(row), spans: spans.map((s) => ({ ...toSpanResponse(s), scores: shown.filter((c) => c.spanId === s.id) })), scores: shown };
+    return row;
+  }
+
+  private async spanPage(projectId: string, traceId: string, { limit = TRACE_READ_LIMITS.spans.default, cursor, cursorField }: PageRequest) {
+    const after = optional(cursor) ? decodeRowCursor(cursor as string, cursorField) : undefined;
+    const { fieldBytes, rowOverheadBytes } = TRACE_READ_LIMITS;
+    const { ids, nextCursor } = pageOf(await this.queries.spanPageKeys(projectId, traceId, after, limit + 1, fieldBytes, rowOverheadBytes), limit);
+    const rows = ids.length ? await this.queries.spansByIds(projectId, traceId, ids, fieldBytes) : [];
+    return { data: rows.map(toSpanPageResponse), meta: { nextCursor } };
+  }
+
+  private async scorePage(projectId: string, traceId: string, { limit = TRACE_READ_LIMITS.scores.default, cursor, cursorField }: PageRequest) {
+    const after = optional(cursor) ? decodeRowCursor(cursor as string, cursorField) : undefined;
+    const { ids, nextCursor } = pageOf(await this.queries.scorePageKeys(projectId, traceId, after, limit + 1, TRACE_READ_LIMITS.rowOverheadBytes), limit);
+    const rows = ids.length ? await this.queries.scoresByIds(projectId, traceId, ids) : [];
+    return { data: rows.map(toScoreResponse), meta: { nextCursor } };
   }
 }

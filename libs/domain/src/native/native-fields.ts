@@ -130,7 +130,7 @@ function firstProblem(errors: ValidationError[], path: string): string {
   // class-validator lists a class's own fields before inherited ones; report in declaration order.
   const order = errors[0].target ? fieldsOf(errors[0].target.constructor).map((f) => f.key) : [];
   const first = errors.reduce((a, b) => (order.indexOf(b.property) < order.indexOf(a.property) ? b : a));
-  const here = `${path}.${first.property}`;
+  const here = path ? `${path}.${first.property}` : first.property;
   const message = Object.values(first.constraints ?? {})[0];
   if (message !== undefined) return `${here}: ${message}`;
   return first.children?.length ? firstProblem(first.children, here) : `${here}: is invalid`;

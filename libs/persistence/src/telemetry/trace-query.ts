@@ -100,6 +100,46 @@ const TRACE_SELECT = `
        WHERE s.project_id = t.project_id AND s.trace_id = t.id
     ) a ON true`;
 
+/** A row of a trace page, by its position and what its fields weigh as shown (fields over the cap count 0: they are left out). */
+export interface SizedKeyRow {
+  id: string;
+  /** The ordering time as Postgres text, null when the row has none (sorted last). */
+  time_text: string | null;
+  bytes: number;
+}
+
+/** A span of a page: fields larger than the cap are null and named in `truncated` with their size in bytes. */
+export interface SpanPageRow extends SpanRow {
+  truncated: Record<string, number>;
+}
+
+/** Where a page of a trace's spans or scores starts: after this row (time as Postgres text, null sorted last; id). */
+export type RowPosition = [string | null, string];
+
+const SPAN_COLUMNS = `s.id, s.trace_id, s.otel_span_id, s.external_id, s.parent_id, s.name, s.type, s.model, s.model_parameters, s.prompt_tokens,
+  s.completion_tokens, s.total_tokens, s.cost, s.input, s.output, s.metadata, s.attributes, s.start_time, s.end_time, s.level, s.status_message`;
+
+/** The span fields a page may cut, by column, with the name the API shows them under. */
+const CUTTABLE_SPAN_FIELDS = [
+  ['input', 'input', 's.input::text'],
+  ['output', 'output', 's.output::text'],
+  ['metadata', 'metadata', 's.metadata::text'],
+  ['attributes', 'attributes', 's.attributes::text'],
+  ['model_parameters', 'modelParameters', 's.model_parameters::text'],
+  ['status_message', 'statusMessage', 's.status_message'],
+] as const;
+
+/** Each cuttable field's size in bytes (null when absent), computed once per row. */
+const SPAN_FIELD_SIZES = `CROSS JOIN LATERAL (SELECT ${CUTTABLE_SPAN_FIELDS.map(([column, , text]) => `octet_length(${text}) AS ${column}`).join(', ')}) z`;
+
+/** `after` as a keyset condition on (time NULLS LAST, id), written so that the index on them serves it. */
+function afterPosition(time: string, id: string, after: RowPosition | undefined, params: unknown[]): string {
+  if (!after) return 'true';
+  params.push(after[0], after[1]);
+  const [t, i] = [`$${params.length - 1}`, `$${params.length}`];
+  return after[0] === null ? `(${time} IS NULL AND ${id} > ${i}::uuid)` : `((${time}, ${id}) > (${t}::timestamptz, ${i}::uuid) OR ${time} IS NULL)`;
+}
+
 /** A score's value as a number: numeric as is, boolean as 1 or 0, categorical null (never within a bound). */
 const SCORE_NUMBER = `(CASE jsonb_typeof(c.value) WHEN 'number' THEN (c.value #>> '{}')::float8 WHEN 'boolean' THEN (c.value #>> '{}')::boolean::int::float8 END)`;
 
@@ -168,16 +208,12 @@ export class TraceQueries {
     return rows[0] ?? null;
   }
 
+  /** Every span of a trace, unbounded: only for tests of what the projection stored; the API pages with spanPageKeys. */
   spansOf(projectId: string, traceId: string): Promise<SpanRow[]> {
-    return this.db.query(
-      `SELECT id, trace_id, otel_span_id, external_id, parent_id, name, type, model, model_parameters, prompt_tokens,
-              completion_tokens, total_tokens, cost, input, output, metadata, attributes, start_time, end_time, level, status_message
-         FROM spans WHERE project_id = $1 AND trace_id = $2
-        ORDER BY start_time NULLS LAST, id`,
-      [projectId, traceId],
-    );
+    return this.db.query(`SELECT ${SPAN_COLUMNS} FROM spans s WHERE s.project_id = $1 AND s.trace_id = $2 ORDER BY s.start_time NULLS LAST, s.id`, [projectId, traceId]);
   }
 
+  /** Every score of a trace, unbounded: as spansOf. */
   scoresOf(projectId: string, traceId: string): Promise<ScoreRow[]> {
     return this.db.query(
       `SELECT id, external_id, trace_id, span_id, name, value, data_type, comment, metadata, source, "timestamp", created_at
@@ -185,6 +221,85 @@ export class TraceQueries {
         ORDER BY "timestamp" NULLS LAST, id`,
       [projectId, traceId],
     );
+  }
+
+  /**
+   * The next `take` spans of a trace after `after`, by start time then id, with what each
+   * weighs: keys first (LIMIT in Postgres, through the index on the trace's start times), then
+   * the sizes of those rows only.
+   */
+  spanPageKeys(projectId: string, traceId: string, after: RowPosition | undefined, take: number, fieldBytes: number, rowBytes: number): Promise<SizedKeyRow[]> {
+    const params: unknown[] = [projectId, traceId, fieldBytes, rowBytes];
+    const position = afterPosition('start_time', 'id', after, params);
+    params.push(take);
+    const shown = CUTTABLE_SPAN_FIELDS.map(([column]) => `CASE WHEN z.${column} > $3 THEN 0 ELSE coalesce(z.${column}, 0) END`).join(' + ');
+    return this.db.query(
+      `SELECT s.id, s.start_time::text AS time_text, ($4 + coalesce(octet_length(s.name), 0) + ${shown})::float8 AS bytes
+         FROM (SELECT id, start_time FROM spans WHERE project_id = $1 AND trace_id = $2 AND ${position}
+                ORDER BY start_time NULLS LAST, id LIMIT $${params.length}) k
+         JOIN spans s ON s.project_id = $1 AND s.id = k.id
+         ${SPAN_FIELD_SIZES}
+        ORDER BY k.start_time NULLS LAST, k.id`,
+      params,
+    );
+  }
+
+  /** Spans of a trace by id, in page order, every field larger than `fieldBytes` left out and named in `truncated`. */
+  spansByIds(projectId: string, traceId: string, ids: string[], fieldBytes: number): Promise<SpanPageRow[]> {
+    const kept = CUTTABLE_SPAN_FIELDS.map(([column]) => `CASE WHEN z.${column} > $4 THEN NULL ELSE s.${column} END AS ${column}`).join(', ');
+    const cut = CUTTABLE_SPAN_FIELDS.map(([column, name]) => `'${name}', CASE WHEN z.${column} > $4 THEN z.${column} END`).join(', ');
+    const others = SPAN_COLUMNS.split(',')
+      .map((c) => c.trim())
+      .filter((c) => !CUTTABLE_SPAN_FIELDS.some(([column]) => c === `s.${column}`))
+      .join(', ');
+    return this.db.query(
+      `SELECT ${others}, ${kept}, jsonb_strip_nulls(jsonb_build_object(${cut})) AS truncated
+         FROM spans s ${SPAN_FIELD_SIZES}
+        WHERE s.project_id = $1 AND s.trace_id = $2 AND s.id = ANY($3::uuid[])
+        ORDER BY s.start_time NULLS LAST, s.id`,
+      [projectId, traceId, ids, fieldBytes],
+    );
+  }
+
+  /** One span of a trace, whole. */
+  async spanOf(projectId: string, traceId: string, ids: string[]): Promise<SpanRow | null> {
+    const rows: SpanRow[] = await this.db.query(`SELECT ${SPAN_COLUMNS} FROM spans s WHERE s.project_id = $1 AND s.trace_id = $2 AND s.id = ANY($3::uuid[]) ORDER BY s.id LIMIT 1`, [
+      projectId,
+      traceId,
+      ids,
+    ]);
+    return rows[0] ?? null;
+  }
+
+  /** As spanPageKeys, for a trace's scores by time then id (a score is at most one scores request, so none is cut). */
+  scorePageKeys(projectId: string, traceId: string, after: RowPosition | undefined, take: number, rowBytes: number): Promise<SizedKeyRow[]> {
+    const params: unknown[] = [projectId, traceId, rowBytes];
+    const position = afterPosition('"timestamp"', 'id', after, params);
+    params.push(take);
+    return this.db.query(
+      `SELECT c.id, c."timestamp"::text AS time_text,
+              ($3 + coalesce(octet_length(c.name), 0) + coalesce(octet_length(c.value::text), 0) + coalesce(octet_length(c.comment), 0)
+                  + coalesce(octet_length(c.metadata::text), 0) + coalesce(octet_length(c.external_id), 0))::float8 AS bytes
+         FROM (SELECT id, "timestamp" FROM scores WHERE project_id = $1 AND trace_id = $2 AND ${position}
+                ORDER BY "timestamp" NULLS LAST, id LIMIT $${params.length}) k
+         JOIN scores c ON c.project_id = $1 AND c.id = k.id
+        ORDER BY k."timestamp" NULLS LAST, k.id`,
+      params,
+    );
+  }
+
+  scoresByIds(projectId: string, traceId: string, ids: string[]): Promise<ScoreRow[]> {
+    return this.db.query(
+      `SELECT id, external_id, trace_id, span_id, name, value, data_type, comment, metadata, source, "timestamp", created_at
+         FROM scores WHERE project_id = $1 AND trace_id = $2 AND id = ANY($3::uuid[])
+        ORDER BY "timestamp" NULLS LAST, id`,
+      [projectId, traceId, ids],
+    );
+  }
+
+  async scoreCount(projectId: string, traceId: string): Promise<number> {
+    const [row] = (await this.db.query(`SELECT count(*)::int AS n FROM scores WHERE project_id = $1 AND trace_id = $2`, [projectId, traceId])) as { n: number }[];
+    return row.n;
   }
 
   /** Each listed trace's scores grouped by name and source, for a page of the trace list. */
