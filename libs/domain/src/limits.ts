@@ -155,6 +155,12 @@ export const TRACE_READ_LIMITS = {
   fieldBytes: 4 * MB,
   /** What a row's fields outside the measured ones (ids, times, numbers, type, model) weigh at most, counted per row. */
   rowOverheadBytes: 1_024,
+  /**
+   * Trace reads one API process runs at once, each one query at a time; more wait their turn.
+   * So trace reads hold at most this many database connections (of the pool's 10: health,
+   * ingestion's quota and auth keep theirs) and this many pages in memory while they are read.
+   */
+  concurrentReads: 4,
 } as const;
 
 /**

@@ -51,12 +51,15 @@ export async function mountRpc(app: NestFastifyApplication): Promise<void> {
   });
   const answer = async (req: FastifyRequest, parseError: TRPCError | null) => {
     const path = (req.params as { '*': string })['*'];
-    const { request, error } = toRpcRequest({ url: req.url, headers: req.headers, body: !parseError && Buffer.isBuffer(req.body) ? req.body : undefined });
+    const refusedBatch = parseError ? null : batchProblem(path);
+    // A refused batch is answered as one call, so that the refusal is one error rather than one per call.
+    const url = refusedBatch ? req.url.replace(/([?&])batch=1(&|$)/, '$1') : req.url;
+    const { request, error } = toRpcRequest({ url, headers: req.headers, body: !parseError && Buffer.isBuffer(req.body) ? req.body : undefined });
     return resolveResponse({
       router,
       req: request,
       path,
-      error: parseError ?? batchProblem(path) ?? error,
+      error: parseError ?? refusedBatch ?? error,
       allowMethodOverride: true,
       responseMeta: ({ errors }) => ({ headers: errorHeaders(errors) }),
       createContext: async (): Promise<RpcContext> => ({

@@ -1,4 +1,5 @@
 import { Injectable } from '@nestjs/common';
+import pLimit from 'p-limit';
 import { TRACE_QUERY_LIMIT, TRACE_READ_LIMITS, boundedPage, notFound, spanIdCandidates, toIso, traceIdCandidates } from '@app/domain';
 import { type SizedKeyRow, TraceQueries, type TraceRow } from '@app/persistence';
 import { decodeCursor, decodeRowCursor, encodeCursor } from './cursor';
@@ -26,6 +27,9 @@ const optional = (v: string | undefined) => (v === undefined || v === '' ? undef
 
 @Injectable()
 export class TracesService {
+  /** Every trace read takes a turn here (TRACE_READ_LIMITS.concurrentReads): eight reads at once once stalled /health behind the pool. */
+  private readonly turn = pLimit(TRACE_READ_LIMITS.concurrentReads);
+
   constructor(private readonly queries: TraceQueries) {}
 
   async list(projectId: string, q: TraceListQuery) {
@@ -61,19 +65,29 @@ export class TracesService {
    * (CONTRACT "Traces"; TRACE_READ_LIMITS): what fits the bounds is exactly the whole trace
    * as it always was, and `nextSpansCursor`/`nextScoresCursor` say whether more follow.
    */
-  async get(projectId: string, id: string, spans: PageRequest = { cursorField: 'spansCursor' }) {
-    const row = await this.trace(projectId, id);
-    const [spanPage, scorePage, scoreCount] = await Promise.all([
-      this.spanPage(projectId, row.id, spans),
-      this.scorePage(projectId, row.id, { cursorField: 'scoresCursor' }),
-      this.queries.scoreCount(projectId, row.id),
-    ]);
+  get(projectId: string, id: string, spans: PageRequest = { cursorField: 'spansCursor' }) {
+    return this.turn(async () => {
+      const row = await this.trace(projectId, id);
+      const spanPage = await this.spanPage(projectId, row.id, spans);
+      const scorePage = await this.scorePage(projectId, row.id, { cursorField: 'scoresCursor' });
+      const scoreCount = await this.queries.scoreCount(projectId, row.id);
+      return this.withPages(row, spanPage, scorePage, scoreCount);
+    });
+  }
+
+  private withPages(row: TraceRow, spanPage: Awaited<ReturnType<TracesService['spanPage']>>, scorePage: Awaited<ReturnType<TracesService['scorePage']>>, scoreCount: number) {
     const scores = scorePage.data;
     // The page's scores at trace level; those about a span on that span too.
+    const bySpan = new Map<string | null, typeof scores>();
+    for (const c of scores) {
+      const list = bySpan.get(c.spanId);
+      if (list) list.push(c);
+      else bySpan.set(c.spanId, [c]);
+    }
     return {
       ...toTraceResponse(row),
       scoreCount,
-      spans: spanPage.data.map((s) => ({ ...s, scores: scores.filter((c) => c.spanId === s.id) })),
+      spans: spanPage.data.map((s) => ({ ...s, scores: bySpan.get(s.id) ?? [] })),
       scores,
       nextSpansCursor: spanPage.meta.nextCursor,
       nextScoresCursor: scorePage.meta.nextCursor,
@@ -81,23 +95,23 @@ export class TracesService {
   }
 
   /** A page of a trace's spans by start time then id, large fields cut (TRACE_READ_LIMITS.fieldBytes). */
-  async spans(projectId: string, traceId: string, page: PageRequest) {
-    const row = await this.trace(projectId, traceId);
-    return this.spanPage(projectId, row.id, page);
+  spans(projectId: string, traceId: string, page: PageRequest) {
+    return this.turn(async () => this.spanPage(projectId, (await this.trace(projectId, traceId)).id, page));
   }
 
   /** One span of a trace, whole, whatever its size (a page may have cut its fields). */
-  async span(projectId: string, traceId: string, spanId: string) {
-    const row = await this.trace(projectId, traceId);
-    const span = await this.queries.spanOf(projectId, row.id, spanIdCandidates(spanId, row.otel_trace_id));
-    if (!span) throw notFound(`span ${spanId} not found in trace ${traceId}`);
-    return toSpanResponse(span);
+  span(projectId: string, traceId: string, spanId: string) {
+    return this.turn(async () => {
+      const row = await this.trace(projectId, traceId);
+      const span = await this.queries.spanOf(projectId, row.id, spanIdCandidates(spanId, row.otel_trace_id));
+      if (!span) throw notFound(`span ${spanId} not found in trace ${traceId}`);
+      return toSpanResponse(span);
+    });
   }
 
   /** A page of a trace's scores by time then id. */
-  async scores(projectId: string, traceId: string, page: PageRequest) {
-    const row = await this.trace(projectId, traceId);
-    return this.scorePage(projectId, row.id, page);
+  scores(projectId: string, traceId: string, page: PageRequest) {
+    return this.turn(async () => this.scorePage(projectId, (await this.trace(projectId, traceId)).id, page));
   }
 
   private async trace(projectId: string, id: string): Promise<TraceRow> {
