@@ -3,7 +3,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { RPC_LIMITS, TRACE_READ_LIMITS } from '@app/domain';
 import { type Session, type Tenant, bootstrap, data, eventually, login, query, send } from './support/api';
 import { largeTraceBatches, postBatches, residentMb } from './support/large-trace';
-import { type Stack, startStack } from './support/stack';
+import { type Stack, runCli, startStack } from './support/stack';
 
 /** Spans of the large trace: a fifth of the issue's 110,000 (bench/trace-read.ts runs those), enough that the whole trace is 100+ MB of JSON. */
 const SPANS = 20_000;
@@ -159,6 +159,18 @@ describe('trace reads bounded by design', () => {
       expect(await rest(path)).toEqual({ status: 400, body: { error: { code: 'VALIDATION_ERROR', message } } });
     }
   }, 120_000);
+
+  it('pages `spanlog traces get`, saying how many spans are shown and the command for the next page', async () => {
+    const env = { ...stack.env, SPANLOG_API_KEY: tenant.apiKey };
+    const human = await runCli(['traces', 'get', traceId, '--spans-limit', '5', '--api', stack.baseUrl], env);
+    expect(human.code).toBe(0);
+    const line = new RegExp(`^5 of ${SPANS} spans shown; next page: spanlog traces get ${traceId} --spans-cursor (\\S+)$`, 'm').exec(human.stdout);
+    expect(line).not.toBeNull();
+    const next = await runCli(['traces', 'get', traceId, '--spans-limit', '5', '--spans-cursor', (line as RegExpExecArray)[1], '--json', '--api', stack.baseUrl], env);
+    expect(next.code).toBe(0);
+    const ten = (await rest(`/api/v1/traces/${traceId}/spans?limit=10`)).body.data.map((s: PageSpan) => s.id);
+    expect(JSON.parse(next.stdout).spans.map((s: PageSpan) => s.id)).toEqual(ten.slice(5));
+  });
 
   it('cuts a field larger than fieldBytes from a page, names it, and answers the span whole on its own route', async () => {
     const trace = (await rest(`/api/v1/traces/${bigId}`)).body;
