@@ -144,15 +144,16 @@ export const TRACE_QUERY_LIMIT = { min: 1, max: 100, default: 50 } as const;
  * - `fieldBytes`: a span's `input`, `output`, `metadata`, `attributes`, `modelParameters` or
  *   `statusMessage` larger than this comes back as null, named with its size in the span's
  *   `truncated`; GET /api/v1/traces/:id/spans/:spanId (RPC trace.span) answers the span whole.
- *   Ingestion bodies are at most 5 MB, so only fields near that limit are cut.
  * So a page holds at most `pageBytes` of row data, or one span of at most 6 × `fieldBytes`
- * (or one score, at most PAYLOAD_LIMITS.scores).
+ * (or one score, at most PAYLOAD_LIMITS.scores). REST pages are large enough for every trace
+ * an ingestion request of 5 MB can write to come back whole as before; the RPC's are a quarter
+ * of that, since one RPC answer carries a batch of up to RPC_LIMITS.batchCalls pages.
  */
 export const TRACE_READ_LIMITS = {
+  rest: { pageBytes: 8 * MB, fieldBytes: 4 * MB },
+  rpc: { pageBytes: 2 * MB, fieldBytes: 1 * MB },
   spans: { min: 1, max: 1_000, default: 1_000 },
   scores: { min: 1, max: 1_000, default: 1_000 },
-  pageBytes: 8 * MB,
-  fieldBytes: 4 * MB,
   /** What a row's fields outside the measured ones (ids, times, numbers, type, model) weigh at most, counted per row. */
   rowOverheadBytes: 1_024,
   /**

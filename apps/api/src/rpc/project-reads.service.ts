@@ -5,6 +5,7 @@ import {
   type PromptVersion,
   ScorePageQuery,
   SpanPageQuery,
+  TRACE_READ_LIMITS,
   TraceReadQuery,
   notFound,
   parsePromptListQuery,
@@ -48,13 +49,13 @@ export class ProjectReadsService {
   async getTrace(actor: Actor, input: TraceGetInput) {
     const page = readPageQuery(TraceReadQuery, input as unknown as JsonObject);
     await this.tenancy.requireProjectRole(actor, input.projectId);
-    return this.traces.get(input.projectId, input.id, { limit: page.spansLimit, cursor: page.spansCursor, cursorField: 'spansCursor' });
+    return this.traces.get(input.projectId, input.id, { limit: page.spansLimit, cursor: page.spansCursor, cursorField: 'spansCursor', bytes: TRACE_READ_LIMITS.rpc });
   }
 
   async traceSpans(actor: Actor, input: TracePageInput) {
     const page = readPageQuery(SpanPageQuery, input as unknown as JsonObject);
     await this.tenancy.requireProjectRole(actor, input.projectId);
-    return this.traces.spans(input.projectId, input.traceId, { ...page, cursorField: 'cursor' });
+    return this.traces.spans(input.projectId, input.traceId, { ...page, cursorField: 'cursor', bytes: TRACE_READ_LIMITS.rpc });
   }
 
   async traceSpan(actor: Actor, { projectId, traceId, spanId }: TraceSpanInput) {
@@ -65,7 +66,7 @@ export class ProjectReadsService {
   async traceScores(actor: Actor, input: TracePageInput) {
     const page = readPageQuery(ScorePageQuery, input as unknown as JsonObject);
     await this.tenancy.requireProjectRole(actor, input.projectId);
-    return this.traces.scores(input.projectId, input.traceId, { ...page, cursorField: 'cursor' });
+    return this.traces.scores(input.projectId, input.traceId, { ...page, cursorField: 'cursor', bytes: TRACE_READ_LIMITS.rpc });
   }
 
   async listPrompts(actor: Actor, projectId: string, cursor: string | undefined): Promise<PromptTemplatePage> {

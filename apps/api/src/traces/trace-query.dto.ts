@@ -1,5 +1,5 @@
 import { Type } from 'class-transformer';
-import { IsArray, IsInt, IsNumber, IsOptional, IsString, IsUUID, Length, Max, Min } from 'class-validator';
+import { Allow, IsArray, IsInt, IsNumber, IsOptional, IsString, IsUUID, Length, Max, Min } from 'class-validator';
 import { TRACE_QUERY_LIMIT } from '@app/domain';
 import { StorableText } from '../validation/text-fields';
 import { TimestampField } from '../validation/timestamp-field';
@@ -61,12 +61,18 @@ export class TraceListInput extends TraceFilterFields {
 export class TraceGetInput {
   @IsUUID('all', { message: 'projectId must be a UUID' }) projectId: string;
   @IsString({ message: 'id must be a string' }) @Length(1, 256, { message: 'id must be 1 to 256 characters' }) id: string;
+  /** Checked by the domain's TraceReadQuery (the REST parameters' rules). */
+  @Allow() spansLimit?: number;
+  @Allow() spansCursor?: string;
 }
 
 /** Input of RPC `trace.spans` and `trace.scores`; `limit` and `cursor` are the domain's SpanPageQuery/ScorePageQuery. */
 export class TracePageInput {
   @IsUUID('all', { message: 'projectId must be a UUID' }) projectId: string;
   @IsString({ message: 'traceId must be a string' }) @Length(1, 256, { message: 'traceId must be 1 to 256 characters' }) traceId: string;
+  /** Checked by the domain's SpanPageQuery or ScorePageQuery. */
+  @Allow() limit?: number;
+  @Allow() cursor?: string;
 }
 
 /** Input of RPC `trace.span`. */

@@ -54,7 +54,7 @@ export function toSpanResponse(row: SpanRow) {
 }
 
 /**
- * A span of a page: as toSpanResponse, but a field the page cut (TRACE_READ_LIMITS.fieldBytes)
+ * A span of a page: as toSpanResponse, but a field the page cut (TRACE_READ_LIMITS' `fieldBytes`)
  * is null and named, with its size in bytes, in `truncated`, which only such spans carry.
  */
 export function toSpanPageResponse(row: SpanPageRow): PageSpan {

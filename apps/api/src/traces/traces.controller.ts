@@ -1,6 +1,6 @@
 import { Controller, Get, Headers, Param, Query, Res } from '@nestjs/common';
 import type { FastifyReply } from 'fastify';
-import { type JsonObject, ScorePageQuery, SpanPageQuery, TraceReadQuery, readPageQuery } from '@app/domain';
+import { type JsonObject, ScorePageQuery, SpanPageQuery, TRACE_READ_LIMITS, TraceReadQuery, readPageQuery } from '@app/domain';
 import type { ApiKeyPrincipal } from '@app/persistence';
 import { Principal } from '../auth/api-key.guard';
 import { VisibilityService } from '../consistency/visibility.service';
@@ -42,7 +42,7 @@ export class TracesController {
   ) {
     const page = readPageQuery(TraceReadQuery, raw);
     await this.awaitVisible(query.minSeq ?? minSeqHeader, reply);
-    return this.traces.get(principal.projectId, id, { limit: page.spansLimit, cursor: page.spansCursor, cursorField: 'spansCursor' });
+    return this.traces.get(principal.projectId, id, { limit: page.spansLimit, cursor: page.spansCursor, cursorField: 'spansCursor', bytes: TRACE_READ_LIMITS.rest });
   }
 
   /** A page of the trace's spans: `{data, meta: {nextCursor}}` as the trace list, `limit` and `cursor` as there. */
@@ -57,7 +57,7 @@ export class TracesController {
   ) {
     const page = readPageQuery(SpanPageQuery, raw);
     await this.awaitVisible(query.minSeq ?? minSeqHeader, reply);
-    return this.traces.spans(principal.projectId, id, { ...page, cursorField: 'cursor' });
+    return this.traces.spans(principal.projectId, id, { ...page, cursorField: 'cursor', bytes: TRACE_READ_LIMITS.rest });
   }
 
   /** One span whole, the fields a page cut included. */
@@ -86,7 +86,7 @@ export class TracesController {
   ) {
     const page = readPageQuery(ScorePageQuery, raw);
     await this.awaitVisible(query.minSeq ?? minSeqHeader, reply);
-    return this.traces.scores(principal.projectId, id, { ...page, cursorField: 'cursor' });
+    return this.traces.scores(principal.projectId, id, { ...page, cursorField: 'cursor', bytes: TRACE_READ_LIMITS.rest });
   }
 
   private async awaitVisible(raw: string | undefined, reply: FastifyReply): Promise<void> {

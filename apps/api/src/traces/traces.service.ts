@@ -6,16 +6,20 @@ import { decodeCursor, decodeRowCursor, encodeCursor } from './cursor';
 import type { TraceFilterFields } from './trace-query.dto';
 import { toScoreResponse, toScoreSummaries, toSpanPageResponse, toSpanResponse, toTraceResponse } from './trace.mapper';
 
+/** The byte bounds of the transport's pages: TRACE_READ_LIMITS.rest or .rpc. */
+export type PageBytes = (typeof TRACE_READ_LIMITS)['rest' | 'rpc'];
+
 /** Which page of a trace's spans or scores: at most `limit` rows after `cursor`; `cursorField` names the parameter in errors. */
 export interface PageRequest {
   limit?: number;
   cursor?: string;
   cursorField: string;
+  bytes: PageBytes;
 }
 
-/** The keys of the page within TRACE_READ_LIMITS (LIMIT in Postgres, bytes measured there), and the cursor after it. */
-function pageOf(candidates: SizedKeyRow[], limit: number) {
-  const { rows, hasMore } = boundedPage(candidates, { limit, budgetBytes: TRACE_READ_LIMITS.pageBytes });
+/** The keys of the page within its bounds (LIMIT in Postgres, bytes measured there), and the cursor after it. */
+function pageOf(candidates: SizedKeyRow[], limit: number, { pageBytes }: PageBytes) {
+  const { rows, hasMore } = boundedPage(candidates, { limit, budgetBytes: pageBytes });
   const last = rows[rows.length - 1];
   return { ids: rows.map((r) => r.id), nextCursor: hasMore && last ? encodeCursor([last.time_text, last.id]) : null };
 }
@@ -65,11 +69,11 @@ export class TracesService {
    * (CONTRACT "Traces"; TRACE_READ_LIMITS): what fits the bounds is exactly the whole trace
    * as it always was, and `nextSpansCursor`/`nextScoresCursor` say whether more follow.
    */
-  get(projectId: string, id: string, spans: PageRequest = { cursorField: 'spansCursor' }) {
+  get(projectId: string, id: string, spans: PageRequest) {
     return this.turn(async () => {
       const row = await this.trace(projectId, id);
       const spanPage = await this.spanPage(projectId, row.id, spans);
-      const scorePage = await this.scorePage(projectId, row.id, { cursorField: 'scoresCursor' });
+      const scorePage = await this.scorePage(projectId, row.id, { cursorField: 'scoresCursor', bytes: spans.bytes });
       const scoreCount = await this.queries.scoreCount(projectId, row.id);
       return this.withPages(row, spanPage, scorePage, scoreCount);
     });
@@ -94,7 +98,7 @@ export class TracesService {
     };
   }
 
-  /** A page of a trace's spans by start time then id, large fields cut (TRACE_READ_LIMITS.fieldBytes). */
+  /** A page of a trace's spans by start time then id, large fields cut (`fieldBytes`). */
   spans(projectId: string, traceId: string, page: PageRequest) {
     return this.turn(async () => this.spanPage(projectId, (await this.trace(projectId, traceId)).id, page));
   }
@@ -120,17 +124,17 @@ export class TracesService {
     return row;
   }
 
-  private async spanPage(projectId: string, traceId: string, { limit = TRACE_READ_LIMITS.spans.default, cursor, cursorField }: PageRequest) {
+  private async spanPage(projectId: string, traceId: string, { limit = TRACE_READ_LIMITS.spans.default, cursor, cursorField, bytes }: PageRequest) {
     const after = optional(cursor) ? decodeRowCursor(cursor as string, cursorField) : undefined;
-    const { fieldBytes, rowOverheadBytes } = TRACE_READ_LIMITS;
-    const { ids, nextCursor } = pageOf(await this.queries.spanPageKeys(projectId, traceId, after, limit + 1, fieldBytes, rowOverheadBytes), limit);
+    const { fieldBytes } = bytes;
+    const { ids, nextCursor } = pageOf(await this.queries.spanPageKeys(projectId, traceId, after, limit + 1, fieldBytes, TRACE_READ_LIMITS.rowOverheadBytes), limit, bytes);
     const rows = ids.length ? await this.queries.spansByIds(projectId, traceId, ids, fieldBytes) : [];
     return { data: rows.map(toSpanPageResponse), meta: { nextCursor } };
   }
 
-  private async scorePage(projectId: string, traceId: string, { limit = TRACE_READ_LIMITS.scores.default, cursor, cursorField }: PageRequest) {
+  private async scorePage(projectId: string, traceId: string, { limit = TRACE_READ_LIMITS.scores.default, cursor, cursorField, bytes }: PageRequest) {
     const after = optional(cursor) ? decodeRowCursor(cursor as string, cursorField) : undefined;
-    const { ids, nextCursor } = pageOf(await this.queries.scorePageKeys(projectId, traceId, after, limit + 1, TRACE_READ_LIMITS.rowOverheadBytes), limit);
+    const { ids, nextCursor } = pageOf(await this.queries.scorePageKeys(projectId, traceId, after, limit + 1, TRACE_READ_LIMITS.rowOverheadBytes), limit, bytes);
     const rows = ids.length ? await this.queries.scoresByIds(projectId, traceId, ids) : [];
     return { data: rows.map(toScoreResponse), meta: { nextCursor } };
   }
