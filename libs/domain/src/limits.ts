@@ -134,6 +134,14 @@ export const TELEMETRY_RANGES = {
 export const TRACE_QUERY_LIMIT = { min: 1, max: 100, default: 50 } as const;
 
 /**
+ * A page of the trace list (GET /api/v1/traces, RPC trace.list): a trace's `input`, `output` or
+ * `metadata` larger than `fieldBytes` comes back as null, named with its size in the trace's
+ * `truncated` (GET /api/v1/traces/:id has it whole), and each trace's `scores` summary holds at
+ * most `scoreGroups` names and sources. So a page of 100 traces is at most about 20 MB.
+ */
+export const TRACE_LIST_LIMITS = { fieldBytes: 64 * 1024, scoreGroups: 20 } as const;
+
+/**
  * One trace read (REST GET /api/v1/traces/:id and its sub-routes, RPC trace.get, trace.spans,
  * trace.scores) answers a page of spans and a page of scores, never the whole trace: a Free
  * tenant can write 100,000+ spans of several KB into one trace, and building it whole took

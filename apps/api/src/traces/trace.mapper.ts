@@ -24,6 +24,8 @@ export function toTraceResponse(row: TraceRow) {
     totalTokens: row.total_tokens,
     totalCost: row.total_cost,
     latencyMs: row.latency_ms,
+    // Only on a list page, only where it cut something (TRACE_LIST_LIMITS).
+    ...(Object.keys(row.truncated).length ? { truncated: row.truncated } : {}),
   };
 }
 

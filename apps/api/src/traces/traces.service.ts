@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import pLimit from 'p-limit';
-import { TRACE_QUERY_LIMIT, TRACE_READ_LIMITS, boundedPage, notFound, spanIdCandidates, toIso, traceIdCandidates } from '@app/domain';
+import { TRACE_LIST_LIMITS, TRACE_QUERY_LIMIT, TRACE_READ_LIMITS, boundedPage, notFound, spanIdCandidates, toIso, traceIdCandidates } from '@app/domain';
 import { type SizedKeyRow, TraceQueries, type TraceRow } from '@app/persistence';
 import { decodeCursor, decodeRowCursor, encodeCursor } from './cursor';
 import type { TraceFilterFields } from './trace-query.dto';
@@ -54,10 +54,11 @@ export class TracesService {
       score: optional(q.scoreName) !== undefined || q.minScore !== undefined || q.maxScore !== undefined ? { name: optional(q.scoreName), min: q.minScore, max: q.maxScore } : undefined,
       after: optional(q.cursor) ? decodeCursor(q.cursor as string) : undefined,
       limit: limit + 1,
+      fieldBytes: TRACE_LIST_LIMITS.fieldBytes,
     });
     const page = rows.slice(0, limit);
     const last = page[page.length - 1];
-    const scores = page.length ? toScoreSummaries(await this.queries.scoreSummaries(projectId, page.map((r) => r.id))) : new Map();
+    const scores = page.length ? toScoreSummaries(await this.queries.scoreSummaries(projectId, page.map((r) => r.id), TRACE_LIST_LIMITS.scoreGroups)) : new Map();
     return {
       data: page.map((row) => ({ ...toTraceResponse(row), scores: scores.get(row.id) ?? [] })),
       meta: { nextCursor: rows.length > limit && last ? encodeCursor([last.timestamp_text, last.id]) : null },

@@ -16,6 +16,8 @@ export interface TraceFilter {
   /** A score of this name (any name when absent) with a value within the bounds given. */
   score?: { name?: string; min?: number; max?: number };
   limit: number;
+  /** A trace's input, output or metadata larger than this is left out of the page (named in `truncated`); absent, nothing is. */
+  fieldBytes?: number;
   /** Position after which the page starts: [timestamp as Postgres text, id]. */
   after?: [string, string];
 }
@@ -41,6 +43,8 @@ export interface TraceRow {
   total_tokens: number | null;
   total_cost: number | null;
   latency_ms: number | null;
+  /** Fields a list page left out for their size, with their size in bytes; empty on a single trace's read. */
+  truncated: Record<string, number>;
 }
 
 export interface SpanRow {
@@ -82,13 +86,27 @@ export interface ScoreRow {
   created_at: Date;
 }
 
+/** The trace fields a list page cuts above its field bound, with the name the API shows them under. */
+const CUTTABLE_TRACE_FIELDS = ['input', 'output', 'metadata'] as const;
+
 // Aggregates are computed on read from the spans, so they can never drift from them. A cost
 // beyond TELEMETRY_RANGES, stored before ingestion checked it, counts as unknown: two costs
 // near the largest double overflowed the sum and made every page showing the trace fail.
 // Token sums are bigint sums, exact as numeric and far inside float8.
-const TRACE_SELECT = `
+/**
+ * The trace columns and their aggregates; `cutAbove` (a parameter such as `$2`) makes every
+ * field of CUTTABLE_TRACE_FIELDS larger than that many bytes null, named with its size in
+ * `truncated` (a list page of 100 traces must not carry 100 inputs of 5 MB).
+ */
+function traceSelect(cutAbove: string | null): string {
+  const field = (c: string) => (cutAbove ? `CASE WHEN octet_length(t.${c}::text) > ${cutAbove} THEN NULL ELSE t.${c} END AS ${c}` : `t.${c}`);
+  const truncated = cutAbove
+    ? `jsonb_strip_nulls(jsonb_build_object(${CUTTABLE_TRACE_FIELDS.map((c) => `'${c}', CASE WHEN octet_length(t.${c}::text) > ${cutAbove} THEN octet_length(t.${c}::text) END`).join(', ')}))`
+    : `'{}'::jsonb`;
+  return `
   SELECT t.id, t.otel_trace_id, t.external_id, t.name, t.created_at, t."timestamp", t."timestamp"::text AS timestamp_text,
-         t.user_id, t.session_id, t.tags, t.metadata, t.environment, t.release, t.version, t.input, t.output,
+         t.user_id, t.session_id, t.tags, ${field('metadata')}, t.environment, t.release, t.version, ${field('input')}, ${field('output')},
+         ${truncated} AS truncated,
          coalesce(a.span_count, 0) AS span_count, a.total_tokens, a.total_cost, a.latency_ms
     FROM traces t
     LEFT JOIN LATERAL (
@@ -99,6 +117,7 @@ const TRACE_SELECT = `
         FROM spans s
        WHERE s.project_id = t.project_id AND s.trace_id = t.id
     ) a ON true`;
+}
 
 /** A row of a trace page, by its position and what its fields weigh as shown (fields over the cap count 0: they are left out). */
 export interface SizedKeyRow {
@@ -135,9 +154,13 @@ const SPAN_FIELD_SIZES = `CROSS JOIN LATERAL (SELECT ${CUTTABLE_SPAN_FIELDS.map(
 /** `after` as a keyset condition on (time NULLS LAST, id), written so that the index on them serves it. */
 function afterPosition(time: string, id: string, after: RowPosition | undefined, params: unknown[]): string {
   if (!after) return 'true';
-  params.push(after[0], after[1]);
-  const [t, i] = [`$${params.length - 1}`, `$${params.length}`];
-  return after[0] === null ? `(${time} IS NULL AND ${id} > ${i}::uuid)` : `((${time}, ${id}) > (${t}::timestamptz, ${i}::uuid) OR ${time} IS NULL)`;
+  const [at, rowId] = after;
+  if (at === null) {
+    params.push(rowId);
+    return `(${time} IS NULL AND ${id} > $${params.length}::uuid)`;
+  }
+  params.push(at, rowId);
+  return `((${time}, ${id}) > ($${params.length - 1}::timestamptz, $${params.length}::uuid) OR ${time} IS NULL)`;
 }
 
 /** A score's value as a number: numeric as is, boolean as 1 or 0, categorical null (never within a bound). */
@@ -159,7 +182,7 @@ export class TraceQueries {
 
   async list(f: TraceFilter): Promise<TraceRow[]> {
     const where = ['t.project_id = $1'];
-    const params: unknown[] = [f.projectId];
+    const params: unknown[] = [f.projectId, f.fieldBytes ?? null];
     const add = (sql: (p: string) => string, value: unknown) => {
       params.push(value);
       where.push(sql(`$${params.length}`));
@@ -195,14 +218,14 @@ export class TraceQueries {
     }
     params.push(f.limit);
     return this.db.query(
-      `${TRACE_SELECT} WHERE ${where.join(' AND ')} ORDER BY t."timestamp" DESC, t.id DESC LIMIT $${params.length}`,
+      `${traceSelect('$2::int')} WHERE ${where.join(' AND ')} ORDER BY t."timestamp" DESC, t.id DESC LIMIT $${params.length}`,
       params,
     );
   }
 
   async findOne(projectId: string, ids: string[]): Promise<TraceRow | null> {
     const rows: TraceRow[] = await this.db.query(
-      `${TRACE_SELECT} WHERE t.project_id = $1 AND t.id = ANY($2::uuid[]) ORDER BY t.id LIMIT 1`,
+      `${traceSelect(null)} WHERE t.project_id = $1 AND t.id = ANY($2::uuid[]) ORDER BY t.id LIMIT 1`,
       [projectId, ids],
     );
     return rows[0] ?? null;
@@ -302,14 +325,21 @@ export class TraceQueries {
     return row.n;
   }
 
-  /** Each listed trace's scores grouped by name and source, for a page of the trace list. */
-  scoreSummaries(projectId: string, traceIds: string[]): Promise<ScoreSummaryRow[]> {
+  /**
+   * Each listed trace's scores grouped by name and source, for a page of the trace list: the
+   * first `groups` names and sources of each trace (a client chooses how many names a trace's
+   * scores have).
+   */
+  scoreSummaries(projectId: string, traceIds: string[], groups: number): Promise<ScoreSummaryRow[]> {
     return this.db.query(
-      `SELECT c.trace_id, c.name, c.source, count(*)::int AS count, avg(${SCORE_NUMBER}) AS mean
-         FROM scores c WHERE c.project_id = $1 AND c.trace_id = ANY($2::uuid[])
-        GROUP BY c.trace_id, c.name, c.source
-        ORDER BY c.name, c.source`,
-      [projectId, traceIds],
+      `SELECT trace_id, name, source, count, mean FROM (
+         SELECT c.trace_id, c.name, c.source, count(*)::int AS count, avg(${SCORE_NUMBER}) AS mean,
+                row_number() OVER (PARTITION BY c.trace_id ORDER BY c.name, c.source) AS n
+           FROM scores c WHERE c.project_id = $1 AND c.trace_id = ANY($2::uuid[])
+          GROUP BY c.trace_id, c.name, c.source
+       ) g WHERE n <= $3
+        ORDER BY name, source`,
+      [projectId, traceIds, groups],
     );
   }
 }
