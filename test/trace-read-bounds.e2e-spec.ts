@@ -98,9 +98,10 @@ describe('trace reads bounded by design', () => {
       (t: any) => t?.spanCount === SPANS,
       120_000,
     );
+    // Counted in the database, not read through a trace read: those are what this file tests.
     await eventually(
-      async () => (await rest(`/api/v1/traces/${traceId}?spansLimit=1`)).body,
-      (t: any) => t?.scoreCount === 1_200,
+      async () => (await stack.db.query<{ n: number }>('SELECT count(*)::int AS n FROM scores')).rows[0].n,
+      (n) => n === 1_200,
       60_000,
     );
     await eventually(
@@ -129,7 +130,7 @@ describe('trace reads bounded by design', () => {
       seen.push(...page.body.spans);
       cursor = page.body.nextSpansCursor;
     }
-    expect(seen).toHaveLength(SPANS);
+    expect(seen.length).toBe(SPANS);
     expectInOrder(seen);
     expect(seen.every((s) => typeof s.input === 'string' && s.input.length === INPUT_CHARS)).toBe(true);
   }, 120_000);
@@ -155,7 +156,8 @@ describe('trace reads bounded by design', () => {
     } while (rpcCursor);
     expect(new Set(restIds).size).toBe(SPANS);
     // Smaller pages over the RPC (a batch answers several at once), the same spans in the same order.
-    expect(rpcIds).toEqual(restIds);
+    expect(rpcIds.length).toBe(restIds.length);
+    expect(rpcIds.every((id, i) => id === restIds[i])).toBe(true);
 
     const small = await rest(`/api/v1/traces/${traceId}/spans?limit=7`);
     expect(small.body.data.map((s: PageSpan) => s.id)).toEqual(restIds.slice(0, 7));
@@ -170,7 +172,9 @@ describe('trace reads bounded by design', () => {
       [`/api/v1/traces/${traceId}?spansLimit=0x10`, 'spansLimit: must be an integer from 1 to 1000'],
       [`/api/v1/traces/${traceId}?spansCursor=bm9wZQ`, 'spansCursor: not a cursor returned by this endpoint'],
     ]) {
-      expect(await rest(path)).toEqual({ status: 400, body: { error: { code: 'VALIDATION_ERROR', message } } });
+      const res = await rest(path);
+      // Only a refusal's body is compared: a whole trace would not fit in a failure's message.
+      expect([res.status, res.status === 400 ? res.body : null]).toEqual([400, { error: { code: 'VALIDATION_ERROR', message } }]);
     }
   }, 120_000);
 
@@ -204,7 +208,7 @@ describe('trace reads bounded by design', () => {
   it('pages the scores too: the first page on the trace with their count, the rest through GET /traces/:id/scores', async () => {
     const trace = (await rest(`/api/v1/traces/${traceId}?spansLimit=1`)).body;
     expect(trace.scoreCount).toBe(1_200);
-    expect(trace.scores).toHaveLength(TRACE_READ_LIMITS.scores.default);
+    expect(trace.scores.length).toBe(TRACE_READ_LIMITS.scores.default);
     const names = trace.scores.map((s: { name: string }) => s.name);
     let cursor: string | null = trace.nextScoresCursor;
     while (cursor) {
@@ -224,7 +228,7 @@ describe('trace reads bounded by design', () => {
     expect(batchHealthMs).toBeLessThan(1_000);
     const answer = await batched;
     expect(answer.status).toBe(200);
-    expect(answer.body).toHaveLength(8);
+    expect(answer.body.length).toBe(8);
     for (const call of answer.body) expect(call.result.data.spans.length).toBeLessThanOrEqual(TRACE_READ_LIMITS.spans.max);
 
     const parallel = Promise.all(Array.from({ length: 8 }, () => query(stack, session.access_token, 'trace.get', input)));
@@ -246,7 +250,7 @@ describe('trace reads bounded by design', () => {
     const batch = Object.fromEntries(Array.from({ length: calls }, (_, i) => [i, { projectId: tenant.projectId, id: traceId }]));
     const res = await send(stack, 'GET', `/api/trpc/${Array(calls).fill('trace.get').join(',')}?batch=1&input=${encodeURIComponent(JSON.stringify(batch))}`, { token: session.access_token });
     expect(res.status).toBe(400);
-    expect(res.body.error).toMatchObject({ message: `batch: at most ${RPC_LIMITS.batchCalls} calls per request, got ${calls}`, data: { code: 'BAD_REQUEST', httpStatus: 400 } });
+    expect(res.body.error ?? null).toMatchObject({ message: `batch: at most ${RPC_LIMITS.batchCalls} calls per request, got ${calls}`, data: { code: 'BAD_REQUEST', httpStatus: 400 } });
   });
 
   it('limits heavy RPC reads per session with 429 and Retry-After, other sessions and light procedures unaffected', async () => {
