@@ -182,6 +182,12 @@ export const TRACE_READ_LIMITS = {
 export const RPC_LIMITS = {
   batchCalls: 10,
   heavyCallsPerSecondPerSession: 50,
+  /**
+   * `trace.span` answers one span whole (up to 6 fields of 5 MB, what ingestion lets one span
+   * hold), so it also counts in a bucket of its own: a batch of them cannot add up to gigabytes.
+   * The dashboard asks for one only when a page cut a field of the span a person opened.
+   */
+  wholeSpansPerSecondPerSession: 5,
 } as const;
 
 /** POST /api/v1/route-model: candidates per request, a model name's length, the longest window (30 days). */

@@ -10,16 +10,19 @@ import { SlidingWindowStorage } from './sliding-window.storage';
 export class RpcCallLimiter {
   constructor(
     private readonly storage = new SlidingWindowStorage(),
-    private readonly limit: number = RPC_LIMITS.heavyCallsPerSecondPerSession,
+    private readonly limits: Record<RpcCallKind, number> = { heavy: RPC_LIMITS.heavyCallsPerSecondPerSession, wholeSpan: RPC_LIMITS.wholeSpansPerSecondPerSession },
   ) {}
 
-  /** Counts one heavy call of the session, or refuses it with 429 and Retry-After. */
-  async take(sessionId: string): Promise<void> {
-    const record = await this.storage.increment(`rpc-session:${sessionId}`, RATE_LIMIT_WINDOW_MS, this.limit);
+  /** Counts one call of the session in the bucket of its kind, or refuses it with 429 and Retry-After. */
+  async take(sessionId: string, kind: RpcCallKind = 'heavy'): Promise<void> {
+    const limit = this.limits[kind];
+    const record = await this.storage.increment(`rpc-${kind}:${sessionId}`, RATE_LIMIT_WINDOW_MS, limit);
     if (record.isBlocked) {
-      throw new DomainError('RATE_LIMIT_EXCEEDED', `Rate limit exceeded: at most ${this.limit} trace, list and stats reads per second per session, retry after 1 second`, {
-        'Retry-After': '1',
-      });
+      throw new DomainError('RATE_LIMIT_EXCEEDED', `Rate limit exceeded: at most ${limit} ${WHAT[kind]} per second per session, retry after 1 second`, { 'Retry-After': '1' });
     }
   }
 }
+
+/** The buckets: every heavy read, and reads of one span whole besides. */
+export type RpcCallKind = 'heavy' | 'wholeSpan';
+const WHAT: Record<RpcCallKind, string> = { heavy: 'trace, list and stats reads', wholeSpan: 'whole spans (trace.span)' };

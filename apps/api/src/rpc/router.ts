@@ -114,7 +114,13 @@ export function buildRouter({ tenancy, evaluators, reads, stats, monitors, limit
       // The trace and a page of its spans and scores; trace.spans and trace.scores page on, trace.span gives one span whole.
       get: heavy.input(dto(TraceGetInput)).query(({ ctx, input }) => reads.getTrace(ctx.actor, input)),
       spans: heavy.input(dto(TracePageInput)).query(({ ctx, input }) => reads.traceSpans(ctx.actor, input)),
-      span: heavy.input(dto(TraceSpanInput)).query(({ ctx, input }) => reads.traceSpan(ctx.actor, input)),
+      span: heavy
+        .use(async ({ ctx, next }) => {
+          await limiter.take(ctx.sessionId, 'wholeSpan');
+          return next();
+        })
+        .input(dto(TraceSpanInput))
+        .query(({ ctx, input }) => reads.traceSpan(ctx.actor, input)),
       scores: heavy.input(dto(TracePageInput)).query(({ ctx, input }) => reads.traceScores(ctx.actor, input)),
     }),
     stats: t.router({

@@ -18,7 +18,7 @@ interface Props {
   onBack: () => void;
 }
 
-export const TRACE_VIEW_HELP = '↑↓ move (↓ on the last span loads more) · Enter span details · Esc back · Tab screens · q quit';
+export const TRACE_VIEW_HELP = '↑↓ move · Enter span details · Esc back · Tab screens · q quit';
 
 /** The pages after the first (which is polled), read on demand as the selection reaches the end. */
 interface LaterPages {
@@ -103,12 +103,13 @@ export function TraceView({ rpc, projectId, traceId, width, height, pollMs, onBa
   }
 
   const header = traceHeaderLines(trace, new Date());
-  const loaded = nextCursor ? ` · ${spans.length} of ${trace.spanCount} spans loaded${later.loading ? ', loading more…' : ', ↓ on the last loads more'}` : '';
+  // On the line under the tree, where a long header cannot push it out of the terminal's width.
+  const loaded = nextCursor ? ` ${spans.length} of ${trace.spanCount} spans loaded${later.loading ? ', loading more…' : ' · ↓ on the last loads more'} ` : '';
   const preview = selected ? spanPreviewLines(selected, trace).slice(0, detailHeight) : [];
   return (
     <Rows height={height} width={width}>
       <MessageLine key="m" error={error} note={header[0]} width={width} />
-      <Line key="h2" text={`${header[1]}${loaded}`} width={width} dim />
+      <Line key="h2" text={header[1]} width={width} dim />
       <Line key="cols" text={spanHeaderRow(width)} width={width} dim />
       {...visibleRows(rows, shown, treeHeight).map((row, i) => {
         const isSelected = shown.top + i === shown.index;
@@ -116,7 +117,7 @@ export function TraceView({ rpc, projectId, traceId, width, height, pollMs, onBa
       })}
       {...(rows.length === 0 ? [<Line key="nospans" text="  no spans yet: they appear as they arrive" width={width} dim />] : [])}
       {...Array.from({ length: Math.max(0, treeHeight - Math.max(1, rows.length)) }, (_, i) => <Line key={`pad${i}`} text="" width={width} />)}
-      <Line key="sep" text={'─'.repeat(width)} width={width} dim />
+      <Line key="sep" text={loaded ? `──${loaded}${'─'.repeat(Math.max(0, width - loaded.length - 2))}` : '─'.repeat(width)} width={width} dim />
       {...preview.map((line, i) => <Line key={`p${i}`} text={line} width={width} />)}
     </Rows>
   );
