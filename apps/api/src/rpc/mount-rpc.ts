@@ -80,7 +80,11 @@ export async function mountRpc(app: NestFastifyApplication): Promise<void> {
     scope.removeAllContentTypeParsers();
     scope.addContentTypeParser('*', { parseAs: 'buffer', bodyLimit: PAYLOAD_LIMITS.default }, (_req, body, done) => done(null, body));
     // A wildcard, not `:path`: Fastify cuts a parameter at 100 characters and answered a batch of ~20 calls 404; batchProblem bounds it.
-    scope.all(`${RPC_PREFIX}/*`, async (req, reply) => reply.send(await answer(req, null)));
+    scope.all(`${RPC_PREFIX}/*`, async (req, reply) => {
+      // A procedure path has no slash: anything deeper is no RPC route, answered as every unknown path is.
+      if ((req.params as { '*': string })['*'].includes('/')) return reply.callNotFound();
+      return reply.send(await answer(req, null));
+    });
     // What fails before the handler (a body over the limit, a bad Content-Length) is answered in tRPC's shape too.
     scope.setErrorHandler(async (err, req, reply) => {
       const known = toErrorResponse(err);
