@@ -241,6 +241,16 @@ describe('bad inputs over HTTP', () => {
       );
     });
 
+    it("the trace read's sub-routes and paging parameters with any values", async () => {
+      const value = fc.oneof(anyText, fc.array(anyText, { minLength: 2, maxLength: 2 }), cursor, fc.integer().map(String));
+      const params = fc.record({ spansLimit: value, spansCursor: value, limit: value, cursor: value }, { requiredKeys: [] });
+      const id = fc.oneof(anyText.filter((t) => t.length > 0), fc.constant('costly'));
+      await fc.assert(
+        fc.asyncProperty(id, fc.constantFrom('', '/spans', '/scores', '/spans/g1'), params, (traceId, sub, query) => call('GET', `/api/v1/traces/${encode(traceId)}${sub}?${queryOf(query)}`)),
+        { numRuns: 150 },
+      );
+    });
+
     it('POST /api/v1/scores and /api/v1/route-model with any body', async () => {
       const id = fc.oneof(anyText, fc.constantFrom('0af7651916cd43dd8448eb211c80319c', 'b7ad6b7169203331'));
       const anything = fc.oneof(anyText, fc.jsonValue({ maxDepth: 2 }));
@@ -313,6 +323,10 @@ describe('bad inputs over HTTP', () => {
         'traceSession.get': { projectId, id: anyText, limit: fc.integer(), cursor },
         'traceUser.list': { projectId, id: anyText, environment: anyText, fromTimestamp: isoish, toTimestamp: isoish, limit: fc.integer(), cursor },
         'traceUser.get': { projectId, id: anyText },
+        'trace.get': { projectId, id: fc.oneof(anyText, fc.constant('costly')), spansLimit: fc.oneof(fc.integer(), anything), spansCursor: cursor },
+        'trace.spans': { projectId, traceId: fc.oneof(anyText, fc.constant('costly')), limit: fc.oneof(fc.integer(), anything), cursor },
+        'trace.scores': { projectId, traceId: fc.oneof(anyText, fc.constant('costly')), limit: fc.oneof(fc.integer(), anything), cursor },
+        'trace.span': { projectId, traceId: fc.oneof(anyText, fc.constant('costly')), spanId: fc.oneof(anyText, fc.constant('g1')) },
       };
       // A procedure with more fields has more to get wrong: it is called more often.
       const rpcCall = fc.oneof(

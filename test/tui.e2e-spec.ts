@@ -205,4 +205,35 @@ describe('spanlog tui in an 80×24 terminal (tmux)', () => {
     tui.keys('q');
     await tui.waitForText('tui exited 0');
   }, 120_000);
+
+  it('pages a trace of more spans than one page: the line under the tree says how many are loaded, and the last span loads the next page', async () => {
+    const traceId = `paged-${run}`;
+    const t0 = Date.now() - 60_000;
+    const spans = 1_500;
+    // Its timestamp ahead of every other trace's, so the list shows it on top, selected.
+    const events = [
+      { id: randomUUID(), type: 'trace-create', timestamp: new Date().toISOString(), body: { id: traceId, name: `paged ${run}`, timestamp: new Date(Date.now() + 60_000).toISOString() } },
+      ...Array.from({ length: spans }, (_, i) => ({ id: randomUUID(), type: 'span-create', timestamp: new Date().toISOString(), body: { id: `${traceId}-${i}`, traceId, name: `step ${i}`, startTime: new Date(t0 + i).toISOString() } })),
+    ];
+    for (let i = 0; i < events.length; i += 1_000) expect((await ingest(tenant.apiKey, events.slice(i, i + 1_000))).status).toBe(201);
+    await eventually(
+      async () => (await send(stack, 'GET', `/api/v1/traces?id=${traceId}`, { token: tenant.apiKey })).body.data[0]?.spanCount,
+      (n) => n === spans,
+    );
+
+    // The test before left another project as the last used: name this one.
+    const tui = TmuxPane.start(`node ${CLI} tui --interval 500 --project ${tenant.projectId}; sleep 60`, env, dir);
+    try {
+      await tui.waitForText('[Traces]');
+      await tui.waitFor('the paged trace selected', (s) => selectedLine(s).includes(`paged ${run}`));
+      tui.keys('Enter');
+      expectTidy(await tui.waitForText(`1000 of ${spans} spans loaded`));
+      tui.keys('End');
+      await tui.waitFor('every span loaded', (s) => !s.some((l) => l.includes('spans loaded')));
+      tui.keys('End');
+      expectTidy(await tui.waitFor('the last span selected', (s) => selectedLine(s).includes(`step ${spans - 1}`)));
+    } finally {
+      tui.kill();
+    }
+  }, 120_000);
 });

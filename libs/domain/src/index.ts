@@ -35,3 +35,6 @@ export * from './stats/overview';
 export * from './monitors/monitor';
 export * from './conversation';
 export * from './trace-groups/group-query';
+export * from './reads/bounded-page';
+export * from './reads/span-id';
+export * from './reads/trace-page-query';

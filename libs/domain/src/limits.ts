@@ -152,6 +152,63 @@ export const TELEMETRY_RANGES = {
 
 export const TRACE_QUERY_LIMIT = { min: 1, max: 100, default: 50 } as const;
 
+/**
+ * A page of the trace list (GET /api/v1/traces, RPC trace.list): a trace's `input`, `output` or
+ * `metadata` larger than `fieldBytes` comes back as null, named with its size in the trace's
+ * `truncated` (GET /api/v1/traces/:id has it whole), and each trace's `scores` summary holds at
+ * most `scoreGroups` names and sources. So a page of 100 traces is at most about 20 MB.
+ */
+export const TRACE_LIST_LIMITS = { fieldBytes: 64 * 1024, scoreGroups: 20 } as const;
+
+/**
+ * One trace read (REST GET /api/v1/traces/:id and its sub-routes, RPC trace.get, trace.spans,
+ * trace.scores) answers a page of spans and a page of scores, never the whole trace: a Free
+ * tenant can write 100,000+ spans of several KB into one trace, and building it whole took
+ * 1.5 GB and failed. Bytes are what the fields measure as JSON text in Postgres.
+ * - `spans`/`scores`: rows per page (`spansLimit`/`limit`);
+ * - `pageBytes`: a page ends before the row that would take it past this, but always holds
+ *   at least one row;
+ * - `fieldBytes`: a span's `input`, `output`, `metadata`, `attributes`, `modelParameters` or
+ *   `statusMessage` larger than this comes back as null, named with its size in the span's
+ *   `truncated`; GET /api/v1/traces/:id/spans/:spanId (RPC trace.span) answers the span whole.
+ * So a page holds at most `pageBytes` of row data, or one span of at most 6 × `fieldBytes`
+ * (or one score, at most PAYLOAD_LIMITS.scores). REST pages are large enough for every trace
+ * an ingestion request of 5 MB can write to come back whole as before; the RPC's are a quarter
+ * of that, since one RPC answer carries a batch of up to RPC_LIMITS.batchCalls pages.
+ */
+export const TRACE_READ_LIMITS = {
+  rest: { pageBytes: 8 * MB, fieldBytes: 4 * MB },
+  rpc: { pageBytes: 2 * MB, fieldBytes: 1 * MB },
+  spans: { min: 1, max: 1_000, default: 1_000 },
+  scores: { min: 1, max: 1_000, default: 1_000 },
+  /** What a row's fields outside the measured ones (ids, times, numbers, type, model) weigh at most, counted per row. */
+  rowOverheadBytes: 1_024,
+  /**
+   * Trace reads one API process runs at once, each one query at a time; more wait their turn.
+   * So trace reads hold at most this many database connections (of the pool's 10: health,
+   * ingestion's quota and auth keep theirs) and this many pages in memory while they are read.
+   */
+  concurrentReads: 4,
+} as const;
+
+/**
+ * The dashboard RPC (`/api/trpc/*`): never limited per API key (SPEC 4.12, CONTRACT "Rate
+ * limits"), yet one session must not be able to pile up reads whose cost it chooses. Procedures
+ * per batch request, and heavy procedure calls per session in the rate-limit window (a batch
+ * counts each of its calls). The dashboard sends one call per request and at most a few reads
+ * per second while a person scrolls, far below this.
+ */
+export const RPC_LIMITS = {
+  batchCalls: 10,
+  heavyCallsPerSecondPerSession: 50,
+  /**
+   * `trace.span` answers one span whole (up to 6 fields of 5 MB, what ingestion lets one span
+   * hold), so it also counts in a bucket of its own: a batch of them cannot add up to gigabytes.
+   * The dashboard asks for one only when a page cut a field of the span a person opened.
+   */
+  wholeSpansPerSecondPerSession: 5,
+} as const;
+
 /** POST /api/v1/route-model: candidates per request, a model name's length, the longest window (30 days). */
 export const ROUTE_MODEL_LIMITS = { candidates: 50, modelName: 256, windowHours: 720 } as const;
 

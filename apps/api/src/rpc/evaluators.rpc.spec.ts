@@ -12,6 +12,7 @@ import type { ProjectReadsService } from './project-reads.service';
 import type { MonitorsService } from './monitors.service';
 import type { StatsService } from './stats.service';
 import type { Actor, TenancyService } from './tenancy.service';
+import { RpcCallLimiter } from '../rate-limit/rpc-call-limiter';
 
 const PROJECT = randomUUID();
 const ORG = randomUUID();
@@ -76,7 +77,7 @@ function setup(nodeEnv = 'test', evaluatorAllowPrivateNetworks = nodeEnv !== 'pr
   const audited: AuditRecord[] = [];
   const audit = { record: async (r: AuditRecord) => void audited.push(r) };
   const service = new EvaluatorsService(tenancy as unknown as TenancyService, store as unknown as EvaluatorStore, audit as unknown as AuditPublisher, { nodeEnv, evaluatorAllowPrivateNetworks } as AppConfig);
-  const router = buildRouter({ tenancy: {} as TenancyService, evaluators: service, reads: {} as ProjectReadsService, stats: {} as StatsService, monitors: {} as MonitorsService });
+  const router = buildRouter({ tenancy: {} as TenancyService, evaluators: service, reads: {} as ProjectReadsService, stats: {} as StatsService, monitors: {} as MonitorsService, limiter: new RpcCallLimiter() });
   const as = (userId: string) => router.createCaller({ ip: '127.0.0.1', requestId: 'req-1', session: async () => ({ sub: userId, sid: 's', typ: 'access' as const }) }).evaluator;
   return { as, store, audited, tenancy };
 }

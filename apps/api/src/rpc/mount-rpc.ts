@@ -4,7 +4,8 @@ import { resolveResponse } from '@trpc/server/http';
 import type { FastifyRequest } from 'fastify';
 import type { Logger } from 'pino';
 import { LOGGER } from '@app/config';
-import { DomainError, PAYLOAD_LIMITS } from '@app/domain';
+import { DomainError, PAYLOAD_LIMITS, RPC_LIMITS, validationError } from '@app/domain';
+import { RpcCallLimiter } from '../rate-limit/rpc-call-limiter';
 import { bearerToken } from '../auth/api-key.guard';
 import { toErrorResponse } from '../http/error-response';
 import { AuthService } from '../sessions/auth.service';
@@ -19,23 +20,48 @@ import { TenancyService } from './tenancy.service';
 
 const RPC_PREFIX = '/api/trpc';
 
+/** A batch of more calls than RPC_LIMITS.batchCalls is refused whole, before any call runs. */
+function batchProblem(path: string): TRPCError | null {
+  const calls = path.split(',').length;
+  if (calls <= RPC_LIMITS.batchCalls) return null;
+  return toTrpcError(validationError(`batch: at most ${RPC_LIMITS.batchCalls} calls per request, got ${calls}`)) as TRPCError;
+}
+
+/** Headers a refusal asks for (Retry-After on 429 and 503), from the domain errors behind the answer. */
+function errorHeaders(errors: TRPCError[]): Record<string, string> {
+  return Object.assign({}, ...errors.map((e) => (e.cause instanceof DomainError ? e.cause.headers : {})));
+}
+
 /**
  * `/api/trpc/*` (SPEC 4.12): tRPC without a transformer, every HTTP method reaching every
- * procedure, never rate limited. Mounted on Fastify directly, beside Nest's routes, in a scope
- * of its own so that tRPC, not the REST parser, decides what a body means.
+ * procedure, outside the per-key rate limits; heavy reads are counted per session instead
+ * (RPC_LIMITS). Mounted on Fastify directly, beside Nest's routes, in a scope of its own so
+ * that tRPC, not the REST parser, decides what a body means.
  */
 export async function mountRpc(app: NestFastifyApplication): Promise<void> {
   const auth = app.get(AuthService);
   const logger = app.get<Logger>(LOGGER);
-  const router = buildRouter({ tenancy: app.get(TenancyService), evaluators: app.get(EvaluatorsService), reads: app.get(ProjectReadsService), stats: app.get(StatsService), monitors: app.get(MonitorsService) });
+  const router = buildRouter({
+    tenancy: app.get(TenancyService),
+    evaluators: app.get(EvaluatorsService),
+    reads: app.get(ProjectReadsService),
+    stats: app.get(StatsService),
+    monitors: app.get(MonitorsService),
+    limiter: new RpcCallLimiter(),
+  });
   const answer = async (req: FastifyRequest, parseError: TRPCError | null) => {
-    const { request, error } = toRpcRequest({ url: req.url, headers: req.headers, body: !parseError && Buffer.isBuffer(req.body) ? req.body : undefined });
+    const path = (req.params as { '*': string })['*'];
+    const refusedBatch = parseError ? null : batchProblem(path);
+    // A refused batch is answered as one call, so that the refusal is one error rather than one per call.
+    const url = refusedBatch ? req.url.replace(/([?&])batch=1(&|$)/, '$1') : req.url;
+    const { request, error } = toRpcRequest({ url, headers: req.headers, body: !parseError && Buffer.isBuffer(req.body) ? req.body : undefined });
     return resolveResponse({
       router,
       req: request,
-      path: (req.params as { path: string }).path,
-      error: parseError ?? error,
+      path,
+      error: parseError ?? refusedBatch ?? error,
       allowMethodOverride: true,
+      responseMeta: ({ errors }) => ({ headers: errorHeaders(errors) }),
       createContext: async (): Promise<RpcContext> => ({
         ip: req.ip,
         requestId: req.id,
@@ -45,8 +71,6 @@ export async function mountRpc(app: NestFastifyApplication): Promise<void> {
           return auth.verifyAccessToken(token);
         },
       }),
-      // A domain error's headers (Retry-After on a 429 or 503) reach the client as on REST.
-      responseMeta: ({ errors }) => ({ headers: Object.assign({}, ...errors.map((e) => (e.cause instanceof DomainError ? e.cause.headers : {}))) as Record<string, string> }),
       onError: ({ error: err, path }) => {
         if (err.code === 'INTERNAL_SERVER_ERROR') logger.error({ reqId: req.id, path, err: err.cause ?? err }, 'rpc procedure failed');
       },
@@ -55,7 +79,12 @@ export async function mountRpc(app: NestFastifyApplication): Promise<void> {
   await app.getHttpAdapter().getInstance().register(async (scope) => {
     scope.removeAllContentTypeParsers();
     scope.addContentTypeParser('*', { parseAs: 'buffer', bodyLimit: PAYLOAD_LIMITS.default }, (_req, body, done) => done(null, body));
-    scope.all(`${RPC_PREFIX}/:path`, async (req, reply) => reply.send(await answer(req, null)));
+    // A wildcard, not `:path`: Fastify cuts a parameter at 100 characters and answered a batch of ~20 calls 404; batchProblem bounds it.
+    scope.all(`${RPC_PREFIX}/*`, async (req, reply) => {
+      // A procedure path has no slash: anything deeper is no RPC route, answered as every unknown path is.
+      if ((req.params as { '*': string })['*'].includes('/')) return reply.callNotFound();
+      return reply.send(await answer(req, null));
+    });
     // What fails before the handler (a body over the limit, a bad Content-Length) is answered in tRPC's shape too.
     scope.setErrorHandler(async (err, req, reply) => {
       const known = toErrorResponse(err);

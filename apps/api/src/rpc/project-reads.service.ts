@@ -1,9 +1,22 @@
 import { Injectable } from '@nestjs/common';
-import { PROMPT_TEMPLATE_LIMITS, type PromptVersion, notFound, parsePromptListQuery, readPromptName, validationError } from '@app/domain';
+import {
+  type JsonObject,
+  PROMPT_TEMPLATE_LIMITS,
+  type PromptVersion,
+  ScorePageQuery,
+  SpanPageQuery,
+  TRACE_READ_LIMITS,
+  TraceReadQuery,
+  notFound,
+  parsePromptListQuery,
+  readPageQuery,
+  readPromptName,
+  validationError,
+} from '@app/domain';
 import { PromptTemplateStore } from '@app/persistence';
 import { type PromptTemplatePage, PromptTemplatesService } from '../prompts/prompt-templates.service';
 import { TraceGroupsService } from '../trace-groups/trace-groups.service';
-import type { TraceListInput } from '../traces/trace-query.dto';
+import type { TraceGetInput, TraceListInput, TracePageInput, TraceSpanInput } from '../traces/trace-query.dto';
 import { TracesService } from '../traces/traces.service';
 import { type Actor, TenancyService } from './tenancy.service';
 
@@ -34,9 +47,28 @@ export class ProjectReadsService {
     return this.traces.list(projectId, query);
   }
 
-  async getTrace(actor: Actor, projectId: string, id: string) {
+  /** The trace and a page of its spans and scores; the input's `spansLimit` and `spansCursor` page the spans as on REST. */
+  async getTrace(actor: Actor, input: TraceGetInput) {
+    const page = readPageQuery(TraceReadQuery, input as unknown as JsonObject);
+    await this.tenancy.requireProjectRole(actor, input.projectId);
+    return this.traces.get(input.projectId, input.id, { limit: page.spansLimit, cursor: page.spansCursor, cursorField: 'spansCursor', bytes: TRACE_READ_LIMITS.rpc });
+  }
+
+  async traceSpans(actor: Actor, input: TracePageInput) {
+    const page = readPageQuery(SpanPageQuery, input as unknown as JsonObject);
+    await this.tenancy.requireProjectRole(actor, input.projectId);
+    return this.traces.spans(input.projectId, input.traceId, { ...page, cursorField: 'cursor', bytes: TRACE_READ_LIMITS.rpc });
+  }
+
+  async traceSpan(actor: Actor, { projectId, traceId, spanId }: TraceSpanInput) {
     await this.tenancy.requireProjectRole(actor, projectId);
-    return this.traces.get(projectId, id);
+    return this.traces.span(projectId, traceId, spanId);
+  }
+
+  async traceScores(actor: Actor, input: TracePageInput) {
+    const page = readPageQuery(ScorePageQuery, input as unknown as JsonObject);
+    await this.tenancy.requireProjectRole(actor, input.projectId);
+    return this.traces.scores(input.projectId, input.traceId, { ...page, cursorField: 'cursor', bytes: TRACE_READ_LIMITS.rpc });
   }
 
   /** `traceSession.*` / `traceUser.*`: the query past its projectId goes on as sent, for the domain's rules. */

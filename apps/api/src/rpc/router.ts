@@ -1,7 +1,8 @@
 import { initTRPC } from '@trpc/server';
 import type { AccessClaims } from '../sessions/auth.service';
 import { withEvaluatorFields } from './evaluator-input';
-import { TraceGetInput, TraceListInput } from '../traces/trace-query.dto';
+import type { RpcCallLimiter } from '../rate-limit/rpc-call-limiter';
+import { TraceGetInput, TraceListInput, TracePageInput, TraceSpanInput } from '../traces/trace-query.dto';
 import type { EvaluatorsService } from './evaluators.service';
 import type { ProjectReadsService } from './project-reads.service';
 import type { MonitorsService } from './monitors.service';
@@ -50,7 +51,7 @@ const procedure = t.procedure.use(async ({ next }) => {
 
 const authed = procedure.use(async ({ ctx, next }) => {
   const claims = await ctx.session();
-  return next({ ctx: { actor: { userId: claims.sub, ip: ctx.ip } satisfies Actor } });
+  return next({ ctx: { actor: { userId: claims.sub, ip: ctx.ip } satisfies Actor, sessionId: claims.sid } });
 });
 
 /** The services behind the procedures, one per area. */
@@ -60,14 +61,21 @@ export interface RpcServices {
   reads: ProjectReadsService;
   stats: StatsService;
   monitors: MonitorsService;
+  /** Counts the heavy calls of each session (RPC_LIMITS). */
+  limiter: RpcCallLimiter;
 }
 
 /** The dashboard RPC (CONTRACT "Auth and the dashboard RPC"); every procedure is session-authenticated. */
-export function buildRouter({ tenancy, evaluators, reads, stats, monitors }: RpcServices) {
+export function buildRouter({ tenancy, evaluators, reads, stats, monitors, limiter }: RpcServices) {
+  /** Reads whose cost the caller chooses (a trace, a page, a range, a history): counted per session, 429 past the limit. */
+  const heavy = authed.use(async ({ ctx, next }) => {
+    await limiter.take(ctx.sessionId);
+    return next();
+  });
   return t.router({
     user: t.router({
       me: authed.query(({ ctx }) => tenancy.me(ctx.actor)),
-      securityLog: authed.input(optionalDto(SecurityLogInput)).query(({ ctx, input }) => tenancy.securityLog(ctx.actor, input.cursor)),
+      securityLog: heavy.input(optionalDto(SecurityLogInput)).query(({ ctx, input }) => tenancy.securityLog(ctx.actor, input.cursor)),
     }),
     organization: t.router({
       list: authed.query(({ ctx }) => tenancy.listOrgs(ctx.actor)),
@@ -89,10 +97,10 @@ export function buildRouter({ tenancy, evaluators, reads, stats, monitors }: Rpc
     }),
     usage: t.router({
       get: authed.input(dto(OrgInput)).query(({ ctx, input }) => tenancy.usage(ctx.actor, input.orgId)),
-      daily: authed.input(dto(OrgInput)).query(({ ctx, input }) => tenancy.usageDaily(ctx.actor, input.orgId)),
+      daily: heavy.input(dto(OrgInput)).query(({ ctx, input }) => tenancy.usageDaily(ctx.actor, input.orgId)),
     }),
     auditLog: t.router({
-      list: authed.input(dto(AuditLogInput)).query(({ ctx, input }) => tenancy.auditLog(ctx.actor, input.orgId, input.cursor)),
+      list: heavy.input(dto(AuditLogInput)).query(({ ctx, input }) => tenancy.auditLog(ctx.actor, input.orgId, input.cursor)),
     }),
     evaluator: t.router({
       create: authed.input(withEvaluatorFields(ProjectInput)).mutation(({ ctx, input: { projectId, ...fields } }) => evaluators.create(ctx.actor, projectId, fields)),
@@ -102,8 +110,18 @@ export function buildRouter({ tenancy, evaluators, reads, stats, monitors }: Rpc
       delete: authed.input(dto(EvaluatorInput)).mutation(({ ctx, input }) => evaluators.delete(ctx.actor, input.projectId, input.id)),
     }),
     trace: t.router({
-      list: authed.input(dto(TraceListInput)).query(({ ctx, input }) => reads.listTraces(ctx.actor, input)),
-      get: authed.input(dto(TraceGetInput)).query(({ ctx, input }) => reads.getTrace(ctx.actor, input.projectId, input.id)),
+      list: heavy.input(dto(TraceListInput)).query(({ ctx, input }) => reads.listTraces(ctx.actor, input)),
+      // The trace and a page of its spans and scores; trace.spans and trace.scores page on, trace.span gives one span whole.
+      get: heavy.input(dto(TraceGetInput)).query(({ ctx, input }) => reads.getTrace(ctx.actor, input)),
+      spans: heavy.input(dto(TracePageInput)).query(({ ctx, input }) => reads.traceSpans(ctx.actor, input)),
+      span: heavy
+        .use(async ({ ctx, next }) => {
+          await limiter.take(ctx.sessionId, 'wholeSpan');
+          return next();
+        })
+        .input(dto(TraceSpanInput))
+        .query(({ ctx, input }) => reads.traceSpan(ctx.actor, input)),
+      scores: heavy.input(dto(TracePageInput)).query(({ ctx, input }) => reads.traceScores(ctx.actor, input)),
     }),
     // A session's or user's query goes on as sent past its projectId, for the domain's rules (group-query.ts).
     traceSession: t.router({
@@ -116,7 +134,7 @@ export function buildRouter({ tenancy, evaluators, reads, stats, monitors }: Rpc
     }),
     stats: t.router({
       // The range's fields go on as sent, for validateOverviewRange (the one place of their rules).
-      overview: authed.input(dto(ProjectInput)).query(({ ctx, input: { projectId, ...range } }) => stats.overview(ctx.actor, projectId, range)),
+      overview: heavy.input(dto(ProjectInput)).query(({ ctx, input: { projectId, ...range } }) => stats.overview(ctx.actor, projectId, range)),
     }),
     // A monitor's own fields go on as sent, for validateMonitorInput (the one place of their rules).
     monitor: t.router({
@@ -124,11 +142,11 @@ export function buildRouter({ tenancy, evaluators, reads, stats, monitors }: Rpc
       list: authed.input(dto(ProjectInput)).query(({ ctx, input }) => monitors.list(ctx.actor, input.projectId)),
       update: authed.input(dto(MonitorIdInput)).mutation(({ ctx, input: { projectId, id, ...fields } }) => monitors.update(ctx.actor, projectId, id, fields)),
       delete: authed.input(dto(MonitorIdInput)).mutation(({ ctx, input }) => monitors.delete(ctx.actor, input.projectId, input.id)),
-      history: authed.input(dto(MonitorHistoryInput)).query(({ ctx, input }) => monitors.history(ctx.actor, input.projectId, input.id, input.cursor)),
+      history: heavy.input(dto(MonitorHistoryInput)).query(({ ctx, input }) => monitors.history(ctx.actor, input.projectId, input.id, input.cursor)),
     }),
     prompt: t.router({
-      list: authed.input(dto(PromptListInput)).query(({ ctx, input }) => reads.listPrompts(ctx.actor, input.projectId, input.cursor)),
-      versions: authed.input(dto(PromptVersionsInput)).query(({ ctx, input }) => reads.promptVersions(ctx.actor, input.projectId, input.name, input.cursor)),
+      list: heavy.input(dto(PromptListInput)).query(({ ctx, input }) => reads.listPrompts(ctx.actor, input.projectId, input.cursor)),
+      versions: heavy.input(dto(PromptVersionsInput)).query(({ ctx, input }) => reads.promptVersions(ctx.actor, input.projectId, input.name, input.cursor)),
     }),
   });
 }

@@ -9,6 +9,7 @@ import type { StatsService } from './stats.service';
 import { buildRouter } from './router';
 import { formatRpcError, toTrpcError, trpcCodeOf } from './rpc-errors';
 import type { TenancyService } from './tenancy.service';
+import { RpcCallLimiter } from '../rate-limit/rpc-call-limiter';
 
 describe(trpcCodeOf.name, () => {
   it.each(Object.keys(ERROR_STATUS) as ErrorCode[])('gives %s the same HTTP status over tRPC as over REST', (code) => {
@@ -43,7 +44,7 @@ describe(formatRpcError.name, () => {
   async function callFailing(failure: unknown) {
     const tenancy = { me: async () => Promise.reject(failure) } as unknown as TenancyService;
     const response = await resolveResponse({
-      router: buildRouter({ tenancy, evaluators: {} as EvaluatorsService, reads: {} as ProjectReadsService, stats: {} as StatsService, monitors: {} as MonitorsService }),
+      router: buildRouter({ tenancy, evaluators: {} as EvaluatorsService, reads: {} as ProjectReadsService, stats: {} as StatsService, monitors: {} as MonitorsService, limiter: new RpcCallLimiter() }),
       req: new Request('http://rpc.invalid/api/trpc/user.me'),
       path: 'user.me',
       error: null,

@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { type GroupFilter, encodeGroupCursor, notFound, readGroupId, validateSessionListQuery, validateTracePageQuery, validateUserListQuery } from '@app/domain';
+import { type GroupFilter, TRACE_LIST_LIMITS, encodeGroupCursor, notFound, readGroupId, validateSessionListQuery, validateTracePageQuery, validateUserListQuery } from '@app/domain';
 import { type GroupKind, type GroupRow, type GroupScoreRow, TraceGroupQueries, TraceQueries } from '@app/persistence';
 import { toScoreSummaries, toTraceResponse } from '../traces/trace.mapper';
 
@@ -55,7 +55,7 @@ export class TraceGroupsService {
     const [scores, rows] = await Promise.all([this.groups.scoreSummaries('session', projectId, [id]), this.groups.sessionTraces(projectId, id, { ...page, limit: page.limit + 1 })]);
     const shown = rows.slice(0, page.limit);
     const last = shown[shown.length - 1];
-    const traceScores = shown.length ? toScoreSummaries(await this.traces.scoreSummaries(projectId, shown.map((t) => t.id))) : new Map();
+    const traceScores = shown.length ? toScoreSummaries(await this.traces.scoreSummaries(projectId, shown.map((t) => t.id), TRACE_LIST_LIMITS.scoreGroups)) : new Map();
     return {
       ...toSession(row),
       scores: scoresByKey(scores).get(id) ?? [],

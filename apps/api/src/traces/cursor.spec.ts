@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { DomainError } from '@app/domain';
-import { type Cursor, decodeCursor, encodeCursor } from './cursor';
+import { type Cursor, type RowCursor, decodeCursor, decodeRowCursor, encodeCursor } from './cursor';
 
 const ID = '0b6f2f5e-4c1d-4a8e-9f00-2d9b5a7c1e33';
 const tampered = (value: unknown) => Buffer.from(JSON.stringify(value)).toString('base64url');
@@ -37,5 +37,30 @@ describe(decodeCursor.name, () => {
     ['displacement minutes past 59', '2026-01-01 00:00:00+01:60'],
   ])('refuses a cursor with %s as a 400, before Postgres sees it', (_, text) => {
     expect(() => decodeCursor(tampered([text, ID]))).toThrow(new DomainError('VALIDATION_ERROR', 'cursor: not a cursor returned by this endpoint'));
+  });
+});
+
+describe(decodeRowCursor.name, () => {
+  it('reads back every position it wrote, a time sorted last (null) included', () => {
+    fc.assert(
+      fc.property(fc.option(fc.integer({ min: 0, max: Date.parse('2099-12-31T23:59:59.999Z') }), { nil: null }), fc.integer({ min: 0, max: 999 }), displacement, fc.uuid(), (ms, micros, zone, id) => {
+        const cursor: RowCursor = [ms === null ? null : pgText(ms, micros, zone), id];
+        expect(decodeRowCursor(encodeCursor(cursor), 'spansCursor')).toEqual(cursor);
+      }),
+    );
+  });
+
+  it.each([
+    ['not base64url JSON', '%%%'],
+    ['a list cursor with a bad id', tampered(['2026-01-01 00:00:00+00', 'x'])],
+    ['three parts', tampered([null, ID, 1])],
+    ['a number for the time', tampered([0, ID])],
+    ['a time Postgres never wrote', tampered(['2026-02-30 00:00:00+00', ID])],
+  ])('refuses %s as a 400 naming the parameter', (_, raw) => {
+    expect(() => decodeRowCursor(raw, 'spansCursor')).toThrow(new DomainError('VALIDATION_ERROR', 'spansCursor: not a cursor returned by this endpoint'));
+  });
+
+  it('is not a trace list cursor: the list refuses a null time', () => {
+    expect(() => decodeCursor(tampered([null, ID]))).toThrow(new DomainError('VALIDATION_ERROR', 'cursor: not a cursor returned by this endpoint'));
   });
 });

@@ -2,6 +2,8 @@ import { DomainError } from '@app/domain';
 
 /** Page position: the last row's timestamp (full precision, as Postgres text) and id. */
 export type Cursor = [string, string];
+/** Position in a trace's spans or scores, ordered by a time that may be null (sorted last), then id. */
+export type RowCursor = [string | null, string];
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 /** `timestamptz::text` as Postgres writes it: `2026-01-01 00:00:04.123456+00`. */
@@ -23,17 +25,33 @@ function isPgTimestamptz(text: string): boolean {
   return isCalendarDay && hour <= 23 && minute <= 59 && second <= 59 && offsetHours <= MAX_OFFSET_HOURS && offsetMinutes <= 59 && offsetSeconds <= 59;
 }
 
-export const encodeCursor = (c: Cursor): string => Buffer.from(JSON.stringify(c)).toString('base64url');
+export const encodeCursor = (c: Cursor | RowCursor): string => Buffer.from(JSON.stringify(c)).toString('base64url');
+
+function readCursor(raw: string, timeMayBeNull: boolean): RowCursor | null {
+  try {
+    const value: unknown = JSON.parse(Buffer.from(raw, 'base64url').toString('utf8'));
+    if (!Array.isArray(value) || value.length !== 2 || typeof value[1] !== 'string' || !UUID.test(value[1])) return null;
+    const [time, id] = value as [unknown, string];
+    if (typeof time === 'string' && isPgTimestamptz(time)) return [time, id];
+    if (time === null && timeMayBeNull) return [null, id];
+  } catch {
+    // fall through: not a cursor
+  }
+  return null;
+}
+
+const notACursor = (field: string) => new DomainError('VALIDATION_ERROR', `${field}: not a cursor returned by this endpoint`);
 
 /** The position a cursor names; a cursor this endpoint did not write, tampered or cut, is a 400, never a failed statement. */
 export function decodeCursor(raw: string): Cursor {
-  try {
-    const value: unknown = JSON.parse(Buffer.from(raw, 'base64url').toString('utf8'));
-    if (Array.isArray(value) && value.length === 2 && typeof value[0] === 'string' && isPgTimestamptz(value[0]) && typeof value[1] === 'string' && UUID.test(value[1])) {
-      return [value[0], value[1]];
-    }
-  } catch {
-    // fall through to the one error below
-  }
-  throw new DomainError('VALIDATION_ERROR', 'cursor: not a cursor returned by this endpoint');
+  const cursor = readCursor(raw, false);
+  if (!cursor || cursor[0] === null) throw notACursor('cursor');
+  return [cursor[0], cursor[1]];
+}
+
+/** As decodeCursor, for a page of a trace's spans or scores; `field` is the parameter that carried it. */
+export function decodeRowCursor(raw: string, field: string): RowCursor {
+  const cursor = readCursor(raw, true);
+  if (!cursor) throw notACursor(field);
+  return cursor;
 }

@@ -1,5 +1,5 @@
 import { Type } from 'class-transformer';
-import { IsArray, IsNumber, IsOptional, IsString, IsUUID, Length } from 'class-validator';
+import { Allow, IsArray, IsNumber, IsOptional, IsString, IsUUID, Length } from 'class-validator';
 import { TRACE_QUERY_LIMIT } from '@app/domain';
 import { DecimalIntegerField } from '../validation/integer-field';
 import { StorableText } from '../validation/text-fields';
@@ -53,8 +53,25 @@ export class TraceListInput extends TraceFilterFields {
   tags?: string[];
 }
 
-/** Input of RPC `trace.get`. */
+/** Input of RPC `trace.get`; its paging fields (`spansLimit`, `spansCursor`) are the domain's TraceReadQuery. */
 export class TraceGetInput {
   @IsUUID('all', { message: 'projectId must be a UUID' }) projectId: string;
   @IsString({ message: 'id must be a string' }) @Length(1, 256, { message: 'id must be 1 to 256 characters' }) id: string;
+  /** Checked by the domain's TraceReadQuery (the REST parameters' rules). */
+  @Allow() spansLimit?: number;
+  @Allow() spansCursor?: string;
+}
+
+/** Input of RPC `trace.spans` and `trace.scores`; `limit` and `cursor` are the domain's SpanPageQuery/ScorePageQuery. */
+export class TracePageInput {
+  @IsUUID('all', { message: 'projectId must be a UUID' }) projectId: string;
+  @IsString({ message: 'traceId must be a string' }) @Length(1, 256, { message: 'traceId must be 1 to 256 characters' }) traceId: string;
+  /** Checked by the domain's SpanPageQuery or ScorePageQuery. */
+  @Allow() limit?: number;
+  @Allow() cursor?: string;
+}
+
+/** Input of RPC `trace.span`. */
+export class TraceSpanInput extends TracePageInput {
+  @IsString({ message: 'spanId must be a string' }) @Length(1, 256, { message: 'spanId must be 1 to 256 characters' }) spanId: string;
 }

@@ -1,4 +1,4 @@
-import type { ScoreRow, ScoreSummaryRow, SpanRow, TraceRow } from '@app/persistence';
+import type { ScoreRow, ScoreSummaryRow, SpanPageRow, SpanRow, TraceRow } from '@app/persistence';
 
 const iso = (d: Date | null): string | null => (d ? d.toISOString() : null);
 
@@ -24,6 +24,8 @@ export function toTraceResponse(row: TraceRow) {
     totalTokens: row.total_tokens,
     totalCost: row.total_cost,
     latencyMs: row.latency_ms,
+    // Only on a list page, only where it cut something (TRACE_LIST_LIMITS).
+    ...(Object.keys(row.truncated).length ? { truncated: row.truncated } : {}),
   };
 }
 
@@ -52,6 +54,24 @@ export function toSpanResponse(row: SpanRow) {
     statusMessage: row.status_message,
   };
 }
+
+/**
+ * A span of a page: as toSpanResponse, but a field the page cut (TRACE_READ_LIMITS' `fieldBytes`)
+ * is null and named, with its size in bytes, in `truncated`, which only such spans carry.
+ */
+export function toSpanPageResponse(row: SpanPageRow): PageSpan {
+  const span: PageSpan = toSpanResponse(row);
+  const cut = Object.keys(row.truncated);
+  return cut.length ? { ...span, ...Object.fromEntries(cut.map((field) => [field, null])), truncated: row.truncated } : span;
+}
+
+type SpanResponse = ReturnType<typeof toSpanResponse>;
+/** A span as a page shows it: metadata and attributes are null too when cut. */
+export type PageSpan = Omit<SpanResponse, 'metadata' | 'attributes'> & {
+  metadata: SpanResponse['metadata'] | null;
+  attributes: SpanResponse['attributes'] | null;
+  truncated?: Record<string, number>;
+};
 
 export function toScoreResponse(row: ScoreRow) {
   return {

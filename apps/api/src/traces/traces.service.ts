@@ -1,9 +1,28 @@
 import { Injectable } from '@nestjs/common';
-import { TRACE_QUERY_LIMIT, notFound, toIso, traceIdCandidates } from '@app/domain';
-import { TraceQueries } from '@app/persistence';
-import { decodeCursor, encodeCursor } from './cursor';
+import pLimit from 'p-limit';
+import { TRACE_LIST_LIMITS, TRACE_QUERY_LIMIT, TRACE_READ_LIMITS, boundedPage, notFound, spanIdCandidates, toIso, traceIdCandidates } from '@app/domain';
+import { type SizedKeyRow, TraceQueries, type TraceRow } from '@app/persistence';
+import { decodeCursor, decodeRowCursor, encodeCursor } from './cursor';
 import type { TraceFilterFields } from './trace-query.dto';
-import { toScoreResponse, toScoreSummaries, toSpanResponse, toTraceResponse } from './trace.mapper';
+import { toScoreResponse, toScoreSummaries, toSpanPageResponse, toSpanResponse, toTraceResponse } from './trace.mapper';
+
+/** The byte bounds of the transport's pages: TRACE_READ_LIMITS.rest or .rpc. */
+export type PageBytes = (typeof TRACE_READ_LIMITS)['rest' | 'rpc'];
+
+/** Which page of a trace's spans or scores: at most `limit` rows after `cursor`; `cursorField` names the parameter in errors. */
+export interface PageRequest {
+  limit?: number;
+  cursor?: string;
+  cursorField: string;
+  bytes: PageBytes;
+}
+
+/** The keys of the page within its bounds (LIMIT in Postgres, bytes measured there), and the cursor after it. */
+function pageOf(candidates: SizedKeyRow[], limit: number, { pageBytes }: PageBytes) {
+  const { rows, hasMore } = boundedPage(candidates, { limit, budgetBytes: pageBytes });
+  const last = rows[rows.length - 1];
+  return { ids: rows.map((r) => r.id), nextCursor: hasMore && last ? encodeCursor([last.time_text, last.id]) : null };
+}
 
 /** The list's filters as REST and RPC both hand them over: tags already split. */
 export type TraceListQuery = TraceFilterFields & { tags?: string[] };
@@ -12,6 +31,9 @@ const optional = (v: string | undefined) => (v === undefined || v === '' ? undef
 
 @Injectable()
 export class TracesService {
+  /** Every trace read takes a turn here (TRACE_READ_LIMITS.concurrentReads): eight reads at once once stalled /health behind the pool. */
+  private readonly turn = pLimit(TRACE_READ_LIMITS.concurrentReads);
+
   constructor(private readonly queries: TraceQueries) {}
 
   async list(projectId: string, q: TraceListQuery) {
@@ -32,22 +54,89 @@ export class TracesService {
       score: optional(q.scoreName) !== undefined || q.minScore !== undefined || q.maxScore !== undefined ? { name: optional(q.scoreName), min: q.minScore, max: q.maxScore } : undefined,
       after: optional(q.cursor) ? decodeCursor(q.cursor as string) : undefined,
       limit: limit + 1,
+      fieldBytes: TRACE_LIST_LIMITS.fieldBytes,
     });
     const page = rows.slice(0, limit);
     const last = page[page.length - 1];
-    const scores = page.length ? toScoreSummaries(await this.queries.scoreSummaries(projectId, page.map((r) => r.id))) : new Map();
+    const scores = page.length ? toScoreSummaries(await this.queries.scoreSummaries(projectId, page.map((r) => r.id), TRACE_LIST_LIMITS.scoreGroups)) : new Map();
     return {
       data: page.map((row) => ({ ...toTraceResponse(row), scores: scores.get(row.id) ?? [] })),
       meta: { nextCursor: rows.length > limit && last ? encodeCursor([last.timestamp_text, last.id]) : null },
     };
   }
 
-  async get(projectId: string, id: string) {
+  /**
+   * A trace with its first page of spans (or the page after `spans.cursor`) and of scores
+   * (CONTRACT "Traces"; TRACE_READ_LIMITS): what fits the bounds is exactly the whole trace
+   * as it always was, and `nextSpansCursor`/`nextScoresCursor` say whether more follow.
+   */
+  get(projectId: string, id: string, spans: PageRequest) {
+    return this.turn(async () => {
+      const row = await this.trace(projectId, id);
+      const spanPage = await this.spanPage(projectId, row.id, spans);
+      const scorePage = await this.scorePage(projectId, row.id, { cursorField: 'scoresCursor', bytes: spans.bytes });
+      const scoreCount = await this.queries.scoreCount(projectId, row.id);
+      return this.withPages(row, spanPage, scorePage, scoreCount);
+    });
+  }
+
+  private withPages(row: TraceRow, spanPage: Awaited<ReturnType<TracesService['spanPage']>>, scorePage: Awaited<ReturnType<TracesService['scorePage']>>, scoreCount: number) {
+    const scores = scorePage.data;
+    // The page's scores at trace level; those about a span on that span too.
+    const bySpan = new Map<string | null, typeof scores>();
+    for (const c of scores) {
+      const list = bySpan.get(c.spanId);
+      if (list) list.push(c);
+      else bySpan.set(c.spanId, [c]);
+    }
+    return {
+      ...toTraceResponse(row),
+      scoreCount,
+      spans: spanPage.data.map((s) => ({ ...s, scores: bySpan.get(s.id) ?? [] })),
+      scores,
+      nextSpansCursor: spanPage.meta.nextCursor,
+      nextScoresCursor: scorePage.meta.nextCursor,
+    };
+  }
+
+  /** A page of a trace's spans by start time then id, large fields cut (`fieldBytes`). */
+  spans(projectId: string, traceId: string, page: PageRequest) {
+    return this.turn(async () => this.spanPage(projectId, (await this.trace(projectId, traceId)).id, page));
+  }
+
+  /** One span of a trace, whole, whatever its size (a page may have cut its fields). */
+  span(projectId: string, traceId: string, spanId: string) {
+    return this.turn(async () => {
+      const row = await this.trace(projectId, traceId);
+      const span = await this.queries.spanOf(projectId, row.id, spanIdCandidates(spanId, row.otel_trace_id));
+      if (!span) throw notFound(`span ${spanId} not found in trace ${traceId}`);
+      return toSpanResponse(span);
+    });
+  }
+
+  /** A page of a trace's scores by time then id. */
+  scores(projectId: string, traceId: string, page: PageRequest) {
+    return this.turn(async () => this.scorePage(projectId, (await this.trace(projectId, traceId)).id, page));
+  }
+
+  private async trace(projectId: string, id: string): Promise<TraceRow> {
     const row = await this.queries.findOne(projectId, traceIdCandidates(id));
     if (!row) throw notFound(`trace ${id} not found in this project`);
-    const [spans, scores] = await Promise.all([this.queries.spansOf(projectId, row.id), this.queries.scoresOf(projectId, row.id)]);
-    const shown = scores.map(toScoreResponse);
-    // Every score of the trace at trace level; those about a span on that span too.
-    return { ...toTraceResponse(row), spans: spans.map((s) => ({ ...toSpanResponse(s), scores: shown.filter((c) => c.spanId === s.id) })), scores: shown };
+    return row;
+  }
+
+  private async spanPage(projectId: string, traceId: string, { limit = TRACE_READ_LIMITS.spans.default, cursor, cursorField, bytes }: PageRequest) {
+    const after = optional(cursor) ? decodeRowCursor(cursor as string, cursorField) : undefined;
+    const { fieldBytes } = bytes;
+    const { ids, nextCursor } = pageOf(await this.queries.spanPageKeys(projectId, traceId, after, limit + 1, fieldBytes, TRACE_READ_LIMITS.rowOverheadBytes), limit, bytes);
+    const rows = ids.length ? await this.queries.spansByIds(projectId, traceId, ids, fieldBytes) : [];
+    return { data: rows.map(toSpanPageResponse), meta: { nextCursor } };
+  }
+
+  private async scorePage(projectId: string, traceId: string, { limit = TRACE_READ_LIMITS.scores.default, cursor, cursorField, bytes }: PageRequest) {
+    const after = optional(cursor) ? decodeRowCursor(cursor as string, cursorField) : undefined;
+    const { ids, nextCursor } = pageOf(await this.queries.scorePageKeys(projectId, traceId, after, limit + 1, TRACE_READ_LIMITS.rowOverheadBytes), limit, bytes);
+    const rows = ids.length ? await this.queries.scoresByIds(projectId, traceId, ids) : [];
+    return { data: rows.map(toScoreResponse), meta: { nextCursor } };
   }
 }

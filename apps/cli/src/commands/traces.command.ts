@@ -6,6 +6,21 @@ interface TraceOptions extends ReadOptions {
   minSeq?: string;
 }
 
+interface TraceGetOptions extends TraceOptions {
+  spansLimit?: string;
+  spansCursor?: string;
+}
+
+/** What the human form of `traces get` reads of the answer to say whether spans follow (CONTRACT "Traces", paging). */
+interface TracePage {
+  spanCount: number;
+  spans: unknown[];
+  scoreCount: number;
+  scores: unknown[];
+  nextSpansCursor: string | null;
+  nextScoresCursor: string | null;
+}
+
 interface TraceSummary {
   id: string;
   name: string | null;
@@ -48,6 +63,15 @@ function rpcListInput(projectId: string, query: Record<string, string | undefine
   return { projectId, ...rest, ...(tags !== undefined && { tags: tags.split(',').map((t) => t.trim()).filter(Boolean) }) };
 }
 
+/** `trace.get`'s paging input from the options: a limit of digits as the number it is; anything else as sent, for the server to refuse naming the field. */
+function rpcPageInput(opts: TraceGetOptions): Record<string, unknown> {
+  const limit = opts.spansLimit;
+  return {
+    ...(limit !== undefined && { spansLimit: /^\d+$/.test(limit) ? Number(limit) : limit }),
+    ...(opts.spansCursor !== undefined && { spansCursor: opts.spansCursor }),
+  };
+}
+
 export function registerTracesCommands(program: Command): void {
   const traces = program.command('traces').description("a project's traces (with an API key, or after spanlog login)");
 
@@ -80,12 +104,36 @@ export function registerTracesCommands(program: Command): void {
       );
     });
 
-  traceCommand(traces, 'get <id>', 'one trace with its spans and scores (a Spanlog, OTel or native id)').action(async (id: string, opts: TraceOptions) => {
+  traceCommand(traces, 'get <id>', 'one trace with a page of its spans and scores (a Spanlog, OTel or native id)')
+    .option('--spans-limit <n>', 'spans per page, 1 to 1000 (default 1000)')
+    .option('--spans-cursor <cursor>', 'nextSpansCursor of the previous page')
+    .action(async (id: string, opts: TraceGetOptions) => {
+      const access = await traceAccess(opts);
+      const trace =
+        access.kind === 'key'
+          ? await access.api.get<TracePage>(`/api/v1/traces/${encodeURIComponent(id)}`, access.key, { minSeq: opts.minSeq, spansLimit: opts.spansLimit, spansCursor: opts.spansCursor })
+          : await access.me.query<TracePage>('trace.get', { projectId: access.projectId, id, ...rpcPageInput(opts) });
+      printResult(trace, !!opts.json, () => [JSON.stringify(trace, null, 2), ...morePages(id, trace)].join('\n'));
+    });
+
+  traceCommand(traces, 'span <traceId> <spanId>', 'one span whole, with the fields a page of `traces get` cut').action(async (traceId: string, spanId: string, opts: TraceOptions) => {
     const access = await traceAccess(opts);
-    const trace =
+    const span =
       access.kind === 'key'
-        ? await access.api.get<unknown>(`/api/v1/traces/${encodeURIComponent(id)}`, access.key, { minSeq: opts.minSeq })
-        : await access.me.query<unknown>('trace.get', { projectId: access.projectId, id });
-    printResult(trace, !!opts.json, () => JSON.stringify(trace, null, 2));
+        ? await access.api.get<unknown>(`/api/v1/traces/${encodeURIComponent(traceId)}/spans/${encodeURIComponent(spanId)}`, access.key, { minSeq: opts.minSeq })
+        : await access.me.query<unknown>('trace.span', { projectId: access.projectId, traceId, spanId });
+    printResult(span, !!opts.json, () => JSON.stringify(span, null, 2));
   });
+}
+
+/** The lines that say what a page of `traces get` left for later, and the command that reads it. */
+export function morePages(id: string, trace: TracePage): string[] {
+  const lines: string[] = [];
+  if (trace.nextSpansCursor) {
+    lines.push(`${trace.spans.length} of ${trace.spanCount} spans shown; next page: spanlog traces get ${id} --spans-cursor ${trace.nextSpansCursor}`);
+  }
+  if (trace.nextScoresCursor) {
+    lines.push(`${trace.scores.length} of ${trace.scoreCount} scores shown; the rest: GET /api/v1/traces/${id}/scores?cursor=${trace.nextScoresCursor}`);
+  }
+  return lines;
 }

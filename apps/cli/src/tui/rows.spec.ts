@@ -16,7 +16,7 @@ const span = (over: Partial<Span> = {}): Span => ({
   input: null, output: null, startTime: '2026-11-24T11:59:58.000Z', endTime: '2026-11-24T11:59:59.234Z', level: 'DEFAULT', statusMessage: null, ...over,
 });
 
-const trace = (spans: Span[], over: Partial<Trace> = {}): Trace => ({ ...summary(), spans, scores: [], ...over });
+const trace = (spans: Span[], over: Partial<Trace> = {}): Trace => ({ ...summary(), spans, scores: [], scoreCount: 0, nextSpansCursor: null, ...over });
 
 describe('trace list rows', () => {
   it('lays out an 80-column row with every column in place', () => {

@@ -38,4 +38,11 @@ describe(spanTree.name, () => {
     expect(rows[9_999].prefix.length).toBeLessThanOrEqual(1 + MAX_DRAWN_DEPTH * 2);
     expect(rows[9_999].prefix.startsWith('…')).toBe(true);
   });
+
+  it('lays out 150,000 spans, as many pages of a large trace hold', () => {
+    const spans = [span('root', null, 0), ...Array.from({ length: 150_000 }, (_, i) => span(`s${i}`, i % 2 ? 'root' : null, i + 1))];
+    const rows = spanTree(spans);
+    expect(rows).toHaveLength(150_001);
+    expect(rows[rows.length - 1].offsetMs).toBe(149_999);
+  });
 });

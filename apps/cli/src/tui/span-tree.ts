@@ -35,10 +35,16 @@ export function spanTree<S extends TreeSpan>(spans: readonly S[]): TreeRow<S>[] 
   for (const span of byStart) {
     const parent = span.parentId;
     if (parent === null || parent === span.id || !ids.has(parent)) roots.push(span);
-    else children.set(parent, [...(children.get(parent) ?? []), span]);
+    else {
+      const siblings = children.get(parent);
+      if (siblings) siblings.push(span);
+      else children.set(parent, [span]);
+    }
   }
-  const starts = byStart.map((s) => Date.parse(s.startTime)).filter(Number.isFinite);
-  const origin = starts.length ? Math.min(...starts) : 0;
+  // A loop, not Math.min(...starts): a trace's pages hold thousands of spans, past the arguments a call takes.
+  let origin = Infinity;
+  for (const span of byStart) origin = Math.min(origin, Date.parse(span.startTime));
+  if (!Number.isFinite(origin)) origin = 0;
 
   const rows: TreeRow<S>[] = [];
   const placed = new Set<string>();

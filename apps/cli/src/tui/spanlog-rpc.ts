@@ -47,6 +47,8 @@ export interface Span {
   endTime: string | null;
   level: string | null;
   statusMessage: string | null;
+  /** Fields a page left out for their size, with their size in bytes: `span` answers them whole. */
+  truncated?: Record<string, number>;
 }
 
 export interface Score {
@@ -56,9 +58,12 @@ export interface Score {
   value: number | string | boolean;
 }
 
+/** A trace with its first page of spans and scores (`trace.get`); `trace.spans` pages on from `nextSpansCursor`. */
 export interface Trace extends TraceSummary {
   spans: Span[];
   scores: Score[];
+  scoreCount: number;
+  nextSpansCursor: string | null;
 }
 
 /** A score summed up by name and source, as the session and user reads give them. */
@@ -151,6 +156,16 @@ export class SpanlogRpc {
 
   user(projectId: string, id: string): Promise<GroupSummary> {
     return this.me.query<GroupSummary>('traceUser.get', { projectId, id });
+  }
+
+  /** The page of a trace's spans after `cursor`. */
+  traceSpans(projectId: string, traceId: string, cursor: string): Promise<Page<Span>> {
+    return this.me.query<Page<Span>>('trace.spans', { projectId, traceId, cursor });
+  }
+
+  /** One span whole, the fields a page cut included. */
+  span(projectId: string, traceId: string, spanId: string): Promise<Span> {
+    return this.me.query<Span>('trace.span', { projectId, traceId, spanId });
   }
 
   keys(projectId: string): Promise<ApiKey[]> {

@@ -30,4 +30,12 @@ describe(buildWaterfall.name, () => {
     const rows = buildWaterfall([span('p', 'q', 0, 10), span('q', 'p', 1, 5)]);
     expect(rows.map((r) => r.span.id).sort()).toEqual(['p', 'q']);
   });
+
+  it('lays out 150,000 spans nested 20,000 deep, and scales bars to the extent given', () => {
+    const spans = Array.from({ length: 150_000 }, (_, i) => span(`s${i}`, i === 0 ? null : `s${i < 20_000 ? i - 1 : 0}`, i, i + 1));
+    const rows = buildWaterfall(spans, { extentMs: 300_000 });
+    expect(rows).toHaveLength(150_000);
+    expect(rows[19_999]).toMatchObject({ depth: 19_999 });
+    expect(rows[1]).toMatchObject({ leftPct: (1 / 300_000) * 100 });
+  });
 });

@@ -21,47 +21,63 @@ export interface WaterfallRow<S extends WaterfallSpan> {
 
 const ms = (iso: string | null): number | null => (iso ? Date.parse(iso) : null);
 
+export interface WaterfallScale {
+  /** The trace's extent in milliseconds (its latency), so that bars keep their place while more pages of spans load. */
+  extentMs?: number | null;
+}
+
 /**
  * Depth-first rows, children in start order. A span whose parent is not in the trace (not
- * arrived yet, or deleted) is shown as a root rather than dropped; a parent cycle cannot hide
- * spans, since every span is visited once.
+ * arrived yet, not loaded yet, or deleted) is shown as a root rather than dropped; a parent
+ * cycle cannot hide spans, since every span is visited once. Loops and an explicit stack, no
+ * recursion nor spread arguments: a trace may hold 100,000 spans, nested thousands deep.
  */
-export function buildWaterfall<S extends WaterfallSpan>(spans: readonly S[]): WaterfallRow<S>[] {
+export function buildWaterfall<S extends WaterfallSpan>(spans: readonly S[], scale: WaterfallScale = {}): WaterfallRow<S>[] {
   const ids = new Set(spans.map((s) => s.id));
   const children = new Map<string | null, S[]>();
+  let origin = Infinity;
+  let last = -Infinity;
   for (const span of spans) {
     const parent = span.parentId && ids.has(span.parentId) && span.parentId !== span.id ? span.parentId : null;
-    const list = children.get(parent) ?? [];
-    list.push(span);
-    children.set(parent, list);
+    const list = children.get(parent);
+    if (list) list.push(span);
+    else children.set(parent, [span]);
+    const start = ms(span.startTime);
+    const end = ms(span.endTime) ?? start;
+    if (start !== null) origin = Math.min(origin, start);
+    if (end !== null) last = Math.max(last, end);
   }
-  const starts = spans.map((s) => ms(s.startTime)).filter((t): t is number => t !== null);
-  const ends = spans.map((s) => ms(s.endTime) ?? ms(s.startTime)).filter((t): t is number => t !== null);
-  const origin = starts.length ? Math.min(...starts) : 0;
-  const extent = Math.max(1, (ends.length ? Math.max(...ends) : origin) - origin);
+  if (!Number.isFinite(origin)) origin = 0;
+  const extent = Math.max(1, scale.extentMs ?? (Number.isFinite(last) ? last - origin : 0));
   const byStart = (a: S, b: S) => (ms(a.startTime) ?? 0) - (ms(b.startTime) ?? 0) || a.id.localeCompare(b.id);
+  for (const list of children.values()) list.sort(byStart);
 
   const rows: WaterfallRow<S>[] = [];
   const seen = new Set<string>();
-  const visit = (span: S, depth: number) => {
-    if (seen.has(span.id)) return;
-    seen.add(span.id);
-    const start = ms(span.startTime) ?? origin;
-    const end = ms(span.endTime);
-    const offsetMs = start - origin;
-    const durationMs = end === null ? null : Math.max(0, end - start);
-    rows.push({
-      span,
-      depth,
-      offsetMs,
-      durationMs,
-      leftPct: (offsetMs / extent) * 100,
-      widthPct: Math.max(0.5, ((durationMs ?? 0) / extent) * 100),
-    });
-    for (const child of (children.get(span.id) ?? []).sort(byStart)) visit(child, depth + 1);
+  const visit = (root: S) => {
+    const stack: { span: S; depth: number }[] = [{ span: root, depth: 0 }];
+    while (stack.length) {
+      const { span, depth } = stack.pop() as { span: S; depth: number };
+      if (seen.has(span.id)) continue;
+      seen.add(span.id);
+      const start = ms(span.startTime) ?? origin;
+      const end = ms(span.endTime);
+      const offsetMs = start - origin;
+      const durationMs = end === null ? null : Math.max(0, end - start);
+      rows.push({
+        span,
+        depth,
+        offsetMs,
+        durationMs,
+        leftPct: Math.min(100, (offsetMs / extent) * 100),
+        widthPct: Math.max(0.5, Math.min(100, ((durationMs ?? 0) / extent) * 100)),
+      });
+      const kids = children.get(span.id) ?? [];
+      for (let i = kids.length - 1; i >= 0; i--) stack.push({ span: kids[i], depth: depth + 1 });
+    }
   };
-  for (const root of (children.get(null) ?? []).sort(byStart)) visit(root, 0);
+  for (const root of children.get(null) ?? []) visit(root);
   // Spans caught in a parent cycle have no root above them: show them at the top level.
-  for (const span of [...spans].sort(byStart)) visit(span, 0);
+  for (const span of [...spans].sort(byStart)) visit(span);
   return rows;
 }

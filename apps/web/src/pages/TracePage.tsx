@@ -1,17 +1,24 @@
-import { useQuery } from '@tanstack/react-query';
-import { type KeyboardEvent, useMemo, useState } from 'react';
+import { useInfiniteQuery, useQuery } from '@tanstack/react-query';
+import { useVirtualizer } from '@tanstack/react-virtual';
+import { type KeyboardEvent, useEffect, useMemo, useRef, useState } from 'react';
 import { Link, useParams } from 'react-router';
 import { SessionLink, UserLink } from '../lib/group-links';
 import { CopyableId } from '../components/CopyButton';
 import { JsonView } from '../components/JsonView';
 import { InputOutput } from '../components/conversation/InputOutput';
 import { formatCost, formatCount, formatMs, formatScore, formatTime } from '../lib/format';
-import { buildWaterfall } from '../lib/waterfall';
+import { type WaterfallRow, buildWaterfall } from '../lib/waterfall';
 import { type Outputs, errorMessage, rpc } from '../rpc';
 
 type Trace = Outputs['trace']['get'];
-type Span = Trace['spans'][number];
+/** A span as a page of `trace.get` or `trace.spans` shows it (large fields may be cut: `truncated`). */
+type Span = Outputs['trace']['spans']['data'][number];
 type Score = Trace['scores'][number];
+
+/** Every row of the tree has this height, so the virtualizer places rows without measuring them. */
+const ROW_HEIGHT = 28;
+/** Rows from the end of what is loaded at which the next page of spans is asked for. */
+const LOAD_AHEAD_ROWS = 200;
 
 const isError = (span: Span) => span.level === 'ERROR';
 /** One colour class per span type; types we do not know share one. */
@@ -94,9 +101,9 @@ function SpanDetails({ span, scores }: { span: Span; scores: Score[] }) {
         </>
       )}
       <h3>Attributes</h3>
-      <JsonView value={Object.keys(span.attributes).length ? span.attributes : null} label="Attributes" />
+      <JsonView value={span.attributes && Object.keys(span.attributes).length ? span.attributes : null} label="Attributes" />
       <h3>Metadata</h3>
-      <JsonView value={Object.keys(span.metadata).length ? span.metadata : null} label="Metadata" />
+      <JsonView value={span.metadata && Object.keys(span.metadata).length ? span.metadata : null} label="Metadata" />
       <h3>Scores on this span</h3>
       <ScoreTable scores={scores} caption="Span scores" />
     </section>
@@ -115,26 +122,125 @@ function TraceIO({ trace }: { trace: Trace }) {
   );
 }
 
+/**
+ * The spans of a trace: the first page comes with the trace (`trace.get`), later pages
+ * (`trace.spans`) only once the tree is scrolled near the end of what is loaded, so a trace of
+ * 100,000 spans opens with one page.
+ */
+function useTraceSpans(projectId: string, traceId: string, trace: Trace | undefined) {
+  const [wanted, setWanted] = useState(false);
+  const later = useInfiniteQuery({
+    queryKey: ['trace-spans', projectId, traceId, trace?.nextSpansCursor],
+    queryFn: ({ pageParam }) => rpc.trace.spans.query({ projectId, traceId, cursor: pageParam }),
+    initialPageParam: trace?.nextSpansCursor ?? '',
+    getNextPageParam: (last) => last.meta.nextCursor ?? undefined,
+    enabled: wanted && !!trace?.nextSpansCursor,
+  });
+  const spans = useMemo<Span[]>(() => [...(trace?.spans ?? []), ...(later.data?.pages.flatMap((p) => p.data) ?? [])], [trace, later.data]);
+  const hasMore = later.data ? later.hasNextPage : !!trace?.nextSpansCursor;
+  const loadMore = () => {
+    if (!hasMore || later.isFetching) return;
+    if (!wanted) setWanted(true);
+    else void later.fetchNextPage();
+  };
+  return { spans, hasMore, loadMore, loading: later.isFetching, error: later.error };
+}
+
+/**
+ * The span tree as a WAI-ARIA tree, virtualized: only the rows in view (and a few around them)
+ * are in the DOM. One tab stop (the selected row); arrow keys, Home and End move the selection,
+ * scrolling it into view first, and reaching the end loads the next page.
+ */
+function SpanTree({ rows, selectedId, onSelect, onNearEnd }: { rows: WaterfallRow<Span>[]; selectedId: string | undefined; onSelect: (id: string) => void; onNearEnd: () => void }) {
+  const scroller = useRef<HTMLDivElement>(null);
+  const virtual = useVirtualizer({ count: rows.length, getScrollElement: () => scroller.current, estimateSize: () => ROW_HEIGHT, overscan: 20 });
+  const items = virtual.getVirtualItems();
+  const lastIndex = items[items.length - 1]?.index ?? -1;
+  const [focusId, setFocusId] = useState<string | null>(null);
+
+  useEffect(() => {
+    if (rows.length && lastIndex >= rows.length - LOAD_AHEAD_ROWS) onNearEnd();
+  }, [lastIndex, rows.length, onNearEnd]);
+  // A row moved to by key is focused once it is drawn.
+  useEffect(() => {
+    if (focusId) document.getElementById(`span-${focusId}`)?.focus();
+  }, [focusId, items]);
+
+  const move = (e: KeyboardEvent, index: number) => {
+    const target =
+      e.key === 'ArrowDown' ? index + 1 : e.key === 'ArrowUp' ? index - 1 : e.key === 'Home' ? 0 : e.key === 'End' ? rows.length - 1 : e.key === 'PageDown' ? index + 20 : e.key === 'PageUp' ? index - 20 : null;
+    if (target === null) return;
+    e.preventDefault();
+    const nextIndex = Math.min(rows.length - 1, Math.max(0, target));
+    const next = rows[nextIndex];
+    if (!next) return;
+    onSelect(next.span.id);
+    virtual.scrollToIndex(nextIndex);
+    setFocusId(next.span.id);
+  };
+
+  return (
+    <div ref={scroller} className="wf-scroll" data-testid="span-tree-scroll">
+      <ul role="tree" aria-label="Span tree" style={{ height: virtual.getTotalSize() }}>
+        {items.map((item) => {
+          const row = rows[item.index];
+          return (
+            <li
+              key={row.span.id}
+              id={`span-${row.span.id}`}
+              role="treeitem"
+              aria-level={row.depth + 1}
+              aria-selected={row.span.id === selectedId}
+              tabIndex={row.span.id === selectedId ? 0 : -1}
+              className={`wf-row${isError(row.span) ? ' wf-error' : ''}`}
+              style={{ height: ROW_HEIGHT, transform: `translateY(${item.start}px)` }}
+              onClick={() => onSelect(row.span.id)}
+              onKeyDown={(e) => move(e, item.index)}
+            >
+              <span className="wf-name" style={{ paddingLeft: `${Math.min(row.depth, 40) * 14}px` }}>
+                {isError(row.span) && (
+                  <span className="error-mark" aria-label="error">
+                    ⚠{' '}
+                  </span>
+                )}
+                <span className={`type-dot ${typeClass(row.span.type)}`} aria-hidden="true" />
+                {row.span.name ?? row.span.id} <small>{row.span.type ?? ''}</small>
+              </span>
+              <span className="wf-track" aria-hidden="true">
+                <span className={`wf-bar ${typeClass(row.span.type)}`} style={{ left: `${row.leftPct}%`, width: `${row.widthPct}%` }} />
+              </span>
+              <span className="wf-time">
+                +{formatMs(row.offsetMs)} · {row.durationMs === null ? 'open' : formatMs(row.durationMs)}
+              </span>
+            </li>
+          );
+        })}
+      </ul>
+    </div>
+  );
+}
+
 export function TracePage() {
   const { projectId = '', traceId = '' } = useParams();
   const { data: trace, error, isLoading } = useQuery({ queryKey: ['trace', projectId, traceId], queryFn: () => rpc.trace.get.query({ projectId, id: traceId }) });
-  const rows = useMemo(() => buildWaterfall(trace?.spans ?? []), [trace]);
+  const spans = useTraceSpans(projectId, traceId, trace);
+  const rows = useMemo(() => buildWaterfall(spans.spans, { extentMs: trace?.latencyMs }), [spans.spans, trace?.latencyMs]);
   const [selectedId, setSelectedId] = useState<string | null>(null);
-  const selected = rows.find((r) => r.span.id === selectedId)?.span ?? rows[0]?.span ?? null;
+  const shown = (selectedId !== null ? spans.spans.find((s) => s.id === selectedId) : undefined) ?? rows[0]?.span ?? null;
+  // A span whose large fields a page cut is read whole for its details.
+  const whole = useQuery({
+    queryKey: ['trace-span', projectId, traceId, shown?.id],
+    queryFn: () => rpc.trace.span.query({ projectId, traceId, spanId: shown?.id ?? '' }),
+    enabled: !!shown?.truncated,
+  });
+  const selected = shown?.truncated ? (whole.data ?? shown) : shown;
+  const { loadMore } = spans;
+  const loadMoreRef = useRef(loadMore);
+  loadMoreRef.current = loadMore;
+  const onNearEnd = useMemo(() => () => loadMoreRef.current(), []);
 
   if (isLoading) return <p role="status">Loading the trace…</p>;
   if (error || !trace) return <p role="alert">{error ? errorMessage(error) : 'No such trace.'}</p>;
-
-  const move = (e: KeyboardEvent, index: number) => {
-    const step = e.key === 'ArrowDown' ? 1 : e.key === 'ArrowUp' ? -1 : 0;
-    if (!step) return;
-    e.preventDefault();
-    const next = rows[Math.min(rows.length - 1, Math.max(0, index + step))];
-    if (next) {
-      setSelectedId(next.span.id);
-      document.getElementById(`span-${next.span.id}`)?.focus();
-    }
-  };
 
   return (
     <article aria-labelledby="trace-title" className="trace">
@@ -196,40 +302,14 @@ export function TracePage() {
       <TraceIO trace={trace} />
       <div className="trace-body">
         <section aria-labelledby="tree-title" className="waterfall">
-          <h2 id="tree-title">Spans ({rows.length})</h2>
-          <ul role="tree" aria-label="Span tree">
-            {rows.map((row, i) => (
-              <li
-                key={row.span.id}
-                id={`span-${row.span.id}`}
-                role="treeitem"
-                aria-level={row.depth + 1}
-                aria-selected={row.span.id === selected?.id}
-                tabIndex={row.span.id === selected?.id ? 0 : -1}
-                className={`wf-row${isError(row.span) ? ' wf-error' : ''}`}
-                onClick={() => setSelectedId(row.span.id)}
-                onKeyDown={(e) => move(e, i)}
-              >
-                <span className="wf-name" style={{ paddingLeft: `${row.depth * 14}px` }}>
-                  {isError(row.span) && (
-                    <span className="error-mark" aria-label="error">
-                      ⚠{' '}
-                    </span>
-                  )}
-                  <span className={`type-dot ${typeClass(row.span.type)}`} aria-hidden="true" />
-                  {row.span.name ?? row.span.id} <small>{row.span.type ?? ''}</small>
-                </span>
-                <span className="wf-track" aria-hidden="true">
-                  <span className={`wf-bar ${typeClass(row.span.type)}`} style={{ left: `${row.leftPct}%`, width: `${row.widthPct}%` }} />
-                </span>
-                <span className="wf-time">
-                  +{formatMs(row.offsetMs)} · {row.durationMs === null ? 'open' : formatMs(row.durationMs)}
-                </span>
-              </li>
-            ))}
-          </ul>
+          <h2 id="tree-title">Spans ({rows.length < trace.spanCount ? `${formatCount(rows.length)} of ${formatCount(trace.spanCount)} loaded` : formatCount(rows.length)})</h2>
+          <SpanTree rows={rows} selectedId={selected?.id} onSelect={setSelectedId} onNearEnd={onNearEnd} />
+          <p className="muted" role="status" data-testid="span-pages">
+            {spans.loading ? 'Loading more spans…' : spans.hasMore ? 'More spans load as you scroll.' : ''}
+            {spans.error ? ` ${errorMessage(spans.error)}` : ''}
+          </p>
         </section>
-        {selected && <SpanDetails span={selected} scores={trace.scores.filter((s) => s.spanId === selected.id)} />}
+        {selected && <SpanDetails span={selected} scores={trace.scores.filter((c) => c.spanId === selected.id)} />}
       </div>
       <section aria-labelledby="scores-title">
         <h2 id="scores-title">Scores</h2>

@@ -1,6 +1,6 @@
 import type { DataSource } from 'typeorm';
-import { type GroupFilter, TELEMETRY_RANGES, type TracePageQuery } from '@app/domain';
-import { SCORE_NUMBER, TRACE_SELECT, type TraceRow } from './trace-query';
+import { type GroupFilter, TELEMETRY_RANGES, TRACE_LIST_LIMITS, type TracePageQuery } from '@app/domain';
+import { SCORE_NUMBER, type TraceRow, traceSelect } from './trace-query';
 
 /** What groups traces: a session (`session_id`) or a user (`user_id`). Never client text. */
 export type GroupKind = 'session' | 'user';
@@ -119,16 +119,17 @@ export class TraceGroupQueries {
 
   /** A page of one session's traces in time order (then id), each with its input and output. */
   sessionTraces(projectId: string, sessionId: string, q: TracePageQuery): Promise<SessionTraceRow[]> {
-    const params: unknown[] = [projectId, sessionId];
+    // A page of 100 traces must not carry 100 inputs of 5 MB: fields are cut as on a trace list page.
+    const params: unknown[] = [projectId, TRACE_LIST_LIMITS.fieldBytes, sessionId];
     let after = '';
     if (q.after) {
       params.push(q.after[0], q.after[1]);
-      after = `AND (t."timestamp", t.id) > ($3::timestamptz, $4::uuid)`;
+      after = `AND (t."timestamp", t.id) > ($4::timestamptz, $5::uuid)`;
     }
     params.push(q.limit);
     return this.db.query(
       `SELECT page.*, ${MICRO_ISO('page."timestamp"')} AS cursor_ts
-         FROM (${TRACE_SELECT} WHERE t.project_id = $1 AND t.session_id = $2 ${after}
+         FROM (${traceSelect('$2::int')} WHERE t.project_id = $1 AND t.session_id = $3 ${after}
                ORDER BY t."timestamp", t.id LIMIT $${params.length}) page
         ORDER BY page."timestamp", page.id`,
       params,

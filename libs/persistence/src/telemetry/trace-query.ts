@@ -16,6 +16,8 @@ export interface TraceFilter {
   /** A score of this name (any name when absent) with a value within the bounds given. */
   score?: { name?: string; min?: number; max?: number };
   limit: number;
+  /** A trace's input, output or metadata larger than this is left out of the page (named in `truncated`); absent, nothing is. */
+  fieldBytes?: number;
   /** Position after which the page starts: [timestamp as Postgres text, id]. */
   after?: [string, string];
 }
@@ -41,6 +43,8 @@ export interface TraceRow {
   total_tokens: number | null;
   total_cost: number | null;
   latency_ms: number | null;
+  /** Fields a list page left out for their size, with their size in bytes; empty on a single trace's read. */
+  truncated: Record<string, number>;
 }
 
 export interface SpanRow {
@@ -82,13 +86,27 @@ export interface ScoreRow {
   created_at: Date;
 }
 
+/** The trace fields a list page cuts above its field bound, with the name the API shows them under. */
+const CUTTABLE_TRACE_FIELDS = ['input', 'output', 'metadata'] as const;
+
 // Aggregates are computed on read from the spans, so they can never drift from them. A cost
 // beyond TELEMETRY_RANGES, stored before ingestion checked it, counts as unknown: two costs
 // near the largest double overflowed the sum and made every page showing the trace fail.
 // Token sums are bigint sums, exact as numeric and far inside float8.
-export const TRACE_SELECT = `
+/**
+ * The trace columns and their aggregates; `cutAbove` (a parameter such as `$2`) makes every
+ * field of CUTTABLE_TRACE_FIELDS larger than that many bytes null, named with its size in
+ * `truncated` (a list page of 100 traces must not carry 100 inputs of 5 MB).
+ */
+export function traceSelect(cutAbove: string | null): string {
+  const field = (c: string) => (cutAbove ? `CASE WHEN octet_length(t.${c}::text) > ${cutAbove} THEN NULL ELSE t.${c} END AS ${c}` : `t.${c}`);
+  const truncated = cutAbove
+    ? `jsonb_strip_nulls(jsonb_build_object(${CUTTABLE_TRACE_FIELDS.map((c) => `'${c}', CASE WHEN octet_length(t.${c}::text) > ${cutAbove} THEN octet_length(t.${c}::text) END`).join(', ')}))`
+    : `'{}'::jsonb`;
+  return `
   SELECT t.id, t.otel_trace_id, t.external_id, t.name, t.created_at, t."timestamp", t."timestamp"::text AS timestamp_text,
-         t.user_id, t.session_id, t.tags, t.metadata, t.environment, t.release, t.version, t.input, t.output,
+         t.user_id, t.session_id, t.tags, ${field('metadata')}, t.environment, t.release, t.version, ${field('input')}, ${field('output')},
+         ${truncated} AS truncated,
          coalesce(a.span_count, 0) AS span_count, a.total_tokens, a.total_cost, a.latency_ms
     FROM traces t
     LEFT JOIN LATERAL (
@@ -99,6 +117,58 @@ export const TRACE_SELECT = `
         FROM spans s
        WHERE s.project_id = t.project_id AND s.trace_id = t.id
     ) a ON true`;
+}
+
+/** A row of a trace page, by its position and what its fields weigh as shown (fields over the cap count 0: they are left out). */
+export interface SizedKeyRow {
+  id: string;
+  /** The ordering time as Postgres text, null when the row has none (sorted last). */
+  time_text: string | null;
+  bytes: number;
+}
+
+/** A span of a page: fields larger than the cap are null and named in `truncated` with their size in bytes. */
+export interface SpanPageRow extends SpanRow {
+  truncated: Record<string, number>;
+}
+
+/** Where a page of a trace's spans or scores starts: after this row (time as Postgres text, null sorted last; id). */
+export type RowPosition = [string | null, string];
+
+/** The span fields a page never cuts, as selected. */
+const FIXED_SPAN_COLUMNS = `s.id, s.trace_id, s.otel_span_id, s.external_id, s.parent_id, s.name, s.type, s.model, s.prompt_tokens,
+  s.completion_tokens, s.total_tokens, s.cost, s.start_time, s.end_time, s.level`;
+
+/**
+ * The span fields a page may cut: column, the name the API shows it under, and its value as
+ * read. `attributes` is read whole: the row leaves out the input and output copies (migration
+ * SpanAttributeCopies), which `spanlog_span_attributes` puts back.
+ */
+const CUTTABLE_SPAN_FIELDS = [
+  ['input', 'input', 's.input'],
+  ['output', 'output', 's.output'],
+  ['metadata', 'metadata', 's.metadata'],
+  ['attributes', 'attributes', 'spanlog_span_attributes(s.attributes, s.input_attribute, s.output_attribute, s.input, s.output)'],
+  ['model_parameters', 'modelParameters', 's.model_parameters'],
+  ['status_message', 'statusMessage', 's.status_message'],
+] as const;
+
+const SPAN_COLUMNS = `${FIXED_SPAN_COLUMNS}, ${CUTTABLE_SPAN_FIELDS.map(([column, , value]) => `${value} AS ${column}`).join(', ')}`;
+
+/** Each cuttable field's size in bytes (null when absent), computed once per row. */
+const SPAN_FIELD_SIZES = `CROSS JOIN LATERAL (SELECT ${CUTTABLE_SPAN_FIELDS.map(([column, , value]) => `octet_length(${value}::text) AS ${column}`).join(', ')}) z`;
+
+/** `after` as a keyset condition on (time NULLS LAST, id), written so that the index on them serves it. */
+function afterPosition(time: string, id: string, after: RowPosition | undefined, params: unknown[]): string {
+  if (!after) return 'true';
+  const [at, rowId] = after;
+  if (at === null) {
+    params.push(rowId);
+    return `(${time} IS NULL AND ${id} > $${params.length}::uuid)`;
+  }
+  params.push(at, rowId);
+  return `((${time}, ${id}) > ($${params.length - 1}::timestamptz, $${params.length}::uuid) OR ${time} IS NULL)`;
+}
 
 /** A score's value as a number: numeric as is, boolean as 1 or 0, categorical null (never within a bound). */
 export const SCORE_NUMBER = `(CASE jsonb_typeof(c.value) WHEN 'number' THEN (c.value #>> '{}')::float8 WHEN 'boolean' THEN (c.value #>> '{}')::boolean::int::float8 END)`;
@@ -119,7 +189,7 @@ export class TraceQueries {
 
   async list(f: TraceFilter): Promise<TraceRow[]> {
     const where = ['t.project_id = $1'];
-    const params: unknown[] = [f.projectId];
+    const params: unknown[] = [f.projectId, f.fieldBytes ?? null];
     const add = (sql: (p: string) => string, value: unknown) => {
       params.push(value);
       where.push(sql(`$${params.length}`));
@@ -155,7 +225,7 @@ export class TraceQueries {
     }
     params.push(f.limit);
     return this.db.query(
-      `${TRACE_SELECT} WHERE ${where.join(' AND ')} ORDER BY t."timestamp" DESC, t.id DESC LIMIT $${params.length}`,
+      `${traceSelect('$2::int')} WHERE ${where.join(' AND ')} ORDER BY t."timestamp" DESC, t.id DESC LIMIT $${params.length}`,
       params,
     );
   }
@@ -163,24 +233,18 @@ export class TraceQueries {
   /** The trace of the first of `ids` the project has: candidates in order of preference (`traceIdCandidates`). */
   async findOne(projectId: string, ids: string[]): Promise<TraceRow | null> {
     const rows: TraceRow[] = await this.db.query(
-      `${TRACE_SELECT} WHERE t.project_id = $1 AND t.id = ANY($2::uuid[]) ORDER BY array_position($2::uuid[], t.id) LIMIT 1`,
+      `${traceSelect(null)} WHERE t.project_id = $1 AND t.id = ANY($2::uuid[]) ORDER BY array_position($2::uuid[], t.id) LIMIT 1`,
       [projectId, ids],
     );
     return rows[0] ?? null;
   }
 
-  /** `attributes` whole: the row leaves out the input and output copies (migration SpanAttributeCopies). */
+  /** Every span of a trace, unbounded: only for tests of what the projection stored; the API pages with spanPageKeys. */
   spansOf(projectId: string, traceId: string): Promise<SpanRow[]> {
-    return this.db.query(
-      `SELECT id, trace_id, otel_span_id, external_id, parent_id, name, type, model, model_parameters, prompt_tokens,
-              completion_tokens, total_tokens, cost, input, output, metadata,
-              spanlog_span_attributes(attributes, input_attribute, output_attribute, input, output) AS attributes, start_time, end_time, level, status_message
-         FROM spans WHERE project_id = $1 AND trace_id = $2
-        ORDER BY start_time NULLS LAST, id`,
-      [projectId, traceId],
-    );
+    return this.db.query(`SELECT ${SPAN_COLUMNS} FROM spans s WHERE s.project_id = $1 AND s.trace_id = $2 ORDER BY s.start_time NULLS LAST, s.id`, [projectId, traceId]);
   }
 
+  /** Every score of a trace, unbounded: as spansOf. */
   scoresOf(projectId: string, traceId: string): Promise<ScoreRow[]> {
     return this.db.query(
       `SELECT id, external_id, trace_id, span_id, name, value, data_type, comment, metadata, source, "timestamp", created_at
@@ -190,14 +254,96 @@ export class TraceQueries {
     );
   }
 
-  /** Each listed trace's scores grouped by name and source, for a page of the trace list. */
-  scoreSummaries(projectId: string, traceIds: string[]): Promise<ScoreSummaryRow[]> {
+  /**
+   * The next `take` spans of a trace after `after`, by start time then id, with what each
+   * weighs: keys first (LIMIT in Postgres, through the index on the trace's start times), then
+   * the sizes of those rows only.
+   */
+  spanPageKeys(projectId: string, traceId: string, after: RowPosition | undefined, take: number, fieldBytes: number, rowBytes: number): Promise<SizedKeyRow[]> {
+    const params: unknown[] = [projectId, traceId, fieldBytes, rowBytes];
+    const position = afterPosition('start_time', 'id', after, params);
+    params.push(take);
+    const shown = CUTTABLE_SPAN_FIELDS.map(([column]) => `CASE WHEN z.${column} > $3 THEN 0 ELSE coalesce(z.${column}, 0) END`).join(' + ');
     return this.db.query(
-      `SELECT c.trace_id, c.name, c.source, count(*)::int AS count, avg(${SCORE_NUMBER}) AS mean
-         FROM scores c WHERE c.project_id = $1 AND c.trace_id = ANY($2::uuid[])
-        GROUP BY c.trace_id, c.name, c.source
-        ORDER BY c.name, c.source`,
-      [projectId, traceIds],
+      `SELECT s.id, s.start_time::text AS time_text, ($4 + coalesce(octet_length(s.name), 0) + ${shown})::float8 AS bytes
+         FROM (SELECT id, start_time FROM spans WHERE project_id = $1 AND trace_id = $2 AND ${position}
+                ORDER BY start_time NULLS LAST, id LIMIT $${params.length}) k
+         JOIN spans s ON s.project_id = $1 AND s.id = k.id
+         ${SPAN_FIELD_SIZES}
+        ORDER BY k.start_time NULLS LAST, k.id`,
+      params,
+    );
+  }
+
+  /** Spans of a trace by id, in page order, every field larger than `fieldBytes` left out and named in `truncated`. */
+  spansByIds(projectId: string, traceId: string, ids: string[], fieldBytes: number): Promise<SpanPageRow[]> {
+    const kept = CUTTABLE_SPAN_FIELDS.map(([column, , value]) => `CASE WHEN z.${column} > $4 THEN NULL ELSE ${value} END AS ${column}`).join(', ');
+    const cut = CUTTABLE_SPAN_FIELDS.map(([column, name]) => `'${name}', CASE WHEN z.${column} > $4 THEN z.${column} END`).join(', ');
+    return this.db.query(
+      `SELECT ${FIXED_SPAN_COLUMNS}, ${kept}, jsonb_strip_nulls(jsonb_build_object(${cut})) AS truncated
+         FROM spans s ${SPAN_FIELD_SIZES}
+        WHERE s.project_id = $1 AND s.trace_id = $2 AND s.id = ANY($3::uuid[])
+        ORDER BY s.start_time NULLS LAST, s.id`,
+      [projectId, traceId, ids, fieldBytes],
+    );
+  }
+
+  /** One span of a trace, whole. */
+  async spanOf(projectId: string, traceId: string, ids: string[]): Promise<SpanRow | null> {
+    const rows: SpanRow[] = await this.db.query(`SELECT ${SPAN_COLUMNS} FROM spans s WHERE s.project_id = $1 AND s.trace_id = $2 AND s.id = ANY($3::uuid[]) ORDER BY s.id LIMIT 1`, [
+      projectId,
+      traceId,
+      ids,
+    ]);
+    return rows[0] ?? null;
+  }
+
+  /** As spanPageKeys, for a trace's scores by time then id (a score is at most one scores request, so none is cut). */
+  scorePageKeys(projectId: string, traceId: string, after: RowPosition | undefined, take: number, rowBytes: number): Promise<SizedKeyRow[]> {
+    const params: unknown[] = [projectId, traceId, rowBytes];
+    const position = afterPosition('"timestamp"', 'id', after, params);
+    params.push(take);
+    return this.db.query(
+      `SELECT c.id, c."timestamp"::text AS time_text,
+              ($3 + coalesce(octet_length(c.name), 0) + coalesce(octet_length(c.value::text), 0) + coalesce(octet_length(c.comment), 0)
+                  + coalesce(octet_length(c.metadata::text), 0) + coalesce(octet_length(c.external_id), 0))::float8 AS bytes
+         FROM (SELECT id, "timestamp" FROM scores WHERE project_id = $1 AND trace_id = $2 AND ${position}
+                ORDER BY "timestamp" NULLS LAST, id LIMIT $${params.length}) k
+         JOIN scores c ON c.project_id = $1 AND c.id = k.id
+        ORDER BY k."timestamp" NULLS LAST, k.id`,
+      params,
+    );
+  }
+
+  scoresByIds(projectId: string, traceId: string, ids: string[]): Promise<ScoreRow[]> {
+    return this.db.query(
+      `SELECT id, external_id, trace_id, span_id, name, value, data_type, comment, metadata, source, "timestamp", created_at
+         FROM scores WHERE project_id = $1 AND trace_id = $2 AND id = ANY($3::uuid[])
+        ORDER BY "timestamp" NULLS LAST, id`,
+      [projectId, traceId, ids],
+    );
+  }
+
+  async scoreCount(projectId: string, traceId: string): Promise<number> {
+    const [row] = (await this.db.query(`SELECT count(*)::int AS n FROM scores WHERE project_id = $1 AND trace_id = $2`, [projectId, traceId])) as { n: number }[];
+    return row.n;
+  }
+
+  /**
+   * Each listed trace's scores grouped by name and source, for a page of the trace list: the
+   * first `groups` names and sources of each trace (a client chooses how many names a trace's
+   * scores have).
+   */
+  scoreSummaries(projectId: string, traceIds: string[], groups: number): Promise<ScoreSummaryRow[]> {
+    return this.db.query(
+      `SELECT trace_id, name, source, count, mean FROM (
+         SELECT c.trace_id, c.name, c.source, count(*)::int AS count, avg(${SCORE_NUMBER}) AS mean,
+                row_number() OVER (PARTITION BY c.trace_id ORDER BY c.name, c.source) AS n
+           FROM scores c WHERE c.project_id = $1 AND c.trace_id = ANY($2::uuid[])
+          GROUP BY c.trace_id, c.name, c.source
+       ) g WHERE n <= $3
+        ORDER BY name, source`,
+      [projectId, traceIds, groups],
     );
   }
 }

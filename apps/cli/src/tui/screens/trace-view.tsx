@@ -1,10 +1,11 @@
+import { useMemo } from 'react';
 import { usePolling, useSyncState } from '../hooks';
 import { ink } from '../ink';
 import { actionFor } from '../keys';
 import { EMPTY_LIST, type ListState, moveSelection, reselect, visibleRows } from '../list-state';
 import { spanTree } from '../span-tree';
 import { spanDetailLines, spanHeaderRow, spanPreviewLines, spanRow, traceHeaderLines } from '../rows';
-import type { SpanlogRpc } from '../spanlog-rpc';
+import type { Span, SpanlogRpc } from '../spanlog-rpc';
 import { Line, MessageLine, Rows } from '../widgets';
 
 interface Props {
@@ -19,6 +20,21 @@ interface Props {
 
 export const TRACE_VIEW_HELP = '↑↓ move · Enter span details · Esc back · Tab screens · q quit';
 
+/** The pages after the first (which is polled), read on demand as the selection reaches the end. */
+interface LaterPages {
+  spans: Span[];
+  cursor: string | null;
+  loading: boolean;
+}
+const NO_LATER_PAGES: LaterPages = { spans: [], cursor: null, loading: false };
+
+/** The first page as polled, then the later pages' spans it does not hold. */
+function loadedSpans(first: Span[], later: Span[]): Span[] {
+  if (!later.length) return first;
+  const ids = new Set(first.map((s) => s.id));
+  return [...first, ...later.filter((s) => !ids.has(s.id))];
+}
+
 export function TraceView({ rpc, projectId, traceId, width, height, pollMs, onBack }: Props) {
   const { useInput } = ink();
   // A trace may still be receiving spans: it is read again like the list.
@@ -26,7 +42,20 @@ export function TraceView({ rpc, projectId, traceId, width, height, pollMs, onBa
   // The selection is a span, not a row number: spans still arriving may land above it.
   const [selection, setSelection, selectionRef] = useSyncState<{ list: ListState; spanId?: string }>({ list: EMPTY_LIST });
   const [detail, setDetail, detailRef] = useSyncState<{ spanId: string; top: number } | null>(null);
-  const rows = trace ? spanTree(trace.spans) : [];
+  const [later, setLater, laterRef] = useSyncState<LaterPages>(NO_LATER_PAGES);
+  const spans = useMemo(() => (trace ? loadedSpans(trace.spans, later.spans) : []), [trace, later.spans]);
+  const rows = useMemo(() => spanTree(spans), [spans]);
+  const nextCursor = later.spans.length ? later.cursor : (trace?.nextSpansCursor ?? null);
+  const loadMore = () => {
+    const pages = laterRef.current;
+    const cursor = pages.spans.length ? pages.cursor : (trace?.nextSpansCursor ?? null);
+    if (!cursor || pages.loading) return;
+    setLater({ ...pages, loading: true });
+    rpc.traceSpans(projectId, traceId, cursor).then(
+      (page) => setLater({ spans: [...laterRef.current.spans, ...page.data], cursor: page.meta.nextCursor, loading: false }),
+      () => setLater({ ...laterRef.current, loading: false }),
+    );
+  };
 
   const headerHeight = 3;
   const detailHeight = Math.max(3, Math.floor((height - headerHeight - 1) / 2));
@@ -34,7 +63,10 @@ export function TraceView({ rpc, projectId, traceId, width, height, pollMs, onBa
   const ids = rows.map((r) => r.span.id);
   const shown = reselect(selection.list, selection.spanId, ids, treeHeight);
   const selected = rows[shown.index]?.span;
-  const detailSpan = detail ? trace?.spans.find((s) => s.id === detail.spanId) : undefined;
+  const pageSpan = detail ? spans.find((s) => s.id === detail.spanId) : undefined;
+  // A span whose input or output a page cut is read whole for its details.
+  const whole = usePolling(() => (pageSpan?.truncated ? rpc.span(projectId, traceId, pageSpan.id) : Promise.resolve(null)), null, pageSpan?.truncated ? pageSpan.id : '');
+  const detailSpan = whole.data ?? pageSpan;
   const fullLines = detailSpan && trace ? spanDetailLines(detailSpan, trace, width) : [];
   const fullHeight = height - 1;
 
@@ -53,6 +85,7 @@ export function TraceView({ rpc, projectId, traceId, width, height, pollMs, onBa
     if (action.kind === 'move') {
       const next = moveSelection(current, action.move, rows.length, treeHeight);
       setSelection({ list: next, spanId: ids[next.index] });
+      if (next.index >= rows.length - 1) loadMore();
     }
     else if (action.kind === 'open' && rows[current.index]) setDetail({ spanId: rows[current.index].span.id, top: 0 });
     else if (action.kind === 'back') onBack();
@@ -70,6 +103,8 @@ export function TraceView({ rpc, projectId, traceId, width, height, pollMs, onBa
   }
 
   const header = traceHeaderLines(trace, new Date());
+  // On the line under the tree, where a long header cannot push it out of the terminal's width.
+  const loaded = nextCursor ? ` ${spans.length} of ${trace.spanCount} spans loaded${later.loading ? ', loading more…' : ' · ↓ on the last loads more'} ` : '';
   const preview = selected ? spanPreviewLines(selected, trace).slice(0, detailHeight) : [];
   return (
     <Rows height={height} width={width}>
@@ -82,7 +117,7 @@ export function TraceView({ rpc, projectId, traceId, width, height, pollMs, onBa
       })}
       {...(rows.length === 0 ? [<Line key="nospans" text="  no spans yet: they appear as they arrive" width={width} dim />] : [])}
       {...Array.from({ length: Math.max(0, treeHeight - Math.max(1, rows.length)) }, (_, i) => <Line key={`pad${i}`} text="" width={width} />)}
-      <Line key="sep" text={'─'.repeat(width)} width={width} dim />
+      <Line key="sep" text={loaded ? `──${loaded}${'─'.repeat(Math.max(0, width - loaded.length - 2))}` : '─'.repeat(width)} width={width} dim />
       {...preview.map((line, i) => <Line key={`p${i}`} text={line} width={width} />)}
     </Rows>
   );
