@@ -87,6 +87,10 @@ export function structuredOf(value: JsonValue | undefined): JsonValue | undefine
   if (typeof present !== 'string') return present;
   const first = present.trimStart()[0];
   if (first !== '{' && first !== '[') return present;
+  // Text that opens like JSON but does not close like it (prose after a JSON prefix) would make
+  // the parser throw, which costs far more than looking at its last character.
+  const last = present.trimEnd().at(-1);
+  if (last !== '}' && last !== ']') return present;
   if (jsonDepthExceeds(Buffer.from(present), MAX_JSON_DEPTH)) return present;
   try {
     return sanitizeJson(parseJsonSafely(present, 'remove') as JsonValue);
