@@ -51,6 +51,7 @@ export interface SpanRow {
   parent_id: string | null;
   name: string | null;
   type: string | null;
+  operation: string | null;
   model: string | null;
   model_parameters: JsonValue | null;
   prompt_tokens: number | null;
@@ -172,7 +173,7 @@ export class TraceQueries {
   /** `attributes` whole: the row leaves out the input and output copies (migration SpanAttributeCopies). */
   spansOf(projectId: string, traceId: string): Promise<SpanRow[]> {
     return this.db.query(
-      `SELECT id, trace_id, otel_span_id, external_id, parent_id, name, type, model, model_parameters, prompt_tokens,
+      `SELECT id, trace_id, otel_span_id, external_id, parent_id, name, type, operation, model, model_parameters, prompt_tokens,
               completion_tokens, total_tokens, cost, input, output, metadata,
               spanlog_span_attributes(attributes, input_attribute, output_attribute, input, output) AS attributes, start_time, end_time, level, status_message
          FROM spans WHERE project_id = $1 AND trace_id = $2

@@ -217,6 +217,7 @@ describe(writeTelemetry.name, () => {
       parentId: nativeId(`parent ${k}`).id,
       name: `name ${k}`,
       type: `type ${k}`,
+      operation: `operation ${k}`,
       model: `model ${k}`,
       modelParameters: { k },
       promptTokens: k,
