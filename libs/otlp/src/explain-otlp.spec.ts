@@ -18,5 +18,6 @@ describe(explainOtlpRequest.name, () => {
     expect(span.unused).toEqual(expect.arrayContaining(['input.mime_type', 'llm.token_count.total', 'llm.finish_reason']));
     expect(span.unused).not.toContain('openinference.span.kind');
     expect(span.trace.name).toEqual({ value: 'OpenAI Chat Completions', from: ['span name'], rule: 'SPEC 2.1 root span' });
+    expect(span.trace.input).toEqual({ value: span.span.input.value, from: span.span.input.from, rule: 'root span, unless the trace states its own' });
   });
 });
