@@ -8,7 +8,7 @@
  */
 import { type JsonObject, type JsonValue, isJsonObject } from '@app/domain';
 import type { Convention } from './convention';
-import { type EventView, type Found, type Rule, attribute, countOf, get, labelOf, presentOf, structuredOf } from './readers';
+import { type EventView, type Found, type Rule, type SpanView, attribute, countOf, get, has, labelOf, onlyWhere, presentOf, structuredOf } from './readers';
 
 export const GEN_AI_KEYS = {
   inputMessages: 'gen_ai.input.messages',
@@ -21,6 +21,10 @@ export const GEN_AI_KEYS = {
   operationName: 'gen_ai.operation.name',
   toolCallArguments: 'gen_ai.tool.call.arguments',
   toolCallResult: 'gen_ai.tool.call.result',
+  toolName: 'gen_ai.tool.name',
+  /** Pydantic AI's names for the arguments and result before the conventions had theirs (its instrumentation versions ≤ 2). */
+  legacyToolArguments: 'tool_arguments',
+  legacyToolResponse: 'tool_response',
 } as const;
 
 /** Events (span events or log records) that carry content, by name. */
@@ -121,6 +125,8 @@ export function contentOfEvents(events: readonly EventView[]): { input?: Found; 
 }
 
 const own = (key: string) => key;
+/** Unprefixed keys say something only on a span that names the tool it calls. */
+const isToolCall = ({ attributes }: SpanView): boolean => has(attributes, GEN_AI_KEYS.toolName);
 const inputFromEvents: Rule = ({ events }) => contentOfEvents(events).input;
 const outputFromEvents: Rule = ({ events }) => contentOfEvents(events).output;
 
@@ -132,8 +138,18 @@ export const GEN_AI: Convention = {
     promptTokens: [attribute(GEN_AI_KEYS.promptTokens, countOf)],
     completionTokens: [attribute(GEN_AI_KEYS.completionTokens, countOf)],
     // An `execute_tool` span's arguments and result are its input and output.
-    input: [({ attributes }) => inputMessagesOf(attributes, own), inputFromEvents, attribute(GEN_AI_KEYS.toolCallArguments, structuredOf)],
-    output: [({ attributes }) => outputMessagesOf(attributes, own), outputFromEvents, attribute(GEN_AI_KEYS.toolCallResult, structuredOf)],
+    input: [
+      ({ attributes }) => inputMessagesOf(attributes, own),
+      inputFromEvents,
+      attribute(GEN_AI_KEYS.toolCallArguments, structuredOf),
+      onlyWhere(isToolCall, attribute(GEN_AI_KEYS.legacyToolArguments, structuredOf)),
+    ],
+    output: [
+      ({ attributes }) => outputMessagesOf(attributes, own),
+      outputFromEvents,
+      attribute(GEN_AI_KEYS.toolCallResult, structuredOf),
+      onlyWhere(isToolCall, attribute(GEN_AI_KEYS.legacyToolResponse, structuredOf)),
+    ],
   },
   trace: {},
 };

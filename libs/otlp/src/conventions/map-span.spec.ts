@@ -83,10 +83,15 @@ describe('tool input and output', () => {
     ['OpenInference TOOL input.value and output.value', { 'openinference.span.kind': 'TOOL', 'input.value': '{"city":"Paris"}', 'output.value': '{"temp":18}' }, ['input.value', 'output.value'], 'OpenInference'],
     ['Vercel ai.toolCall.args and .result', { 'ai.operationId': 'ai.toolCall', 'ai.toolCall.args': '{"city":"Paris"}', 'ai.toolCall.result': '{"temp":18}' }, ['ai.toolCall.args', 'ai.toolCall.result'], 'Vercel AI SDK'],
     ['OpenLLMetry entity input and output', { 'traceloop.span.kind': 'tool', 'traceloop.entity.input': '{"city":"Paris"}', 'traceloop.entity.output': '{"temp":18}' }, ['traceloop.entity.input', 'traceloop.entity.output'], 'OpenLLMetry'],
+    ['Pydantic AI tool_arguments and tool_response, on a span naming its tool', { 'gen_ai.tool.name': 'weather', tool_arguments: '{"city":"Paris"}', tool_response: '{"temp":18}' }, ['tool_arguments', 'tool_response'], 'OTel GenAI'],
   ])('%s', (_, attributes, [inputKey, outputKey], rule) => {
     const { span } = mapSpan(view(attributes));
     expect(span.input).toEqual({ value: { city: 'Paris' }, from: [inputKey], rule });
     expect(span.output).toEqual({ value: { temp: 18 }, from: [outputKey], rule });
+  });
+
+  it('tool_arguments and tool_response say nothing on a span naming no tool', () => {
+    expect(valuesOf({ tool_arguments: '{}', tool_response: 'x' })).toEqual({});
   });
 
   it('a result that is no JSON stays the text that was sent', () => {
