@@ -163,7 +163,10 @@ describe('dashboard (browser)', () => {
       expect.stringContaining('compose reply'),
     ]);
     expect(await tree.getByRole('treeitem', { name: /lookup_order/ }).getAttribute('class')).toContain('wf-error');
+    // The operation beside the type (issue 26): in the tree row, and in the span's header.
+    expect(await tree.getByRole('treeitem', { name: /lookup_order/ }).textContent()).toContain('TOOL · execute_tool');
     await tree.getByRole('treeitem', { name: /compose reply/ }).click();
+    expect(await page.getByTestId('span-operation').textContent()).toBe('chat');
     expect(await page.getByTestId('span-model').textContent()).toBe('gpt-4o-mini');
     expect(await page.getByTestId('span-tokens').textContent()).toContain('321 prompt · 54 completion · 375 total');
     const scores = page.getByRole('table', { name: 'Trace scores' });

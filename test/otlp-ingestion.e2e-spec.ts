@@ -150,6 +150,65 @@ describe('OTLP/JSON ingestion (POST /api/v1/otel/traces → JetStream → proces
     expect(byId[childId]).toMatchObject({ type: 'TOOL', parentId: byId[rootId].id });
   });
 
+  describe('operation, tool input and output, trace input and output from the root (issue 26)', () => {
+    /** An agent run: an `invoke_agent` root, its `chat` call and an `execute_tool` call with its arguments and result. */
+    const agentRun = (traceId: string, ids: { root: string; chat: string; tool: string }) =>
+      exportOf([
+        span({ traceId, spanId: ids.root, parentSpanId: '', name: 'invoke_agent weather', attributes: attrs({ 'gen_ai.operation.name': 'invoke_agent', 'gen_ai.agent.name': 'weather', 'gen_ai.prompt': 'Weather in Paris?', 'gen_ai.completion': 'Sunny, 18 °C.' }) }),
+        span({ traceId, spanId: ids.chat, parentSpanId: ids.root, name: 'chat gpt-4o-mini', attributes: attrs({ 'gen_ai.operation.name': 'chat', 'gen_ai.request.model': 'gpt-4o-mini' }) }),
+        span({ traceId, spanId: ids.tool, parentSpanId: ids.root, name: 'execute_tool get_weather', attributes: attrs({ 'gen_ai.operation.name': 'execute_tool', 'gen_ai.tool.name': 'get_weather', 'gen_ai.tool.call.arguments': '{"city":"Paris"}', 'gen_ai.tool.call.result': '{"temp":18}' }) }),
+      ]);
+    const newIds = () => ({ root: spanHex(), chat: spanHex(), tool: spanHex() });
+
+    it('reads back the operation per span, the tool span\'s arguments and result as its input and output, and the root\'s as the trace\'s', async () => {
+      const traceId = traceHex();
+      const ids = newIds();
+      const seq = await ingest(agentRun(traceId, ids), 3);
+      const trace = await readTrace(traceId, seq);
+      expect({ input: trace.input, output: trace.output }).toEqual({ input: 'Weather in Paris?', output: 'Sunny, 18 °C.' });
+      const byId = Object.fromEntries(trace.spans.map((s: any) => [s.otelSpanId, s]));
+      expect(byId[ids.root]).toMatchObject({ type: 'LLM', operation: 'invoke_agent' });
+      expect(byId[ids.chat]).toMatchObject({ type: 'LLM', operation: 'chat', model: 'gpt-4o-mini' });
+      expect(byId[ids.tool]).toMatchObject({ type: 'LLM', operation: 'execute_tool', input: { city: 'Paris' }, output: { temp: 18 } });
+    });
+
+    it.each([
+      ['the trace-create first', true],
+      ['the root span first', false],
+    ])('a native trace-create\'s input wins over the root span\'s, %s', async (_, nativeFirst) => {
+      const traceId = traceHex();
+      const native = { batch: [{ id: `e-${traceId}`, type: 'trace-create', timestamp: '2020-01-01T00:00:00.000Z', body: { id: traceId, name: 'stated', input: 'stated input' } }] };
+      const sendNative = async () => {
+        const res = await post(native, { path: '/api/v1/traces' });
+        expect(res.status).toBeLessThan(300);
+        return res.headers.get('spanlog-seq') as string;
+      };
+      let seq: string;
+      if (nativeFirst) {
+        await sendNative();
+        seq = await ingest(agentRun(traceId, newIds()), 3);
+      } else {
+        await ingest(agentRun(traceId, newIds()), 3);
+        seq = await sendNative();
+      }
+      const trace = await readTrace(traceId, seq);
+      expect({ input: trace.input, output: trace.output }).toEqual({ input: 'stated input', output: 'Sunny, 18 °C.' });
+    });
+
+    it('explain shows the operation and the tool\'s input and output mapping', async () => {
+      const res = await post(agentRun(traceHex(), newIds()), { path: '/api/v1/otel/traces?explain=true' });
+      expect(res.status).toBe(200);
+      const [root, chat, tool] = ((await res.json()) as any).spans;
+      expect(root.span.operation).toEqual({ value: 'invoke_agent', from: ['gen_ai.operation.name'], rule: 'OTel GenAI' });
+      expect(chat.span.operation).toEqual({ value: 'chat', from: ['gen_ai.operation.name'], rule: 'OTel GenAI' });
+      expect(tool.span).toMatchObject({
+        operation: { value: 'execute_tool', from: ['gen_ai.operation.name'], rule: 'OTel GenAI' },
+        input: { value: { city: 'Paris' }, from: ['gen_ai.tool.call.arguments'], rule: 'OTel GenAI' },
+        output: { value: { temp: 18 }, from: ['gen_ai.tool.call.result'], rule: 'OTel GenAI' },
+      });
+    });
+  });
+
   it('stores an export larger than one stream message, split by spans, and reads every span back', async () => {
     const traceId = traceHex();
     const text = 'λ'.repeat(100_000);

@@ -14,7 +14,10 @@ describe(explainOtlpRequest.name, () => {
     expect(span.span.totalTokens).toEqual({ value: 30, from: ['llm.token_count.prompt', 'llm.token_count.completion'], rule: 'prompt + completion tokens' });
     expect(span.span.input.from).toEqual(['llm.input_messages.0.message.content', 'llm.input_messages.0.message.role', 'llm.input_messages.1.message.content', 'llm.input_messages.1.message.role']);
     expect(span.overridden).toEqual(expect.arrayContaining([expect.objectContaining({ field: 'input', from: ['input.value'], rule: 'OpenInference' })]));
-    expect(span.unused).toEqual(expect.arrayContaining(['openinference.span.kind', 'input.mime_type', 'llm.token_count.total', 'llm.finish_reason']));
+    expect(span.span.operation).toEqual({ value: 'chat', from: ['openinference.span.kind'], rule: 'OpenInference' });
+    expect(span.unused).toEqual(expect.arrayContaining(['input.mime_type', 'llm.token_count.total', 'llm.finish_reason']));
+    expect(span.unused).not.toContain('openinference.span.kind');
     expect(span.trace.name).toEqual({ value: 'OpenAI Chat Completions', from: ['span name'], rule: 'SPEC 2.1 root span' });
+    expect(span.trace.input).toEqual({ value: span.span.input.value, from: span.span.input.from, rule: 'root span, unless the trace states its own' });
   });
 });

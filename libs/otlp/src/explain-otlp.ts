@@ -45,7 +45,13 @@ function explainSpan(span: Obj, resourceSpans: Obj): SpanExplanation | null {
   if (totalTokens !== undefined) spanFields.totalTokens = { value: totalTokens, from: [...spanFields.promptTokens.from, ...spanFields.completionTokens.from], rule: 'prompt + completion tokens' };
   const traceFields: Record<string, ExplainedField> = {};
   for (const [key, mapped] of Object.entries(mapping.trace)) traceFields[key] = field(mapped);
-  if (!traceFields.name && parentRefOf(span.parentSpanId).kind === 'root' && name !== null) traceFields.name = { value: name, from: ['span name'], rule: 'SPEC 2.1 root span' };
+  const isRoot = parentRefOf(span.parentSpanId).kind === 'root';
+  if (!traceFields.name && isRoot && name !== null) traceFields.name = { value: name, from: ['span name'], rule: 'SPEC 2.1 root span' };
+  // The trace's own input and output, when it states any, win over these (ROOT_CONTENT_VERSION_TIME).
+  for (const key of ['input', 'output'] as const) {
+    const content = mapping.span[key];
+    if (isRoot && content) traceFields[key] = { value: content.value, from: content.from, rule: 'root span, unless the trace states its own' };
+  }
   if (resource.serviceTag !== undefined) traceFields.serviceTag = { value: resource.serviceTag, from: ['resource service.name'], rule: 'SPEC 2.1' };
   const resourceKeys = Object.keys(resource.attributes);
   if (resourceKeys.length > 0) traceFields.resourceMetadata = { value: resource.attributes, from: resourceKeys.map((k) => `resource ${k}`), rule: 'SPEC 2.1' };

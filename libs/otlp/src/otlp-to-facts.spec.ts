@@ -1,6 +1,6 @@
-import { type SpanFields, type TraceFields, foldFacts, otelSpanUuid, otelTraceUuid, versionOf } from '@app/domain';
+import { type SpanFields, type TraceFields, foldFacts, nativeEventsToFacts, otelSpanUuid, otelTraceUuid, validateNativeBatch, versionOf } from '@app/domain';
 import type { KeyValue, Span } from './otlp-types';
-import { otlpToFacts } from './otlp-to-facts';
+import { ROOT_CONTENT_VERSION_TIME, otlpToFacts } from './otlp-to-facts';
 import { ENVELOPE, PARENT_HEX, SPAN_HEX, TRACE_HEX, arr, attrs, bool, bytes, dbl, exportOf, int, kv, kvlist, span, str } from './testing/otlp-builders';
 import type { ExportOptions } from './testing/otlp-builders';
 
@@ -272,9 +272,50 @@ describe(otlpToFacts.name, () => {
     });
   });
 
+  describe('trace input and output from the root span', () => {
+    const content = { 'gen_ai.prompt': 'question', 'gen_ai.completion': 'answer' };
+    const rootOf = (entries: Parameters<typeof attrs>[0]) => otlpToFacts(exportOf([span({ parentSpanId: '', attributes: attrs(entries) })]), ENVELOPE);
+
+    it('fills the trace input and output from the root span, versioned below every stated value', () => {
+      const [trace] = rootOf(content).traces;
+      expect(trace.values).toMatchObject({ input: 'question', output: 'answer' });
+      expect(trace.versions.input).toEqual(versionOf(ROOT_CONTENT_VERSION_TIME, `root:${ENVELOPE.receivedAt}:${SPAN_HEX}`));
+      expect(trace.versions.output).toEqual(trace.versions.input);
+      expect(trace.versions.name).toEqual(versionOf(ENVELOPE.receivedAt, SPAN_HEX));
+    });
+
+    it('a child span says nothing of the trace input or output', () => {
+      expect(traceValues({ attributes: attrs(content) })).not.toHaveProperty('input');
+    });
+
+    it('a root without content sets neither', () => {
+      expect(rootOf({}).traces[0].values).not.toHaveProperty('input');
+    });
+
+    it.each([
+      ['the root first', true],
+      ['the trace-create first', false],
+    ])('a native trace-create input wins over the root span, %s', (_, rootFirst) => {
+      const { events, errors } = validateNativeBatch({ batch: [{ id: 'e', type: 'trace-create', timestamp: '2020-01-01T00:00:00.000Z', body: { id: TRACE_HEX, name: 'stated', input: 'stated' } }] });
+      expect(errors).toEqual([]);
+      const native = nativeEventsToFacts(events, ENVELOPE);
+      const otlp = rootOf(content);
+      const [trace] = foldFacts(rootFirst ? [otlp, native] : [native, otlp]).traces;
+      expect(trace.values).toMatchObject({ input: 'stated', output: 'answer' });
+    });
+
+    it('among root exports the later one wins', () => {
+      const later = otlpToFacts(exportOf([span({ parentSpanId: '', attributes: attrs({ 'gen_ai.prompt': 'again' }) })]), { ...ENVELOPE, receivedAt: '2025-01-15T10:06:00.000Z' });
+      for (const order of [[rootOf(content), later], [later, rootOf(content)]]) {
+        expect(foldFacts(order).traces[0].values.input).toEqual('again');
+      }
+    });
+  });
+
   describe('versions and shape', () => {
     it('stamps every field with the arrival time and the span id', () => {
       const { spans, traces } = otlpToFacts(exportOf([span({ parentSpanId: '' })]), ENVELOPE);
+      expect(traces[0].values).not.toHaveProperty('input');
       const version = versionOf(ENVELOPE.receivedAt, SPAN_HEX);
       for (const delta of [...spans, ...traces]) {
         expect(Object.keys(delta.versions).sort()).toEqual(Object.keys(delta.values).sort());

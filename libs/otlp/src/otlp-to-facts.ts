@@ -12,6 +12,7 @@ import {
   type TelemetryFacts,
   type TraceDelta,
   type TraceFields,
+  type Versioned,
   emptyFacts,
   isJsonObject,
   otelSpanUuid,
@@ -88,6 +89,7 @@ export function spanValuesOf(mapping: SpanMapping): Partial<SpanFields> {
   const completionTokens = span.completionTokens?.value;
   return {
     type: mapping.type.value,
+    operation: span.operation?.value,
     model: span.model?.value,
     modelParameters: span.modelParameters?.value,
     promptTokens,
@@ -178,6 +180,23 @@ function levelOf(span: Obj): Pick<SpanFields, 'level'> & Partial<Pick<SpanFields
   return { level: 'ERROR', statusMessage: textOr(status.message) };
 }
 
+/**
+ * The time part of the version of a trace's input and output taken from its root span: before
+ * any time a client may send or the server stamps (as log-derived content,
+ * LOG_CONTENT_VERSION_TIME), so a value the trace states itself (native `trace-create`, a
+ * Langfuse trace body) wins in any order of arrival, and the root only fills what it leaves empty.
+ */
+export const ROOT_CONTENT_VERSION_TIME = '0000-01-01T00:00:00.000Z';
+
+/**
+ * The root span's input and output as its trace's (what Langfuse shows), stamped below every
+ * explicit trace value. Among root exports the latest still wins: the arrival time leads the
+ * version's id part.
+ */
+function rootContentOf(values: Partial<SpanFields>, receivedAt: string, spanHex: string): Versioned<TraceFields> {
+  return stamped<TraceFields>({ input: values.input, output: values.output }, versionOf(ROOT_CONTENT_VERSION_TIME, `root:${receivedAt}:${spanHex}`));
+}
+
 /** Decoded once per scope, shared by its spans. */
 interface ScopeContext {
   resource: ResourceContext;
@@ -234,7 +253,8 @@ function spanFacts(span: Obj, context: ScopeContext, envelope: OtlpEnvelope, spa
   } satisfies SpanDelta);
 
   // SPEC 2.1: the root span names the trace; a trace seen only through children keeps name null.
-  const traceValues = traceValuesOf(mapping, context.resource, parent.kind === 'root' ? name : undefined);
+  const traceValues = stamped(traceValuesOf(mapping, context.resource, parent.kind === 'root' ? name : undefined), version);
+  const rootContent = parent.kind === 'root' ? rootContentOf(spanValues, envelope.receivedAt, spanHex) : undefined;
   facts.traces.push({
     projectId: envelope.projectId,
     id: traceId,
@@ -244,7 +264,8 @@ function spanFacts(span: Obj, context: ScopeContext, envelope: OtlpEnvelope, spa
     // The span's start is the client's own time for the trace, as an event timestamp is for native events.
     firstEventTime: startTime ?? envelope.receivedAt,
     minSpanStart: startTime ?? null,
-    ...stamped(traceValues, version),
+    values: { ...traceValues.values, ...rootContent?.values },
+    versions: { ...traceValues.versions, ...rootContent?.versions },
   } satisfies TraceDelta);
 }
 

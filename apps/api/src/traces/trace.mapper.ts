@@ -38,6 +38,7 @@ export function toSpanResponse(row: SpanRow) {
     parentId: row.parent_id,
     name: row.name,
     type: row.type,
+    operation: row.operation,
     model: row.model,
     modelParameters: row.model_parameters,
     promptTokens: row.prompt_tokens,

@@ -12,7 +12,7 @@ const summary = (over: Partial<TraceSummary> = {}): TraceSummary => ({
 });
 
 const span = (over: Partial<Span> = {}): Span => ({
-  id: 's1', parentId: null, name: 'agent', type: 'AGENT', model: null, promptTokens: null, completionTokens: null, cost: null,
+  id: 's1', parentId: null, name: 'agent', type: 'AGENT', operation: null, model: null, promptTokens: null, completionTokens: null, cost: null,
   input: null, output: null, startTime: '2026-11-24T11:59:58.000Z', endTime: '2026-11-24T11:59:59.234Z', level: 'DEFAULT', statusMessage: null, ...over,
 });
 
@@ -68,6 +68,11 @@ describe('trace view rows', () => {
       'Enter: the whole input and output',
     ]);
     expect(spanPreviewLines(spans[2], trace(spans))).toContain('level ERROR: timed out');
+  });
+
+  it('names the operation beside the type', () => {
+    const tool = span({ name: 'search', type: 'LLM', operation: 'execute_tool' });
+    expect(spanPreviewLines(tool, trace([tool]))[0]).toEqual('search · LLM execute_tool');
   });
 
   it('details the whole input and output, messages as turns, with the span scores', () => {

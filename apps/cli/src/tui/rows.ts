@@ -87,11 +87,11 @@ export function traceHeaderLines(trace: Trace, now: Date): [string, string] {
   ];
 }
 
-/** What a span is: name, type and model, timing, tokens and cost, its level and scores. */
+/** What a span is: name, type (with its operation) and model, timing, tokens and cost, its level and scores. */
 function spanSummaryLines(span: Span, trace: Trace): string[] {
   const scores = trace.scores.filter((s) => s.spanId === span.id);
   return [
-    `${span.name} · ${span.type}${span.model ? ` · ${span.model}` : ''}`,
+    `${span.name} · ${span.type}${span.operation ? ` ${span.operation}` : ''}${span.model ? ` · ${span.model}` : ''}`,
     `start ${span.startTime} · ${formatDuration(durationMs(span.startTime, span.endTime))} · tokens ${spanTokens(span) || '–'} · cost ${formatCost(span.cost)}`,
     ...(span.level && span.level !== 'DEFAULT' ? [`level ${span.level}${span.statusMessage ? `: ${oneLine(span.statusMessage)}` : ''}`] : []),
     ...(scores.length ? [`scores ${scoreText(scores)}`] : []),

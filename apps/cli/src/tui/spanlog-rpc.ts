@@ -37,6 +37,8 @@ export interface Span {
   parentId: string | null;
   name: string;
   type: string;
+  /** What the span does (`chat`, `execute_tool`…), beside its type. */
+  operation: string | null;
   model: string | null;
   promptTokens: number | null;
   completionTokens: number | null;

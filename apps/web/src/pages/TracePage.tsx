@@ -58,7 +58,13 @@ function SpanDetails({ span, scores }: { span: Span; scores: Score[] }) {
   return (
     <section aria-labelledby="span-title" className="span-details">
       <h2 id="span-title">
-        <span className={`type-badge ${typeClass(span.type)}`}>{span.type ?? 'SPAN'}</span> {span.name ?? span.id}
+        <span className={`type-badge ${typeClass(span.type)}`}>{span.type ?? 'SPAN'}</span>
+        {span.operation && (
+          <span className="operation-badge" data-testid="span-operation">
+            {span.operation}
+          </span>
+        )}{' '}
+        {span.name ?? span.id}
         {isError(span) && <span className="error-badge">error</span>}
       </h2>
       <dl className="facts">
@@ -204,7 +210,7 @@ function SpanTree({ rows, selectedId, onSelect, onNearEnd }: { rows: WaterfallRo
                   </span>
                 )}
                 <span className={`type-dot ${typeClass(row.span.type)}`} aria-hidden="true" />
-                {row.span.name ?? row.span.id} <small>{row.span.type ?? ''}</small>
+                {row.span.name ?? row.span.id} <small>{[row.span.type, row.span.operation].filter(Boolean).join(' · ')}</small>
               </span>
               <span className="wf-track" aria-hidden="true">
                 <span className={`wf-bar ${typeClass(row.span.type)}`} style={{ left: `${row.leftPct}%`, width: `${row.widthPct}%` }} />

@@ -67,14 +67,15 @@ describe(nativeEventsToFacts.name, () => {
       traceId: trace.id,
       name: 'agent-run',
       type: 'AGENT',
+      operation: 'invoke_agent',
       startTime: '2025-01-15T10:00:00.001Z',
       endTime: '2025-01-15T10:00:02.400Z',
       input: { question: 'What is the weather in Paris?' },
       output: 'It is 18 °C and cloudy in Paris.',
       metadata: { agent: 'weather' },
     });
-    expect(span(generation.id)).toMatchObject({ parentId: root.id, type: 'LLM', model: 'gpt-4o-mini', promptTokens: 42, completionTokens: 17, totalTokens: 59, cost: 0.0000165 });
-    expect(span(tool.id)).toMatchObject({ parentId: root.id, type: 'TOOL', name: 'get_weather' });
+    expect(span(generation.id)).toMatchObject({ parentId: root.id, type: 'LLM', operation: 'chat', model: 'gpt-4o-mini', promptTokens: 42, completionTokens: 17, totalTokens: 59, cost: 0.0000165 });
+    expect(span(tool.id)).toMatchObject({ parentId: root.id, type: 'TOOL', operation: 'execute_tool', name: 'get_weather' });
   });
 
   it('stamps every field an event sets with that event’s version', () => {
@@ -106,12 +107,15 @@ describe(nativeEventsToFacts.name, () => {
   it.each([
     ['span-create without a type is CUSTOM', 'span-create', { id: 's', traceId: 't', name: 'n', startTime: AT }, { type: 'CUSTOM', name: 'n', startTime: AT }],
     ['span-update sets only what it carries', 'span-update', { id: 's', traceId: 't', endTime: LATER, output: 'o' }, { endTime: LATER, output: 'o' }],
-    ['span-update may change the type', 'span-update', { id: 's', traceId: 't', type: 'TOOL' }, { type: 'TOOL' }],
-    ['generation-create is LLM whatever it says', 'generation-create', { id: 's', traceId: 't', name: 'n', startTime: AT, type: 'TOOL' }, { type: 'LLM', name: 'n', startTime: AT }],
-    ['usage without total adds input and output', 'generation-create', { id: 's', traceId: 't', name: 'n', startTime: AT, usage: { input: 3, output: 4 } }, { type: 'LLM', name: 'n', startTime: AT, promptTokens: 3, completionTokens: 4, totalTokens: 7 }],
+    ['span-update may change the type, and the operation with it', 'span-update', { id: 's', traceId: 't', type: 'TOOL' }, { type: 'TOOL', operation: 'execute_tool' }],
+    ['a type naming no operation sets none', 'span-create', { id: 's', traceId: 't', name: 'n', startTime: AT, type: 'CHAIN' }, { name: 'n', startTime: AT, type: 'CHAIN' }],
+    ['a RETRIEVAL span retrieves', 'span-create', { id: 's', traceId: 't', name: 'n', startTime: AT, type: 'RETRIEVAL' }, { name: 'n', startTime: AT, type: 'RETRIEVAL', operation: 'retrieval' }],
+    ['an EMBEDDING span embeds', 'span-create', { id: 's', traceId: 't', name: 'n', startTime: AT, type: 'EMBEDDING' }, { name: 'n', startTime: AT, type: 'EMBEDDING', operation: 'embeddings' }],
+    ['generation-create is LLM whatever it says', 'generation-create', { id: 's', traceId: 't', name: 'n', startTime: AT, type: 'TOOL' }, { type: 'LLM', operation: 'chat', name: 'n', startTime: AT }],
+    ['usage without total adds input and output', 'generation-create', { id: 's', traceId: 't', name: 'n', startTime: AT, usage: { input: 3, output: 4 } }, { type: 'LLM', operation: 'chat', name: 'n', startTime: AT, promptTokens: 3, completionTokens: 4, totalTokens: 7 }],
     ['usage with one count has no total', 'generation-update', { id: 's', traceId: 't', usage: { input: 3 } }, { promptTokens: 3 }],
     ['generation-update keeps the type', 'generation-update', { id: 's', traceId: 't', model: 'm', modelParameters: { t: 1 }, cost: 0.5, statusMessage: 'x' }, { model: 'm', modelParameters: { t: 1 }, cost: 0.5, statusMessage: 'x' }],
-    ['event-create is an EVENT with no duration', 'event-create', { id: 's', traceId: 't', name: 'n', startTime: LATER, level: 'DEBUG' }, { type: 'EVENT', name: 'n', startTime: LATER, endTime: LATER, level: 'DEBUG' }],
+    ['event-create is an EVENT with no duration', 'event-create', { id: 's', traceId: 't', name: 'n', startTime: LATER, level: 'DEBUG' }, { type: 'EVENT', operation: 'event', name: 'n', startTime: LATER, endTime: LATER, level: 'DEBUG' }],
   ])('%s', (_, type, body, values) => {
     const { spans } = factsOf([event(type, body)]);
     expect(spans).toEqual([
@@ -231,6 +235,7 @@ describe(nativeEventsToFacts.name, () => {
         traceId: 'af2807ad-164c-5ddb-8389-3db5058b376b',
         name: 'pipeline',
         type: 'AGENT',
+        operation: 'invoke_agent',
         startTime: '2025-01-15T10:01:00.000Z',
         endTime: '2025-01-15T10:01:01.000Z',
         input: { text: 'the quick brown fox jumps over the lazy dog.' },

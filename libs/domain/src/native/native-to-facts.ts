@@ -10,6 +10,7 @@ import {
   type TraceFields,
   type Version,
   emptyFacts,
+  operationOfSpanType,
   stamped,
   versionOf,
 } from '../telemetry/records';
@@ -115,6 +116,8 @@ function spanValues(event: SpanEvent): Partial<SpanFields> {
       values.endTime = event.body.startTime;
       break;
   }
+  // The operation follows the type where the event states one; an update naming no type leaves both.
+  values.operation = operationOfSpanType(values.type);
   return values;
 }
 

@@ -31,6 +31,8 @@ export interface SpanFields {
   parentId: string;
   name: string;
   type: string;
+  /** What the span does, in the OTel GenAI operation names (`chat`, `execute_tool`, `invoke_agent`…): beside `type`, never instead of it. */
+  operation: string;
   model: string;
   modelParameters: JsonObject;
   promptTokens: number;
@@ -49,6 +51,24 @@ export interface SpanFields {
 
 /** A span type (CONTRACT "Native batch events"): AGENT, TOOL, LLM, RETRIEVAL, CHAIN, EMBEDDING, EVENT, CUSTOM or any other upper-case word of at most 64 characters. */
 export const SPAN_TYPE_PATTERN = /^[A-Z][A-Z0-9_]{0,63}$/;
+
+/**
+ * A native span's operation, from its type: the types that name one kind of call map to the
+ * OTel GenAI operation name (`chat`, `execute_tool`, `invoke_agent`, `embeddings`) or the
+ * name the conventions use for it (`retrieval`, `event`); CHAIN, CUSTOM and other types say
+ * nothing about the operation and set none.
+ */
+const OPERATION_OF_TYPE: Readonly<Record<string, string>> = {
+  LLM: 'chat',
+  TOOL: 'execute_tool',
+  AGENT: 'invoke_agent',
+  EMBEDDING: 'embeddings',
+  RETRIEVAL: 'retrieval',
+  EVENT: 'event',
+};
+
+export const operationOfSpanType = (type: string | undefined): string | undefined =>
+  type !== undefined && Object.hasOwn(OPERATION_OF_TYPE, type) ? OPERATION_OF_TYPE[type] : undefined;
 
 export const SPAN_LEVELS = ['DEBUG', 'DEFAULT', 'WARNING', 'ERROR'] as const;
 export type SpanLevel = (typeof SPAN_LEVELS)[number];

@@ -8,6 +8,8 @@ import type { Rule } from './readers';
 
 /** The span fields conventions fill (SPEC 2.2's and the model's parameters). */
 export interface MappedSpanValues {
+  /** What the span does (`chat`, `execute_tool`…), beside SPEC 2.3's `type`, which it never changes. */
+  operation: string;
   model: string;
   modelParameters: JsonObject;
   promptTokens: number;
@@ -30,7 +32,7 @@ export interface MappedTraceValues {
 export type MappedSpanField = keyof MappedSpanValues;
 export type MappedTraceField = keyof MappedTraceValues;
 
-export const MAPPED_SPAN_FIELDS: readonly MappedSpanField[] = ['model', 'modelParameters', 'promptTokens', 'completionTokens', 'cost', 'input', 'output'];
+export const MAPPED_SPAN_FIELDS: readonly MappedSpanField[] = ['operation', 'model', 'modelParameters', 'promptTokens', 'completionTokens', 'cost', 'input', 'output'];
 export const MAPPED_TRACE_FIELDS: readonly MappedTraceField[] = ['name', 'userId', 'sessionId', 'environment', 'tags', 'metadata'];
 
 export interface Convention {
@@ -42,7 +44,7 @@ export interface Convention {
   kind?: Rule<string>;
 }
 
-/** A kind rule from one attribute and its table of values (compared case-insensitively) to span types. */
+/** A rule from one attribute and its table of values (compared case-insensitively): to span types (`kind`) or to operations. */
 export const kindTable =
   (key: string, types: Readonly<Record<string, string>>): Rule<string> =>
   ({ attributes }) => {

@@ -49,6 +49,7 @@ const spanView: fc.Arbitrary<SpanView> = fc.record({
 
 /** What each field may hold, whatever the attributes. */
 const FIELD_CHECKS: Record<string, (v: JsonValue) => boolean> = {
+  operation: (v) => typeof v === 'string' && v.length > 0 && v.length <= MAX_LABEL_LENGTH,
   model: (v) => typeof v === 'string' && v.length > 0 && v.length <= MAX_LABEL_LENGTH,
   modelParameters: isJsonObject,
   promptTokens: (v) => Number.isSafeInteger(v) && (v as number) >= 0,

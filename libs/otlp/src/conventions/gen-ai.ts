@@ -2,12 +2,13 @@
  * The OpenTelemetry GenAI semantic conventions beyond SPEC 2.2's attributes: the current
  * content attributes (`gen_ai.input.messages`, `gen_ai.output.messages`,
  * `gen_ai.system_instructions`), the older usage names, and content sent as span events or
- * log records named `gen_ai.*`. Its `kind` (`gen_ai.operation.name`) is not used: any
- * `gen_ai.*` key already makes a span LLM by SPEC 2.3 row 2, which comes first.
+ * log records named `gen_ai.*`, and a tool call's arguments and result. `gen_ai.operation.name`
+ * is the span's `operation`, not its `kind`: any `gen_ai.*` key already makes a span LLM by
+ * SPEC 2.3 row 2, which comes first, and the operation tells a tool or agent span apart beside it.
  */
 import { type JsonObject, type JsonValue, isJsonObject } from '@app/domain';
 import type { Convention } from './convention';
-import { type EventView, type Found, type Rule, attribute, countOf, get, presentOf, structuredOf } from './readers';
+import { type EventView, type Found, type Rule, type SpanView, attribute, countOf, get, has, labelOf, onlyWhere, presentOf, structuredOf } from './readers';
 
 export const GEN_AI_KEYS = {
   inputMessages: 'gen_ai.input.messages',
@@ -17,6 +18,13 @@ export const GEN_AI_KEYS = {
   completionTokens: 'gen_ai.usage.completion_tokens',
   prompt: 'gen_ai.prompt',
   completion: 'gen_ai.completion',
+  operationName: 'gen_ai.operation.name',
+  toolCallArguments: 'gen_ai.tool.call.arguments',
+  toolCallResult: 'gen_ai.tool.call.result',
+  toolName: 'gen_ai.tool.name',
+  /** Pydantic AI's names for the arguments and result before the conventions had theirs (its instrumentation versions ≤ 2). */
+  legacyToolArguments: 'tool_arguments',
+  legacyToolResponse: 'tool_response',
 } as const;
 
 /** Events (span events or log records) that carry content, by name. */
@@ -117,16 +125,31 @@ export function contentOfEvents(events: readonly EventView[]): { input?: Found; 
 }
 
 const own = (key: string) => key;
+/** Unprefixed keys say something only on a span that names the tool it calls. */
+const isToolCall = ({ attributes }: SpanView): boolean => has(attributes, GEN_AI_KEYS.toolName);
 const inputFromEvents: Rule = ({ events }) => contentOfEvents(events).input;
 const outputFromEvents: Rule = ({ events }) => contentOfEvents(events).output;
 
 export const GEN_AI: Convention = {
   name: 'OTel GenAI',
   span: {
+    // As sent: the conventions' names (`chat`, `execute_tool`, `invoke_agent`…) and any newer one.
+    operation: [attribute(GEN_AI_KEYS.operationName, labelOf)],
     promptTokens: [attribute(GEN_AI_KEYS.promptTokens, countOf)],
     completionTokens: [attribute(GEN_AI_KEYS.completionTokens, countOf)],
-    input: [({ attributes }) => inputMessagesOf(attributes, own), inputFromEvents],
-    output: [({ attributes }) => outputMessagesOf(attributes, own), outputFromEvents],
+    // An `execute_tool` span's arguments and result are its input and output.
+    input: [
+      ({ attributes }) => inputMessagesOf(attributes, own),
+      inputFromEvents,
+      attribute(GEN_AI_KEYS.toolCallArguments, structuredOf),
+      onlyWhere(isToolCall, attribute(GEN_AI_KEYS.legacyToolArguments, structuredOf)),
+    ],
+    output: [
+      ({ attributes }) => outputMessagesOf(attributes, own),
+      outputFromEvents,
+      attribute(GEN_AI_KEYS.toolCallResult, structuredOf),
+      onlyWhere(isToolCall, attribute(GEN_AI_KEYS.legacyToolResponse, structuredOf)),
+    ],
   },
   trace: {},
 };

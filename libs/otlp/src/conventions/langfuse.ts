@@ -35,6 +35,19 @@ const KINDS = {
   event: 'EVENT',
 } as const;
 
+/** `langfuse.observation.type` to operations: a plain `span` states none. */
+const OPERATIONS = {
+  generation: 'chat',
+  agent: 'invoke_agent',
+  tool: 'execute_tool',
+  chain: 'chain',
+  retriever: 'retrieval',
+  embedding: 'embeddings',
+  evaluator: 'evaluator',
+  guardrail: 'guardrail',
+  event: 'event',
+} as const;
+
 /** One entry of a details object (usage or cost), the first of `names` that holds a value `read` takes. */
 const detail =
   (key: string, names: readonly string[], read: (value: JsonObject[string]) => number | undefined): Rule<number> =>
@@ -55,6 +68,7 @@ const traceMetadata: Rule<JsonObject> = (span) =>
 export const LANGFUSE: Convention = {
   name: 'Langfuse',
   span: {
+    operation: [kindTable(LANGFUSE_KEYS.observationType, OPERATIONS)],
     model: [attribute(LANGFUSE_KEYS.modelName, labelOf)],
     modelParameters: [attribute(LANGFUSE_KEYS.modelParameters, objectOf)],
     // The SDKs write `input`/`output`; usage copied from an OpenAI response keeps its own names.

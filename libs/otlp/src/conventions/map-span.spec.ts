@@ -30,6 +30,75 @@ describe(spanTypeOf.name, () => {
   });
 });
 
+describe('operation', () => {
+  const operationOf = (attributes: JsonObject) => mapSpan(view(attributes)).span.operation;
+  it.each([
+    ['OTel GenAI chat', { 'gen_ai.operation.name': 'chat' }, 'chat', 'OTel GenAI'],
+    ['OTel GenAI execute_tool (an LLM type by SPEC 2.3 row 2, a tool by operation)', { 'gen_ai.operation.name': 'execute_tool' }, 'execute_tool', 'OTel GenAI'],
+    ['OTel GenAI invoke_agent', { 'gen_ai.operation.name': 'invoke_agent' }, 'invoke_agent', 'OTel GenAI'],
+    ['OTel GenAI embeddings', { 'gen_ai.operation.name': 'embeddings' }, 'embeddings', 'OTel GenAI'],
+    ['OTel GenAI names not listed are kept as sent', { 'gen_ai.operation.name': 'generate_content' }, 'generate_content', 'OTel GenAI'],
+    ['OpenInference LLM', { 'openinference.span.kind': 'LLM' }, 'chat', 'OpenInference'],
+    ['OpenInference TOOL', { 'openinference.span.kind': 'TOOL' }, 'execute_tool', 'OpenInference'],
+    ['OpenInference AGENT', { 'openinference.span.kind': 'AGENT' }, 'invoke_agent', 'OpenInference'],
+    ['OpenInference EMBEDDING', { 'openinference.span.kind': 'EMBEDDING' }, 'embeddings', 'OpenInference'],
+    ['OpenInference RETRIEVER', { 'openinference.span.kind': 'RETRIEVER' }, 'retrieval', 'OpenInference'],
+    ['OpenInference RERANKER', { 'openinference.span.kind': 'RERANKER' }, 'rerank', 'OpenInference'],
+    ['OpenInference CHAIN', { 'openinference.span.kind': 'CHAIN' }, 'chain', 'OpenInference'],
+    ['OpenInference GUARDRAIL', { 'openinference.span.kind': 'GUARDRAIL' }, 'guardrail', 'OpenInference'],
+    ['OpenInference EVALUATOR', { 'openinference.span.kind': 'EVALUATOR' }, 'evaluator', 'OpenInference'],
+    ['OpenLLMetry llm.request.type chat', { 'llm.request.type': 'chat' }, 'chat', 'OpenLLMetry'],
+    ['OpenLLMetry llm.request.type completion', { 'llm.request.type': 'completion' }, 'text_completion', 'OpenLLMetry'],
+    ['OpenLLMetry llm.request.type embedding', { 'llm.request.type': 'embedding' }, 'embeddings', 'OpenLLMetry'],
+    ['OpenLLMetry tool', { 'traceloop.span.kind': 'tool' }, 'execute_tool', 'OpenLLMetry'],
+    ['OpenLLMetry agent', { 'traceloop.span.kind': 'agent' }, 'invoke_agent', 'OpenLLMetry'],
+    ['OpenLLMetry workflow', { 'traceloop.span.kind': 'workflow' }, 'workflow', 'OpenLLMetry'],
+    ['Vercel doGenerate', { 'ai.operationId': 'ai.generateText.doGenerate' }, 'chat', 'Vercel AI SDK'],
+    ['Vercel toolCall', { 'ai.operationId': 'ai.toolCall' }, 'execute_tool', 'Vercel AI SDK'],
+    ['Vercel embed', { 'ai.operationId': 'ai.embed' }, 'embeddings', 'Vercel AI SDK'],
+    ['Langfuse generation', { 'langfuse.observation.type': 'generation' }, 'chat', 'Langfuse'],
+    ['Langfuse tool', { 'langfuse.observation.type': 'tool' }, 'execute_tool', 'Langfuse'],
+    ['OTel GenAI before OpenInference', { 'gen_ai.operation.name': 'invoke_agent', 'openinference.span.kind': 'LLM' }, 'invoke_agent', 'OTel GenAI'],
+  ])('%s', (_, attributes, value, rule) => {
+    expect(operationOf(attributes)).toMatchObject({ value, rule });
+  });
+
+  it.each([
+    ['no convention states one', { 'tool.name': 't' }],
+    ['a Langfuse plain span', { 'langfuse.observation.type': 'span' }],
+    ['an unknown kind', { 'openinference.span.kind': 'SOMETHING' }],
+    ['an empty operation name', { 'gen_ai.operation.name': '' }],
+  ])('none when %s', (_, attributes) => {
+    expect(operationOf(attributes)).toBeUndefined();
+  });
+
+  it('never changes the type SPEC 2.3 decides', () => {
+    expect(mapSpan(view({ 'gen_ai.operation.name': 'execute_tool', 'gen_ai.tool.name': 'search' })).type).toMatchObject({ value: 'LLM', rule: 'SPEC 2.3 row 2' });
+  });
+});
+
+describe('tool input and output', () => {
+  it.each([
+    ['OTel GenAI arguments and result', { 'gen_ai.operation.name': 'execute_tool', 'gen_ai.tool.call.arguments': '{"city":"Paris"}', 'gen_ai.tool.call.result': '{"temp":18}' }, ['gen_ai.tool.call.arguments', 'gen_ai.tool.call.result'], 'OTel GenAI'],
+    ['OpenInference TOOL input.value and output.value', { 'openinference.span.kind': 'TOOL', 'input.value': '{"city":"Paris"}', 'output.value': '{"temp":18}' }, ['input.value', 'output.value'], 'OpenInference'],
+    ['Vercel ai.toolCall.args and .result', { 'ai.operationId': 'ai.toolCall', 'ai.toolCall.args': '{"city":"Paris"}', 'ai.toolCall.result': '{"temp":18}' }, ['ai.toolCall.args', 'ai.toolCall.result'], 'Vercel AI SDK'],
+    ['OpenLLMetry entity input and output', { 'traceloop.span.kind': 'tool', 'traceloop.entity.input': '{"city":"Paris"}', 'traceloop.entity.output': '{"temp":18}' }, ['traceloop.entity.input', 'traceloop.entity.output'], 'OpenLLMetry'],
+    ['Pydantic AI tool_arguments and tool_response, on a span naming its tool', { 'gen_ai.tool.name': 'weather', tool_arguments: '{"city":"Paris"}', tool_response: '{"temp":18}' }, ['tool_arguments', 'tool_response'], 'OTel GenAI'],
+  ])('%s', (_, attributes, [inputKey, outputKey], rule) => {
+    const { span } = mapSpan(view(attributes));
+    expect(span.input).toEqual({ value: { city: 'Paris' }, from: [inputKey], rule });
+    expect(span.output).toEqual({ value: { temp: 18 }, from: [outputKey], rule });
+  });
+
+  it('tool_arguments and tool_response say nothing on a span naming no tool', () => {
+    expect(valuesOf({ tool_arguments: '{}', tool_response: 'x' })).toEqual({});
+  });
+
+  it('a result that is no JSON stays the text that was sent', () => {
+    expect(valuesOf({ 'gen_ai.tool.call.arguments': 'x', 'gen_ai.tool.call.result': 'sunny' })).toMatchObject({ input: 'x', output: 'sunny' });
+  });
+});
+
 describe(mapSpan.name, () => {
   it('SPEC 2.2 attributes win over every convention, and the losers are listed as overridden', () => {
     const mapping = mapSpan(view({ 'gen_ai.request.model': 'a', 'llm.model_name': 'b', 'langfuse.observation.model.name': 'c', 'gen_ai.prompt': 'p', 'gen_ai.input.messages': '[{"role":"user"}]' }));
@@ -110,8 +179,8 @@ describe(mapSpan.name, () => {
 
   it('Vercel usage and model count on provider calls only', () => {
     const usage = { 'ai.model.id': 'm', 'ai.usage.inputTokens': 3, 'ai.usage.outputTokens': 4 };
-    expect(valuesOf({ ...usage, 'ai.operationId': 'ai.streamText.doStream' })).toEqual({ model: 'm', promptTokens: 3, completionTokens: 4 });
-    expect(valuesOf({ ...usage, 'ai.operationId': 'ai.streamText' })).toEqual({});
+    expect(valuesOf({ ...usage, 'ai.operationId': 'ai.streamText.doStream' })).toEqual({ operation: 'chat', model: 'm', promptTokens: 3, completionTokens: 4 });
+    expect(valuesOf({ ...usage, 'ai.operationId': 'ai.streamText' })).toEqual({ operation: 'chain' });
   });
 
   it('lists the attributes no value was read from', () => {

@@ -37,6 +37,20 @@ const KINDS = {
   prompt: 'PROMPT',
 } as const;
 
+/** `openinference.span.kind` to operations: the OTel GenAI names where one exists, else the kind's own name in lower case. */
+const OPERATIONS = {
+  llm: 'chat',
+  tool: 'execute_tool',
+  agent: 'invoke_agent',
+  embedding: 'embeddings',
+  retriever: 'retrieval',
+  reranker: 'rerank',
+  chain: 'chain',
+  guardrail: 'guardrail',
+  evaluator: 'evaluator',
+  prompt: 'prompt',
+} as const;
+
 /** Each flattened item is `{message: {role, content, …}}`: the message itself is the list's item. */
 const messages =
   (prefix: string): Rule =>
@@ -50,12 +64,14 @@ const messages =
 export const OPENINFERENCE: Convention = {
   name: 'OpenInference',
   span: {
+    operation: [kindTable(OPENINFERENCE_KEYS.spanKind, OPERATIONS)],
     model: [attribute(OPENINFERENCE_KEYS.modelName, labelOf), attribute(OPENINFERENCE_KEYS.embeddingModelName, labelOf)],
     modelParameters: [attribute(OPENINFERENCE_KEYS.invocationParameters, objectOf)],
     promptTokens: [attribute(OPENINFERENCE_KEYS.promptTokens, countOf)],
     completionTokens: [attribute(OPENINFERENCE_KEYS.completionTokens, countOf)],
     cost: [attribute(OPENINFERENCE_KEYS.costTotal, amountOf)],
-    // The messages are the content itself; `input.value` is the whole request (model, parameters and all), used when no messages are sent.
+    // The messages are the content itself; `input.value` is the whole request (model, parameters and all), used when no messages are sent,
+    // and a TOOL span's arguments (`tool.parameters` is the tool's parameter schema, not its input, and stays an attribute).
     input: [messages(OPENINFERENCE_KEYS.inputMessages), attribute(OPENINFERENCE_KEYS.inputValue, structuredOf)],
     output: [messages(OPENINFERENCE_KEYS.outputMessages), attribute(OPENINFERENCE_KEYS.outputValue, structuredOf)],
   },

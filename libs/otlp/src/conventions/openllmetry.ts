@@ -9,6 +9,7 @@ import { type Rule, attribute, flattenedListOf, idLabelOf, prefixedObjectOf, str
 
 export const OPENLLMETRY_KEYS = {
   spanKind: 'traceloop.span.kind',
+  requestType: 'llm.request.type',
   prompts: 'gen_ai.prompt',
   completions: 'gen_ai.completion',
   entityInput: 'traceloop.entity.input',
@@ -21,6 +22,12 @@ export const OPENLLMETRY_KEYS = {
 /** `traceloop.span.kind`: a workflow or task groups calls (CHAIN); agent and tool keep their names. */
 const KINDS = { workflow: 'CHAIN', task: 'CHAIN', agent: 'AGENT', tool: 'TOOL' } as const;
 
+/** `llm.request.type` (the call an LLM span makes) to the OTel GenAI operation names. */
+const REQUEST_OPERATIONS = { chat: 'chat', completion: 'text_completion', embedding: 'embeddings', rerank: 'rerank' } as const;
+
+/** `traceloop.span.kind` to operations: agent and tool as OTel GenAI names them, workflow and task as they are. */
+const KIND_OPERATIONS = { workflow: 'workflow', task: 'task', agent: 'invoke_agent', tool: 'execute_tool' } as const;
+
 const list =
   (prefix: string): Rule =>
   ({ attributes }) =>
@@ -29,6 +36,8 @@ const list =
 export const OPENLLMETRY: Convention = {
   name: 'OpenLLMetry',
   span: {
+    operation: [kindTable(OPENLLMETRY_KEYS.requestType, REQUEST_OPERATIONS), kindTable(OPENLLMETRY_KEYS.spanKind, KIND_OPERATIONS)],
+    // A tool task's entity input and output are its arguments and result.
     input: [list(OPENLLMETRY_KEYS.prompts), attribute(OPENLLMETRY_KEYS.entityInput, structuredOf)],
     output: [list(OPENLLMETRY_KEYS.completions), attribute(OPENLLMETRY_KEYS.entityOutput, structuredOf)],
   },

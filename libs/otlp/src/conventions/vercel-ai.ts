@@ -49,6 +49,23 @@ const KINDS = {
   'ai.toolcall': 'TOOL',
 } as const;
 
+/** `ai.operationId` to operations: provider calls `chat` or `embeddings`, tool calls `execute_tool`, the calls around provider calls `chain`. */
+const OPERATIONS = {
+  'ai.generatetext': 'chain',
+  'ai.streamtext': 'chain',
+  'ai.generateobject': 'chain',
+  'ai.streamobject': 'chain',
+  'ai.generatetext.dogenerate': 'chat',
+  'ai.streamtext.dostream': 'chat',
+  'ai.generateobject.dogenerate': 'chat',
+  'ai.streamobject.dostream': 'chat',
+  'ai.embed': 'embeddings',
+  'ai.embedmany': 'embeddings',
+  'ai.embed.doembed': 'embeddings',
+  'ai.embedmany.doembed': 'embeddings',
+  'ai.toolcall': 'execute_tool',
+} as const;
+
 const PROVIDER_CALL = /\.do(Generate|Stream|Embed)$/;
 
 /**
@@ -64,6 +81,7 @@ const isProviderCall = ({ attributes }: SpanView): boolean => {
 export const VERCEL_AI: Convention = {
   name: 'Vercel AI SDK',
   span: {
+    operation: [kindTable(VERCEL_AI_KEYS.operationId, OPERATIONS)],
     model: [onlyWhere(isProviderCall, attribute(VERCEL_AI_KEYS.modelId, labelOf))],
     // AI SDK 5+ names usage input/output; 4 named it prompt/completion.
     promptTokens: [onlyWhere(isProviderCall, attribute(VERCEL_AI_KEYS.inputTokens, countOf)), onlyWhere(isProviderCall, attribute(VERCEL_AI_KEYS.promptTokens, countOf))],

@@ -55,6 +55,7 @@ export interface SpanRow {
   parent_id: string | null;
   name: string | null;
   type: string | null;
+  operation: string | null;
   model: string | null;
   model_parameters: JsonValue | null;
   prompt_tokens: number | null;
@@ -136,7 +137,7 @@ export interface SpanPageRow extends SpanRow {
 export type RowPosition = [string | null, string];
 
 /** The span fields a page never cuts, as selected. */
-const FIXED_SPAN_COLUMNS = `s.id, s.trace_id, s.otel_span_id, s.external_id, s.parent_id, s.name, s.type, s.model, s.prompt_tokens,
+const FIXED_SPAN_COLUMNS = `s.id, s.trace_id, s.otel_span_id, s.external_id, s.parent_id, s.name, s.type, s.operation, s.model, s.prompt_tokens,
   s.completion_tokens, s.total_tokens, s.cost, s.start_time, s.end_time, s.level`;
 
 /**

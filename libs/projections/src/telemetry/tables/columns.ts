@@ -35,6 +35,7 @@ export const SPAN_FIELD_COLUMNS: FieldColumn<SpanFields>[] = [
   { field: 'parentId', column: 'parent_id', type: 'uuid' },
   { field: 'name', column: 'name', type: 'text' },
   { field: 'type', column: 'type', type: 'text' },
+  { field: 'operation', column: 'operation', type: 'text' },
   { field: 'model', column: 'model', type: 'text' },
   { field: 'modelParameters', column: 'model_parameters', type: 'jsonb' },
   { field: 'promptTokens', column: 'prompt_tokens', type: 'bigint' },

@@ -217,6 +217,7 @@ describe(writeTelemetry.name, () => {
       parentId: nativeId(`parent ${k}`).id,
       name: `name ${k}`,
       type: `type ${k}`,
+      operation: `operation ${k}`,
       model: `model ${k}`,
       modelParameters: { k },
       promptTokens: k,
@@ -296,6 +297,17 @@ describe(writeTelemetry.name, () => {
       );
     });
 
+    it('keep the operation in its column, the newer version winning in either order (issue 26)', async () => {
+      const older = deltaOf(randomUUID(), { second: 1, eventId: 'a', fields: ['operation', 'type'] });
+      const newer = { ...deltaOf(older.id, { second: 2, eventId: 'a', fields: ['operation'] }), id: older.id };
+      for (const order of [[older, newer], [newer, older]]) {
+        const id = randomUUID();
+        for (const delta of order) await writeSpans([{ ...delta, id }]);
+        const [row] = await ds.query('SELECT operation, type FROM spans WHERE project_id = $1 AND id = $2', [projectId, id]);
+        expect(row).toEqual({ operation: newer.values.operation, type: older.values.type });
+      }
+    });
+
     it('store one version for the fields one event set', async () => {
       const id = randomUUID();
       await writeSpans([deltaOf(id, { second: 1, eventId: 'a', fields: FIELDS.filter((f) => f !== 'model') })]);
@@ -305,7 +317,8 @@ describe(writeTelemetry.name, () => {
 
     it('are spelled out field by field when CompactVersions is reverted', async () => {
       const migration = new (MIGRATIONS.find((m) => m.name === 'CompactVersions1764300000000') as new () => MigrationInterface)();
-      const delta = deltaOf(randomUUID(), { second: 1, eventId: 'a', fields: FIELDS.filter((f) => f !== 'model') });
+      // `operation` came later (SpanOperation): reverting down to CompactVersions drops its column first.
+      const delta = deltaOf(randomUUID(), { second: 1, eventId: 'a', fields: FIELDS.filter((f) => f !== 'model' && f !== 'operation') });
       await writeSpans([delta]);
       const runner = ds.createQueryRunner();
       try {
