@@ -4,7 +4,8 @@ import { cpus, loadavg } from 'node:os';
 import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { bootstrap, login } from '../test/support/api';
+import { PASSWORD, bootstrap, login } from '../test/support/api';
+import { launchChromium, logInToDashboard } from '../test/support/browser';
 import { largeTraceBatches, postBatches, residentMb } from '../test/support/large-trace';
 import { ROOT, Stack } from '../test/support/stack';
 
@@ -12,7 +13,8 @@ import { ROOT, Stack } from '../test/support/stack';
  * Issue 24's case (`npm run bench:trace-read`): one Free tenant writes one trace of `--spans`
  * spans (110,000 by default) with `--input-chars` (4,500) of input each, then reads it: the
  * first page, every page through REST, eight RPC `trace.get` in one batch and eight in
- * parallel, while /api/v1/health is probed every 100 ms. Prints the figures and writes them to
+ * parallel, while /api/v1/health is probed every 100 ms; then the dashboard opens it in
+ * Chromium (time from navigation to the first rows of the span tree drawn). Prints the figures and writes them to
  * bench/results/trace-read.json. It writes half a gigabyte through the stack: run it on a quiet
  * machine.
  */
@@ -42,6 +44,21 @@ async function timed<T>(stack: Stack, work: () => Promise<T>): Promise<{ result:
   } finally {
     done = true;
     await probe;
+  }
+}
+
+/** Milliseconds from navigating to the trace's page until the span tree drew its first rows (logged in before). */
+async function dashboardOpens(stack: Stack, projectId: string, traceId: string): Promise<number> {
+  const chromium = await launchChromium();
+  try {
+    const page = await chromium.context.newPage();
+    await logInToDashboard(page, stack.baseUrl, 'read-bench@spanlog.test', PASSWORD);
+    const t0 = performance.now();
+    await page.goto(`${stack.baseUrl}/p/${projectId}/traces/${encodeURIComponent(traceId)}`);
+    await page.getByRole('tree', { name: 'Span tree' }).getByRole('treeitem').first().waitFor({ timeout: 60_000 });
+    return Math.round(performance.now() - t0);
+  } finally {
+    await chromium.close();
   }
 }
 
@@ -87,6 +104,7 @@ async function main(): Promise<void> {
     await sleep(1_100);
     const parallel = await timed(stack, () => Promise.all(Array.from({ length: 8 }, () => read(`/api/trpc/trace.get?input=${encodeURIComponent(JSON.stringify(input))}`, rpcAuth))));
     const memory = await residentMb(stack.pid('api') as number);
+    const dashboardOpenMs = await dashboardOpens(stack, tenant.projectId, traceId);
 
     const results = {
       at: new Date().toISOString(),
@@ -101,6 +119,7 @@ async function main(): Promise<void> {
       rpcBatchOfEight: { status: batch.result.status, bytes: batch.result.text.length, ms: batch.ms, slowestHealthMs: batch.slowestHealthMs },
       rpcEightInParallel: { statuses: parallel.result.map((r) => r.status), ms: parallel.ms, slowestHealthMs: parallel.slowestHealthMs },
       apiMemoryMb: { resident: Math.round(memory.rssMb), peak: Math.round(memory.peakMb) },
+      dashboardOpenMs,
     };
     await mkdir(resolve(ROOT, 'bench', 'results'), { recursive: true });
     await writeFile(RESULTS, `${JSON.stringify(results, null, 2)}\n`);
