@@ -276,7 +276,9 @@ describe('dashboard (browser)', () => {
     expect(rotated).toMatch(/^whsec_/);
     expect(rotated).not.toBe(created);
     await dialog.getByRole('button', { name: 'Close' }).click();
-    // Shown once: gone from the page with its dialog, and never in the list.
+    // Shown once: gone from the page with its dialog, and never in the list. The dialog's close
+    // event, which unmounts it, comes a task after the click.
+    await page.getByText(rotated).waitFor({ state: 'detached' });
     expect(await page.getByText(rotated).count()).toBe(0);
   });
 
