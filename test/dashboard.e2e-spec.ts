@@ -45,7 +45,7 @@ describe('dashboard (browser)', () => {
           id: `${id}-e4`,
           type: 'generation-create',
           timestamp: t(0),
-          body: { id: `${id}-gen`, traceId: id, parentObservationId: `${id}-root`, name: 'compose reply', startTime: t(250), endTime: t(880), model: 'gpt-4o-mini', usage: { input: 321, output: 54 }, input: [{ role: 'user', content: 'Where is my parcel?' }], output: 'It ships tomorrow.' },
+          body: { id: `${id}-gen`, traceId: id, parentObservationId: `${id}-root`, name: 'compose reply', startTime: t(250), endTime: t(880), model: 'gpt-4o-mini', usage: { input: 321, output: 54 }, cost: 0.0031, input: [{ role: 'user', content: 'Where is my parcel?' }], output: 'It ships tomorrow.' },
         },
       ],
     };
@@ -165,6 +165,15 @@ describe('dashboard (browser)', () => {
     expect(await tree.getByRole('treeitem', { name: /lookup_order/ }).getAttribute('class')).toContain('wf-error');
     // The operation beside the type (issue 26): in the tree row, and in the span's header.
     expect(await tree.getByRole('treeitem', { name: /lookup_order/ }).textContent()).toContain('TOOL · execute_tool');
+    // A tree people can read (issue 26): the LLM call's model without a click, and each row's
+    // subtree tokens and cost, the root's those of the whole trace in the header.
+    expect(await tree.getByRole('treeitem', { name: /compose reply/ }).getByTestId('span-row-model').textContent()).toBe('gpt-4o-mini');
+    const [tokens, cost] = [await page.getByTestId('trace-tokens').textContent(), await page.getByTestId('trace-cost').textContent()];
+    expect([tokens, cost]).toEqual(['375', '$0.0031']);
+    const rootTotals = tree.getByRole('treeitem', { name: /^agent/ }).getByTestId('span-subtree-totals');
+    expect(await rootTotals.textContent()).toBe(`${tokens} tok · ${cost}`);
+    expect(await rootTotals.getAttribute('title')).toBe(`${tokens} tokens · ${cost} in this span and the spans below it`);
+    expect(await tree.getByRole('treeitem', { name: /lookup_order/ }).getByTestId('span-subtree-totals').textContent()).toBe('–');
     await tree.getByRole('treeitem', { name: /compose reply/ }).click();
     expect(await page.getByTestId('span-operation').textContent()).toBe('chat');
     expect(await page.getByTestId('span-model').textContent()).toBe('gpt-4o-mini');

@@ -1,4 +1,4 @@
-import { formatCost, formatMs, preview } from './format';
+import { formatCompactCount, formatCost, formatMs, preview } from './format';
 
 describe('format', () => {
   it('writes durations in ms below a second and seconds above', () => {
@@ -11,5 +11,11 @@ describe('format', () => {
     expect(preview({ a: 'x\ny' })).toBe('{"a":"x\\ny"}');
     expect(preview('a\n  b')).toBe('a b');
     expect(preview('x'.repeat(100), 10)).toBe(`${'x'.repeat(9)}…`);
+  });
+
+  it('writes counts for a tree row in at most four characters', () => {
+    expect([0, 950, 999, 1000, 1234, 9_960, 34_499, 999_499, 999_500, 1_500_000, 25_000_000, null].map(formatCompactCount)).toEqual([
+      '0', '950', '999', '1k', '1.2k', '10k', '34k', '999k', '1M', '1.5M', '25M', '–',
+    ]);
   });
 });

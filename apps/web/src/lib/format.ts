@@ -32,3 +32,12 @@ export function preview(value: unknown, max = 80): string {
 export function formatScore(value: number | null): string {
   return value === null ? '–' : Number.isInteger(value) ? String(value) : value.toFixed(2);
 }
+
+/** A count short enough for a tree row: 950, 1.2k, 34k, 1.5M. */
+export function formatCompactCount(n: number | null | undefined): string {
+  if (n === null || n === undefined) return '–';
+  const short = (v: number, unit: string) => `${v < 10 ? Number(v.toFixed(1)) : Math.round(v)}${unit}`;
+  if (Math.abs(n) < 1000) return String(Math.round(n));
+  if (Math.abs(n) < 999_500) return short(n / 1000, 'k');
+  return short(n / 1_000_000, 'M');
+}

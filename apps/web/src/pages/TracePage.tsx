@@ -6,7 +6,8 @@ import { SessionLink, UserLink } from '../lib/group-links';
 import { CopyableId } from '../components/CopyButton';
 import { JsonView } from '../components/JsonView';
 import { InputOutput } from '../components/conversation/InputOutput';
-import { formatCost, formatCount, formatMs, formatScore, formatTime } from '../lib/format';
+import { formatCompactCount, formatCost, formatCount, formatMs, formatScore, formatTime } from '../lib/format';
+import { type SubtreeTotals, subtreeTotals } from '../lib/subtree-totals';
 import { type WaterfallRow, buildWaterfall } from '../lib/waterfall';
 import { type Outputs, errorMessage, rpc } from '../rpc';
 
@@ -117,6 +118,21 @@ function SpanDetails({ span, scores }: { span: Span; scores: Score[] }) {
 }
 
 /** The trace's own input, output and metadata, which its spans' need not repeat. */
+/**
+ * A row's subtree tokens and cost, short; the title gives them whole. While pages are still
+ * unloaded they are totals of the loaded spans, so they are marked as a lower bound.
+ */
+function RowTotals({ totals, complete }: { totals: SubtreeTotals; complete: boolean }) {
+  const parts = [totals.tokens === null ? null : `${formatCompactCount(totals.tokens)} tok`, totals.cost === null ? null : formatCost(totals.cost)].filter(Boolean);
+  const whole = [totals.tokens === null ? null : `${formatCount(totals.tokens)} tokens`, totals.cost === null ? null : formatCost(totals.cost)].filter(Boolean).join(' · ');
+  const title = `${whole || 'No tokens or cost'} in this span and the spans below it${complete ? '' : ' (of loaded spans)'}`;
+  return (
+    <span className="wf-totals" data-testid="span-subtree-totals" title={title}>
+      {parts.length ? `${complete ? '' : '≥ '}${parts.join(' · ')}` : '–'}
+    </span>
+  );
+}
+
 function TraceIO({ trace }: { trace: Trace }) {
   return (
     <section aria-labelledby="trace-io-title" className="trace-io">
@@ -157,7 +173,21 @@ function useTraceSpans(projectId: string, traceId: string, trace: Trace | undefi
  * are in the DOM. One tab stop (the selected row); arrow keys, Home and End move the selection,
  * scrolling it into view first, and reaching the end loads the next page.
  */
-function SpanTree({ rows, selectedId, onSelect, onNearEnd }: { rows: WaterfallRow<Span>[]; selectedId: string | undefined; onSelect: (id: string) => void; onNearEnd: () => void }) {
+function SpanTree({
+  rows,
+  totals,
+  complete,
+  selectedId,
+  onSelect,
+  onNearEnd,
+}: {
+  rows: WaterfallRow<Span>[];
+  totals: SubtreeTotals[];
+  complete: boolean;
+  selectedId: string | undefined;
+  onSelect: (id: string) => void;
+  onNearEnd: () => void;
+}) {
   const scroller = useRef<HTMLDivElement>(null);
   const virtual = useVirtualizer({ count: rows.length, getScrollElement: () => scroller.current, estimateSize: () => ROW_HEIGHT, overscan: 20 });
   const items = virtual.getVirtualItems();
@@ -210,11 +240,17 @@ function SpanTree({ rows, selectedId, onSelect, onNearEnd }: { rows: WaterfallRo
                   </span>
                 )}
                 <span className={`type-dot ${typeClass(row.span.type)}`} aria-hidden="true" />
-                {row.span.name ?? row.span.id} <small>{[row.span.type, row.span.operation].filter(Boolean).join(' · ')}</small>
+                <span className="wf-label">{row.span.name ?? row.span.id}</span> <small className="wf-kind">{[row.span.type, row.span.operation].filter(Boolean).join(' · ')}</small>
+                {row.span.model && (
+                  <span className="model-chip" data-testid="span-row-model">
+                    {row.span.model}
+                  </span>
+                )}
               </span>
               <span className="wf-track" aria-hidden="true">
                 <span className={`wf-bar ${typeClass(row.span.type)}`} style={{ left: `${row.leftPct}%`, width: `${row.widthPct}%` }} />
               </span>
+              <RowTotals totals={totals[item.index]} complete={complete} />
               <span className="wf-time">
                 +{formatMs(row.offsetMs)} · {row.durationMs === null ? 'open' : formatMs(row.durationMs)}
               </span>
@@ -231,6 +267,7 @@ export function TracePage() {
   const { data: trace, error, isLoading } = useQuery({ queryKey: ['trace', projectId, traceId], queryFn: () => rpc.trace.get.query({ projectId, id: traceId }) });
   const spans = useTraceSpans(projectId, traceId, trace);
   const rows = useMemo(() => buildWaterfall(spans.spans, { extentMs: trace?.latencyMs }), [spans.spans, trace?.latencyMs]);
+  const totals = useMemo(() => subtreeTotals(rows), [rows]);
   const [selectedId, setSelectedId] = useState<string | null>(null);
   const shown = (selectedId !== null ? spans.spans.find((s) => s.id === selectedId) : undefined) ?? rows[0]?.span ?? null;
   // A span whose large fields a page cut is read whole for its details.
@@ -265,11 +302,11 @@ export function TracePage() {
         </div>
         <div>
           <dt>Tokens</dt>
-          <dd>{formatCount(trace.totalTokens)}</dd>
+          <dd data-testid="trace-tokens">{formatCount(trace.totalTokens)}</dd>
         </div>
         <div>
           <dt>Cost</dt>
-          <dd>{formatCost(trace.totalCost)}</dd>
+          <dd data-testid="trace-cost">{formatCost(trace.totalCost)}</dd>
         </div>
         <div>
           <dt>User</dt>
@@ -309,7 +346,7 @@ export function TracePage() {
       <div className="trace-body">
         <section aria-labelledby="tree-title" className="waterfall">
           <h2 id="tree-title">Spans ({rows.length < trace.spanCount ? `${formatCount(rows.length)} of ${formatCount(trace.spanCount)} loaded` : formatCount(rows.length)})</h2>
-          <SpanTree rows={rows} selectedId={selected?.id} onSelect={setSelectedId} onNearEnd={onNearEnd} />
+          <SpanTree rows={rows} totals={totals} complete={!spans.hasMore} selectedId={selected?.id} onSelect={setSelectedId} onNearEnd={onNearEnd} />
           <p className="muted" role="status" data-testid="span-pages">
             {spans.loading ? 'Loading more spans…' : spans.hasMore ? 'More spans load as you scroll.' : ''}
             {spans.error ? ` ${errorMessage(spans.error)}` : ''}
