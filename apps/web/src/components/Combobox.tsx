@@ -53,9 +53,11 @@ export function Combobox({ name, label, defaultValue = '', options, onSearch, li
   };
 
   return (
-    <label className="combobox">
-      {label}
+    // The list outside the label, so the field's accessible name is the label alone.
+    <div className="combobox">
+      <label htmlFor={`${id}-input`}>{label}</label>
       <input
+        id={`${id}-input`}
         name={name}
         value={text}
         role="combobox"
@@ -90,6 +92,6 @@ export function Combobox({ name, label, defaultValue = '', options, onSearch, li
           </li>
         ))}
       </ul>
-    </label>
+    </div>
   );
 }
