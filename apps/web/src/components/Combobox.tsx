@@ -55,25 +55,26 @@ export function Combobox({ name, label, defaultValue = '', options, onSearch, li
   return (
     // The list outside the label, so the field's accessible name is the label alone.
     <div className="combobox">
-      <label htmlFor={`${id}-input`}>{label}</label>
-      <input
-        id={`${id}-input`}
-        name={name}
-        value={text}
-        role="combobox"
-        autoComplete="off"
-        aria-autocomplete="list"
-        aria-expanded={shown}
-        aria-controls={listId}
-        aria-activedescendant={shown && active >= 0 ? `${listId}-${active}` : undefined}
-        onChange={(e) => {
-          setText(e.target.value);
-          show(e.target.value);
-        }}
-        onFocus={() => show(text)}
-        onBlur={() => setOpen(false)}
-        onKeyDown={onKeyDown}
-      />
+      <label>
+        {label}
+        <input
+          name={name}
+          value={text}
+          role="combobox"
+          autoComplete="off"
+          aria-autocomplete="list"
+          aria-expanded={shown}
+          aria-controls={listId}
+          aria-activedescendant={shown && active >= 0 ? `${listId}-${active}` : undefined}
+          onChange={(e) => {
+            setText(e.target.value);
+            show(e.target.value);
+          }}
+          onFocus={() => show(text)}
+          onBlur={() => setOpen(false)}
+          onKeyDown={onKeyDown}
+        />
+      </label>
       <ul id={listId} role="listbox" aria-label={`Known values of ${label}`} hidden={!shown}>
         {loading && options.length === 0 && <li className="muted">Loading…</li>}
         {options.map((option, i) => (
