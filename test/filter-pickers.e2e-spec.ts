@@ -49,9 +49,9 @@ describe('trace list filter pickers (browser)', () => {
 
   /** Types into a picker, waits for `option` among its values and picks it with the keyboard. */
   const pick = async (label: string, typed: string, option: string) => {
-    const box = page.getByRole('combobox', { name: label, exact: true });
+    const box = combobox(label);
     await box.fill(typed);
-    const listbox = page.getByRole('listbox', { name: `Known values of ${label}` });
+    const listbox = await listOf(label);
     await listbox.getByRole('option', { name: option, exact: true }).waitFor();
     const options = await listbox.getByRole('option').allTextContents();
     for (let i = 0; i <= options.indexOf(option); i++) await box.press('ArrowDown');
@@ -59,8 +59,9 @@ describe('trace list filter pickers (browser)', () => {
     return box;
   };
 
-  /** A picker's list, found whether it is open or not. */
-  const listOf = (label: string) => page.locator(`ul[aria-label="Known values of ${label}"]`);
+  const combobox = (label: string) => page.getByRole('combobox', { name: label, exact: true });
+  /** A picker's list (the one its field controls), found whether it is open or not. */
+  const listOf = async (label: string) => page.locator(`[id="${await combobox(label).getAttribute('aria-controls')}"]`);
   const shownIds = async () => Promise.all((await page.locator('[data-trace-id]').all()).map((row) => row.getAttribute('data-trace-id')));
 
   it('offers known values for a lower-case part, filters the list, keeps every filter in the URL and across a reload', async () => {
@@ -74,7 +75,7 @@ describe('trace list filter pickers (browser)', () => {
     await pick('Session', 'SESS', 'sess-1');
     await pick('Environment', 'stag', 'staging');
     expect(await (await pick('Tags (all of, comma-separated)', 'be', 'Beta')).inputValue()).toBe('Beta');
-    expect(await listOf('Tags (all of, comma-separated)').isVisible()).toBe(false); // closed once picked
+    expect(await (await listOf('Tags (all of, comma-separated)')).isVisible()).toBe(false); // closed once picked
     await page.getByRole('button', { name: 'Apply filters' }).click();
 
     const expected = { spanType: 'LLM', model: 'GPT-4o-Mini', name: 'chat turn', userId: 'Alice', sessionId: 'sess-1', environment: 'staging', tags: 'Beta' };
@@ -95,11 +96,12 @@ describe('trace list filter pickers (browser)', () => {
   it('keeps the pickers inside the page at 1024 px', async () => {
     const box = page.getByRole('combobox', { name: 'Model', exact: true });
     await box.fill('gpt');
-    await listOf('Model').getByRole('option', { name: 'GPT-4o-Mini' }).waitFor();
-    const list = await listOf('Model').boundingBox();
+    const listbox = await listOf('Model');
+    await listbox.getByRole('option', { name: 'GPT-4o-Mini' }).waitFor();
+    const list = await listbox.boundingBox();
     expect(list).not.toBeNull();
     expect((list?.x ?? 0) + (list?.width ?? 0)).toBeLessThanOrEqual(1024);
     await box.press('Escape');
-    expect(await listOf('Model').isVisible()).toBe(false);
+    expect(await listbox.isVisible()).toBe(false);
   });
 });

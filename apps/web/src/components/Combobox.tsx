@@ -75,7 +75,8 @@ export function Combobox({ name, label, defaultValue = '', options, onSearch, li
           onKeyDown={onKeyDown}
         />
       </label>
-      <ul id={listId} role="listbox" aria-label={`Known values of ${label}`} hidden={!shown}>
+      {/* Named without the field's label, which would otherwise also find the list. */}
+      <ul id={listId} role="listbox" aria-label="Known values" hidden={!shown}>
         {loading && options.length === 0 && <li className="muted">Loading…</li>}
         {options.map((option, i) => (
           <li
