@@ -36,5 +36,6 @@ export * from './monitors/monitor';
 export * from './conversation';
 export * from './trace-groups/group-query';
 export * from './reads/bounded-page';
+export * from './reads/filter-values';
 export * from './reads/span-id';
 export * from './reads/trace-page-query';

@@ -11,6 +11,7 @@ import {
   parsePromptListQuery,
   readPageQuery,
   readPromptName,
+  validateFilterValuesQuery,
   validationError,
 } from '@app/domain';
 import { PromptTemplateStore } from '@app/persistence';
@@ -45,6 +46,13 @@ export class ProjectReadsService {
   async listTraces(actor: Actor, { projectId, ...query }: TraceListInput) {
     await this.tenancy.requireProjectRole(actor, projectId);
     return this.traces.list(projectId, query);
+  }
+
+  /** `trace.filterValues`: the query past its projectId is the domain's (field, prefix, limit). */
+  async filterValues(actor: Actor, projectId: string, query: unknown) {
+    const q = validateFilterValuesQuery(query);
+    await this.tenancy.requireProjectRole(actor, projectId);
+    return this.traces.filterValues(projectId, q, Date.now());
   }
 
   /** The trace and a page of its spans and scores; the input's `spansLimit` and `spansCursor` page the spans as on REST. */

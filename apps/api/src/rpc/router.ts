@@ -122,6 +122,8 @@ export function buildRouter({ tenancy, evaluators, reads, stats, monitors, limit
         .input(dto(TraceSpanInput))
         .query(({ ctx, input }) => reads.traceSpan(ctx.actor, input)),
       scores: heavy.input(dto(TracePageInput)).query(({ ctx, input }) => reads.traceScores(ctx.actor, input)),
+      // A picker's known values: field, prefix, limit past the projectId go on for the domain's rules.
+      filterValues: authed.input(dto(ProjectInput)).query(({ ctx, input: { projectId, ...query } }) => reads.filterValues(ctx.actor, projectId, query)),
     }),
     // A session's or user's query goes on as sent past its projectId, for the domain's rules (group-query.ts).
     traceSession: t.router({

@@ -1,7 +1,20 @@
 import { Injectable } from '@nestjs/common';
 import pLimit from 'p-limit';
-import { TRACE_LIST_LIMITS, TRACE_QUERY_LIMIT, TRACE_READ_LIMITS, boundedPage, notFound, spanIdCandidates, toIso, traceIdCandidates } from '@app/domain';
-import { type SizedKeyRow, TraceQueries, type TraceRow } from '@app/persistence';
+import {
+  FILTER_VALUE_LIMITS,
+  type FilterValueField,
+  type FilterValuesQuery,
+  TRACE_LIST_LIMITS,
+  TRACE_QUERY_LIMIT,
+  TRACE_READ_LIMITS,
+  boundedPage,
+  normalizeSpanType,
+  notFound,
+  spanIdCandidates,
+  toIso,
+  traceIdCandidates,
+} from '@app/domain';
+import { type SizedKeyRow, TraceQueries, type TraceRow, type TraceValueColumn } from '@app/persistence';
 import { decodeCursor, decodeRowCursor, encodeCursor } from './cursor';
 import type { TraceFilterFields } from './trace-query.dto';
 import { toScoreResponse, toScoreSummaries, toSpanPageResponse, toSpanResponse, toTraceResponse } from './trace.mapper';
@@ -29,6 +42,18 @@ export type TraceListQuery = TraceFilterFields & { tags?: string[] };
 
 const optional = (v: string | undefined) => (v === undefined || v === '' ? undefined : v);
 
+/** Where each picker's values come from: a trace column (newest traces) or a span stats dimension. */
+const VALUE_SOURCES: Record<FilterValueField, { traces: TraceValueColumn } | { stats: 'span_type' | 'model' }> = {
+  name: { traces: 'name' },
+  tags: { traces: 'tags' },
+  userId: { traces: 'user_id' },
+  sessionId: { traces: 'session_id' },
+  environment: { traces: 'environment' },
+  spanType: { stats: 'span_type' },
+  model: { stats: 'model' },
+};
+const DAY_MS = 86_400_000;
+
 @Injectable()
 export class TracesService {
   /** Every trace read takes a turn here (TRACE_READ_LIMITS.concurrentReads): eight reads at once once stalled /health behind the pool. */
@@ -49,7 +74,7 @@ export class TracesService {
       environment: optional(q.environment),
       fromTimestamp: q.fromTimestamp === undefined ? undefined : toIso(q.fromTimestamp),
       toTimestamp: q.toTimestamp === undefined ? undefined : toIso(q.toTimestamp),
-      spanType: optional(q.spanType),
+      spanType: optional(q.spanType) && normalizeSpanType(q.spanType as string),
       model: optional(q.model),
       score: optional(q.scoreName) !== undefined || q.minScore !== undefined || q.maxScore !== undefined ? { name: optional(q.scoreName), min: q.minScore, max: q.maxScore } : undefined,
       after: optional(q.cursor) ? decodeCursor(q.cursor as string) : undefined,
@@ -63,6 +88,16 @@ export class TracesService {
       data: page.map((row) => ({ ...toTraceResponse(row), scores: scores.get(row.id) ?? [] })),
       meta: { nextCursor: rows.length > limit && last ? encodeCursor([last.timestamp_text, last.id]) : null },
     };
+  }
+
+  /** The known values of one filter (`trace.filterValues`), at most `limit`; `now` bounds the stats read. */
+  async filterValues(projectId: string, { field, contains, limit }: FilterValuesQuery, now: number): Promise<{ data: string[] }> {
+    const source = VALUE_SOURCES[field];
+    const data =
+      'traces' in source
+        ? await this.queries.recentTraceValues(projectId, source.traces, contains, FILTER_VALUE_LIMITS.recentTraces, limit)
+        : await this.queries.statsSpanValues(projectId, source.stats, contains, toIso(now - FILTER_VALUE_LIMITS.statsDays * DAY_MS), limit);
+    return { data };
   }
 
   /**

@@ -1,7 +1,9 @@
-import { useInfiniteQuery } from '@tanstack/react-query';
+import { keepPreviousData, useInfiniteQuery, useQuery } from '@tanstack/react-query';
 import { useVirtualizer } from '@tanstack/react-virtual';
-import { type FormEvent, useEffect, useMemo, useRef } from 'react';
+import { type FormEvent, useEffect, useMemo, useRef, useState } from 'react';
 import { useNavigate, useSearchParams } from 'react-router';
+import type { FilterValueField as PickerField } from '../../../../libs/domain/src/reads/filter-values';
+import { Combobox } from '../components/Combobox';
 import { formatCost, formatCount, formatMs, formatScore, formatTime, preview } from '../lib/format';
 import { SessionLink, UserLink } from '../lib/group-links';
 import { useCurrentProject } from '../lib/projects';
@@ -9,15 +11,21 @@ import { type Outputs, errorMessage, rpc } from '../rpc';
 
 type TraceRow = Outputs['trace']['list']['data'][number];
 
-const TEXT_FILTERS = [
-  ['name', 'Name'],
-  ['userId', 'User'],
-  ['sessionId', 'Session'],
-  ['environment', 'Environment'],
-  ['spanType', 'Span type'],
-  ['model', 'Model'],
-  ['scoreName', 'Score name'],
-] as const;
+
+/**
+ * The filters picked from the project's known values (`trace.filterValues`), in the URL under
+ * these keys. A span `operation` picker goes here once spans and filterValues carry it.
+ */
+const PICKER_FILTERS: readonly { key: PickerField; label: string; list?: boolean }[] = [
+  { key: 'name', label: 'Name' },
+  { key: 'spanType', label: 'Span type' },
+  { key: 'model', label: 'Model' },
+  { key: 'userId', label: 'User' },
+  { key: 'sessionId', label: 'Session' },
+  { key: 'environment', label: 'Environment' },
+  { key: 'tags', label: 'Tags (all of, comma-separated)', list: true },
+];
+const PICKER_VALUES = 20;
 const ROW_HEIGHT = 40;
 const PAGE = 50;
 
@@ -42,7 +50,20 @@ function filtersFrom(params: URLSearchParams) {
   };
 }
 
-function Filters() {
+/** A filter field offering the project's values that contain what is typed, in any case. */
+function FilterPicker({ projectId, field, label, list, defaultValue }: { projectId: string; field: PickerField; label: string; list?: boolean; defaultValue: string }) {
+  const [term, setTerm] = useState<string | null>(null);
+  const values = useQuery({
+    queryKey: ['filterValues', projectId, field, term],
+    queryFn: () => rpc.trace.filterValues.query({ projectId, field, prefix: term ?? '', limit: PICKER_VALUES } as { projectId: string }),
+    enabled: term !== null,
+    placeholderData: keepPreviousData,
+    staleTime: 30_000,
+  });
+  return <Combobox name={field} label={label} list={list} defaultValue={defaultValue} options={values.data?.data ?? []} loading={values.isFetching} onSearch={setTerm} />;
+}
+
+function Filters({ projectId }: { projectId: string }) {
   const [params, setParams] = useSearchParams();
   const submit = (e: FormEvent<HTMLFormElement>) => {
     e.preventDefault();
@@ -52,15 +73,12 @@ function Filters() {
   };
   return (
     <form className="filters" onSubmit={submit} aria-label="Trace filters" key={params.toString()}>
-      {TEXT_FILTERS.map(([key, label]) => (
-        <label key={key}>
-          {label}
-          <input name={key} defaultValue={params.get(key) ?? ''} />
-        </label>
+      {PICKER_FILTERS.map(({ key, label, list }) => (
+        <FilterPicker key={key} projectId={projectId} field={key} label={label} list={list} defaultValue={params.get(key) ?? ''} />
       ))}
       <label>
-        Tags (all of, comma-separated)
-        <input name="tags" defaultValue={params.get('tags') ?? ''} />
+        Score name
+        <input name="scoreName" defaultValue={params.get('scoreName') ?? ''} />
       </label>
       <label>
         Min score
@@ -187,7 +205,7 @@ export function TracesPage() {
           {list.isFetching && !list.isFetchingNextPage ? 'Refreshing…' : 'Refresh'}
         </button>
       </div>
-      <Filters />
+      <Filters projectId={projectId} />
       {list.error && <p role="alert">{errorMessage(list.error)}</p>}
       <p className="muted" role="status">
         {list.isLoading ? 'Loading traces…' : `${rows.length.toLocaleString('en-US')} trace${rows.length === 1 ? '' : 's'} shown${list.hasNextPage ? ', more below' : ''}`}

@@ -184,6 +184,9 @@ export interface ScoreSummaryRow {
   mean: number | null;
 }
 
+/** The trace columns whose known values a filter picker offers. */
+export type TraceValueColumn = 'name' | 'user_id' | 'session_id' | 'environment' | 'tags';
+
 /** Read-side queries of the trace read model; every query is scoped to one project. */
 export class TraceQueries {
   constructor(private readonly db: DataSource) {}
@@ -196,7 +199,8 @@ export class TraceQueries {
       where.push(sql(`$${params.length}`));
     };
     if (f.ids) add((p) => `t.id = ANY(${p}::uuid[])`, f.ids);
-    if (f.name !== undefined) add((p) => `t.name = ${p}`, f.name);
+    // Any case: a name is free text (README "Trace list filters").
+    if (f.name !== undefined) add((p) => `lower(t.name) = lower(${p})`, f.name);
     if (f.tags?.length) add((p) => `t.tags @> ${p}::text[]`, f.tags);
     if (f.userId !== undefined) add((p) => `t.user_id = ${p}`, f.userId);
     if (f.sessionId !== undefined) add((p) => `t.session_id = ${p}`, f.sessionId);
@@ -229,6 +233,37 @@ export class TraceQueries {
       `${traceSelect('$2::int')} WHERE ${where.join(' AND ')} ORDER BY t."timestamp" DESC, t.id DESC LIMIT $${params.length}`,
       params,
     );
+  }
+
+  /**
+   * The known values of one trace column among the project's `recent` newest traces (the
+   * timestamp index's first rows, so bounded at any size): newest use first, then most used.
+   * `contains` is lower case, matched anywhere in the value.
+   */
+  async recentTraceValues(projectId: string, column: TraceValueColumn, contains: string | undefined, recent: number, limit: number): Promise<string[]> {
+    const value = column === 'tags' ? 'unnest(r.v)' : 'r.v';
+    const rows: { value: string }[] = await this.db.query(
+      `SELECT x.value FROM (
+         SELECT ${value} AS value, r.ts FROM (
+           SELECT t.${column} AS v, t."timestamp" AS ts FROM traces t WHERE t.project_id = $1 ORDER BY t."timestamp" DESC, t.id DESC LIMIT $2
+         ) r
+       ) x
+       WHERE x.value IS NOT NULL AND x.value <> '' AND ($3::text IS NULL OR strpos(lower(x.value), $3) > 0)
+       GROUP BY x.value ORDER BY max(x.ts) DESC, count(*) DESC, x.value LIMIT $4`,
+      [projectId, recent, contains ?? null, limit],
+    );
+    return rows.map((r) => r.value);
+  }
+
+  /** A span dimension's known values from the 5-minute span stats since `since` (ISO): newest bucket first, then most calls. */
+  async statsSpanValues(projectId: string, column: 'span_type' | 'model', contains: string | undefined, since: string, limit: number): Promise<string[]> {
+    const rows: { value: string }[] = await this.db.query(
+      `SELECT ${column} AS value FROM span_stats_5m
+        WHERE project_id = $1 AND bucket >= $2::timestamptz AND ${column} <> '' AND ($3::text IS NULL OR strpos(lower(${column}), $3) > 0)
+        GROUP BY ${column} ORDER BY max(bucket) DESC, sum(calls) DESC, ${column} LIMIT $4`,
+      [projectId, since, contains ?? null, limit],
+    );
+    return rows.map((r) => r.value);
   }
 
   /** The trace of the first of `ids` the project has: candidates in order of preference (`traceIdCandidates`). */
