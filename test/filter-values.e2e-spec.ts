@@ -1,5 +1,5 @@
-import { randomUUID } from 'node:crypto';
-import { type Session, type Tenant, bootstrap, data, eventually, login, query, send } from './support/api';
+import { randomBytes, randomUUID } from 'node:crypto';
+import { type Session, type Tenant, bootstrap, data, eventually, ingestTelemetry, login, query, send } from './support/api';
 import { type Stack, startStack } from './support/stack';
 
 /** RPC `trace.filterValues` and the list's case rules: what the dashboard's filter pickers read. */
@@ -74,6 +74,21 @@ describe('filter pickers (trace.filterValues)', () => {
     expect(data(await list({ name: 'chat turn' })).data.map((t: any) => t.externalId)).toEqual([`fv-${run}`]);
     const rest = await send(stack, 'GET', '/api/v1/traces?spanType=llm&name=CHAT%20TURN', { token: a.apiKey });
     expect(rest.body.data.map((t: any) => t.externalId)).toEqual([`fv-${run}`]);
+  });
+
+  it('stores a trace whose name is longer than a name index row can hold', async () => {
+    // 32,000 random characters (Postgres compresses a repetitive one into an index row), as an
+    // OTLP root span may name its trace: the name index once held the whole name, and Postgres
+    // refused every insert of such a trace (the fuzz suite dead-lettered it).
+    const name = `Long ${randomBytes(24_000).toString('base64')}`;
+    const traceId = randomUUID().replace(/-/g, '');
+    const nanos = `${Date.now()}000000`;
+    const body = { resourceSpans: [{ scopeSpans: [{ spans: [{ traceId, spanId: traceId.slice(0, 16), name, startTimeUnixNano: nanos, endTimeUnixNano: nanos }] }] }] };
+    const posted = await ingestTelemetry(stack, a.apiKey, '/api/v1/otel/traces', body);
+    expect(posted.status).toBe(200);
+    const read = await send(stack, 'GET', `/api/v1/traces/${traceId}?minSeq=${posted.seq}`, { token: a.apiKey });
+    expect(read.status).toBe(200);
+    expect(read.body.name).toBe(name);
   });
 
   it('refuses another project’s caller with 403 and a bad field or limit with 400 naming it', async () => {

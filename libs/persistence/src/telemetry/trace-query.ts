@@ -187,6 +187,9 @@ export interface ScoreSummaryRow {
 /** The trace columns whose known values a filter picker offers. */
 export type TraceValueColumn = 'name' | 'user_id' | 'session_id' | 'environment' | 'tags';
 
+/** Characters of a lower-cased trace name in `traces_project_lower_name_idx` (a btree row is at most about 2.7 KB). */
+const TRACE_NAME_INDEX_PREFIX = 200;
+
 /** Read-side queries of the trace read model; every query is scoped to one project. */
 export class TraceQueries {
   constructor(private readonly db: DataSource) {}
@@ -200,7 +203,8 @@ export class TraceQueries {
     };
     if (f.ids) add((p) => `t.id = ANY(${p}::uuid[])`, f.ids);
     // Any case: a name is free text (README "Trace list filters").
-    if (f.name !== undefined) add((p) => `lower(t.name) = lower(${p})`, f.name);
+    // The index holds the name's prefix only (migration TraceNameLowerIndex): it finds the rows, the whole name decides.
+    if (f.name !== undefined) add((p) => `left(lower(t.name), ${TRACE_NAME_INDEX_PREFIX}) = left(lower(${p}), ${TRACE_NAME_INDEX_PREFIX}) AND lower(t.name) = lower(${p})`, f.name);
     if (f.tags?.length) add((p) => `t.tags @> ${p}::text[]`, f.tags);
     if (f.userId !== undefined) add((p) => `t.user_id = ${p}`, f.userId);
     if (f.sessionId !== undefined) add((p) => `t.session_id = ${p}`, f.sessionId);
