@@ -2,7 +2,7 @@ import 'reflect-metadata';
 import { mkdir, writeFile } from 'node:fs/promises';
 import { cpus, loadavg } from 'node:os';
 import { resolve } from 'node:path';
-import { launchChromium } from '../test/support/browser';
+import { launchChromium, logInToDashboard } from '../test/support/browser';
 import { ROOT, Stack, runCli } from '../test/support/stack';
 
 /**
@@ -66,19 +66,11 @@ async function measureRpc(stack: Stack, token: string, projectId: string) {
   return { runs: RPC_RUNS, p50Ms: round(pct(times, 50)), p95Ms: round(pct(times, 95)) };
 }
 
-async function logIn(page: import('playwright-core').Page, stack: Stack, email: string) {
-  await page.goto(`${stack.baseUrl}/login`);
-  await page.getByLabel('E-mail').fill(email);
-  await page.getByLabel('Password').fill(PASSWORD);
-  await page.getByRole('button', { name: 'Log in' }).click();
-  await page.waitForURL('**/traces');
-}
-
 async function measureBrowser(stack: Stack, email: string, projectId: string) {
   const chromium = await launchChromium();
   try {
     const page = await chromium.context.newPage();
-    await logIn(page, stack, email);
+    await logInToDashboard(page, stack.baseUrl, email, PASSWORD);
     const times: number[] = [];
     for (let i = 0; i < BROWSER_RUNS; i++) {
       // A reload: the session comes back from its refresh token, then the first page is fetched and drawn.
@@ -121,7 +113,7 @@ async function screenshots(stack: Stack): Promise<void> {
   const chromium = await launchChromium();
   try {
     const page = await chromium.context.newPage();
-    await logIn(page, stack, email);
+    await logInToDashboard(page, stack.baseUrl, email, PASSWORD);
     await page.locator('[role="row"][data-trace-id]').first().waitFor();
     await page.screenshot({ path: resolve(ROOT, 'docs', 'dashboard-traces.png') });
     await page.goto(`${stack.baseUrl}/p/${tenant.projectId}/traces/shot-0`);

@@ -1,4 +1,4 @@
-import { at, imageFromUrl, isObj, readAll, roleOf, stringAt, text, turn, turnsOf } from './read';
+import { at, imageFromUrl, isObj, roleContentMessage, stringAt, text, turnsOf } from './read';
 import type { ConversationFormat, ConversationPart, ConversationTurn } from './types';
 
 /**
@@ -39,14 +39,7 @@ function block(value: unknown): ConversationPart | undefined {
 }
 
 export function readAnthropicMessage(value: unknown): ConversationTurn | undefined {
-  if (!isObj(value)) return undefined;
-  const role = roleOf(at(value, 'role'));
-  const content = at(value, 'content');
-  if (role === undefined) return undefined;
-  if (typeof content === 'string') return turn(role, [text(content)]);
-  if (!Array.isArray(content)) return undefined;
-  const parts = readAll(content, block);
-  return parts && turn(role, parts);
+  return roleContentMessage(value, block);
 }
 
 export const anthropic: ConversationFormat = {

@@ -79,3 +79,19 @@ export function turnsOf(value: unknown, read: (message: unknown) => Conversation
   if (!messages || messages.length === 0) return undefined;
   return readAll(messages, read);
 }
+
+/**
+ * A `{role, content}` message whose content is a string or an array of blocks, each read by
+ * `part` (Anthropic messages, Vercel AI SDK prompt messages); undefined when any block is not
+ * one of the format's, so another format may claim the message.
+ */
+export function roleContentMessage(value: unknown, part: (block: unknown) => ConversationPart | undefined): ConversationTurn | undefined {
+  if (!isObj(value)) return undefined;
+  const role = roleOf(at(value, 'role'));
+  const content = at(value, 'content');
+  if (role === undefined) return undefined;
+  if (typeof content === 'string') return turn(role, [text(content)]);
+  if (!Array.isArray(content)) return undefined;
+  const parts = readAll(content, part);
+  return parts && turn(role, parts);
+}

@@ -1,4 +1,4 @@
-import { at, firstAt, imageFromUrl, isObj, readAll, roleOf, stringAt, text, turn, turnsOf } from './read';
+import { at, firstAt, imageFromUrl, isObj, readAll, roleContentMessage, stringAt, text, turn, turnsOf } from './read';
 import type { ConversationFormat, ConversationPart, ConversationTurn } from './types';
 
 /**
@@ -44,14 +44,7 @@ function part(value: unknown): ConversationPart | undefined {
 }
 
 function message(value: unknown): ConversationTurn | undefined {
-  if (!isObj(value)) return undefined;
-  const role = roleOf(at(value, 'role'));
-  const content = at(value, 'content');
-  if (role === undefined) return undefined;
-  if (typeof content === 'string') return turn(role, [text(content)]);
-  if (!Array.isArray(content)) return undefined;
-  const parts = readAll(content, part);
-  return parts && turn(role, parts);
+  return roleContentMessage(value, part);
 }
 
 export const vercelAi: ConversationFormat = {
