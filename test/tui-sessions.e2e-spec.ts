@@ -58,7 +58,8 @@ describe('spanlog tui: sessions and users (tmux, 80×24)', () => {
     expect(sessions.some((l) => l.includes('[Sessions]'))).toBe(true);
     expect(sessions.find((l) => l.startsWith('›'))).toMatch(new RegExp(`${sessionId} +3 +2m 00s`));
     tui.keys('Enter');
-    const opened = await tui.waitFor('the session’s traces and the first one’s turns', (s) => s.some((l) => l.includes(`session ${sessionId}`)) && s.some((l) => l.includes('question 1')) && s.some((l) => l.includes('answer 1')));
+    // The totals line loads on its own request, after or before the traces: wait for both.
+    const opened = await tui.waitFor('the session’s totals, traces and the first one’s turns', (s) => s.some((l) => l.includes(`session ${sessionId}`)) && s.some((l) => l.includes('question 1')) && s.some((l) => l.includes('answer 1')) && !s.some((l) => l.includes('loading…')));
     expect(opened.some((l) => l.includes('3 traces · lasting 2m 00s'))).toBe(true);
     const names = opened.filter((l) => l.includes(`turn `) && l.includes(run) && !l.startsWith('──')).map((l) => /turn \d/.exec(l)?.[0]);
     expect(names).toEqual(['turn 1', 'turn 2', 'turn 3']);
@@ -71,7 +72,7 @@ describe('spanlog tui: sessions and users (tmux, 80×24)', () => {
     tui.keys('U');
     await tui.waitFor('the user listed', (s) => s.some((l) => l.includes('[Users]')) && s.some((l) => l.startsWith('›') && l.includes(userId)));
     tui.keys('Enter');
-    const user = await tui.waitFor('the user’s traces, newest first', (s) => s.some((l) => l.includes(`user ${userId}`)) && s.some((l) => l.includes('question 3')));
+    const user = await tui.waitFor('the user’s traces, newest first', (s) => s.some((l) => l.includes(`user ${userId}`)) && s.some((l) => l.includes('question 3')) && !s.some((l) => l.includes('loading…')));
     expect(user.some((l) => l.includes('3 traces · 1 sessions'))).toBe(true);
     tui.keys('q');
     await tui.waitForText('tui exited 0');
