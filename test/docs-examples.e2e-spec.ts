@@ -4,6 +4,7 @@ import { chmodSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, w
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { type DocExample, checkOutput, fencedBlocks, parseExamples, runnableBlocks } from '../tools/doc-examples';
+import { brokenLinks } from '../tools/doc-links';
 import { ROOT, type Stack, runCli, startStack } from './support/stack';
 
 /**
@@ -82,6 +83,10 @@ describe('the documentation examples', () => {
   afterAll(async () => {
     if (home) rmSync(home, { recursive: true, force: true });
     await stack?.stop();
+  });
+
+  it('links only to files and headings that exist', () => {
+    expect(PAGES.flatMap((page) => brokenLinks(resolve(ROOT, page)).map((broken) => `${page}: ${broken}`))).toEqual([]);
   });
 
   // The TUI needs a terminal (test/tui.e2e-spec.ts drives it in tmux); a synopsis has <placeholders> or [--options]; a transcript starts with `$ `.
