@@ -19,7 +19,7 @@ const DEMO = { email: 'demo@spanlog.local', password: 'spanlog-demo', org: 'Demo
 /** Printed after each command with its index and exit status, to cut the page's output apart. */
 const MARK = '\x1e';
 
-/** The pages in the order a reader meets them: the README, then docs/ by name. */
+/** The pages in the order a reader meets them, on one stack: the README first (later pages read the trace it sends), then docs/ by name. */
 const PAGES = ['README.md', ...readdirSync(resolve(ROOT, 'docs')).filter((f) => f.endsWith('.md')).sort().map((f) => `docs/${f}`)];
 const read = (page: string) => readFileSync(resolve(ROOT, page), 'utf8');
 

@@ -1,6 +1,6 @@
 /**
  * The runnable examples of the documentation (README.md and docs/*.md), read for
- * test/docs-examples.e2e-spec.ts. The convention, stated in docs/README.md:
+ * test/docs-examples.e2e-spec.ts. The convention, stated in README.md ("The examples are tested"):
  *
  * - every fenced block tagged `sh` is runnable: its commands run in order, in one bash per page;
  * - a comment line `# → …` under a command is what that command must print: an HTTP status
