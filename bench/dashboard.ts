@@ -10,7 +10,7 @@ import { ROOT, Stack, runCli } from '../test/support/stack';
  * 100,000 traces, measured twice: the RPC alone (`trace.list`, first page of 50, repeated) and
  * in Debian's Chromium, from navigation to the first row drawn. The traces are written straight
  * into the trace table (generate_series): what the list reads is that table, not how it was
- * filled. With `--screenshots` it also takes the README's pictures (docs/dashboard-*.png) from
+ * filled. With `--screenshots` it also takes docs/dashboard.md's pictures (docs/dashboard-*.png) from
  * a small, realistic project on the same stack.
  */
 

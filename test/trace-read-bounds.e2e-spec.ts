@@ -20,7 +20,7 @@ const INPUT_CHARS = 4_500;
 /** A REST page's JSON: its spans' measured fields within pageBytes, plus what the rest of a span and the trace weigh. */
 const PAGE_JSON_BYTES = TRACE_READ_LIMITS.rest.pageBytes + TRACE_READ_LIMITS.spans.max * 2_048;
 const RPC_PAGE_JSON_BYTES = TRACE_READ_LIMITS.rpc.pageBytes + TRACE_READ_LIMITS.spans.max * 2_048;
-/** The API's resident memory at its peak, ingestion of the trace and every read here included (stated in the README). */
+/** The API's resident memory at its peak, ingestion of the trace and every read here included (stated in docs/reading.md). */
 const API_PEAK_RSS_MB = 800;
 
 interface PageSpan {

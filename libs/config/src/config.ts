@@ -47,7 +47,7 @@ export interface AppConfig {
   retentionFirstRunDelayMs: number;
   /** How often the processor checks newly applied requests against the rows they write (`spanlog verify`, incrementally). */
   verifyIntervalMs: number;
-  /** Monitors (README "Monitors"): how often one processor evaluates them all. */
+  /** Monitors (docs/evaluation.md "Monitors"): how often one processor evaluates them all. */
   monitorIntervalMs: number;
   /**
    * How long event time is left to settle: a round evaluates windows ending at the last

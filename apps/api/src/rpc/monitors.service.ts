@@ -25,7 +25,7 @@ export interface MonitorHistoryPage {
 const HISTORY_CURSOR = /^[1-9][0-9]{0,17}$/;
 
 /**
- * Monitors of a project (issue 16; README "Monitors"): members read them and their history,
+ * Monitors of a project (issue 16; docs/evaluation.md "Monitors"): members read them and their history,
  * owners and admins change them. Fields are checked by `validateMonitorInput`, the one place of
  * their rules, before access is; the processor evaluates them.
  */

@@ -28,7 +28,7 @@ const toSession = (row: GroupRow) => ({ id: row.key, ...totals(row), userIds: ro
 const toUser = (row: GroupRow) => ({ id: row.key, ...totals(row), sessionCount: row.session_count ?? 0 });
 
 /**
- * Sessions and users of a project (README "Sessions and users"): every query's input is checked
+ * Sessions and users of a project (docs/reading.md "Sessions and users"): every query's input is checked
  * by the domain's rules (REST's query text and the RPC's JSON alike), every page bounded.
  */
 @Injectable()

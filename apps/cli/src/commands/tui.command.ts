@@ -11,7 +11,7 @@ interface TuiOptions {
   interval: string;
 }
 
-/** Exit code when standard input or output is not a terminal (documented in the README). */
+/** Exit code when standard input or output is not a terminal (documented in docs/cli.md). */
 export const NOT_A_TERMINAL_EXIT_CODE = 2;
 
 export const NOT_A_TERMINAL_MESSAGE =

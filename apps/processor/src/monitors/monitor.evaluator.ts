@@ -18,7 +18,7 @@ const STALE_AFTER_ROUNDS = 10;
 
 /**
  * Evaluates every enabled monitor every `SPANLOG_MONITOR_INTERVAL_MS` over the overview stats,
- * by event time (README "Monitors"). Only states the data supports are written:
+ * by event time (docs/evaluation.md "Monitors"). Only states the data supports are written:
  * - a round is skipped while the stats or the telemetry they are counted from are being
  *   rebuilt to a new version (the serving version is older than this code's), or while the
  *   telemetry projection is more than `SPANLOG_MONITOR_MAX_LAG` messages behind the stream;

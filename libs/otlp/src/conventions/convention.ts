@@ -36,7 +36,7 @@ export const MAPPED_SPAN_FIELDS: readonly MappedSpanField[] = ['operation', 'mod
 export const MAPPED_TRACE_FIELDS: readonly MappedTraceField[] = ['name', 'userId', 'sessionId', 'environment', 'tags', 'metadata'];
 
 export interface Convention {
-  /** How the README and `explain` name it. */
+  /** How docs/ingestion.md and `explain` name it. */
   name: string;
   span: { readonly [F in MappedSpanField]?: readonly Rule<MappedSpanValues[F]>[] };
   trace: { readonly [F in MappedTraceField]?: readonly Rule<MappedTraceValues[F]>[] };

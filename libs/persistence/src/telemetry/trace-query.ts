@@ -202,7 +202,7 @@ export class TraceQueries {
       where.push(sql(`$${params.length}`));
     };
     if (f.ids) add((p) => `t.id = ANY(${p}::uuid[])`, f.ids);
-    // Any case: a name is free text (README "Trace list filters").
+    // Any case: a name is free text (docs/dashboard.md "Trace list filters").
     // The index holds the name's prefix only (migration TraceNameLowerIndex): it finds the rows, the whole name decides.
     if (f.name !== undefined) add((p) => `left(lower(t.name), ${TRACE_NAME_INDEX_PREFIX}) = left(lower(${p}), ${TRACE_NAME_INDEX_PREFIX}) AND lower(t.name) = lower(${p})`, f.name);
     if (f.tags?.length) add((p) => `t.tags @> ${p}::text[]`, f.tags);
