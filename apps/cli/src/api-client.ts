@@ -35,6 +35,48 @@ export function describeApiError(status: number, body: unknown): string {
   return `the API answered ${status}`;
 }
 
+/** `--api` as a base URL without its trailing slash. */
+export function apiBaseUrl(text: string): string {
+  let url: URL;
+  try {
+    url = new URL(text);
+  } catch {
+    throw new CliError(`--api: "${text}" is not a URL`);
+  }
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new CliError(`--api: "${text}" must be an http or https URL`);
+  return url.toString().replace(/\/+$/, '');
+}
+
+const parseJson = (text: string): unknown => {
+  try {
+    return text ? JSON.parse(text) : null;
+  } catch {
+    return null;
+  }
+};
+
+/**
+ * One request to the API at `baseUrl`, REST or RPC alike: an API that cannot be reached and
+ * an error answer both become one line the CLI prints, worded the same for every endpoint.
+ */
+export async function sendToApi(baseUrl: string, url: string | URL, init: RequestInit): Promise<Response> {
+  let res: Response;
+  try {
+    res = await fetch(url, init);
+  } catch (err) {
+    const cause = (err as { cause?: { code?: string; message?: string } }).cause;
+    throw new CliError(`cannot reach the Spanlog API at ${baseUrl}: ${cause?.code ?? cause?.message ?? (err as Error).message}`);
+  }
+  if (!res.ok) throw new ApiError(res.status, describeApiError(res.status, parseJson(await res.text())));
+  return res;
+}
+
+export const withBearer = (headers: RequestInit['headers'], token: string): Headers => {
+  const merged = new Headers(headers);
+  merged.set('authorization', `Bearer ${token}`);
+  return merged;
+};
+
 interface Call {
   method: 'GET' | 'POST';
   path: string;
@@ -43,19 +85,12 @@ interface Call {
   body?: unknown;
 }
 
-/** The Spanlog API over HTTP: REST, the auth endpoints and the dashboard RPC. */
+/** The API's REST endpoints: login, refresh and logout, and a project's data read with an API key. */
 export class ApiClient {
   readonly baseUrl: string;
 
   constructor(baseUrl: string) {
-    let url: URL;
-    try {
-      url = new URL(baseUrl);
-    } catch {
-      throw new CliError(`--api: "${baseUrl}" is not a URL`);
-    }
-    if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new CliError(`--api: "${baseUrl}" must be an http or https URL`);
-    this.baseUrl = url.toString().replace(/\/+$/, '');
+    this.baseUrl = apiBaseUrl(baseUrl);
   }
 
   async login(email: string, password: string): Promise<AuthSession> {
@@ -70,16 +105,6 @@ export class ApiClient {
     await this.request({ method: 'POST', path: '/api/v1/auth/logout', token: accessToken });
   }
 
-  /** A tRPC query, sent as tRPC's own client sends it: GET with the input in `?input=`. */
-  async query<T>(procedure: string, input: unknown, accessToken: string): Promise<T> {
-    const query = { input: input === undefined ? undefined : JSON.stringify(input) };
-    return (await this.request<{ result: { data: T } }>({ method: 'GET', path: `/api/trpc/${procedure}`, token: accessToken, query })).result.data;
-  }
-
-  async mutate<T>(procedure: string, input: unknown, accessToken: string): Promise<T> {
-    return (await this.request<{ result: { data: T } }>({ method: 'POST', path: `/api/trpc/${procedure}`, token: accessToken, body: input })).result.data;
-  }
-
   async get<T>(path: string, token: string, query: Record<string, string | undefined> = {}): Promise<T> {
     return this.request<T>({ method: 'GET', path, token, query });
   }
@@ -91,24 +116,14 @@ export class ApiClient {
   private async request<T>(call: Call): Promise<T> {
     const url = new URL(`${this.baseUrl}${call.path}`);
     for (const [name, value] of Object.entries(call.query ?? {})) if (value !== undefined) url.searchParams.set(name, value);
-    const headers: Record<string, string> = {};
-    if (call.token) headers.authorization = `Bearer ${call.token}`;
-    if (call.body !== undefined) headers['content-type'] = 'application/json';
-    let res: Response;
-    try {
-      res = await fetch(url, { method: call.method, headers, body: call.body === undefined ? undefined : JSON.stringify(call.body) });
-    } catch (err) {
-      const cause = (err as { cause?: { code?: string; message?: string } }).cause;
-      throw new CliError(`cannot reach the Spanlog API at ${this.baseUrl}: ${cause?.code ?? cause?.message ?? (err as Error).message}`);
-    }
+    const headers = call.token ? withBearer(undefined, call.token) : new Headers();
+    if (call.body !== undefined) headers.set('content-type', 'application/json');
+    const res = await sendToApi(this.baseUrl, url, { method: call.method, headers, body: call.body === undefined ? undefined : JSON.stringify(call.body) });
     const text = await res.text();
-    let body: unknown = null;
     try {
-      body = text ? JSON.parse(text) : null;
+      return (text ? JSON.parse(text) : null) as T;
     } catch {
-      if (res.ok) throw new CliError(`the API at ${this.baseUrl} answered ${res.status} with a body that is not JSON`);
+      throw new CliError(`the API at ${this.baseUrl} answered ${res.status} with a body that is not JSON`);
     }
-    if (!res.ok) throw new ApiError(res.status, describeApiError(res.status, body));
-    return body as T;
   }
 }

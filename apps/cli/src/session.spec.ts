@@ -51,8 +51,8 @@ describe(LoggedIn.name, () => {
   it('answers overlapping 401s with one refresh that every call then uses', async () => {
     const server = fakeServer();
     const me = LoggedIn.open(undefined);
-    const answers = await Promise.all([me.query('a.list'), me.query('b.list'), me.query('c.list')]);
-    expect(answers).toEqual(['/api/trpc/a.list', '/api/trpc/b.list', '/api/trpc/c.list']);
+    const answers = await Promise.all([me.rpc.user.me.query(), me.rpc.organization.list.query(), me.rpc.project.list.query({ orgId: 'o' })]);
+    expect(answers).toEqual(['/api/trpc/user.me', '/api/trpc/organization.list', '/api/trpc/project.list']);
     expect(server.refreshCount()).toBe(1);
     expect(server.calls.filter((c) => c.startsWith('refresh'))).toEqual(['refresh refresh-1']);
     expect(readSession()).toMatchObject({ access_token: 'access-1', refresh_token: 'refresh-2' });
@@ -62,6 +62,12 @@ describe(LoggedIn.name, () => {
     writeSession({ api: API, access_token: 'old-access', refresh_token: 'spent', expires_at: 0, user: { id: 'u', email: 'u@x.test' } });
     const me = LoggedIn.open(undefined);
     globalThis.fetch = (async () => json(401, { data: null, error: { code: 'UNAUTHORIZED', message: 'no' } })) as typeof fetch;
-    await expect(me.query('a.list')).rejects.toBeInstanceOf(SessionEndedError);
+    await expect(me.rpc.user.me.query()).rejects.toMatchObject({ message: new SessionEndedError().message, cause: expect.any(SessionEndedError) });
+  });
+
+  it('reads an RPC error answer as the one line the CLI prints for any API error', async () => {
+    const me = LoggedIn.open(undefined);
+    globalThis.fetch = (async () => json(403, { error: { message: 'not a\nmember', code: -32003, data: { code: 'FORBIDDEN', httpStatus: 403 } } })) as typeof fetch;
+    await expect(me.rpc.apiKey.list.query({ projectId: 'p' })).rejects.toThrow(/^not a member \(403 FORBIDDEN\)$/);
   });
 });

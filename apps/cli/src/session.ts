@@ -1,5 +1,6 @@
-import { ApiClient, ApiError, DEFAULT_API_URL } from './api-client';
+import { ApiClient, ApiError, DEFAULT_API_URL, sendToApi, withBearer } from './api-client';
 import { CliError } from './output';
+import { type Rpc, createRpc } from './rpc-client';
 import { type StoredSession, readSession, writeSession } from './session-file';
 
 /** The stored session is gone for good on the server (logged out, revoked, expired). */
@@ -22,11 +23,15 @@ export const apiUrl = (option: string | undefined): string => option ?? readSess
  */
 export class LoggedIn {
   private refreshing: Promise<void> | null = null;
+  /** The dashboard RPC as this user; its calls get the same refresh and retry. */
+  readonly rpc: Rpc;
 
   private constructor(
     private session: StoredSession,
     readonly api: ApiClient,
-  ) {}
+  ) {
+    this.rpc = createRpc(api.baseUrl, (url, init) => this.call((token) => sendToApi(api.baseUrl, url, { ...init, headers: withBearer(init?.headers, token) })));
+  }
 
   static open(apiOption: string | undefined): LoggedIn {
     const session = readSession();
@@ -40,14 +45,6 @@ export class LoggedIn {
 
   get email(): string {
     return this.session.user.email;
-  }
-
-  query<T>(procedure: string, input?: unknown): Promise<T> {
-    return this.call((token) => this.api.query<T>(procedure, input, token));
-  }
-
-  mutate<T>(procedure: string, input: unknown): Promise<T> {
-    return this.call((token) => this.api.mutate<T>(procedure, input, token));
   }
 
   async call<T>(request: (accessToken: string) => Promise<T>): Promise<T> {

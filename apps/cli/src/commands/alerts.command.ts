@@ -1,29 +1,12 @@
 import type { Command } from 'commander';
 import { printResult, table } from '../output';
+import type { RpcOutputs } from '../rpc-client';
 import { LoggedIn } from '../session';
 import { type ApiOptions, apiCommand } from './api-command';
 
-interface ListedMonitor {
-  id: string;
-  name: string;
-  metric: string;
-  scoreName: string | null;
-  filter: Record<string, string>;
-  windowSeconds: number;
-  comparison: string;
-  threshold: number;
-  enabled: boolean;
-  state: string | null;
-  value: number | null;
-  evaluatedAt: string | null;
-}
+type Monitor = RpcOutputs['monitor']['list'][number];
 
-interface HistoryPage {
-  data: { at: string; state: string; previousState: string | null; value: number | null; threshold: number; comparison: string; windowStart: string; windowEnd: string }[];
-  meta: { nextCursor: string | null };
-}
-
-const ruleText = (m: ListedMonitor) => {
+const ruleText = (m: Monitor) => {
   const filter = Object.entries(m.filter).map(([k, v]) => `${k}=${v}`);
   const metric = m.scoreName === null ? m.metric : `${m.metric}(${m.scoreName})`;
   return `${metric} ${m.comparison} ${m.threshold} over ${m.windowSeconds / 60} min${filter.length ? ` where ${filter.join(', ')}` : ''}`;
@@ -36,7 +19,7 @@ export function registerAlertsCommands(program: Command): void {
   apiCommand(alerts, 'list', 'monitors with their current state (OK, ALERT, NO_DATA; "pending" before the first evaluation) and value')
     .requiredOption('--project <id>')
     .action(async (opts: ApiOptions & { project: string }) => {
-      const monitors = await LoggedIn.open(opts.api).query<ListedMonitor[]>('monitor.list', { projectId: opts.project });
+      const monitors = await LoggedIn.open(opts.api).rpc.monitor.list.query({ projectId: opts.project });
       printResult(monitors, !!opts.json, () =>
         monitors.length
           ? table(
@@ -51,7 +34,7 @@ export function registerAlertsCommands(program: Command): void {
     .requiredOption('--id <monitorId>')
     .option('--cursor <cursor>', 'the nextCursor of the page before')
     .action(async (opts: ApiOptions & { project: string; id: string; cursor?: string }) => {
-      const page = await LoggedIn.open(opts.api).query<HistoryPage>('monitor.history', { projectId: opts.project, id: opts.id, ...(opts.cursor ? { cursor: opts.cursor } : {}) });
+      const page = await LoggedIn.open(opts.api).rpc.monitor.history.query({ projectId: opts.project, id: opts.id, ...(opts.cursor ? { cursor: opts.cursor } : {}) });
       printResult(page, !!opts.json, () =>
         [
           page.data.length

@@ -1,8 +1,11 @@
 import type { Command } from 'commander';
-import type { Evaluator, EvaluatorWithSecret } from '@app/domain';
 import { CliError, printResult, table } from '../output';
+import type { RpcInputs, RpcOutputs } from '../rpc-client';
 import { LoggedIn } from '../session';
 import { type ApiOptions, apiCommand } from './api-command';
+
+type Evaluator = RpcOutputs['evaluator']['list'][number];
+type EvaluatorWithSecret = RpcOutputs['evaluator']['create'];
 
 /** The options of `evaluators create|update`, as commander hands them over. */
 export interface EvaluatorOptions extends ApiOptions {
@@ -56,11 +59,10 @@ function enabledOption({ enabled, disabled }: EvaluatorOptions): boolean | undef
  * the options: only what was given, so that the API fills the defaults on create and keeps
  * the other values on update. Ranges and formats are checked by the API alone.
  */
-export function evaluatorInput(opts: EvaluatorOptions): Record<string, unknown> {
+export function evaluatorInput(opts: EvaluatorOptions): RpcInputs['evaluator']['create'] & { id?: string } {
   const filter = { spanTypes: listOption(opts.spanTypes), names: listOption(opts.names), sampleRate: numberOption('--sample-rate', opts.sampleRate) };
   const filterGiven = Object.values(filter).some((value) => value !== undefined);
-  const input: Record<string, unknown> = {
-    projectId: opts.project,
+  const fields = {
     id: opts.id,
     name: opts.name,
     url: opts.url,
@@ -70,7 +72,7 @@ export function evaluatorInput(opts: EvaluatorOptions): Record<string, unknown> 
     filter: filterGiven ? filter : undefined,
     enabled: enabledOption(opts),
   };
-  return Object.fromEntries(Object.entries(input).filter(([, value]) => value !== undefined));
+  return { projectId: opts.project, ...Object.fromEntries(Object.entries(fields).filter(([, value]) => value !== undefined)) };
 }
 
 /** The options create and update share. */
@@ -100,7 +102,7 @@ export function registerEvaluatorsCommands(program: Command): void {
 
   evaluatorSettingOptions(apiCommand(evaluators, 'create', 'add a webhook evaluator to a project').requiredOption('--project <id>').requiredOption('--name <name>').requiredOption('--url <url>')).action(
     async (opts: EvaluatorOptions) => {
-      const evaluator = await LoggedIn.open(opts.api).mutate<EvaluatorWithSecret>('evaluator.create', evaluatorInput(opts));
+      const evaluator = await LoggedIn.open(opts.api).rpc.evaluator.create.mutate(evaluatorInput(opts));
       printResult(evaluator, !!opts.json, () => withSecret(evaluator));
     },
   );
@@ -108,7 +110,7 @@ export function registerEvaluatorsCommands(program: Command): void {
   apiCommand(evaluators, 'list', "a project's evaluators by name; header values show as ***")
     .requiredOption('--project <id>')
     .action(async (opts: ApiOptions & { project: string }) => {
-      const listed = await LoggedIn.open(opts.api).query<Evaluator[]>('evaluator.list', { projectId: opts.project });
+      const listed = await LoggedIn.open(opts.api).rpc.evaluator.list.query({ projectId: opts.project });
       printResult(listed, !!opts.json, () => (listed.length ? listed.map(describe).join('\n') : table([])));
     });
 
@@ -119,8 +121,8 @@ export function registerEvaluatorsCommands(program: Command): void {
       .option('--name <name>')
       .option('--url <url>')
       .option('--enabled', 'let the evaluator run'),
-  ).action(async (opts: EvaluatorOptions) => {
-    const evaluator = await LoggedIn.open(opts.api).mutate<Evaluator>('evaluator.update', evaluatorInput(opts));
+  ).action(async (opts: EvaluatorOptions & { id: string }) => {
+    const evaluator = await LoggedIn.open(opts.api).rpc.evaluator.update.mutate({ ...evaluatorInput(opts), id: opts.id });
     printResult(evaluator, !!opts.json, () => describe(evaluator));
   });
 
@@ -128,7 +130,7 @@ export function registerEvaluatorsCommands(program: Command): void {
     .requiredOption('--project <id>')
     .requiredOption('--id <id>')
     .action(async (opts: ApiOptions & { project: string; id: string }) => {
-      const evaluator = await LoggedIn.open(opts.api).mutate<EvaluatorWithSecret>('evaluator.rotateSecret', { projectId: opts.project, id: opts.id });
+      const evaluator = await LoggedIn.open(opts.api).rpc.evaluator.rotateSecret.mutate({ projectId: opts.project, id: opts.id });
       printResult(evaluator, !!opts.json, () => withSecret(evaluator));
     });
 
@@ -136,7 +138,7 @@ export function registerEvaluatorsCommands(program: Command): void {
     .requiredOption('--project <id>')
     .requiredOption('--id <id>')
     .action(async (opts: ApiOptions & { project: string; id: string }) => {
-      const result = await LoggedIn.open(opts.api).mutate<{ id: string; deleted: boolean }>('evaluator.delete', { projectId: opts.project, id: opts.id });
+      const result = await LoggedIn.open(opts.api).rpc.evaluator.delete.mutate({ projectId: opts.project, id: opts.id });
       printResult(result, !!opts.json, () => `deleted ${result.id}`);
     });
 }

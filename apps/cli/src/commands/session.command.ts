@@ -5,7 +5,6 @@ import { readPassword } from '../prompt';
 import { LoggedIn, SessionEndedError } from '../session';
 import { removeSession, writeSession } from '../session-file';
 import { type ApiOptions, apiCommand } from './api-command';
-import type { Organization } from './orgs.command';
 
 export function registerSessionCommands(program: Command): void {
   program
@@ -38,8 +37,8 @@ export function registerSessionCommands(program: Command): void {
 
   apiCommand(program, 'whoami', 'the logged-in user and their organizations').action(async (opts: ApiOptions) => {
     const me = LoggedIn.open(opts.api);
-    const user = await me.query<{ id: string; email: string }>('user.me');
-    const organizations = await me.query<Organization[]>('organization.list');
+    const user = await me.rpc.user.me.query();
+    const organizations = await me.rpc.organization.list.query();
     printResult({ id: user.id, email: user.email, organizations }, !!opts.json, () =>
       [`${user.email} (${user.id})`, ...organizations.map((o) => `  ${o.id}  ${o.name}  ${o.plan}  ${o.role}`)].join('\n'),
     );

@@ -1,5 +1,6 @@
 import type { Command } from 'commander';
 import { CliError, printResult, table } from '../output';
+import type { RpcInputs } from '../rpc-client';
 import { type ReadAccess, type ReadOptions, readAccess, readCommand } from './key-command';
 
 interface TraceOptions extends ReadOptions {
@@ -24,7 +25,7 @@ interface TracePage {
 interface TraceSummary {
   id: string;
   name: string | null;
-  timestamp: string;
+  timestamp: string | null;
   spanCount: number;
 }
 
@@ -57,19 +58,28 @@ function traceAccess(opts: TraceOptions): Promise<ReadAccess> {
   return readAccess(opts);
 }
 
+/**
+ * The options go to the RPC as typed, as they do to REST: the API reads numbers and
+ * timestamps out of the text and names the field it refuses. The router's input types are
+ * those of the values once read (`limit: number`), hence this one assertion.
+ */
+const asTyped = <Input>(input: Record<string, unknown>): Input => input as Input;
+
 /** `trace.list`'s input from the REST query: tags as a list, no minSeq. */
-function rpcListInput(projectId: string, query: Record<string, string | undefined>): Record<string, unknown> {
+function rpcListInput(projectId: string, query: Record<string, string | undefined>): RpcInputs['trace']['list'] {
   const { tags, minSeq: _minSeq, ...rest } = query;
-  return { projectId, ...rest, ...(tags !== undefined && { tags: tags.split(',').map((t) => t.trim()).filter(Boolean) }) };
+  return asTyped({ projectId, ...rest, ...(tags !== undefined && { tags: tags.split(',').map((t) => t.trim()).filter(Boolean) }) });
 }
 
-/** `trace.get`'s paging input from the options: a limit of digits as the number it is; anything else as sent, for the server to refuse naming the field. */
-function rpcPageInput(opts: TraceGetOptions): Record<string, unknown> {
+/** `trace.get`'s input from the options: a limit of digits as the number it is; anything else as sent, for the server to refuse naming the field. */
+function rpcGetInput(projectId: string, id: string, opts: TraceGetOptions): RpcInputs['trace']['get'] {
   const limit = opts.spansLimit;
-  return {
+  return asTyped({
+    projectId,
+    id,
     ...(limit !== undefined && { spansLimit: /^\d+$/.test(limit) ? Number(limit) : limit }),
     ...(opts.spansCursor !== undefined && { spansCursor: opts.spansCursor }),
-  };
+  });
 }
 
 export function registerTracesCommands(program: Command): void {
@@ -95,10 +105,10 @@ export function registerTracesCommands(program: Command): void {
       const access = await traceAccess(opts);
       const query = Object.fromEntries(Object.entries(FILTERS).map(([option, param]) => [param, opts[option as keyof typeof FILTERS]]));
       type Page = { data: TraceSummary[]; meta: { nextCursor: string | null } };
-      const page = access.kind === 'key' ? await access.api.get<Page>('/api/v1/traces', access.key, query) : await access.me.query<Page>('trace.list', rpcListInput(access.projectId, query));
+      const page: Page = access.kind === 'key' ? await access.api.get<Page>('/api/v1/traces', access.key, query) : await access.me.rpc.trace.list.query(rpcListInput(access.projectId, query));
       printResult(page, !!opts.json, () =>
         [
-          table(page.data.map((t) => [t.timestamp, t.id, t.name ?? '(unnamed)', `${t.spanCount} spans`])),
+          table(page.data.map((t) => [t.timestamp ?? '', t.id, t.name ?? '(unnamed)', `${t.spanCount} spans`])),
           ...(page.meta.nextCursor ? [`more: --cursor ${page.meta.nextCursor}`] : []),
         ].join('\n'),
       );
@@ -109,10 +119,10 @@ export function registerTracesCommands(program: Command): void {
     .option('--spans-cursor <cursor>', 'nextSpansCursor of the previous page')
     .action(async (id: string, opts: TraceGetOptions) => {
       const access = await traceAccess(opts);
-      const trace =
+      const trace: TracePage =
         access.kind === 'key'
           ? await access.api.get<TracePage>(`/api/v1/traces/${encodeURIComponent(id)}`, access.key, { minSeq: opts.minSeq, spansLimit: opts.spansLimit, spansCursor: opts.spansCursor })
-          : await access.me.query<TracePage>('trace.get', { projectId: access.projectId, id, ...rpcPageInput(opts) });
+          : await access.me.rpc.trace.get.query(rpcGetInput(access.projectId, id, opts));
       printResult(trace, !!opts.json, () => [JSON.stringify(trace, null, 2), ...morePages(id, trace)].join('\n'));
     });
 
@@ -121,7 +131,7 @@ export function registerTracesCommands(program: Command): void {
     const span =
       access.kind === 'key'
         ? await access.api.get<unknown>(`/api/v1/traces/${encodeURIComponent(traceId)}/spans/${encodeURIComponent(spanId)}`, access.key, { minSeq: opts.minSeq })
-        : await access.me.query<unknown>('trace.span', { projectId: access.projectId, traceId, spanId });
+        : await access.me.rpc.trace.span.query({ projectId: access.projectId, traceId, spanId });
     printResult(span, !!opts.json, () => JSON.stringify(span, null, 2));
   });
 }

@@ -1,10 +1,7 @@
 import type { Command } from 'commander';
-import type { usageReport } from '@app/domain';
 import { printResult, table } from '../output';
 import { LoggedIn } from '../session';
 import { type ApiOptions, apiCommand } from './api-command';
-
-type UsageReport = ReturnType<typeof usageReport>;
 
 const limitText = (limit: number | null) => (limit === null ? 'unlimited' : String(limit));
 
@@ -12,7 +9,7 @@ export function registerUsageCommands(program: Command): void {
   apiCommand(program, 'usage', "this UTC month's usage of an organization against its plan")
     .requiredOption('--org <id>')
     .action(async (opts: ApiOptions & { org: string }) => {
-      const usage = await LoggedIn.open(opts.api).query<UsageReport>('usage.get', { orgId: opts.org });
+      const usage = await LoggedIn.open(opts.api).rpc.usage.get.query({ orgId: opts.org });
       printResult(usage, !!opts.json, () =>
         [
           `${usage.month} on ${usage.plan}`,

@@ -2,7 +2,7 @@
 
 export interface Listed {
   id: string;
-  timestamp: string;
+  timestamp: string | null;
 }
 
 export interface LiveList<T extends Listed> {
@@ -15,7 +15,7 @@ export const EMPTY_LIVE: LiveList<never> = { rows: [], nextCursor: null };
 
 /** The list's order (as the API's): newest timestamp first, then the greater id. */
 export function compareListed(a: Listed, b: Listed): number {
-  const byTime = Date.parse(b.timestamp) - Date.parse(a.timestamp);
+  const byTime = Date.parse(b.timestamp ?? '') - Date.parse(a.timestamp ?? '');
   if (byTime) return byTime;
   return a.id < b.id ? 1 : a.id > b.id ? -1 : 0;
 }

@@ -1,5 +1,5 @@
 import { conversationLines } from './conversation-lines';
-import { durationMs, formatCost, formatCount, formatDuration, formatTime } from './format';
+import { NONE, durationMs, formatCost, formatCount, formatDuration, formatTime } from './format';
 import type { TreeRow } from './span-tree';
 import type { Monitor, MonitorHistoryEntry, Score, Span, Trace, TraceSummary } from './spanlog-rpc';
 import { fit, oneLine, valueLines, valuePreview } from './text';
@@ -65,8 +65,8 @@ export function spanRow(row: TreeRow<Span>, selected: boolean, width: number): s
   return line(
     selected ? '›' : s.level === 'ERROR' ? '!' : ' ',
     [
-      fit(`${row.prefix}${s.name}`, c.name),
-      fit(s.type, c.type),
+      fit(`${row.prefix}${s.name ?? ''}`, c.name),
+      fit(s.type ?? '', c.type),
       fit(formatDuration(row.durationMs), c.duration, 'right'),
       fit(s.model ?? '', c.model),
       fit(spanTokens(s), c.tokens, 'right'),
@@ -91,8 +91,8 @@ export function traceHeaderLines(trace: Trace, now: Date): [string, string] {
 function spanSummaryLines(span: Span, trace: Trace): string[] {
   const scores = trace.scores.filter((s) => s.spanId === span.id);
   return [
-    `${span.name} · ${span.type}${span.operation ? ` ${span.operation}` : ''}${span.model ? ` · ${span.model}` : ''}`,
-    `start ${span.startTime} · ${formatDuration(durationMs(span.startTime, span.endTime))} · tokens ${spanTokens(span) || '–'} · cost ${formatCost(span.cost)}`,
+    `${span.name ?? '(unnamed)'} · ${span.type ?? ''}${span.operation ? ` ${span.operation}` : ''}${span.model ? ` · ${span.model}` : ''}`,
+    `start ${span.startTime ?? NONE} · ${formatDuration(durationMs(span.startTime, span.endTime))} · tokens ${spanTokens(span) || '–'} · cost ${formatCost(span.cost)}`,
     ...(span.level && span.level !== 'DEFAULT' ? [`level ${span.level}${span.statusMessage ? `: ${oneLine(span.statusMessage)}` : ''}`] : []),
     ...(scores.length ? [`scores ${scoreText(scores)}`] : []),
   ];

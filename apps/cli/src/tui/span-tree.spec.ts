@@ -20,6 +20,15 @@ describe(spanTree.name, () => {
     ]);
   });
 
+  it('places a span without a start time (the API may answer null) without moving the others’ offsets', () => {
+    const rows = spanTree([span('root', null, 1000, 1500), { ...span('unstarted', 'root', 0), startTime: null }, span('child', 'root', 1200)]);
+    expect(rows.map((r) => [r.span.id, r.offsetMs, r.durationMs])).toEqual([
+      ['root', 0, 500],
+      ['child', 200, null],
+      ['unstarted', 0, null],
+    ]);
+  });
+
   it('shows a span whose parent has not arrived as a root instead of hiding it', () => {
     expect(layout([span('root', null, 0), span('orphan', 'missing', 5)])).toEqual(['root', 'orphan']);
   });

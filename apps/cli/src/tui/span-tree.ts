@@ -4,9 +4,12 @@ import { durationMs } from './format';
 export interface TreeSpan {
   id: string;
   parentId: string | null;
-  startTime: string;
+  startTime: string | null;
   endTime: string | null;
 }
+
+/** NaN for a span without a start time (it sorts by id among the others). */
+const startMs = (span: TreeSpan): number => (span.startTime === null ? NaN : Date.parse(span.startTime));
 
 export interface TreeRow<S extends TreeSpan> {
   span: S;
@@ -28,7 +31,7 @@ export const MAX_DRAWN_DEPTH = 8;
  * span appears exactly once.
  */
 export function spanTree<S extends TreeSpan>(spans: readonly S[]): TreeRow<S>[] {
-  const byStart = [...spans].sort((a, b) => Date.parse(a.startTime) - Date.parse(b.startTime) || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
+  const byStart = [...spans].sort((a, b) => startMs(a) - startMs(b) || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
   const ids = new Set(byStart.map((s) => s.id));
   const children = new Map<string, S[]>();
   const roots: S[] = [];
@@ -43,7 +46,7 @@ export function spanTree<S extends TreeSpan>(spans: readonly S[]): TreeRow<S>[] 
   }
   // A loop, not Math.min(...starts): a trace's pages hold thousands of spans, past the arguments a call takes.
   let origin = Infinity;
-  for (const span of byStart) origin = Math.min(origin, Date.parse(span.startTime));
+  for (const span of byStart) if (span.startTime !== null) origin = Math.min(origin, startMs(span));
   if (!Number.isFinite(origin)) origin = 0;
 
   const rows: TreeRow<S>[] = [];
@@ -55,7 +58,7 @@ export function spanTree<S extends TreeSpan>(spans: readonly S[]): TreeRow<S>[] 
       const { span, depth, lines, last } = stack.pop() as (typeof stack)[number];
       if (placed.has(span.id)) continue;
       placed.add(span.id);
-      rows.push({ span, depth, prefix: drawPrefix(lines, last, depth), offsetMs: Math.max(0, Date.parse(span.startTime) - origin) || 0, durationMs: durationMs(span.startTime, span.endTime) });
+      rows.push({ span, depth, prefix: drawPrefix(lines, last, depth), offsetMs: Math.max(0, startMs(span) - origin) || 0, durationMs: durationMs(span.startTime, span.endTime) });
       const kids = (children.get(span.id) ?? []).filter((k) => !placed.has(k.id));
       const childLines = depth === 0 ? [] : [...lines, !last];
       for (let i = kids.length - 1; i >= 0; i--) stack.push({ span: kids[i], depth: depth + 1, lines: childLines, last: i === kids.length - 1 });

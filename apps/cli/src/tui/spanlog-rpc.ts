@@ -1,16 +1,15 @@
-import type { usageReport } from '@app/domain';
-import type { Monitor, MonitorHistoryEntry } from '@app/persistence';
-import type { Organization } from '../commands/orgs.command';
+import type { RpcOutputs } from '../rpc-client';
 import type { LoggedIn } from '../session';
 import type { TraceFilter } from './trace-filter';
 
-/** The dashboard RPC procedures the TUI calls, with the shapes of CONTRACT and RPC-SHAPES. */
+/**
+ * The dashboard RPC procedures the TUI calls, and the fields of their answers it shows. Each
+ * shape is picked from what the API's router answers (`RpcOutputs`), so a field the server
+ * renames or retypes fails the type check instead of the screen.
+ */
 
-export interface Project {
-  id: string;
-  name: string;
-  orgId: string;
-}
+type Organization = RpcOutputs['organization']['list'][number];
+type Project = RpcOutputs['project']['list'][number];
 
 /** A project with the organization it belongs to, as the picker lists them. */
 export interface ProjectChoice {
@@ -18,84 +17,37 @@ export interface ProjectChoice {
   org: Organization;
 }
 
-export interface TraceSummary {
-  id: string;
-  name: string | null;
-  timestamp: string;
-  userId: string | null;
-  tags: string[] | null;
-  input: unknown;
-  output: unknown;
-  spanCount: number;
-  totalTokens: number | null;
-  totalCost: number | null;
-  latencyMs: number | null;
-}
+type TraceRow = RpcOutputs['trace']['list']['data'][number];
+type TraceDetail = RpcOutputs['trace']['get'];
 
-export interface Span {
-  id: string;
-  parentId: string | null;
-  name: string;
-  type: string;
-  /** What the span does (`chat`, `execute_tool`…), beside its type. */
-  operation: string | null;
-  model: string | null;
-  promptTokens: number | null;
-  completionTokens: number | null;
-  cost: number | null;
-  input: unknown;
-  output: unknown;
-  startTime: string;
-  endTime: string | null;
-  level: string | null;
-  statusMessage: string | null;
-  /** Fields a page left out for their size, with their size in bytes: `span` answers them whole. */
-  truncated?: Record<string, number>;
-}
+export type TraceSummary = Pick<TraceRow, 'id' | 'name' | 'timestamp' | 'userId' | 'tags' | 'input' | 'output' | 'spanCount' | 'totalTokens' | 'totalCost' | 'latencyMs'>;
 
-export interface Score {
-  id: string;
-  spanId: string | null;
-  name: string;
-  value: number | string | boolean;
-}
+/** A span as a page of `trace.get` or `trace.spans` shows it, or `trace.span` whole (without `truncated`). */
+export type Span = Pick<
+  RpcOutputs['trace']['span'],
+  'id' | 'parentId' | 'name' | 'type' | 'operation' | 'model' | 'promptTokens' | 'completionTokens' | 'cost' | 'input' | 'output' | 'startTime' | 'endTime' | 'level' | 'statusMessage'
+> &
+  Pick<TraceDetail['spans'][number], 'truncated'>;
+
+export type Score = Pick<TraceDetail['scores'][number], 'id' | 'spanId' | 'name' | 'value'>;
 
 /** A trace with its first page of spans and scores (`trace.get`); `trace.spans` pages on from `nextSpansCursor`. */
-export interface Trace extends TraceSummary {
-  spans: Span[];
-  scores: Score[];
-  scoreCount: number;
-  nextSpansCursor: string | null;
-}
+export type Trace = TraceSummary & Pick<TraceDetail, 'scoreCount' | 'nextSpansCursor'> & { spans: Span[]; scores: Score[] };
 
-/** A score summed up by name and source, as the session and user reads give them. */
-export interface ScoreSummary {
-  name: string | null;
-  source: string | null;
-  value: number | null;
-  count: number;
-}
+type SessionSummary = RpcOutputs['traceSession']['list']['data'][number];
+type UserSummary = RpcOutputs['traceUser']['list']['data'][number];
 
-/** A session or a user with its totals (`traceSession.list`, `traceUser.list`). */
-export interface GroupSummary {
-  id: string;
-  firstTraceAt: string;
-  lastTraceAt: string;
-  traceCount: number;
-  spanCount: number;
-  durationMs: number | null;
-  totalTokens: number | null;
-  totalCost: number | null;
-  scores: ScoreSummary[];
-  userIds?: string[];
-  sessionCount?: number;
-}
+/** A session or a user with its totals: the fields both have, and each one's own. */
+export type GroupSummary = Omit<SessionSummary, 'userIds'> & Partial<Pick<SessionSummary, 'userIds'> & Pick<UserSummary, 'sessionCount'>>;
+export type ScoreSummary = GroupSummary['scores'][number];
 
 /** `traceSession.get`: the session's totals and a page of its traces in time order. */
-export interface SessionDetail extends GroupSummary {
-  traces: (TraceSummary & { sessionId: string | null })[];
-  meta: { nextCursor: string | null };
-}
+export type SessionDetail = RpcOutputs['traceSession']['get'];
+
+export type ApiKey = RpcOutputs['apiKey']['list'][number];
+export type CreatedKey = RpcOutputs['apiKey']['create'];
+export type Monitor = RpcOutputs['monitor']['list'][number];
+export type MonitorHistoryEntry = RpcOutputs['monitor']['history']['data'][number];
 
 export type GroupKind = 'session' | 'user';
 
@@ -104,94 +56,80 @@ export interface Page<T> {
   meta: { nextCursor: string | null };
 }
 
-export interface ApiKey {
-  id: string;
-  name: string;
-  prefix: string;
-  createdAt: string;
-  lastUsedAt: string | null;
-  revokedAt: string | null;
-}
-
-export interface CreatedKey {
-  id: string;
-  name: string;
-  prefix: string;
-  apiKey: string;
-  createdAt: string;
-}
-
-export type Usage = ReturnType<typeof usageReport>;
-
-/**
- * A monitor as `monitor.list` answers it, and one change of its state as `monitor.history`
- * does: the store's own types, so the compiler holds the screen to what the API sends.
- */
-export type { Monitor, MonitorHistoryEntry } from '@app/persistence';
+/** The project's reads with a page size take their cursor only when there is one. */
+const paged = (limit: number, cursor: string | undefined) => ({ limit, ...(cursor ? { cursor } : {}) });
 
 export class SpanlogRpc {
   constructor(private readonly me: LoggedIn) {}
 
   /** Every project of every organization the user belongs to. */
   async projects(): Promise<ProjectChoice[]> {
-    const organizations = await this.me.query<Organization[]>('organization.list');
-    const lists = await Promise.all(organizations.map((org) => this.me.query<Project[]>('project.list', { orgId: org.id }).then((projects) => projects.map((project) => ({ project, org })))));
+    const { rpc } = this.me;
+    const organizations = await rpc.organization.list.query();
+    const lists = await Promise.all(organizations.map((org) => rpc.project.list.query({ orgId: org.id }).then((projects) => projects.map((project) => ({ project, org })))));
     return lists.flat();
   }
 
-  traces(projectId: string, filter: TraceFilter, limit: number, cursor?: string): Promise<Page<TraceSummary>> {
-    return this.me.query<Page<TraceSummary>>('trace.list', { projectId, limit, ...(cursor ? { cursor } : {}), ...filter });
+  traces(projectId: string, filter: TraceFilter, limit: number, cursor?: string) {
+    return this.me.rpc.trace.list.query({ projectId, ...paged(limit, cursor), ...filter });
   }
 
-  trace(projectId: string, id: string): Promise<Trace> {
-    return this.me.query<Trace>('trace.get', { projectId, id });
+  trace(projectId: string, id: string) {
+    return this.me.rpc.trace.get.query({ projectId, id });
   }
+
+  // The router types the session and user reads' input by its projectId alone and hands the
+  // rest (id, limit, cursor) to the domain's rules: the input goes in as a variable, which the
+  // compiler holds to that projectId without refusing the fields it does not declare.
 
   /** A page of the project's sessions or users, the most recently active first. */
   groups(kind: GroupKind, projectId: string, limit: number, cursor?: string): Promise<Page<GroupSummary>> {
-    return this.me.query<Page<GroupSummary>>(kind === 'session' ? 'traceSession.list' : 'traceUser.list', { projectId, limit, ...(cursor ? { cursor } : {}) });
+    const input = { projectId, ...paged(limit, cursor) };
+    return kind === 'session' ? this.me.rpc.traceSession.list.query(input) : this.me.rpc.traceUser.list.query(input);
   }
 
   session(projectId: string, id: string, limit: number, cursor?: string): Promise<SessionDetail> {
-    return this.me.query<SessionDetail>('traceSession.get', { projectId, id, limit, ...(cursor ? { cursor } : {}) });
+    const input = { projectId, id, ...paged(limit, cursor) };
+    return this.me.rpc.traceSession.get.query(input);
   }
 
   user(projectId: string, id: string): Promise<GroupSummary> {
-    return this.me.query<GroupSummary>('traceUser.get', { projectId, id });
+    const input = { projectId, id };
+    return this.me.rpc.traceUser.get.query(input);
   }
 
   /** The page of a trace's spans after `cursor`. */
-  traceSpans(projectId: string, traceId: string, cursor: string): Promise<Page<Span>> {
-    return this.me.query<Page<Span>>('trace.spans', { projectId, traceId, cursor });
+  traceSpans(projectId: string, traceId: string, cursor: string) {
+    return this.me.rpc.trace.spans.query({ projectId, traceId, cursor });
   }
 
   /** One span whole, the fields a page cut included. */
-  span(projectId: string, traceId: string, spanId: string): Promise<Span> {
-    return this.me.query<Span>('trace.span', { projectId, traceId, spanId });
+  span(projectId: string, traceId: string, spanId: string) {
+    return this.me.rpc.trace.span.query({ projectId, traceId, spanId });
   }
 
-  keys(projectId: string): Promise<ApiKey[]> {
-    return this.me.query<ApiKey[]>('apiKey.list', { projectId });
+  keys(projectId: string) {
+    return this.me.rpc.apiKey.list.query({ projectId });
   }
 
-  createKey(projectId: string, name: string): Promise<CreatedKey> {
-    return this.me.mutate<CreatedKey>('apiKey.create', { projectId, name });
+  createKey(projectId: string, name: string) {
+    return this.me.rpc.apiKey.create.mutate({ projectId, name });
   }
 
-  revokeKey(projectId: string, id: string): Promise<{ id: string; revoked: boolean }> {
-    return this.me.mutate('apiKey.revoke', { projectId, id });
+  revokeKey(projectId: string, id: string) {
+    return this.me.rpc.apiKey.revoke.mutate({ projectId, id });
   }
 
-  usage(orgId: string): Promise<Usage> {
-    return this.me.query<Usage>('usage.get', { orgId });
+  usage(orgId: string) {
+    return this.me.rpc.usage.get.query({ orgId });
   }
 
-  monitors(projectId: string): Promise<Monitor[]> {
-    return this.me.query<Monitor[]>('monitor.list', { projectId });
+  monitors(projectId: string) {
+    return this.me.rpc.monitor.list.query({ projectId });
   }
 
   /** A monitor's latest changes of state, newest first (the first page). */
-  monitorHistory(projectId: string, id: string): Promise<Page<MonitorHistoryEntry>> {
-    return this.me.query<Page<MonitorHistoryEntry>>('monitor.history', { projectId, id });
+  monitorHistory(projectId: string, id: string) {
+    return this.me.rpc.monitor.history.query({ projectId, id });
   }
 }

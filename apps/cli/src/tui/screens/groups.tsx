@@ -5,7 +5,7 @@ import { ink } from '../ink';
 import { actionFor } from '../keys';
 import { EMPTY_LIST, type ListState, clampList, moveSelection, visibleRows } from '../list-state';
 import { traceHeaderRow, traceRow } from '../rows';
-import type { GroupKind, Page, SpanlogRpc, TraceSummary } from '../spanlog-rpc';
+import type { GroupKind, GroupSummary, Page, SpanlogRpc, TraceSummary } from '../spanlog-rpc';
 import { Line, MessageLine, Rows } from '../widgets';
 
 const PAGE_SIZE = 50;
@@ -104,7 +104,7 @@ const TURN_LINES = 8;
  */
 export function GroupView({ kind, rpc, projectId, id, width, height, pollMs, onOpenTrace, onBack }: ViewProps) {
   const { useInput } = ink();
-  const totals = usePolling(() => (kind === 'session' ? rpc.session(projectId, id, 1) : rpc.user(projectId, id)), pollMs, `${kind}/${projectId}/${id}`);
+  const totals = usePolling<GroupSummary>(() => (kind === 'session' ? rpc.session(projectId, id, 1) : rpc.user(projectId, id)), pollMs, `${kind}/${projectId}/${id}`);
   const traces = usePagedList<TraceSummary>(
     (cursor) => (kind === 'session' ? rpc.session(projectId, id, PAGE_SIZE, cursor).then((s) => ({ data: s.traces, meta: s.meta })) : rpc.traces(projectId, { userId: id }, PAGE_SIZE, cursor)),
     pollMs,
