@@ -1,7 +1,7 @@
 import { useEffect } from 'react';
 import { NavLink, Outlet, useNavigate, useParams } from 'react-router';
-import { useMonitors } from '../lib/monitors';
-import { rememberProject, useOrgProjects } from '../lib/projects';
+import { useMonitors } from '../data/monitors';
+import { rememberProject, useOrgProjects } from '../data/projects';
 import { session } from '../rpc';
 import { useSession } from '../session/useSession';
 
