@@ -77,7 +77,9 @@ export function Layout() {
             <NavLink to={`/p/${projectId}/settings`}>Settings</NavLink>
           </nav>
         )}
-        <span className="user">{current?.user.email}</span>
+        <span className="user" title={current?.user.email}>
+          {current?.user.email}
+        </span>
         <button
           type="button"
           onClick={() => {

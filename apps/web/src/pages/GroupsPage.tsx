@@ -134,7 +134,9 @@ export function GroupsPage<Row extends { id: string }>({ kind }: { kind: GroupKi
           <thead>
             <tr>
               {kind.columns.map((c) => (
-                <th key={c.head}>{c.head}</th>
+                <th key={c.head} className={c.className === 'num' ? 'num' : undefined}>
+                  {c.head}
+                </th>
               ))}
             </tr>
           </thead>
