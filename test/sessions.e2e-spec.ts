@@ -149,13 +149,14 @@ describe('sessions and users pages (browser)', () => {
        * How far the page and the header reach past their width, and which elements of `selector`
        * (or of their descendants) hold content wider than they are, with by how much: none when all fit.
        */
+      // In the page as text: the test's own compiler knows no DOM.
       const overflow = (selector: string) =>
-        page.evaluate((sel) => {
-          const over = (el: Element) => Math.max(0, el.scrollWidth - el.clientWidth);
-          const inside = [...document.querySelectorAll(sel)].flatMap((el) => [el, ...el.querySelectorAll('*')]);
-          const wide = inside.filter((el) => getComputedStyle(el).overflowX !== 'hidden' && over(el) > 0).map((el) => `${el.tagName.toLowerCase()}.${el.className}: ${over(el)}`);
-          return { page: Math.max(0, document.documentElement.scrollWidth - window.innerWidth), header: over(document.querySelector('header.top') as Element), wide: [...new Set(wide)] };
-        }, selector);
+        page.evaluate(`(() => {
+          const over = (el) => Math.max(0, el.scrollWidth - el.clientWidth);
+          const inside = [...document.querySelectorAll(${JSON.stringify(selector)})].flatMap((el) => [el, ...el.querySelectorAll('*')]);
+          const wide = inside.filter((el) => getComputedStyle(el).overflowX !== 'hidden' && over(el) > 0).map((el) => el.tagName.toLowerCase() + '.' + el.className + ': ' + over(el));
+          return { page: Math.max(0, document.documentElement.scrollWidth - window.innerWidth), header: over(document.querySelector('header.top')), wide: [...new Set(wide)] };
+        })()`) as Promise<{ page: number; header: number; wide: string[] }>;
       const nothingOver = { page: 0, header: 0, wide: [] };
 
       await page.goto(`${stack.baseUrl}/p/${tenant.projectId}/traces`);
@@ -183,7 +184,7 @@ describe('sessions and users pages (browser)', () => {
       expect(await overflow('.wf-scroll')).toEqual(nothingOver);
       // Every span's name whole in its row, beside its type and model.
       const labels = tree.locator('.wf-label');
-      const cut = await labels.evaluateAll((els) => els.filter((el) => el.scrollWidth > el.clientWidth + 1).map((el) => el.textContent));
+      const cut = await labels.evaluateAll((els) => (els as unknown as { scrollWidth: number; clientWidth: number; textContent: string }[]).filter((el) => el.scrollWidth > el.clientWidth + 1).map((el) => el.textContent));
       expect(cut).toEqual([]);
       expect(await labels.allTextContents()).toEqual(['order support agent', 'plan next step with gpt-4o-mini', 'retrieve_customer_order_history', 'cancel_order_in_fulfilment_system', 'compose the confirmation reply']);
 

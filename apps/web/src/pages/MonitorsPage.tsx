@@ -2,6 +2,7 @@ import { type FormEvent, useState } from 'react';
 import { MONITOR_COMPARISONS, MONITOR_LIMITS, MONITOR_METRICS, isScoreMetric } from '@app/domain/monitors/monitor-terms';
 import { ADMIN_ROLES, hasRole } from '@app/domain/roles';
 import { StateBadge, stateOf } from '../components/StateBadge';
+import { ActionsHead, ConfirmButton } from '../components/RowActions';
 import { ErrorAlert } from '../components/ErrorAlert';
 import { FormErrors, formFields } from '../components/form/fields';
 import { formErrors } from '../lib/field-errors';
@@ -176,9 +177,7 @@ export function MonitorsPage() {
               <th scope="col">Alert when</th>
               <th scope="col">Last value</th>
               <th scope="col">Evaluated</th>
-              <th scope="col">
-                <span className="visually-hidden">Actions</span>
-              </th>
+              <ActionsHead />
             </tr>
           </thead>
           <tbody>
@@ -207,20 +206,19 @@ export function MonitorsPage() {
                       <button type="button" onClick={() => setForm({ editing: m })}>
                         Edit <span className="visually-hidden">{m.name}</span>
                       </button>
-                      <button
-                        type="button"
-                        onClick={() => {
-                          if (!window.confirm(`Delete the monitor "${m.name}"?`)) return;
+                      <ConfirmButton
+                        label="Delete"
+                        of={m.name}
+                        question={`Delete the monitor "${m.name}"?`}
+                        onConfirm={() =>
                           remove.mutate(m, {
                             onSuccess: () => {
                               if (shownId === m.id) setShownId(null);
                               refresh();
                             },
-                          });
-                        }}
-                      >
-                        Delete <span className="visually-hidden">{m.name}</span>
-                      </button>
+                          })
+                        }
+                      />
                     </>
                   )}
                 </td>

@@ -1,6 +1,7 @@
 import { type FormEvent, useState } from 'react';
 import { ADMIN_ROLES, hasRole } from '@app/domain/roles';
 import { CopyButton } from '../components/CopyButton';
+import { ActionsHead, ConfirmButton } from '../components/RowActions';
 import { Dialog } from '../components/Dialog';
 import { ErrorAlert } from '../components/ErrorAlert';
 import { formFields } from '../components/form/fields';
@@ -58,11 +59,7 @@ export function ApiKeys({ projectId, org }: { projectId: string; org: Org | null
             <th scope="col">Created</th>
             <th scope="col">Last used</th>
             <th scope="col">Status</th>
-            {manages && (
-              <th scope="col">
-                <span className="visually-hidden">Actions</span>
-              </th>
-            )}
+            {manages && <ActionsHead />}
           </tr>
         </thead>
         <tbody>
@@ -78,14 +75,7 @@ export function ApiKeys({ projectId, org }: { projectId: string; org: Org | null
               {manages && (
                 <td>
                   {!k.revokedAt && (
-                    <button
-                      type="button"
-                      onClick={() => {
-                        if (window.confirm(`Revoke the key "${k.name}"? Clients using it get 401 at once.`)) revoke.mutate(k.id);
-                      }}
-                    >
-                      Revoke <span className="visually-hidden">{k.name}</span>
-                    </button>
+                    <ConfirmButton label="Revoke" of={k.name} question={`Revoke the key "${k.name}"? Clients using it get 401 at once.`} onConfirm={() => revoke.mutate(k.id)} />
                   )}
                 </td>
               )}

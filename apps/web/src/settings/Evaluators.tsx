@@ -1,6 +1,7 @@
 import { type FormEvent, useState } from 'react';
 import { ADMIN_ROLES, hasRole } from '@app/domain/roles';
 import { CopyButton } from '../components/CopyButton';
+import { ActionsHead, ConfirmButton } from '../components/RowActions';
 import { Dialog } from '../components/Dialog';
 import { ErrorAlert } from '../components/ErrorAlert';
 import { FormErrors, formFields } from '../components/form/fields';
@@ -118,11 +119,7 @@ export function Evaluators({ projectId, org }: { projectId: string; org: Org | n
             <th scope="col">Span types</th>
             <th scope="col">Sample rate</th>
             <th scope="col">Status</th>
-            {manages && (
-              <th scope="col">
-                <span className="visually-hidden">Actions</span>
-              </th>
-            )}
+            {manages && <ActionsHead />}
           </tr>
         </thead>
         <tbody>
@@ -146,14 +143,7 @@ export function Evaluators({ projectId, org }: { projectId: string; org: Org | n
                   <button type="button" onClick={() => rotate.mutate(e, { onSuccess: (a) => setSecret(a.signingSecret) })}>
                     Rotate secret <span className="visually-hidden">of {e.name}</span>
                   </button>
-                  <button
-                    type="button"
-                    onClick={() => {
-                      if (window.confirm(`Delete the evaluator "${e.name}"?`)) remove.mutate(e);
-                    }}
-                  >
-                    Delete <span className="visually-hidden">{e.name}</span>
-                  </button>
+                  <ConfirmButton label="Delete" of={e.name} question={`Delete the evaluator "${e.name}"?`} onConfirm={() => remove.mutate(e)} />
                 </td>
               )}
             </tr>

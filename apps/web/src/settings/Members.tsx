@@ -1,6 +1,7 @@
 import type { FormEvent } from 'react';
 import { ADMIN_ROLES, OWNER_ROLES, hasRole } from '@app/domain/roles';
 import { ErrorAlert } from '../components/ErrorAlert';
+import { ActionsHead, ConfirmButton } from '../components/RowActions';
 import { formFields } from '../components/form/fields';
 import { useMemberChanges, useMembers } from '../data/organization';
 import type { Org } from '../data/projects';
@@ -63,11 +64,7 @@ export function Members({ org }: { org: Org }) {
             <th scope="col">E-mail</th>
             <th scope="col">Role</th>
             <th scope="col">Since</th>
-            {manages && (
-              <th scope="col">
-                <span className="visually-hidden">Actions</span>
-              </th>
-            )}
+            {manages && <ActionsHead />}
           </tr>
         </thead>
         <tbody>
@@ -79,14 +76,7 @@ export function Members({ org }: { org: Org }) {
               {manages && (
                 <td>
                   {removable(m.role) && (
-                    <button
-                      type="button"
-                      onClick={() => {
-                        if (window.confirm(`Remove ${m.email} from ${org.name}?`)) remove.mutate(m.userId);
-                      }}
-                    >
-                      Remove <span className="visually-hidden">{m.email}</span>
-                    </button>
+                    <ConfirmButton label="Remove" of={m.email} question={`Remove ${m.email} from ${org.name}?`} onConfirm={() => remove.mutate(m.userId)} />
                   )}
                 </td>
               )}
