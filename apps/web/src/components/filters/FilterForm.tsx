@@ -35,10 +35,11 @@ const useUrlValue = (name: string) => useSearchParams()[0].get(name) ?? '';
 
 /** A free-text (or number) filter. */
 export function FilterText({ name, label, ...input }: { name: string; label: string } & InputHTMLAttributes<HTMLInputElement>) {
+  const value = useUrlValue(name);
   return (
     <label>
       {label}
-      <input name={name} defaultValue={useUrlValue(name)} {...input} />
+      <input name={name} defaultValue={value} {...input} />
     </label>
   );
 }
@@ -47,7 +48,8 @@ export function FilterText({ name, label, ...input }: { name: string; label: str
 export function FilterPicker({ projectId, field, label, list }: { projectId: string; field: FilterValueField; label: string; list?: boolean }) {
   const [term, setTerm] = useState<string | null>(null);
   const values = useFilterValues(projectId, field, term);
-  return <Combobox name={field} label={label} list={list} defaultValue={useUrlValue(field)} options={values.data?.data ?? []} loading={values.isFetching} onSearch={setTerm} />;
+  const value = useUrlValue(field);
+  return <Combobox name={field} label={label} list={list} defaultValue={value} options={values.data?.data ?? []} loading={values.isFetching} onSearch={setTerm} />;
 }
 
 /** The time range, in the URL as `from` and `to`. */
