@@ -7,7 +7,8 @@ import { type Stack, startStack } from './support/stack';
 
 // Issue 26, "Sessions" and "users": a session's traces read as one conversation with its totals,
 // a user's page lists their traces, and session and user values link to those pages from the
-// trace list and the trace page. SPANLOG_SCREENSHOTS=<dir> saves each page.
+// trace list and the trace page; and those pages usable at 1024×768. SPANLOG_SCREENSHOTS=<dir>
+// saves each page (the 1024 ones, of the viewport, are docs/screenshots/).
 
 ensureChromium();
 
@@ -33,9 +34,28 @@ describe('sessions and users pages (browser)', () => {
     ];
   };
 
-  const screenshot = async (name: string) => {
+  /** An agent's run with a tree of spans whose names are as long as real ones. */
+  const agentTraceId = `agent-run-${run}`;
+  const agentRun = () => {
+    const span = (id: string, parent: string | undefined, name: string, type: string, from: number, to: number, extra: object = {}) => ({
+      id: randomUUID(),
+      type: type === 'GENERATION' ? 'generation-create' : 'span-create',
+      timestamp: at(from),
+      body: { id: `${agentTraceId}-${id}`, traceId: agentTraceId, parentObservationId: parent && `${agentTraceId}-${parent}`, name, ...(type === 'GENERATION' ? {} : { type }), startTime: at(from), endTime: at(to), ...extra },
+    });
+    return [
+      { id: randomUUID(), type: 'trace-create', timestamp: at(200), body: { id: agentTraceId, name: 'order support agent', userId: `bob-${run}`, input: [{ role: 'user', content: 'Cancel order 7' }], output: { role: 'assistant', content: 'Order 7 is cancelled.' } } },
+      span('root', undefined, 'order support agent', 'AGENT', 200, 206),
+      span('plan', 'root', 'plan next step with gpt-4o-mini', 'GENERATION', 200, 201, { model: 'gpt-4o-mini', usage: { input: 1200, output: 80 }, cost: 0.0004 }),
+      span('tool', 'root', 'retrieve_customer_order_history', 'TOOL', 201, 203),
+      span('cancel', 'root', 'cancel_order_in_fulfilment_system', 'TOOL', 203, 205),
+      span('reply', 'root', 'compose the confirmation reply', 'GENERATION', 205, 206, { model: 'gpt-4o-mini', usage: { input: 1500, output: 40 }, cost: 0.0005 }),
+    ];
+  };
+
+  const screenshot = async (name: string, fullPage = true) => {
     const dir = process.env.SPANLOG_SCREENSHOTS;
-    if (dir) await page.screenshot({ path: resolve(dir, `${name}.png`), fullPage: true });
+    if (dir) await page.screenshot({ path: resolve(dir, `${name}.png`), fullPage });
   };
 
   beforeAll(async () => {
@@ -47,7 +67,7 @@ describe('sessions and users pages (browser)', () => {
     const scored = await send(stack, 'POST', '/api/v1/scores', { token: tenant.apiKey, body: { scores: [{ traceId: `${sessionId}-turn-0`, name: 'helpful', value: 1 }, { traceId: `${sessionId}-turn-2`, name: 'helpful', value: 0.5 }] } });
     expect(scored.status).toBe(201);
     // Another user's trace, which the user's page must not list.
-    const other = await ingestTelemetry(stack, tenant.apiKey, '/api/v1/traces', { batch: [{ id: randomUUID(), type: 'trace-create', timestamp: at(5), body: { id: `other-${run}`, name: 'someone else', userId: `bob-${run}` } }] });
+    const other = await ingestTelemetry(stack, tenant.apiKey, '/api/v1/traces', { batch: [{ id: randomUUID(), type: 'trace-create', timestamp: at(5), body: { id: `other-${run}`, name: 'someone else', userId: `bob-${run}` } }, ...agentRun()] });
     const visible = await send(stack, 'GET', `/api/v1/sessions/${sessionId}?minSeq=${other.seq}`, { token: tenant.apiKey });
     expect(visible.status).toBe(200);
     page = await chromium.context.newPage();
@@ -120,5 +140,72 @@ describe('sessions and users pages (browser)', () => {
     await page.getByRole('heading', { name: `Session ${sessionId}` }).waitFor();
     await page.getByRole('navigation', { name: 'Project' }).getByRole('link', { name: 'Users' }).click();
     await page.getByRole('heading', { name: /^Users/ }).waitFor();
+  });
+
+  it('is usable at 1024×768: the nav on one line with Log out, nothing wider than the page, previews as the messages’ text, span names whole', async () => {
+    await page.setViewportSize({ width: 1024, height: 768 });
+    try {
+      /**
+       * How far the page and the header reach past their width, and which elements of `selector`
+       * (or of their descendants) hold content wider than they are, with by how much: none when all fit.
+       */
+      // In the page as text: the test's own compiler knows no DOM.
+      const overflow = (selector: string) =>
+        page.evaluate(`(() => {
+          const over = (el) => Math.max(0, el.scrollWidth - el.clientWidth);
+          const inside = [...document.querySelectorAll(${JSON.stringify(selector)})].flatMap((el) => [el, ...el.querySelectorAll('*')]);
+          const wide = inside.filter((el) => getComputedStyle(el).overflowX !== 'hidden' && over(el) > 0).map((el) => el.tagName.toLowerCase() + '.' + el.className + ': ' + over(el));
+          return { page: Math.max(0, document.documentElement.scrollWidth - window.innerWidth), header: over(document.querySelector('header.top')), wide: [...new Set(wide)] };
+        })()`) as Promise<{ page: number; header: number; wide: string[] }>;
+      const nothingOver = { page: 0, header: 0, wide: [] };
+
+      await page.goto(`${stack.baseUrl}/p/${tenant.projectId}/traces`);
+      const row = page.locator('[role="row"][data-trace-id]', { hasText: 'support turn 3' });
+      await row.waitFor();
+      await screenshot('traces-1024', false);
+      expect(await overflow('.grid-table, .grid-row')).toEqual(nothingOver);
+      // "Log out" on the navigation's line: its middle within the nav's height, and the header one line high.
+      const nav = await page.getByRole('navigation', { name: 'Project' }).boundingBox();
+      const logOut = await page.getByRole('button', { name: 'Log out' }).boundingBox();
+      const header = await page.locator('header.top').boundingBox();
+      expect(nav && logOut && header).toBeTruthy();
+      if (!nav || !logOut || !header) return;
+      expect(logOut.y + logOut.height / 2).toBeGreaterThan(nav.y);
+      expect(logOut.y + logOut.height / 2).toBeLessThan(nav.y + nav.height);
+      expect(logOut.x + logOut.width).toBeLessThanOrEqual(1024);
+      expect(header.height).toBeLessThan(2 * Math.max(nav.height, logOut.height));
+      // The previews: what the user asked and what the assistant answered, not their JSON.
+      expect([await row.getByTestId('row-input').textContent(), await row.getByTestId('row-output').textContent()]).toEqual([QUESTIONS[2], ANSWERS[2]]);
+
+      await page.goto(`${stack.baseUrl}/p/${tenant.projectId}/traces/${agentTraceId}`);
+      const tree = page.getByRole('tree', { name: 'Span tree' });
+      await tree.getByRole('treeitem').nth(4).waitFor();
+      await screenshot('trace-1024', false);
+      expect(await overflow('.wf-scroll')).toEqual(nothingOver);
+      // Every span's name whole in its row, beside its type and model.
+      const labels = tree.locator('.wf-label');
+      const cut = await labels.evaluateAll((els) => (els as unknown as { scrollWidth: number; clientWidth: number; textContent: string }[]).filter((el) => el.scrollWidth > el.clientWidth + 1).map((el) => el.textContent));
+      expect(cut).toEqual([]);
+      expect(await labels.allTextContents()).toEqual(['order support agent', 'plan next step with gpt-4o-mini', 'retrieve_customer_order_history', 'cancel_order_in_fulfilment_system', 'compose the confirmation reply']);
+
+      await page.goto(`${stack.baseUrl}/p/${tenant.projectId}/sessions/${sessionId}`);
+      await page.getByRole('region', { name: 'Trace 3 output', exact: true }).waitFor();
+      await screenshot('session-1024', false);
+      expect(await overflow('.session-turn')).toEqual(nothingOver);
+
+      await page.goto(`${stack.baseUrl}/p/${tenant.projectId}/users`);
+      await page.locator(`tr[data-user-id="${userId}"]`).waitFor();
+      await screenshot('users-1024', false);
+      expect(await overflow('table.plain')).toEqual(nothingOver);
+
+      await page.goto(`${stack.baseUrl}/p/${tenant.projectId}/users/${userId}`);
+      const traces = page.getByRole('table', { name: 'Traces of the user' });
+      await traces.locator('tbody tr').nth(2).waitFor();
+      expect(await overflow('table.plain')).toEqual(nothingOver);
+      const first = traces.locator('tbody tr').nth(0).locator('td.preview');
+      expect(await first.allTextContents()).toEqual([QUESTIONS[2], ANSWERS[2]]);
+    } finally {
+      await page.setViewportSize({ width: 1440, height: 900 });
+    }
   });
 });

@@ -7,8 +7,9 @@ export default defineConfig({
   base: '/',
   // TSX through Vite's own transformer: the React plugin adds only fast refresh, which a built bundle does not use.
   oxc: { jsx: { runtime: 'automatic', importSource: 'react' } },
-  // The conversation reader is libs/domain code shared with the TUI; only that folder is pure browser-safe code.
-  resolve: { alias: { '@app/domain/conversation': resolve(import.meta.dirname, '../../libs/domain/src/conversation/index.ts') } },
+  // The domain's modules by path (`@app/domain/roles`), as tsconfig's paths name them; not its index, which
+  // also exports the Node-only parts, so a browser import of `@app/domain` fails the build instead of bundling them.
+  resolve: { alias: [{ find: /^@app\/domain\/(.+)$/, replacement: `${resolve(import.meta.dirname, '../../libs/domain/src')}/$1` }] },
   build: {
     outDir: resolve(import.meta.dirname, '../../dist/web'),
     emptyOutDir: true,

@@ -2,18 +2,17 @@ import { useQueryClient } from '@tanstack/react-query';
 import { useEffect } from 'react';
 import { Navigate, Route, Routes, useLocation, useNavigate } from 'react-router';
 import { Layout } from './components/Layout';
+import { GroupsPage, SESSIONS, USERS } from './pages/GroupsPage';
 import { LoginPage } from './pages/LoginPage';
 import { MonitorsPage } from './pages/MonitorsPage';
 import { OverviewPage } from './pages/OverviewPage';
 import { ProjectPicker } from './pages/ProjectPicker';
 import { PromptsPage } from './pages/PromptsPage';
 import { SessionPage } from './pages/SessionPage';
-import { SessionsPage } from './pages/SessionsPage';
 import { SettingsPage } from './pages/SettingsPage';
 import { TracePage } from './pages/TracePage';
 import { TracesPage } from './pages/TracesPage';
 import { UserPage } from './pages/UserPage';
-import { UsersPage } from './pages/UsersPage';
 import { useSession } from './session/useSession';
 
 export function App() {
@@ -42,9 +41,9 @@ export function App() {
         <Route path="/p/:projectId" element={<Navigate to="traces" replace />} />
         <Route path="/p/:projectId/traces" element={<TracesPage />} />
         <Route path="/p/:projectId/traces/:traceId" element={<TracePage />} />
-        <Route path="/p/:projectId/sessions" element={<SessionsPage />} />
+        <Route path="/p/:projectId/sessions" element={<GroupsPage key="sessions" kind={SESSIONS} />} />
         <Route path="/p/:projectId/sessions/:sessionId" element={<SessionPage />} />
-        <Route path="/p/:projectId/users" element={<UsersPage />} />
+        <Route path="/p/:projectId/users" element={<GroupsPage key="users" kind={USERS} />} />
         <Route path="/p/:projectId/users/:userId" element={<UserPage />} />
         <Route path="/p/:projectId/overview" element={<OverviewPage />} />
         <Route path="/p/:projectId/prompts" element={<PromptsPage />} />

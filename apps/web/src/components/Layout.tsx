@@ -1,7 +1,7 @@
 import { useEffect } from 'react';
 import { NavLink, Outlet, useNavigate, useParams } from 'react-router';
-import { useMonitors } from '../lib/monitors';
-import { rememberProject, useOrgProjects } from '../lib/projects';
+import { useMonitors } from '../data/monitors';
+import { rememberProject, useOrgProjects } from '../data/projects';
 import { session } from '../rpc';
 import { useSession } from '../session/useSession';
 
@@ -77,7 +77,9 @@ export function Layout() {
             <NavLink to={`/p/${projectId}/settings`}>Settings</NavLink>
           </nav>
         )}
-        <span className="user">{current?.user.email}</span>
+        <span className="user" title={current?.user.email}>
+          {current?.user.email}
+        </span>
         <button
           type="button"
           onClick={() => {

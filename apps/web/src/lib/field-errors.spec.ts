@@ -1,4 +1,4 @@
-import { fieldErrors } from './field-errors';
+import { fieldErrors, formErrors } from './field-errors';
 
 describe(fieldErrors.name, () => {
   it('puts each named field message beside its field, filter fields by their own name', () => {
@@ -13,5 +13,20 @@ describe(fieldErrors.name, () => {
       model: 'input.filter.model: does not apply to the metric score_mean (only filter.traceName does)',
     });
     expect(fieldErrors('input.windowSeconds: must be a whole number').byField).toEqual({ windowSeconds: 'input.windowSeconds: must be a whole number' });
+  });
+});
+
+describe(formErrors.name, () => {
+  const FIELDS = ['name', 'windowMinutes', 'threshold'] as const;
+
+  it('answers nothing without a message', () => {
+    expect(formErrors(null, FIELDS)).toEqual({ by: {}, general: [] });
+  });
+
+  it('puts a renamed server field beside the form field that asks for it, and a field the form lacks with the general messages', () => {
+    expect(formErrors('input.windowSeconds: must be a multiple of 300; threshold: must be a number; input.scoreName: is required; quota exceeded', FIELDS, { windowSeconds: 'windowMinutes' })).toEqual({
+      by: { windowMinutes: 'input.windowSeconds: must be a multiple of 300', threshold: 'threshold: must be a number' },
+      general: ['quota exceeded', 'input.scoreName: is required'],
+    });
   });
 });

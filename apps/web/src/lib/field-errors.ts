@@ -16,3 +16,20 @@ export function fieldErrors(message: string): { byField: Record<string, string>;
   }
   return { byField, general };
 }
+
+/**
+ * The server's message (or none) by the fields of one form: a server name the form asks for
+ * under another (`windowSeconds` typed as `windowMinutes`) goes to that field through `rename`,
+ * and a message about a field the form does not have stays general.
+ */
+export function formErrors<Field extends string>(message: string | null, fields: readonly Field[], rename: Partial<Record<string, Field>> = {}): { by: Partial<Record<Field, string>>; general: string[] } {
+  if (!message) return { by: {}, general: [] };
+  const { byField, general } = fieldErrors(message);
+  const by: Partial<Record<Field, string>> = {};
+  for (const [field, text] of Object.entries(byField)) {
+    const own = rename[field] ?? field;
+    if ((fields as readonly string[]).includes(own)) by[own as Field] = text;
+    else general.push(text);
+  }
+  return { by, general };
+}

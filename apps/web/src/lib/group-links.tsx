@@ -34,7 +34,8 @@ export function UserLink({ projectId, id, inRow = false }: LinkProps) {
   );
 }
 
-type ScoreSummary = { name: string | null; source: string | null; value: number | null; count: number };
+/** A score summary of a trace or a group of traces: its mean by name and source. */
+export type ScoreSummary = { name: string | null; source: string | null; value: number | null; count: number };
 
 /** A group's scores as badges: name, mean value and how many, by source. */
 export function ScoreBadges({ scores, format }: { scores: ScoreSummary[]; format: (v: number | null) => string }) {

@@ -1,5 +1,5 @@
 /** The monitor form's fields as `monitor.create|update` take them, and how a monitor reads. Pure. */
-import { MONITOR_LIMITS, isScoreMetric } from '../../../../libs/domain/src/monitors/monitor-terms';
+import { MONITOR_LIMITS, isScoreMetric } from '@app/domain/monitors/monitor-terms';
 import type { Outputs } from '../rpc';
 
 export interface MonitorFormValues {

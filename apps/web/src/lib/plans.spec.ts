@@ -1,4 +1,4 @@
-import { PLANS } from '../../../../libs/domain/src/limits';
+import { PLANS } from '@app/domain/limits';
 import { plansWith, seatsLeft, seatsText } from './plans';
 
 describe('plans', () => {

@@ -1,5 +1,5 @@
 /** What the organization's plan allows, as the settings pages say it. Pure; the numbers are the API's own (libs/domain). */
-import { PLANS, PLAN_NAMES, type PlanLimits, type PlanName } from '../../../../libs/domain/src/limits';
+import { PLANS, PLAN_NAMES, type PlanLimits, type PlanName } from '@app/domain/limits';
 
 const title = (plan: string) => plan.charAt(0).toUpperCase() + plan.slice(1);
 const and = (names: string[]) => (names.length < 2 ? names.join('') : `${names.slice(0, -1).join(', ')} and ${names[names.length - 1]}`);

@@ -1,6 +1,9 @@
 import { type FormEvent, useState } from 'react';
 import { useLocation, useNavigate } from 'react-router';
+import { formFields } from '../components/form/fields';
 import { session } from '../rpc';
+
+const { Field } = formFields<{ email: string; password: string }>('login');
 
 export function LoginPage() {
   const navigate = useNavigate();
@@ -28,14 +31,8 @@ export function LoginPage() {
       <form onSubmit={(e) => void submit(e)} aria-labelledby="login-title">
         <h1 id="login-title">Log in to Spanlog</h1>
         {state.expired && <p role="status">Your session has expired. Please log in again.</p>}
-        <label>
-          E-mail
-          <input name="email" type="email" autoComplete="username" required autoFocus />
-        </label>
-        <label>
-          Password
-          <input name="password" type="password" autoComplete="current-password" required />
-        </label>
+        <Field name="email" label="E-mail" type="email" autoComplete="username" required autoFocus />
+        <Field name="password" label="Password" type="password" autoComplete="current-password" required />
         {error && (
           <p role="alert" className="error">
             {error}

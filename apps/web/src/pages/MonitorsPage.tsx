@@ -1,82 +1,35 @@
-import { useInfiniteQuery, useMutation, useQueryClient } from '@tanstack/react-query';
 import { type FormEvent, useState } from 'react';
-import { MONITOR_COMPARISONS, MONITOR_LIMITS, MONITOR_METRICS, isScoreMetric } from '../../../../libs/domain/src/monitors/monitor-terms';
-import { ADMIN_ROLES, hasRole } from '../../../../libs/domain/src/roles';
+import { MONITOR_COMPARISONS, MONITOR_LIMITS, MONITOR_METRICS, isScoreMetric } from '@app/domain/monitors/monitor-terms';
+import { ADMIN_ROLES, hasRole } from '@app/domain/roles';
 import { StateBadge, stateOf } from '../components/StateBadge';
-import { fieldErrors } from '../lib/field-errors';
+import { ActionsHead, ConfirmButton } from '../components/RowActions';
+import { ErrorAlert } from '../components/ErrorAlert';
+import { FormErrors, formFields } from '../components/form/fields';
+import { formErrors } from '../lib/field-errors';
 import { formatTime } from '../lib/format';
 import { EMPTY_MONITOR, type Monitor, type MonitorFormValues, filterText, metricText, monitorNumber, monitorValuesOf, toMonitorInput, windowText } from '../lib/monitor-form';
-import { MONITOR_POLL_MS, monitorsKey, useMonitors } from '../lib/monitors';
-import { useCurrentProject } from '../lib/projects';
-import { errorMessage, rpc } from '../rpc';
+import { useDeleteMonitor, useMonitorHistory, useMonitors, useRefreshMonitors, useSaveMonitor } from '../data/monitors';
+import { useCurrentProject } from '../data/projects';
+import { errorMessage } from '../rpc';
 
 /** The server names `windowSeconds`; the form asks for minutes. */
-const FORM_FIELD: Record<string, keyof MonitorFormValues> = { windowSeconds: 'windowMinutes' };
-const FORM_FIELDS = new Set<string>(Object.keys(EMPTY_MONITOR));
-
-function Field({ name, label, error, hint, ...input }: { name: keyof MonitorFormValues; label: string; error?: string; hint?: string } & React.InputHTMLAttributes<HTMLInputElement>) {
-  const id = `mon-${name}`;
-  return (
-    <div className="field">
-      <label htmlFor={id}>{label}</label>
-      <input id={id} name={name} aria-invalid={!!error} aria-describedby={`${id}-msg`} {...input} />
-      <small id={`${id}-msg`} className={error ? 'error' : 'muted'}>
-        {error ?? hint ?? ''}
-      </small>
-    </div>
-  );
-}
-
-function Choice({ name, label, options, error, ...select }: { name: keyof MonitorFormValues; label: string; options: readonly string[]; error?: string } & React.SelectHTMLAttributes<HTMLSelectElement>) {
-  const id = `mon-${name}`;
-  return (
-    <div className="field">
-      <label htmlFor={id}>{label}</label>
-      <select id={id} name={name} aria-invalid={!!error} aria-describedby={`${id}-msg`} {...select}>
-        {options.map((o) => (
-          <option key={o}>{o}</option>
-        ))}
-      </select>
-      <small id={`${id}-msg`} className={error ? 'error' : 'muted'}>
-        {error ?? ''}
-      </small>
-    </div>
-  );
-}
-
-/** Splits the server's message by form field; what names no field of the form stays general. */
-function formErrors(message: string | null): { by: Partial<Record<keyof MonitorFormValues, string>>; general: string[] } {
-  if (!message) return { by: {}, general: [] };
-  const { byField, general } = fieldErrors(message);
-  const by: Partial<Record<keyof MonitorFormValues, string>> = {};
-  for (const [field, text] of Object.entries(byField)) {
-    const own = FORM_FIELD[field] ?? field;
-    if (FORM_FIELDS.has(own)) by[own as keyof MonitorFormValues] = text;
-    else general.push(text);
-  }
-  return { by, general };
-}
+const RENAMED = { windowSeconds: 'windowMinutes' } as const;
+const FORM_FIELDS = Object.keys(EMPTY_MONITOR) as (keyof MonitorFormValues)[];
+const { Field, Choice, Check } = formFields<MonitorFormValues>('mon');
 
 function MonitorForm({ projectId, editing, onDone }: { projectId: string; editing: Monitor | null; onDone: () => void }) {
   const initial = editing ? monitorValuesOf(editing) : EMPTY_MONITOR;
   const [metric, setMetric] = useState(initial.metric);
   const [error, setError] = useState<string | null>(null);
-  const save = useMutation({
-    mutationFn: (v: MonitorFormValues) => {
-      // The RPC's own checks decide: the form sends what was typed and shows what the server names.
-      const input = toMonitorInput(v);
-      return editing ? rpc.monitor.update.mutate({ ...input, projectId, id: editing.id }) : rpc.monitor.create.mutate({ ...input, projectId });
-    },
-    onSuccess: onDone,
-    onError: (err) => setError(errorMessage(err)),
-  });
-  const { by, general } = formErrors(error);
+  const save = useSaveMonitor(projectId, editing);
+  const { by, general } = formErrors(error, FORM_FIELDS, RENAMED);
   const submit = (e: FormEvent<HTMLFormElement>) => {
     e.preventDefault();
     const f = new FormData(e.currentTarget);
     const text = (k: keyof MonitorFormValues) => String(f.get(k) ?? '');
     setError(null);
-    save.mutate({
+    // The RPC's own checks decide: the form sends what was typed and shows what the server names.
+    const input = toMonitorInput({
       name: text('name'),
       metric: text('metric'),
       scoreName: text('scoreName'),
@@ -88,6 +41,7 @@ function MonitorForm({ projectId, editing, onDone }: { projectId: string; editin
       threshold: text('threshold'),
       enabled: f.get('enabled') === 'on',
     });
+    save.mutate(input, { onSuccess: onDone, onError: (err) => setError(errorMessage(err)) });
   };
   const score = isScoreMetric(metric);
   return (
@@ -111,22 +65,8 @@ function MonitorForm({ projectId, editing, onDone }: { projectId: string; editin
       />
       <Choice name="comparison" label="Alert when the value is" options={MONITOR_COMPARISONS} defaultValue={initial.comparison} error={by.comparison} />
       <Field name="threshold" label="Threshold" type="number" step="any" defaultValue={initial.threshold} error={by.threshold} hint={metric === 'latency_p95' ? 'milliseconds' : metric.endsWith('rate') ? '0 to 1' : undefined} />
-      <div className="field">
-        <label>
-          <input type="checkbox" name="enabled" defaultChecked={initial.enabled} /> Enabled
-        </label>
-        {by.enabled && <small className="error">{by.enabled}</small>}
-      </div>
-      {general.length > 0 && (
-        <p role="alert" className="error">
-          {general.join('; ')}
-        </p>
-      )}
-      {Object.keys(by).length > 0 && (
-        <p role="alert" className="error">
-          Please correct the fields marked above.
-        </p>
-      )}
+      <Check name="enabled" label="Enabled" defaultChecked={initial.enabled} error={by.enabled} />
+      <FormErrors general={general} marked={Object.keys(by).length > 0} />
       <button type="submit" disabled={save.isPending}>
         {editing ? 'Save changes' : 'Create monitor'}
       </button>
@@ -139,14 +79,8 @@ function MonitorForm({ projectId, editing, onDone }: { projectId: string; editin
 
 /** A monitor's changes of state, newest first, paged with the history cursor. */
 function History({ projectId, monitor }: { projectId: string; monitor: Monitor }) {
-  const history = useInfiniteQuery({
-    queryKey: ['monitor-history', projectId, monitor.id],
-    queryFn: ({ pageParam }) => rpc.monitor.history.query({ projectId, id: monitor.id, cursor: pageParam }),
-    initialPageParam: undefined as string | undefined,
-    getNextPageParam: (last) => last.meta.nextCursor ?? undefined,
-    refetchInterval: MONITOR_POLL_MS,
-  });
-  if (history.error) return <p role="alert">{errorMessage(history.error)}</p>;
+  const history = useMonitorHistory(projectId, monitor.id);
+  if (history.error) return <ErrorAlert error={history.error} />;
   const rows = history.data?.pages.flatMap((p) => p.data) ?? [];
   return (
     <section aria-labelledby="history-title">
@@ -196,20 +130,13 @@ function History({ projectId, monitor }: { projectId: string; monitor: Monitor }
 
 export function MonitorsPage() {
   const { projectId, org, project } = useCurrentProject();
-  const queries = useQueryClient();
   const { data, error, isLoading } = useMonitors(projectId);
   const [form, setForm] = useState<{ editing: Monitor | null } | null>(null);
   const [shownId, setShownId] = useState<string | null>(null);
   // The roles that change monitors; the server checks it again (members only read).
   const canManage = !!org && hasRole(org.role, ADMIN_ROLES);
-  const refresh = () => void queries.invalidateQueries({ queryKey: monitorsKey(projectId) });
-  const remove = useMutation({
-    mutationFn: (m: Monitor) => rpc.monitor.delete.mutate({ projectId, id: m.id }),
-    onSuccess: (_, m) => {
-      if (shownId === m.id) setShownId(null);
-      refresh();
-    },
-  });
+  const refresh = useRefreshMonitors(projectId);
+  const remove = useDeleteMonitor(projectId);
   const monitors = data ?? [];
   const shown = monitors.find((m) => m.id === shownId) ?? null;
   const failure = remove.error ?? error;
@@ -234,7 +161,7 @@ export function MonitorsPage() {
           }}
         />
       )}
-      {failure && <p role="alert">{errorMessage(failure)}</p>}
+      <ErrorAlert error={failure} />
       {isLoading && <p role="status">Loading monitors…</p>}
       {!isLoading && monitors.length === 0 && !error && <p className="muted">No monitors in this project yet{canManage ? '' : ': owners and admins create them'}.</p>}
       {monitors.length > 0 && (
@@ -250,9 +177,7 @@ export function MonitorsPage() {
               <th scope="col">Alert when</th>
               <th scope="col">Last value</th>
               <th scope="col">Evaluated</th>
-              <th scope="col">
-                <span className="visually-hidden">Actions</span>
-              </th>
+              <ActionsHead />
             </tr>
           </thead>
           <tbody>
@@ -281,14 +206,19 @@ export function MonitorsPage() {
                       <button type="button" onClick={() => setForm({ editing: m })}>
                         Edit <span className="visually-hidden">{m.name}</span>
                       </button>
-                      <button
-                        type="button"
-                        onClick={() => {
-                          if (window.confirm(`Delete the monitor "${m.name}"?`)) remove.mutate(m);
-                        }}
-                      >
-                        Delete <span className="visually-hidden">{m.name}</span>
-                      </button>
+                      <ConfirmButton
+                        label="Delete"
+                        of={m.name}
+                        question={`Delete the monitor "${m.name}"?`}
+                        onConfirm={() =>
+                          remove.mutate(m, {
+                            onSuccess: () => {
+                              if (shownId === m.id) setShownId(null);
+                              refresh();
+                            },
+                          })
+                        }
+                      />
                     </>
                   )}
                 </td>

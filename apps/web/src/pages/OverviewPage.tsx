@@ -1,10 +1,10 @@
-import { useQuery } from '@tanstack/react-query';
 import { useMemo, useState } from 'react';
 import { TimeChart } from '../components/Chart';
 import { formatCost, formatCount, formatMs, formatScore } from '../lib/format';
 import { type Overview, RANGES, totals } from '../lib/overview';
-import { useCurrentProject } from '../lib/projects';
-import { errorMessage, rpc } from '../rpc';
+import { ErrorAlert } from '../components/ErrorAlert';
+import { useCurrentProject } from '../data/projects';
+import { useOverview } from '../data/stats';
 
 const pct = (x: number | null) => (x === null ? '–' : `${(x * 100).toFixed(1)}%`);
 
@@ -143,14 +143,7 @@ export function OverviewPage() {
   const [range, setRange] = useState<(typeof RANGES)[number]['id']>('24h');
   const [now, setNow] = useState(() => Date.now());
   const span = RANGES.find((r) => r.id === range)?.ms ?? 86_400_000;
-  const { data, error, isLoading, isFetching } = useQuery({
-    queryKey: ['overview', projectId, range, now],
-    queryFn: () => {
-      // The range's fields pass the router's projectId DTO as sent (validateOverviewRange reads them), so its input type names projectId alone.
-      const input = { projectId, from: new Date(now - span).toISOString(), to: new Date(now).toISOString() };
-      return rpc.stats.overview.query(input);
-    },
-  });
+  const { data, error, isLoading, isFetching } = useOverview(projectId, range, span, now);
   return (
     <section aria-labelledby="overview-title">
       <div className="page-head">
@@ -170,7 +163,7 @@ export function OverviewPage() {
         </button>
       </div>
       {isLoading && <p role="status">Loading…</p>}
-      {error && <p role="alert">{errorMessage(error)}</p>}
+      <ErrorAlert error={error} />
       {data && <Charts overview={data} />}
     </section>
   );

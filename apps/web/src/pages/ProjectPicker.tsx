@@ -1,5 +1,5 @@
 import { Link, Navigate } from 'react-router';
-import { lastProject, useOrgProjects } from '../lib/projects';
+import { lastProject, useOrgProjects } from '../data/projects';
 import { errorMessage } from '../rpc';
 
 /** The landing page: a user with one project lands in it; with several, in the last one used, or picks. */

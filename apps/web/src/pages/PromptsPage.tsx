@@ -1,11 +1,9 @@
-import { useQuery } from '@tanstack/react-query';
 import { diffLines } from 'diff';
 import { useEffect, useMemo, useState } from 'react';
+import { ErrorAlert } from '../components/ErrorAlert';
+import { type PromptVersion as Version, usePromptVersions, usePrompts } from '../data/prompts';
+import { useCurrentProject } from '../data/projects';
 import { formatTime } from '../lib/format';
-import { useCurrentProject } from '../lib/projects';
-import { type Outputs, errorMessage, rpc } from '../rpc';
-
-type Version = Outputs['prompt']['versions']['data'][number];
 
 const asText = (v: Version) => (typeof v.template === 'string' ? v.template : JSON.stringify(v.template, null, 2)) + `\n\nconfig: ${JSON.stringify(v.config ?? {}, null, 2)}\n`;
 
@@ -27,7 +25,7 @@ function Diff({ older, newer }: { older: Version; newer: Version }) {
 }
 
 function Versions({ projectId, name }: { projectId: string; name: string }) {
-  const { data, error, isLoading } = useQuery({ queryKey: ['prompt-versions', projectId, name], queryFn: () => rpc.prompt.versions.query({ projectId, name }) });
+  const { data, error, isLoading } = usePromptVersions(projectId, name);
   const versions = data?.data ?? [];
   const [a, setA] = useState<number | null>(null);
   const [b, setB] = useState<number | null>(null);
@@ -37,7 +35,7 @@ function Versions({ projectId, name }: { projectId: string; name: string }) {
     // Only a new answer resets the pair: newest against the one before it.
   }, [data]);
   if (isLoading) return <p role="status">Loading versions…</p>;
-  if (error) return <p role="alert">{errorMessage(error)}</p>;
+  if (error) return <ErrorAlert error={error} />;
   const older = versions.find((v) => v.version === a);
   const newer = versions.find((v) => v.version === b);
   return (
@@ -100,14 +98,14 @@ function Versions({ projectId, name }: { projectId: string; name: string }) {
 
 export function PromptsPage() {
   const { projectId } = useCurrentProject();
-  const { data, error, isLoading } = useQuery({ queryKey: ['prompts', projectId], queryFn: () => rpc.prompt.list.query({ projectId }) });
+  const { data, error, isLoading } = usePrompts(projectId);
   const [selected, setSelected] = useState<string | null>(null);
   const prompts = data?.data ?? [];
   return (
     <section aria-labelledby="prompts-title">
       <h1 id="prompts-title">Prompts</h1>
       {isLoading && <p role="status">Loading prompts…</p>}
-      {error && <p role="alert">{errorMessage(error)}</p>}
+      <ErrorAlert error={error} />
       {!isLoading && !prompts.length && <p>No prompt templates yet: push one with POST /api/v1/prompt-templates.</p>}
       <div className="two-col">
         <ul className="prompt-list" aria-label="Prompt templates">

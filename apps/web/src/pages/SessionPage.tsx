@@ -1,13 +1,11 @@
-import { useInfiniteQuery } from '@tanstack/react-query';
 import { Link, useParams } from 'react-router';
 import { InputOutput } from '../components/conversation/InputOutput';
 import { ScoreBadges, UserLink } from '../lib/group-links';
 import { formatDuration } from '../lib/duration';
 import { formatCost, formatCount, formatMs, formatScore, formatTime } from '../lib/format';
-import { useCurrentProject } from '../lib/projects';
-import { type Outputs, errorMessage, rpc } from '../rpc';
-
-type SessionTrace = Outputs['traceSession']['get']['traces'][number];
+import { type SessionTrace, useTraceSession } from '../data/groups';
+import { useCurrentProject } from '../data/projects';
+import { errorMessage } from '../rpc';
 
 /** One trace of the session: its name (a link to it), time and totals, then its input and output as turns. */
 function Turn({ projectId, trace, index }: { projectId: string; trace: SessionTrace; index: number }) {
@@ -32,12 +30,7 @@ function Turn({ projectId, trace, index }: { projectId: string; trace: SessionTr
 export function SessionPage() {
   const { projectId } = useCurrentProject();
   const { sessionId = '' } = useParams();
-  const pages = useInfiniteQuery({
-    queryKey: ['session', projectId, sessionId],
-    queryFn: ({ pageParam }) => rpc.traceSession.get.query({ projectId, id: sessionId, cursor: pageParam } as { projectId: string }),
-    initialPageParam: undefined as string | undefined,
-    getNextPageParam: (last) => last.meta.nextCursor ?? undefined,
-  });
+  const pages = useTraceSession(projectId, sessionId);
   const first = pages.data?.pages[0];
   const traces = pages.data?.pages.flatMap((p) => p.traces) ?? [];
   if (pages.isLoading) return <p role="status">Loading session…</p>;

@@ -1,6 +1,6 @@
 import { useNavigate, useParams } from 'react-router';
 import { TabList, TabPanel } from '../components/Tabs';
-import { useCurrentProject } from '../lib/projects';
+import { useCurrentProject } from '../data/projects';
 import { ApiKeys } from '../settings/ApiKeys';
 import { AuditLog } from '../settings/AuditLog';
 import { Evaluators } from '../settings/Evaluators';

@@ -1,4 +1,3 @@
-import { useInfiniteQuery, useQuery } from '@tanstack/react-query';
 import { useVirtualizer } from '@tanstack/react-virtual';
 import { type KeyboardEvent, useEffect, useMemo, useRef, useState } from 'react';
 import { Link, useParams } from 'react-router';
@@ -9,11 +8,9 @@ import { InputOutput } from '../components/conversation/InputOutput';
 import { formatCompactCount, formatCost, formatCount, formatMs, formatScore, formatTime } from '../lib/format';
 import { type SubtreeTotals, subtreeTotals } from '../lib/subtree-totals';
 import { type WaterfallRow, buildWaterfall } from '../lib/waterfall';
-import { type Outputs, errorMessage, rpc } from '../rpc';
+import { type Span, type Trace, useLaterSpans, useTrace, useWholeSpan } from '../data/traces';
+import { errorMessage } from '../rpc';
 
-type Trace = Outputs['trace']['get'];
-/** A span as a page of `trace.get` or `trace.spans` shows it (large fields may be cut: `truncated`). */
-type Span = Outputs['trace']['spans']['data'][number];
 type Score = Trace['scores'][number];
 
 /** Every row of the tree has this height, so the virtualizer places rows without measuring them. */
@@ -151,13 +148,7 @@ function TraceIO({ trace }: { trace: Trace }) {
  */
 function useTraceSpans(projectId: string, traceId: string, trace: Trace | undefined) {
   const [wanted, setWanted] = useState(false);
-  const later = useInfiniteQuery({
-    queryKey: ['trace-spans', projectId, traceId, trace?.nextSpansCursor],
-    queryFn: ({ pageParam }) => rpc.trace.spans.query({ projectId, traceId, cursor: pageParam }),
-    initialPageParam: trace?.nextSpansCursor ?? '',
-    getNextPageParam: (last) => last.meta.nextCursor ?? undefined,
-    enabled: wanted && !!trace?.nextSpansCursor,
-  });
+  const later = useLaterSpans(projectId, traceId, trace?.nextSpansCursor, wanted);
   const spans = useMemo<Span[]>(() => [...(trace?.spans ?? []), ...(later.data?.pages.flatMap((p) => p.data) ?? [])], [trace, later.data]);
   const hasMore = later.data ? later.hasNextPage : !!trace?.nextSpansCursor;
   const loadMore = () => {
@@ -264,18 +255,14 @@ function SpanTree({
 
 export function TracePage() {
   const { projectId = '', traceId = '' } = useParams();
-  const { data: trace, error, isLoading } = useQuery({ queryKey: ['trace', projectId, traceId], queryFn: () => rpc.trace.get.query({ projectId, id: traceId }) });
+  const { data: trace, error, isLoading } = useTrace(projectId, traceId);
   const spans = useTraceSpans(projectId, traceId, trace);
   const rows = useMemo(() => buildWaterfall(spans.spans, { extentMs: trace?.latencyMs }), [spans.spans, trace?.latencyMs]);
   const totals = useMemo(() => subtreeTotals(rows), [rows]);
   const [selectedId, setSelectedId] = useState<string | null>(null);
   const shown = (selectedId !== null ? spans.spans.find((s) => s.id === selectedId) : undefined) ?? rows[0]?.span ?? null;
   // A span whose large fields a page cut is read whole for its details.
-  const whole = useQuery({
-    queryKey: ['trace-span', projectId, traceId, shown?.id],
-    queryFn: () => rpc.trace.span.query({ projectId, traceId, spanId: shown?.id ?? '' }),
-    enabled: !!shown?.truncated,
-  });
+  const whole = useWholeSpan(projectId, traceId, shown);
   const selected = shown?.truncated ? (whole.data ?? shown) : shown;
   const { loadMore } = spans;
   const loadMoreRef = useRef(loadMore);

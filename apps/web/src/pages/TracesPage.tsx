@@ -1,16 +1,15 @@
-import { keepPreviousData, useInfiniteQuery, useQuery } from '@tanstack/react-query';
 import { useVirtualizer } from '@tanstack/react-virtual';
-import { type FormEvent, useEffect, useMemo, useRef, useState } from 'react';
+import { useEffect, useMemo, useRef } from 'react';
 import { useNavigate, useSearchParams } from 'react-router';
-import type { FilterValueField as PickerField } from '../../../../libs/domain/src/reads/filter-values';
-import { Combobox } from '../components/Combobox';
-import { formatCost, formatCount, formatMs, formatScore, formatTime, preview } from '../lib/format';
-import { SessionLink, UserLink } from '../lib/group-links';
-import { useCurrentProject } from '../lib/projects';
-import { type Outputs, errorMessage, rpc } from '../rpc';
-
-type TraceRow = Outputs['trace']['list']['data'][number];
-
+import type { FilterValueField as PickerField } from '@app/domain/reads/filter-values';
+import { ErrorAlert } from '../components/ErrorAlert';
+import { FilterForm, FilterPicker, FilterText, FilterTimeRange } from '../components/filters/FilterForm';
+import { useCurrentProject } from '../data/projects';
+import { type TraceRow, useTraceList } from '../data/traces';
+import { formatCost, formatCount, formatMs, formatScore, formatTime } from '../lib/format';
+import { type ScoreSummary, SessionLink, UserLink } from '../lib/group-links';
+import { messagePreview } from '../lib/message-preview';
+import { urlFilterReaders } from '../lib/url-filters';
 
 /**
  * The filters picked from the project's known values (`trace.filterValues`), in the URL under
@@ -25,15 +24,11 @@ const PICKER_FILTERS: readonly { key: PickerField; label: string; list?: boolean
   { key: 'environment', label: 'Environment' },
   { key: 'tags', label: 'Tags (all of, comma-separated)', list: true },
 ];
-const PICKER_VALUES = 20;
 const ROW_HEIGHT = 40;
-const PAGE = 50;
 
 /** The filters live in the URL, so a filtered list can be shared and survives a reload. */
 function filtersFrom(params: URLSearchParams) {
-  const text = (k: string) => params.get(k) || undefined;
-  const num = (k: string) => (params.get(k) ? Number(params.get(k)) : undefined);
-  const time = (k: string) => (params.get(k) ? new Date(params.get(k) as string).toISOString() : undefined);
+  const { text, num, time } = urlFilterReaders(params);
   return {
     name: text('name'),
     userId: text('userId'),
@@ -50,71 +45,22 @@ function filtersFrom(params: URLSearchParams) {
   };
 }
 
-/** A filter field offering the project's values that contain what is typed, in any case. */
-function FilterPicker({ projectId, field, label, list, defaultValue }: { projectId: string; field: PickerField; label: string; list?: boolean; defaultValue: string }) {
-  const [term, setTerm] = useState<string | null>(null);
-  const values = useQuery({
-    queryKey: ['filterValues', projectId, field, term],
-    queryFn: () => rpc.trace.filterValues.query({ projectId, field, prefix: term ?? '', limit: PICKER_VALUES } as { projectId: string }),
-    enabled: term !== null,
-    placeholderData: keepPreviousData,
-    staleTime: 30_000,
-  });
-  return <Combobox name={field} label={label} list={list} defaultValue={defaultValue} options={values.data?.data ?? []} loading={values.isFetching} onSearch={setTerm} />;
-}
-
 function Filters({ projectId }: { projectId: string }) {
-  const [params, setParams] = useSearchParams();
-  const submit = (e: FormEvent<HTMLFormElement>) => {
-    e.preventDefault();
-    const next = new URLSearchParams();
-    for (const [key, value] of new FormData(e.currentTarget)) if (String(value).trim()) next.set(key, String(value).trim());
-    setParams(next);
-  };
   return (
-    <form className="filters" onSubmit={submit} aria-label="Trace filters" key={params.toString()}>
+    <FilterForm label="Trace filters">
       {PICKER_FILTERS.map(({ key, label, list }) => (
-        <FilterPicker key={key} projectId={projectId} field={key} label={label} list={list} defaultValue={params.get(key) ?? ''} />
+        <FilterPicker key={key} projectId={projectId} field={key} label={label} list={list} />
       ))}
-      <label>
-        Score name
-        <input name="scoreName" defaultValue={params.get('scoreName') ?? ''} />
-      </label>
-      <label>
-        Min score
-        <input name="minScore" type="number" step="any" defaultValue={params.get('minScore') ?? ''} />
-      </label>
-      <label>
-        Max score
-        <input name="maxScore" type="number" step="any" defaultValue={params.get('maxScore') ?? ''} />
-      </label>
-      <label>
-        From
-        <input name="from" type="datetime-local" defaultValue={params.get('from') ?? ''} />
-      </label>
-      <label>
-        To
-        <input name="to" type="datetime-local" defaultValue={params.get('to') ?? ''} />
-      </label>
-      <div className="filter-actions">
-        <button type="submit">Apply filters</button>
-        <button type="button" onClick={() => setParams(new URLSearchParams())}>
-          Clear
-        </button>
-      </div>
-    </form>
+      <FilterText name="scoreName" label="Score name" />
+      <FilterText name="minScore" label="Min score" type="number" step="any" />
+      <FilterText name="maxScore" label="Max score" type="number" step="any" />
+      <FilterTimeRange fromLabel="From" toLabel="To" />
+    </FilterForm>
   );
 }
 
-type ListInput = Parameters<typeof rpc.trace.list.query>[0];
-/**
- * The input as sent. The router infers its type from the DTO after validation, where a time is
- * already epoch milliseconds; on the wire it is the ISO string the DTO reads (CONTRACT).
- */
-const listInput = (input: Omit<ListInput, 'fromTimestamp' | 'toTimestamp'> & { fromTimestamp?: string; toTimestamp?: string }) => input as unknown as ListInput;
-type ScoreSummary = { name: string | null; source: string | null; value: number | null; count: number };
-
-const COLUMNS = ['Time', 'Name', 'Input', 'Output', 'Latency', 'Tokens', 'Cost', 'Tags', 'User / session', 'Spans', 'Scores'];
+// What was asked above what was answered: one column of two lines reads longer at 1024 px than two narrow ones.
+const COLUMNS = ['Time', 'Name', 'Input / output', 'Latency', 'Tokens', 'Cost', 'Tags', 'User / session', 'Spans', 'Scores'];
 
 function Row({ projectId, trace, onOpen }: { projectId: string; trace: TraceRow; onOpen: () => void }) {
   return (
@@ -125,11 +71,9 @@ function Row({ projectId, trace, onOpen }: { projectId: string; trace: TraceRow;
       <span role="cell" className="strong trace-name" title={trace.name ?? undefined}>
         {trace.name ?? <em>unnamed</em>}
       </span>
-      <span role="cell" className="preview">
-        {preview(trace.input, 60)}
-      </span>
-      <span role="cell" className="preview">
-        {preview(trace.output, 60)}
+      <span role="cell" className="preview two-lines">
+        <span data-testid="row-input">{messagePreview(trace.input, 'input', 80)}</span>
+        <span data-testid="row-output">{messagePreview(trace.output, 'output', 80)}</span>
       </span>
       <span role="cell" className="num">
         {formatMs(trace.latencyMs)}
@@ -147,7 +91,7 @@ function Row({ projectId, trace, onOpen }: { projectId: string; trace: TraceRow;
           </span>
         ))}
       </span>
-      <span role="cell" className="group-cells">
+      <span role="cell" className="two-lines">
         {trace.userId && <UserLink projectId={projectId} id={trace.userId} inRow />}
         {trace.sessionId && <SessionLink projectId={projectId} id={trace.sessionId} inRow />}
       </span>
@@ -173,12 +117,7 @@ export function TracesPage() {
   const [params] = useSearchParams();
   const navigate = useNavigate();
   const filters = useMemo(() => filtersFrom(params), [params]);
-  const list = useInfiniteQuery({
-    queryKey: ['traces', projectId, filters],
-    queryFn: ({ pageParam }) => rpc.trace.list.query(listInput({ projectId, limit: PAGE, ...filters, cursor: pageParam })),
-    initialPageParam: undefined as string | undefined,
-    getNextPageParam: (last) => last.meta.nextCursor ?? undefined,
-  });
+  const list = useTraceList(projectId, filters);
   const rows = useMemo(() => list.data?.pages.flatMap((p) => p.data) ?? [], [list.data]);
   const scroller = useRef<HTMLDivElement>(null);
   const virtual = useVirtualizer({ count: rows.length, getScrollElement: () => scroller.current, estimateSize: () => ROW_HEIGHT, overscan: 10 });
@@ -206,7 +145,7 @@ export function TracesPage() {
         </button>
       </div>
       <Filters projectId={projectId} />
-      {list.error && <p role="alert">{errorMessage(list.error)}</p>}
+      <ErrorAlert error={list.error} />
       <p className="muted" role="status">
         {list.isLoading ? 'Loading traces…' : `${rows.length.toLocaleString('en-US')} trace${rows.length === 1 ? '' : 's'} shown${list.hasNextPage ? ', more below' : ''}`}
       </p>

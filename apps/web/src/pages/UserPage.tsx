@@ -1,21 +1,19 @@
-import { useInfiniteQuery, useQuery } from '@tanstack/react-query';
 import { Link, useParams } from 'react-router';
 import { ScoreBadges, SessionLink } from '../lib/group-links';
-import { formatCost, formatCount, formatMs, formatScore, formatTime, preview } from '../lib/format';
-import { useCurrentProject } from '../lib/projects';
-import { errorMessage, rpc } from '../rpc';
+import { ErrorAlert } from '../components/ErrorAlert';
+import { useTraceUser } from '../data/groups';
+import { useCurrentProject } from '../data/projects';
+import { useTraceList } from '../data/traces';
+import { formatCost, formatCount, formatMs, formatScore, formatTime } from '../lib/format';
+import { messagePreview } from '../lib/message-preview';
+import { errorMessage } from '../rpc';
 
 /** One user: their totals, and their traces (the trace list filtered by userId), newest first, each a link to its page. */
 export function UserPage() {
   const { projectId } = useCurrentProject();
   const { userId = '' } = useParams();
-  const user = useQuery({ queryKey: ['user', projectId, userId], queryFn: () => rpc.traceUser.get.query({ projectId, id: userId } as { projectId: string }) });
-  const traces = useInfiniteQuery({
-    queryKey: ['traces', projectId, { userId }],
-    queryFn: ({ pageParam }) => rpc.trace.list.query({ projectId, userId, cursor: pageParam }),
-    initialPageParam: undefined as string | undefined,
-    getNextPageParam: (last) => last.meta.nextCursor ?? undefined,
-  });
+  const user = useTraceUser(projectId, userId);
+  const traces = useTraceList(projectId, { userId });
   const rows = traces.data?.pages.flatMap((p) => p.data) ?? [];
   if (user.isLoading) return <p role="status">Loading user…</p>;
   if (user.error || !user.data) return <p role="alert">{errorMessage(user.error)}</p>;
@@ -59,7 +57,7 @@ export function UserPage() {
         </div>
       </dl>
       <h2>Traces</h2>
-      {traces.error && <p role="alert">{errorMessage(traces.error)}</p>}
+      <ErrorAlert error={traces.error} />
       <table className="plain" aria-label="Traces of the user">
         <thead>
           <tr>
@@ -67,6 +65,7 @@ export function UserPage() {
             <th>Name</th>
             <th>Session</th>
             <th>Input</th>
+            <th>Output</th>
             <th>Latency</th>
             <th>Tokens</th>
             <th>Cost</th>
@@ -82,7 +81,8 @@ export function UserPage() {
               <td>
                 <SessionLink projectId={projectId} id={t.sessionId} />
               </td>
-              <td className="preview">{preview(t.input, 60)}</td>
+              <td className="preview">{messagePreview(t.input, 'input', 60)}</td>
+              <td className="preview">{messagePreview(t.output, 'output', 60)}</td>
               <td className="num">{formatMs(t.latencyMs)}</td>
               <td className="num">{formatCount(t.totalTokens)}</td>
               <td className="num">{formatCost(t.totalCost)}</td>

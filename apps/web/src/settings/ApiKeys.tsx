@@ -1,45 +1,37 @@
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { type FormEvent, useState } from 'react';
-import { ADMIN_ROLES, hasRole } from '../../../../libs/domain/src/roles';
+import { ADMIN_ROLES, hasRole } from '@app/domain/roles';
 import { CopyButton } from '../components/CopyButton';
+import { ActionsHead, ConfirmButton } from '../components/RowActions';
 import { Dialog } from '../components/Dialog';
+import { ErrorAlert } from '../components/ErrorAlert';
+import { formFields } from '../components/form/fields';
+import { type CreatedApiKey, useApiKeyChanges, useApiKeys } from '../data/api-keys';
+import type { Org } from '../data/projects';
 import { formatTime } from '../lib/format';
-import type { Org } from '../lib/projects';
-import { type Outputs, errorMessage, rpc } from '../rpc';
 
-type Created = Outputs['apiKey']['create'];
+const { Field } = formFields<{ name: string }>('key');
 
 export function ApiKeys({ projectId, org }: { projectId: string; org: Org | null }) {
   // The server's rule for creating and revoking keys; until the role is read, nothing is offered.
   const manages = !!org && hasRole(org.role, ADMIN_ROLES);
-  const queries = useQueryClient();
-  const key = ['api-keys', projectId];
-  const { data, error } = useQuery({ queryKey: key, queryFn: () => rpc.apiKey.list.query({ projectId }) });
-  const [created, setCreated] = useState<Created | null>(null);
-  const create = useMutation({
-    mutationFn: (name: string) => rpc.apiKey.create.mutate({ projectId, name }),
-    onSuccess: (answer) => {
-      setCreated(answer);
-      void queries.invalidateQueries({ queryKey: key });
-    },
-  });
-  const revoke = useMutation({
-    mutationFn: (id: string) => rpc.apiKey.revoke.mutate({ projectId, id }),
-    onSuccess: () => void queries.invalidateQueries({ queryKey: key }),
-  });
+  const { data, error } = useApiKeys(projectId);
+  const [created, setCreated] = useState<CreatedApiKey | null>(null);
+  const { create, revoke } = useApiKeyChanges(projectId);
   const submit = (e: FormEvent<HTMLFormElement>) => {
     e.preventDefault();
     const form = e.currentTarget;
-    create.mutate(String(new FormData(form).get('name')), { onSuccess: () => form.reset() });
+    create.mutate(String(new FormData(form).get('name')), {
+      onSuccess: (answer) => {
+        setCreated(answer);
+        form.reset();
+      },
+    });
   };
   return (
     <div>
       {manages ? (
         <form onSubmit={submit} className="inline-form" aria-label="Create an API key">
-          <label>
-            Key name
-            <input name="name" required maxLength={200} />
-          </label>
+          <Field name="name" label="Key name" required maxLength={200} />
           <button type="submit" disabled={create.isPending}>
             Create key
           </button>
@@ -47,9 +39,9 @@ export function ApiKeys({ projectId, org }: { projectId: string; org: Org | null
       ) : (
         org && <p className="muted">Owners and admins create and revoke API keys; you are a {org.role}.</p>
       )}
-      {create.error && <p role="alert">{errorMessage(create.error)}</p>}
-      {revoke.error && <p role="alert">{errorMessage(revoke.error)}</p>}
-      {error && <p role="alert">{errorMessage(error)}</p>}
+      <ErrorAlert error={create.error} />
+      <ErrorAlert error={revoke.error} />
+      <ErrorAlert error={error} />
       {created && (
         <Dialog title="Your new API key" onClose={() => setCreated(null)}>
           <p>This is the only time the secret is shown. Copy it now and keep it somewhere safe.</p>
@@ -67,11 +59,7 @@ export function ApiKeys({ projectId, org }: { projectId: string; org: Org | null
             <th scope="col">Created</th>
             <th scope="col">Last used</th>
             <th scope="col">Status</th>
-            {manages && (
-              <th scope="col">
-                <span className="visually-hidden">Actions</span>
-              </th>
-            )}
+            {manages && <ActionsHead />}
           </tr>
         </thead>
         <tbody>
@@ -87,14 +75,7 @@ export function ApiKeys({ projectId, org }: { projectId: string; org: Org | null
               {manages && (
                 <td>
                   {!k.revokedAt && (
-                    <button
-                      type="button"
-                      onClick={() => {
-                        if (window.confirm(`Revoke the key "${k.name}"? Clients using it get 401 at once.`)) revoke.mutate(k.id);
-                      }}
-                    >
-                      Revoke <span className="visually-hidden">{k.name}</span>
-                    </button>
+                    <ConfirmButton label="Revoke" of={k.name} question={`Revoke the key "${k.name}"? Clients using it get 401 at once.`} onConfirm={() => revoke.mutate(k.id)} />
                   )}
                 </td>
               )}

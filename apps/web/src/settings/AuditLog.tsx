@@ -1,10 +1,10 @@
-import { useInfiniteQuery } from '@tanstack/react-query';
-import { PLANS } from '../../../../libs/domain/src/limits';
-import { ADMIN_ROLES, hasRole } from '../../../../libs/domain/src/roles';
+import { PLANS } from '@app/domain/limits';
+import { ADMIN_ROLES, hasRole } from '@app/domain/roles';
+import { ErrorAlert } from '../components/ErrorAlert';
+import { useAuditLog } from '../data/organization';
+import type { Org } from '../data/projects';
 import { formatTime } from '../lib/format';
 import { plansWith } from '../lib/plans';
-import type { Org } from '../lib/projects';
-import { errorMessage, rpc } from '../rpc';
 
 /**
  * The organization's audit log, for owners and admins on the plans that have one. Anyone else
@@ -23,14 +23,8 @@ export function AuditLog({ org }: { org: Org }) {
 }
 
 function AuditEntries({ org }: { org: Org }) {
-  const log = useInfiniteQuery({
-    queryKey: ['audit', org.id],
-    queryFn: ({ pageParam }) => rpc.auditLog.list.query({ orgId: org.id, cursor: pageParam }),
-    initialPageParam: undefined as string | undefined,
-    getNextPageParam: (last) => last.meta.nextCursor ?? undefined,
-    retry: false,
-  });
-  if (log.error) return <p role="alert">{errorMessage(log.error)}</p>;
+  const log = useAuditLog(org.id);
+  if (log.error) return <ErrorAlert error={log.error} />;
   const rows = log.data?.pages.flatMap((p) => p.data) ?? [];
   return (
     <div>

@@ -1,20 +1,20 @@
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import type { FormEvent } from 'react';
-import { ADMIN_ROLES, OWNER_ROLES, hasRole } from '../../../../libs/domain/src/roles';
+import { ADMIN_ROLES, OWNER_ROLES, hasRole } from '@app/domain/roles';
+import { ErrorAlert } from '../components/ErrorAlert';
+import { ActionsHead, ConfirmButton } from '../components/RowActions';
+import { formFields } from '../components/form/fields';
+import { useMemberChanges, useMembers } from '../data/organization';
+import type { Org } from '../data/projects';
 import { formatTime } from '../lib/format';
 import { seatsLeft, seatsText } from '../lib/plans';
-import type { Org } from '../lib/projects';
-import { errorMessage, rpc } from '../rpc';
 
 type Role = Org['role'];
 const ROLES: readonly Role[] = ['member', 'admin', 'owner'];
+const { Field, Choice } = formFields<{ email: string; role: Role }>('member');
 
 /** Adding a member, for owners and admins; only owners may make another owner (the server's rule). */
-function AddMember({ org, full, onAdded }: { org: Org; full: boolean; onAdded: () => void }) {
-  const add = useMutation({
-    mutationFn: (input: { email: string; role: Role }) => rpc.member.add.mutate({ orgId: org.id, ...input }),
-    onSuccess: onAdded,
-  });
+function AddMember({ org, full }: { org: Org; full: boolean }) {
+  const { add } = useMemberChanges(org.id);
   const roles = ROLES.filter((r) => r !== 'owner' || hasRole(org.role, OWNER_ROLES));
   const submit = (e: FormEvent<HTMLFormElement>) => {
     e.preventDefault();
@@ -24,35 +24,22 @@ function AddMember({ org, full, onAdded }: { org: Org; full: boolean; onAdded: (
   return (
     <>
       <form onSubmit={submit} className="inline-form" aria-label="Add a member">
-        <label>
-          E-mail of an existing user
-          <input name="email" type="email" required disabled={full} />
-        </label>
-        <label>
-          Role
-          <select name="role" defaultValue="member" disabled={full}>
-            {roles.map((r) => (
-              <option key={r}>{r}</option>
-            ))}
-          </select>
-        </label>
+        <Field name="email" label="E-mail of an existing user" type="email" required disabled={full} />
+        <Choice name="role" label="Role" options={roles} defaultValue="member" disabled={full} />
         <button type="submit" disabled={full || add.isPending}>
           Add member
         </button>
       </form>
       {full && <p role="note">Every seat of the {org.plan} plan is taken: remove a member or upgrade the plan to add another.</p>}
-      {add.error && <p role="alert">{errorMessage(add.error)}</p>}
+      <ErrorAlert error={add.error} />
       {add.isSuccess && <p role="status">Added, if an account with that e-mail exists.</p>}
     </>
   );
 }
 
 export function Members({ org }: { org: Org }) {
-  const queries = useQueryClient();
-  const key = ['members', org.id];
-  const { data, error } = useQuery({ queryKey: key, queryFn: () => rpc.member.list.query({ orgId: org.id }) });
-  const refresh = () => void queries.invalidateQueries({ queryKey: key });
-  const remove = useMutation({ mutationFn: (userId: string) => rpc.member.remove.mutate({ orgId: org.id, userId }), onSuccess: refresh });
+  const { data, error } = useMembers(org.id);
+  const { remove } = useMemberChanges(org.id);
   const manages = hasRole(org.role, ADMIN_ROLES);
   // An admin may remove members and admins; an owner only by an owner.
   const removable = (role: Role) => manages && (role !== 'owner' || hasRole(org.role, OWNER_ROLES));
@@ -64,12 +51,12 @@ export function Members({ org }: { org: Org }) {
         {data && <strong data-testid="seats">{seatsText(org.plan, members.length)}</strong>}
       </p>
       {manages ? (
-        data && <AddMember org={org} full={seatsLeft(org.plan, members.length) === 0} onAdded={refresh} />
+        data && <AddMember org={org} full={seatsLeft(org.plan, members.length) === 0} />
       ) : (
         <p className="muted">Owners and admins add and remove members; you are a {org.role}.</p>
       )}
-      {remove.error && <p role="alert">{errorMessage(remove.error)}</p>}
-      {error && <p role="alert">{errorMessage(error)}</p>}
+      <ErrorAlert error={remove.error} />
+      <ErrorAlert error={error} />
       <table className="plain">
         <caption>Members of {org.name}</caption>
         <thead>
@@ -77,11 +64,7 @@ export function Members({ org }: { org: Org }) {
             <th scope="col">E-mail</th>
             <th scope="col">Role</th>
             <th scope="col">Since</th>
-            {manages && (
-              <th scope="col">
-                <span className="visually-hidden">Actions</span>
-              </th>
-            )}
+            {manages && <ActionsHead />}
           </tr>
         </thead>
         <tbody>
@@ -93,14 +76,7 @@ export function Members({ org }: { org: Org }) {
               {manages && (
                 <td>
                   {removable(m.role) && (
-                    <button
-                      type="button"
-                      onClick={() => {
-                        if (window.confirm(`Remove ${m.email} from ${org.name}?`)) remove.mutate(m.userId);
-                      }}
-                    >
-                      Remove <span className="visually-hidden">{m.email}</span>
-                    </button>
+                    <ConfirmButton label="Remove" of={m.email} question={`Remove ${m.email} from ${org.name}?`} onConfirm={() => remove.mutate(m.userId)} />
                   )}
                 </td>
               )}

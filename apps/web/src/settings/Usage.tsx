@@ -1,9 +1,9 @@
-import { useQuery } from '@tanstack/react-query';
 import { useMemo } from 'react';
 import { TimeChart } from '../components/Chart';
+import { ErrorAlert } from '../components/ErrorAlert';
+import { useDailyUsage, useUsage } from '../data/organization';
+import type { Org } from '../data/projects';
 import { formatCount } from '../lib/format';
-import type { Org } from '../lib/projects';
-import { errorMessage, rpc } from '../rpc';
 
 function Meter({ label, used, limit, overage }: { label: string; used: number; limit: number | null; overage: number }) {
   const share = limit ? Math.min(1, used / limit) : 0;
@@ -20,8 +20,8 @@ function Meter({ label, used, limit, overage }: { label: string; used: number; l
 }
 
 export function Usage({ org }: { org: Org }) {
-  const usage = useQuery({ queryKey: ['usage', org.id], queryFn: () => rpc.usage.get.query({ orgId: org.id }) });
-  const daily = useQuery({ queryKey: ['usage-daily', org.id], queryFn: () => rpc.usage.daily.query({ orgId: org.id }) });
+  const usage = useUsage(org.id);
+  const daily = useDailyUsage(org.id);
   const times = useMemo(() => (daily.data?.days ?? []).map((d) => Date.parse(`${d.day}T00:00:00Z`)), [daily.data]);
   const series = useMemo(
     () => [
@@ -33,7 +33,7 @@ export function Usage({ org }: { org: Org }) {
   const u = usage.data;
   return (
     <div>
-      {usage.error && <p role="alert">{errorMessage(usage.error)}</p>}
+      <ErrorAlert error={usage.error} />
       {u && (
         <>
           <p>
@@ -44,7 +44,7 @@ export function Usage({ org }: { org: Org }) {
           <Meter label="Spans" used={Number(u.spans)} limit={null} overage={0} />
         </>
       )}
-      {daily.error && <p role="alert">{errorMessage(daily.error)}</p>}
+      <ErrorAlert error={daily.error} />
       {daily.data && (daily.data.days.length ? <TimeChart title={`Daily usage, ${daily.data.month}`} times={times} stepMs={86_400_000} series={series} bars /> : <p className="muted">Nothing counted this month yet.</p>)}
     </div>
   );

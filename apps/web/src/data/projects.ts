@@ -1,6 +1,7 @@
 import { useQuery } from '@tanstack/react-query';
 import { useParams } from 'react-router';
 import { type Outputs, rpc } from '../rpc';
+import { keys } from './query-keys';
 
 export type Org = Outputs['organization']['list'][number];
 export type Project = Outputs['project']['list'][number];
@@ -12,7 +13,7 @@ export interface OrgProjects {
 /** Every organization of the user with its projects, for the switcher and the landing page. */
 export function useOrgProjects() {
   return useQuery({
-    queryKey: ['org-projects'],
+    queryKey: keys.orgProjects(),
     queryFn: async (): Promise<OrgProjects[]> => {
       const orgs = await rpc.organization.list.query();
       return Promise.all(orgs.map(async (org) => ({ org, projects: await rpc.project.list.query({ orgId: org.id }) })));
