@@ -13,7 +13,7 @@ import {
   updateMonitor,
 } from '@app/persistence';
 import { AuditPublisher } from '../audit/audit.publisher';
-import { type Actor, TenancyService } from './tenancy.service';
+import { type Actor, AccessService } from '../access/access.service';
 
 type MonitorAuditAction = Extract<AuditAction, 'monitor.created' | 'monitor.updated' | 'monitor.deleted'>;
 
@@ -33,13 +33,13 @@ const HISTORY_CURSOR = /^[1-9][0-9]{0,17}$/;
 export class MonitorsService {
   constructor(
     private readonly ds: DataSource,
-    private readonly tenancy: TenancyService,
+    private readonly access: AccessService,
     private readonly audit: AuditPublisher,
   ) {}
 
   async create(actor: Actor, projectId: string, fields: unknown): Promise<Monitor> {
     const settings = validateMonitorInput(fields);
-    const orgId = await this.tenancy.requireProjectRole(actor, projectId, ADMIN_ROLES);
+    const orgId = await this.access.requireProjectRole(actor, projectId, ADMIN_ROLES);
     let monitor: Monitor;
     try {
       monitor = await createMonitor(this.ds, projectId, settings);
@@ -52,14 +52,14 @@ export class MonitorsService {
   }
 
   async list(actor: Actor, projectId: string): Promise<Monitor[]> {
-    await this.tenancy.requireProjectRole(actor, projectId);
+    await this.access.requireProjectRole(actor, projectId);
     return listMonitors(this.ds, projectId);
   }
 
   /** The fields sent replace the stored ones (a `filter` sent replaces the whole filter); the result is checked whole. */
   async update(actor: Actor, projectId: string, id: string, fields: unknown): Promise<Monitor> {
     if (!isJsonObject(fields)) throw validationError('input must be an object');
-    const orgId = await this.tenancy.requireProjectRole(actor, projectId, ADMIN_ROLES);
+    const orgId = await this.access.requireProjectRole(actor, projectId, ADMIN_ROLES);
     const current = await getMonitor(this.ds, projectId, id);
     if (!current) throw notFound(`monitor ${id} not found in project ${projectId}`);
     const merged: Record<string, unknown> = { ...monitorInputOf(current), ...fields };
@@ -73,7 +73,7 @@ export class MonitorsService {
   }
 
   async delete(actor: Actor, projectId: string, id: string): Promise<{ id: string; deleted: true }> {
-    const orgId = await this.tenancy.requireProjectRole(actor, projectId, ADMIN_ROLES);
+    const orgId = await this.access.requireProjectRole(actor, projectId, ADMIN_ROLES);
     const current = await getMonitor(this.ds, projectId, id);
     if (!current || !(await deleteMonitor(this.ds, projectId, id))) throw notFound(`monitor ${id} not found in project ${projectId}`);
     await this.record(actor, orgId, 'monitor.deleted', current);
@@ -82,7 +82,7 @@ export class MonitorsService {
 
   async history(actor: Actor, projectId: string, id: string, cursor: string | undefined): Promise<MonitorHistoryPage> {
     if (cursor !== undefined && !HISTORY_CURSOR.test(cursor)) throw validationError('cursor: not a cursor returned by monitor.history');
-    await this.tenancy.requireProjectRole(actor, projectId);
+    await this.access.requireProjectRole(actor, projectId);
     if (!(await getMonitor(this.ds, projectId, id))) throw notFound(`monitor ${id} not found in project ${projectId}`);
     const limit = MONITOR_LIMITS.historyPage;
     const { entries } = await monitorHistory(this.ds, id, cursor ?? null, limit + 1);
