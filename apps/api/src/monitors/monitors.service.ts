@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { DataSource } from 'typeorm';
-import { ADMIN_ROLES, type AuditAction, MONITOR_LIMITS, isJsonObject, isScoreMetric, monitorInputOf, notFound, validateMonitorInput, validationError } from '@app/domain';
+import { ADMIN_ROLES, type AuditAction, MONITOR_LIMITS, decodeCursor, isBigintId, isJsonObject, isScoreMetric, keysetPage, monitorInputOf, notFound, validateMonitorInput, validationError } from '@app/domain';
 import {
   type Monitor,
   type MonitorHistoryEntry,
@@ -21,8 +21,6 @@ export interface MonitorHistoryPage {
   data: MonitorHistoryEntry[];
   meta: { nextCursor: string | null };
 }
-
-const HISTORY_CURSOR = /^[1-9][0-9]{0,17}$/;
 
 /**
  * Monitors of a project (issue 16; README "Monitors"): members read them and their history,
@@ -81,14 +79,13 @@ export class MonitorsService {
   }
 
   async history(actor: Actor, projectId: string, id: string, cursor: string | undefined): Promise<MonitorHistoryPage> {
-    if (cursor !== undefined && !HISTORY_CURSOR.test(cursor)) throw validationError('cursor: not a cursor returned by monitor.history');
+    const before = cursor === undefined ? null : decodeCursor<[string]>(cursor, [isBigintId])[0];
     await this.access.requireProjectRole(actor, projectId);
     if (!(await getMonitor(this.ds, projectId, id))) throw notFound(`monitor ${id} not found in project ${projectId}`);
     const limit = MONITOR_LIMITS.historyPage;
-    const { entries } = await monitorHistory(this.ds, id, cursor ?? null, limit + 1);
-    const page = entries.slice(0, limit);
-    const last = page[page.length - 1];
-    return { data: page.map(({ id: _id, ...entry }) => entry), meta: { nextCursor: entries.length > limit && last ? last.id : null } };
+    const { entries } = await monitorHistory(this.ds, id, before, limit + 1);
+    const { data, nextCursor } = keysetPage(entries, limit, (entry) => [entry.id]);
+    return { data: data.map(({ id: _id, ...entry }) => entry), meta: { nextCursor } };
   }
 
   private record(actor: Actor, orgId: string, action: MonitorAuditAction, monitor: Monitor, extra: Record<string, unknown> = {}): Promise<void> {

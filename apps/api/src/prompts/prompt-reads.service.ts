@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { PROMPT_TEMPLATE_LIMITS, type PromptVersion, notFound, parsePromptListQuery, readPromptName, validationError } from '@app/domain';
+import { PROMPT_TEMPLATE_LIMITS, type PromptVersion, decodeCursor, isPositiveInt, keysetPage, notFound, parsePromptListQuery, readPromptName } from '@app/domain';
 import { PromptTemplateStore } from '@app/persistence';
 import { type Actor, AccessService } from '../access/access.service';
 import { type PromptTemplatePage, PromptTemplatesService } from './prompt-templates.service';
@@ -8,8 +8,6 @@ export interface PromptVersionPage {
   data: PromptVersion[];
   meta: { nextCursor: string | null };
 }
-
-const VERSION_CURSOR = /^[1-9][0-9]{0,9}$/;
 
 /** A project's prompt templates read with a session (`prompt.*`), once the caller's membership of the project's organization is checked. */
 @Injectable()
@@ -29,13 +27,12 @@ export class PromptReadsService {
   /** One name's versions, newest first, a page at a time; the cursor is the last version shown. */
   async promptVersions(actor: Actor, projectId: string, rawName: string, cursor: string | undefined): Promise<PromptVersionPage> {
     const name = readPromptName(rawName);
-    if (cursor !== undefined && !VERSION_CURSOR.test(cursor)) throw validationError('cursor: not a cursor returned by prompt.versions');
+    const before = cursor === undefined ? null : decodeCursor<[number]>(cursor, [isPositiveInt])[0];
     await this.access.requireProjectRole(actor, projectId);
     const limit = PROMPT_TEMPLATE_LIMITS.list.default;
-    const rows = await this.promptStore.versions(projectId, name, cursor === undefined ? null : Number(cursor), limit + 1);
-    if (!rows.length && cursor === undefined) throw notFound(`no prompt template is named "${name}" in this project`);
-    const data = rows.slice(0, limit);
-    const last = data[data.length - 1];
-    return { data, meta: { nextCursor: rows.length > limit && last ? String(last.version) : null } };
+    const rows = await this.promptStore.versions(projectId, name, before, limit + 1);
+    if (!rows.length && before === null) throw notFound(`no prompt template is named "${name}" in this project`);
+    const { data, nextCursor } = keysetPage(rows, limit, (version) => [version.version]);
+    return { data, meta: { nextCursor } };
   }
 }

@@ -1,10 +1,9 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { APP_CONFIG, type AppConfig } from '@app/config';
-import { ADMIN_ROLES, CREATION_RATE, DEFAULT_MAX_FREE_ORGS_PER_USER, DomainError, MAX_ACTIVE_API_KEYS_PER_PROJECT, OWNER_ROLES, PLANS, notFound, usageReport, utcMonthOf, validationError } from '@app/domain';
+import { ADMIN_ROLES, CREATION_RATE, DEFAULT_MAX_FREE_ORGS_PER_USER, DomainError, MAX_ACTIVE_API_KEYS_PER_PROJECT, OWNER_ROLES, PLANS, TIME_ID_CURSOR, decodeCursor, keysetPage, notFound, usageReport, utcMonthOf, validationError } from '@app/domain';
 import { type MemberRole, TenancyRepository, UsageQueries } from '@app/persistence';
 import { type Actor, AccessService } from '../access/access.service';
 import { AuditPublisher } from '../audit/audit.publisher';
-import { decodeCursor, encodeCursor } from '../traces/cursor';
 import { CreationLimiter } from './creation-limiter';
 
 const AUDIT_PAGE = 50;
@@ -153,13 +152,9 @@ export class TenancyService {
   }
 
   private async auditPage(scope: { orgId: string } | { userId: string }, cursor?: string) {
-    const rows = await this.repo.auditLog(scope, AUDIT_PAGE + 1, cursor ? decodeCursor(cursor) : undefined);
-    const page = rows.slice(0, AUDIT_PAGE);
-    const last = page[page.length - 1];
-    return {
-      data: page.map(({ createdAtText: _, ...row }) => row),
-      meta: { nextCursor: rows.length > AUDIT_PAGE && last ? encodeCursor([last.createdAtText, last.id]) : null },
-    };
+    const rows = await this.repo.auditLog(scope, AUDIT_PAGE + 1, cursor ? decodeCursor<[string, string]>(cursor, TIME_ID_CURSOR) : undefined);
+    const { data, nextCursor } = keysetPage(rows, AUDIT_PAGE, (row) => [row.createdAtText, row.id]);
+    return { data: data.map(({ createdAtText: _, ...row }) => row), meta: { nextCursor } };
   }
 
   /** This UTC month's counters against the organization's plan (SPEC 2.7, 8.3). */

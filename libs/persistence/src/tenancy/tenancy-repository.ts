@@ -1,6 +1,7 @@
 import type { DataSource } from 'typeorm';
 import { type PlanName, generateApiKey } from '@app/domain';
 import type { MemberRole } from '../entities';
+import { type KeysetOrder, keyset } from '../keyset';
 import { affectedRows, returnedRows } from '../query-result';
 
 export interface OrgOfUser {
@@ -40,6 +41,9 @@ export interface AuditLogRow {
   /** createdAt at Postgres' full precision, for the page cursor. */
   createdAtText: string;
 }
+
+/** Audit events, newest first. */
+const AUDIT_LOG_ORDER: KeysetOrder = { columns: [{ sql: 'a.created_at', type: 'timestamptz' }, { sql: 'a.id', type: 'uuid' }], descending: true };
 
 export interface Member {
   userId: string;
@@ -228,18 +232,14 @@ export class TenancyRepository {
    * anyone they add, from everywhere.
    */
   auditLog(scope: { orgId: string } | { userId: string }, limit: number, after?: [string, string]): Promise<AuditLogRow[]> {
-    const params: unknown[] = ['orgId' in scope ? scope.orgId : scope.userId, limit];
-    let cursor = '';
-    if (after) {
-      params.push(after[0], after[1]);
-      cursor = 'AND (a.created_at, a.id) < ($3::timestamptz, $4::uuid)';
-    }
+    const params: unknown[] = ['orgId' in scope ? scope.orgId : scope.userId];
+    const page = keyset(AUDIT_LOG_ORDER, after, limit, params);
     const owner = 'orgId' in scope ? 'a.org_id = $1' : 'a.org_id IS NULL AND a.actor_user_id = $1';
     return this.db.query(
       `SELECT a.id, a.action, a.actor_user_id AS "actorUserId", a.actor_api_key_id AS "actorApiKeyId", a.target, a.details, a.ip, a.created_at AS "createdAt", a.created_at::text AS "createdAtText"
          FROM audit_log a
-        WHERE ${owner} ${cursor}
-        ORDER BY a.created_at DESC, a.id DESC LIMIT $2`,
+        WHERE ${owner} AND ${page.after}
+        ORDER BY ${page.orderBy} ${page.limit}`,
       params,
     );
   }
