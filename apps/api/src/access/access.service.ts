@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
-import { DomainError } from '@app/domain';
-import { type MemberRole, TenancyRepository } from '@app/persistence';
+import { DomainError, type MemberRole } from '@app/domain';
+import { TenancyRepository } from '@app/persistence';
 
 /** Who calls a session-authenticated procedure: the signed-in user, and the address audit records carry. */
 export interface Actor {

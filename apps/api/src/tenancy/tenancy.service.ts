@@ -1,7 +1,7 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { APP_CONFIG, type AppConfig } from '@app/config';
-import { ADMIN_ROLES, CREATION_RATE, DEFAULT_MAX_FREE_ORGS_PER_USER, DomainError, MAX_ACTIVE_API_KEYS_PER_PROJECT, OWNER_ROLES, PLANS, TIME_ID_CURSOR, decodeCursor, keysetPage, notFound, usageReport, utcMonthOf, validationError } from '@app/domain';
-import { type MemberRole, TenancyRepository, UsageQueries } from '@app/persistence';
+import { ADMIN_ROLES, CREATION_RATE, DEFAULT_MAX_FREE_ORGS_PER_USER, DomainError, MAX_ACTIVE_API_KEYS_PER_PROJECT, type MemberRole, OWNER_ROLES, PLANS, TIME_ID_CURSOR, decodeCursor, keysetPage, notFound, usageReport, utcMonthOf, validationError } from '@app/domain';
+import { TenancyRepository, UsageQueries } from '@app/persistence';
 import { type Actor, AccessService } from '../access/access.service';
 import { AuditPublisher } from '../audit/audit.publisher';
 import { CreationLimiter } from './creation-limiter';

@@ -1,6 +1,5 @@
-import type { DataSource } from 'typeorm';
-import { type PlanName, generateApiKey } from '@app/domain';
-import type { MemberRole } from '../entities';
+import type { DataSource, EntityManager } from 'typeorm';
+import { type MemberRole, type PlanName, generateApiKey } from '@app/domain';
 import { type KeysetOrder, keyset } from '../keyset';
 import { affectedRows, returnedRows } from '../query-result';
 
@@ -54,7 +53,8 @@ export interface Member {
 
 /** Organizations, memberships, projects and keys: plain queries, no access rules (the services hold those). */
 export class TenancyRepository {
-  constructor(private readonly db: DataSource) {}
+  /** Over the pool, or over a transaction's manager when a caller makes several changes at once (bootstrapTenant). */
+  constructor(private readonly db: DataSource | EntityManager) {}
 
   async user(userId: string): Promise<{ id: string; email: string } | null> {
     const rows = await this.db.query('SELECT id, email FROM users WHERE id = $1', [userId]);
@@ -65,6 +65,12 @@ export class TenancyRepository {
   async credentials(email: string): Promise<{ id: string; email: string; passwordHash: string } | null> {
     const rows = await this.db.query('SELECT id, email, password_hash AS "passwordHash" FROM users WHERE lower(email) = lower($1)', [email]);
     return rows[0] ?? null;
+  }
+
+  /** A new user with this password hash (argon2, `hashPassword`). */
+  async createUser(email: string, passwordHash: string): Promise<{ id: string; email: string }> {
+    const [user] = await this.db.query('INSERT INTO users (email, password_hash) VALUES ($1, $2) RETURNING id, email', [email, passwordHash]);
+    return user;
   }
 
   async userByEmail(email: string): Promise<{ id: string; email: string } | null> {
