@@ -13,8 +13,9 @@ import { HealthController } from './health/health.controller';
 import { InfrastructureModule } from './infrastructure/infrastructure.module';
 import { apiMetricsRegistry } from './metrics/api-metrics';
 import { MetricsController } from './metrics/metrics.controller';
-import { EvaluatorsService } from './rpc/evaluators.service';
-import { TenancyService } from './rpc/tenancy.service';
+import { AccessService } from './access/access.service';
+import { EvaluatorsService } from './evaluators/evaluators.service';
+import { TenancyService } from './tenancy/tenancy.service';
 import { AuthController } from './sessions/auth.controller';
 import { AuthService } from './sessions/auth.service';
 import { LoginThrottle } from './sessions/login-throttle';
@@ -29,9 +30,11 @@ import { RouteModelController } from './routing/route-model.controller';
 import { RouteModelService } from './routing/route-model.service';
 import { PromptTemplatesController } from './prompts/prompt-templates.controller';
 import { PromptTemplatesService } from './prompts/prompt-templates.service';
-import { ProjectReadsService } from './rpc/project-reads.service';
-import { StatsService } from './rpc/stats.service';
-import { MonitorsService } from './rpc/monitors.service';
+import { PromptReadsService } from './prompts/prompt-reads.service';
+import { StatsService } from './stats/stats.service';
+import { MonitorsService } from './monitors/monitors.service';
+import { TraceGroupReadsService } from './trace-groups/trace-group-reads.service';
+import { TraceReadsService } from './traces/trace-reads.service';
 import { QuotaService } from './quota/quota.service';
 import { RateLimitModule } from './rate-limit/rate-limit.module';
 import { TracesIngestController } from './ingestion/traces-ingest.controller';
@@ -50,6 +53,6 @@ import { TraceGroupsService } from './trace-groups/trace-groups.service';
     }),
   ],
   controllers: [HealthController, MetricsController, TracesIngestController, OtelIngestController, TracesController, AuthController, ScoresIngestController, RouteModelController, PromptTemplatesController, LangfuseController, TraceGroupsController],
-  providers: [ApiKeyGuard, { provide: FailedAuthLimiter, useFactory: () => new FailedAuthLimiter() }, SessionGuard, AuthService, LoginThrottle, AuditPublisher, TenancyService, EvaluatorsService, ProjectReadsService, StatsService, MonitorsService, { provide: EvaluatorStore, inject: [DataSource, APP_CONFIG], useFactory: (ds: DataSource, c: AppConfig) => new EvaluatorStore(ds, new SecretBox(c.secretKey)) }, PromptTemplatesService, { provide: PromptTemplateStore, inject: [DataSource], useFactory: (ds: DataSource) => new PromptTemplateStore(ds) }, IngestService, LangfuseIngestionService, LangfusePromptsService, QuotaService, TracesService, TraceGroupsService, VisibilityService, RouteModelService, { provide: SeqTokenCodec, inject: [APP_CONFIG], useFactory: (c: AppConfig) => new SeqTokenCodec(c.jwtSecret) }, { provide: PasswordVerifier, useFactory: () => new PasswordVerifier() }, { provide: Registry, useFactory: apiMetricsRegistry }],
+  providers: [ApiKeyGuard, { provide: FailedAuthLimiter, useFactory: () => new FailedAuthLimiter() }, SessionGuard, AuthService, LoginThrottle, AuditPublisher, AccessService, TenancyService, EvaluatorsService, TraceReadsService, TraceGroupReadsService, PromptReadsService, StatsService, MonitorsService, { provide: EvaluatorStore, inject: [DataSource, APP_CONFIG], useFactory: (ds: DataSource, c: AppConfig) => new EvaluatorStore(ds, new SecretBox(c.secretKey)) }, PromptTemplatesService, { provide: PromptTemplateStore, inject: [DataSource], useFactory: (ds: DataSource) => new PromptTemplateStore(ds) }, IngestService, LangfuseIngestionService, LangfusePromptsService, QuotaService, TracesService, TraceGroupsService, VisibilityService, RouteModelService, { provide: SeqTokenCodec, inject: [APP_CONFIG], useFactory: (c: AppConfig) => new SeqTokenCodec(c.jwtSecret) }, { provide: PasswordVerifier, useFactory: () => new PasswordVerifier() }, { provide: Registry, useFactory: apiMetricsRegistry }],
 })
 export class AppModule {}

@@ -62,7 +62,7 @@ const UUID_SHAPE = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12
  * it) has whatever version and variant nibbles its random bits gave it, so an RFC 4122 check
  * would take about half of them for some other string.
  */
-export const isUuidShaped = (value: string): boolean => UUID_SHAPE.test(value);
+export const isUuidShaped = (value: unknown): value is string => typeof value === 'string' && UUID_SHAPE.test(value);
 
 export const isNativeId = (value: unknown): value is string =>
   typeof value === 'string' && value.length >= 1 && value.length <= MAX_NATIVE_ID_LENGTH;

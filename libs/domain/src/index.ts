@@ -36,6 +36,7 @@ export * from './monitors/monitor';
 export * from './conversation';
 export * from './trace-groups/group-query';
 export * from './reads/bounded-page';
+export * from './reads/cursor';
 export * from './reads/filter-values';
 export * from './reads/span-id';
 export * from './reads/trace-page-query';

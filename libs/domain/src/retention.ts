@@ -1,3 +1,4 @@
+import { isUuidShaped } from './ids';
 import { isJsonObject } from './json/types';
 import { PLANS, type PlanName } from './limits';
 import type { TraceDeletion } from './telemetry/records';
@@ -22,12 +23,10 @@ export interface TraceDeletionBatch {
   traceIds: string[];
 }
 
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
-
 export function parseTraceDeletionBatch(value: unknown): TraceDeletionBatch {
   if (
     !isJsonObject(value) || value.reason !== 'retention' || typeof value.cutoff !== 'string' || Number.isNaN(Date.parse(value.cutoff)) ||
-    !Array.isArray(value.traceIds) || value.traceIds.length > MAX_TRACES_PER_DELETION || !value.traceIds.every((id) => typeof id === 'string' && UUID.test(id))
+    !Array.isArray(value.traceIds) || value.traceIds.length > MAX_TRACES_PER_DELETION || !value.traceIds.every(isUuidShaped)
   ) {
     throw new Error('not an ingest.deleted/v1 message');
   }

@@ -1,7 +1,6 @@
 import { type Pool, type PoolClient, types } from 'pg';
 import { DataSource } from 'typeorm';
 import { MIGRATIONS } from '@app/migrations';
-import { ENTITIES } from './entities';
 
 // bigint columns (token counts, counts) stay far below 2^53: read them as numbers.
 types.setTypeParser(types.builtins.INT8, (value) => Number(value));
@@ -16,7 +15,6 @@ export function createDataSource({ url, poolSize = 10, applicationName = 'spanlo
   return new DataSource({
     type: 'postgres',
     url,
-    entities: ENTITIES,
     migrations: MIGRATIONS,
     migrationsTransactionMode: 'each',
     synchronize: false,

@@ -4,7 +4,7 @@ import {
   type PromptPick,
   type PromptTemplateSummary,
   type PromptVersion,
-  encodePromptCursor,
+  keysetPage,
   notFound,
   parsePromptTemplateQuery,
   resolvedLabels,
@@ -71,10 +71,8 @@ export class PromptTemplatesService {
 
   /** Up to `limit` names after `after`, and the cursor of the next page. */
   async page(projectId: string, after: string | null, limit: number): Promise<PromptTemplatePage> {
-    const rows = await this.store.list(projectId, after, limit + 1);
-    const data = rows.slice(0, limit);
-    const last = data[data.length - 1];
-    return { data, meta: { nextCursor: rows.length > limit && last ? encodePromptCursor(last.name) : null } };
+    const { data, nextCursor } = keysetPage(await this.store.list(projectId, after, limit + 1), limit, (row) => [row.name]);
+    return { data, meta: { nextCursor } };
   }
 
   /** The version a pick names as a resolve shows it (`latest` among its labels when newest), or null when none matches. */

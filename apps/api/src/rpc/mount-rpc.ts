@@ -8,15 +8,17 @@ import { DomainError, PAYLOAD_LIMITS, RPC_LIMITS, validationError } from '@app/d
 import { RpcCallLimiter } from '../rate-limit/rpc-call-limiter';
 import { bearerToken } from '../auth/api-key.guard';
 import { toErrorResponse } from '../http/error-response';
+import { EvaluatorsService } from '../evaluators/evaluators.service';
+import { MonitorsService } from '../monitors/monitors.service';
+import { PromptReadsService } from '../prompts/prompt-reads.service';
 import { AuthService } from '../sessions/auth.service';
-import { EvaluatorsService } from './evaluators.service';
-import { ProjectReadsService } from './project-reads.service';
+import { StatsService } from '../stats/stats.service';
+import { TenancyService } from '../tenancy/tenancy.service';
+import { TraceGroupReadsService } from '../trace-groups/trace-group-reads.service';
+import { TraceReadsService } from '../traces/trace-reads.service';
 import { type RpcContext, buildRouter } from './router';
 import { toTrpcError } from './rpc-errors';
-import { MonitorsService } from './monitors.service';
 import { toRpcRequest } from './rpc-request';
-import { StatsService } from './stats.service';
-import { TenancyService } from './tenancy.service';
 
 const RPC_PREFIX = '/api/trpc';
 
@@ -44,7 +46,9 @@ export async function mountRpc(app: NestFastifyApplication): Promise<void> {
   const router = buildRouter({
     tenancy: app.get(TenancyService),
     evaluators: app.get(EvaluatorsService),
-    reads: app.get(ProjectReadsService),
+    traces: app.get(TraceReadsService),
+    traceGroups: app.get(TraceGroupReadsService),
+    prompts: app.get(PromptReadsService),
     stats: app.get(StatsService),
     monitors: app.get(MonitorsService),
     limiter: new RpcCallLimiter(),

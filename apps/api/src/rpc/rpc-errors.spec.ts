@@ -2,14 +2,11 @@ import 'reflect-metadata';
 import { TRPCError } from '@trpc/server';
 import { getHTTPStatusCodeFromError, resolveResponse } from '@trpc/server/http';
 import { DomainError, ERROR_STATUS, type ErrorCode } from '@app/domain';
-import type { EvaluatorsService } from './evaluators.service';
-import type { ProjectReadsService } from './project-reads.service';
-import type { MonitorsService } from './monitors.service';
-import type { StatsService } from './stats.service';
-import { buildRouter } from './router';
-import { formatRpcError, toTrpcError, trpcCodeOf } from './rpc-errors';
-import type { TenancyService } from './tenancy.service';
 import { RpcCallLimiter } from '../rate-limit/rpc-call-limiter';
+import { tenancyRouters } from '../tenancy/tenancy.router';
+import type { TenancyService } from '../tenancy/tenancy.service';
+import { rpcProcedures, router } from './procedures';
+import { formatRpcError, toTrpcError, trpcCodeOf } from './rpc-errors';
 
 describe(trpcCodeOf.name, () => {
   it.each(Object.keys(ERROR_STATUS) as ErrorCode[])('gives %s the same HTTP status over tRPC as over REST', (code) => {
@@ -44,7 +41,7 @@ describe(formatRpcError.name, () => {
   async function callFailing(failure: unknown) {
     const tenancy = { me: async () => Promise.reject(failure) } as unknown as TenancyService;
     const response = await resolveResponse({
-      router: buildRouter({ tenancy, evaluators: {} as EvaluatorsService, reads: {} as ProjectReadsService, stats: {} as StatsService, monitors: {} as MonitorsService, limiter: new RpcCallLimiter() }),
+      router: router(tenancyRouters(tenancy, rpcProcedures(new RpcCallLimiter()))),
       req: new Request('http://rpc.invalid/api/trpc/user.me'),
       path: 'user.me',
       error: null,

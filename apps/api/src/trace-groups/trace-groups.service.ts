@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { type GroupFilter, TRACE_LIST_LIMITS, encodeGroupCursor, notFound, readGroupId, validateSessionListQuery, validateTracePageQuery, validateUserListQuery } from '@app/domain';
+import { type GroupFilter, TRACE_LIST_LIMITS, keysetPage, notFound, readGroupId, validateSessionListQuery, validateTracePageQuery, validateUserListQuery } from '@app/domain';
 import { type GroupKind, type GroupRow, type GroupScoreRow, TraceGroupQueries, TraceQueries } from '@app/persistence';
 import { toScoreSummaries, toTraceResponse } from '../traces/trace.mapper';
 
@@ -53,14 +53,13 @@ export class TraceGroupsService {
     const row = await this.groups.findOne('session', projectId, id);
     if (!row) throw notFound(`session ${id} not found in this project`);
     const [scores, rows] = await Promise.all([this.groups.scoreSummaries('session', projectId, [id]), this.groups.sessionTraces(projectId, id, { ...page, limit: page.limit + 1 })]);
-    const shown = rows.slice(0, page.limit);
-    const last = shown[shown.length - 1];
+    const { data: shown, nextCursor } = keysetPage(rows, page.limit, (t) => [t.cursor_ts, t.id]);
     const traceScores = shown.length ? toScoreSummaries(await this.traces.scoreSummaries(projectId, shown.map((t) => t.id), TRACE_LIST_LIMITS.scoreGroups)) : new Map();
     return {
       ...toSession(row),
       scores: scoresByKey(scores).get(id) ?? [],
       traces: shown.map((t) => ({ ...toTraceResponse(t), scores: traceScores.get(t.id) ?? [] })),
-      meta: { nextCursor: rows.length > page.limit && last ? encodeGroupCursor([last.cursor_ts, last.id]) : null },
+      meta: { nextCursor },
     };
   }
 
@@ -75,12 +74,11 @@ export class TraceGroupsService {
 
   private async page<T>(kind: GroupKind, projectId: string, filter: GroupFilter, shape: (row: GroupRow) => T) {
     const rows = await this.groups.list(kind, projectId, { ...filter, limit: filter.limit + 1 });
-    const shown = rows.slice(0, filter.limit);
-    const last = shown[shown.length - 1];
+    const { data: shown, nextCursor } = keysetPage(rows, filter.limit, (row) => [row.last_ts_text, row.key]);
     const scores = shown.length ? scoresByKey(await this.groups.scoreSummaries(kind, projectId, shown.map((r) => r.key))) : new Map();
     return {
       data: shown.map((row) => ({ ...shape(row), scores: scores.get(row.key) ?? [] })),
-      meta: { nextCursor: rows.length > filter.limit && last ? encodeGroupCursor([last.last_ts_text, last.key]) : null },
+      meta: { nextCursor },
     };
   }
 }

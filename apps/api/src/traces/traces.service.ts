@@ -4,18 +4,22 @@ import {
   FILTER_VALUE_LIMITS,
   type FilterValueField,
   type FilterValuesQuery,
+  NULLABLE_TIME_ID_CURSOR,
+  TIME_ID_CURSOR,
   TRACE_LIST_LIMITS,
   TRACE_QUERY_LIMIT,
   TRACE_READ_LIMITS,
   boundedPage,
+  decodeCursor,
+  encodeCursor,
+  keysetPage,
   normalizeSpanType,
   notFound,
   spanIdCandidates,
   toIso,
   traceIdCandidates,
 } from '@app/domain';
-import { type SizedKeyRow, TraceQueries, type TraceRow, type TraceValueColumn } from '@app/persistence';
-import { decodeCursor, decodeRowCursor, encodeCursor } from './cursor';
+import { type RowPosition, type SizedKeyRow, TraceQueries, type TraceRow, type TraceValueColumn } from '@app/persistence';
 import type { TraceFilterFields } from './trace-query.dto';
 import { toScoreResponse, toScoreSummaries, toSpanPageResponse, toSpanResponse, toTraceResponse } from './trace.mapper';
 
@@ -77,16 +81,15 @@ export class TracesService {
       spanType: optional(q.spanType) && normalizeSpanType(q.spanType as string),
       model: optional(q.model),
       score: optional(q.scoreName) !== undefined || q.minScore !== undefined || q.maxScore !== undefined ? { name: optional(q.scoreName), min: q.minScore, max: q.maxScore } : undefined,
-      after: optional(q.cursor) ? decodeCursor(q.cursor as string) : undefined,
+      after: optional(q.cursor) ? decodeCursor<[string, string]>(q.cursor as string, TIME_ID_CURSOR) : undefined,
       limit: limit + 1,
       fieldBytes: TRACE_LIST_LIMITS.fieldBytes,
     });
-    const page = rows.slice(0, limit);
-    const last = page[page.length - 1];
+    const { data: page, nextCursor } = keysetPage(rows, limit, (row) => [row.timestamp_text, row.id]);
     const scores = page.length ? toScoreSummaries(await this.queries.scoreSummaries(projectId, page.map((r) => r.id), TRACE_LIST_LIMITS.scoreGroups)) : new Map();
     return {
       data: page.map((row) => ({ ...toTraceResponse(row), scores: scores.get(row.id) ?? [] })),
-      meta: { nextCursor: rows.length > limit && last ? encodeCursor([last.timestamp_text, last.id]) : null },
+      meta: { nextCursor },
     };
   }
 
@@ -161,7 +164,7 @@ export class TracesService {
   }
 
   private async spanPage(projectId: string, traceId: string, { limit = TRACE_READ_LIMITS.spans.default, cursor, cursorField, bytes }: PageRequest) {
-    const after = optional(cursor) ? decodeRowCursor(cursor as string, cursorField) : undefined;
+    const after = optional(cursor) ? decodeCursor<RowPosition>(cursor as string, NULLABLE_TIME_ID_CURSOR, cursorField) : undefined;
     const { fieldBytes } = bytes;
     const { ids, nextCursor } = pageOf(await this.queries.spanPageKeys(projectId, traceId, after, limit + 1, fieldBytes, TRACE_READ_LIMITS.rowOverheadBytes), limit, bytes);
     const rows = ids.length ? await this.queries.spansByIds(projectId, traceId, ids, fieldBytes) : [];
@@ -169,7 +172,7 @@ export class TracesService {
   }
 
   private async scorePage(projectId: string, traceId: string, { limit = TRACE_READ_LIMITS.scores.default, cursor, cursorField, bytes }: PageRequest) {
-    const after = optional(cursor) ? decodeRowCursor(cursor as string, cursorField) : undefined;
+    const after = optional(cursor) ? decodeCursor<RowPosition>(cursor as string, NULLABLE_TIME_ID_CURSOR, cursorField) : undefined;
     const { ids, nextCursor } = pageOf(await this.queries.scorePageKeys(projectId, traceId, after, limit + 1, TRACE_READ_LIMITS.rowOverheadBytes), limit, bytes);
     const rows = ids.length ? await this.queries.scoresByIds(projectId, traceId, ids) : [];
     return { data: rows.map(toScoreResponse), meta: { nextCursor } };

@@ -1,3 +1,4 @@
+import { isUuidShaped } from '../ids';
 import { USAGE_METRICS, type UsageMetric } from '../quota';
 
 /** The USAGE stream's one message schema (DESIGN "Streams"). */
@@ -15,12 +16,11 @@ export interface UsageCounted {
   source: 'live';
 }
 
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 export function parseUsageCounted(value: unknown): UsageCounted {
   const e = value as Partial<UsageCounted> | null;
   if (
-    !e || typeof e !== 'object' || typeof e.id !== 'string' || !UUID.test(e.id) || typeof e.orgId !== 'string' || !UUID.test(e.orgId) ||
+    !e || typeof e !== 'object' || !isUuidShaped(e.id) || !isUuidShaped(e.orgId) ||
     !(USAGE_METRICS as readonly unknown[]).includes(e.metric) || !Number.isSafeInteger(e.n) || (e.n as number) <= 0 ||
     typeof e.month !== 'string' || !/^\d{4}-\d{2}$/.test(e.month) || e.source !== 'live'
   ) {

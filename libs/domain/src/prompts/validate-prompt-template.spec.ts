@@ -2,7 +2,8 @@ import fc from 'fast-check';
 import { DomainError } from '../errors';
 import { PROMPT_TEMPLATE_LIMITS } from '../limits';
 import { resolvedLabels } from './prompt-template';
-import { encodePromptCursor, parsePromptTemplateQuery, validatePromptVersionInput } from './validate-prompt-template';
+import { encodeCursor } from '../reads/cursor';
+import { parsePromptTemplateQuery, validatePromptVersionInput } from './validate-prompt-template';
 
 /** The message of the validation error `run` throws; fails the test when it throws none. */
 function refusal(run: () => unknown): string {
@@ -108,7 +109,7 @@ describe(validatePromptVersionInput.name, () => {
 describe(parsePromptTemplateQuery.name, () => {
   it('lists without a name, 50 at a time by default, from an opaque cursor', () => {
     expect(parsePromptTemplateQuery({})).toEqual({ kind: 'list', limit: 50, after: null });
-    expect(parsePromptTemplateQuery({ limit: '100', cursor: encodePromptCursor('a/b c') })).toEqual({ kind: 'list', limit: 100, after: 'a/b c' });
+    expect(parsePromptTemplateQuery({ limit: '100', cursor: encodeCursor(['a/b c']) })).toEqual({ kind: 'list', limit: 100, after: 'a/b c' });
     expect(parsePromptTemplateQuery({ limit: '', cursor: '' })).toEqual({ kind: 'list', limit: 50, after: null });
   });
 
@@ -142,7 +143,7 @@ describe(parsePromptTemplateQuery.name, () => {
 
   it('reads back every cursor it writes', () => {
     const name = fc.stringMatching(/^[a-z0-9][a-z0-9 _./:@+-]{0,40}[a-z0-9]$/);
-    fc.assert(fc.property(name, (n) => expect(parsePromptTemplateQuery({ cursor: encodePromptCursor(n) })).toEqual({ kind: 'list', limit: 50, after: n })));
+    fc.assert(fc.property(name, (n) => expect(parsePromptTemplateQuery({ cursor: encodeCursor([n]) })).toEqual({ kind: 'list', limit: 50, after: n })));
   });
 });
 

@@ -2,6 +2,7 @@ import { validationError } from '../errors';
 import { unstorableTextAt } from '../json/sanitize';
 import { type JsonObject, isJsonObject } from '../json/types';
 import { PROMPT_TEMPLATE_LIMITS as LIMITS } from '../limits';
+import { decodeCursor } from '../reads/cursor';
 import { type ChatMessage, LATEST_LABEL, type PromptPick, type PromptTemplateBody, type PromptVersionInput } from './prompt-template';
 
 /**
@@ -11,6 +12,7 @@ import { type ChatMessage, LATEST_LABEL, type PromptPick, type PromptTemplateBod
  */
 const NAME = /^[\p{L}\p{N}][\p{L}\p{M}\p{N} _.\-/:@+]*$/u;
 const NAME_RULE = `must be 1 to ${LIMITS.nameLength} characters: letters, digits, spaces and _ - . / : @ +, starting with a letter or digit and not ending with a space`;
+const isPromptName = (value: unknown): value is string => typeof value === 'string' && value.length <= LIMITS.nameLength && NAME.test(value) && !value.endsWith(' ');
 const LABEL = /^[a-z0-9][a-z0-9_.-]*$/;
 const LABEL_RULE = `must be 1 to ${LIMITS.labelLength} characters of a-z, 0-9 and _ - ., starting with a letter or digit`;
 const ROLE = /^[A-Za-z][A-Za-z0-9_-]*$/;
@@ -30,7 +32,7 @@ function storable(value: unknown, path: string): void {
 }
 
 export function readPromptName(value: unknown, path = 'name'): string {
-  if (typeof value !== 'string' || value.length > LIMITS.nameLength || !NAME.test(value) || value.endsWith(' ')) throw invalid(path, NAME_RULE);
+  if (!isPromptName(value)) throw invalid(path, NAME_RULE);
   return value;
 }
 
@@ -108,19 +110,6 @@ function param(query: Record<string, unknown>, name: string): string | undefined
   return typeof value === 'string' && value !== '' ? value : undefined;
 }
 
-/** The list's page position: the last name of the previous page, opaque to the client. */
-export const encodePromptCursor = (name: string): string => Buffer.from(JSON.stringify([name])).toString('base64url');
-
-function decodePromptCursor(raw: string): string {
-  try {
-    const value: unknown = JSON.parse(Buffer.from(raw, 'base64url').toString('utf8'));
-    if (Array.isArray(value) && value.length === 1) return readPromptName(value[0]);
-  } catch {
-    // the one error below
-  }
-  throw invalid('cursor', 'not a cursor returned by this endpoint');
-}
-
 function readLimit(raw: string | undefined): number {
   const { min, max, default: fallback } = LIMITS.list;
   if (raw === undefined) return fallback;
@@ -159,7 +148,7 @@ export function parsePromptTemplateQuery(query: Record<string, unknown>): Prompt
 /** A page of the list: `limit` 1–100 (default 50) names after `cursor`, the opaque position of the previous page's end. */
 export function parsePromptListQuery(query: Record<string, unknown>): { limit: number; after: string | null } {
   const cursor = param(query, 'cursor');
-  return { limit: readLimit(param(query, 'limit')), after: cursor === undefined ? null : decodePromptCursor(cursor) };
+  return { limit: readLimit(param(query, 'limit')), after: cursor === undefined ? null : decodeCursor<[string]>(cursor, [isPromptName])[0] };
 }
 
 /** Which version of `name` a resolve asks for: `version` or `label` (`latest` included), not both, else the default pick. */

@@ -1,4 +1,5 @@
-import { encodeGroupCursor, readGroupId, validateSessionListQuery, validateTracePageQuery, validateUserListQuery } from './group-query';
+import { encodeCursor } from '../reads/cursor';
+import { readGroupId, validateSessionListQuery, validateTracePageQuery, validateUserListQuery } from './group-query';
 
 describe(validateSessionListQuery.name, () => {
   it('reads REST query text and RPC JSON alike, with the trace list’s page size', () => {
@@ -22,15 +23,15 @@ describe(validateSessionListQuery.name, () => {
     [{ fromTimestamp: 'yesterday' }, 'fromTimestamp: must be an ISO 8601 timestamp'],
     [{ fromTimestamp: '2026-01-02T00:00:00Z', toTimestamp: '2026-01-01T00:00:00Z' }, 'toTimestamp: must not be before fromTimestamp'],
     [{ cursor: 'nope' }, 'cursor: not a cursor returned by this endpoint'],
-    [{ cursor: encodeGroupCursor(['2026-02-30T00:00:00.000000Z', 's']) }, 'cursor: not a cursor'],
-    [{ cursor: encodeGroupCursor(['0000-01-01T00:00:00.000000Z', 's']) }, 'cursor: not a cursor'],
-    [{ cursor: encodeGroupCursor(['2026-01-01T00:00:00.000000Z', 'a\u0000']) }, 'cursor: not a cursor'],
+    [{ cursor: encodeCursor(['2026-02-30T00:00:00.000000Z', 's']) }, 'cursor: not a cursor'],
+    [{ cursor: encodeCursor(['0000-01-01T00:00:00.000000Z', 's']) }, 'cursor: not a cursor'],
+    [{ cursor: encodeCursor(['2026-01-01T00:00:00.000000Z', 'a\u0000']) }, 'cursor: not a cursor'],
   ])('refuses %j naming the field', (query, message) => {
     expect(() => validateSessionListQuery(query)).toThrow(message);
   });
 
   it('takes back the cursor it wrote', () => {
-    const cursor = encodeGroupCursor(['2026-01-01T00:00:00.123456Z', 'session 1']);
+    const cursor = encodeCursor(['2026-01-01T00:00:00.123456Z', 'session 1']);
     expect(validateSessionListQuery({ cursor }).after).toEqual(['2026-01-01T00:00:00.123456Z', 'session 1']);
   });
 });
@@ -45,8 +46,8 @@ describe(validateTracePageQuery.name, () => {
   it('takes a trace cursor, whose key is a trace id', () => {
     const at = '2026-01-01T00:00:00.000001Z';
     const id = '0b9d0c35-5cd1-4c39-9a2b-9b4a8e0e6f10';
-    expect(validateTracePageQuery({ cursor: encodeGroupCursor([at, id]), limit: '2' })).toEqual({ limit: 2, after: [at, id] });
-    expect(() => validateTracePageQuery({ cursor: encodeGroupCursor([at, 'not-a-uuid']) })).toThrow('cursor: not a cursor');
+    expect(validateTracePageQuery({ cursor: encodeCursor([at, id]), limit: '2' })).toEqual({ limit: 2, after: [at, id] });
+    expect(() => validateTracePageQuery({ cursor: encodeCursor([at, 'not-a-uuid']) })).toThrow('cursor: not a cursor');
   });
 });
 

@@ -1,7 +1,8 @@
-import { DomainError, validationError } from '../errors';
+import { validationError } from '../errors';
 import { isStorableText, UNSTORABLE_TEXT } from '../json/sanitize';
 import { isJsonObject } from '../json/types';
 import { TRACE_QUERY_LIMIT } from '../limits';
+import { decodeCursor, isMicroIsoText, isRowId } from '../reads/cursor';
 import { Optional, type FieldRule, timestamp, validateDto } from '../native/native-fields';
 
 /**
@@ -65,27 +66,7 @@ export interface TracePageQuery {
   after?: TraceCursor;
 }
 
-/** Fixed-width UTC ISO with microseconds, as the queries write a cursor's time. */
-const MICRO_ISO = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{6}Z$/;
-/** A calendar instant Postgres reads back (it has no year 0): a tampered day or year would fail the statement. */
-const isMicroIso = (v: unknown): v is string =>
-  typeof v === 'string' && MICRO_ISO.test(v) && !v.startsWith('0000') && !Number.isNaN(Date.parse(v)) && new Date(Date.parse(v)).toISOString().slice(0, 19) === v.slice(0, 19);
-const isGroupKey = (v: unknown) => typeof v === 'string' && v.length > 0 && isStorableText(v);
-
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
-
-export const encodeGroupCursor = (c: GroupCursor | TraceCursor): string => Buffer.from(JSON.stringify(c)).toString('base64url');
-
-/** A cursor this endpoint did not write, tampered or cut, is a 400 naming the field, never a failed statement. */
-function decodeCursor(raw: string, key: (v: unknown) => boolean): [string, string] {
-  try {
-    const value: unknown = JSON.parse(Buffer.from(raw, 'base64url').toString('utf8'));
-    if (Array.isArray(value) && value.length === 2 && isMicroIso(value[0]) && key(value[1])) return [value[0], value[1] as string];
-  } catch {
-    // fall through to the one error below
-  }
-  throw new DomainError('VALIDATION_ERROR', 'cursor: not a cursor returned by this endpoint');
-}
+const isGroupKey = (v: unknown): v is string => typeof v === 'string' && v.length > 0 && isStorableText(v);
 
 function check<T extends object>(cls: new () => T, input: unknown): T {
   if (!isJsonObject(input)) throw validationError('query must be an object');
@@ -104,7 +85,7 @@ function groupFilter(q: GroupFilterFields, userId?: string): GroupFilter {
     to: q.toTimestamp,
     userId: nonEmpty(userId),
     limit: q.limit ?? TRACE_QUERY_LIMIT.default,
-    after: nonEmpty(q.cursor) ? decodeCursor(q.cursor as string, isGroupKey) : undefined,
+    after: nonEmpty(q.cursor) ? decodeCursor<GroupCursor>(q.cursor as string, [isMicroIsoText, isGroupKey]) : undefined,
   };
 }
 
@@ -124,7 +105,7 @@ export function validateTracePageQuery(input: unknown): TracePageQuery {
   const q = check(PageFields, input);
   return {
     limit: q.limit ?? TRACE_QUERY_LIMIT.default,
-    after: q.cursor === undefined || q.cursor === '' ? undefined : decodeCursor(q.cursor, (v) => typeof v === 'string' && UUID.test(v)),
+    after: q.cursor === undefined || q.cursor === '' ? undefined : decodeCursor<TraceCursor>(q.cursor, [isMicroIsoText, isRowId]),
   };
 }
 

@@ -1,4 +1,5 @@
 import type { DataSource, EntityManager } from 'typeorm';
+import { type KeysetOrder, keyset } from '../keyset';
 import { returnedRows } from '../query-result';
 import { MONITOR_LIMITS, type MonitorComparison, type MonitorMetric, type MonitorSettings, type MonitorState, type StatsFilter } from '@app/domain';
 
@@ -140,13 +141,18 @@ export async function deleteMonitor(db: Db, projectId: string, id: string): Prom
   return returnedRows(await db.query('DELETE FROM monitors WHERE project_id = $1 AND id = $2 RETURNING id', [projectId, id])).length > 0;
 }
 
+/** State changes newest first. */
+const HISTORY_ORDER: KeysetOrder = { columns: [{ sql: 'id', type: 'bigint' }], descending: true };
+
 /** State changes newest first, a page at a time; the cursor is the last entry's id. */
 export async function monitorHistory(db: Db, monitorId: string, before: string | null, limit: number): Promise<{ entries: (MonitorHistoryEntry & { id: string })[] }> {
+  const params: unknown[] = [monitorId];
+  const page = keyset(HISTORY_ORDER, before === null ? null : [before], limit, params);
   const rows: { id: string; at: Date; state: MonitorState; previous_state: MonitorState | null; value: number | null; threshold: number; comparison: MonitorComparison; window_start: Date; window_end: Date }[] =
     await db.query(
       `SELECT id::text AS id, at, state, previous_state, value, threshold, comparison, window_start, window_end FROM monitor_history
-        WHERE monitor_id = $1 AND ($2::bigint IS NULL OR id < $2) ORDER BY id DESC LIMIT $3`,
-      [monitorId, before, limit],
+        WHERE monitor_id = $1 AND ${page.after} ORDER BY ${page.orderBy} ${page.limit}`,
+      params,
     );
   return {
     entries: rows.map((r) => ({

@@ -12,6 +12,7 @@ import {
   resolvedLabels,
   serviceUnavailable,
 } from '@app/domain';
+import { type KeysetOrder, keyset } from '../keyset';
 
 interface VersionRow {
   name: string;
@@ -41,6 +42,11 @@ export interface ResolvedPromptVersion {
 }
 
 const VERSION_COLUMNS = 'v.name, v.version, v.template, v.config, v.commit_message, v.created_at';
+
+/** Names in byte order. */
+const NAME_ORDER: KeysetOrder = { columns: [{ sql: 'name', type: 'text' }] };
+/** One name's versions, newest first. */
+const VERSION_ORDER: KeysetOrder = { columns: [{ sql: 'v.version', type: 'integer' }], descending: true };
 
 const LABELS_OF_VERSION = `ARRAY(SELECT l.label FROM prompt_labels l WHERE l.project_id = v.project_id AND l.name = v.name AND l.version = v.version ORDER BY l.label) AS labels`;
 
@@ -136,27 +142,31 @@ export class PromptTemplateStore {
    * is pushed, so a name's newest version is also its last change.
    */
   async list(projectId: string, after: string | null, limit: number): Promise<PromptTemplateSummary[]> {
+    const params: unknown[] = [projectId];
+    const page = keyset(NAME_ORDER, after === null ? null : [after], limit, params);
     const rows: { name: string; latest_version: number; updated_at: Date; labels: string[] }[] = await this.db.query(
       `SELECT n.name, n.latest_version, n.updated_at,
               ARRAY(SELECT l.label FROM prompt_labels l WHERE l.project_id = $1 AND l.name = n.name ORDER BY l.label) AS labels
          FROM (SELECT name, max(version) AS latest_version, max(created_at) AS updated_at
                  FROM prompt_versions
-                WHERE project_id = $1 AND ($2::text IS NULL OR name > $2)
-                GROUP BY name ORDER BY name LIMIT $3) n
+                WHERE project_id = $1 AND ${page.after}
+                GROUP BY name ORDER BY ${page.orderBy} ${page.limit}) n
         ORDER BY n.name`,
-      [projectId, after, limit],
+      params,
     );
     return rows.map((r) => ({ name: r.name, latestVersion: r.latest_version, labels: resolvedLabels(r.labels, true), updatedAt: r.updated_at.toISOString() }));
   }
 
   /** A page of one name's versions, newest first, below `before` when given; each with its stored labels and `latest` on the newest. */
   async versions(projectId: string, name: string, before: number | null, limit: number): Promise<PromptVersion[]> {
+    const params: unknown[] = [projectId, name];
+    const page = keyset(VERSION_ORDER, before === null ? null : [before], limit, params);
     const rows: (VersionRow & { is_latest: boolean })[] = await this.db.query(
       `SELECT ${VERSION_COLUMNS}, ${LABELS_OF_VERSION}, v.version = (${NEWEST}) AS is_latest
          FROM prompt_versions v
-        WHERE v.project_id = $1 AND v.name = $2 AND ($3::integer IS NULL OR v.version < $3)
-        ORDER BY v.version DESC LIMIT $4`,
-      [projectId, name, before, limit],
+        WHERE v.project_id = $1 AND v.name = $2 AND ${page.after}
+        ORDER BY ${page.orderBy} ${page.limit}`,
+      params,
     );
     return rows.map((row) => ({ ...toVersion(row), labels: resolvedLabels(row.labels, row.is_latest) }));
   }

@@ -1,5 +1,6 @@
 import type { DataSource } from 'typeorm';
 import { type GroupFilter, TELEMETRY_RANGES, TRACE_LIST_LIMITS, type TracePageQuery } from '@app/domain';
+import { type KeysetOrder, keyset } from '../keyset';
 import { SCORE_NUMBER, type TraceRow, traceSelect } from './trace-query';
 
 /** What groups traces: a session (`session_id`) or a user (`user_id`). Never client text. */
@@ -35,6 +36,10 @@ export interface GroupScoreRow {
 export type SessionTraceRow = TraceRow & { cursor_ts: string };
 
 const GROUP_USERS_SHOWN = 5;
+/** Groups, the most recently active first: last trace time, then key, descending. */
+const groupOrder = (col: string): KeysetOrder => ({ columns: [{ sql: 'max(t."timestamp")', type: 'timestamptz' }, { sql: `t.${col}`, type: 'text' }], descending: true });
+/** A session's traces in time order, then id. */
+const SESSION_TRACES_ORDER: KeysetOrder = { columns: [{ sql: 't."timestamp"', type: 'timestamptz' }, { sql: 't.id', type: 'uuid' }] };
 const MICRO_ISO = (expr: string) => `to_char(${expr} AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"')`;
 
 /**
@@ -61,18 +66,17 @@ export class TraceGroupQueries {
     // A group is in a time range when it has activity in it: first trace before its end, last after its start.
     if (f.from !== undefined) having.push(`max(t."timestamp") >= ${p(f.from)}::timestamptz`);
     if (f.to !== undefined) having.push(`min(t."timestamp") <= ${p(f.to)}::timestamptz`);
-    if (f.after) having.push(`(max(t."timestamp"), t.${col}) < (${p(f.after[0])}::timestamptz, ${p(f.after[1])}::text)`);
+    const page = keyset(groupOrder(col), f.after, f.limit, params);
     const others = kind === 'user' ? 'count(DISTINCT t.session_id)::int' : 'NULL::int';
-    const limit = p(f.limit);
     return this.db.query(
       `WITH g AS (
          SELECT t.${col} AS key, min(t."timestamp") AS first_ts, max(t."timestamp") AS last_ts, count(*)::int AS trace_count, ${others} AS session_count
            FROM traces t
           WHERE ${where.join(' AND ')}
           GROUP BY t.${col}
-          ${having.length ? `HAVING ${having.join(' AND ')}` : ''}
-          ORDER BY max(t."timestamp") DESC, t.${col} DESC
-          LIMIT ${limit}
+          HAVING ${[...having, page.after].join(' AND ')}
+          ORDER BY ${page.orderBy}
+          ${page.limit}
        )
        SELECT g.key, g.first_ts, g.last_ts, ${MICRO_ISO('g.last_ts')} AS last_ts_text, g.trace_count, g.session_count,
               ${kind === 'session' ? 'u.user_ids' : 'NULL::text[] AS user_ids'},
@@ -121,16 +125,11 @@ export class TraceGroupQueries {
   sessionTraces(projectId: string, sessionId: string, q: TracePageQuery): Promise<SessionTraceRow[]> {
     // A page of 100 traces must not carry 100 inputs of 5 MB: fields are cut as on a trace list page.
     const params: unknown[] = [projectId, TRACE_LIST_LIMITS.fieldBytes, sessionId];
-    let after = '';
-    if (q.after) {
-      params.push(q.after[0], q.after[1]);
-      after = `AND (t."timestamp", t.id) > ($4::timestamptz, $5::uuid)`;
-    }
-    params.push(q.limit);
+    const page = keyset(SESSION_TRACES_ORDER, q.after, q.limit, params);
     return this.db.query(
       `SELECT page.*, ${MICRO_ISO('page."timestamp"')} AS cursor_ts
-         FROM (${traceSelect('$2::int')} WHERE t.project_id = $1 AND t.session_id = $3 ${after}
-               ORDER BY t."timestamp", t.id LIMIT $${params.length}) page
+         FROM (${traceSelect('$2::int')} WHERE t.project_id = $1 AND t.session_id = $3 AND ${page.after}
+               ORDER BY ${page.orderBy} ${page.limit}) page
         ORDER BY page."timestamp", page.id`,
       params,
     );

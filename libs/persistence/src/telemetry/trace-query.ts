@@ -1,5 +1,6 @@
 import type { DataSource } from 'typeorm';
 import { type JsonValue, TELEMETRY_RANGES } from '@app/domain';
+import { type KeysetOrder, keyset } from '../keyset';
 
 export interface TraceFilter {
   projectId: string;
@@ -159,17 +160,12 @@ const SPAN_COLUMNS = `${FIXED_SPAN_COLUMNS}, ${CUTTABLE_SPAN_FIELDS.map(([column
 /** Each cuttable field's size in bytes (null when absent), computed once per row. */
 const SPAN_FIELD_SIZES = `CROSS JOIN LATERAL (SELECT ${CUTTABLE_SPAN_FIELDS.map(([column, , value]) => `octet_length(${value}::text) AS ${column}`).join(', ')}) z`;
 
-/** `after` as a keyset condition on (time NULLS LAST, id), written so that the index on them serves it. */
-function afterPosition(time: string, id: string, after: RowPosition | undefined, params: unknown[]): string {
-  if (!after) return 'true';
-  const [at, rowId] = after;
-  if (at === null) {
-    params.push(rowId);
-    return `(${time} IS NULL AND ${id} > $${params.length}::uuid)`;
-  }
-  params.push(at, rowId);
-  return `((${time}, ${id}) > ($${params.length - 1}::timestamptz, $${params.length}::uuid) OR ${time} IS NULL)`;
-}
+/** The trace list's order: newest first (`traces_project_timestamp_idx`). */
+const TRACE_LIST_ORDER: KeysetOrder = { columns: [{ sql: 't."timestamp"', type: 'timestamptz' }, { sql: 't.id', type: 'uuid' }], descending: true };
+/** A trace's spans and scores: by time, null last, then id (the index on the trace's times serves it). */
+const spanOrder = (time: string): KeysetOrder => ({ columns: [{ sql: time, type: 'timestamptz' }, { sql: 'id', type: 'uuid' }], nullsLast: true });
+const SPAN_PAGE_ORDER = spanOrder('start_time');
+const SCORE_PAGE_ORDER = spanOrder('"timestamp"');
 
 /** A score's value as a number: numeric as is, boolean as 1 or 0, categorical null (never within a bound). */
 export const SCORE_NUMBER = `(CASE jsonb_typeof(c.value) WHEN 'number' THEN (c.value #>> '{}')::float8 WHEN 'boolean' THEN (c.value #>> '{}')::boolean::int::float8 END)`;
@@ -228,15 +224,8 @@ export class TraceQueries {
       if (f.score.max !== undefined) bound((p) => `${SCORE_NUMBER} <= ${p}::float8`, f.score.max);
       where.push(`EXISTS (SELECT 1 FROM scores c WHERE ${conditions.join(' AND ')})`);
     }
-    if (f.after) {
-      params.push(f.after[0], f.after[1]);
-      where.push(`(t."timestamp", t.id) < ($${params.length - 1}::timestamptz, $${params.length}::uuid)`);
-    }
-    params.push(f.limit);
-    return this.db.query(
-      `${traceSelect('$2::int')} WHERE ${where.join(' AND ')} ORDER BY t."timestamp" DESC, t.id DESC LIMIT $${params.length}`,
-      params,
-    );
+    const page = keyset(TRACE_LIST_ORDER, f.after, f.limit, params);
+    return this.db.query(`${traceSelect('$2::int')} WHERE ${where.join(' AND ')} AND ${page.after} ORDER BY ${page.orderBy} ${page.limit}`, params);
   }
 
   /**
@@ -301,13 +290,12 @@ export class TraceQueries {
    */
   spanPageKeys(projectId: string, traceId: string, after: RowPosition | undefined, take: number, fieldBytes: number, rowBytes: number): Promise<SizedKeyRow[]> {
     const params: unknown[] = [projectId, traceId, fieldBytes, rowBytes];
-    const position = afterPosition('start_time', 'id', after, params);
-    params.push(take);
+    const page = keyset(SPAN_PAGE_ORDER, after, take, params);
     const shown = CUTTABLE_SPAN_FIELDS.map(([column]) => `CASE WHEN z.${column} > $3 THEN 0 ELSE coalesce(z.${column}, 0) END`).join(' + ');
     return this.db.query(
       `SELECT s.id, s.start_time::text AS time_text, ($4 + coalesce(octet_length(s.name), 0) + ${shown})::float8 AS bytes
-         FROM (SELECT id, start_time FROM spans WHERE project_id = $1 AND trace_id = $2 AND ${position}
-                ORDER BY start_time NULLS LAST, id LIMIT $${params.length}) k
+         FROM (SELECT id, start_time FROM spans WHERE project_id = $1 AND trace_id = $2 AND ${page.after}
+                ORDER BY ${page.orderBy} ${page.limit}) k
          JOIN spans s ON s.project_id = $1 AND s.id = k.id
          ${SPAN_FIELD_SIZES}
         ORDER BY k.start_time NULLS LAST, k.id`,
@@ -341,14 +329,13 @@ export class TraceQueries {
   /** As spanPageKeys, for a trace's scores by time then id (a score is at most one scores request, so none is cut). */
   scorePageKeys(projectId: string, traceId: string, after: RowPosition | undefined, take: number, rowBytes: number): Promise<SizedKeyRow[]> {
     const params: unknown[] = [projectId, traceId, rowBytes];
-    const position = afterPosition('"timestamp"', 'id', after, params);
-    params.push(take);
+    const page = keyset(SCORE_PAGE_ORDER, after, take, params);
     return this.db.query(
       `SELECT c.id, c."timestamp"::text AS time_text,
               ($3 + coalesce(octet_length(c.name), 0) + coalesce(octet_length(c.value::text), 0) + coalesce(octet_length(c.comment), 0)
                   + coalesce(octet_length(c.metadata::text), 0) + coalesce(octet_length(c.external_id), 0))::float8 AS bytes
-         FROM (SELECT id, "timestamp" FROM scores WHERE project_id = $1 AND trace_id = $2 AND ${position}
-                ORDER BY "timestamp" NULLS LAST, id LIMIT $${params.length}) k
+         FROM (SELECT id, "timestamp" FROM scores WHERE project_id = $1 AND trace_id = $2 AND ${page.after}
+                ORDER BY ${page.orderBy} ${page.limit}) k
          JOIN scores c ON c.project_id = $1 AND c.id = k.id
         ORDER BY k."timestamp" NULLS LAST, k.id`,
       params,

@@ -1,7 +1,7 @@
 import type { DataSource, EntityManager } from 'typeorm';
-import { type PlanName, generateApiKey } from '@app/domain';
-import { ApiKeyEntity, MembershipEntity, OrganizationEntity, ProjectEntity, UserEntity } from '../entities';
+import type { PlanName } from '@app/domain';
 import { hashPassword } from './passwords';
+import { TenancyRepository } from './tenancy-repository';
 
 export interface BootstrapInput {
   email: string;
@@ -21,43 +21,29 @@ export interface BootstrapResult {
 }
 
 /** Finds a user by e-mail (case-insensitive) or creates one; an existing user's password is kept. */
-export async function findOrCreateUser(m: EntityManager, email: string, password: string): Promise<UserEntity> {
-  const existing = await m.getRepository(UserEntity).createQueryBuilder('u').where('lower(u.email) = lower(:email)', { email }).getOne();
-  if (existing) return existing;
-  return m.getRepository(UserEntity).save({ email, passwordHash: await hashPassword(password) });
+export async function findOrCreateUser(m: EntityManager, email: string, password: string): Promise<{ id: string; email: string }> {
+  const users = new TenancyRepository(m);
+  return (await users.userByEmail(email)) ?? users.createUser(email, await hashPassword(password));
 }
 
 /**
  * Creates (or reuses) a user, an organization the user owns and a project in it, and makes
  * a new API key — the operator's one step from an empty database to an SDK that can send.
+ * One transaction, through the repository the API uses.
  */
 export async function bootstrapTenant(db: DataSource, input: BootstrapInput): Promise<BootstrapResult> {
   return db.transaction(async (m) => {
+    const repo = new TenancyRepository(m);
     const user = await findOrCreateUser(m, input.email, input.password);
-    let org = await m
-      .getRepository(OrganizationEntity)
-      .createQueryBuilder('o')
-      .innerJoin(MembershipEntity, 'ms', 'ms.org_id = o.id AND ms.user_id = :userId', { userId: user.id })
-      .where('o.name = :name', { name: input.orgName })
-      .getOne();
-    if (!org) {
-      org = await m.getRepository(OrganizationEntity).save({ name: input.orgName, plan: input.plan ?? 'free', rateLimitPerSecond: null });
-      await m.getRepository(MembershipEntity).save({ orgId: org.id, userId: user.id, role: 'owner' });
-    } else if (input.plan && org.plan !== input.plan) {
-      await m.getRepository(OrganizationEntity).update(org.id, { plan: input.plan });
-    }
-    const projects = m.getRepository(ProjectEntity);
-    const project = (await projects.findOneBy({ orgId: org.id, name: input.projectName })) ?? (await projects.save({ orgId: org.id, name: input.projectName }));
-    const key = generateApiKey();
-    const saved = await m.getRepository(ApiKeyEntity).save({
-      projectId: project.id,
-      name: input.keyName ?? 'bootstrap',
-      prefix: key.prefix,
-      keyHash: key.hash,
-      createdBy: user.id,
-      lastUsedAt: null,
-      revokedAt: null,
-    });
-    return { userId: user.id, orgId: org.id, projectId: project.id, apiKey: key.secret, apiKeyId: saved.id };
+    const owned = (await repo.orgsOf(user.id)).find((o) => o.name === input.orgName);
+    // No limit of Free organizations here: the operator is not a user signing up.
+    const org = owned ?? (await repo.createOrg(user.id, input.orgName));
+    if (!org) throw new Error(`organization "${input.orgName}" could not be created`);
+    if (input.plan && org.plan !== input.plan) await repo.setPlan(org.id, input.plan);
+    const project = (await repo.projectsOf(org.id)).find((p) => p.name === input.projectName) ?? (await repo.createProject(org.id, input.projectName));
+    if (!project) throw new Error(`project "${input.projectName}" could not be created`);
+    const key = await repo.createApiKey(project.id, input.keyName ?? 'bootstrap', user.id);
+    if (!key) throw new Error(`an API key could not be made for project "${input.projectName}"`);
+    return { userId: user.id, orgId: org.id, projectId: project.id, apiKey: key.apiKey, apiKeyId: key.id };
   });
 }

@@ -1,6 +1,6 @@
-import type { DataSource } from 'typeorm';
-import { type PlanName, generateApiKey } from '@app/domain';
-import type { MemberRole } from '../entities';
+import type { DataSource, EntityManager } from 'typeorm';
+import { type MemberRole, type PlanName, generateApiKey } from '@app/domain';
+import { type KeysetOrder, keyset } from '../keyset';
 import { affectedRows, returnedRows } from '../query-result';
 
 export interface OrgOfUser {
@@ -41,6 +41,9 @@ export interface AuditLogRow {
   createdAtText: string;
 }
 
+/** Audit events, newest first. */
+const AUDIT_LOG_ORDER: KeysetOrder = { columns: [{ sql: 'a.created_at', type: 'timestamptz' }, { sql: 'a.id', type: 'uuid' }], descending: true };
+
 export interface Member {
   userId: string;
   email: string;
@@ -50,7 +53,8 @@ export interface Member {
 
 /** Organizations, memberships, projects and keys: plain queries, no access rules (the services hold those). */
 export class TenancyRepository {
-  constructor(private readonly db: DataSource) {}
+  /** Over the pool, or over a transaction's manager when a caller makes several changes at once (bootstrapTenant). */
+  constructor(private readonly db: DataSource | EntityManager) {}
 
   async user(userId: string): Promise<{ id: string; email: string } | null> {
     const rows = await this.db.query('SELECT id, email FROM users WHERE id = $1', [userId]);
@@ -61,6 +65,12 @@ export class TenancyRepository {
   async credentials(email: string): Promise<{ id: string; email: string; passwordHash: string } | null> {
     const rows = await this.db.query('SELECT id, email, password_hash AS "passwordHash" FROM users WHERE lower(email) = lower($1)', [email]);
     return rows[0] ?? null;
+  }
+
+  /** A new user with this password hash (argon2, `hashPassword`). */
+  async createUser(email: string, passwordHash: string): Promise<{ id: string; email: string }> {
+    const [user] = await this.db.query('INSERT INTO users (email, password_hash) VALUES ($1, $2) RETURNING id, email', [email, passwordHash]);
+    return user;
   }
 
   async userByEmail(email: string): Promise<{ id: string; email: string } | null> {
@@ -228,18 +238,14 @@ export class TenancyRepository {
    * anyone they add, from everywhere.
    */
   auditLog(scope: { orgId: string } | { userId: string }, limit: number, after?: [string, string]): Promise<AuditLogRow[]> {
-    const params: unknown[] = ['orgId' in scope ? scope.orgId : scope.userId, limit];
-    let cursor = '';
-    if (after) {
-      params.push(after[0], after[1]);
-      cursor = 'AND (a.created_at, a.id) < ($3::timestamptz, $4::uuid)';
-    }
+    const params: unknown[] = ['orgId' in scope ? scope.orgId : scope.userId];
+    const page = keyset(AUDIT_LOG_ORDER, after, limit, params);
     const owner = 'orgId' in scope ? 'a.org_id = $1' : 'a.org_id IS NULL AND a.actor_user_id = $1';
     return this.db.query(
       `SELECT a.id, a.action, a.actor_user_id AS "actorUserId", a.actor_api_key_id AS "actorApiKeyId", a.target, a.details, a.ip, a.created_at AS "createdAt", a.created_at::text AS "createdAtText"
          FROM audit_log a
-        WHERE ${owner} ${cursor}
-        ORDER BY a.created_at DESC, a.id DESC LIMIT $2`,
+        WHERE ${owner} AND ${page.after}
+        ORDER BY ${page.orderBy} ${page.limit}`,
       params,
     );
   }

@@ -3,7 +3,7 @@ import { APP_CONFIG, type AppConfig } from '@app/config';
 import { ADMIN_ROLES, type AuditAction, type Evaluator, type EvaluatorWithSecret, notFound, validateEvaluatorInput } from '@app/domain';
 import { EvaluatorStore } from '@app/persistence';
 import { AuditPublisher } from '../audit/audit.publisher';
-import { type Actor, TenancyService } from './tenancy.service';
+import { type Actor, AccessService } from '../access/access.service';
 
 /** What a header value reads as in an answer that may not reveal it. */
 export const MASKED_HEADER_VALUE = '***';
@@ -32,7 +32,7 @@ export class EvaluatorsService implements OnModuleInit {
   private readonly rules: { requireHttps: boolean; refuseNonPublicHosts: boolean };
 
   constructor(
-    private readonly tenancy: TenancyService,
+    private readonly access: AccessService,
     private readonly store: EvaluatorStore,
     private readonly audit: AuditPublisher,
     @Inject(APP_CONFIG) config: AppConfig,
@@ -49,20 +49,20 @@ export class EvaluatorsService implements OnModuleInit {
 
   async create(actor: Actor, projectId: string, fields: unknown): Promise<EvaluatorWithSecret> {
     const settings = validateEvaluatorInput(fields, { partial: false, ...this.rules });
-    const orgId = await this.tenancy.requireProjectRole(actor, projectId, ADMIN_ROLES);
+    const orgId = await this.access.requireProjectRole(actor, projectId, ADMIN_ROLES);
     const evaluator = await this.store.create(projectId, settings);
     await this.record(actor, orgId, 'evaluator.created', evaluator.id, { projectId, name: evaluator.name });
     return evaluator;
   }
 
   async list(actor: Actor, projectId: string): Promise<Evaluator[]> {
-    await this.tenancy.requireProjectRole(actor, projectId);
+    await this.access.requireProjectRole(actor, projectId);
     return (await this.store.list(projectId)).map(masked);
   }
 
   async update(actor: Actor, projectId: string, id: string, fields: unknown): Promise<Evaluator> {
     const patch = validateEvaluatorInput(fields, { partial: true, ...this.rules });
-    const orgId = await this.tenancy.requireProjectRole(actor, projectId, ADMIN_ROLES);
+    const orgId = await this.access.requireProjectRole(actor, projectId, ADMIN_ROLES);
     const evaluator = await this.store.update(projectId, id, patch);
     if (!evaluator) throw notFound(`evaluator ${id} not found in project ${projectId}`);
     await this.record(actor, orgId, 'evaluator.updated', id, { projectId, name: evaluator.name, changed: Object.keys(patch) });
@@ -71,7 +71,7 @@ export class EvaluatorsService implements OnModuleInit {
 
   /** A new signing secret, in force at once (the old one stops working); audited without it. */
   async rotateSecret(actor: Actor, projectId: string, id: string): Promise<EvaluatorWithSecret> {
-    const orgId = await this.tenancy.requireProjectRole(actor, projectId, ADMIN_ROLES);
+    const orgId = await this.access.requireProjectRole(actor, projectId, ADMIN_ROLES);
     const rotated = await this.store.rotateSecret(projectId, id);
     if (!rotated) throw notFound(`evaluator ${id} not found in project ${projectId}`);
     await this.record(actor, orgId, 'evaluator.secret_rotated', id, { projectId, name: rotated.name });
@@ -79,7 +79,7 @@ export class EvaluatorsService implements OnModuleInit {
   }
 
   async delete(actor: Actor, projectId: string, id: string): Promise<{ id: string; deleted: true }> {
-    const orgId = await this.tenancy.requireProjectRole(actor, projectId, ADMIN_ROLES);
+    const orgId = await this.access.requireProjectRole(actor, projectId, ADMIN_ROLES);
     if (!(await this.store.delete(projectId, id))) throw notFound(`evaluator ${id} not found in project ${projectId}`);
     await this.record(actor, orgId, 'evaluator.deleted', id, { projectId });
     return { id, deleted: true };

@@ -1,5 +1,5 @@
 import type { EvaluatorPatch } from '@app/domain';
-import { dto } from './rpc-input';
+import { dto } from '../rpc/rpc-input';
 
 /** The evaluator fields as a client sends them: any JSON, until `validateEvaluatorInput` reads it. */
 export type EvaluatorFieldsInput = { [K in keyof EvaluatorPatch]?: unknown };

@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { DataSource } from 'typeorm';
-import { ADMIN_ROLES, type AuditAction, MONITOR_LIMITS, isJsonObject, isScoreMetric, monitorInputOf, notFound, validateMonitorInput, validationError } from '@app/domain';
+import { ADMIN_ROLES, type AuditAction, MONITOR_LIMITS, decodeCursor, isBigintId, isJsonObject, isScoreMetric, keysetPage, monitorInputOf, notFound, validateMonitorInput, validationError } from '@app/domain';
 import {
   type Monitor,
   type MonitorHistoryEntry,
@@ -13,7 +13,7 @@ import {
   updateMonitor,
 } from '@app/persistence';
 import { AuditPublisher } from '../audit/audit.publisher';
-import { type Actor, TenancyService } from './tenancy.service';
+import { type Actor, AccessService } from '../access/access.service';
 
 type MonitorAuditAction = Extract<AuditAction, 'monitor.created' | 'monitor.updated' | 'monitor.deleted'>;
 
@@ -21,8 +21,6 @@ export interface MonitorHistoryPage {
   data: MonitorHistoryEntry[];
   meta: { nextCursor: string | null };
 }
-
-const HISTORY_CURSOR = /^[1-9][0-9]{0,17}$/;
 
 /**
  * Monitors of a project (issue 16; docs/evaluation.md "Monitors"): members read them and their history,
@@ -33,13 +31,13 @@ const HISTORY_CURSOR = /^[1-9][0-9]{0,17}$/;
 export class MonitorsService {
   constructor(
     private readonly ds: DataSource,
-    private readonly tenancy: TenancyService,
+    private readonly access: AccessService,
     private readonly audit: AuditPublisher,
   ) {}
 
   async create(actor: Actor, projectId: string, fields: unknown): Promise<Monitor> {
     const settings = validateMonitorInput(fields);
-    const orgId = await this.tenancy.requireProjectRole(actor, projectId, ADMIN_ROLES);
+    const orgId = await this.access.requireProjectRole(actor, projectId, ADMIN_ROLES);
     let monitor: Monitor;
     try {
       monitor = await createMonitor(this.ds, projectId, settings);
@@ -52,14 +50,14 @@ export class MonitorsService {
   }
 
   async list(actor: Actor, projectId: string): Promise<Monitor[]> {
-    await this.tenancy.requireProjectRole(actor, projectId);
+    await this.access.requireProjectRole(actor, projectId);
     return listMonitors(this.ds, projectId);
   }
 
   /** The fields sent replace the stored ones (a `filter` sent replaces the whole filter); the result is checked whole. */
   async update(actor: Actor, projectId: string, id: string, fields: unknown): Promise<Monitor> {
     if (!isJsonObject(fields)) throw validationError('input must be an object');
-    const orgId = await this.tenancy.requireProjectRole(actor, projectId, ADMIN_ROLES);
+    const orgId = await this.access.requireProjectRole(actor, projectId, ADMIN_ROLES);
     const current = await getMonitor(this.ds, projectId, id);
     if (!current) throw notFound(`monitor ${id} not found in project ${projectId}`);
     const merged: Record<string, unknown> = { ...monitorInputOf(current), ...fields };
@@ -73,7 +71,7 @@ export class MonitorsService {
   }
 
   async delete(actor: Actor, projectId: string, id: string): Promise<{ id: string; deleted: true }> {
-    const orgId = await this.tenancy.requireProjectRole(actor, projectId, ADMIN_ROLES);
+    const orgId = await this.access.requireProjectRole(actor, projectId, ADMIN_ROLES);
     const current = await getMonitor(this.ds, projectId, id);
     if (!current || !(await deleteMonitor(this.ds, projectId, id))) throw notFound(`monitor ${id} not found in project ${projectId}`);
     await this.record(actor, orgId, 'monitor.deleted', current);
@@ -81,14 +79,13 @@ export class MonitorsService {
   }
 
   async history(actor: Actor, projectId: string, id: string, cursor: string | undefined): Promise<MonitorHistoryPage> {
-    if (cursor !== undefined && !HISTORY_CURSOR.test(cursor)) throw validationError('cursor: not a cursor returned by monitor.history');
-    await this.tenancy.requireProjectRole(actor, projectId);
+    const before = cursor === undefined ? null : decodeCursor<[string]>(cursor, [isBigintId])[0];
+    await this.access.requireProjectRole(actor, projectId);
     if (!(await getMonitor(this.ds, projectId, id))) throw notFound(`monitor ${id} not found in project ${projectId}`);
     const limit = MONITOR_LIMITS.historyPage;
-    const { entries } = await monitorHistory(this.ds, id, cursor ?? null, limit + 1);
-    const page = entries.slice(0, limit);
-    const last = page[page.length - 1];
-    return { data: page.map(({ id: _id, ...entry }) => entry), meta: { nextCursor: entries.length > limit && last ? last.id : null } };
+    const { entries } = await monitorHistory(this.ds, id, before, limit + 1);
+    const { data, nextCursor } = keysetPage(entries, limit, (entry) => [entry.id]);
+    return { data: data.map(({ id: _id, ...entry }) => entry), meta: { nextCursor } };
   }
 
   private record(actor: Actor, orgId: string, action: MonitorAuditAction, monitor: Monitor, extra: Record<string, unknown> = {}): Promise<void> {

@@ -6,13 +6,11 @@ import { DomainError, type Evaluator, type EvaluatorPatch, type EvaluatorSetting
 import type { AuditRecord } from '@app/eventlog';
 import type { EvaluatorStore, MemberRole } from '@app/persistence';
 import type { AuditPublisher } from '../audit/audit.publisher';
-import { EvaluatorsService, MASKED_HEADER_VALUE } from './evaluators.service';
-import { buildRouter } from './router';
-import type { ProjectReadsService } from './project-reads.service';
-import type { MonitorsService } from './monitors.service';
-import type { StatsService } from './stats.service';
-import type { Actor, TenancyService } from './tenancy.service';
+import type { AccessService, Actor } from '../access/access.service';
 import { RpcCallLimiter } from '../rate-limit/rpc-call-limiter';
+import { rpcProcedures, router } from '../rpc/procedures';
+import { evaluatorRouters } from './evaluators.router';
+import { EvaluatorsService, MASKED_HEADER_VALUE } from './evaluators.service';
 
 const PROJECT = randomUUID();
 const ORG = randomUUID();
@@ -64,8 +62,8 @@ function setup(nodeEnv = 'test', evaluatorAllowPrivateNetworks = nodeEnv !== 'pr
     ['admin', 'admin'],
     ['member', 'member'],
   ]);
-  // TenancyService's rule, reduced to one project in one organization.
-  const tenancy = {
+  // AccessService's rule, reduced to one project in one organization.
+  const access = {
     requireProjectRole: jest.fn(async (actor: Actor, projectId: string, allowed?: readonly MemberRole[]) => {
       const role = roles.get(actor.userId);
       if (projectId !== PROJECT || !role) throw new DomainError('FORBIDDEN', 'not a member');
@@ -76,10 +74,10 @@ function setup(nodeEnv = 'test', evaluatorAllowPrivateNetworks = nodeEnv !== 'pr
   const store = new MemoryStore();
   const audited: AuditRecord[] = [];
   const audit = { record: async (r: AuditRecord) => void audited.push(r) };
-  const service = new EvaluatorsService(tenancy as unknown as TenancyService, store as unknown as EvaluatorStore, audit as unknown as AuditPublisher, { nodeEnv, evaluatorAllowPrivateNetworks } as AppConfig);
-  const router = buildRouter({ tenancy: {} as TenancyService, evaluators: service, reads: {} as ProjectReadsService, stats: {} as StatsService, monitors: {} as MonitorsService, limiter: new RpcCallLimiter() });
-  const as = (userId: string) => router.createCaller({ ip: '127.0.0.1', requestId: 'req-1', session: async () => ({ sub: userId, sid: 's', typ: 'access' as const }) }).evaluator;
-  return { as, store, audited, tenancy };
+  const service = new EvaluatorsService(access as unknown as AccessService, store as unknown as EvaluatorStore, audit as unknown as AuditPublisher, { nodeEnv, evaluatorAllowPrivateNetworks } as AppConfig);
+  const evaluatorRouter = router(evaluatorRouters(service, rpcProcedures(new RpcCallLimiter())));
+  const as = (userId: string) => evaluatorRouter.createCaller({ ip: '127.0.0.1', requestId: 'req-1', session: async () => ({ sub: userId, sid: 's', typ: 'access' as const }) }).evaluator;
+  return { as, store, audited, access };
 }
 
 /** The tRPC error a call fails with. */

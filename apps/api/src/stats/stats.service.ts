@@ -2,20 +2,20 @@ import { Injectable } from '@nestjs/common';
 import { DataSource } from 'typeorm';
 import { type Overview, buildOverview, storedBucketRange, validateOverviewRange } from '@app/domain';
 import { readOverviewSums } from '@app/projections';
-import { type Actor, TenancyService } from './tenancy.service';
+import { type Actor, AccessService } from '../access/access.service';
 
 /** The stats the dashboard's overview shows, read from the stats read model (never a scan of spans). */
 @Injectable()
 export class StatsService {
   constructor(
     private readonly ds: DataSource,
-    private readonly tenancy: TenancyService,
+    private readonly access: AccessService,
   ) {}
 
   /** `stats.overview` (RPC-SHAPES): `range` is the input as sent past its projectId, checked here. */
   async overview(actor: Actor, projectId: string, range: unknown): Promise<Overview> {
     const checked = validateOverviewRange(range);
-    await this.tenancy.requireProjectRole(actor, projectId);
+    await this.access.requireProjectRole(actor, projectId);
     const { from, to } = storedBucketRange(checked);
     return buildOverview(checked, await readOverviewSums(this.ds, projectId, from, to, checked.bucketSeconds));
   }

@@ -1,27 +1,17 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { APP_CONFIG, type AppConfig } from '@app/config';
-import { ADMIN_ROLES, CREATION_RATE, DEFAULT_MAX_FREE_ORGS_PER_USER, DomainError, MAX_ACTIVE_API_KEYS_PER_PROJECT, OWNER_ROLES, PLANS, notFound, usageReport, utcMonthOf, validationError } from '@app/domain';
-import { type MemberRole, TenancyRepository, UsageQueries } from '@app/persistence';
+import { ADMIN_ROLES, CREATION_RATE, DEFAULT_MAX_FREE_ORGS_PER_USER, DomainError, MAX_ACTIVE_API_KEYS_PER_PROJECT, type MemberRole, OWNER_ROLES, PLANS, TIME_ID_CURSOR, decodeCursor, keysetPage, notFound, usageReport, utcMonthOf, validationError } from '@app/domain';
+import { TenancyRepository, UsageQueries } from '@app/persistence';
+import { type Actor, AccessService } from '../access/access.service';
 import { AuditPublisher } from '../audit/audit.publisher';
-import { decodeCursor, encodeCursor } from '../traces/cursor';
 import { CreationLimiter } from './creation-limiter';
 
 const AUDIT_PAGE = 50;
 
-export interface Actor {
-  userId: string;
-  ip: string | null;
-}
-
 const forbidden = (message: string) => new DomainError('FORBIDDEN', message);
 
-function permitted(role: MemberRole, allowed?: readonly MemberRole[]): MemberRole {
-  if (allowed && !allowed.includes(role)) throw forbidden(`this needs the role ${allowed.join(' or ')}; you are ${role}`);
-  return role;
-}
-
 /**
- * The dashboard's tenancy operations, each checked for membership and role first. Creations
+ * The dashboard's tenancy operations, each checked for membership and role first (AccessService). Creations
  * are limited per user (CreationLimiter, after the access check so that a refused call costs
  * no share) and counted: Free organizations per owner, active keys per project (403
  * QUOTA_EXCEEDED naming the limit).
@@ -33,6 +23,7 @@ export class TenancyService {
 
   constructor(
     private readonly repo: TenancyRepository,
+    private readonly access: AccessService,
     private readonly usageCounters: UsageQueries,
     private readonly audit: AuditPublisher,
     @Inject(APP_CONFIG) config: AppConfig,
@@ -63,12 +54,12 @@ export class TenancyService {
   }
 
   async listProjects(actor: Actor, orgId: string) {
-    await this.requireRole(actor, orgId);
+    await this.access.requireOrgRole(actor, orgId);
     return this.repo.projectsOf(orgId);
   }
 
   async createProject(actor: Actor, orgId: string, name: string) {
-    await this.requireRole(actor, orgId, ADMIN_ROLES);
+    await this.access.requireOrgRole(actor, orgId, ADMIN_ROLES);
     this.creations.take(actor.userId);
     const project = await this.repo.createProject(orgId, name);
     if (!project) throw validationError(`name: a project named "${name}" already exists in this organization`);
@@ -77,7 +68,7 @@ export class TenancyService {
   }
 
   async createApiKey(actor: Actor, projectId: string, name: string) {
-    const orgId = await this.requireProjectRole(actor, projectId, ADMIN_ROLES);
+    const orgId = await this.access.requireProjectRole(actor, projectId, ADMIN_ROLES);
     this.creations.take(actor.userId);
     const key = await this.repo.createApiKey(projectId, name, actor.userId, MAX_ACTIVE_API_KEYS_PER_PROJECT);
     if (!key) throw new DomainError('QUOTA_EXCEEDED', `a project may have at most ${MAX_ACTIVE_API_KEYS_PER_PROJECT} active API keys; revoke one to create another`);
@@ -86,19 +77,19 @@ export class TenancyService {
   }
 
   async listApiKeys(actor: Actor, projectId: string) {
-    await this.requireProjectRole(actor, projectId);
+    await this.access.requireProjectRole(actor, projectId);
     return this.repo.apiKeysOf(projectId);
   }
 
   async revokeApiKey(actor: Actor, projectId: string, id: string) {
-    const orgId = await this.requireProjectRole(actor, projectId, ADMIN_ROLES);
+    const orgId = await this.access.requireProjectRole(actor, projectId, ADMIN_ROLES);
     if (!(await this.repo.revokeApiKey(projectId, id))) throw notFound(`API key ${id} not found in project ${projectId}`);
     await this.audit.record({ orgId, actorUserId: actor.userId, action: 'api_key.revoked', target: id, details: { projectId }, ip: actor.ip });
     return { id, revoked: true };
   }
 
   async listMembers(actor: Actor, orgId: string) {
-    await this.requireRole(actor, orgId);
+    await this.access.requireOrgRole(actor, orgId);
     return this.repo.members(orgId);
   }
 
@@ -108,7 +99,7 @@ export class TenancyService {
    * account; seats and roles are checked the same way for both.
    */
   async addMember(actor: Actor, orgId: string, email: string, role: MemberRole) {
-    await this.requireRole(actor, orgId, role === 'owner' ? OWNER_ROLES : ADMIN_ROLES);
+    await this.access.requireOrgRole(actor, orgId, role === 'owner' ? OWNER_ROLES : ADMIN_ROLES);
     const user = await this.repo.userByEmail(email);
     const { outcome, plan } = await this.repo.addMember(orgId, user?.id ?? null, role, (p) => PLANS[p].seats);
     switch (outcome) {
@@ -130,11 +121,11 @@ export class TenancyService {
    * organization to be revoked with the removal.
    */
   async removeMember(actor: Actor, orgId: string, userId: string, revokeKeys = false) {
-    await this.requireRole(actor, orgId, ADMIN_ROLES);
+    await this.access.requireOrgRole(actor, orgId, ADMIN_ROLES);
     const role = await this.repo.roleIn(orgId, userId);
     if (!role) throw notFound(`user ${userId} is not a member of organization ${orgId}`);
     if (role === 'owner') {
-      await this.requireRole(actor, orgId, OWNER_ROLES);
+      await this.access.requireOrgRole(actor, orgId, OWNER_ROLES);
       if ((await this.repo.owners(orgId)) <= 1) throw validationError('userId: an organization keeps at least one owner');
     }
     const { revokedKeys } = await this.repo.removeMember(orgId, userId, revokeKeys);
@@ -147,7 +138,7 @@ export class TenancyService {
 
   /** The organization's own events, newest first, a page at a time; the same `{data, meta: {nextCursor}}` page as the trace list. */
   async auditLog(actor: Actor, orgId: string, cursor?: string) {
-    await this.requireRole(actor, orgId, ADMIN_ROLES);
+    await this.access.requireOrgRole(actor, orgId, ADMIN_ROLES);
     const org = await this.repo.org(orgId);
     if (!org || !PLANS[org.plan].auditLogs) {
       throw forbidden(`audit logs are not part of the ${org?.plan} plan (Growth, Team and Enterprise have them)`);
@@ -161,18 +152,14 @@ export class TenancyService {
   }
 
   private async auditPage(scope: { orgId: string } | { userId: string }, cursor?: string) {
-    const rows = await this.repo.auditLog(scope, AUDIT_PAGE + 1, cursor ? decodeCursor(cursor) : undefined);
-    const page = rows.slice(0, AUDIT_PAGE);
-    const last = page[page.length - 1];
-    return {
-      data: page.map(({ createdAtText: _, ...row }) => row),
-      meta: { nextCursor: rows.length > AUDIT_PAGE && last ? encodeCursor([last.createdAtText, last.id]) : null },
-    };
+    const rows = await this.repo.auditLog(scope, AUDIT_PAGE + 1, cursor ? decodeCursor<[string, string]>(cursor, TIME_ID_CURSOR) : undefined);
+    const { data, nextCursor } = keysetPage(rows, AUDIT_PAGE, (row) => [row.createdAtText, row.id]);
+    return { data: data.map(({ createdAtText: _, ...row }) => row), meta: { nextCursor } };
   }
 
   /** This UTC month's counters against the organization's plan (SPEC 2.7, 8.3). */
   async usage(actor: Actor, orgId: string, now = Date.now()) {
-    await this.requireRole(actor, orgId);
+    await this.access.requireOrgRole(actor, orgId);
     const org = await this.repo.org(orgId);
     if (!org) throw notFound(`organization ${orgId} not found`);
     const month = utcMonthOf(now);
@@ -181,27 +168,8 @@ export class TenancyService {
 
   /** This UTC month's counts per day (`usage.daily`): the days that counted anything, for the dashboard's chart. */
   async usageDaily(actor: Actor, orgId: string, now = Date.now()) {
-    await this.requireRole(actor, orgId);
+    await this.access.requireOrgRole(actor, orgId);
     const month = utcMonthOf(now);
     return { month, days: await this.usageCounters.days(orgId, month) };
-  }
-
-  private async requireRole(actor: Actor, orgId: string, allowed?: readonly MemberRole[]): Promise<MemberRole> {
-    const role = await this.repo.roleIn(orgId, actor.userId);
-    if (!role) throw forbidden(`you are not a member of organization ${orgId}`);
-    return permitted(role, allowed);
-  }
-
-  /**
-   * The project's organization, once the actor's role in it is checked; other project services
-   * check access here too. A project that does not exist and one of another organization get
-   * the same 403, so project ids cannot be probed for, nor their organization learnt.
-   */
-  async requireProjectRole(actor: Actor, projectId: string, allowed?: readonly MemberRole[]): Promise<string> {
-    const project = await this.repo.project(projectId);
-    const role = project && (await this.repo.roleIn(project.orgId, actor.userId));
-    if (!project || !role) throw forbidden(`project ${projectId} is not in an organization you belong to`);
-    permitted(role, allowed);
-    return project.orgId;
   }
 }
