@@ -12,13 +12,11 @@ import { type Outputs, errorMessage, rpc } from '../rpc';
 type TraceRow = Outputs['trace']['list']['data'][number];
 
 
-/**
- * The filters picked from the project's known values (`trace.filterValues`), in the URL under
- * these keys. A span `operation` picker goes here once spans and filterValues carry it.
- */
+/** The filters picked from the project's known values (`trace.filterValues`), in the URL under these keys. */
 const PICKER_FILTERS: readonly { key: PickerField; label: string; list?: boolean }[] = [
   { key: 'name', label: 'Name' },
   { key: 'spanType', label: 'Span type' },
+  { key: 'operation', label: 'Operation' },
   { key: 'model', label: 'Model' },
   { key: 'userId', label: 'User' },
   { key: 'sessionId', label: 'Session' },
@@ -40,6 +38,7 @@ function filtersFrom(params: URLSearchParams) {
     sessionId: text('sessionId'),
     environment: text('environment'),
     spanType: text('spanType'),
+    operation: text('operation'),
     model: text('model'),
     scoreName: text('scoreName'),
     tags: params.get('tags') ? (params.get('tags') as string).split(',').map((t) => t.trim()).filter(Boolean) : undefined,
