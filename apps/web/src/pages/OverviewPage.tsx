@@ -30,7 +30,7 @@ function Operations({ overview }: { overview: Overview }) {
           <tr key={o.operation ?? ''}>
             <td>{o.operation ?? <em>none</em>}</td>
             <td className="num">
-              <span className="meter" aria-hidden="true">
+              <span className="meter share" aria-hidden="true">
                 <span style={{ width: `${spans ? (o.calls / spans) * 100 : 0}%` }} />
               </span>
               {formatCount(o.calls)}
@@ -99,6 +99,7 @@ function Charts({ overview }: { overview: Overview }) {
         <TimeChart title="Latency p50 and p95" times={times} stepMs={stepMs} series={latency} unit="ms" />
         <TimeChart title="Cost over time" times={times} stepMs={stepMs} series={cost} unit="cost" />
       </div>
+      <Operations overview={overview} />
       <div className="chart-grid">
         <table className="plain">
           <caption>Cost and tokens per model</caption>
@@ -127,7 +128,6 @@ function Charts({ overview }: { overview: Overview }) {
             ))}
           </tbody>
         </table>
-        <Operations overview={overview} />
         <table className="plain">
           <caption>Error rate by span type</caption>
           <thead>
