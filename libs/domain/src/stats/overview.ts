@@ -56,6 +56,8 @@ export interface StatsFilter {
   model?: string;
   spanType?: string;
   traceName?: string;
+  /** Compared in any case, as the trace list's operation filter. */
+  operation?: string;
 }
 
 const wholeBucketMultiple = {

@@ -4,7 +4,7 @@ import type { DataSource } from 'typeorm';
 import { type SpanDelta, type SpanFields, buildOverview, stamped, versionOf } from '@app/domain';
 import { servingVersion } from '@app/persistence';
 import { type TestDatabase, createTestDatabase } from '@app/persistence/testing/test-database';
-import { readOverviewSums } from '../stats/overview-stats-store';
+import { readOverviewSums, readWindowSums } from '../stats/overview-stats-store';
 import { writeTelemetry } from '../telemetry/tables/telemetry-writer';
 import { modelStatsProjection } from './model-stats.projection';
 import { rebuildModelStats } from './rebuild-model-stats';
@@ -73,5 +73,11 @@ describe('overview stats by operation', () => {
       { operation: 'invoke_agent', calls: 1, errors: 0, errorRate: 0, costUsd: 0, tokens: 0, latencyP50Ms: expect.any(Number), latencyP95Ms: expect.any(Number) },
     ]);
     expect(Math.abs((overview.operations[1].latencyP50Ms as number) - 250) / 250).toBeLessThan(0.091);
+
+    // A monitor's window by operation, in any case, with the other dimensions.
+    const window = (filter: Record<string, string>) => readWindowSums(ds, projectId, new Date(range.fromMs), new Date(range.toMs), filter);
+    expect((await window({ operation: 'CHAT' })).spans).toMatchObject({ calls: 2, errors: 1 });
+    expect((await window({ operation: 'execute_tool', spanType: 'LLM' })).spans).toMatchObject({ calls: 1 });
+    expect((await window({ operation: 'chat', model: 'legacy' })).spans).toBeNull();
   });
 });

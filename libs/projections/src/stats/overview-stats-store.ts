@@ -202,11 +202,11 @@ export async function readOverviewSums(db: Db, projectId: string, from: Date, to
 
 /** A monitor's window: span sums and score sums of the buckets in [from, to) that match the filter. */
 export async function readWindowSums(db: Db, projectId: string, from: Date, to: Date, filter: StatsFilter): Promise<{ spans: SpanSums | null; scores: (ScoreSums & { name: string; source: string })[] }> {
-  const params = [projectId, from, to, filter.model ?? null, filter.spanType ?? null, filter.traceName ?? null];
+  const params = [projectId, from, to, filter.model ?? null, filter.spanType ?? null, filter.traceName ?? null, filter.operation ?? null];
   const spans = await groupedSpanSums(
     db,
     `''`,
-    `AND ($4::text IS NULL OR model = $4) AND ($5::text IS NULL OR span_type = $5) AND ($6::text IS NULL OR trace_name = $6)`,
+    `AND ($4::text IS NULL OR model = $4) AND ($5::text IS NULL OR span_type = $5) AND ($6::text IS NULL OR trace_name = $6) AND ($7::text IS NULL OR lower(operation) = lower($7))`,
     params,
   );
   const scores = await groupedScoreSums(db, `AND ($4::text IS NULL OR trace_name = $4)`, [projectId, from, to, filter.traceName ?? null]);
