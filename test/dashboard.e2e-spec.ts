@@ -334,6 +334,12 @@ describe('dashboard (browser)', () => {
     expect(after.traces).toBeGreaterThan(before.traces);
     expect(after.spans).toBeGreaterThanOrEqual(before.spans + 3);
     expect(after.kpi).toBe(after.traces);
+    // Spans by operation, and LLM calls counted by it (issue 26): the agent runs' generations, not their agent and tool spans.
+    const operations = page.getByTestId('operations');
+    const callsOf = async (operation: string) => Number((await operations.getByRole('row').filter({ has: page.getByRole('cell', { name: operation, exact: true }) }).getByRole('cell').nth(1).textContent())?.replace(/,/g, ''));
+    expect(await callsOf('invoke_agent')).toBeGreaterThanOrEqual(2);
+    expect(await callsOf('execute_tool')).toBeGreaterThanOrEqual(2);
+    expect(Number((await page.getByTestId('kpi-llm-calls').textContent())?.replace(/,/g, ''))).toBe(await callsOf('chat'));
     // The cost axis reads as dollars that tell its ticks apart, and its x axis is the range asked for.
     const cost = page.getByRole('img', { name: /Cost over time chart/ });
     const labels = JSON.parse((await cost.getAttribute('data-y-labels')) ?? '[]') as string[];

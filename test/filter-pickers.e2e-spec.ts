@@ -69,6 +69,7 @@ describe('trace list filter pickers (browser)', () => {
     await eventually(shownIds, (ids) => ids.length === 2);
 
     expect(await (await pick('Span type', 'llm', 'LLM')).inputValue()).toBe('LLM');
+    expect(await (await pick('Operation', 'CHA', 'chat')).inputValue()).toBe('chat');
     expect(await (await pick('Model', '4o-mi', 'GPT-4o-Mini')).inputValue()).toBe('GPT-4o-Mini');
     await page.getByRole('combobox', { name: 'Name', exact: true }).fill('chat turn');
     await pick('User', 'ali', 'Alice');
@@ -78,7 +79,7 @@ describe('trace list filter pickers (browser)', () => {
     expect(await (await listOf('Tags (all of, comma-separated)')).isVisible()).toBe(false); // closed once picked
     await page.getByRole('button', { name: 'Apply filters' }).click();
 
-    const expected = { spanType: 'LLM', model: 'GPT-4o-Mini', name: 'chat turn', userId: 'Alice', sessionId: 'sess-1', environment: 'staging', tags: 'Beta' };
+    const expected = { spanType: 'LLM', operation: 'chat', model: 'GPT-4o-Mini', name: 'chat turn', userId: 'Alice', sessionId: 'sess-1', environment: 'staging', tags: 'Beta' };
     await page.waitForURL((url) => url.searchParams.get('model') === 'GPT-4o-Mini');
     expect(Object.fromEntries(new URL(page.url()).searchParams)).toEqual(expected);
     const ids = await eventually(shownIds, (shown) => shown.length === 1);
@@ -88,7 +89,7 @@ describe('trace list filter pickers (browser)', () => {
 
     await page.reload();
     expect(await eventually(shownIds, (shown) => shown.length === 1)).toEqual(ids);
-    for (const [label, value] of [['Span type', 'LLM'], ['Model', 'GPT-4o-Mini'], ['Name', 'chat turn'], ['User', 'Alice'], ['Session', 'sess-1'], ['Environment', 'staging'], ['Tags (all of, comma-separated)', 'Beta']]) {
+    for (const [label, value] of [['Span type', 'LLM'], ['Operation', 'chat'], ['Model', 'GPT-4o-Mini'], ['Name', 'chat turn'], ['User', 'Alice'], ['Session', 'sess-1'], ['Environment', 'staging'], ['Tags (all of, comma-separated)', 'Beta']]) {
       expect(await page.getByRole('combobox', { name: label, exact: true }).inputValue()).toBe(value);
     }
   });

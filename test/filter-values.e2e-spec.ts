@@ -28,6 +28,7 @@ describe('filter pickers (trace.filterValues)', () => {
     const batch = [
       { id: randomUUID(), type: 'trace-create', timestamp: at, body: { id: traceId, name: 'Chat Turn', tags: ['Beta', 'prod'], userId: 'Alice', sessionId: 'sess-1', environment: 'staging' } },
       { id: randomUUID(), type: 'generation-create', timestamp: at, body: { id: `${traceId}-g`, traceId, name: 'llm', model: 'GPT-4o-Mini', startTime: at, endTime: at } },
+      { id: randomUUID(), type: 'span-create', timestamp: at, body: { id: `${traceId}-t`, traceId, name: 'weather', type: 'TOOL', startTime: at, endTime: at } },
       ...users,
     ];
     expect((await send(stack, 'POST', '/api/v1/traces', { token: a.apiKey, body: { batch } })).status).toBe(201);
@@ -73,6 +74,21 @@ describe('filter pickers (trace.filterValues)', () => {
     expect(byType.data[0].externalId).toBe(`fv-${run}`);
     expect(data(await list({ name: 'chat turn' })).data.map((t: any) => t.externalId)).toEqual([`fv-${run}`]);
     const rest = await send(stack, 'GET', '/api/v1/traces?spanType=llm&name=CHAT%20TURN', { token: a.apiKey });
+    expect(rest.body.data.map((t: any) => t.externalId)).toEqual([`fv-${run}`]);
+  });
+
+  it('offers the spans’ operations and filters the list by one in any case (issue 26)', async () => {
+    const operations = await eventually(
+      async () => data(await values({ field: 'operation' })),
+      (v: any) => v.data.length === 2,
+      30_000,
+    );
+    expect([...operations.data].sort()).toEqual(['chat', 'execute_tool']);
+    expect(data(await values({ field: 'operation', prefix: 'TOOL' }))).toEqual({ data: ['execute_tool'] });
+    const list = (input: Record<string, unknown>) => query(stack, aSession.access_token, 'trace.list', { projectId: a.projectId, ...input });
+    expect(data(await list({ operation: 'Execute_Tool' })).data.map((t: any) => t.externalId)).toEqual([`fv-${run}`]);
+    expect(data(await list({ operation: 'invoke_agent' })).data).toEqual([]);
+    const rest = await send(stack, 'GET', '/api/v1/traces?operation=EXECUTE_TOOL', { token: a.apiKey });
     expect(rest.body.data.map((t: any) => t.externalId)).toEqual([`fv-${run}`]);
   });
 

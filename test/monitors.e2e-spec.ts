@@ -156,6 +156,22 @@ describe('monitors', () => {
     expect(text.stdout).toContain('error_rate > 0.1 over 10 min');
   });
 
+  it('watches the spans of one operation, in any case (issue 26)', async () => {
+    await calls(3, 20);
+    const chat = await create(a, aSession, { name: 'chat calls', metric: 'calls', filter: { operation: 'Chat' }, windowSeconds: 3600, comparison: '>', threshold: 0 });
+    const tools = await create(a, aSession, { name: 'tool calls', metric: 'calls', filter: { operation: 'execute_tool', model: 'gpt-4o' }, windowSeconds: 3600, comparison: '>', threshold: 0 });
+    expect(chat.filter).toEqual({ operation: 'Chat' });
+    expect((await stateOf(a, aSession, chat.id, 'ALERT')).value).toBeGreaterThanOrEqual(3);
+    expect((await stateOf(a, aSession, tools.id, 'OK')).value).toBe(0);
+    const bad = await mutate(stack, aSession.access_token, 'monitor.create', { projectId: a.projectId, name: 'x', metric: 'score_mean', scoreName: 'helpful', filter: { operation: 'chat' }, windowSeconds: 300, comparison: '<', threshold: 1 });
+    expect(bad.status).toBe(400);
+    expect(bad.body.error.message).toMatch(/^input\.filter\.operation: does not apply/);
+    const widened = data(await mutate(stack, aSession.access_token, 'monitor.update', { projectId: a.projectId, id: tools.id, filter: { model: 'gpt-4o' } }));
+    expect(widened.filter).toEqual({ model: 'gpt-4o' });
+    expect((await stateOf(a, aSession, tools.id, 'ALERT')).value).toBeGreaterThanOrEqual(3);
+    for (const m of [chat, tools]) await mutate(stack, aSession.access_token, 'monitor.delete', { projectId: a.projectId, id: m.id });
+  });
+
   it('updates and deletes monitors, refusing bad fields with a 400 naming them, and others’ projects with a 403', async () => {
     const monitor = await create(a, aSession, { name: 'cost', metric: 'cost', windowSeconds: 86_400, comparison: '>', threshold: 10 });
     const bad = await mutate(stack, aSession.access_token, 'monitor.create', { projectId: a.projectId, name: 'x', metric: 'latency_p95', windowSeconds: 60, comparison: '>', threshold: 1 });

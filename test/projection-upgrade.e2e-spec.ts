@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { telemetryProjection } from '@app/projections';
+import { modelStatsProjection, telemetryProjection } from '@app/projections';
 import { type Tenant, bootstrap, eventually } from './support/api';
 import { FIXTURES, nativeBatch } from './support/factories';
 import { type Stack, startStack } from './support/stack';
@@ -84,5 +84,41 @@ describe('automatic rebuild of an older projection version', () => {
     expect(statuses.length).toBeGreaterThan(0);
     expect(statuses.filter((s) => s !== 200)).toEqual([]);
     expect(await readAll()).toEqual(before);
+  }, 180_000);
+
+  it('recounts the overview stats counted before the operation dimension when model-stats is newer (issue 26)', async () => {
+    const statsVersion = async () => (await stack.db.query(`SELECT version FROM projection_versions WHERE projection = $1`, [modelStatsProjection.name])).rows[0].version as number;
+    const settled = async () => (await stack.db.query('SELECT count(*)::int AS n FROM stats_5m_dirty')).rows[0].n === 0;
+    const at = new Date().toISOString();
+    await post('/api/v1/traces', {
+      batch: [
+        { id: 'ops-agent-e', type: 'span-create', timestamp: at, body: { id: 'ops-agent', traceId: 'ops-run', name: 'agent', type: 'AGENT', startTime: at, endTime: at } },
+        { id: 'ops-tool-e', type: 'span-create', timestamp: at, body: { id: 'ops-tool', traceId: 'ops-run', name: 'lookup', type: 'TOOL', startTime: at, endTime: at } },
+        { id: 'ops-chat-e', type: 'generation-create', timestamp: at, body: { id: 'ops-chat', traceId: 'ops-run', name: 'answer', model: 'gpt-4o', startTime: at, endTime: at } },
+      ],
+    });
+    const stored = async () =>
+      (await stack.db.query('SELECT bucket, span_type, model, trace_name, operation, calls, errors, latency_hist, cost_usd, total_tokens FROM span_stats_5m WHERE project_id = $1 ORDER BY 1, 2, 3, 4, 5', [tenant.projectId])).rows;
+    const operations = (rows: any[]) => rows.map((r) => r.operation);
+    await eventually(statsVersion, (v) => v === modelStatsProjection.version, 60_000);
+    await eventually(stored, (rows) => ['chat', 'execute_tool', 'invoke_agent'].every((o) => operations(rows).includes(o)), 60_000);
+    await eventually(settled, (done) => done, 60_000);
+    const before = await stored();
+
+    // The stats as version 2 counted them: no operation.
+    await stack.killProcessor('SIGTERM');
+    await stack.db.query(
+      `WITH old AS (DELETE FROM span_stats_5m WHERE project_id = $1 RETURNING *)
+       INSERT INTO span_stats_5m (project_id, bucket, span_type, model, trace_name, operation, calls, errors, latency_hist, cost_usd, prompt_tokens, completion_tokens, total_tokens)
+       SELECT project_id, bucket, span_type, model, trace_name, '', sum(calls), sum(errors), '{}', sum(cost_usd), sum(prompt_tokens), sum(completion_tokens), sum(total_tokens)
+         FROM old GROUP BY 1, 2, 3, 4, 5`,
+      [tenant.projectId],
+    );
+    await stack.db.query(`UPDATE projection_versions SET version = 2 WHERE projection = $1`, [modelStatsProjection.name]);
+    expect(await stored()).not.toEqual(before);
+
+    await stack.startProcessor();
+    await eventually(statsVersion, (v) => v === modelStatsProjection.version, 60_000);
+    expect(await stored()).toEqual(before);
   }, 180_000);
 });

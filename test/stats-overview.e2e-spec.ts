@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { type Session, type Tenant, bootstrap, data, eventually, login, query, send } from './support/api';
+import { type Session, type Tenant, bootstrap, data, eventually, ingestTelemetry, login, query, send } from './support/api';
 import { type Stack, runCli, startStack } from './support/stack';
 
 const DAY_MS = 86_400_000;
@@ -92,10 +92,37 @@ describe('overview stats (stats.overview)', () => {
     expect(auto.series.length).toBeLessThanOrEqual(201);
   });
 
+  it('counts as LLM calls the spans whose operation calls a model, not the tools and agents typed LLM, and breaks spans down by operation (issue 26)', async () => {
+    const traceId = randomUUID().replace(/-/g, '');
+    const nanos = (ms: number) => `${ms}000000`;
+    const genAi = (spanId: string, name: string, operation: string, parentSpanId = '') => ({
+      traceId, spanId, parentSpanId, name, startTimeUnixNano: nanos(t0 + 120_000), endTimeUnixNano: nanos(t0 + 120_050),
+      attributes: [{ key: 'gen_ai.operation.name', value: { stringValue: operation } }],
+    });
+    // Any gen_ai.* key makes a span LLM (SPEC 2.3 row 2): the agent and its tool are typed LLM too.
+    const spans = [genAi('a000000000000001', 'invoke_agent weather', 'invoke_agent'), genAi('a000000000000002', 'execute_tool get_weather', 'execute_tool', 'a000000000000001')];
+    const posted = await ingestTelemetry(stack, a.apiKey, '/api/v1/otel/traces', { resourceSpans: [{ scopeSpans: [{ spans }] }] });
+    expect(posted.status).toBe(200);
+    const o = await eventually(
+      async () => data(await overview({ bucketSeconds: 600 })),
+      (x: any) => x.operations.some((op: any) => op.operation === 'execute_tool'),
+      30_000,
+    );
+    expect(o.spanTypes).toContainEqual({ spanType: 'LLM', calls: 5, errors: 0, errorRate: 0 });
+    expect(o.llmCalls).toBe(3);
+    expect(o.operations.map((op: any) => [op.operation, op.calls, op.errors])).toEqual([
+      [null, 3, 3],
+      ['chat', 3, 0],
+      ['execute_tool', 1, 0],
+      ['invoke_agent', 1, 0],
+    ]);
+    expect(o.operations[1]).toMatchObject({ costUsd: 0.75, tokens: 45, latencyP95Ms: expect.any(Number) });
+  });
+
   it('equals a recount of the rows, also after the stats are rebuilt', async () => {
     await settled();
     const stored = async () =>
-      (await stack.db.query('SELECT bucket, span_type, model, trace_name, calls, errors, latency_hist, cost_usd, total_tokens FROM span_stats_5m WHERE project_id = $1 ORDER BY 1, 2, 3, 4', [a.projectId])).rows;
+      (await stack.db.query('SELECT bucket, span_type, model, trace_name, operation, calls, errors, latency_hist, cost_usd, total_tokens FROM span_stats_5m WHERE project_id = $1 ORDER BY 1, 2, 3, 4, 5', [a.projectId])).rows;
     const live = await stored();
     const [{ n }] = (await stack.db.query('SELECT count(*)::int AS n FROM spans WHERE project_id = $1', [a.projectId])).rows;
     expect(live.reduce((sum: number, r: any) => sum + r.calls, 0)).toBe(n);
@@ -115,6 +142,8 @@ describe('overview stats (stats.overview)', () => {
     );
     expect(emptied.models).toEqual([]);
     expect(emptied.spanTypes).toEqual([]);
+    expect(emptied.operations).toEqual([]);
+    expect(emptied.llmCalls).toBe(0);
   });
 
   it('refuses a bad range with a 400 naming the field, and another organization’s project with a 403', async () => {

@@ -8,6 +8,7 @@ export * from './json/sanitize';
 export * from './json/depth';
 export * from './telemetry/records';
 export * from './telemetry/merge';
+export * from './telemetry/llm-call';
 export * from './events/ingest';
 export * from './api-keys';
 export * from './events/seq-token';

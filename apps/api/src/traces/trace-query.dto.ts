@@ -26,6 +26,8 @@ export class TraceFilterFields {
   @IsOptional() @TimestampField() toTimestamp?: number;
   @IsOptional() @StorableText() spanType?: string;
   @IsOptional() @StorableText() model?: string;
+  /** Traces with a span of this operation (`chat`, `execute_tool`…), any case. */
+  @IsOptional() @StorableText() operation?: string;
   /** Traces with a score of this name (any score when absent), whose value is within minScore–maxScore when given. */
   @IsOptional() @StorableText() scoreName?: string;
   /** Numeric scores compare by value, boolean ones as 1 and 0; categorical ones never match a bound. */

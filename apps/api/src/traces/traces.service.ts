@@ -47,7 +47,7 @@ export type TraceListQuery = TraceFilterFields & { tags?: string[] };
 const optional = (v: string | undefined) => (v === undefined || v === '' ? undefined : v);
 
 /** Where each picker's values come from: a trace column (newest traces) or a span stats dimension. */
-const VALUE_SOURCES: Record<FilterValueField, { traces: TraceValueColumn } | { stats: 'span_type' | 'model' }> = {
+const VALUE_SOURCES: Record<FilterValueField, { traces: TraceValueColumn } | { stats: 'span_type' | 'model' | 'operation' }> = {
   name: { traces: 'name' },
   tags: { traces: 'tags' },
   userId: { traces: 'user_id' },
@@ -55,6 +55,7 @@ const VALUE_SOURCES: Record<FilterValueField, { traces: TraceValueColumn } | { s
   environment: { traces: 'environment' },
   spanType: { stats: 'span_type' },
   model: { stats: 'model' },
+  operation: { stats: 'operation' },
 };
 const DAY_MS = 86_400_000;
 
@@ -80,6 +81,7 @@ export class TracesService {
       toTimestamp: q.toTimestamp === undefined ? undefined : toIso(q.toTimestamp),
       spanType: optional(q.spanType) && normalizeSpanType(q.spanType as string),
       model: optional(q.model),
+      operation: optional(q.operation),
       score: optional(q.scoreName) !== undefined || q.minScore !== undefined || q.maxScore !== undefined ? { name: optional(q.scoreName), min: q.minScore, max: q.maxScore } : undefined,
       after: optional(q.cursor) ? decodeCursor<[string, string]>(q.cursor as string, TIME_ID_CURSOR) : undefined,
       limit: limit + 1,

@@ -40,6 +40,7 @@ const FILTERS = {
   from: 'fromTimestamp',
   to: 'toTimestamp',
   spanType: 'spanType',
+  operation: 'operation',
   model: 'model',
   scoreName: 'scoreName',
   minScore: 'minScore',
@@ -95,6 +96,7 @@ export function registerTracesCommands(program: Command): void {
     .option('--from <iso>', 'earliest timestamp')
     .option('--to <iso>', 'latest timestamp')
     .option('--span-type <type>')
+    .option('--operation <operation>', 'traces with a span of this operation (chat, execute_tool, invoke_agent…)')
     .option('--model <model>')
     .option('--score-name <name>', 'traces with a score of this name')
     .option('--min-score <n>', 'whose value is at least n (booleans count as 1 and 0)')

@@ -121,7 +121,7 @@ export function windowText(seconds: number): string {
 
 /** What a monitor watches: "latency_p95 of gpt-4o over 1h", "score_pass_rate(helpful) over 5m". */
 export function monitorMetricText(m: Monitor): string {
-  const filter = [m.filter.model, m.filter.spanType, m.filter.traceName].filter((v) => v !== undefined).join('/');
+  const filter = [m.filter.model, m.filter.spanType, m.filter.operation, m.filter.traceName].filter((v) => v !== undefined).join('/');
   return `${m.metric}${m.scoreName ? `(${m.scoreName})` : ''}${filter ? ` of ${filter}` : ''} over ${windowText(m.windowSeconds)}`;
 }
 

@@ -9,6 +9,7 @@ export interface MonitorFormValues {
   model: string;
   spanType: string;
   traceName: string;
+  operation: string;
   /** The window in minutes, as typed. */
   windowMinutes: string;
   comparison: string;
@@ -26,6 +27,7 @@ export const EMPTY_MONITOR: MonitorFormValues = {
   model: '',
   spanType: '',
   traceName: '',
+  operation: '',
   windowMinutes: String(MONITOR_LIMITS.minWindowSeconds / 60),
   comparison: '>',
   threshold: '',
@@ -39,6 +41,7 @@ export const monitorValuesOf = (m: Monitor): MonitorFormValues => ({
   model: m.filter.model ?? '',
   spanType: m.filter.spanType ?? '',
   traceName: m.filter.traceName ?? '',
+  operation: m.filter.operation ?? '',
   windowMinutes: String(m.windowSeconds / 60),
   comparison: m.comparison,
   threshold: String(m.threshold),
@@ -54,7 +57,7 @@ const numberOf = (s: string): number | string => (s.trim() !== '' && Number.isFi
  */
 export function toMonitorInput(v: MonitorFormValues) {
   const filter = Object.fromEntries(
-    (['model', 'spanType', 'traceName'] as const).map((k) => [k, v[k].trim()] as const).filter(([, value]) => value !== ''),
+    (['model', 'spanType', 'operation', 'traceName'] as const).map((k) => [k, v[k].trim()] as const).filter(([, value]) => value !== ''),
   );
   const minutes = numberOf(v.windowMinutes);
   return {
@@ -78,7 +81,7 @@ export function windowText(seconds: number): string {
 
 /** The filter as one phrase: "model gpt-4o, trace chat", or "all" without one. */
 export function filterText(filter: Monitor['filter']): string {
-  const parts = [filter.model && `model ${filter.model}`, filter.spanType && `span type ${filter.spanType}`, filter.traceName && `trace ${filter.traceName}`].filter(Boolean);
+  const parts = [filter.model && `model ${filter.model}`, filter.spanType && `span type ${filter.spanType}`, filter.operation && `operation ${filter.operation}`, filter.traceName && `trace ${filter.traceName}`].filter(Boolean);
   return parts.length ? parts.join(', ') : 'all';
 }
 

@@ -36,6 +36,7 @@ function MonitorForm({ projectId, editing, onDone }: { projectId: string; editin
       model: text('model'),
       spanType: text('spanType'),
       traceName: text('traceName'),
+      operation: text('operation'),
       windowMinutes: text('windowMinutes'),
       comparison: text('comparison'),
       threshold: text('threshold'),
@@ -51,6 +52,7 @@ function MonitorForm({ projectId, editing, onDone }: { projectId: string; editin
       {score && <Field name="scoreName" label="Score name" defaultValue={initial.scoreName} error={by.scoreName} hint="the scores this metric is about" />}
       {!score && <Field name="model" label="Model (optional)" defaultValue={initial.model} error={by.model} />}
       {!score && <Field name="spanType" label="Span type (optional)" defaultValue={initial.spanType} error={by.spanType} />}
+      {!score && <Field name="operation" label="Operation (optional)" defaultValue={initial.operation} error={by.operation} hint="chat, execute_tool, invoke_agent…" />}
       <Field name="traceName" label="Trace name (optional)" defaultValue={initial.traceName} error={by.traceName} />
       <Field
         name="windowMinutes"

@@ -8,6 +8,45 @@ import { useOverview } from '../data/stats';
 
 const pct = (x: number | null) => (x === null ? '–' : `${(x * 100).toFixed(1)}%`);
 
+/** Spans per operation, each bar its share of the range's spans. */
+function Operations({ overview }: { overview: Overview }) {
+  const spans = overview.operations.reduce((n, o) => n + o.calls, 0);
+  return (
+    <table className="plain" data-testid="operations">
+      <caption>Spans by operation</caption>
+      <thead>
+        <tr>
+          <th scope="col">Operation</th>
+          <th scope="col">Calls</th>
+          <th scope="col">Errors</th>
+          <th scope="col">Tokens</th>
+          <th scope="col">Cost</th>
+          <th scope="col">p50</th>
+          <th scope="col">p95</th>
+        </tr>
+      </thead>
+      <tbody>
+        {overview.operations.map((o) => (
+          <tr key={o.operation ?? ''}>
+            <td>{o.operation ?? <em>none</em>}</td>
+            <td className="num">
+              <span className="meter share" aria-hidden="true">
+                <span style={{ width: `${spans ? (o.calls / spans) * 100 : 0}%` }} />
+              </span>
+              {formatCount(o.calls)}
+            </td>
+            <td className="num">{formatCount(o.errors)}</td>
+            <td className="num">{formatCount(o.tokens)}</td>
+            <td className="num">{formatCost(o.costUsd)}</td>
+            <td className="num">{formatMs(o.latencyP50Ms)}</td>
+            <td className="num">{formatMs(o.latencyP95Ms)}</td>
+          </tr>
+        ))}
+      </tbody>
+    </table>
+  );
+}
+
 function Charts({ overview }: { overview: Overview }) {
   const times = useMemo(() => overview.series.map((p) => Date.parse(p.t)), [overview]);
   const volume = useMemo(
@@ -39,6 +78,10 @@ function Charts({ overview }: { overview: Overview }) {
           <dd data-testid="kpi-spans">{formatCount(sum.spans)}</dd>
         </div>
         <div>
+          <dt title="Spans whose operation calls a model (chat, text_completion, generate_content), or of type LLM without an operation">LLM calls</dt>
+          <dd data-testid="kpi-llm-calls">{formatCount(overview.llmCalls)}</dd>
+        </div>
+        <div>
           <dt>Errors</dt>
           <dd>{formatCount(sum.errors)}</dd>
         </div>
@@ -56,6 +99,7 @@ function Charts({ overview }: { overview: Overview }) {
         <TimeChart title="Latency p50 and p95" times={times} stepMs={stepMs} series={latency} unit="ms" />
         <TimeChart title="Cost over time" times={times} stepMs={stepMs} series={cost} unit="cost" />
       </div>
+      <Operations overview={overview} />
       <div className="chart-grid">
         <table className="plain">
           <caption>Cost and tokens per model</caption>

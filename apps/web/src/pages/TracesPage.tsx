@@ -11,13 +11,11 @@ import { type ScoreSummary, SessionLink, UserLink } from '../lib/group-links';
 import { messagePreview } from '../lib/message-preview';
 import { urlFilterReaders } from '../lib/url-filters';
 
-/**
- * The filters picked from the project's known values (`trace.filterValues`), in the URL under
- * these keys. A span `operation` picker goes here once spans and filterValues carry it.
- */
+/** The filters picked from the project's known values (`trace.filterValues`), in the URL under these keys. */
 const PICKER_FILTERS: readonly { key: PickerField; label: string; list?: boolean }[] = [
   { key: 'name', label: 'Name' },
   { key: 'spanType', label: 'Span type' },
+  { key: 'operation', label: 'Operation' },
   { key: 'model', label: 'Model' },
   { key: 'userId', label: 'User' },
   { key: 'sessionId', label: 'Session' },
@@ -35,6 +33,7 @@ function filtersFrom(params: URLSearchParams) {
     sessionId: text('sessionId'),
     environment: text('environment'),
     spanType: text('spanType'),
+    operation: text('operation'),
     model: text('model'),
     scoreName: text('scoreName'),
     tags: params.get('tags') ? (params.get('tags') as string).split(',').map((t) => t.trim()).filter(Boolean) : undefined,

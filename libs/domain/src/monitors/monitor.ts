@@ -11,6 +11,7 @@ class MonitorFilterInput {
   @Optional(text(1, MONITOR_LIMITS.filterValue)) model?: string;
   @Optional(text(1, MONITOR_LIMITS.filterValue)) spanType?: string;
   @Optional(text(1, MONITOR_LIMITS.filterValue)) traceName?: string;
+  @Optional(text(1, MONITOR_LIMITS.filterValue)) operation?: string;
 }
 
 const windowRule = {
@@ -45,7 +46,7 @@ export interface MonitorSettings {
 
 /** The fields a client may send for a monitor, and nothing else, so a misspelt field is refused by name. */
 const MONITOR_FIELDS = ['name', 'metric', 'scoreName', 'filter', 'windowSeconds', 'comparison', 'threshold', 'enabled'];
-const FILTER_FIELDS = ['model', 'spanType', 'traceName'];
+const FILTER_FIELDS = ['model', 'spanType', 'traceName', 'operation'];
 
 function refuseUnknown(input: Record<string, unknown>, known: string[], path: string): void {
   const unknown = Object.keys(input).find((k) => !known.includes(k));
@@ -67,12 +68,14 @@ export function validateMonitorInput(input: unknown): MonitorSettings {
   if (m.filter?.model !== undefined) filter.model = m.filter.model;
   if (m.filter?.spanType !== undefined) filter.spanType = m.filter.spanType;
   if (m.filter?.traceName !== undefined) filter.traceName = m.filter.traceName;
+  if (m.filter?.operation !== undefined) filter.operation = m.filter.operation;
   const isScore = SCORE_METRICS.includes(m.metric);
   if (isScore && m.scoreName === undefined) throw validationError(`input.scoreName: is required for the metric ${m.metric}`);
   if (!isScore && m.scoreName !== undefined) throw validationError(`input.scoreName: applies only to the metrics ${SCORE_METRICS.join(', ')}`);
-  // Scores are counted per trace name, not per span: a model or span type filter would be ignored, so it is refused.
-  if (isScore && filter.model !== undefined) throw validationError(`input.filter.model: does not apply to the metric ${m.metric} (only filter.traceName does)`);
-  if (isScore && filter.spanType !== undefined) throw validationError(`input.filter.spanType: does not apply to the metric ${m.metric} (only filter.traceName does)`);
+  // Scores are counted per trace name, not per span: a model, span type or operation filter would be ignored, so it is refused.
+  for (const field of ['model', 'spanType', 'operation'] as const) {
+    if (isScore && filter[field] !== undefined) throw validationError(`input.filter.${field}: does not apply to the metric ${m.metric} (only filter.traceName does)`);
+  }
   if (RATE_METRICS.includes(m.metric) && (m.threshold < 0 || m.threshold > 1)) throw validationError(`input.threshold: must be from 0 to 1 for the rate ${m.metric}`);
   return { name: m.name, metric: m.metric, scoreName: m.scoreName ?? null, filter, windowSeconds: m.windowSeconds, comparison: m.comparison, threshold: m.threshold, enabled: m.enabled ?? true };
 }

@@ -9,7 +9,7 @@ describe(validateFilterValuesQuery.name, () => {
 
   it.each([
     [{}, 'field: '],
-    [{ field: 'operationz' }, 'field: must be one of name, spanType, model, tags, userId, sessionId, environment'],
+    [{ field: 'operationz' }, 'field: must be one of name, spanType, operation, model, tags, userId, sessionId, environment'],
     [{ field: 'scoreName' }, 'field: must be one of'],
     [{ field: 'model', limit: 51 }, 'limit: must be an integer from 1 to 50'],
     [{ field: 'model', limit: 0 }, 'limit: must be an integer from 1 to 50'],

@@ -3,11 +3,8 @@ import { isStorableText, UNSTORABLE_TEXT } from '../json/sanitize';
 import { isJsonObject } from '../json/types';
 import { Optional, Required, type FieldRule, validateDto } from '../native/native-fields';
 
-/**
- * `trace.filterValues`: the known values of one trace-list filter, for the dashboard's pickers.
- * The span `operation` joins this list (and the stats read model's dimensions) once spans carry it.
- */
-export const FILTER_VALUE_FIELDS = ['name', 'spanType', 'model', 'tags', 'userId', 'sessionId', 'environment'] as const;
+/** `trace.filterValues`: the known values of one trace-list filter, for the dashboard's pickers. */
+export const FILTER_VALUE_FIELDS = ['name', 'spanType', 'operation', 'model', 'tags', 'userId', 'sessionId', 'environment'] as const;
 export type FilterValueField = (typeof FILTER_VALUE_FIELDS)[number];
 
 export const FILTER_VALUE_LIMITS = {
@@ -15,7 +12,7 @@ export const FILTER_VALUE_LIMITS = {
   limit: { min: 1, max: 50, default: 20 },
   /** Newest traces whose user, session, environment or tags are read: bounded whatever the project's size. */
   recentTraces: 5000,
-  /** Days of 5-minute span stats whose names, types and models are read. */
+  /** Days of 5-minute span stats whose types, operations and models are read. */
   statsDays: 30,
 } as const;
 

@@ -63,6 +63,7 @@ describe('buildOverview', () => {
       { spanType: 'GENERATION', ...spans({ calls: 4, errors: 1 }) },
       { spanType: 'SPAN', ...spans({ calls: 0 }) },
     ],
+    operations: [],
     scores: [
       { name: 'quality', source: 'EVAL', scores: 4, numericScores: 4, valueSum: 3, judged: 4, passed: 1 },
       { name: 'tone', source: 'API', scores: 2, numericScores: 0, valueSum: 0, judged: 0, passed: 0 },
@@ -95,5 +96,33 @@ describe('buildOverview', () => {
       { name: 'quality', source: 'EVAL', count: 4, mean: 0.75, passRate: 0.25 },
       { name: 'tone', source: 'API', count: 2, mean: null, passRate: null },
     ]);
+  });
+
+  it('counts LLM calls by operation, not by type, and sums each operation over its span types', () => {
+    const o = buildOverview(range, {
+      ...sums,
+      operations: [
+        { operation: 'chat', spanType: 'LLM', ...spans({ calls: 5, errors: 1, costUsd: 0.1, totalTokens: 50, latency: histOf(100, 100, 100, 100, 100) }) },
+        { operation: 'chat', spanType: 'GENERATION', ...spans({ calls: 2, costUsd: 0.2, totalTokens: 20, latency: histOf(100, 100) }) },
+        { operation: 'text_completion', spanType: 'LLM', ...spans({ calls: 1 }) },
+        // Tools and agents sent with gen_ai.* keys are typed LLM (SPEC 2.3 row 2): not LLM calls.
+        { operation: 'execute_tool', spanType: 'LLM', ...spans({ calls: 4, errors: 2 }) },
+        { operation: 'invoke_agent', spanType: 'LLM', ...spans({ calls: 1 }) },
+        { operation: '', spanType: 'LLM', ...spans({ calls: 3 }) },
+        { operation: '', spanType: 'CHAIN', ...spans({ calls: 6 }) },
+      ],
+    });
+    expect(o.llmCalls).toBe(5 + 2 + 1 + 3);
+    expect(o.operations.map((x) => [x.operation, x.calls])).toEqual([
+      [null, 9],
+      ['chat', 7],
+      ['execute_tool', 4],
+      ['invoke_agent', 1],
+      ['text_completion', 1],
+    ]);
+    const chat = o.operations[1];
+    expect(chat).toMatchObject({ errors: 1, errorRate: Number((1 / 7).toPrecision(12)), costUsd: 0.3, tokens: 70 });
+    expect(Math.abs((chat.latencyP50Ms as number) - 100) / 100).toBeLessThan(0.091);
+    expect(o.operations[2]).toMatchObject({ errors: 2, errorRate: 0.5, latencyP50Ms: null });
   });
 });

@@ -1,7 +1,8 @@
 import { validationError } from '../errors';
 import { isJsonObject } from '../json/types';
-import { type LatencyHistogram, histogramCount, latencyQuantile } from '../model-stats/latency-histogram';
+import { type LatencyHistogram, histogramCount, latencyQuantile, mergeHistograms } from '../model-stats/latency-histogram';
 import { Optional, Required, timestamp, validateDto } from '../native/native-fields';
+import { isLlmCall } from '../telemetry/llm-call';
 import { toIso } from '../time';
 
 /** The overview stats' resolution, and the bounds of what `stats.overview` answers (RPC-SHAPES). */
@@ -45,6 +46,8 @@ export interface OverviewSums {
   traces: { t: number; traces: number }[];
   models: (SpanSums & { model: string })[];
   spanTypes: (SpanSums & { spanType: string })[];
+  /** By operation ('' when none) and span type: the LLM-call rule needs both. */
+  operations: (SpanSums & { operation: string; spanType: string })[];
   scores: (ScoreSums & { name: string; source: string })[];
 }
 
@@ -53,6 +56,8 @@ export interface StatsFilter {
   model?: string;
   spanType?: string;
   traceName?: string;
+  /** Compared in any case, as the trace list's operation filter. */
+  operation?: string;
 }
 
 const wholeBucketMultiple = {
@@ -125,6 +130,40 @@ export interface OverviewPoint {
   tokens: number;
 }
 
+export interface OperationStats {
+  operation: string | null;
+  calls: number;
+  errors: number;
+  errorRate: number | null;
+  costUsd: number;
+  tokens: number;
+  latencyP50Ms: number | null;
+  latencyP95Ms: number | null;
+}
+
+/** The (operation, span type) sums merged per operation. */
+function byOperation(sums: OverviewSums['operations']): (SpanSums & { operation: string })[] {
+  const merged = new Map<string, { sums: SpanSums & { operation: string }; histograms: LatencyHistogram[] }>();
+  for (const s of sums) {
+    const m = merged.get(s.operation);
+    if (!m) {
+      merged.set(s.operation, {
+        sums: { operation: s.operation, calls: s.calls, errors: s.errors, costUsd: s.costUsd, promptTokens: s.promptTokens, completionTokens: s.completionTokens, totalTokens: s.totalTokens, latency: {} },
+        histograms: [s.latency],
+      });
+      continue;
+    }
+    m.sums.calls += s.calls;
+    m.sums.errors += s.errors;
+    m.sums.costUsd += s.costUsd;
+    m.sums.promptTokens += s.promptTokens;
+    m.sums.completionTokens += s.completionTokens;
+    m.sums.totalTokens += s.totalTokens;
+    m.histograms.push(s.latency);
+  }
+  return [...merged.values()].map((m) => ({ ...m.sums, latency: mergeHistograms(m.histograms) }));
+}
+
 export interface Overview {
   from: string;
   to: string;
@@ -132,6 +171,10 @@ export interface Overview {
   series: OverviewPoint[];
   models: { model: string; calls: number; errors: number; costUsd: number; promptTokens: number; completionTokens: number; latencyP50Ms: number | null; latencyP95Ms: number | null }[];
   spanTypes: { spanType: string; calls: number; errors: number; errorRate: number | null }[];
+  /** Spans that are LLM calls by `isLlmCall`: not every span of type LLM. */
+  llmCalls: number;
+  /** Per operation, `null` for spans without one. */
+  operations: OperationStats[];
   scores: { name: string; source: string; count: number; mean: number | null; passRate: number | null }[];
 }
 
@@ -178,6 +221,19 @@ export function buildOverview(range: OverviewRange, sums: OverviewSums): Overvie
     spanTypes: [...sums.spanTypes]
       .sort((a, b) => byCalls(a, b, (x) => x.spanType))
       .map((s) => ({ spanType: s.spanType, calls: s.calls, errors: s.errors, errorRate: ratio(s.errors, s.calls) })),
+    llmCalls: sums.operations.filter((s) => isLlmCall({ type: s.spanType, operation: s.operation })).reduce((n, s) => n + s.calls, 0),
+    operations: byOperation(sums.operations)
+      .sort((a, b) => byCalls(a, b, (x) => x.operation))
+      .map((s) => ({
+        operation: s.operation || null,
+        calls: s.calls,
+        errors: s.errors,
+        errorRate: ratio(s.errors, s.calls),
+        costUsd: money(s.costUsd),
+        tokens: s.totalTokens,
+        latencyP50Ms: quantile(s.latency, 0.5),
+        latencyP95Ms: quantile(s.latency, 0.95),
+      })),
     scores: sums.scores.map((s) => ({ name: s.name, source: s.source, count: s.scores, mean: ratio(s.valueSum, s.numericScores), passRate: ratio(s.passed, s.judged) })),
   };
 }

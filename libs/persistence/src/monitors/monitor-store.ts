@@ -38,6 +38,7 @@ interface MonitorRow {
   filter_model: string | null;
   filter_span_type: string | null;
   filter_trace_name: string | null;
+  filter_operation: string | null;
   window_seconds: number;
   comparison: MonitorComparison;
   threshold: number;
@@ -49,7 +50,7 @@ interface MonitorRow {
   updated_at: Date;
 }
 
-const COLUMNS = `id, project_id, name, metric, score_name, filter_model, filter_span_type, filter_trace_name, window_seconds, comparison, threshold,
+const COLUMNS = `id, project_id, name, metric, score_name, filter_model, filter_span_type, filter_trace_name, filter_operation, window_seconds, comparison, threshold,
   enabled, state, value, evaluated_at, created_at, updated_at`;
 
 function toMonitor(r: MonitorRow): Monitor {
@@ -57,6 +58,7 @@ function toMonitor(r: MonitorRow): Monitor {
   if (r.filter_model !== null) filter.model = r.filter_model;
   if (r.filter_span_type !== null) filter.spanType = r.filter_span_type;
   if (r.filter_trace_name !== null) filter.traceName = r.filter_trace_name;
+  if (r.filter_operation !== null) filter.operation = r.filter_operation;
   return {
     id: r.id,
     projectId: r.project_id,
@@ -77,13 +79,13 @@ function toMonitor(r: MonitorRow): Monitor {
 }
 
 /** Whether an update leaves what a monitor measures as it was (`m` the stored row, `n` the new settings). */
-const SAME_RULE = `(m.metric, m.score_name, m.filter_model, m.filter_span_type, m.filter_trace_name, m.window_seconds, m.comparison, m.threshold)
-  IS NOT DISTINCT FROM (n.metric, n.score_name, n.filter_model, n.filter_span_type, n.filter_trace_name, n.window_seconds, n.comparison, n.threshold)`;
+const SAME_RULE = `(m.metric, m.score_name, m.filter_model, m.filter_span_type, m.filter_trace_name, m.filter_operation, m.window_seconds, m.comparison, m.threshold)
+  IS NOT DISTINCT FROM (n.metric, n.score_name, n.filter_model, n.filter_span_type, n.filter_trace_name, n.filter_operation, n.window_seconds, n.comparison, n.threshold)`;
 
 /** Times to the millisecond, so that `updatedAt` as answered compares equal to the stored one. */
 const NOW_MS = `date_trunc('milliseconds', now())`;
 
-const settingsParams = (s: MonitorSettings) => [s.name, s.metric, s.scoreName, s.filter.model ?? null, s.filter.spanType ?? null, s.filter.traceName ?? null, s.windowSeconds, s.comparison, s.threshold, s.enabled];
+const settingsParams = (s: MonitorSettings) => [s.name, s.metric, s.scoreName, s.filter.model ?? null, s.filter.spanType ?? null, s.filter.traceName ?? null, s.windowSeconds, s.comparison, s.threshold, s.enabled, s.filter.operation ?? null];
 
 /** The project already has as many monitors as it may. */
 export class MonitorLimitError extends Error {}
@@ -95,8 +97,8 @@ export async function createMonitor(ds: DataSource, projectId: string, s: Monito
     const [{ n }] = await m.query('SELECT count(*)::int AS n FROM monitors WHERE project_id = $1', [projectId]);
     if (n >= MONITOR_LIMITS.perProject) throw new MonitorLimitError(`a project has at most ${MONITOR_LIMITS.perProject} monitors`);
     const [row] = await m.query(
-      `INSERT INTO monitors (project_id, name, metric, score_name, filter_model, filter_span_type, filter_trace_name, window_seconds, comparison, threshold, enabled, created_at, updated_at)
-       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, ${NOW_MS}, ${NOW_MS}) RETURNING ${COLUMNS}`,
+      `INSERT INTO monitors (project_id, name, metric, score_name, filter_model, filter_span_type, filter_trace_name, window_seconds, comparison, threshold, enabled, filter_operation, created_at, updated_at)
+       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, ${NOW_MS}, ${NOW_MS}) RETURNING ${COLUMNS}`,
       [projectId, ...settingsParams(s)],
     );
     return toMonitor(row);
@@ -122,10 +124,10 @@ export async function updateMonitor(db: Db, projectId: string, id: string, s: Mo
   const result: unknown = await db.query(
     `WITH new AS (
        SELECT $3::text AS name, $4::text AS metric, $5::text AS score_name, $6::text AS filter_model, $7::text AS filter_span_type, $8::text AS filter_trace_name,
-              $9::int AS window_seconds, $10::text AS comparison, $11::float8 AS threshold, $12::boolean AS enabled
+              $9::int AS window_seconds, $10::text AS comparison, $11::float8 AS threshold, $12::boolean AS enabled, $13::text AS filter_operation
      )
      UPDATE monitors m SET name = n.name, metric = n.metric, score_name = n.score_name, filter_model = n.filter_model, filter_span_type = n.filter_span_type,
-            filter_trace_name = n.filter_trace_name, window_seconds = n.window_seconds, comparison = n.comparison, threshold = n.threshold, enabled = n.enabled,
+            filter_trace_name = n.filter_trace_name, filter_operation = n.filter_operation, window_seconds = n.window_seconds, comparison = n.comparison, threshold = n.threshold, enabled = n.enabled,
             updated_at = ${NOW_MS},
             state = CASE WHEN n.enabled AND ${SAME_RULE} THEN m.state END,
             value = CASE WHEN n.enabled AND ${SAME_RULE} THEN m.value END

@@ -14,6 +14,8 @@ export interface TraceFilter {
   toTimestamp?: string;
   spanType?: string;
   model?: string;
+  /** A span with this operation, compared in any case. */
+  operation?: string;
   /** A score of this name (any name when absent) with a value within the bounds given. */
   score?: { name?: string; min?: number; max?: number };
   limit: number;
@@ -213,6 +215,9 @@ export class TraceQueries {
     if (f.model !== undefined) {
       add((p) => `EXISTS (SELECT 1 FROM spans s WHERE s.project_id = t.project_id AND s.trace_id = t.id AND s.model = ${p})`, f.model);
     }
+    if (f.operation !== undefined) {
+      add((p) => `EXISTS (SELECT 1 FROM spans s WHERE s.project_id = t.project_id AND s.trace_id = t.id AND lower(s.operation) = lower(${p}))`, f.operation);
+    }
     if (f.score) {
       const conditions = ['c.project_id = t.project_id', 'c.trace_id = t.id'];
       const bound = (sql: (p: string) => string, value: unknown) => {
@@ -249,7 +254,7 @@ export class TraceQueries {
   }
 
   /** A span dimension's known values from the 5-minute span stats since `since` (ISO): newest bucket first, then most calls. */
-  async statsSpanValues(projectId: string, column: 'span_type' | 'model', contains: string | undefined, since: string, limit: number): Promise<string[]> {
+  async statsSpanValues(projectId: string, column: 'span_type' | 'model' | 'operation', contains: string | undefined, since: string, limit: number): Promise<string[]> {
     const rows: { value: string }[] = await this.db.query(
       `SELECT ${column} AS value FROM span_stats_5m
         WHERE project_id = $1 AND bucket >= $2::timestamptz AND ${column} <> '' AND ($3::text IS NULL OR strpos(lower(${column}), $3) > 0)

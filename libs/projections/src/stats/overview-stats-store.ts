@@ -59,27 +59,27 @@ export async function refreshDirtyOverviewStats(ds: DataSource, limit: number, p
       `WITH b AS (${BUCKETS}),
        s AS (
          SELECT b.project_id, b.bucket, ${dimension('s.type')} AS span_type, ${dimension('s.model')} AS model, ${dimension('t.name')} AS trace_name,
-                s.level, s.prompt_tokens, s.completion_tokens, coalesce(s.total_tokens, coalesce(s.prompt_tokens, 0) + coalesce(s.completion_tokens, 0)) AS total_tokens,
+                ${dimension('s.operation')} AS operation, s.level, s.prompt_tokens, s.completion_tokens, coalesce(s.total_tokens, coalesce(s.prompt_tokens, 0) + coalesce(s.completion_tokens, 0)) AS total_tokens,
                 CASE WHEN abs(s.cost) < ${SUMMABLE_COST} THEN s.cost END AS cost,
                 CASE WHEN s.end_time >= s.start_time THEN extract(epoch FROM s.end_time - s.start_time)::float8 * 1000 END AS ms
            FROM b JOIN spans s ON s.project_id = b.project_id AND ${IN_BUCKET('s.start_time')}
            LEFT JOIN traces t ON t.project_id = s.project_id AND t.id = s.trace_id
        ),
        hist AS (
-         SELECT project_id, bucket, span_type, model, trace_name, jsonb_object_agg(latency_bucket, n) AS h
-           FROM (SELECT project_id, bucket, span_type, model, trace_name, ${latencyBucketSql('ms')} AS latency_bucket, count(*)::int AS n
-                   FROM s WHERE ms IS NOT NULL GROUP BY 1, 2, 3, 4, 5, 6) x
-          GROUP BY 1, 2, 3, 4, 5
+         SELECT project_id, bucket, span_type, model, trace_name, operation, jsonb_object_agg(latency_bucket, n) AS h
+           FROM (SELECT project_id, bucket, span_type, model, trace_name, operation, ${latencyBucketSql('ms')} AS latency_bucket, count(*)::int AS n
+                   FROM s WHERE ms IS NOT NULL GROUP BY 1, 2, 3, 4, 5, 6, 7) x
+          GROUP BY 1, 2, 3, 4, 5, 6
        ),
        agg AS (
-         SELECT project_id, bucket, span_type, model, trace_name, count(*)::int AS calls, (count(*) FILTER (WHERE level = 'ERROR'))::int AS errors,
+         SELECT project_id, bucket, span_type, model, trace_name, operation, count(*)::int AS calls, (count(*) FILTER (WHERE level = 'ERROR'))::int AS errors,
                 coalesce(sum(cost), 0) AS cost_usd, coalesce(sum(prompt_tokens), 0) AS prompt_tokens,
                 coalesce(sum(completion_tokens), 0) AS completion_tokens, coalesce(sum(total_tokens), 0) AS total_tokens
-           FROM s GROUP BY 1, 2, 3, 4, 5
+           FROM s GROUP BY 1, 2, 3, 4, 5, 6
        )
-       INSERT INTO span_stats_5m (project_id, bucket, span_type, model, trace_name, calls, errors, latency_hist, cost_usd, prompt_tokens, completion_tokens, total_tokens)
-       SELECT a.project_id, a.bucket, a.span_type, a.model, a.trace_name, a.calls, a.errors, coalesce(h.h, '{}'), a.cost_usd, a.prompt_tokens, a.completion_tokens, a.total_tokens
-         FROM agg a LEFT JOIN hist h USING (project_id, bucket, span_type, model, trace_name)`,
+       INSERT INTO span_stats_5m (project_id, bucket, span_type, model, trace_name, operation, calls, errors, latency_hist, cost_usd, prompt_tokens, completion_tokens, total_tokens)
+       SELECT a.project_id, a.bucket, a.span_type, a.model, a.trace_name, a.operation, a.calls, a.errors, coalesce(h.h, '{}'), a.cost_usd, a.prompt_tokens, a.completion_tokens, a.total_tokens
+         FROM agg a LEFT JOIN hist h USING (project_id, bucket, span_type, model, trace_name, operation)`,
       params,
     );
     await m.query(
@@ -182,6 +182,7 @@ export async function readOverviewSums(db: Db, projectId: string, from: Date, to
   const series = await groupedSpanSums(db, point, '', range);
   const models = await groupedSpanSums(db, 'model', `AND model <> ''`, range);
   const spanTypes = await groupedSpanSums(db, 'span_type', '', range);
+  const operations = await groupedSpanSums(db, 'jsonb_build_array(operation, span_type)', '', range);
   const traces: { t: string; traces: number }[] = await db.query(
     `SELECT ${point} AS t, sum(traces)::float8 AS traces FROM trace_stats_5m WHERE project_id = $1 AND bucket >= $2 AND bucket < $3 GROUP BY 1`,
     range,
@@ -191,17 +192,21 @@ export async function readOverviewSums(db: Db, projectId: string, from: Date, to
     traces: traces.map((r) => ({ t: Number(r.t), traces: r.traces })),
     models: [...models].map(([model, s]) => ({ model, ...s })),
     spanTypes: [...spanTypes].map(([spanType, s]) => ({ spanType, ...s })),
+    operations: [...operations].map(([key, s]) => {
+      const [operation, spanType] = JSON.parse(key) as [string, string];
+      return { operation, spanType, ...s };
+    }),
     scores: await groupedScoreSums(db, '', range),
   };
 }
 
 /** A monitor's window: span sums and score sums of the buckets in [from, to) that match the filter. */
 export async function readWindowSums(db: Db, projectId: string, from: Date, to: Date, filter: StatsFilter): Promise<{ spans: SpanSums | null; scores: (ScoreSums & { name: string; source: string })[] }> {
-  const params = [projectId, from, to, filter.model ?? null, filter.spanType ?? null, filter.traceName ?? null];
+  const params = [projectId, from, to, filter.model ?? null, filter.spanType ?? null, filter.traceName ?? null, filter.operation ?? null];
   const spans = await groupedSpanSums(
     db,
     `''`,
-    `AND ($4::text IS NULL OR model = $4) AND ($5::text IS NULL OR span_type = $5) AND ($6::text IS NULL OR trace_name = $6)`,
+    `AND ($4::text IS NULL OR model = $4) AND ($5::text IS NULL OR span_type = $5) AND ($6::text IS NULL OR trace_name = $6) AND ($7::text IS NULL OR lower(operation) = lower($7))`,
     params,
   );
   const scores = await groupedScoreSums(db, `AND ($4::text IS NULL OR trace_name = $4)`, [projectId, from, to, filter.traceName ?? null]);
