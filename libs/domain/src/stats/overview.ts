@@ -1,7 +1,7 @@
 import { validationError } from '../errors';
 import { isJsonObject } from '../json/types';
 import { type LatencyHistogram, histogramCount, latencyQuantile } from '../model-stats/latency-histogram';
-import { Optional, Required, timestamp, validateDto } from '../native/native-fields';
+import { Optional, Required, timestamp, validateDto } from '../validation';
 import { toIso } from '../time';
 
 /** The overview stats' resolution, and the bounds of what `stats.overview` answers (RPC-SHAPES). */

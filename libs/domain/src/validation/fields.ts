@@ -1,0 +1,139 @@
+import { type JsonObject, isJsonObject } from '../json/types';
+import type { JsonSchema } from './json-schema';
+
+/** A DTO class, abstract or not: the decorators below key on its constructor. */
+export type DtoClass<T extends object = object> = Function & { prototype: T };
+
+/**
+ * How one DTO field is read from the client's JSON and checked: one test and one message per
+ * field, so that an error reads `batch[3].body.startTime: must be an ISO 8601 timestamp`.
+ */
+export interface FieldRule {
+  /** Given the DTO too, for rules across fields. Absent: any JSON value (input, output, log). */
+  readonly test?: (value: unknown, dto: object) => boolean;
+  /** What the field must be; a function of the refused value when the words depend on it. */
+  readonly message?: string | ((value: unknown) => string);
+  /** The client's value as the DTO holds it; what it cannot read becomes a value `test` refuses. */
+  readonly read?: (value: unknown) => unknown;
+  /** The value is a DTO of this class, checked field by field. */
+  readonly nested?: DtoClass;
+  /** What the rule accepts, as JSON Schema, for the API's description (`schemaOf`). */
+  readonly schema?: JsonSchema;
+}
+
+interface FieldSpec {
+  readonly key: string;
+  readonly rule: FieldRule;
+  readonly optional: boolean;
+}
+
+const declaredFields = new Map<DtoClass, FieldSpec[]>();
+
+function field(rule: FieldRule, optional: boolean): PropertyDecorator {
+  return (target, property) => {
+    const cls = target.constructor;
+    declaredFields.set(cls, [...(declaredFields.get(cls) ?? []), { key: String(property), rule, optional }]);
+  };
+}
+
+/** A field the body must carry (`null` counts as missing). */
+export const Required = (rule: FieldRule): PropertyDecorator => field(rule, false);
+/** A field the body may carry; `null` is absent (CONTRACT "General"). */
+export const Optional = (rule: FieldRule): PropertyDecorator => field(rule, true);
+
+const ancestry = (cls: DtoClass): DtoClass[] => {
+  const chain: DtoClass[] = [];
+  for (let c: unknown = cls; typeof c === 'function' && c !== Function.prototype; c = Object.getPrototypeOf(c)) chain.unshift(c as DtoClass);
+  return chain;
+};
+
+const fieldsByClass = new Map<DtoClass, readonly FieldSpec[]>();
+
+/** A class's fields, inherited ones first, each in declaration order. */
+function fieldsOf(cls: DtoClass): readonly FieldSpec[] {
+  let fields = fieldsByClass.get(cls);
+  if (fields === undefined) {
+    fields = ancestry(cls).flatMap((c) => declaredFields.get(c) ?? []);
+    fieldsByClass.set(cls, fields);
+  }
+  return fields;
+}
+
+/** Whether `cls` declares its fields with `Required`/`Optional`: a DTO `validateDto` can read. */
+export const isFieldDto = (cls: unknown): cls is DtoClass => typeof cls === 'function' && fieldsOf(cls as DtoClass).length > 0;
+
+/**
+ * A DTO holding the client's values by reference, declared fields only: unknown fields are
+ * ignored, and input or output of several megabytes is not copied. Not class-transformer's
+ * `plainToInstance`: it walks every nested value, throws a TypeError on any object with a
+ * `constructor` key and silently drops keys such as `toString` (class-transformer 0.5.1).
+ */
+export function toDto<T extends object>(cls: DtoClass<T>, plain: JsonObject): T {
+  // No constructor call: class fields would start as own properties set to undefined.
+  const dto = Object.create(cls.prototype) as Record<string, unknown>;
+  for (const { key, rule } of fieldsOf(cls)) {
+    // Own properties only: an own `__proto__` key must not lend the body inherited fields.
+    if (!Object.hasOwn(plain, key)) continue;
+    const value = plain[key];
+    if (value !== null) dto[key] = rule.read ? rule.read(value) : value;
+  }
+  return dto as T;
+}
+
+/** One field at fault: its path from the DTO (`usage.input`) and what it must be (`must be …`). */
+export interface FieldRefusal {
+  readonly path: string;
+  readonly message: string;
+}
+
+const wordsOf = (rule: FieldRule, value: unknown): string =>
+  typeof rule.message === 'function' ? rule.message(value) : (rule.message ?? 'is invalid');
+
+/**
+ * The first fault of each field, in declaration order, stopping after `limit`. A missing field
+ * is tested as `undefined` unless optional, so a rule without a test takes anything.
+ */
+function collectRefusals(cls: DtoClass, dto: object, prefix: string, limit: number, out: FieldRefusal[]): void {
+  for (const { key, rule, optional } of fieldsOf(cls)) {
+    const value = (dto as Record<string, unknown>)[key];
+    if (value === undefined && optional) continue;
+    if (rule.test && !rule.test(value, dto)) out.push({ path: prefix + key, message: wordsOf(rule, value) });
+    else if (rule.nested && typeof value === 'object' && value !== null) collectRefusals(rule.nested, value, `${prefix}${key}.`, limit, out);
+    if (out.length >= limit) return;
+  }
+}
+
+/** Every field at fault in a DTO built by `toDto`, each with its first fault, in declaration order. */
+export function refusalsOf(cls: DtoClass, dto: object, limit = Infinity): FieldRefusal[] {
+  const refusals: FieldRefusal[] = [];
+  collectRefusals(cls, dto, '', limit, refusals);
+  return refusals;
+}
+
+export type DtoCheck<T> = { ok: true; value: T } | { ok: false; message: string };
+
+/**
+ * Builds and checks a DTO; a failure names the first field at fault under `path` (an empty
+ * path names top-level fields bare, `limit: …`, as a REST query's are).
+ */
+export function validateDto<T extends object>(cls: DtoClass<T>, plain: JsonObject, path: string): DtoCheck<T> {
+  const dto = toDto(cls, plain);
+  const [first] = refusalsOf(cls, dto, 1);
+  if (first === undefined) return { ok: true, value: dto };
+  return { ok: false, message: `${path ? `${path}.` : ''}${first.path}: ${first.message}` };
+}
+
+/** As `validateDto` for a value that may not be an object: anything else reads as `{}`. */
+export const validateDtoOf = <T extends object>(cls: DtoClass<T>, value: unknown, path: string): DtoCheck<T> =>
+  validateDto(cls, isJsonObject(value) ? value : {}, path);
+
+/** The JSON Schema of the objects `validateDto` accepts for `cls`; unknown fields are allowed, and ignored. */
+export function schemaOf(cls: DtoClass): JsonSchema {
+  const properties: Record<string, JsonSchema> = {};
+  const required: string[] = [];
+  for (const { key, rule, optional } of fieldsOf(cls)) {
+    properties[key] = rule.nested ? { ...schemaOf(rule.nested), ...rule.schema } : (rule.schema ?? {});
+    if (!optional && rule.test) required.push(key);
+  }
+  return required.length ? { type: 'object', properties, required } : { type: 'object', properties };
+}
