@@ -1,6 +1,5 @@
 import { initTRPC } from '@trpc/server';
 import type { AccessClaims } from '../sessions/auth.service';
-import { withEvaluatorFields } from './evaluator-input';
 import type { RpcCallLimiter } from '../rate-limit/rpc-call-limiter';
 import { TraceGetInput, TraceListInput, TracePageInput, TraceSpanInput } from '../traces/trace-query.dto';
 import type { EvaluatorsService } from './evaluators.service';
@@ -103,9 +102,9 @@ export function buildRouter({ tenancy, evaluators, reads, stats, monitors, limit
       list: heavy.input(dto(AuditLogInput)).query(({ ctx, input }) => tenancy.auditLog(ctx.actor, input.orgId, input.cursor)),
     }),
     evaluator: t.router({
-      create: authed.input(withEvaluatorFields(ProjectInput)).mutation(({ ctx, input: { projectId, ...fields } }) => evaluators.create(ctx.actor, projectId, fields)),
+      create: authed.input(dto(ProjectInput)).mutation(({ ctx, input: { projectId, ...fields } }) => evaluators.create(ctx.actor, projectId, fields)),
       list: authed.input(dto(ProjectInput)).query(({ ctx, input }) => evaluators.list(ctx.actor, input.projectId)),
-      update: authed.input(withEvaluatorFields(EvaluatorInput)).mutation(({ ctx, input: { projectId, id, ...fields } }) => evaluators.update(ctx.actor, projectId, id, fields)),
+      update: authed.input(dto(EvaluatorInput)).mutation(({ ctx, input: { projectId, id, ...fields } }) => evaluators.update(ctx.actor, projectId, id, fields)),
       rotateSecret: authed.input(dto(EvaluatorInput)).mutation(({ ctx, input }) => evaluators.rotateSecret(ctx.actor, input.projectId, input.id)),
       delete: authed.input(dto(EvaluatorInput)).mutation(({ ctx, input }) => evaluators.delete(ctx.actor, input.projectId, input.id)),
     }),

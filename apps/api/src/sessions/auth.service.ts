@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { Inject, Injectable } from '@nestjs/common';
 import { JwtService } from '@nestjs/jwt';
-import { isUUID } from 'class-validator';
+import { validate as isUuid } from 'uuid';
 import { APP_CONFIG, type AppConfig } from '@app/config';
 import { DomainError, looksLikeApiKey } from '@app/domain';
 import { type IssuedSession, PasswordVerifier, SessionStore, TenancyRepository } from '@app/persistence';
@@ -30,7 +30,7 @@ export interface AccessClaims {
  * query as one.
  */
 const isAccessClaims = (claims: Record<string, unknown>): claims is Record<string, unknown> & AccessClaims =>
-  claims.typ === 'access' && typeof claims.exp === 'number' && isUUID(claims.sub, 'all') && isUUID(claims.sid, 'all');
+  claims.typ === 'access' && typeof claims.exp === 'number' && isUuid(claims.sub) && isUuid(claims.sid);
 
 /** One message for an unknown e-mail and a wrong password, so neither reveals which e-mails exist. */
 const INVALID_CREDENTIALS = 'invalid email or password';
