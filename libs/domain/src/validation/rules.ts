@@ -1,5 +1,6 @@
 import { validate as isUuid } from 'uuid';
 import isEmail from 'validator/lib/isEmail';
+import { isUuidShaped } from '../ids';
 import { UNSTORABLE_TEXT, isStorableText } from '../json/sanitize';
 import { isJsonObject } from '../json/types';
 import { TELEMETRY_RANGES } from '../limits';
@@ -65,6 +66,16 @@ export const uuid: FieldRule = {
   schema: { type: 'string', format: 'uuid' },
 };
 
+/**
+ * Any 8-4-4-4-12 hex string, of any case, version or variant: the ids the server writes into
+ * its own stream messages (an OTel trace id written as a UUID is not RFC 4122).
+ */
+export const uuidShaped: FieldRule = {
+  test: (v) => typeof v === 'string' && isUuidShaped(v),
+  message: 'must be a UUID',
+  schema: { type: 'string', pattern: '^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$' },
+};
+
 /** Tested as text first: validator's isEmail throws on an unpaired surrogate. */
 export const email: FieldRule = {
   test: (v) => typeof v === 'string' && isStorableText(v) && isEmail(v),
@@ -96,6 +107,27 @@ export const numeric: FieldRule = {
   message: 'must be a number',
   schema: { type: 'number' },
 };
+
+/** A count of things, 1 or more. */
+export const positiveInteger: FieldRule = {
+  test: (v) => Number.isSafeInteger(v) && (v as number) > 0,
+  message: 'must be a positive integer',
+  schema: { type: 'integer', minimum: 1, maximum: Number.MAX_SAFE_INTEGER },
+};
+
+/** A time the server wrote (`toISOString`), read as leniently as `Date.parse` so no stored message is refused. */
+export const dateText: FieldRule = {
+  test: (v) => typeof v === 'string' && !Number.isNaN(Date.parse(v)),
+  message: 'must be a date',
+  schema: { type: 'string', format: 'date-time' },
+};
+
+/** A list of at most `maxItems` values, each passing `item` (a rule without `read` or `nested`). */
+export const listOf = (item: FieldRule, maxItems: number): FieldRule => ({
+  test: (v, dto) => Array.isArray(v) && v.length <= maxItems && (!item.test || v.every((x) => item.test?.(x, dto))),
+  message: `must be an array of at most ${maxItems} items, each of which ${typeof item.message === 'string' ? item.message : 'is valid'}`,
+  schema: { type: 'array', maxItems, items: item.schema ?? {} },
+});
 
 const UNREADABLE = Symbol('unreadable timestamp');
 const TIMESTAMP_SCHEMA = { type: 'string', format: 'date-time', description: TIMESTAMP_RULE } as const;
