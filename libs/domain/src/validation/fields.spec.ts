@@ -70,6 +70,17 @@ describe(validateDto.name, () => {
     });
     expect(validateDto(Probe, { projectId: '6f1c2a4e-8d3b-4b7a-9c1e-2f3a4b5c6d7e', label: 'l', limit: '5' }, '')).toEqual({ ok: true, value: expect.objectContaining({ limit: 5 }) });
   });
+  it("appends the part of a value a rule names to the field's path", () => {
+    const pairs: FieldRule = {
+      test: (v) => Array.isArray(v) && v.every((x) => typeof x === 'number'),
+      message: (v) => (Array.isArray(v) ? { path: `[${v.findIndex((x) => typeof x !== 'number')}]`, message: 'must be a number' } : 'must be an array'),
+    };
+    class Series {
+      @Required(pairs) points: number[];
+    }
+    expect(validateDto(Series, { points: [1, 'x'] }, 'body')).toEqual({ ok: false, message: 'body.points[1]: must be a number' });
+    expect(validateDto(Series, { points: 1 }, 'body')).toEqual({ ok: false, message: 'body.points: must be an array' });
+  });
 });
 
 describe(refusalsOf.name, () => {

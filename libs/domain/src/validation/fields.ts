@@ -11,8 +11,12 @@ export type DtoClass<T extends object = object> = Function & { prototype: T };
 export interface FieldRule {
   /** Given the DTO too, for rules across fields. Absent: any JSON value (input, output, log). */
   readonly test?: (value: unknown, dto: object) => boolean;
-  /** What the field must be; a function of the refused value when the words depend on it. */
-  readonly message?: string | ((value: unknown) => string);
+  /**
+   * What the field must be; a function of the refused value when the words depend on it, or
+   * when one part of the value is at fault: a refusal whose `path` (`[2].role`, `.Authorization`)
+   * is appended to the field's.
+   */
+  readonly message?: string | ((value: unknown) => string | FieldRefusal);
   /** The client's value as the DTO holds it; what it cannot read becomes a value `test` refuses. */
   readonly read?: (value: unknown) => unknown;
   /** The value is a DTO of this class, checked field by field. */
@@ -86,8 +90,10 @@ export interface FieldRefusal {
   readonly message: string;
 }
 
-const wordsOf = (rule: FieldRule, value: unknown): string =>
-  typeof rule.message === 'function' ? rule.message(value) : (rule.message ?? 'is invalid');
+function refusalOf(rule: FieldRule, value: unknown, path: string): FieldRefusal {
+  const words = typeof rule.message === 'function' ? rule.message(value) : (rule.message ?? 'is invalid');
+  return typeof words === 'string' ? { path, message: words } : { path: path + words.path, message: words.message };
+}
 
 /**
  * The first fault of each field, in declaration order, stopping after `limit`. A missing field
@@ -97,7 +103,7 @@ function collectRefusals(cls: DtoClass, dto: object, prefix: string, limit: numb
   for (const { key, rule, optional } of fieldsOf(cls)) {
     const value = (dto as Record<string, unknown>)[key];
     if (value === undefined && optional) continue;
-    if (rule.test && !rule.test(value, dto)) out.push({ path: prefix + key, message: wordsOf(rule, value) });
+    if (rule.test && !rule.test(value, dto)) out.push(refusalOf(rule, value, prefix + key));
     else if (rule.nested && typeof value === 'object' && value !== null) collectRefusals(rule.nested, value, `${prefix}${key}.`, limit, out);
     if (out.length >= limit) return;
   }
