@@ -2,7 +2,7 @@ import { validationError } from '../errors';
 import { unstorableTextAt } from '../json/sanitize';
 import { type JsonObject, isJsonObject } from '../json/types';
 import { PROMPT_TEMPLATE_LIMITS as LIMITS } from '../limits';
-import { type FieldRefusal, type FieldRule, type JsonSchema, Optional, Required, validateDto } from '../validation';
+import { type FieldRefusal, type JsonSchema, Optional, type Problem, Required, ruleOf, validateDto } from '../validation';
 import { type ChatMessage, LATEST_LABEL, type PromptPick, type PromptVersionInput } from './prompt-template';
 
 /**
@@ -21,16 +21,6 @@ const INTEGER = /^[1-9][0-9]*$/;
 const MAX_VERSION = 2 ** 31 - 1;
 
 const invalid = (path: string, rule: string) => validationError(`${path}: ${rule}`);
-
-/** A problem with a value, or with the part of it at `path` (`[2].role`); null when there is none. */
-type Problem = string | FieldRefusal | null;
-
-/** A rule whose test and words come from one function, for values whose parts can each be at fault. */
-const ruleOf = (problem: (value: unknown) => Problem, schema: JsonSchema): FieldRule => ({
-  test: (value) => problem(value) === null,
-  message: (value) => problem(value) ?? 'is invalid',
-  schema,
-});
 
 function unstorable(value: unknown, path: string): FieldRefusal | null {
   const at = unstorableTextAt(value, path);

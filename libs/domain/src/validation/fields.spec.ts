@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import type { JsonObject } from '../json/types';
 import { GenerationCreateBody, NATIVE_EVENT_BODIES, NATIVE_EVENT_TYPES, ScoreBody, TraceCreateBody } from '../native/native-events.dto';
-import { type DtoClass, type FieldRule, Optional, Required, refusalsOf, schemaOf, toDto, validateDto } from './fields';
+import { ClosedDto, type DtoClass, type FieldRule, Optional, Required, refusalsOf, schemaOf, toDto, validateDto } from './fields';
 import { decimalInteger, nested, oneOf, requiredText, text, timestamp, uuid } from './rules';
 
 const AT = '2025-01-15T10:00:00.000Z';
@@ -80,6 +80,28 @@ describe(validateDto.name, () => {
     }
     expect(validateDto(Series, { points: [1, 'x'] }, 'body')).toEqual({ ok: false, message: 'body.points[1]: must be a number' });
     expect(validateDto(Series, { points: 1 }, 'body')).toEqual({ ok: false, message: 'body.points: must be an array' });
+  });
+});
+
+describe(ClosedDto.name, () => {
+  @ClosedDto()
+  class Window {
+    @Optional(decimalInteger({ min: 1, max: 5 })) size?: number;
+    @Optional(nested(Limits)) limits?: Limits;
+  }
+  class Parent {
+    @Optional(nested(Window)) window?: Window;
+  }
+
+  it('refuses undeclared fields by name before any declared one, at whatever depth the closed DTO sits', () => {
+    expect(validateDto(Window, { size: 9, sise: 3, extra: 1 }, '')).toEqual({ ok: false, message: 'unknown fields "sise", "extra"; the fields are size, limits' });
+    expect(validateDto(Window, { size: 9 }, 'body')).toEqual({ ok: false, message: 'body.size: must be a decimal integer from 1 to 5' });
+    expect(validateDto(Parent, { window: { size: 1, sise: 3 } }, 'input')).toEqual({ ok: false, message: 'input.window: unknown field "sise"; the fields are size, limits' });
+  });
+
+  it('states that no other field is taken', () => {
+    expect(schemaOf(Window)).toMatchObject({ type: 'object', additionalProperties: false });
+    expect(schemaOf(Limits)).not.toHaveProperty('additionalProperties');
   });
 });
 

@@ -1,4 +1,4 @@
-import { type JsonObject, isJsonObject } from '../json/types';
+import type { JsonObject } from '../json/types';
 import type { JsonSchema } from './json-schema';
 
 /** A DTO class, abstract or not: the decorators below key on its constructor. */
@@ -39,6 +39,19 @@ function field(rule: FieldRule, optional: boolean): PropertyDecorator {
     declaredFields.set(cls, [...(declaredFields.get(cls) ?? []), { key: String(property), rule, optional }]);
   };
 }
+
+const closedClasses = new Set<DtoClass>();
+
+/** A DTO whose client may send declared fields only: a typo (`timeout`) is refused by name rather than ignored. */
+export const ClosedDto = (): ClassDecorator => (cls) => {
+  closedClasses.add(cls);
+};
+
+/** A DTO's undeclared fields, kept by `toDto` for a closed class until `refusalsOf` words them. */
+const undeclaredFields = new WeakMap<object, string[]>();
+
+/** A client's key or name in a message, cut short so that a huge one cannot flood it. */
+const shown = (text: string) => JSON.stringify(text.length > 64 ? `${text.slice(0, 64)}…` : text);
 
 /** A field the body must carry (`null` counts as missing). */
 export const Required = (rule: FieldRule): PropertyDecorator => field(rule, false);
@@ -81,6 +94,10 @@ export function toDto<T extends object>(cls: DtoClass<T>, plain: JsonObject): T 
     const value = plain[key];
     if (value !== null) dto[key] = rule.read ? rule.read(value) : value;
   }
+  if (closedClasses.has(cls)) {
+    const undeclared = Object.keys(plain).filter((key) => !fieldsOf(cls).some((f) => f.key === key));
+    if (undeclared.length > 0) undeclaredFields.set(dto, undeclared);
+  }
   return dto as T;
 }
 
@@ -100,6 +117,12 @@ function refusalOf(rule: FieldRule, value: unknown, path: string): FieldRefusal 
  * is tested as `undefined` unless optional, so a rule without a test takes anything.
  */
 function collectRefusals(cls: DtoClass, dto: object, prefix: string, limit: number, out: FieldRefusal[]): void {
+  const undeclared = undeclaredFields.get(dto);
+  if (undeclared) {
+    const fields = fieldsOf(cls).map((f) => f.key);
+    out.push({ path: prefix.slice(0, -1), message: `unknown field${undeclared.length > 1 ? 's' : ''} ${undeclared.map(shown).join(', ')}; the fields are ${fields.join(', ')}` });
+    return;
+  }
   for (const { key, rule, optional } of fieldsOf(cls)) {
     const value = (dto as Record<string, unknown>)[key];
     if (value === undefined && optional) continue;
@@ -120,20 +143,21 @@ export type DtoCheck<T> = { ok: true; value: T } | { ok: false; message: string 
 
 /**
  * Builds and checks a DTO; a failure names the first field at fault under `path` (an empty
- * path names top-level fields bare, `limit: …`, as a REST query's are).
+ * path names top-level fields bare, `limit: …`, as a REST query's are). A closed DTO's
+ * undeclared fields are its first fault.
  */
 export function validateDto<T extends object>(cls: DtoClass<T>, plain: JsonObject, path: string): DtoCheck<T> {
   const dto = toDto(cls, plain);
   const [first] = refusalsOf(cls, dto, 1);
   if (first === undefined) return { ok: true, value: dto };
-  return { ok: false, message: `${path ? `${path}.` : ''}${first.path}: ${first.message}` };
+  const at = path && first.path ? `${path}.${first.path}` : path || first.path;
+  return { ok: false, message: at ? `${at}: ${first.message}` : first.message };
 }
 
-/** As `validateDto` for a value that may not be an object: anything else reads as `{}`. */
-export const validateDtoOf = <T extends object>(cls: DtoClass<T>, value: unknown, path: string): DtoCheck<T> =>
-  validateDto(cls, isJsonObject(value) ? value : {}, path);
-
-/** The JSON Schema of the objects `validateDto` accepts for `cls`; unknown fields are allowed, and ignored. */
+/**
+ * The JSON Schema of the objects `validateDto` accepts for `cls`: unknown fields are allowed,
+ * and ignored, unless the DTO is closed. An optional field may also be null, which reads as absent.
+ */
 export function schemaOf(cls: DtoClass): JsonSchema {
   const properties: Record<string, JsonSchema> = {};
   const required: string[] = [];
@@ -141,5 +165,5 @@ export function schemaOf(cls: DtoClass): JsonSchema {
     properties[key] = rule.nested ? { ...schemaOf(rule.nested), ...rule.schema } : (rule.schema ?? {});
     if (!optional && rule.test) required.push(key);
   }
-  return required.length ? { type: 'object', properties, required } : { type: 'object', properties };
+  return { type: 'object', properties, ...(required.length && { required }), ...(closedClasses.has(cls) && { additionalProperties: false }) };
 }

@@ -9,6 +9,7 @@ export interface JsonSchema {
   minLength?: number;
   maxLength?: number;
   minItems?: number;
+  maxProperties?: number;
   maxItems?: number;
   enum?: readonly (string | number | boolean)[];
   pattern?: string;
@@ -17,5 +18,6 @@ export interface JsonSchema {
   properties?: Record<string, JsonSchema>;
   required?: readonly string[];
   items?: JsonSchema;
+  additionalProperties?: JsonSchema | boolean;
   anyOf?: readonly JsonSchema[];
 }

@@ -5,7 +5,8 @@ import { UNSTORABLE_TEXT, isStorableText } from '../json/sanitize';
 import { isJsonObject } from '../json/types';
 import { TELEMETRY_RANGES } from '../limits';
 import { TIMESTAMP_RULE, parseTimestamp, toIso } from '../time';
-import { type DtoClass, type FieldRule, toDto } from './fields';
+import { type DtoClass, type FieldRefusal, type FieldRule, toDto } from './fields';
+import type { JsonSchema } from './json-schema';
 
 // The shared field rules. Each states its test, its words and its JSON Schema together, so
 // that what a route accepts, what it answers and what the API description says cannot drift.
@@ -155,14 +156,16 @@ export const timestampMs: FieldRule = {
   schema: TIMESTAMP_SCHEMA,
 };
 
+export const integer = ({ min, max }: { min: number; max: number }): FieldRule => ({
+  test: (v) => Number.isInteger(v) && (v as number) >= min && (v as number) <= max,
+  message: `must be an integer from ${min} to ${max}`,
+  schema: { type: 'integer', minimum: min, maximum: max },
+});
+
 const { spanTokens, spanCost } = TELEMETRY_RANGES;
 
 /** Token counts of one span. */
-export const count: FieldRule = {
-  test: (v) => Number.isInteger(v) && (v as number) >= spanTokens.min && (v as number) <= spanTokens.max,
-  message: `must be an integer from ${spanTokens.min} to ${spanTokens.max}`,
-  schema: { type: 'integer', minimum: spanTokens.min, maximum: spanTokens.max },
-};
+export const count: FieldRule = integer(spanTokens);
 
 /** The cost of one span. */
 export const amount: FieldRule = {
@@ -174,6 +177,16 @@ export const amount: FieldRule = {
 export const jsonObject: FieldRule = { test: isJsonObject, message: 'must be an object', schema: { type: 'object' } };
 
 export const anyJson: FieldRule = {};
+
+/** What is wrong with a value, or with the part of it at `path` (`[2].role`); null when nothing is. */
+export type Problem = string | FieldRefusal | null;
+
+/** A rule whose test and words come from one function, for values whose parts can each be at fault. */
+export const ruleOf = (problem: (value: unknown) => Problem, schema: JsonSchema): FieldRule => ({
+  test: (value) => problem(value) === null,
+  message: (value) => problem(value) ?? 'is invalid',
+  schema,
+});
 
 export const nested = <T extends object>(cls: DtoClass<T>): FieldRule => ({
   test: (v) => v instanceof cls,
