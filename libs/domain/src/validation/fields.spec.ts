@@ -190,4 +190,13 @@ describe('validateDto on arbitrary JSON', () => {
       { numRuns: 2000 },
     );
   });
+
+  it('takes the fast path exactly when no field is at fault', () => {
+    fc.assert(
+      fc.property(fc.constantFrom(...classes), body, (cls, plain) => {
+        expect(validateDto(cls, plain as JsonObject, '').ok).toBe(refusalsOf(cls, toDto(cls, plain as JsonObject)).length === 0);
+      }),
+      { numRuns: 2000 },
+    );
+  });
 });
