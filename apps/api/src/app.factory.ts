@@ -1,9 +1,9 @@
-import { ValidationPipe } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import { FastifyAdapter, type NestFastifyApplication } from '@nestjs/platform-fastify';
 import type { Logger } from 'pino';
 import { type AppConfig, LOGGER, PinoNestLogger, loadConfig } from '@app/config';
 import { AppModule } from './app.module';
+import { FieldDtoPipe } from './http/client-input';
 import { closeConnectionsWhenDraining } from './http/close-when-draining';
 import { AllExceptionsFilter } from './http/error-handling';
 import { registerJsonParser } from './http/json-body-parser';
@@ -20,7 +20,7 @@ export async function createApiApp(config: AppConfig = loadConfig()): Promise<Ne
   const app = await NestFactory.create<NestFastifyApplication>(AppModule, adapter, { bodyParser: false, bufferLogs: true });
   const logger = app.get<Logger>(LOGGER);
   app.useLogger(new PinoNestLogger(logger));
-  app.useGlobalPipes(new ValidationPipe({ transform: true, forbidUnknownValues: false }));
+  app.useGlobalPipes(new FieldDtoPipe());
   app.useGlobalFilters(new AllExceptionsFilter(logger));
 
   const fastify = app.getHttpAdapter().getInstance();

@@ -55,7 +55,9 @@ export interface MappedId {
   readonly externalId: string | null;
 }
 
-const UUID_SHAPE = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+/** Any 8-4-4-4-12 hex string, as a JSON Schema pattern too (which has no flags). */
+export const UUID_SHAPE_PATTERN = '^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$';
+const UUID_SHAPE = new RegExp(UUID_SHAPE_PATTERN);
 
 /**
  * Any 8-4-4-4-12 hex string. An OTel trace id written as a UUID (the id the API returns for

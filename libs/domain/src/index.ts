@@ -13,6 +13,7 @@ export * from './events/ingest';
 export * from './api-keys';
 export * from './events/seq-token';
 export * from './events/audit';
+export * from './validation';
 export * from './native';
 export * from './rate-limit/sliding-window-log';
 export * from './quota';

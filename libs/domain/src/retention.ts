@@ -1,7 +1,7 @@
-import { isUuidShaped } from './ids';
-import { isJsonObject } from './json/types';
+import { readMessage } from './events/read-message';
 import { PLANS, type PlanName } from './limits';
 import type { TraceDeletion } from './telemetry/records';
+import { Required, dateText, listOf, oneOf, uuidShaped } from './validation';
 
 const DAY_MS = 86_400_000;
 
@@ -23,15 +23,13 @@ export interface TraceDeletionBatch {
   traceIds: string[];
 }
 
-export function parseTraceDeletionBatch(value: unknown): TraceDeletionBatch {
-  if (
-    !isJsonObject(value) || value.reason !== 'retention' || typeof value.cutoff !== 'string' || Number.isNaN(Date.parse(value.cutoff)) ||
-    !Array.isArray(value.traceIds) || value.traceIds.length > MAX_TRACES_PER_DELETION || !value.traceIds.every(isUuidShaped)
-  ) {
-    throw new Error('not an ingest.deleted/v1 message');
-  }
-  return { reason: 'retention', cutoff: value.cutoff, traceIds: value.traceIds as string[] };
+class TraceDeletionFields implements TraceDeletionBatch {
+  @Required(oneOf(['retention'])) reason: 'retention';
+  @Required(dateText) cutoff: string;
+  @Required(listOf(uuidShaped, MAX_TRACES_PER_DELETION)) traceIds: string[];
 }
+
+export const parseTraceDeletionBatch = (value: unknown): TraceDeletionBatch => readMessage(TraceDeletionFields, value, 'not an ingest.deleted/v1 message');
 
 export const deletionFacts = (batch: TraceDeletionBatch, target: { projectId: string; receivedAt: string }): TraceDeletion[] =>
   batch.traceIds.map((id) => ({ projectId: target.projectId, id, deletedAt: target.receivedAt }));

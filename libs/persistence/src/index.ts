@@ -1,5 +1,4 @@
 // The stored roles, as the domain names them (rpc.dto.ts reads them from here).
-export { MEMBER_ROLES, type MemberRole } from '@app/domain';
 export * from './data-source';
 export * from './telemetry/trace-query';
 export * from './telemetry/trace-group-query';

@@ -1,25 +1,27 @@
 import { TRPCError } from '@trpc/server';
-import { plainToInstance } from 'class-transformer';
-import { validateSync } from 'class-validator';
+import { type DtoClass, isJsonObject } from '@app/domain';
+import { readInput } from '../http/client-input';
+import { toTrpcError } from './rpc-errors';
 
-/** tRPC input parser from a class-validator DTO: one validated class per procedure input. */
-export function dto<T extends object>(cls: new () => T): (input: unknown) => T {
+/**
+ * tRPC input parser from a field-rule DTO, one per procedure input. The DTO's fields are read
+ * by its rules; any other field is passed on as sent, for the domain reader that owns it
+ * (evaluator, monitor, page and range fields), so that its message names the field the same
+ * way whoever calls it, and an unknown field is refused by name rather than dropped.
+ */
+export function dto<T extends object>(cls: DtoClass<T>): (input: unknown) => T & Record<string, unknown> {
   return (input: unknown) => {
-    if (input === null || typeof input !== 'object' || Array.isArray(input)) {
-      throw new TRPCError({ code: 'BAD_REQUEST', message: 'input must be an object' });
+    if (!isJsonObject(input)) throw new TRPCError({ code: 'BAD_REQUEST', message: 'input must be an object' });
+    try {
+      return { ...input, ...readInput(cls, input) };
+    } catch (err) {
+      throw toTrpcError(err);
     }
-    const instance = plainToInstance(cls, input);
-    const errors = validateSync(instance, { forbidUnknownValues: false });
-    if (errors.length) {
-      const message = errors.flatMap((e) => Object.values(e.constraints ?? {})).join('; ');
-      throw new TRPCError({ code: 'BAD_REQUEST', message });
-    }
-    return instance;
   };
 }
 
 /** As `dto`, for a procedure whose every field is optional: no input at all reads as `{}`. */
-export function optionalDto<T extends object>(cls: new () => T): (input: unknown) => T {
+export function optionalDto<T extends object>(cls: DtoClass<T>): (input: unknown) => T & Record<string, unknown> {
   const parse = dto(cls);
   return (input: unknown) => parse(input ?? {});
 }

@@ -1,18 +1,19 @@
-import 'reflect-metadata';
-import { BadRequestException, ValidationPipe } from '@nestjs/common';
+import { DomainError } from '@app/domain';
+import { FieldDtoPipe } from '../http/client-input';
 import { TraceQueryDto, TraceReadQueryDto } from './trace-query.dto';
 
 // The pipe as app.factory.ts installs it.
-const pipe = new ValidationPipe({ transform: true, forbidUnknownValues: false });
-const read = (query: Record<string, unknown>, metatype: new () => object = TraceQueryDto) => pipe.transform(query, { type: 'query', metatype });
+const pipe = new FieldDtoPipe();
+const read = async (query: Record<string, unknown>, metatype: new () => object = TraceQueryDto) => pipe.transform(query, { type: 'query', metatype });
 
 async function refusal(query: Record<string, unknown>, metatype?: new () => object): Promise<string> {
   const err = await read(query, metatype).then(
     () => null,
     (e: unknown) => e,
   );
-  expect(err).toBeInstanceOf(BadRequestException);
-  return ((err as BadRequestException).getResponse() as { message: string[] }).message.join('; ');
+  expect(err).toBeInstanceOf(DomainError);
+  expect((err as DomainError).code).toBe('VALIDATION_ERROR');
+  return (err as DomainError).message;
 }
 
 const TIMESTAMP_RULE = 'must be an ISO 8601 timestamp from 1970-01-01T00:00:00.000Z to 2099-12-31T23:59:59.999Z';

@@ -1,7 +1,9 @@
 import { validationError } from '../errors';
 import { UNSTORABLE_TEXT, isStorableText } from '../json/sanitize';
+import type { JsonObject } from '../json/types';
 import { EVALUATOR_LIMITS as LIMITS } from '../limits';
 import { SPAN_TYPE_PATTERN } from '../telemetry/records';
+import { ClosedDto, type FieldRule, Optional, type Problem, bool, integer, nested, ruleOf, schemaOf, validateDto } from '../validation';
 import type { EvaluatorFilter, EvaluatorPatch, EvaluatorSettings } from './evaluator';
 import { isNonPublicHost } from './public-address';
 import { SIGNATURE_HEADERS } from './webhook';
@@ -14,10 +16,6 @@ export interface EvaluatorValidationOptions {
   /** Where webhooks may not call private networks (production): the URL must not name such an address. */
   refuseNonPublicHosts: boolean;
 }
-
-/** Reads one field's value or throws a validation error naming `path`. */
-type Reader<T> = (value: unknown, path: string, options: EvaluatorValidationOptions) => T;
-type Readers<T> = { [K in keyof T]-?: Reader<Exclude<T[K], undefined>> };
 
 /** CONTRACT "Webhook evaluators": filter defaults. */
 const DEFAULT_SAMPLE_RATE = 1;
@@ -41,124 +39,134 @@ const shown = (text: string) => JSON.stringify(text.length > 64 ? `${text.slice(
 
 const unique = <T>(values: T[]): T[] => [...new Set(values)];
 
-const integerIn =
-  ({ min, max }: { min: number; max: number }): Reader<number> =>
-  (value, path) => {
-    if (typeof value !== 'number' || !Number.isInteger(value) || value < min || value > max) throw invalid(path, `must be an integer from ${min} to ${max}`);
-    return value;
-  };
-
-const readName: Reader<string> = (value, path) => {
-  const name = typeof value === 'string' ? value.trim() : '';
-  if (!name || name.length > LIMITS.nameLength) throw invalid(path, `must be a non-blank string of at most ${LIMITS.nameLength} characters`);
-  if (!isStorableText(name)) throw invalid(path, UNSTORABLE_TEXT);
-  return name;
+const NAME_RULE = `must be a non-blank string of at most ${LIMITS.nameLength} characters`;
+const name: FieldRule = {
+  read: (v) => (typeof v === 'string' ? v.trim() : v),
+  ...ruleOf((v) => {
+    if (typeof v !== 'string' || !v || v.length > LIMITS.nameLength) return NAME_RULE;
+    return isStorableText(v) ? null : UNSTORABLE_TEXT;
+  }, { type: 'string', minLength: 1, maxLength: LIMITS.nameLength }),
 };
 
 /** The URL as it will be called (WHATWG-normalized), so what is stored is what is shown and used. */
-const readUrl: Reader<string> = (value, path, { requireHttps, refuseNonPublicHosts }) => {
-  const url = typeof value === 'string' && URL.canParse(value) ? new URL(value) : null;
-  if (!url || (url.protocol !== 'https:' && url.protocol !== 'http:') || url.href.length > LIMITS.urlLength) {
-    throw invalid(path, `must be an absolute http or https URL of at most ${LIMITS.urlLength} characters`);
-  }
-  if (requireHttps && url.protocol !== 'https:') throw invalid(path, 'must be an https URL in production');
-  // Credentials in a URL end up in logs and answers; headers are where secrets belong.
-  if (url.username || url.password) throw invalid(path, 'must not carry credentials; send them in headers (for example Authorization)');
-  // Saved, it would only ever score 0: the call refuses the address (SPANLOG_EVALUATOR_ALLOW_PRIVATE_NETWORKS).
-  if (refuseNonPublicHosts && isNonPublicHost(url)) {
-    throw invalid(path, `must not be a private, loopback, link-local or unspecified address (${url.hostname}): this server calls public addresses only`);
-  }
-  return url.href;
+const url: FieldRule = {
+  read: (v) => (typeof v === 'string' && URL.canParse(v) ? new URL(v).href : v),
+  ...ruleOf((v) => {
+    const parsed = typeof v === 'string' && URL.canParse(v) ? new URL(v) : null;
+    if (!parsed || (parsed.protocol !== 'https:' && parsed.protocol !== 'http:') || parsed.href.length > LIMITS.urlLength) {
+      return `must be an absolute http or https URL of at most ${LIMITS.urlLength} characters`;
+    }
+    // Credentials in a URL end up in logs and answers; headers are where secrets belong.
+    return parsed.username || parsed.password ? 'must not carry credentials; send them in headers (for example Authorization)' : null;
+  }, { type: 'string', format: 'uri', maxLength: LIMITS.urlLength }),
 };
 
-const readHeaders: Reader<Record<string, string>> = (value, path) => {
-  if (!isRecord(value)) throw invalid(path, 'must be an object of header names to string values');
+/** The deployment's rules for the URL (`url` checked the rest). */
+function refuseUrlOfDeployment(href: string, { requireHttps, refuseNonPublicHosts }: EvaluatorValidationOptions): void {
+  const parsed = new URL(href);
+  if (requireHttps && parsed.protocol !== 'https:') throw invalid('url', 'must be an https URL in production');
+  // Saved, it would only ever score 0: the call refuses the address (SPANLOG_EVALUATOR_ALLOW_PRIVATE_NETWORKS).
+  if (refuseNonPublicHosts && isNonPublicHost(parsed)) {
+    throw invalid('url', `must not be a private, loopback, link-local or unspecified address (${parsed.hostname}): this server calls public addresses only`);
+  }
+}
+
+function headersProblem(value: unknown): Problem {
+  if (!isRecord(value)) return 'must be an object of header names to string values';
   const entries = Object.entries(value);
-  if (entries.length > LIMITS.headers) throw invalid(path, `must hold at most ${LIMITS.headers} headers`);
+  if (entries.length > LIMITS.headers) return `must hold at most ${LIMITS.headers} headers`;
   const seen = new Set<string>();
-  const headers: Record<string, string> = {};
-  for (const [name, headerValue] of entries) {
-    if (name.length > LIMITS.headerNameLength) throw invalid(path, `header names must be at most ${LIMITS.headerNameLength} characters (${shown(name)})`);
-    if (!HTTP_TOKEN.test(name)) throw invalid(path, `${shown(name)} is not a valid HTTP header name`);
-    const at = `${path}.${name}`;
-    const key = name.toLowerCase();
-    if (RESERVED_HEADERS.has(key)) throw invalid(at, 'is set by the evaluator call itself');
+  for (const [headerName, headerValue] of entries) {
+    if (headerName.length > LIMITS.headerNameLength) return `header names must be at most ${LIMITS.headerNameLength} characters (${shown(headerName)})`;
+    if (!HTTP_TOKEN.test(headerName)) return `${shown(headerName)} is not a valid HTTP header name`;
+    const at = `.${headerName}`;
+    const key = headerName.toLowerCase();
+    if (RESERVED_HEADERS.has(key)) return { path: at, message: 'is set by the evaluator call itself' };
     // Header names are case-insensitive: two spellings would be sent as one header, or refused.
-    if (seen.has(key)) throw invalid(at, 'is given twice (header names are case-insensitive)');
+    if (seen.has(key)) return { path: at, message: 'is given twice (header names are case-insensitive)' };
     seen.add(key);
     if (typeof headerValue !== 'string' || headerValue.length > LIMITS.headerValueLength || INVALID_HEADER_VALUE.test(headerValue)) {
-      throw invalid(at, `must be a string of at most ${LIMITS.headerValueLength} Latin-1 characters without control characters such as CR, LF or NUL`);
+      return { path: at, message: `must be a string of at most ${LIMITS.headerValueLength} Latin-1 characters without control characters such as CR, LF or NUL` };
     }
-    headers[name] = headerValue;
   }
-  return headers;
+  return null;
+}
+const headers = ruleOf(headersProblem, { type: 'object', maxProperties: LIMITS.headers, additionalProperties: { type: 'string', maxLength: LIMITS.headerValueLength } });
+
+/** The first item of a list a check refuses, as the part of the list at fault. */
+function firstItemProblem(items: unknown[], problem: (item: unknown) => string | null): Problem {
+  for (let i = 0; i < items.length; i++) {
+    const message = problem(items[i]);
+    if (message) return { path: `[${i}]`, message };
+  }
+  return null;
+}
+
+const SPAN_TYPE_RULE = 'must be a span type: AGENT, TOOL, LLM, RETRIEVAL, CHAIN, EMBEDDING, EVENT, CUSTOM or another upper-case word of at most 64 characters';
+const spanTypes: FieldRule = {
+  read: (v) => (Array.isArray(v) ? v.map((item) => (typeof item === 'string' ? item.trim().toUpperCase() : item)) : v),
+  ...ruleOf(
+    (v) => {
+      if (!Array.isArray(v) || !v.length) return 'must be a non-empty array of span types such as LLM, TOOL or AGENT';
+      return firstItemProblem(v, (item) => (typeof item === 'string' && SPAN_TYPE_PATTERN.test(item) ? null : SPAN_TYPE_RULE));
+    },
+    { type: 'array', minItems: 1, items: { type: 'string', pattern: SPAN_TYPE_PATTERN.source } },
+  ),
 };
 
-const readSpanTypes: Reader<string[]> = (value, path) => {
-  if (!Array.isArray(value) || !value.length) throw invalid(path, 'must be a non-empty array of span types such as LLM, TOOL or AGENT');
-  const types = value.map((item, i) => {
-    const type = typeof item === 'string' ? item.trim().toUpperCase() : '';
-    if (!SPAN_TYPE_PATTERN.test(type)) {
-      throw invalid(`${path}[${i}]`, 'must be a span type: AGENT, TOOL, LLM, RETRIEVAL, CHAIN, EMBEDDING, EVENT, CUSTOM or another upper-case word of at most 64 characters');
-    }
-    return type;
-  });
-  return unique(types);
-};
+const spanNames = ruleOf(
+  (v) => {
+    if (!Array.isArray(v) || v.length > LIMITS.filterNames) return `must be an array of at most ${LIMITS.filterNames} span names`;
+    return firstItemProblem(v, (item) => {
+      if (typeof item !== 'string' || !item) return 'must be a non-empty string';
+      return isStorableText(item) ? null : UNSTORABLE_TEXT;
+    });
+  },
+  { type: 'array', maxItems: LIMITS.filterNames, items: { type: 'string', minLength: 1 } },
+);
 
-const readNames: Reader<string[]> = (value, path) => {
-  if (!Array.isArray(value) || value.length > LIMITS.filterNames) throw invalid(path, `must be an array of at most ${LIMITS.filterNames} span names`);
-  const names = value.map((item, i) => {
-    if (typeof item !== 'string' || !item) throw invalid(`${path}[${i}]`, 'must be a non-empty string');
-    if (!isStorableText(item)) throw invalid(`${path}[${i}]`, UNSTORABLE_TEXT);
-    return item;
-  });
-  return unique(names);
+const sampleRate: FieldRule = {
+  test: (v) => typeof v === 'number' && v >= 0 && v <= 1,
+  message: 'must be a number from 0 to 1',
+  schema: { type: 'number', minimum: 0, maximum: 1 },
 };
-
-const readSampleRate: Reader<number> = (value, path) => {
-  if (typeof value !== 'number' || !(value >= 0 && value <= 1)) throw invalid(path, 'must be a number from 0 to 1');
-  return value;
-};
-
-const readEnabled: Reader<boolean> = (value, path) => {
-  if (typeof value !== 'boolean') throw invalid(path, 'must be true or false');
-  return value;
-};
-
-const FILTER_READERS: Readers<EvaluatorFilter> = { spanTypes: readSpanTypes, names: readNames, sampleRate: readSampleRate };
 
 /** The members of a filter that were given; defaults come in `withDefaults`, so an update changes only these. */
-const readFilter: Reader<Partial<EvaluatorFilter>> = (value, path, options) => readFields(value, FILTER_READERS, path, options);
+@ClosedDto()
+class EvaluatorFilterFields implements Partial<EvaluatorFilter> {
+  @Optional(spanTypes) spanTypes?: string[];
+  @Optional(spanNames) names?: string[];
+  @Optional(sampleRate) sampleRate?: number;
+}
 
-const READERS: Readers<EvaluatorPatch> = {
-  name: readName,
-  url: readUrl,
-  headers: readHeaders,
-  timeoutMs: integerIn(LIMITS.timeoutMs),
-  retries: integerIn(LIMITS.retries),
-  filter: readFilter,
-  enabled: readEnabled,
-};
+const FILTER_FIELDS = Object.keys(schemaOf(EvaluatorFilterFields).properties ?? {});
 
-/**
- * The fields of `value` that are given, each read by its reader; an unknown field is refused
- * by name, so a typo (`timeout`) is not silently ignored. `path` is null at the top level.
- */
-function readFields<T extends object>(value: unknown, readers: Readers<T>, path: string | null, options: EvaluatorValidationOptions): Partial<T> {
-  const keys = Object.keys(readers) as (keyof T & string)[];
-  const prefix = path ? `${path}: ` : '';
-  if (!isRecord(value)) throw validationError(`${prefix}must be an object with ${keys.join(', ')}`);
-  const unknown = Object.keys(value).filter((key) => !(keys as string[]).includes(key));
-  if (unknown.length) {
-    throw validationError(`${prefix}unknown field${unknown.length > 1 ? 's' : ''} ${unknown.map(shown).join(', ')}; the fields are ${keys.join(', ')}`);
-  }
-  const fields: Partial<T> = {};
-  for (const key of keys) {
-    // CONTRACT "General": an optional field sent as null is absent.
-    if (value[key] !== undefined && value[key] !== null) fields[key] = readers[key](value[key], path ? `${path}.${key}` : key, options);
-  }
-  return fields;
+@ClosedDto()
+class EvaluatorFields {
+  @Optional(name) name?: string;
+  @Optional(url) url?: string;
+  @Optional(headers) headers?: Record<string, string>;
+  @Optional(integer(LIMITS.timeoutMs)) timeoutMs?: number;
+  @Optional(integer(LIMITS.retries)) retries?: number;
+  @Optional({ ...nested(EvaluatorFilterFields), message: `must be an object with ${FILTER_FIELDS.join(', ')}` }) filter?: EvaluatorFilterFields;
+  @Optional(bool) enabled?: boolean;
+}
+
+const FIELDS = Object.keys(schemaOf(EvaluatorFields).properties ?? {});
+
+/** The fields given, as plain values: span types and names without duplicates. */
+function readFields(input: unknown, options: EvaluatorValidationOptions): EvaluatorPatch {
+  if (!isRecord(input)) throw validationError(`must be an object with ${FIELDS.join(', ')}`);
+  const checked = validateDto(EvaluatorFields, input as JsonObject, '');
+  if (!checked.ok) throw validationError(checked.message);
+  const { filter, ...fields } = checked.value;
+  if (fields.url !== undefined) refuseUrlOfDeployment(fields.url, options);
+  if (filter === undefined) return { ...fields };
+  const { spanTypes: types, names, ...rest } = filter;
+  return {
+    ...fields,
+    filter: { ...(types && { spanTypes: unique(types) }), ...(names && { names: unique(names) }), ...rest },
+  };
 }
 
 /** SPEC 2.6 and CONTRACT "Webhook evaluators": the defaults of everything left out. */
@@ -184,13 +192,13 @@ function withDefaults({ name, url, headers, timeoutMs, retries, filter, enabled 
  * An evaluator's configuration from a client (SPEC 2.6, 8.6): every rule checked, span types
  * upper-cased, defaults filled in; or, for an update (`partial`), only the fields given.
  * Throws a validation error whose message starts with the path of the field at fault
- * (`timeoutMs: …`, `filter.sampleRate: …`).
+ * (`timeoutMs: …`, `filter.sampleRate: …`); an unknown field is refused by name.
  */
 export function validateEvaluatorInput(input: unknown, options: EvaluatorValidationOptions & { partial: false }): EvaluatorSettings;
 export function validateEvaluatorInput(input: unknown, options: EvaluatorValidationOptions & { partial: true }): EvaluatorPatch;
 export function validateEvaluatorInput(input: unknown, options: EvaluatorValidationOptions): EvaluatorSettings | EvaluatorPatch {
-  const fields = readFields(input, READERS, null, options);
+  const fields = readFields(input, options);
   if (!options.partial) return withDefaults(fields);
-  if (!Object.keys(fields).length) throw validationError(`nothing to change: give at least one of ${Object.keys(READERS).join(', ')}`);
+  if (!Object.keys(fields).length) throw validationError(`nothing to change: give at least one of ${FIELDS.join(', ')}`);
   return fields;
 }

@@ -1,3 +1,7 @@
+import { isJsonObject } from '../json/types';
+import { Optional, Required, anyText, dateText, jsonObject, oneOf } from '../validation';
+import { readMessage } from './read-message';
+
 /** The AUDIT stream's one message schema: who did what, to what, when. */
 export const AUDIT_SCHEMA = 'audit.event/v1';
 
@@ -42,17 +46,22 @@ export interface AuditEvent {
   at: string;
 }
 
+/** Null and absent alike read as null: `toDto` drops nulls. */
+class AuditEventFields {
+  @Required(anyText) id: string;
+  @Optional(anyText) orgId?: string;
+  @Optional(anyText) actorUserId?: string;
+  @Optional(anyText) actorApiKeyId?: string;
+  @Required(oneOf(AUDIT_ACTIONS)) action: AuditAction;
+  @Optional(anyText) target?: string;
+  @Required(jsonObject) details: Record<string, unknown>;
+  @Optional(anyText) ip?: string;
+  @Required(dateText) at: string;
+}
+
 export function parseAuditEvent(value: unknown): AuditEvent {
-  const e = value as Partial<AuditEvent>;
-  const str = (v: unknown) => typeof v === 'string';
-  const strOrNull = (v: unknown) => v === null || typeof v === 'string';
-  if (
-    !e || typeof e !== 'object' || !str(e.id) || !strOrNull(e.orgId) || !strOrNull(e.actorUserId) ||
-    !(e.actorApiKeyId === undefined || strOrNull(e.actorApiKeyId)) ||
-    !(AUDIT_ACTIONS as readonly unknown[]).includes(e.action) || !strOrNull(e.target) || !strOrNull(e.ip) ||
-    !str(e.at) || Number.isNaN(Date.parse(e.at as string)) || typeof e.details !== 'object' || e.details === null
-  ) {
-    throw new Error('not an audit.event/v1 message');
-  }
-  return e as AuditEvent;
+  const e = readMessage(AuditEventFields, value, `not an ${AUDIT_SCHEMA} message`);
+  // An event written before keys could act has no actorApiKeyId, and keeps none.
+  const actorApiKeyId = isJsonObject(value) && value.actorApiKeyId !== undefined ? { actorApiKeyId: e.actorApiKeyId ?? null } : {};
+  return { ...e, orgId: e.orgId ?? null, actorUserId: e.actorUserId ?? null, ...actorApiKeyId, target: e.target ?? null, ip: e.ip ?? null };
 }

@@ -1,4 +1,5 @@
-import { isUuidShaped } from '../ids';
+import { Required, oneOf, uuidShaped } from '../validation';
+import { readMessage } from './read-message';
 
 /** The EVALS stream's one message schema: one evaluation job for one span (DESIGN "Streams"). */
 export const EVAL_JOB_SCHEMA = 'eval.job/v1';
@@ -24,12 +25,12 @@ export interface EvalJobPublication {
  */
 export const evalJobMessageId = ({ message, deferrals }: EvalJobPublication): string => (deferrals ? `${message.jobId}.${deferrals}` : message.jobId);
 
-
-export function parseEvalJobMessage(value: unknown): EvalJobMessage {
-  const m = value as Partial<EvalJobMessage> | null;
-  const ids = ['jobId', 'orgId', 'projectId', 'evaluatorId'] as const;
-  if (!m || typeof m !== 'object' || m.schema !== EVAL_JOB_SCHEMA || !ids.every((k) => isUuidShaped(m[k]))) {
-    throw new Error(`not an ${EVAL_JOB_SCHEMA} message`);
-  }
-  return { schema: EVAL_JOB_SCHEMA, jobId: m.jobId as string, orgId: m.orgId as string, projectId: m.projectId as string, evaluatorId: m.evaluatorId as string };
+class EvalJobFields implements EvalJobMessage {
+  @Required(oneOf([EVAL_JOB_SCHEMA])) schema: typeof EVAL_JOB_SCHEMA;
+  @Required(uuidShaped) jobId: string;
+  @Required(uuidShaped) orgId: string;
+  @Required(uuidShaped) projectId: string;
+  @Required(uuidShaped) evaluatorId: string;
 }
+
+export const parseEvalJobMessage = (value: unknown): EvalJobMessage => readMessage(EvalJobFields, value, `not an ${EVAL_JOB_SCHEMA} message`);

@@ -1,5 +1,7 @@
 import fc from 'fast-check';
 import { parseAuditEvent } from './audit';
+import { parseEvalJobMessage } from './eval-job';
+import { parseUsageCounted } from './usage';
 import { type IngestEnvelope, envelopeFromHeaders, envelopeToHeaders } from './ingest';
 import { SeqTokenCodec } from './seq-token';
 
@@ -71,5 +73,22 @@ describe(parseAuditEvent.name, () => {
 
   it('refuses an actor key that is not a string or null', () => {
     expect(() => parseAuditEvent({ ...event, actorApiKeyId: 7 })).toThrow('not an audit.event/v1 message');
+  });
+});
+
+describe('stream message readers', () => {
+  const id = '0af76519-16cd-43dd-8448-eb211c80319c';
+
+  it('read a usage count, and refuse one naming the field at fault', () => {
+    const counted = { id, orgId: id, metric: 'spans', n: 3, month: '2026-11', source: 'live', extra: 1 };
+    expect(parseUsageCounted(counted)).toEqual({ id, orgId: id, metric: 'spans', n: 3, month: '2026-11', source: 'live' });
+    expect(() => parseUsageCounted({ ...counted, n: 0 })).toThrow('not a usage.counted/v1 message: n: must be a positive integer');
+    expect(() => parseUsageCounted(null)).toThrow('not a usage.counted/v1 message: id: must be a UUID');
+  });
+
+  it('read an evaluation job, and refuse another schema', () => {
+    const job = { schema: 'eval.job/v1', jobId: id, orgId: id, projectId: id, evaluatorId: id };
+    expect(parseEvalJobMessage(job)).toEqual(job);
+    expect(() => parseEvalJobMessage({ ...job, schema: 'eval.job/v2' })).toThrow('not an eval.job/v1 message: schema: must be one of eval.job/v1');
   });
 });

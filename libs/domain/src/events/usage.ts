@@ -1,5 +1,6 @@
-import { isUuidShaped } from '../ids';
 import { USAGE_METRICS, type UsageMetric } from '../quota';
+import { type FieldRule, Required, oneOf, positiveInteger, uuidShaped } from '../validation';
+import { readMessage } from './read-message';
 
 /** The USAGE stream's one message schema (DESIGN "Streams"). */
 export const USAGE_SCHEMA = 'usage.counted/v1';
@@ -16,15 +17,15 @@ export interface UsageCounted {
   source: 'live';
 }
 
+const MONTH: FieldRule = { test: (v) => typeof v === 'string' && /^\d{4}-\d{2}$/.test(v), message: 'must be a month, 2026-11', schema: { type: 'string', pattern: '^\\d{4}-\\d{2}$' } };
 
-export function parseUsageCounted(value: unknown): UsageCounted {
-  const e = value as Partial<UsageCounted> | null;
-  if (
-    !e || typeof e !== 'object' || !isUuidShaped(e.id) || !isUuidShaped(e.orgId) ||
-    !(USAGE_METRICS as readonly unknown[]).includes(e.metric) || !Number.isSafeInteger(e.n) || (e.n as number) <= 0 ||
-    typeof e.month !== 'string' || !/^\d{4}-\d{2}$/.test(e.month) || e.source !== 'live'
-  ) {
-    throw new Error(`not a ${USAGE_SCHEMA} message`);
-  }
-  return { id: e.id, orgId: e.orgId, metric: e.metric as UsageMetric, n: e.n as number, month: e.month, source: 'live' };
+class UsageCountedFields implements UsageCounted {
+  @Required(uuidShaped) id: string;
+  @Required(uuidShaped) orgId: string;
+  @Required(oneOf(USAGE_METRICS)) metric: UsageMetric;
+  @Required(positiveInteger) n: number;
+  @Required(MONTH) month: string;
+  @Required(oneOf(['live'])) source: 'live';
 }
+
+export const parseUsageCounted = (value: unknown): UsageCounted => readMessage(UsageCountedFields, value, `not a ${USAGE_SCHEMA} message`);

@@ -1,7 +1,7 @@
 import { validationError } from '../errors';
 import { isJsonObject } from '../json/types';
 import { histogramCount, latencyQuantile } from '../model-stats/latency-histogram';
-import { Optional, Required, nested, oneOf, text, validateDto } from '../native/native-fields';
+import { Optional, Required, nested, oneOf, text, validateDto } from '../validation';
 import type { ScoreSums, SpanSums, StatsFilter } from '../stats/overview';
 import { MONITOR_COMPARISONS, MONITOR_LIMITS, MONITOR_METRICS, type MonitorComparison, type MonitorMetric, type MonitorState, RATE_METRICS, SCORE_METRICS } from './monitor-terms';
 

@@ -18,4 +18,3 @@ export {
   scoreDataTypeOf,
   writesSpan,
 } from './native-events.dto';
-export { type DtoCheck, validateDto } from './native-fields';

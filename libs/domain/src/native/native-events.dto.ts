@@ -9,17 +9,23 @@ import {
   anyText,
   count,
   jsonObject,
-  nativeId,
   nested,
   oneOf,
   stringList,
   text,
   timestamp,
-} from './native-fields';
+} from '../validation';
+import { isNativeId } from '../ids';
+import { MAX_NATIVE_ID_LENGTH } from '../limits';
 
 // The events of CONTRACT "Native batch events": one class per body, fields only through
-// Required/Optional (native-fields.ts); unknown fields are ignored.
+// Required/Optional (validation/fields.ts); unknown fields are ignored.
 
+const nativeId: FieldRule = {
+  test: isNativeId,
+  message: `must be a string of 1 to ${MAX_NATIVE_ID_LENGTH} characters`,
+  schema: { type: 'string', minLength: 1, maxLength: MAX_NATIVE_ID_LENGTH },
+};
 const name = text(1, 1000);
 /**
  * Filter and grouping keys (userId, sessionId, environment, model, tags…): 256 characters
@@ -31,6 +37,7 @@ const spanLevel = oneOf(SPAN_LEVELS);
 const spanType: FieldRule = {
   test: (v) => typeof v === 'string' && SPAN_TYPE_PATTERN.test(v),
   message: 'must be an upper-case word of at most 64 characters, such as AGENT, TOOL, LLM, RETRIEVAL, CHAIN, EMBEDDING, EVENT or CUSTOM',
+  schema: { type: 'string', pattern: SPAN_TYPE_PATTERN.source },
 };
 
 export class TraceCreateBody {

@@ -3,7 +3,7 @@ import { isNativeId } from '../ids';
 import { isJsonObject } from '../json/types';
 import { MAX_BATCH_EVENTS } from '../limits';
 import { NATIVE_EVENT_BODIES, NativeEventEnvelope, type NativeEventBody, type NativeEventType } from './native-events.dto';
-import { validateDto } from './native-fields';
+import { validateDto } from '../validation';
 
 /**
  * An accepted event: its place in the batch, its id, type, time and typed body. Timestamps

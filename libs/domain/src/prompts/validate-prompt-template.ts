@@ -3,7 +3,8 @@ import { unstorableTextAt } from '../json/sanitize';
 import { type JsonObject, isJsonObject } from '../json/types';
 import { PROMPT_TEMPLATE_LIMITS as LIMITS } from '../limits';
 import { decodeCursor } from '../reads/cursor';
-import { type ChatMessage, LATEST_LABEL, type PromptPick, type PromptTemplateBody, type PromptVersionInput } from './prompt-template';
+import { type FieldRefusal, type JsonSchema, Optional, type Problem, Required, ruleOf, validateDto } from '../validation';
+import { type ChatMessage, LATEST_LABEL, type PromptPick, type PromptVersionInput } from './prompt-template';
 
 /**
  * Letters and digits of any script, combining marks, spaces and `_ - . / : @ +`, starting with
@@ -23,12 +24,9 @@ const MAX_VERSION = 2 ** 31 - 1;
 
 const invalid = (path: string, rule: string) => validationError(`${path}: ${rule}`);
 
-/** CONTRACT "General": an optional field sent as null is absent. */
-const given = (value: unknown): boolean => value !== undefined && value !== null;
-
-function storable(value: unknown, path: string): void {
+function unstorable(value: unknown, path: string): FieldRefusal | null {
   const at = unstorableTextAt(value, path);
-  if (at) throw invalid(at, 'must not contain NUL (\\u0000) or an unpaired UTF-16 surrogate');
+  return at === null ? null : { path: at, message: 'must not contain NUL (\\u0000) or an unpaired UTF-16 surrogate' };
 }
 
 export function readPromptName(value: unknown, path = 'name'): string {
@@ -37,66 +35,81 @@ export function readPromptName(value: unknown, path = 'name'): string {
 }
 
 /** A label a client sets: `latest` is computed, never set. */
+function labelProblem(value: unknown): string | null {
+  if (value === LATEST_LABEL) return `"${LATEST_LABEL}" is reserved: it always points at the newest version`;
+  if (typeof value !== 'string' || value.length > LIMITS.labelLength || !LABEL.test(value)) return LABEL_RULE;
+  return null;
+}
+
 function readLabel(value: unknown, path: string): string {
-  if (value === LATEST_LABEL) throw invalid(path, `"${LATEST_LABEL}" is reserved: it always points at the newest version`);
-  if (typeof value !== 'string' || value.length > LIMITS.labelLength || !LABEL.test(value)) throw invalid(path, LABEL_RULE);
-  return value;
+  const problem = labelProblem(value);
+  if (problem) throw invalid(path, problem);
+  return value as string;
 }
 
-function readLabels(value: unknown): string[] {
-  if (!given(value)) return [];
-  if (!Array.isArray(value) || value.length > LIMITS.labels) throw invalid('labels', `must be an array of at most ${LIMITS.labels} labels`);
-  return [...new Set(value.map((label, i) => readLabel(label, `labels[${i}]`)))].sort();
+function labelsProblem(value: unknown): Problem {
+  if (!Array.isArray(value) || value.length > LIMITS.labels) return `must be an array of at most ${LIMITS.labels} labels`;
+  const at = value.findIndex((label) => labelProblem(label) !== null);
+  return at < 0 ? null : { path: `[${at}]`, message: labelProblem(value[at]) as string };
 }
 
-function readMessage(value: unknown, path: string): ChatMessage {
-  if (!isJsonObject(value)) throw invalid(path, 'must be an object with role and content');
+function messageProblem(value: unknown): FieldRefusal | null {
+  if (!isJsonObject(value)) return { path: '', message: 'must be an object with role and content' };
   const { role, content } = value;
-  if (typeof role !== 'string' || role.length > LIMITS.roleLength || !ROLE.test(role)) throw invalid(`${path}.role`, ROLE_RULE);
-  if (typeof content !== 'string') throw invalid(`${path}.content`, 'must be a string');
-  storable(content, `${path}.content`);
-  // Unknown members are ignored (CONTRACT "General"): only role and content are kept.
-  return { role, content };
+  if (typeof role !== 'string' || role.length > LIMITS.roleLength || !ROLE.test(role)) return { path: '.role', message: ROLE_RULE };
+  if (typeof content !== 'string') return { path: '.content', message: 'must be a string' };
+  return unstorable(content, '.content');
 }
 
-function readTemplate(value: unknown): PromptTemplateBody {
-  const rule = `is required: a non-empty string, or an array of 1 to ${LIMITS.messages} chat messages {role, content}`;
-  if (typeof value === 'string') {
-    if (!value) throw invalid('template', rule);
-    storable(value, 'template');
-    return value;
+const TEMPLATE_RULE = `is required: a non-empty string, or an array of 1 to ${LIMITS.messages} chat messages {role, content}`;
+
+function templateProblem(value: unknown): Problem {
+  if (typeof value === 'string') return value ? unstorable(value, '') : TEMPLATE_RULE;
+  if (!Array.isArray(value) || !value.length || value.length > LIMITS.messages) return TEMPLATE_RULE;
+  for (let i = 0; i < value.length; i++) {
+    const problem = messageProblem(value[i]);
+    if (problem) return { path: `[${i}]${problem.path}`, message: problem.message };
   }
-  if (!Array.isArray(value) || !value.length || value.length > LIMITS.messages) throw invalid('template', rule);
-  return value.map((message, i) => readMessage(message, `template[${i}]`));
+  return null;
 }
 
-function readConfig(value: unknown): JsonObject {
-  if (!given(value)) return {};
-  if (!isJsonObject(value)) throw invalid('config', 'must be an object');
-  storable(value, 'config');
-  return value;
-}
+const configProblem = (value: unknown): Problem => (isJsonObject(value) ? unstorable(value, '') : 'must be an object');
 
-function readCommitMessage(value: unknown): string | null {
-  if (!given(value)) return null;
-  if (typeof value !== 'string' || value.length > LIMITS.commitMessageLength) throw invalid('commitMessage', `must be a string of at most ${LIMITS.commitMessageLength} characters`);
-  storable(value, 'commitMessage');
-  return value;
+const commitMessageProblem = (value: unknown): Problem =>
+  typeof value !== 'string' || value.length > LIMITS.commitMessageLength ? `must be a string of at most ${LIMITS.commitMessageLength} characters` : unstorable(value, '');
+
+const chatMessageSchema: JsonSchema = {
+  type: 'object',
+  properties: { role: { type: 'string', minLength: 1, maxLength: LIMITS.roleLength, pattern: ROLE.source }, content: { type: 'string' } },
+  required: ['role', 'content'],
+};
+
+/** The body of POST /api/v1/prompt-templates; unknown fields are ignored, and so are a chat message's. */
+class PromptVersionBody {
+  @Required({ test: isPromptName, message: NAME_RULE, schema: { type: 'string', minLength: 1, maxLength: LIMITS.nameLength, pattern: NAME.source } }) name: string;
+  @Required(ruleOf(templateProblem, { anyOf: [{ type: 'string', minLength: 1 }, { type: 'array', minItems: 1, maxItems: LIMITS.messages, items: chatMessageSchema }] }))
+  template: string | ChatMessage[];
+  @Optional(ruleOf(labelsProblem, { type: 'array', maxItems: LIMITS.labels, items: { type: 'string', maxLength: LIMITS.labelLength, pattern: LABEL.source } })) labels?: string[];
+  @Optional(ruleOf(configProblem, { type: 'object' })) config?: JsonObject;
+  @Optional(ruleOf(commitMessageProblem, { type: 'string', maxLength: LIMITS.commitMessageLength })) commitMessage?: string;
 }
 
 /**
  * The body of POST /api/v1/prompt-templates (CONTRACT "Prompt templates"), checked whole; a
  * 400 names the first field at fault (`template[2].role: …`). Labels come back sorted and
- * without duplicates; unknown fields are ignored.
+ * without duplicates.
  */
 export function validatePromptVersionInput(body: unknown): PromptVersionInput {
   if (!isJsonObject(body)) throw validationError('body must be an object with name and template');
+  const checked = validateDto(PromptVersionBody, body, '');
+  if (!checked.ok) throw validationError(checked.message);
+  const { name, template, labels, config, commitMessage } = checked.value;
   return {
-    name: readPromptName(body.name),
-    template: readTemplate(body.template),
-    labels: readLabels(body.labels),
-    config: readConfig(body.config),
-    commitMessage: readCommitMessage(body.commitMessage),
+    name,
+    template: typeof template === 'string' ? template : template.map(({ role, content }) => ({ role, content })),
+    labels: [...new Set(labels ?? [])].sort(),
+    config: config ?? {},
+    commitMessage: commitMessage ?? null,
   };
 }
 

@@ -1,7 +1,7 @@
 import { validationError } from '../errors';
 import { isStorableText, UNSTORABLE_TEXT } from '../json/sanitize';
 import { isJsonObject } from '../json/types';
-import { Optional, Required, type FieldRule, validateDto } from '../native/native-fields';
+import { Optional, Required, type FieldRule, validateDto } from '../validation';
 
 /** `trace.filterValues`: the known values of one trace-list filter, for the dashboard's pickers. */
 export const FILTER_VALUE_FIELDS = ['name', 'spanType', 'operation', 'model', 'tags', 'userId', 'sessionId', 'environment'] as const;

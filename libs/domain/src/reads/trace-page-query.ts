@@ -1,7 +1,7 @@
 import { validationError } from '../errors';
 import type { JsonObject } from '../json/types';
 import { TRACE_READ_LIMITS } from '../limits';
-import { type FieldRule, Optional, validateDto } from '../native/native-fields';
+import { type FieldRule, Optional, validateDto } from '../validation';
 
 const DIGITS = /^[0-9]{1,7}$/;
 

@@ -3,7 +3,7 @@ import { isStorableText } from '../json/sanitize';
 import { isJsonObject } from '../json/types';
 import { ROUTE_MODEL_LIMITS } from '../limits';
 import { type LatencyHistogram, histogramCount, latencyQuantile } from '../model-stats/latency-histogram';
-import { Optional, Required, amount, nested, oneOf, text, validateDto } from '../native/native-fields';
+import { Optional, Required, amount, nested, oneOf, text, validateDto } from '../validation';
 
 export const ROUTING_OBJECTIVES = ['cost', 'latency', 'quality', 'balanced'] as const;
 export type RoutingObjective = (typeof ROUTING_OBJECTIVES)[number];

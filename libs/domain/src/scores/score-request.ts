@@ -3,7 +3,7 @@ import { SPANLOG_NAMESPACE, nativeId, spanIdOf, traceIdOf, uuidV5 } from '../ids
 import { isJsonObject } from '../json/types';
 import { MAX_SCORES_PER_REQUEST } from '../limits';
 import { ScoreBody, scoreDataTypeOf } from '../native/native-events.dto';
-import { validateDto } from '../native/native-fields';
+import { validateDto } from '../validation';
 import type { FactTarget } from '../native/native-to-facts';
 import { type ScoreDelta, type ScoreFields, type TelemetryFacts, emptyFacts, stamped, versionOf } from '../telemetry/records';
 

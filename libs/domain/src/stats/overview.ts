@@ -1,8 +1,8 @@
 import { validationError } from '../errors';
 import { isJsonObject } from '../json/types';
 import { type LatencyHistogram, histogramCount, latencyQuantile, mergeHistograms } from '../model-stats/latency-histogram';
-import { Optional, Required, timestamp, validateDto } from '../native/native-fields';
 import { isLlmCall } from '../telemetry/llm-call';
+import { Optional, Required, timestamp, validateDto } from '../validation';
 import { toIso } from '../time';
 
 /** The overview stats' resolution, and the bounds of what `stats.overview` answers (RPC-SHAPES). */

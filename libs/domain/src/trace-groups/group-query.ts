@@ -3,7 +3,7 @@ import { isStorableText, UNSTORABLE_TEXT } from '../json/sanitize';
 import { isJsonObject } from '../json/types';
 import { TRACE_QUERY_LIMIT } from '../limits';
 import { decodeCursor, isMicroIsoText, isRowId } from '../reads/cursor';
-import { Optional, type FieldRule, timestamp, validateDto } from '../native/native-fields';
+import { Optional, type FieldRule, timestamp, validateDto } from '../validation';
 
 /**
  * The queries of the session and user reads (`GET /api/v1/sessions`, `/sessions/{id}`,
