@@ -1,15 +1,14 @@
 import 'reflect-metadata';
-import { randomUUID } from 'node:crypto';
 import pino from 'pino';
 import type { DataSource } from 'typeorm';
 import type { AppConfig } from '@app/config';
-import { NatsResources, STREAM_KEYS } from '@app/eventlog';
+import type { NatsResources } from '@app/eventlog';
 import { createDataSource, createMonitor, recordServingVersion } from '@app/persistence';
+import { closeTestStreams, openTestStreams, testStreamPrefix } from '@app/eventlog/testing/test-streams';
 import { seedProject, useTestDatabase } from '@app/persistence/testing/test-database';
 import { modelStatsProjection, telemetryProjection } from '@app/projections';
 import { MonitorEvaluator } from './monitor.evaluator';
 
-const NATS_URL = process.env.NATS_URL ?? 'nats://127.0.0.1:4222';
 /** Enough monitors that a round takes long enough for two unlocked rounds to overlap. */
 const MONITORS = 60;
 
@@ -17,15 +16,15 @@ const MONITORS = 60;
 describe('monitor evaluation by a fleet', () => {
   // Declared before the database: jest runs afterAll hooks in declaration order, and these still use it.
   afterAll(async () => {
-    for (const key of STREAM_KEYS) await nats[0]?.jsm.streams.delete(nats[0].layout.streamName(key)).catch(() => undefined);
-    for (const n of nats) await n.close();
+    await closeTestStreams(nats[0]);
+    for (const n of nats.slice(1)) await n.close();
     await other?.destroy();
   });
   const db = useTestDatabase();
   let other: DataSource;
   const nats: NatsResources[] = [];
   const evaluators: MonitorEvaluator[] = [];
-  const prefix = `F${randomUUID().slice(0, 8)}_`;
+  const prefix = testStreamPrefix('F');
 
   beforeAll(async () => {
     other = createDataSource({ url: db.url, poolSize: 4 });
@@ -33,7 +32,7 @@ describe('monitor evaluation by a fleet', () => {
     for (const projection of [telemetryProjection, modelStatsProjection]) await recordServingVersion(db.ds, projection.name, projection.version);
     const config = { monitorIntervalMs: 60_000, monitorSettleMs: -300_000, monitorMaxLagMessages: 10_000 } as AppConfig;
     for (const [i, ds] of [db.ds, other].entries()) {
-      nats.push(await NatsResources.open(NATS_URL, `monitor-fleet-test-${i}`, prefix));
+      nats.push(await openTestStreams(`monitor-fleet-test-${i}`, prefix));
       evaluators.push(new MonitorEvaluator(ds, nats[i], config, pino({ level: 'silent' })));
     }
   });

@@ -1,14 +1,13 @@
 import 'reflect-metadata';
-import { randomUUID } from 'node:crypto';
 import pino from 'pino';
 import type { AppConfig } from '@app/config';
-import { NatsResources, STREAM_KEYS } from '@app/eventlog';
+import type { NatsResources } from '@app/eventlog';
 import { createMonitor, recordServingVersion } from '@app/persistence';
+import { closeTestStreams, openTestStreams, testStreamPrefix } from '@app/eventlog/testing/test-streams';
 import { seedProject, useTestDatabase } from '@app/persistence/testing/test-database';
 import { modelStatsProjection, telemetryProjection } from '@app/projections';
 import { MonitorEvaluator } from './monitor.evaluator';
 
-const NATS_URL = process.env.NATS_URL ?? 'nats://127.0.0.1:4222';
 const MAX_LAG = 2;
 
 /**
@@ -22,17 +21,12 @@ describe('monitor evaluator guards', () => {
   const logs: { level: number; msg: string; monitor?: string }[] = [];
 
   beforeAll(async () => {
-    nats = await NatsResources.open(NATS_URL, 'monitor-guards-test', `M${randomUUID().slice(0, 8)}_`);
+    nats = await openTestStreams('monitor-guards-test', testStreamPrefix('M'));
     const config = { monitorIntervalMs: 60_000, monitorSettleMs: -300_000, monitorMaxLagMessages: MAX_LAG } as AppConfig;
     evaluator = new MonitorEvaluator(db.ds, nats, config, pino({ level: 'info' }, { write: (line: string) => void logs.push(JSON.parse(line)) }));
   });
 
-  afterAll(async () => {
-    if (nats) {
-      for (const key of STREAM_KEYS) await nats.jsm.streams.delete(nats.layout.streamName(key)).catch(() => undefined);
-      await nats.close();
-    }
-  });
+  afterAll(() => closeTestStreams(nats));
 
   beforeEach(async () => {
     for (const projection of [telemetryProjection, modelStatsProjection]) await recordServingVersion(db.ds, projection.name, projection.version);

@@ -3,13 +3,13 @@ import { randomBytes, randomUUID } from 'node:crypto';
 import pino from 'pino';
 import { loadConfig } from '@app/config';
 import { type SpanDelta, type TelemetryFacts, stamped, versionOf } from '@app/domain';
-import { NatsResources, STREAM_KEYS } from '@app/eventlog';
+import type { NatsResources } from '@app/eventlog';
 import { createMonitor, monitorHistory, recordServingVersion } from '@app/persistence';
+import { closeTestStreams, openTestStreams, testStreamPrefix } from '@app/eventlog/testing/test-streams';
 import { seedProject, useTestDatabase } from '@app/persistence/testing/test-database';
 import { markModelStatsDirty, modelStatsKeysOf, modelStatsProjection, refreshDirtyOverviewStats, telemetryProjection, writeTelemetry } from '@app/projections';
 import { MonitorEvaluator } from './monitor.evaluator';
 
-const NATS_URL = process.env.NATS_URL ?? 'nats://127.0.0.1:4222';
 const MINUTE = 60_000;
 /** A 5-minute boundary of event time an hour ago; the rounds below run on a clock counted from it. */
 const B = Math.floor(Date.now() / (5 * MINUTE)) * 5 * MINUTE - 60 * MINUTE;
@@ -29,18 +29,13 @@ describe('monitor evaluation by settled event time', () => {
 
   beforeAll(async () => {
     for (const projection of [telemetryProjection, modelStatsProjection]) await recordServingVersion(db.ds, projection.name, projection.version);
-    nats = await NatsResources.open(NATS_URL, 'monitor-settle-test', `S${randomUUID().slice(0, 8)}_`);
+    nats = await openTestStreams('monitor-settle-test', testStreamPrefix('S'));
     const config = loadConfig({ SPANLOG_SECRET_KEY: randomBytes(32).toString('base64') });
     evaluator = new MonitorEvaluator(db.ds, nats, config, pino({ level: 'silent' }));
     ({ projectId } = await seedProject(db.ds));
   });
 
-  afterAll(async () => {
-    if (nats) {
-      for (const key of STREAM_KEYS) await nats.jsm.streams.delete(nats.layout.streamName(key)).catch(() => undefined);
-      await nats.close();
-    }
-  });
+  afterAll(() => closeTestStreams(nats));
 
   /** Ten spans starting at `startMs` and lasting `ms`, written and their buckets recounted. */
   const ingest = async (startMs: number, ms: number) => {

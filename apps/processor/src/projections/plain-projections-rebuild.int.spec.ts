@@ -3,12 +3,12 @@ import { randomUUID } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
 import pino from 'pino';
 import type { UsageCounted, UsageMetric } from '@app/domain';
-import { ChunkReader, NatsResources, STREAM_KEYS, appendAuditEvent, appendUsage, toNatsHeaders, usageSubject } from '@app/eventlog';
+import { ChunkReader, type NatsResources, appendAuditEvent, appendUsage, toNatsHeaders, usageSubject } from '@app/eventlog';
+import { closeTestStreams, openTestStreams, testStreamPrefix } from '@app/eventlog/testing/test-streams';
 import { useTestDatabase } from '@app/persistence/testing/test-database';
 import { type RebuildTick, RebuildBusyError, auditProjection, projectionNamed, usageProjection } from '@app/projections';
 import { liveRunner } from './live-runner';
 
-const NATS_URL = process.env.NATS_URL ?? 'nats://127.0.0.1:4222';
 const METRICS: UsageMetric[] = ['traces', 'spans', 'eval_runs'];
 
 async function until(check: () => Promise<boolean>, timeoutMs = 30_000): Promise<void> {
@@ -28,8 +28,7 @@ describe('rebuild of the usage and audit projections', () => {
   // Declared before the database: jest runs afterAll hooks in declaration order, and these still use it.
   afterAll(async () => {
     await Promise.all(runners.map((r) => r.stop()));
-    for (const key of STREAM_KEYS) await nats?.jsm.streams.delete(nats.layout.streamName(key)).catch(() => undefined);
-    await nats?.close();
+    await closeTestStreams(nats);
   });
   const db = useTestDatabase();
   let nats: NatsResources;
@@ -39,7 +38,7 @@ describe('rebuild of the usage and audit projections', () => {
   const published = { usage: new Map<string, UsageCounted>(), audit: new Set<string>() };
 
   beforeAll(async () => {
-    nats = await NatsResources.open(NATS_URL, 'plain-rebuild-test', `PR${randomUUID().slice(0, 8)}_`);
+    nats = await openTestStreams('plain-rebuild-test', testStreamPrefix('PR'));
     const deps = { ds: db.ds, nats, chunks: new ChunkReader(nats.js, nats.layout.blobBucket), logger: pino({ level: 'silent' }) };
     const started = [liveRunner(usageProjection, deps), liveRunner(auditProjection, deps)];
     for (const runner of started) await runner.start();

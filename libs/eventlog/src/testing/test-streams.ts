@@ -1,10 +1,24 @@
 import { randomUUID } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { type NatsConnection, connect } from 'nats';
+import { NatsResources } from '../nats-resources';
 import { STREAM_KEYS, StreamLayout, ensureStreams } from '../streams';
 
 /** The shared NATS server the int specs use (test/support/global-setup.ts checks that it answers). */
 export const TEST_NATS_URL = process.env.NATS_URL ?? 'nats://127.0.0.1:4222';
+
+/** A random stream prefix beginning with `letter`, so that files running at once never share streams. */
+export const testStreamPrefix = (letter: string): string => `${letter}${randomUUID().slice(0, 8)}_`;
+
+/** NatsResources as the apps open them, over streams named with `prefix`. */
+export const openTestStreams = (name: string, prefix: string): Promise<NatsResources> => NatsResources.open(TEST_NATS_URL, name, prefix);
+
+/** Deletes the streams `openTestStreams` made and closes its connection; nothing to do when it never opened. */
+export async function closeTestStreams(nats: NatsResources | undefined): Promise<void> {
+  if (!nats) return;
+  for (const key of STREAM_KEYS) await nats.jsm.streams.delete(nats.layout.streamName(key)).catch(() => undefined);
+  await nats.close();
+}
 
 export interface TestStreams {
   readonly nc: NatsConnection;
@@ -28,7 +42,7 @@ export function useStreamsPerTest(letter: string): TestStreams {
     nc = await connect({ servers: TEST_NATS_URL });
   });
   beforeEach(async () => {
-    layout = new StreamLayout(`${letter}${randomUUID().slice(0, 8)}_`);
+    layout = new StreamLayout(testStreamPrefix(letter));
     await ensureStreams(await connection().jetstreamManager(), layout);
   });
   afterEach(async () => {
