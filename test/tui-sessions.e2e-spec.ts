@@ -2,7 +2,8 @@ import { randomUUID } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { PASSWORD, type Tenant, bootstrap, ingestTelemetry, send } from './support/api';
+import { PASSWORD, type Tenant, bootstrap, send } from './support/api';
+import { NATIVE_TRACES, write } from './support/ingest';
 import { ROOT, type Stack, runCli, startStack } from './support/stack';
 import { TmuxPane, ensureTmux } from './support/tmux';
 
@@ -39,7 +40,7 @@ describe('spanlog tui: sessions and users (tmux, 80×24)', () => {
       timestamp: at(i * 60),
       body: { id: `${sessionId}-${i}`, name: `turn ${i + 1} ${run}`, sessionId, userId, timestamp: at(i * 60), input: [{ role: 'user', content: `question ${i + 1}` }], output: { role: 'assistant', content: `answer ${i + 1}` } },
     }));
-    const sent = await ingestTelemetry(stack, tenant.apiKey, '/api/v1/traces', { batch });
+    const sent = await write(stack, tenant.apiKey, NATIVE_TRACES, { batch });
     expect((await send(stack, 'GET', `/api/v1/sessions/${sessionId}?minSeq=${sent.seq}`, { token: tenant.apiKey })).status).toBe(200);
   }, 120_000);
 
