@@ -3,7 +3,7 @@ import { type JsMsg, StringCodec } from 'nats';
 import pino from 'pino';
 import { consumerAppliedMessages, deadLetters as deadLetterCount } from '@app/metrics';
 import { PermanentMessageError, PullConsumerRunner } from './consumer';
-import { until, useStreamsPerTest } from './testing/test-streams';
+import { deadLetterTexts, until, useStreamsPerTest } from './testing/test-streams';
 
 const sc = StringCodec();
 
@@ -63,16 +63,7 @@ describe(PullConsumerRunner.name, () => {
     for (const t of texts) await js.publish(`${streams.layout.subjectRoot('ingest')}.o.p.batch`, sc.encode(t));
   };
 
-  const deadLetters = async (): Promise<string[]> => {
-    const jsm = await streams.nc.jetstreamManager();
-    const info = await jsm.streams.info(streams.layout.streamName('deadLetter'));
-    const out: string[] = [];
-    for (let seq = info.state.first_seq; seq <= info.state.last_seq && info.state.messages > 0; seq++) {
-      const m = await jsm.streams.getMessage(streams.layout.streamName('deadLetter'), { seq });
-      out.push(`${sc.decode(m.data)}:${m.header.get('Spanlog-DLQ-Reason')}`);
-    }
-    return out;
-  };
+  const deadLetters = () => deadLetterTexts(streams);
 
   const counted = async (metric: typeof consumerAppliedMessages, labels: Record<string, string>) =>
     (await metric.get()).values.find((v) => Object.entries(labels).every(([k, x]) => v.labels[k as never] === x))?.value;

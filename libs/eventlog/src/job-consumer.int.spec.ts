@@ -3,7 +3,7 @@ import { type JsMsg, StringCodec } from 'nats';
 import pino from 'pino';
 import { PermanentMessageError } from './consumer';
 import { JobConsumer, type JobConsumerOptions } from './job-consumer';
-import { until, useStreamsPerTest } from './testing/test-streams';
+import { deadLetterTexts, until, useStreamsPerTest } from './testing/test-streams';
 
 const sc = StringCodec();
 
@@ -54,16 +54,7 @@ describe(JobConsumer.name, () => {
     for (const t of texts) await js.publish(`${streams.layout.subjectRoot('evals')}.o.e`, sc.encode(t));
   };
 
-  const deadLetters = async (): Promise<string[]> => {
-    const jsm = await streams.nc.jetstreamManager();
-    const info = await jsm.streams.info(streams.layout.streamName('deadLetter'));
-    const out: string[] = [];
-    for (let seq = info.state.first_seq; seq <= info.state.last_seq && info.state.messages > 0; seq++) {
-      const m = await jsm.streams.getMessage(streams.layout.streamName('deadLetter'), { seq });
-      out.push(`${sc.decode(m.data)}:${m.header.get('Spanlog-DLQ-Reason')}`);
-    }
-    return out;
-  };
+  const deadLetters = () => deadLetterTexts(streams);
 
   const unacked = async () => (await (await streams.nc.jetstreamManager()).consumers.info(streams.layout.streamName('evals'), 'worker')).num_ack_pending;
 

@@ -61,6 +61,18 @@ export function useStreamsPerTest(letter: string): TestStreams {
   };
 }
 
+/** Each message of the test's dead-letter stream, in order, as `<data>:<Spanlog-DLQ-Reason>`. */
+export async function deadLetterTexts({ nc, layout }: TestStreams): Promise<string[]> {
+  const jsm = await nc.jetstreamManager();
+  const info = await jsm.streams.info(layout.streamName('deadLetter'));
+  const out: string[] = [];
+  for (let seq = info.state.first_seq; seq <= info.state.last_seq && info.state.messages > 0; seq++) {
+    const m = await jsm.streams.getMessage(layout.streamName('deadLetter'), { seq });
+    out.push(`${new TextDecoder().decode(m.data)}:${m.header.get('Spanlog-DLQ-Reason')}`);
+  }
+  return out;
+}
+
 /** Polls `check` every 50 ms until it holds; fails after `timeoutMs`. */
 export async function until(check: () => boolean | Promise<boolean>, timeoutMs = 15_000): Promise<void> {
   const deadline = Date.now() + timeoutMs;
