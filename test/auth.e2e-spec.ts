@@ -1,6 +1,7 @@
 import { createHmac } from 'node:crypto';
 import { PAYLOAD_LIMITS } from '@app/domain';
-import { type Session, type Tenant, bootstrap, data, login, query, send, smallBatch } from './support/api';
+import { type Session, type Tenant, bootstrap, data, login, query, send } from './support/api';
+import { smallBatch } from './support/factories';
 import { type Stack, startStack } from './support/stack';
 
 const EMAIL = 'auth@spanlog.test';

@@ -2,7 +2,9 @@ import { spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { PASSWORD, type Tenant, bootstrap, data, eventually, login, mutate, query, send, smallBatch } from './support/api';
+import { PASSWORD, type Tenant, bootstrap, data, eventually, login, mutate, query, send } from './support/api';
+import { smallBatch } from './support/factories';
+import { NATIVE_TRACES, ingest } from './support/ingest';
 import { type CliResult, ROOT, type Stack, runCli, startStack } from './support/stack';
 
 const EMAIL = 'cli@spanlog.test';
@@ -106,13 +108,7 @@ describe('spanlog command line against the running API', () => {
     expect(listed).toContainEqual({ id: created.id, name: 'from cli', prefix: created.prefix, createdAt: created.createdAt, lastUsedAt: null, revokedAt: null });
     expect(JSON.stringify(listed)).not.toContain(created.apiKey);
 
-    const ingested = await fetch(`${stack.baseUrl}/api/v1/traces`, {
-      method: 'POST',
-      headers: { authorization: `Bearer ${created.apiKey}`, 'content-type': 'application/json' },
-      body: JSON.stringify(smallBatch('cli-trace')),
-    });
-    expect(ingested.status).toBe(201);
-    const seq = ingested.headers.get('spanlog-seq') as string;
+    const seq = await ingest(stack, created.apiKey, NATIVE_TRACES, smallBatch('cli-trace'));
 
     const page = await json(['traces', 'list', '--key', created.apiKey, '--min-seq', seq, '--api', stack.baseUrl], env);
     expect(page.data.map((t: { externalId: string }) => t.externalId)).toEqual(['cli-trace']);

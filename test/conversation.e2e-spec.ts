@@ -2,7 +2,8 @@ import { randomBytes } from 'node:crypto';
 import { resolve } from 'node:path';
 import { attrs, exportOf, span } from '@app/otlp/testing/otlp-builders';
 import type { Page } from 'playwright-core';
-import { PASSWORD, type Tenant, bootstrap, ingestTelemetry, traceVisible } from './support/api';
+import { PASSWORD, type Tenant, bootstrap } from './support/api';
+import { NATIVE_TRACES, OTLP_TRACES, write, traceVisible } from './support/ingest';
 import { type Headless, ensureChromium, launchChromium, logInToDashboard } from './support/browser';
 import { type Stack, startStack } from './support/stack';
 
@@ -80,13 +81,13 @@ describe('conversation view (browser)', () => {
     chromium = await launchChromium();
     stack = await startStack();
     tenant = await bootstrap(stack, 'conversation@spanlog.test', 'Conversation Org', 'agents');
-    const openAi = await ingestTelemetry(stack, tenant.apiKey, '/api/v1/traces', nativeGeneration(openAiId, 'parcel question', 'gpt-4o-mini', OPENAI_INPUT, OPENAI_OUTPUT));
-    const anthropic = await ingestTelemetry(stack, tenant.apiKey, '/api/v1/traces', nativeGeneration(anthropicId, 'weather question', 'claude-sonnet-4-5', ANTHROPIC_INPUT, ANTHROPIC_OUTPUT));
+    const openAi = await write(stack, tenant.apiKey, NATIVE_TRACES, nativeGeneration(openAiId, 'parcel question', 'gpt-4o-mini', OPENAI_INPUT, OPENAI_OUTPUT));
+    const anthropic = await write(stack, tenant.apiKey, NATIVE_TRACES, nativeGeneration(anthropicId, 'weather question', 'claude-sonnet-4-5', ANTHROPIC_INPUT, ANTHROPIC_OUTPUT));
     const startNs = BigInt(Date.now()) * 1_000_000n;
-    const genAi = await ingestTelemetry(
+    const genAi = await write(
       stack,
       tenant.apiKey,
-      '/api/v1/otel/traces',
+      OTLP_TRACES,
       exportOf([
         span({
           traceId: genAiTraceHex,

@@ -4,6 +4,7 @@ import type { Page } from 'playwright-core';
 import { PLANS } from '../libs/domain/src/limits';
 import { PASSWORD, type Tenant, bootstrap, createUser, data, login, mutate } from './support/api';
 import { type Box, type Headless, contains, ensureChromium, intersects, launchChromium } from './support/browser';
+import { NATIVE_TRACES, SCORES, traceVisible, write } from './support/ingest';
 import { type Stack, startStack } from './support/stack';
 
 // The dashboard in Debian's Chromium against the real built apps (issue 15, "What it must show").
@@ -20,15 +21,6 @@ describe('dashboard (browser)', () => {
   const requests: string[] = [];
   const traceId = `dash-${Date.now()}`;
 
-  const ingest = async (apiKey: string, body: unknown) => {
-    const res = await fetch(`${stack.baseUrl}/api/v1/traces`, { method: 'POST', headers: { authorization: `Bearer ${apiKey}`, 'content-type': 'application/json' }, body: JSON.stringify(body) });
-    return { status: res.status, seq: res.headers.get('spanlog-seq') };
-  };
-  /** Waits until the trace reads back, so the page has something to show. */
-  const visible = async (id: string, seq: string | null) => {
-    const res = await fetch(`${stack.baseUrl}/api/v1/traces/${id}?minSeq=${seq ?? ''}`, { headers: { authorization: `Bearer ${tenant.apiKey}` } });
-    expect(res.status).toBe(200);
-  };
   const agentRun = (id: string, at = new Date()) => {
     const t = (ms: number) => new Date(at.getTime() + ms).toISOString();
     return {
@@ -62,15 +54,11 @@ describe('dashboard (browser)', () => {
     // Monitors evaluated every second over the 5-minute bucket still filling, as in monitors.e2e-spec.ts.
     stack = await startStack({ SPANLOG_MONITOR_INTERVAL_MS: '1000', SPANLOG_MONITOR_SETTLE_MS: '-300000' });
     tenant = await bootstrap(stack, 'dash@spanlog.test', 'Dash Org', 'shop assistant', 'growth');
-    const run = await ingest(tenant.apiKey, agentRun(traceId));
+    const run = await write(stack, tenant.apiKey, NATIVE_TRACES, agentRun(traceId));
     expect(run.status).toBeLessThan(300);
-    const score = await fetch(`${stack.baseUrl}/api/v1/scores`, {
-      method: 'POST',
-      headers: { authorization: `Bearer ${tenant.apiKey}`, 'content-type': 'application/json' },
-      body: JSON.stringify({ traceId, name: 'helpfulness', value: 0.9, comment: 'clear answer' }),
-    });
+    const score = await write(stack, tenant.apiKey, SCORES, { traceId, name: 'helpfulness', value: 0.9, comment: 'clear answer' });
     expect(score.status).toBe(201);
-    await visible(traceId, score.headers.get('spanlog-seq'));
+    await traceVisible(stack, tenant.apiKey, traceId, score.seq);
     page = await chromium.context.newPage();
     chromium.context.on('request', (req) => requests.push(req.url()));
     chromium.context.on('dialog', (dialog) => void dialog.accept());
@@ -214,10 +202,10 @@ describe('dashboard (browser)', () => {
     await page.getByRole('button', { name: 'Apply filters' }).click();
     await page.getByText('No traces match').waitFor();
     const run = (id: string, userId: string) => ({ batch: [{ id: `${id}-e`, type: 'trace-create', timestamp: new Date().toISOString(), body: { id, name: `${userId}'s question`, userId, tags: [tag] } }] });
-    await ingest(tenant.apiKey, run(`${traceId}-ada`, 'ada'));
-    const late = await ingest(tenant.apiKey, run(`${traceId}-bob`, 'bob'));
-    await visible(`${traceId}-bob`, late.seq);
-    await visible(`${traceId}-ada`, late.seq);
+    await write(stack, tenant.apiKey, NATIVE_TRACES, run(`${traceId}-ada`, 'ada'));
+    const late = await write(stack, tenant.apiKey, NATIVE_TRACES, run(`${traceId}-bob`, 'bob'));
+    await traceVisible(stack, tenant.apiKey, `${traceId}-bob`, late.seq);
+    await traceVisible(stack, tenant.apiKey, `${traceId}-ada`, late.seq);
     expect(await rowNames(page)).toEqual([]);
     await page.getByRole('button', { name: 'Refresh' }).click();
     await page.locator('[role="row"][data-trace-id]').nth(1).waitFor();
@@ -237,13 +225,13 @@ describe('dashboard (browser)', () => {
     const secret = (await page.getByTestId('new-api-key').textContent()) ?? '';
     expect(secret).not.toBe('');
     const fresh = `${traceId}-key`;
-    const accepted = await ingest(secret, agentRun(fresh));
+    const accepted = await write(stack, secret, NATIVE_TRACES, agentRun(fresh));
     expect(accepted.status).toBeLessThan(300);
-    await visible(fresh, accepted.seq);
+    await traceVisible(stack, tenant.apiKey, fresh, accepted.seq);
     await page.getByRole('dialog').getByRole('button', { name: 'Close' }).click();
     await page.getByRole('button', { name: 'Revoke from the browser' }).click();
     await page.getByRole('cell', { name: /^revoked/ }).waitFor();
-    expect((await ingest(secret, agentRun(`${traceId}-late`))).status).toBe(401);
+    expect((await write(stack, secret, NATIVE_TRACES, agentRun(`${traceId}-late`))).status).toBe(401);
   });
 
   it('creates an evaluator from the form (a SPEC 2.6 message beside its field first), edits, disables it and rotates its secret', async () => {
@@ -319,8 +307,8 @@ describe('dashboard (browser)', () => {
     const before = await charted();
     expect(before.points).toBeGreaterThan(0);
     expect(before.traces).toBe(before.kpi);
-    const more = await ingest(tenant.apiKey, agentRun(`${traceId}-more`));
-    await visible(`${traceId}-more`, more.seq);
+    const more = await write(stack, tenant.apiKey, NATIVE_TRACES, agentRun(`${traceId}-more`));
+    await traceVisible(stack, tenant.apiKey, `${traceId}-more`, more.seq);
     // The read model is a projection of its own, recounted once its marks are 5 s old, its trace and
     // span counts each in their turn: refresh until it counted the new trace and its three spans.
     const counted = (now: { traces: number; spans: number }) => now.traces > before.traces && now.spans >= before.spans + 3;
@@ -388,7 +376,7 @@ describe('dashboard (browser)', () => {
       timestamp: new Date(at).toISOString(),
       body: { id: `${traceId}-slow-gen-${i}`, traceId: `${traceId}-slow`, name: 'slow call', model: 'slow-model', startTime: new Date(at).toISOString(), endTime: new Date(at + 3000).toISOString() },
     }));
-    expect((await ingest(tenant.apiKey, { batch: [{ id: `${traceId}-slow-t`, type: 'trace-create', timestamp: new Date(at).toISOString(), body: { id: `${traceId}-slow`, name: 'slow' } }, ...slow] })).status).toBe(201);
+    expect((await write(stack, tenant.apiKey, NATIVE_TRACES, { batch: [{ id: `${traceId}-slow-t`, type: 'trace-create', timestamp: new Date(at).toISOString(), body: { id: `${traceId}-slow`, name: 'slow' } }, ...slow] })).status).toBe(201);
 
     // The page polls: the badge turns ALERT without a reload, with the value measured.
     await row.locator('[data-state="ALERT"]').waitFor({ timeout: 90_000 });
@@ -502,8 +490,7 @@ describe('dashboard (browser)', () => {
 
   it('lists prompt templates pushed through REST with their versions and labels, and diffs two versions', async () => {
     const push = async (body: unknown) => {
-      const res = await fetch(`${stack.baseUrl}/api/v1/prompt-templates`, { method: 'POST', headers: { authorization: `Bearer ${tenant.apiKey}`, 'content-type': 'application/json' }, body: JSON.stringify(body) });
-      expect(res.status).toBe(201);
+      expect((await write(stack, tenant.apiKey, '/api/v1/prompt-templates', body)).status).toBe(201);
     };
     await push({ name: 'support/answer', template: 'Be brief.\nAnswer: {{question}}', labels: ['production'], commitMessage: 'first' });
     await push({ name: 'support/answer', template: 'Be brief and kind.\nAnswer: {{question}}', labels: ['staging'], commitMessage: 'kinder' });

@@ -1,31 +1,12 @@
 import { randomUUID } from 'node:crypto';
-import { once } from 'node:events';
-import { type Server, createServer } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { type NatsConnection, connect, headers as natsHeaders } from 'nats';
 import { INGEST_SCHEMAS, envelopeToHeaders } from '@app/domain';
+import type { DeadLetter } from '@app/eventlog';
+import type { RetryResult } from '@app/projections';
 import { type Tenant, bootstrap, data, eventually, login, mutate, send } from './support/api';
+import { usageOf } from './support/rows';
 import { type Stack, runCli, startStack } from './support/stack';
-
-interface DeadLetter {
-  id: number;
-  reason: string | null;
-  stream: string | null;
-  consumer: string | null;
-  seq: number | null;
-  subject: string | null;
-  time: string;
-}
-interface Retried extends DeadLetter {
-  outcome: 'applied' | 'failed' | 'kept';
-  error?: string;
-}
-interface RetryResult {
-  retried: Retried[];
-  applied: number;
-  failed: number;
-  kept: number;
-}
+import { type CountingWebhook, countingWebhook } from './support/webhook';
 
 const INCOMPLETE = 2;
 
@@ -39,8 +20,7 @@ describe('spanlog dlq', () => {
   let stack: Stack;
   let nc: NatsConnection;
   let tenant: Tenant;
-  let webhook: Server;
-  let webhookCalls = 0;
+  let webhook: CountingWebhook;
   const blobName = `missing-${randomUUID()}`;
   const traceId = `dlq-${randomUUID()}`;
   const seqs = { blob: 0, invalid: 0 };
@@ -79,33 +59,21 @@ describe('spanlog dlq', () => {
       ],
     };
   };
-  const usage = async () =>
-    (await stack.db.query(`SELECT coalesce(sum(traces), 0)::int AS traces, coalesce(sum(spans), 0)::int AS spans FROM usage_counters WHERE org_id = $1`, [tenant.orgId])).rows[0] as {
-      traces: number;
-      spans: number;
-    };
+  const usage = () => usageOf(stack, tenant.orgId);
 
   beforeAll(async () => {
-    webhook = createServer((req, res) => {
-      req.resume();
-      req.on('end', () => {
-        webhookCalls++;
-        res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ score: 1, pass: true }));
-      });
-    });
-    webhook.listen(0, '127.0.0.1');
-    await once(webhook, 'listening');
+    webhook = await countingWebhook({ score: 1, pass: true });
     stack = await startStack();
     nc = await connect({ servers: stack.env.NATS_URL });
     tenant = await bootstrap(stack, 'dlq@spanlog.test', 'Dlq', 'p', 'team');
     const session = await login(stack, 'dlq@spanlog.test');
-    data(await mutate(stack, session.access_token, 'evaluator.create', { projectId: tenant.projectId, name: 'judge', url: `http://127.0.0.1:${(webhook.address() as AddressInfo).port}/` }));
+    data(await mutate(stack, session.access_token, 'evaluator.create', { projectId: tenant.projectId, name: 'judge', url: webhook.url }));
   }, 120_000);
 
   afterAll(async () => {
     await nc?.close();
     await stack?.stop();
-    await new Promise((resolve) => webhook?.close(resolve));
+    await webhook?.close();
   });
 
   it('lists what the consumers dead-lettered with the reason, the source stream, consumer, sequence and subject', async () => {
@@ -195,7 +163,7 @@ describe('spanlog dlq', () => {
     expect(await eventually(usage, counted)).toEqual({ traces: 1, spans: 2 });
     // The retry applied it the way the live projection would have: its LLM call is evaluated, once.
     await eventually(async () => (await send(stack, 'GET', `/api/v1/traces/${traceId}`, { token: tenant.apiKey })).body.scores, (s: unknown[]) => s.length === 1);
-    expect(webhookCalls).toBe(1);
+    expect(webhook.calls).toBe(1);
 
     // Its sequence counts as applied and its rows are there; only the invalid request still differs.
     const after = JSON.parse((await runCli(['verify', '--json', '--project', tenant.projectId], stack.env)).stdout).projects[0];

@@ -4,7 +4,9 @@ import { type IncomingHttpHeaders, type Server, type ServerResponse, createServe
 import type { AddressInfo } from 'node:net';
 import { connect } from 'nats';
 import { Webhook } from 'standardwebhooks';
+import type { WebhookRequestBody } from '@app/domain';
 import { type Session, type Tenant, bootstrap, data, eventually, login, mutate, query, send, setPlan } from './support/api';
+import { NATIVE_TRACES, ingest } from './support/ingest';
 import { metricValue, scrapeMetrics } from './support/metrics';
 import { type Stack, runCli, startStack } from './support/stack';
 
@@ -13,7 +15,7 @@ interface WebhookCall {
   headers: IncomingHttpHeaders;
   /** The body as sent: the signature covers these bytes. */
   raw: string;
-  body: { traceId: string; spanId: string; input: string; output: string; metadata: Record<string, unknown>; expectedOutput: unknown };
+  body: WebhookRequestBody;
 }
 
 /**
@@ -72,10 +74,6 @@ describe('webhook evaluators', () => {
 
   const createEvaluator = async (session: Session, projectId: string, input: Record<string, unknown>) =>
     data(await mutate(stack, session.access_token, 'evaluator.create', { projectId, ...input })) as { id: string; name: string; signingSecret: string };
-  const ingest = async (apiKey: string, batch: unknown[]) => {
-    const res = await send(stack, 'POST', '/api/v1/traces', { token: apiKey, body: { batch } });
-    expect(res.status).toBe(201);
-  };
   /** A trace with an LLM call that has an output, a tool call, and an LLM call still running. */
   const agentRun = (traceId: string) => {
     const at = new Date().toISOString();
@@ -100,7 +98,7 @@ describe('webhook evaluators', () => {
   it("sends each selected span with an output to the webhook once, signed, and stores the answer as an EVAL score counted as an eval run", async () => {
     const evaluator = await createEvaluator(proSession, pro.projectId, { name: 'helpfulness', url: `${base}/good`, headers: { authorization: 'Bearer hook-secret' } });
     const traceId = `eval-${randomUUID()}`;
-    await ingest(pro.apiKey, agentRun(traceId));
+    await ingest(stack, pro.apiKey, NATIVE_TRACES, { batch: agentRun(traceId) });
 
     const [score] = await eventually(() => traceScores(pro.apiKey, traceId), (s) => s.length > 0);
     expect(score).toMatchObject({ name: 'helpfulness', value: 0.9, source: 'EVAL', comment: 'helpful', metadata: { pass: true, judge: 'test' } });
@@ -127,9 +125,9 @@ describe('webhook evaluators', () => {
 
     // The running LLM call is evaluated once its output arrives, and never twice.
     const at = new Date().toISOString();
-    await ingest(pro.apiKey, [{ id: `${traceId}-open-end`, type: 'span-update', timestamp: at, body: { id: `${traceId}-open`, traceId, output: 'done', endTime: at } }]);
+    await ingest(stack, pro.apiKey, NATIVE_TRACES, { batch: [{ id: `${traceId}-open-end`, type: 'span-update', timestamp: at, body: { id: `${traceId}-open`, traceId, output: 'done', endTime: at } }] });
     await eventually(() => traceScores(pro.apiKey, traceId), (s) => s.length === 2);
-    await ingest(pro.apiKey, [{ id: `${traceId}-open-again`, type: 'span-update', timestamp: at, body: { id: `${traceId}-open`, traceId, output: 'done again' } }]);
+    await ingest(stack, pro.apiKey, NATIVE_TRACES, { batch: [{ id: `${traceId}-open-again`, type: 'span-update', timestamp: at, body: { id: `${traceId}-open`, traceId, output: 'done again' } }] });
     expect(await eventually(() => evalRuns(proSession, pro.orgId), (n) => n === 2)).toBe(2);
     expect(calls.filter((c) => c.path === '/good')).toHaveLength(2);
     await mutate(stack, proSession.access_token, 'evaluator.delete', { projectId: pro.projectId, id: evaluator.id });
@@ -140,7 +138,7 @@ describe('webhook evaluators', () => {
     const flaky = await createEvaluator(proSession, pro.projectId, { name: 'flaky', url: `${base}/flaky`, retries: 1 });
     const reject = await createEvaluator(proSession, pro.projectId, { name: 'strict', url: `${base}/reject`, retries: 3 });
     const traceId = `eval-${randomUUID()}`;
-    await ingest(pro.apiKey, agentRun(traceId).slice(0, 2));
+    await ingest(stack, pro.apiKey, NATIVE_TRACES, { batch: agentRun(traceId).slice(0, 2) });
     const scores = await eventually(() => traceScores(pro.apiKey, traceId), (s) => s.length === 2);
     expect(scores.find((s) => s.name === 'flaky')).toMatchObject({ value: 1, metadata: { pass: true } });
     const strict = scores.find((s) => s.name === 'strict');
@@ -162,7 +160,7 @@ describe('webhook evaluators', () => {
     await stack.db.query(`UPDATE evaluators SET headers = '{"X-Key": "clé €"}', headers_sealed = NULL WHERE id = $1`, [evaluator.id]);
     const before = calls.length;
     const traceId = `eval-${randomUUID()}`;
-    await ingest(pro.apiKey, agentRun(traceId).slice(0, 2));
+    await ingest(stack, pro.apiKey, NATIVE_TRACES, { batch: agentRun(traceId).slice(0, 2) });
     const [score] = await eventually(() => traceScores(pro.apiKey, traceId), (s) => s.length === 1);
     expect(score).toMatchObject({ name: 'unsendable', value: 0, metadata: { pass: false } });
     expect(score.comment).toMatch(/could not be made: Invalid character in header content \["X-Key"\]/);
@@ -189,7 +187,7 @@ describe('webhook evaluators', () => {
     );
     const before = calls.length;
     const blocked = `eval-${randomUUID()}`;
-    await ingest(free.apiKey, agentRun(blocked));
+    await ingest(stack, free.apiKey, NATIVE_TRACES, { batch: agentRun(blocked) });
     const [skipped] = await eventually(
       async () => (await stack.db.query(`SELECT status, reason FROM eval_jobs WHERE org_id = $1 AND status = 'skipped'`, [free.orgId])).rows,
       (rows) => rows.length === 1,
@@ -202,7 +200,7 @@ describe('webhook evaluators', () => {
 
     await setPlan(stack, free.orgId, 'pro');
     const allowed = `eval-${randomUUID()}`;
-    await ingest(free.apiKey, agentRun(allowed));
+    await ingest(stack, free.apiKey, NATIVE_TRACES, { batch: agentRun(allowed) });
     await eventually(() => traceScores(free.apiKey, allowed), (s) => s.length === 1);
     expect(await eventually(() => evalRuns(freeSession, free.orgId), (n) => n === 1)).toBe(1);
   });
@@ -216,15 +214,17 @@ describe('webhook evaluators', () => {
 
     const at = new Date().toISOString();
     const slowTrace = `eval-${randomUUID()}`;
-    await ingest(slow.apiKey, [
-      { id: `${slowTrace}-t`, type: 'trace-create', timestamp: at, body: { id: slowTrace, name: 'busy agent' } },
-      ...Array.from({ length: 30 }, (_, i) => ({
-        id: `${slowTrace}-s${i}`,
-        type: 'span-create',
-        timestamp: at,
-        body: { id: `${slowTrace}-s${i}`, traceId: slowTrace, name: 'chat', type: 'LLM', startTime: at, input: `q${i}`, output: `a${i}` },
-      })),
-    ]);
+    await ingest(stack, slow.apiKey, NATIVE_TRACES, {
+      batch: [
+        { id: `${slowTrace}-t`, type: 'trace-create', timestamp: at, body: { id: slowTrace, name: 'busy agent' } },
+        ...Array.from({ length: 30 }, (_, i) => ({
+          id: `${slowTrace}-s${i}`,
+          type: 'span-create',
+          timestamp: at,
+          body: { id: `${slowTrace}-s${i}`, traceId: slowTrace, name: 'chat', type: 'LLM', startTime: at, input: `q${i}`, output: `a${i}` },
+        })),
+      ],
+    });
     // Every slow job has reached the worker, and the slow webhook holds its first calls.
     await eventually(
       async () => (await stack.db.query(`SELECT count(*)::int AS n FROM eval_jobs WHERE org_id = $1 AND (status <> 'queued' OR deferrals > 0)`, [slow.orgId])).rows[0].n,
@@ -233,7 +233,7 @@ describe('webhook evaluators', () => {
     await eventually(async () => hanging.length, (n) => n > 0);
 
     const fastTrace = `eval-${randomUUID()}`;
-    await ingest(fast.apiKey, agentRun(fastTrace));
+    await ingest(stack, fast.apiKey, NATIVE_TRACES, { batch: agentRun(fastTrace) });
     const [score] = await eventually(() => traceScores(fast.apiKey, fastTrace), (s) => s.length > 0);
     expect(score).toMatchObject({ name: 'fast', value: 0.9, metadata: { pass: true } });
     // Scored while the calls to the slow webhook still hang, none of them answered; it gets its 10 at once, and no more.

@@ -3,8 +3,9 @@ import { readFileSync } from 'node:fs';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { connect, headers as natsHeaders } from 'nats';
 import { INGEST_SCHEMAS, envelopeToHeaders } from '@app/domain';
-import { type Tenant, bootstrap, smallBatch } from './support/api';
-import { nativeBatch } from './support/factories';
+import { type Tenant, bootstrap } from './support/api';
+import { nativeBatch, smallBatch } from './support/factories';
+import { NATIVE_TRACES, ingest, write } from './support/ingest';
 import { type CliResult, type Stack, runCli, startCli, startStack } from './support/stack';
 
 interface Line {
@@ -48,11 +49,6 @@ describe('spanlog events export', () => {
 
   afterAll(() => stack?.stop());
 
-  const post = async (t: Tenant, body: unknown) => {
-    const res = await fetch(`${stack.baseUrl}/api/v1/traces`, { method: 'POST', headers: { authorization: `Bearer ${t.apiKey}`, 'content-type': 'application/json' }, body: JSON.stringify(body) });
-    expect(res.status).toBe(201);
-    return (await res.json()) as { accepted: number };
-  };
   const paddedBatch = (seed: string) => {
     const { batch } = nativeBatch(EVENTS_PER_REQUEST / 10, 9, seed);
     for (const e of batch) e.body.input = { pad: 'x'.repeat(PADDING) };
@@ -88,7 +84,9 @@ describe('spanlog events export', () => {
     const sent: string[] = [];
     for (let r = 0; r < REQUESTS; r++) {
       const body = paddedBatch(`req${r}`);
-      expect((await post(big, body)).accepted).toBe(EVENTS_PER_REQUEST);
+      const res = await write(stack, big.apiKey, NATIVE_TRACES, body);
+      expect(res.status).toBe(201);
+      expect(res.body.accepted).toBe(EVENTS_PER_REQUEST);
       sent.push(...body.batch.map((e) => e.id));
     }
 
@@ -133,7 +131,7 @@ describe('spanlog events export', () => {
   it('resolves chunks kept in the object store, writes an unreadable message as a line with its error, and bounds by receivedAt', async () => {
     const huge = 'y'.repeat(1_500_000);
     const at = new Date().toISOString();
-    await post(small, { batch: [{ id: 'huge-t', type: 'trace-create', timestamp: at, body: { id: 'huge-t', name: 'huge', input: huge } }] });
+    await ingest(stack, small.apiKey, NATIVE_TRACES, { batch: [{ id: 'huge-t', type: 'trace-create', timestamp: at, body: { id: 'huge-t', name: 'huge', input: huge } }] });
     const nc = await connect({ servers: stack.env.NATS_URL });
     let poisoned: number;
     try {
@@ -144,7 +142,7 @@ describe('spanlog events export', () => {
     } finally {
       await nc.close();
     }
-    await post(small, smallBatch('after-poison'));
+    await ingest(stack, small.apiKey, NATIVE_TRACES, smallBatch('after-poison'));
 
     const all = await exportOf('--org', small.orgId);
     expect(all.some((l) => l.projectId === big.projectId)).toBe(true);
@@ -167,7 +165,7 @@ describe('spanlog events export', () => {
 
   it('includes the deletions retention appended', async () => {
     const free = await bootstrap(stack, 'export-free@spanlog.test', 'Export free', 'p', 'free');
-    await post(free, smallBatch('expiring'));
+    await ingest(stack, free.apiKey, NATIVE_TRACES, smallBatch('expiring'));
     const inTenDays = new Date(Date.now() + 10 * 86_400_000).toISOString();
     const retention = await runCli(['admin', 'retention', 'run', '--now', inTenDays, '--json'], stack.env);
     expect(retention.code).toBe(0);

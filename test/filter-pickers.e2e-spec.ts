@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { Page } from 'playwright-core';
-import { PASSWORD, type Tenant, bootstrap, data, eventually, ingestTelemetry, login, query } from './support/api';
+import { PASSWORD, type Tenant, bootstrap, data, eventually, login, query } from './support/api';
+import { NATIVE_TRACES, write } from './support/ingest';
 import { type Headless, ensureChromium, launchChromium, logInToDashboard } from './support/browser';
 import { type Stack, startStack } from './support/stack';
 
@@ -29,7 +30,7 @@ describe('trace list filter pickers (browser)', () => {
       { id: randomUUID(), type: 'trace-create', timestamp: at, body: { id: `tool-${run}`, name: 'Chat Turn', userId: 'Alice', sessionId: 'sess-1', environment: 'staging', tags: ['Beta', 'prod'] } },
       { id: randomUUID(), type: 'span-create', timestamp: at, body: { id: `tool-${run}-s`, traceId: `tool-${run}`, name: 'search', startTime: at, endTime: at } },
     ];
-    expect((await ingestTelemetry(stack, tenant.apiKey, '/api/v1/traces', { batch })).status).toBe(201);
+    expect((await write(stack, tenant.apiKey, NATIVE_TRACES, { batch })).status).toBe(201);
     // The span pickers read the 5-minute stats, recounted a few seconds after the write.
     const session = await login(stack, 'pickers@spanlog.test');
     await eventually(

@@ -1,5 +1,6 @@
 import { randomBytes, randomUUID } from 'node:crypto';
-import { type Session, type Tenant, bootstrap, data, eventually, ingestTelemetry, login, query, send } from './support/api';
+import { type Session, type Tenant, bootstrap, data, eventually, login, query, send } from './support/api';
+import { OTLP_TRACES, write } from './support/ingest';
 import { type Stack, startStack } from './support/stack';
 
 /** RPC `trace.filterValues` and the list's case rules: what the dashboard's filter pickers read. */
@@ -100,7 +101,7 @@ describe('filter pickers (trace.filterValues)', () => {
     const traceId = randomUUID().replace(/-/g, '');
     const nanos = `${Date.now()}000000`;
     const body = { resourceSpans: [{ scopeSpans: [{ spans: [{ traceId, spanId: traceId.slice(0, 16), name, startTimeUnixNano: nanos, endTimeUnixNano: nanos }] }] }] };
-    const posted = await ingestTelemetry(stack, a.apiKey, '/api/v1/otel/traces', body);
+    const posted = await write(stack, a.apiKey, OTLP_TRACES, body);
     expect(posted.status).toBe(200);
     const read = await send(stack, 'GET', `/api/v1/traces/${traceId}?minSeq=${posted.seq}`, { token: a.apiKey });
     expect(read.status).toBe(200);

@@ -7,6 +7,7 @@ import { attrs, exportOf, kv, kvlist, span, str } from '@app/otlp/testing/otlp-b
 import { readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { bootstrap, send } from './support/api';
+import { laterSeq } from './support/ingest';
 import { type Stack, runCli, startStack } from './support/stack';
 
 const QUESTION = 'What is the capital of France?';
@@ -52,14 +53,6 @@ describe('real instrumentation libraries, unmodified, exporting to Spanlog', () 
   let key: string;
   let openai: { server: Server; baseUrl: string };
 
-  /** The exporters do not show Spanlog-Seq: a later write's token stands in, since a read waiting for it waits for every earlier message. */
-  async function laterSeq(): Promise<string> {
-    const body = exportOf([span({ traceId: randomBytes(16).toString('hex'), spanId: randomBytes(8).toString('hex') })]);
-    const res = await fetch(`${stack.baseUrl}/api/v1/otel/traces`, { method: 'POST', headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' }, body: JSON.stringify(body) });
-    expect(res.status).toBe(200);
-    return res.headers.get('spanlog-seq') as string;
-  }
-
   beforeAll(async () => {
     [stack, openai] = await Promise.all([startStack(), startFakeOpenAI()]);
     key = (await bootstrap(stack, 'instrumented@spanlog.test', 'Instrumented', 'main')).apiKey;
@@ -78,7 +71,7 @@ describe('real instrumentation libraries, unmodified, exporting to Spanlog', () 
     ['langfuse', '@langfuse/tracing + @langfuse/otel, given only baseUrl and keys', 'gpt-4o-mini'],
   ])('%s: %s lands an LLM span with the model, 23/7 tokens, the question and the answer', async (library, _, model) => {
     const traceId = await runInstrumentedApp(library, { SPANLOG_URL: stack.baseUrl, SPANLOG_API_KEY: key, OPENAI_BASE_URL: openai.baseUrl });
-    const res = await send(stack, 'GET', `/api/v1/traces/${traceId}?minSeq=${encodeURIComponent(await laterSeq())}`, { token: key });
+    const res = await send(stack, 'GET', `/api/v1/traces/${traceId}?minSeq=${encodeURIComponent(await laterSeq(stack, key))}`, { token: key });
     expect(res.status).toBe(200);
     const llm = res.body.spans.filter((s: any) => s.type === 'LLM');
     expect(llm).toHaveLength(1);
@@ -106,7 +99,7 @@ describe('real instrumentation libraries, unmodified, exporting to Spanlog', () 
     expect(res.status).toBe(207);
     expect(res.body.successes).toEqual(['e1', 'e2', 'e3', 'e4'].map((id) => ({ id, status: 201 })));
     expect(res.body.errors).toEqual([expect.objectContaining({ id: 'e5', status: 400 })]);
-    const stored = await send(stack, 'GET', `/api/v1/traces/${traceId}?minSeq=${encodeURIComponent(await laterSeq())}`, { token: key });
+    const stored = await send(stack, 'GET', `/api/v1/traces/${traceId}?minSeq=${encodeURIComponent(await laterSeq(stack, key))}`, { token: key });
     expect(stored.body).toMatchObject({ name: 'lf trace', spans: [{ type: 'LLM', model: 'gpt-4o-mini' }], scores: [{ name: 'quality', value: 0.9 }] });
   });
 
@@ -130,7 +123,7 @@ describe('real instrumentation libraries, unmodified, exporting to Spanlog', () 
       body: { resourceLogs: [{ scopeLogs: [{ logRecords: [record('gen_ai.user.message', kvlist(kv('content', str('from the log')))), record('gen_ai.choice', kvlist(kv('message', kvlist(kv('content', str(ANSWER))))))] }] }] },
     });
     expect(logs.body).toEqual({ accepted: 2, attached: 2 });
-    const stored = await send(stack, 'GET', `/api/v1/traces/${traceId}?minSeq=${encodeURIComponent(await laterSeq())}`, { token: key });
+    const stored = await send(stack, 'GET', `/api/v1/traces/${traceId}?minSeq=${encodeURIComponent(await laterSeq(stack, key))}`, { token: key });
     expect(stored.body.spans[0].input).toBe('own prompt');
     expect(JSON.stringify(stored.body.spans[0].output)).toContain(ANSWER);
   });
@@ -142,7 +135,7 @@ describe('real instrumentation libraries, unmodified, exporting to Spanlog', () 
     expect(explained.status).toBe(200);
     expect(explained.body.spans[0].span.model).toEqual({ value: 'gpt-4o-mini-2024-07-18', from: ['llm.model_name'], rule: 'OpenInference' });
     const traceId = explained.body.spans[0].traceId;
-    expect((await send(stack, 'GET', `/api/v1/traces/${traceId}?minSeq=${encodeURIComponent(await laterSeq())}`, { token: key })).status).toBe(404);
+    expect((await send(stack, 'GET', `/api/v1/traces/${traceId}?minSeq=${encodeURIComponent(await laterSeq(stack, key))}`, { token: key })).status).toBe(404);
     const bodyFile = resolve(tmpdir(), `spanlog-explain-${randomBytes(4).toString('hex')}.json`);
     writeFileSync(bodyFile, JSON.stringify(body));
     const cli = await runCli(['otlp', 'explain', bodyFile, '--json'], stack.env);

@@ -2,7 +2,10 @@ import { randomUUID } from 'node:crypto';
 import { connect } from 'node:net';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { CREATION_RATE, HTTP_TIMEOUTS, MAX_ACTIVE_API_KEYS_PER_PROJECT } from '@app/domain';
-import { type Tenant, bootstrap, data, eventually, login, mutate, query, setPlan, smallBatch } from './support/api';
+import { type Tenant, bootstrap, data, eventually, login, mutate, query, setPlan } from './support/api';
+import { smallBatch } from './support/factories';
+import { NATIVE_TRACES, OTLP_TRACES, postWithKey } from './support/ingest';
+import { usageOf } from './support/rows';
 import { type Stack, runCli, startStack } from './support/stack';
 
 const RATE_LIMIT_BODY = { error: { code: 'RATE_LIMIT_EXCEEDED', message: 'Rate limit exceeded, retry after 1 second' } };
@@ -15,13 +18,6 @@ describe('rate limits, usage counters and quotas', () => {
   }, 120_000);
 
   afterAll(() => stack?.stop());
-
-  const ingest = (key: string, body: unknown = { batch: [] }) =>
-    fetch(`${stack.baseUrl}/api/v1/traces`, {
-      method: 'POST',
-      headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' },
-      body: JSON.stringify(body),
-    });
 
   /** Fires `n` requests at once; answers in the order they were sent. */
   const burst = (n: number, request: () => Promise<Response>) => Promise.all(Array.from({ length: n }, request));
@@ -50,7 +46,7 @@ describe('rate limits, usage counters and quotas', () => {
     });
 
     it('lets exactly 100 of 150 requests through on Free, with the headers and the 429 body', async () => {
-      const { answers, startedSecond: before } = await burstWithinASecond(150, () => ingest(free.apiKey));
+      const { answers, startedSecond: before } = await burstWithinASecond(150, () => postWithKey(stack, free.apiKey, NATIVE_TRACES, { batch: [] }));
       const statuses = answers.map((r) => r.status);
       expect(statuses.filter((s) => s === 201)).toHaveLength(100);
       expect(statuses.filter((s) => s === 429)).toHaveLength(50);
@@ -70,12 +66,12 @@ describe('rate limits, usage counters and quotas', () => {
       expect(await refused.json()).toEqual(RATE_LIMIT_BODY);
 
       // Another key has its own window, even while this one is full.
-      expect((await ingest(other.apiKey)).status).toBe(201);
+      expect((await postWithKey(stack, other.apiKey, NATIVE_TRACES, { batch: [] })).status).toBe(201);
       // Reads count against the same per-key bucket as writes.
       expect((await fetch(`${stack.baseUrl}/api/v1/traces`, { headers: { authorization: `Bearer ${free.apiKey}` } })).status).toBe(429);
 
       await sleep(1_100);
-      expect((await ingest(free.apiKey)).status).toBe(201);
+      expect((await postWithKey(stack, free.apiKey, NATIVE_TRACES, { batch: [] })).status).toBe(201);
     });
 
     it('never limits the health check or the dashboard RPC', async () => {
@@ -102,8 +98,7 @@ describe('rate limits, usage counters and quotas', () => {
   describe('usage and quotas (SPEC 2.7, 8.4)', () => {
     const month = new Date().toISOString().slice(0, 7);
     const lastMonth = new Date(Date.UTC(new Date().getUTCFullYear(), new Date().getUTCMonth() - 1, 15)).toISOString().slice(0, 7);
-    const counters = async (orgId: string, m = month) =>
-      (await stack.db.query('SELECT traces::int, spans::int FROM usage_counters WHERE org_id = $1 AND month = $2', [orgId, m])).rows[0] ?? { traces: 0, spans: 0 };
+    const counters = (orgId: string) => usageOf(stack, orgId, month);
     /** Waits until nothing is left to count: the outbox is empty and the counters stopped moving. */
     const settled = async (orgId: string) => {
       let last = '';
@@ -124,11 +119,11 @@ describe('rate limits, usage counters and quotas', () => {
       const tenant = await bootstrap(stack, 'usage@spanlog.test', 'Usage', 'usage');
       const batches = Array.from({ length: 5 }, () => smallBatch(`usage-${randomUUID()}`));
       for (const batch of batches) {
-        expect((await ingest(tenant.apiKey, batch)).status).toBe(201);
+        expect((await postWithKey(stack, tenant.apiKey, NATIVE_TRACES, batch)).status).toBe(201);
         // The same body again (deduplicated by the stream), then the same trace and span in a new request.
-        expect((await ingest(tenant.apiKey, batch)).status).toBe(201);
+        expect((await postWithKey(stack, tenant.apiKey, NATIVE_TRACES, batch)).status).toBe(201);
         const update = { ...batch.batch[1], id: `${batch.batch[1].id}-update`, type: 'span-update', timestamp: new Date().toISOString() };
-        expect((await ingest(tenant.apiKey, { batch: [...batch.batch, update] })).status).toBe(201);
+        expect((await postWithKey(stack, tenant.apiKey, NATIVE_TRACES, { batch: [...batch.batch, update] })).status).toBe(201);
       }
       await eventually(() => counters(tenant.orgId), (c) => c.traces >= 5);
       await settled(tenant.orgId);
@@ -158,12 +153,12 @@ describe('rate limits, usage counters and quotas', () => {
       await stack.db.query('INSERT INTO usage_counters (org_id, month, traces) VALUES ($1, $2, 999999)', [tenant.orgId, lastMonth]);
       // One trace short of the limit, then the last one through the API.
       await stack.db.query('INSERT INTO usage_counters (org_id, month, traces) VALUES ($1, $2, 9999)', [tenant.orgId, month]);
-      expect((await ingest(tenant.apiKey, smallBatch(`quota-${randomUUID()}`))).status).toBe(201);
+      expect((await postWithKey(stack, tenant.apiKey, NATIVE_TRACES, smallBatch(`quota-${randomUUID()}`))).status).toBe(201);
       await eventually(() => counters(tenant.orgId), (c) => c.traces === 10_000);
 
       // The API reads counters at most 5 s old.
       const refused = await eventually(
-        () => ingest(tenant.apiKey, smallBatch(`quota-${randomUUID()}`)),
+        () => postWithKey(stack, tenant.apiKey, NATIVE_TRACES, smallBatch(`quota-${randomUUID()}`)),
         (r) => r.status !== 201,
         10_000,
       );
@@ -171,17 +166,13 @@ describe('rate limits, usage counters and quotas', () => {
       const body = (await refused.json()) as { error: { code: string; message: string } };
       expect(body.error.code).toBe('QUOTA_EXCEEDED');
       expect(body.error.message).toMatch(/free plan.*10,000 traces.*resets at \d{4}-\d{2}-01T00:00:00\.000Z/);
-      const otlp = await fetch(`${stack.baseUrl}/api/v1/otel/traces`, {
-        method: 'POST',
-        headers: { authorization: `Bearer ${tenant.apiKey}`, 'content-type': 'application/json' },
-        body: '{}',
-      });
+      const otlp = await postWithKey(stack, tenant.apiKey, OTLP_TRACES, '{}');
       expect(otlp.status).toBe(403);
 
       await setPlan(stack, tenant.orgId, 'pro');
       await settled(tenant.orgId);
       await stack.db.query('UPDATE usage_counters SET traces = 49999 WHERE org_id = $1 AND month = $2', [tenant.orgId, month]);
-      for (let i = 0; i < 3; i++) expect((await ingest(tenant.apiKey, smallBatch(`quota-${randomUUID()}`))).status).toBe(201);
+      for (let i = 0; i < 3; i++) expect((await postWithKey(stack, tenant.apiKey, NATIVE_TRACES, smallBatch(`quota-${randomUUID()}`))).status).toBe(201);
       await eventually(() => counters(tenant.orgId), (c) => c.traces === 50_002);
       const session = await login(stack, 'quota@spanlog.test');
       expect(data(await query(stack, session.access_token, 'usage.get', { orgId: tenant.orgId }))).toMatchObject({

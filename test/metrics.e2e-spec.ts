@@ -4,6 +4,7 @@ import { type Sample, sampleOf } from '@app/metrics/testing/prometheus-text';
 import { exportOf, span } from '@app/otlp/testing/otlp-builders';
 import { type Tenant, bootstrap, data, eventually, login, mutate } from './support/api';
 import { nativeBatch } from './support/factories';
+import { NATIVE_TRACES, OTLP_TRACES, SCORES as SCORES_PATH, ingest, traceStatus } from './support/ingest';
 import { type Families, metricValue as value, scrapeMetrics as scrape } from './support/metrics';
 import { Stack } from './support/stack';
 
@@ -22,15 +23,6 @@ describe('GET /metrics (API and processor)', () => {
   const api = () => scrape(`${stack.baseUrl}/metrics`);
   const processor = () => scrape(stack.processorMetricsUrl);
   const samples = (families: Families, name: string): Sample[] => [...families.values()].flatMap((f) => f.samples).filter((s) => s.name === name);
-  const post = async (path: string, body: unknown) => {
-    const res = await fetch(`${stack.baseUrl}${path}`, {
-      method: 'POST',
-      headers: { authorization: `Bearer ${tenant.apiKey}`, 'content-type': 'application/json' },
-      body: JSON.stringify(body),
-    });
-    expect(res.status).toBeLessThan(300);
-    return res.headers.get('spanlog-seq') as string;
-  };
 
   beforeAll(async () => {
     // Info, so that the request log can be checked for scrapes; a verification round every second.
@@ -40,13 +32,12 @@ describe('GET /metrics (API and processor)', () => {
     await login(stack, 'metrics@spanlog.test');
     const native = nativeBatch(NATIVE.traces, NATIVE.spansPerTrace);
     traceId = native.batch[0].body.id as string;
-    await post('/api/v1/traces', native);
+    await ingest(stack, tenant.apiKey, NATIVE_TRACES, native);
     const hex = randomBytes(16).toString('hex');
     const spans = Array.from({ length: OTLP_SPANS }, (_, i) => span({ traceId: hex, spanId: randomBytes(8).toString('hex'), parentSpanId: '', name: `otlp ${i}` }));
-    await post('/api/v1/otel/traces', exportOf(spans));
-    const seq = await post('/api/v1/scores', { scores: Array.from({ length: SCORES }, (_, i) => ({ traceId, name: `quality ${i}`, value: i })) });
-    const read = await fetch(`${stack.baseUrl}/api/v1/traces/${encodeURIComponent(traceId)}?minSeq=${seq}`, { headers: { authorization: `Bearer ${tenant.apiKey}` } });
-    expect(read.status).toBe(200);
+    await ingest(stack, tenant.apiKey, OTLP_TRACES, exportOf(spans));
+    const seq = await ingest(stack, tenant.apiKey, SCORES_PATH, { scores: Array.from({ length: SCORES }, (_, i) => ({ traceId, name: `quality ${i}`, value: i })) });
+    expect(await traceStatus(stack, tenant.apiKey, traceId, seq)).toBe(200);
   }, 120_000);
 
   afterAll(() => stack?.stop());

@@ -1,51 +1,31 @@
 import { randomUUID } from 'node:crypto';
+import { bootstrap } from './support/api';
 import { type NativeEvent, nativeBatch, readFixture } from './support/factories';
-import { type Stack, runCli, startStack } from './support/stack';
-
-interface Bootstrap {
-  userId: string;
-  orgId: string;
-  projectId: string;
-  apiKey: string;
-  apiKeyId: string;
-}
+import { NATIVE_TRACES, postWithKey, write } from './support/ingest';
+import { type Stack, startStack } from './support/stack';
 
 describe('native batch ingestion (POST /api/v1/traces → JetStream → processor → GET)', () => {
   let stack: Stack;
   let key: string;
   let otherKey: string;
 
-  const bootstrap = async (project: string): Promise<Bootstrap> => {
-    const res = await runCli(['admin', 'bootstrap', '--email', 'e2e@spanlog.test', '--password', 'correct horse battery', '--org', 'E2E', '--project', project, '--json'], stack.env);
-    expect(res).toMatchObject({ code: 0 });
-    return JSON.parse(res.stdout) as Bootstrap;
-  };
-
-  const post = (body: unknown, apiKey = key, headers: Record<string, string> = {}) =>
-    fetch(`${stack.baseUrl}/api/v1/traces`, {
-      method: 'POST',
-      headers: { authorization: `Bearer ${apiKey}`, 'content-type': 'application/json', ...headers },
-      body: typeof body === 'string' || body instanceof Uint8Array ? body : JSON.stringify(body),
-    });
-
   const get = async (path: string, apiKey = key) => {
     const res = await fetch(`${stack.baseUrl}${path}`, { headers: { authorization: `Bearer ${apiKey}` } });
     return { status: res.status, headers: res.headers, body: (await res.json()) as any };
   };
 
-  /** Posts and reads back through read-your-writes: no polling. */
+  /** Posts and reads back through read-your-writes: no polling. Every accepted write carries a token. */
   const ingest = async (body: unknown, apiKey = key) => {
-    const res = await post(body, apiKey);
+    const res = await write(stack, apiKey, NATIVE_TRACES, body);
     expect(res.status).toBe(201);
-    const seq = res.headers.get('spanlog-seq');
-    expect(seq).toMatch(/^v1\.[A-Za-z0-9_-]{22}$/);
-    return { body: (await res.json()) as any, seq: seq as string };
+    expect(res.seq).toMatch(/^v1\.[A-Za-z0-9_-]{22}$/);
+    return { body: res.body, seq: res.seq as string };
   };
 
   beforeAll(async () => {
     stack = await startStack();
-    key = (await bootstrap('main')).apiKey;
-    otherKey = (await bootstrap('other')).apiKey;
+    key = (await bootstrap(stack, 'e2e@spanlog.test', 'E2E', 'main')).apiKey;
+    otherKey = (await bootstrap(stack, 'e2e@spanlog.test', 'E2E', 'other')).apiKey;
   }, 120_000);
 
   afterAll(() => stack?.stop());
@@ -157,11 +137,11 @@ describe('native batch ingestion (POST /api/v1/traces → JetStream → processo
   });
 
   it('refuses 1,001 events with 413 and a 6 MB body with 413', async () => {
-    const tooMany = await post(nativeBatch(1, 1_000));
+    const tooMany = await postWithKey(stack, key, NATIVE_TRACES, nativeBatch(1, 1_000));
     expect(tooMany.status).toBe(413);
     expect(await tooMany.json()).toMatchObject({ error: { code: 'PAYLOAD_TOO_LARGE' } });
     const big = JSON.stringify({ batch: [{ id: 'e', type: 'trace-create', timestamp: new Date().toISOString(), body: { id: 't', name: 'x', input: 'x'.repeat(6 * 1024 * 1024) } }] });
-    const tooBig = await post(big);
+    const tooBig = await postWithKey(stack, key, NATIVE_TRACES, big);
     expect(tooBig.status).toBe(413);
     expect(await tooBig.json()).toMatchObject({ error: { code: 'PAYLOAD_TOO_LARGE' } });
   });
@@ -201,15 +181,15 @@ describe('native batch ingestion (POST /api/v1/traces → JetStream → processo
   });
 
   it('answers 401 for a missing, wrong or revoked key, and 415 for a non-JSON body', async () => {
-    const missing = await fetch(`${stack.baseUrl}/api/v1/traces`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"batch":[]}' });
+    const missing = await postWithKey(stack, null, NATIVE_TRACES, '{"batch":[]}');
     expect(missing.status).toBe(401);
     expect(await missing.json()).toMatchObject({ error: { code: 'UNAUTHORIZED' } });
-    expect((await post({ batch: [] }, 'sl_wrong')).status).toBe(401);
-    const revoked = await bootstrap('revoked');
-    expect((await post({ batch: [] }, revoked.apiKey)).status).toBe(201);
+    expect((await postWithKey(stack, 'sl_wrong', NATIVE_TRACES, { batch: [] })).status).toBe(401);
+    const revoked = await bootstrap(stack, 'e2e@spanlog.test', 'E2E', 'revoked');
+    expect((await postWithKey(stack, revoked.apiKey, NATIVE_TRACES, { batch: [] })).status).toBe(201);
     await stack.db.query('UPDATE api_keys SET revoked_at = now() WHERE id = $1', [revoked.apiKeyId]);
-    expect((await post({ batch: [] }, revoked.apiKey)).status).toBe(401);
-    const text = await post('hello', key, { 'content-type': 'text/plain' });
+    expect((await postWithKey(stack, revoked.apiKey, NATIVE_TRACES, { batch: [] })).status).toBe(401);
+    const text = await postWithKey(stack, key, NATIVE_TRACES, 'hello', { 'content-type': 'text/plain' });
     expect(text.status).toBe(415);
     expect(await text.json()).toMatchObject({ error: { code: 'UNSUPPORTED_MEDIA_TYPE' } });
   });
@@ -260,15 +240,15 @@ describe('native batch ingestion (POST /api/v1/traces → JetStream → processo
 
   it('answers per-event errors beside the accepted count, and 400 when no event is valid', async () => {
     const good = nativeBatch(1, 1).batch;
-    const res = await post({ batch: [...good, { id: 'bad', type: 'span-create', timestamp: 'yesterday', body: {} }] });
+    const res = await postWithKey(stack, key, NATIVE_TRACES, { batch: [...good, { id: 'bad', type: 'span-create', timestamp: 'yesterday', body: {} }] });
     expect(res.status).toBe(201);
     const body = (await res.json()) as any;
     expect(body.accepted).toBe(2);
     expect(body.errors).toEqual([expect.objectContaining({ index: 2, id: 'bad', code: 'VALIDATION_ERROR' })]);
-    const none = await post({ batch: [{ id: 'bad', type: 'nope', timestamp: 'x', body: {} }] });
+    const none = await postWithKey(stack, key, NATIVE_TRACES, { batch: [{ id: 'bad', type: 'nope', timestamp: 'x', body: {} }] });
     expect(none.status).toBe(400);
-    expect((await post({ notBatch: [] })).status).toBe(400);
-    expect(await (await post({ batch: [] })).json()).toEqual({ accepted: 0, errors: [] });
+    expect((await postWithKey(stack, key, NATIVE_TRACES, { notBatch: [] })).status).toBe(400);
+    expect(await (await postWithKey(stack, key, NATIVE_TRACES, { batch: [] })).json()).toEqual({ accepted: 0, errors: [] });
   });
 
   it('answers health without auth and 404 in the error shape for unknown routes', async () => {

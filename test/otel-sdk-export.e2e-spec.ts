@@ -1,10 +1,10 @@
-import { randomBytes } from 'node:crypto';
 import { SpanKind, context, trace } from '@opentelemetry/api';
 import { OTLPTraceExporter } from '@opentelemetry/exporter-trace-otlp-http';
 import { resourceFromAttributes } from '@opentelemetry/resources';
 import { BatchSpanProcessor } from '@opentelemetry/sdk-trace-base';
 import { NodeTracerProvider } from '@opentelemetry/sdk-trace-node';
-import { exportOf, span } from '@app/otlp/testing/otlp-builders';
+import { send } from './support/api';
+import { laterSeq } from './support/ingest';
 import { type Stack, runCli, startStack } from './support/stack';
 
 type Compression = NonNullable<NonNullable<ConstructorParameters<typeof OTLPTraceExporter>[0]>['compression']>;
@@ -60,24 +60,10 @@ describe('OpenTelemetry JS SDK (OTLPTraceExporter, http/json) → Spanlog', () =
     };
   }
 
-  /**
-   * The exporter does not show response headers, so the Spanlog-Seq of a later write stands
-   * in for its own: a read waiting for it waits for every earlier stream message too.
-   */
-  async function laterSeq(): Promise<string> {
-    const res = await fetch(`${stack.baseUrl}/api/v1/otel/traces`, {
-      method: 'POST',
-      headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' },
-      body: JSON.stringify(exportOf([span({ traceId: randomBytes(16).toString('hex'), spanId: randomBytes(8).toString('hex') })])),
-    });
-    expect(res.status).toBe(200);
-    return res.headers.get('spanlog-seq') as string;
-  }
-
   async function readTrace(traceId: string) {
-    const res = await fetch(`${stack.baseUrl}/api/v1/traces/${traceId}?minSeq=${await laterSeq()}`, { headers: { authorization: `Bearer ${key}` } });
+    const res = await send(stack, 'GET', `/api/v1/traces/${traceId}?minSeq=${await laterSeq(stack, key)}`, { token: key });
     expect(res.status).toBe(200);
-    return (await res.json()) as any;
+    return res.body;
   }
 
   beforeAll(async () => {

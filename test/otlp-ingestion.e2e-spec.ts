@@ -4,8 +4,10 @@ import { resolve } from 'node:path';
 import { deflateSync, gzipSync } from 'node:zlib';
 import type { ExportTraceServiceRequest, Span } from '@app/otlp';
 import { attrs, exportOf, span } from '@app/otlp/testing/otlp-builders';
+import { bootstrap, send } from './support/api';
 import { FIXTURES } from './support/factories';
-import { type Stack, runCli, startStack } from './support/stack';
+import { NATIVE_TRACES, OTLP_TRACES, postWithKey, write } from './support/ingest';
+import { type Stack, startStack } from './support/stack';
 
 interface ExpectedSpan {
   otelSpanId: string;
@@ -59,33 +61,26 @@ describe('OTLP/JSON ingestion (POST /api/v1/otel/traces → JetStream → proces
     headers?: Record<string, string>;
   }
 
-  const post = (body: unknown, { path = '/api/v1/otel/traces', apiKey = key, headers = {} }: PostOptions = {}) =>
-    fetch(`${stack.baseUrl}${path}`, {
-      method: 'POST',
-      headers: { ...(apiKey === null ? {} : { authorization: `Bearer ${apiKey}` }), 'content-type': 'application/json', ...headers },
-      body: typeof body === 'string' || body instanceof Uint8Array ? body : JSON.stringify(body),
-    });
+  /** This spec's key and OTLP path unless a case says otherwise. */
+  const post = (body: unknown, { path = OTLP_TRACES, apiKey = key, headers = {} }: PostOptions = {}) => postWithKey(stack, apiKey, path, body, headers);
 
   /** Posts, expects 200 with the span count, and returns the read-your-writes token. */
-  const ingest = async (body: unknown, spanCount: number, options?: PostOptions): Promise<string> => {
-    const res = await post(body, options);
-    expect({ status: res.status, body: await res.json() }).toEqual({ status: 200, body: { accepted: spanCount } });
-    const seq = res.headers.get('spanlog-seq');
-    expect(seq).toMatch(/^v1\.[A-Za-z0-9_-]{22}$/);
-    return seq as string;
+  const ingest = async (body: unknown, spanCount: number, { path = OTLP_TRACES, headers }: PostOptions = {}): Promise<string> => {
+    const res = await write(stack, key, path, body, headers);
+    expect({ status: res.status, body: res.body }).toEqual({ status: 200, body: { accepted: spanCount } });
+    expect(res.seq).toMatch(/^v1\.[A-Za-z0-9_-]{22}$/);
+    return res.seq as string;
   };
 
   const readTrace = async (otelTraceId: string, seq: string) => {
-    const res = await fetch(`${stack.baseUrl}/api/v1/traces/${otelTraceId}?minSeq=${seq}`, { headers: { authorization: `Bearer ${key}` } });
+    const res = await send(stack, 'GET', `/api/v1/traces/${otelTraceId}?minSeq=${seq}`, { token: key });
     expect(res.status).toBe(200);
-    return (await res.json()) as any;
+    return res.body;
   };
 
   beforeAll(async () => {
     stack = await startStack();
-    const res = await runCli(['admin', 'bootstrap', '--email', 'otlp@spanlog.test', '--password', 'correct horse battery', '--org', 'OTLP', '--project', 'main', '--json'], stack.env);
-    expect(res).toMatchObject({ code: 0 });
-    key = (JSON.parse(res.stdout) as { apiKey: string }).apiKey;
+    key = (await bootstrap(stack, 'otlp@spanlog.test', 'OTLP', 'main')).apiKey;
   }, 120_000);
 
   afterAll(() => stack?.stop());
@@ -179,9 +174,9 @@ describe('OTLP/JSON ingestion (POST /api/v1/otel/traces → JetStream → proces
       const traceId = traceHex();
       const native = { batch: [{ id: `e-${traceId}`, type: 'trace-create', timestamp: '2020-01-01T00:00:00.000Z', body: { id: traceId, name: 'stated', input: 'stated input' } }] };
       const sendNative = async () => {
-        const res = await post(native, { path: '/api/v1/traces' });
+        const res = await write(stack, key, NATIVE_TRACES, native);
         expect(res.status).toBeLessThan(300);
-        return res.headers.get('spanlog-seq') as string;
+        return res.seq as string;
       };
       let seq: string;
       if (nativeFirst) {

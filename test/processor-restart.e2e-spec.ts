@@ -1,6 +1,8 @@
 import { setTimeout as sleep } from 'node:timers/promises';
+import { bootstrap } from './support/api';
 import { nativeBatch } from './support/factories';
-import { type Stack, runCli, startStack } from './support/stack';
+import { NATIVE_TRACES, ingest } from './support/ingest';
+import { type Stack, startStack } from './support/stack';
 
 // Many more messages than one fetch (64), so the kill lands with a backlog still to project.
 const REQUESTS = 600;
@@ -12,8 +14,7 @@ describe('processor killed in the middle of a backlog', () => {
 
   beforeAll(async () => {
     stack = await startStack();
-    const res = await runCli(['admin', 'bootstrap', '--email', 'kill@spanlog.test', '--password', 'correct horse battery', '--org', 'Kill', '--project', 'kill', '--plan', 'enterprise', '--json'], stack.env);
-    key = (JSON.parse(res.stdout) as { apiKey: string }).apiKey;
+    key = (await bootstrap(stack, 'kill@spanlog.test', 'Kill', 'kill', 'enterprise')).apiKey;
   }, 120_000);
 
   afterAll(() => stack?.stop());
@@ -33,13 +34,7 @@ describe('processor killed in the middle of a backlog', () => {
     await stack.killProcessor('SIGKILL');
     let lastSeq = '';
     for (let i = 0; i < REQUESTS; i++) {
-      const res = await fetch(`${stack.baseUrl}/api/v1/traces`, {
-        method: 'POST',
-        headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' },
-        body: JSON.stringify(nativeBatch(1, SPANS_PER_REQUEST, `kill-${i}`)),
-      });
-      expect(res.status).toBe(201);
-      lastSeq = res.headers.get('spanlog-seq') as string;
+      lastSeq = await ingest(stack, key, NATIVE_TRACES, nativeBatch(1, SPANS_PER_REQUEST, `kill-${i}`));
     }
     const expected = REQUESTS * SPANS_PER_REQUEST;
     expect(await spanCount()).toBe(0);

@@ -2,8 +2,9 @@ import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { modelStatsProjection, telemetryProjection } from '@app/projections';
-import { type Tenant, bootstrap, eventually } from './support/api';
+import { type Tenant, bootstrap, eventually, send } from './support/api';
 import { FIXTURES, nativeBatch } from './support/factories';
+import { NATIVE_TRACES, OTLP_COLLECTOR_TRACES, SCORES, ingest } from './support/ingest';
 import { type Stack, startStack } from './support/stack';
 
 /**
@@ -21,19 +22,7 @@ describe('automatic rebuild of an older projection version', () => {
 
   afterAll(() => stack?.stop());
 
-  const post = async (path: string, body: unknown): Promise<string> => {
-    const res = await fetch(`${stack.baseUrl}${path}`, {
-      method: 'POST',
-      headers: { authorization: `Bearer ${tenant.apiKey}`, 'content-type': 'application/json' },
-      body: typeof body === 'string' ? body : JSON.stringify(body),
-    });
-    if (res.status !== 200 && res.status !== 201) throw new Error(`${path} answered ${res.status}`);
-    return res.headers.get('spanlog-seq') as string;
-  };
-  const get = async (path: string) => {
-    const res = await fetch(`${stack.baseUrl}${path}`, { headers: { authorization: `Bearer ${tenant.apiKey}` } });
-    return { status: res.status, body: (await res.json()) as any };
-  };
+  const get = (path: string) => send(stack, 'GET', path, { token: tenant.apiKey });
   const servingVersion = async () => (await stack.db.query(`SELECT version FROM projection_versions WHERE projection = 'telemetry'`)).rows[0].version as number;
   /** Every trace of the project as a client reads it, by id. */
   const readAll = async (minSeq = '') => {
@@ -53,9 +42,9 @@ describe('automatic rebuild of an older projection version', () => {
   };
 
   it('rebuilds the telemetry projection when the code is newer, swaps it in, and answers every read meanwhile with the same traces', async () => {
-    for (let i = 0; i < 5; i++) await post('/api/v1/traces', nativeBatch(2, 3, `upgrade-${i}`));
-    await post('/api/v1/otel/v1/traces', readFileSync(resolve(FIXTURES, 'otlp/openai-agents-2025-09-30.json'), 'utf8'));
-    const seq = await post('/api/v1/scores', { scores: [{ traceId: 'upgrade-0-t0', name: 'quality', value: 0.7 }, { traceId: 'upgrade-1-t1', name: 'ok', value: true }] });
+    for (let i = 0; i < 5; i++) await ingest(stack, tenant.apiKey, NATIVE_TRACES, nativeBatch(2, 3, `upgrade-${i}`));
+    await ingest(stack, tenant.apiKey, OTLP_COLLECTOR_TRACES, readFileSync(resolve(FIXTURES, 'otlp/openai-agents-2025-09-30.json'), 'utf8'));
+    const seq = await ingest(stack, tenant.apiKey, SCORES, { scores: [{ traceId: 'upgrade-0-t0', name: 'quality', value: 0.7 }, { traceId: 'upgrade-1-t1', name: 'ok', value: true }] });
     // A new deployment's tables count as version 1; this code's version may be newer and rebuild them first.
     await eventually(servingVersion, (v) => v === telemetryProjection.version, 60_000);
     const before = await readAll(seq);
@@ -90,7 +79,7 @@ describe('automatic rebuild of an older projection version', () => {
     const statsVersion = async () => (await stack.db.query(`SELECT version FROM projection_versions WHERE projection = $1`, [modelStatsProjection.name])).rows[0].version as number;
     const settled = async () => (await stack.db.query('SELECT count(*)::int AS n FROM stats_5m_dirty')).rows[0].n === 0;
     const at = new Date().toISOString();
-    await post('/api/v1/traces', {
+    await ingest(stack, tenant.apiKey, NATIVE_TRACES, {
       batch: [
         { id: 'ops-agent-e', type: 'span-create', timestamp: at, body: { id: 'ops-agent', traceId: 'ops-run', name: 'agent', type: 'AGENT', startTime: at, endTime: at } },
         { id: 'ops-tool-e', type: 'span-create', timestamp: at, body: { id: 'ops-tool', traceId: 'ops-run', name: 'lookup', type: 'TOOL', startTime: at, endTime: at } },

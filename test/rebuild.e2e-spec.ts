@@ -2,24 +2,15 @@ import { randomUUID } from 'node:crypto';
 import { readFileSync, readdirSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { Client } from 'pg';
-import { telemetryProjection } from '@app/projections';
+import { type RebuildResult, telemetryProjection } from '@app/projections';
 import { type Tenant, bootstrap, eventually } from './support/api';
 import { FIXTURES } from './support/factories';
+import { NATIVE_TRACES, OTLP_COLLECTOR_TRACES, SCORES, ingest, traceStatus } from './support/ingest';
+import { telemetryRows, usageOf } from './support/rows';
 import { type Stack, runCli, startStack } from './support/stack';
 
 const DAY_MS = 86_400_000;
 const OTLP_FIXTURES = resolve(FIXTURES, 'otlp');
-
-interface RebuildResult {
-  projection: string;
-  version: number;
-  lastSeq: number;
-  messages: number;
-  skipped: number;
-  traces: number;
-  spans: number;
-  scores: number;
-}
 
 /**
  * `spanlog rebuild` (DESIGN "Projections"): the rebuilt tables equal what the live
@@ -39,26 +30,10 @@ describe('spanlog rebuild', () => {
 
   afterAll(() => stack?.stop());
 
-  const post = async (key: string, path: string, body: unknown): Promise<string> => {
-    const res = await fetch(`${stack.baseUrl}${path}`, {
-      method: 'POST',
-      headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' },
-      body: typeof body === 'string' ? body : JSON.stringify(body),
-    });
-    if (res.status !== 201 && res.status !== 200) throw new Error(`${path} answered ${res.status}: ${await res.text()}`);
-    return res.headers.get('spanlog-seq') as string;
-  };
-  const visible = async (key: string, traceId: string, seq: string) =>
-    (await fetch(`${stack.baseUrl}/api/v1/traces/${traceId}?minSeq=${seq}`, { headers: { authorization: `Bearer ${key}` } })).status;
-  /** Every row of the read models, every column, in a stable order. */
-  const snapshot = async () => {
-    const rows = async (table: string) => (await stack.db.query(`SELECT to_jsonb(t) AS row FROM ${table} t ORDER BY project_id, id`)).rows.map((r) => r.row);
-    return { traces: await rows('traces'), spans: await rows('spans'), scores: await rows('scores') };
-  };
   const indexNames = async () =>
     (await stack.db.query(`SELECT tablename, indexname FROM pg_indexes WHERE tablename IN ('traces', 'spans', 'scores') AND schemaname = current_schema() ORDER BY 1, 2`)).rows;
   const usage = async () => (await stack.db.query('SELECT org_id, month, traces, spans FROM usage_counters ORDER BY 1, 2')).rows;
-  const tracesCounted = async (orgId: string) => (await stack.db.query('SELECT coalesce(sum(traces), 0)::int AS n FROM usage_counters WHERE org_id = $1', [orgId])).rows[0].n as number;
+  const tracesCounted = async (orgId: string) => (await usageOf(stack, orgId)).traces;
   const rebuild = async () => {
     const res = await runCli(['rebuild', 'telemetry', '--json'], stack.env);
     if (res.code !== 0) throw new Error(`rebuild failed: ${res.stderr}`);
@@ -79,42 +54,42 @@ describe('spanlog rebuild', () => {
     };
   };
 
-  let live: Awaited<ReturnType<typeof snapshot>>;
+  let live: Awaited<ReturnType<typeof telemetryRows>>;
   let expiredTrace: string;
 
   it('rebuilds exactly the rows the live projection built, without the deleted ones and without counting usage again', async () => {
     expiredTrace = `expired-${randomUUID()}`;
-    await post(free.apiKey, '/api/v1/traces', nativeTrace(expiredTrace));
+    await ingest(stack, free.apiKey, NATIVE_TRACES, nativeTrace(expiredTrace));
     let seq = '';
-    for (let i = 0; i < 20; i++) seq = await post(pro.apiKey, '/api/v1/traces', nativeTrace(`kept-${i}-${randomUUID()}`));
+    for (let i = 0; i < 20; i++) seq = await ingest(stack, pro.apiKey, NATIVE_TRACES, nativeTrace(`kept-${i}-${randomUUID()}`));
     for (const name of readdirSync(OTLP_FIXTURES).filter((n) => n.endsWith('.json') && !n.endsWith('.expected.json'))) {
-      seq = await post(pro.apiKey, '/api/v1/otel/v1/traces', readFileSync(resolve(OTLP_FIXTURES, name), 'utf8'));
+      seq = await ingest(stack, pro.apiKey, OTLP_COLLECTOR_TRACES, readFileSync(resolve(OTLP_FIXTURES, name), 'utf8'));
     }
     // Scores of the scores endpoint: by native id, by OTel id, twice with one id, and one whose trace never comes.
     expect((await fetch(`${stack.baseUrl}/api/v1/traces?limit=1&minSeq=${seq}`, { headers: { authorization: `Bearer ${pro.apiKey}` } })).status).toBe(200);
     const otelTrace = (await stack.db.query('SELECT otel_trace_id FROM traces WHERE project_id = $1 AND otel_trace_id IS NOT NULL LIMIT 1', [pro.projectId])).rows[0]?.otel_trace_id;
     const keptTrace = (await stack.db.query('SELECT external_id FROM traces WHERE project_id = $1 AND external_id IS NOT NULL LIMIT 1', [pro.projectId])).rows[0]?.external_id;
-    await post(pro.apiKey, '/api/v1/scores', { id: 'rebuilt-1', traceId: keptTrace, name: 'helpful', value: 0.25 });
-    seq = await post(pro.apiKey, '/api/v1/scores', {
+    await ingest(stack, pro.apiKey, SCORES, { id: 'rebuilt-1', traceId: keptTrace, name: 'helpful', value: 0.25 });
+    seq = await ingest(stack, pro.apiKey, SCORES, {
       scores: [
         { id: 'rebuilt-1', traceId: keptTrace, name: 'helpful', value: 0.75, comment: 'revised' },
         { traceId: otelTrace, name: 'correct', value: true },
         { traceId: 'never-ingested', name: 'orphan', value: 'kept' },
       ],
     });
-    seq = await post(free.apiKey, '/api/v1/scores', { traceId: expiredTrace, name: 'quality', value: 1 });
-    expect(await visible(free.apiKey, expiredTrace, seq)).toBe(200);
+    seq = await ingest(stack, free.apiKey, SCORES, { traceId: expiredTrace, name: 'quality', value: 1 });
+    expect(await traceStatus(stack, free.apiKey, expiredTrace, seq)).toBe(200);
 
     // Free keeps 7 days: as of eight days on, its trace is deleted; a late span does not bring it back.
     const retention = await runCli(['admin', 'retention', 'run', '--now', new Date(Date.now() + 8 * DAY_MS).toISOString(), '--json'], stack.env);
     expect(retention.code).toBe(0);
     const at = new Date().toISOString();
-    seq = await post(free.apiKey, '/api/v1/traces', {
+    seq = await ingest(stack, free.apiKey, NATIVE_TRACES, {
       batch: [{ id: `${expiredTrace}-late`, type: 'span-create', timestamp: at, body: { id: `${expiredTrace}-late-span`, traceId: expiredTrace, name: 'late', startTime: at } }],
     });
-    expect(await visible(free.apiKey, expiredTrace, seq)).toBe(404);
+    expect(await traceStatus(stack, free.apiKey, expiredTrace, seq)).toBe(404);
 
-    live = await snapshot();
+    live = await telemetryRows(stack);
     expect(live.traces.length).toBeGreaterThan(20);
     expect(live.traces.filter((t) => t.project_id === free.projectId)).toEqual([]);
     const indexesBefore = await indexNames();
@@ -130,10 +105,10 @@ describe('spanlog rebuild', () => {
     expect(result).toMatchObject({ projection: 'telemetry', version: telemetryProjection.version, skipped: 0, traces: live.traces.length, spans: live.spans.length, scores: live.scores.length });
     expect(result.messages).toBeGreaterThan(20);
 
-    expect(await snapshot()).toEqual(live);
+    expect(await telemetryRows(stack)).toEqual(live);
     expect(await indexNames()).toEqual(indexesBefore);
     expect(await usage()).toEqual(usageBefore);
-    expect(await visible(free.apiKey, expiredTrace, seq)).toBe(404);
+    expect(await traceStatus(stack, free.apiKey, expiredTrace, seq)).toBe(404);
     const { rows: schemas } = await stack.db.query(`SELECT nspname FROM pg_namespace WHERE nspname LIKE 'spanlog_rebuild%'`);
     expect(schemas).toEqual([]);
     const { rows: checkpoints } = await stack.db.query('SELECT projection, version, seq FROM projection_checkpoints');
@@ -146,9 +121,9 @@ describe('spanlog rebuild', () => {
     let seq = '';
     for (let i = 0; i < 150; i++) {
       const batch = Array.from({ length: 10 }, (_, j) => nativeTrace(`backlog-${i}-${j}-${randomUUID()}`).batch).flat();
-      seq = await post(pro.apiKey, '/api/v1/traces', { batch });
+      seq = await ingest(stack, pro.apiKey, NATIVE_TRACES, { batch });
     }
-    await eventually(() => visible(pro.apiKey, 'no-such-trace', seq), (status) => status === 404, 60_000);
+    await eventually(() => traceStatus(stack, pro.apiKey, 'no-such-trace', seq), (status) => status === 404, 60_000);
 
     const running = rebuild();
     let done = false;
@@ -156,12 +131,12 @@ describe('spanlog rebuild', () => {
     const acked: { traceId: string; seq: string }[] = [];
     while (!done || acked.length < 10) {
       const traceId = `during-${acked.length}-${randomUUID()}`;
-      acked.push({ traceId, seq: await post(pro.apiKey, '/api/v1/traces', nativeTrace(traceId)) });
+      acked.push({ traceId, seq: await ingest(stack, pro.apiKey, NATIVE_TRACES, nativeTrace(traceId)) });
     }
     const result = await running;
     expect(result.skipped).toBe(0);
 
-    for (const { traceId, seq: ackSeq } of acked) expect(await visible(pro.apiKey, traceId, ackSeq)).toBe(200);
+    for (const { traceId, seq: ackSeq } of acked) expect(await traceStatus(stack, pro.apiKey, traceId, ackSeq)).toBe(200);
     const { rows } = await stack.db.query(`SELECT count(*)::int AS n FROM traces WHERE project_id = $1 AND name = 'renamed later'`, [pro.projectId]);
     expect(rows[0].n).toBe(20 + 1_500 + acked.length);
     // Each trace counted once: by the live projection, never by the rebuild.

@@ -1,23 +1,13 @@
 import { randomUUID } from 'node:crypto';
-import { once } from 'node:events';
-import { type Server, createServer } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { connect, headers as natsHeaders } from 'nats';
 import { INGEST_SCHEMAS, envelopeToHeaders } from '@app/domain';
-import { type Session, type Tenant, bootstrap, data, eventually, login, mutate, smallBatch } from './support/api';
+import type { ReplayResult } from '@app/projections';
+import { type Session, type Tenant, bootstrap, data, eventually, login, mutate } from './support/api';
+import { smallBatch } from './support/factories';
+import { NATIVE_TRACES, ingest, traceStatus } from './support/ingest';
+import { settledUsage, telemetryRows } from './support/rows';
 import { type Stack, runCli, startStack } from './support/stack';
-
-interface ReplayResult {
-  projectId: string;
-  stream: string;
-  fromSeq: number;
-  toSeq: number;
-  messages: number;
-  applied: number;
-  skipped: number;
-  deadLettered: number;
-  durationMs: number;
-}
+import { type CountingWebhook, countingWebhook } from './support/webhook';
 
 /**
  * `spanlog replay` end to end (issue 14 item 3): a project's stored requests are applied again
@@ -29,21 +19,10 @@ describe('spanlog replay', () => {
   let tenant: Tenant;
   let other: Tenant;
   let session: Session;
-  let webhook: Server;
-  let hookUrl: string;
-  let webhookCalls = 0;
+  let webhook: CountingWebhook;
 
   beforeAll(async () => {
-    webhook = createServer((req, res) => {
-      req.resume();
-      req.on('end', () => {
-        webhookCalls++;
-        res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ score: 0.5, pass: true }));
-      });
-    });
-    webhook.listen(0, '127.0.0.1');
-    await once(webhook, 'listening');
-    hookUrl = `http://127.0.0.1:${(webhook.address() as AddressInfo).port}/`;
+    webhook = await countingWebhook({ score: 0.5, pass: true });
     stack = await startStack();
     tenant = await bootstrap(stack, 'replay@spanlog.test', 'Replay', 'p', 'team');
     other = await bootstrap(stack, 'replay-other@spanlog.test', 'Replay other', 'p', 'team');
@@ -52,7 +31,7 @@ describe('spanlog replay', () => {
 
   afterAll(async () => {
     await stack?.stop();
-    await new Promise((resolve) => webhook?.close(resolve));
+    await webhook?.close();
   });
 
   const replay = async (...args: string[]): Promise<ReplayResult> => {
@@ -60,13 +39,6 @@ describe('spanlog replay', () => {
     if (run.code !== 0) throw new Error(`replay exited ${run.code}: ${run.stderr}`);
     return JSON.parse(run.stdout) as ReplayResult;
   };
-  const ingest = async (t: Tenant, body: unknown): Promise<string> => {
-    const res = await fetch(`${stack.baseUrl}/api/v1/traces`, { method: 'POST', headers: { authorization: `Bearer ${t.apiKey}`, 'content-type': 'application/json' }, body: JSON.stringify(body) });
-    expect(res.status).toBe(201);
-    return res.headers.get('spanlog-seq') as string;
-  };
-  const visible = async (t: Tenant, traceId: string, seq: string) =>
-    (await fetch(`${stack.baseUrl}/api/v1/traces/${traceId}?minSeq=${seq}`, { headers: { authorization: `Bearer ${t.apiKey}` } })).status;
   /** A trace with an LLM call that has an output (which the evaluators select) and a tool call. */
   const agentRun = (traceId: string) => {
     const at = new Date().toISOString();
@@ -78,45 +50,23 @@ describe('spanlog replay', () => {
       ],
     };
   };
-  /** Every row of every telemetry table of a project, whole. */
-  const rows = async (t: Tenant) => {
-    const all: Record<string, unknown[]> = {};
-    for (const table of ['traces', 'spans', 'scores']) {
-      all[table] = (await stack.db.query(`SELECT to_jsonb(r) AS row FROM ${table} r WHERE project_id = $1 ORDER BY id`, [t.projectId])).rows.map((r) => r.row);
-    }
-    return all;
-  };
-  const usage = async (t: Tenant) =>
-    (await stack.db.query(`SELECT coalesce(sum(traces), 0)::int AS traces, coalesce(sum(spans), 0)::int AS spans FROM usage_counters WHERE org_id = $1`, [t.orgId])).rows[0];
   const evalJobs = async () => Number((await stack.db.query(`SELECT count(*) FROM eval_jobs WHERE project_id = $1`, [tenant.projectId])).rows[0].count);
-  /**
-   * Usage once everything queued so far is counted: usage is relayed in order, so once a request
-   * sent now is counted (its trace and its span: each metric is a message of its own), anything
-   * a replay had queued before it is counted too.
-   */
-  const settledUsage = async (t: Tenant) => {
-    const before = await usage(t);
-    const traceId = `settle-${randomUUID()}`;
-    expect(await visible(t, traceId, await ingest(t, smallBatch(traceId)))).toBe(200);
-    const after = await eventually(() => usage(t), (u) => u.spans >= before.spans + 1 && u.traces >= before.traces + 1);
-    return { traces: after.traces - 1, spans: after.spans - 1 };
-  };
 
   it('brings back rows removed behind the projection, changes nothing else, calls no webhook and counts no usage again, however often it runs', async () => {
-    data(await mutate(stack, session.access_token, 'evaluator.create', { projectId: tenant.projectId, name: 'judge', url: hookUrl }));
+    data(await mutate(stack, session.access_token, 'evaluator.create', { projectId: tenant.projectId, name: 'judge', url: webhook.url }));
     let seq = '';
-    for (let i = 0; i < 5; i++) seq = await ingest(tenant, agentRun(`run-${i}`));
-    expect(await visible(tenant, 'run-4', seq)).toBe(200);
-    await ingest(other, agentRun('other-run'));
+    for (let i = 0; i < 5; i++) seq = await ingest(stack, tenant.apiKey, NATIVE_TRACES, agentRun(`run-${i}`));
+    expect(await traceStatus(stack, tenant.apiKey, 'run-4', seq)).toBe(200);
+    await ingest(stack, other.apiKey, NATIVE_TRACES, agentRun('other-run'));
     // Each LLM call evaluated once, its score back through INGEST as a request of the project.
-    await eventually(async () => (await rows(tenant)).scores.length, (n) => n === 5, 30_000);
-    expect(webhookCalls).toBe(5);
+    await eventually(async () => (await telemetryRows(stack, tenant.projectId)).scores.length, (n) => n === 5, 30_000);
+    expect(webhook.calls).toBe(5);
     // An evaluator added later selects every LLM call so far: a replay must not call it for them.
-    data(await mutate(stack, session.access_token, 'evaluator.create', { projectId: tenant.projectId, name: 'late', url: hookUrl }));
-    const usageBefore = await settledUsage(tenant);
+    data(await mutate(stack, session.access_token, 'evaluator.create', { projectId: tenant.projectId, name: 'late', url: webhook.url }));
+    const usageBefore = await settledUsage(stack, tenant);
     expect(usageBefore).toEqual({ traces: 5, spans: 10 });
-    const original = await rows(tenant);
-    const otherRows = await rows(other);
+    const original = await telemetryRows(stack, tenant.projectId);
+    const otherRows = await telemetryRows(stack, other.projectId);
     const jobs = await evalJobs();
 
     await stack.db.query(`DELETE FROM spans WHERE project_id = $1 AND external_id IN ('run-1-llm', 'run-3-tool')`, [tenant.projectId]);
@@ -124,25 +74,25 @@ describe('spanlog replay', () => {
     // 5 runs, 5 evaluation scores and the request that settled usage.
     expect(first).toMatchObject({ projectId: tenant.projectId, stream: `${stack.streamPrefix}INGEST`, fromSeq: 1, messages: 11, applied: 11, skipped: 0, deadLettered: 0 });
     expect(first.toSeq).toBeGreaterThanOrEqual(12);
-    expect(await rows(tenant)).toEqual(original);
-    expect(await rows(other)).toEqual(otherRows);
+    expect(await telemetryRows(stack, tenant.projectId)).toEqual(original);
+    expect(await telemetryRows(stack, other.projectId)).toEqual(otherRows);
     expect(await evalJobs()).toBe(jobs);
-    expect(await settledUsage(tenant)).toEqual({ traces: usageBefore.traces + 1, spans: usageBefore.spans + 1 });
+    expect(await settledUsage(stack, tenant)).toEqual({ traces: usageBefore.traces + 1, spans: usageBefore.spans + 1 });
 
-    const settled = await rows(tenant);
+    const settled = await telemetryRows(stack, tenant.projectId);
     const second = await replay('--from-seq', '1');
     expect(second).toMatchObject({ messages: 12, applied: 12, skipped: 0 });
-    expect(await rows(tenant)).toEqual(settled);
+    expect(await telemetryRows(stack, tenant.projectId)).toEqual(settled);
     expect(await evalJobs()).toBe(jobs);
-    expect(await settledUsage(tenant)).toEqual({ traces: usageBefore.traces + 2, spans: usageBefore.spans + 2 });
-    expect(webhookCalls).toBe(5);
+    expect(await settledUsage(stack, tenant)).toEqual({ traces: usageBefore.traces + 2, spans: usageBefore.spans + 2 });
+    expect(webhook.calls).toBe(5);
   }, 120_000);
 
   it('starts at the first request stored at or after --from-time, and leaves a dead-lettered request to spanlog dlq retry', async () => {
     const since = new Date();
     let seq = '';
-    for (const id of ['late-0', 'late-1']) seq = await ingest(tenant, smallBatch(id));
-    expect(await visible(tenant, 'late-1', seq)).toBe(200);
+    for (const id of ['late-0', 'late-1']) seq = await ingest(stack, tenant.apiKey, NATIVE_TRACES, smallBatch(id));
+    expect(await traceStatus(stack, tenant.apiKey, 'late-1', seq)).toBe(200);
     const nc = await connect({ servers: stack.env.NATS_URL });
     try {
       const h = natsHeaders();

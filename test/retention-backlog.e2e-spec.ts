@@ -1,7 +1,9 @@
 import { createHash } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { attrs, exportOf, span } from '@app/otlp/testing/otlp-builders';
-import { type Tenant, bootstrap, eventually, smallBatch } from './support/api';
+import { type Tenant, bootstrap, eventually } from './support/api';
+import { smallBatch } from './support/factories';
+import { NATIVE_TRACES, OTLP_TRACES, ingest } from './support/ingest';
 import { type Stack, runCli, startStack } from './support/stack';
 
 const DAY_MS = 86_400_000;
@@ -29,17 +31,13 @@ describe('a retention run while a backlog drains', () => {
 
   afterAll(() => stack?.stop());
 
-  const post = async (key: string, path: string, body: unknown): Promise<void> => {
-    const res = await fetch(`${stack.baseUrl}${path}`, { method: 'POST', headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' }, body: JSON.stringify(body) });
-    if (res.status !== 200 && res.status !== 201) throw new Error(`${path} answered ${res.status}: ${await res.text()}`);
-  };
   const spanRows = async (projectId: string): Promise<{ spans: number; distinct: number }> =>
     (await stack.db.query('SELECT count(*)::int AS spans, count(DISTINCT otel_span_id)::int AS distinct FROM spans WHERE project_id = $1 AND otel_span_id IS NOT NULL', [projectId])).rows[0];
 
   it('leaves every acknowledged span of the backlog stored exactly once, and removes only the expired requests', async () => {
     // Expired data of both organizations, received before the cutoff the run will use.
-    await post(loaded.apiKey, '/api/v1/traces', smallBatch('old-loaded'));
-    await post(other.apiKey, '/api/v1/traces', smallBatch('old-other'));
+    await ingest(stack, loaded.apiKey, NATIVE_TRACES, smallBatch('old-loaded'));
+    await ingest(stack, other.apiKey, NATIVE_TRACES, smallBatch('old-other'));
     await eventually(async () => (await stack.db.query('SELECT count(*)::int AS n FROM traces')).rows[0].n, (n) => n === 2);
     await sleep(1_500);
     const cutoff = Date.now();
@@ -53,9 +51,10 @@ describe('a retention run while a backlog drains', () => {
           const n = next++;
           const traceId = hex(`backlog-${n}`, 32);
           const spanIds = Array.from({ length: SPANS_PER_EXPORT }, (_, s) => hex(`backlog-${n}-${s}`, 16));
-          await post(
+          await ingest(
+            stack,
             loaded.apiKey,
-            '/api/v1/otel/traces',
+            OTLP_TRACES,
             exportOf(spanIds.map((spanId, s) => span({ traceId, spanId, parentSpanId: s === 0 ? '' : spanIds[0], name: `step ${s}`, attributes: attrs({ n: s }) }))),
           );
         }

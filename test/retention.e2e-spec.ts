@@ -1,15 +1,11 @@
 import { randomUUID } from 'node:crypto';
 import { connect } from 'nats';
+import type { RetentionRun } from '@app/projections';
 import { type Tenant, bootstrap, eventually } from './support/api';
+import { NATIVE_TRACES, ingest, traceStatus } from './support/ingest';
 import { type Stack, runCli, startStack } from './support/stack';
 
 const DAY_MS = 86_400_000;
-
-interface RetentionRun {
-  ran: true;
-  now: string;
-  organizations: { orgId: string; plan: string; cutoff: string; traces: number; spans: number; scores: number; removedMessages: number }[];
-}
 
 describe('retention (SPEC 8.5)', () => {
   let stack: Stack;
@@ -23,21 +19,10 @@ describe('retention (SPEC 8.5)', () => {
 
   afterAll(() => stack?.stop());
 
-  const post = async (key: string, batch: unknown[]) => {
-    const res = await fetch(`${stack.baseUrl}/api/v1/traces`, {
-      method: 'POST',
-      headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' },
-      body: JSON.stringify({ batch }),
-    });
-    expect(res.status).toBe(201);
-    return res.headers.get('spanlog-seq') as string;
-  };
-  const read = async (key: string, traceId: string, seq: string) =>
-    (await fetch(`${stack.baseUrl}/api/v1/traces/${traceId}?minSeq=${seq}`, { headers: { authorization: `Bearer ${key}` } })).status;
-  const runRetention = async (nowMs: number): Promise<RetentionRun> => {
+  const runRetention = async (nowMs: number): Promise<Extract<RetentionRun, { ran: true }>> => {
     const res = await runCli(['admin', 'retention', 'run', '--now', new Date(nowMs).toISOString(), '--json'], stack.env);
     expect(res).toMatchObject({ code: 0 });
-    return JSON.parse(res.stdout) as RetentionRun;
+    return JSON.parse(res.stdout) as Extract<RetentionRun, { ran: true }>;
   };
   const counts = async (projectId: string) =>
     (
@@ -60,9 +45,9 @@ describe('retention (SPEC 8.5)', () => {
     let seq = '';
     for (const [plan, tenant] of Object.entries(tenants)) {
       traceOf[plan] = `retention-${plan}-${randomUUID()}`;
-      seq = await post(tenant.apiKey, traceEvents(traceOf[plan]));
+      seq = await ingest(stack, tenant.apiKey, NATIVE_TRACES, { batch: traceEvents(traceOf[plan]) });
     }
-    for (const [plan, tenant] of Object.entries(tenants)) expect(await read(tenant.apiKey, traceOf[plan], seq)).toBe(200);
+    for (const [plan, tenant] of Object.entries(tenants)) expect(await traceStatus(stack, tenant.apiKey, traceOf[plan], seq)).toBe(200);
 
     // Eight days on, Free's 7 days are over; Pro (30) and Enterprise (never) keep theirs.
     const week = await runRetention(Date.now() + 8 * DAY_MS);
@@ -76,17 +61,17 @@ describe('retention (SPEC 8.5)', () => {
 
     // A late span of the deleted trace, projected after the deletion, does not bring it back.
     const at = new Date().toISOString();
-    const late = await post(tenants.free.apiKey, [
-      { id: `${traceOf.free}-late`, type: 'span-create', timestamp: at, body: { id: `${traceOf.free}-late-span`, traceId: traceOf.free, name: 'late', startTime: at } },
-    ]);
-    expect(await read(tenants.free.apiKey, traceOf.free, late)).toBe(404);
+    const late = await ingest(stack, tenants.free.apiKey, NATIVE_TRACES, {
+      batch: [{ id: `${traceOf.free}-late`, type: 'span-create', timestamp: at, body: { id: `${traceOf.free}-late-span`, traceId: traceOf.free, name: 'late', startTime: at } }],
+    });
+    expect(await traceStatus(stack, tenants.free.apiKey, traceOf.free, late)).toBe(404);
     expect(await counts(tenants.free.projectId)).toEqual({ traces: 0, spans: 0, scores: 0 });
 
     // Thirty-one days on, Pro's go too; Enterprise is never cleaned.
     const month = await runRetention(Date.now() + 31 * DAY_MS);
     expect(month.organizations.find((o) => o.orgId === tenants.pro.orgId)).toMatchObject({ traces: 1, spans: 1, scores: 1 });
-    expect(await read(tenants.pro.apiKey, traceOf.pro, late)).toBe(404);
-    expect(await read(tenants.enterprise.apiKey, traceOf.enterprise, late)).toBe(200);
+    expect(await traceStatus(stack, tenants.pro.apiKey, traceOf.pro, late)).toBe(404);
+    expect(await traceStatus(stack, tenants.enterprise.apiKey, traceOf.enterprise, late)).toBe(200);
     expect(await counts(tenants.enterprise.projectId)).toEqual({ traces: 1, spans: 1, scores: 1 });
 
     // Running again finds nothing left to delete.

@@ -1,4 +1,5 @@
 import { type Tenant, bootstrap, eventually } from './support/api';
+import { NATIVE_TRACES, SCORES, write } from './support/ingest';
 import { type Stack, runCli, startStack } from './support/stack';
 
 const DAY_MS = 86_400_000;
@@ -25,14 +26,6 @@ describe('model routing', () => {
 
   afterAll(() => stack?.stop());
 
-  const post = async (path: string, body: unknown, key: string | null = tenant.apiKey) => {
-    const res = await fetch(`${stack.baseUrl}${path}`, {
-      method: 'POST',
-      headers: { ...(key ? { authorization: `Bearer ${key}` } : {}), 'content-type': 'application/json' },
-      body: typeof body === 'string' ? body : JSON.stringify(body),
-    });
-    return { status: res.status, headers: res.headers, body: (await res.json()) as any };
-  };
   const calls = (model: keyof typeof PROFILES, key: string) => {
     const { ms, cost } = PROFILES[model];
     const start = Date.now() - 60_000;
@@ -45,7 +38,7 @@ describe('model routing', () => {
       })),
     };
   };
-  const route = (body: unknown) => post('/api/v1/route-model', body);
+  const route = (body: unknown) => write(stack, tenant.apiKey, '/api/v1/route-model', body);
   const statsTables = async () => ({
     stats: (await stack.db.query('SELECT project_id, model, hour, calls, errors, timed_calls, latency_sum_ms, latency_hist, costed_calls, cost_usd, prompt_tokens, completion_tokens FROM model_stats ORDER BY 1, 2, 3')).rows,
     scores: (await stack.db.query('SELECT * FROM model_score_stats ORDER BY 1, 2, 3, 4, 5')).rows,
@@ -54,8 +47,8 @@ describe('model routing', () => {
 
   it('ranks the models a project used by its own spans and scores, for each objective, and says why', async () => {
     for (const model of Object.keys(PROFILES) as (keyof typeof PROFILES)[]) {
-      expect((await post('/api/v1/traces', calls(model, 'r'))).status).toBe(201);
-      const scored = await post('/api/v1/scores', {
+      expect((await write(stack, tenant.apiKey, NATIVE_TRACES, calls(model, 'r'))).status).toBe(201);
+      const scored = await write(stack, tenant.apiKey, SCORES, {
         scores: Array.from({ length: CALLS }, (_, i) => ({ traceId: `r-${model}-trace-${i}`, spanId: `r-${model}-call-${i}`, name: 'quality', value: PROFILES[model].quality })),
       });
       expect(scored.status).toBe(201);
@@ -107,7 +100,7 @@ describe('model routing', () => {
   }, 120_000);
 
   it('drops the stats of spans retention deleted', async () => {
-    expect((await post('/api/v1/traces', calls('cheap', 'free'), free.apiKey)).status).toBe(201);
+    expect((await write(stack, free.apiKey, NATIVE_TRACES, calls('cheap', 'free'))).status).toBe(201);
     const countOf = async () => (await stack.db.query('SELECT coalesce(sum(calls), 0)::int AS n FROM model_stats WHERE project_id = $1', [free.projectId])).rows[0].n;
     await eventually(countOf, (n) => n === CALLS, 30_000);
     expect((await runCli(['admin', 'retention', 'run', '--now', new Date(Date.now() + 8 * DAY_MS).toISOString(), '--json'], stack.env)).code).toBe(0);
@@ -129,7 +122,7 @@ describe('model routing', () => {
     const big = await route({ candidates: ['cheap'], scoreName: 'q', padding: 'x'.repeat(600 * 1024) });
     expect(big.status).toBe(413);
     expect(big.body.error.code).toBe('PAYLOAD_TOO_LARGE');
-    expect((await post('/api/v1/route-model', { candidates: ['cheap'] }, null)).status).toBe(401);
-    expect((await post('/api/v1/route-model', { candidates: ['cheap'] }, 'sl_unknown')).status).toBe(401);
+    expect((await write(stack, null, '/api/v1/route-model', { candidates: ['cheap'] })).status).toBe(401);
+    expect((await write(stack, 'sl_unknown', '/api/v1/route-model', { candidates: ['cheap'] })).status).toBe(401);
   });
 });

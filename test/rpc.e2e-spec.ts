@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
-import { type Session, type Tenant, bootstrap, createUser, data, eventually, login, mutate, query, send, setPlan, smallBatch } from './support/api';
+import { type Session, type Tenant, bootstrap, createUser, data, eventually, login, mutate, query, send, setPlan } from './support/api';
+import { smallBatch } from './support/factories';
 import { type Stack, UNLIMITED_CREATIONS, startStack } from './support/stack';
 
 // The audit log is projected from a stream, so two tests poll for it (up to 15 s each).

@@ -1,5 +1,7 @@
 import { exportOf, span } from '@app/otlp/testing/otlp-builders';
-import { type Tenant, bootstrap, smallBatch } from './support/api';
+import { type Tenant, bootstrap, send } from './support/api';
+import { smallBatch } from './support/factories';
+import { NATIVE_TRACES, OTLP_TRACES, SCORES, write } from './support/ingest';
 import { type Stack, startStack } from './support/stack';
 
 const TRACE_HEX = '0af7651916cd43dd8448eb211c80319c';
@@ -17,24 +19,13 @@ describe('scores', () => {
 
   afterAll(() => stack?.stop());
 
-  const post = async (path: string, body: unknown, key: string | null = tenant.apiKey) => {
-    const res = await fetch(`${stack.baseUrl}${path}`, {
-      method: 'POST',
-      headers: { ...(key ? { authorization: `Bearer ${key}` } : {}), 'content-type': 'application/json' },
-      body: typeof body === 'string' ? body : JSON.stringify(body),
-    });
-    return { status: res.status, headers: res.headers, body: (await res.json()) as any };
-  };
-  const get = async (path: string) => {
-    const res = await fetch(`${stack.baseUrl}${path}`, { headers: { authorization: `Bearer ${tenant.apiKey}` } });
-    return { status: res.status, body: (await res.json()) as any };
-  };
+  const get = (path: string) => send(stack, 'GET', path, { token: tenant.apiKey });
   const scoreRows = async (externalId: string) => (await stack.db.query('SELECT value, comment FROM scores WHERE project_id = $1 AND external_id = $2', [tenant.projectId, externalId])).rows;
 
   it('stores one score or a list, answers 201 with their ids, the seq token and the rate-limit headers, and shows them on the trace and on their span', async () => {
-    const otlp = await post('/api/v1/otel/traces', exportOf([span({ traceId: TRACE_HEX, spanId: SPAN_HEX, parentSpanId: '', name: 'answer' })]));
+    const otlp = await write(stack, tenant.apiKey, OTLP_TRACES, exportOf([span({ traceId: TRACE_HEX, spanId: SPAN_HEX, parentSpanId: '', name: 'answer' })]));
     expect(otlp.status).toBe(200);
-    const one = await post('/api/v1/scores', { traceId: TRACE_HEX, name: 'helpful', value: 0.8, comment: 'good answer' });
+    const one = await write(stack, tenant.apiKey, SCORES, { traceId: TRACE_HEX, name: 'helpful', value: 0.8, comment: 'good answer' });
     expect(one.status).toBe(201);
     expect(one.body).toEqual({ accepted: 1, ids: [expect.stringMatching(/^[0-9a-f-]{36}$/)] });
     expect(one.headers.get('spanlog-seq')).toMatch(/^v1\./);
@@ -42,7 +33,7 @@ describe('scores', () => {
     expect(Number(one.headers.get('ratelimit-remaining'))).toBeGreaterThanOrEqual(0);
     expect(one.headers.get('ratelimit-reset')).toMatch(/^\d+$/);
 
-    const many = await post('/api/v1/scores', {
+    const many = await write(stack, tenant.apiKey, SCORES, {
       scores: [
         { traceId: TRACE_HEX, spanId: SPAN_HEX, name: 'correct', value: true, metadata: { judge: 'human' } },
         { traceId: TRACE_HEX.toUpperCase(), spanId: SPAN_HEX, name: 'tone', value: 'friendly', dataType: 'CATEGORICAL' },
@@ -61,9 +52,9 @@ describe('scores', () => {
   });
 
   it('stores a score sent twice with one id once, the later values winning', async () => {
-    const first = await post('/api/v1/scores', { id: 'review-1', traceId: TRACE_HEX, name: 'review', value: 0.2 });
-    const again = await post('/api/v1/scores', { id: 'review-1', traceId: TRACE_HEX, name: 'review', value: 0.2 });
-    const revised = await post('/api/v1/scores', { id: 'review-1', traceId: TRACE_HEX, name: 'review', value: 0.9, comment: 'revised' });
+    const first = await write(stack, tenant.apiKey, SCORES, { id: 'review-1', traceId: TRACE_HEX, name: 'review', value: 0.2 });
+    const again = await write(stack, tenant.apiKey, SCORES, { id: 'review-1', traceId: TRACE_HEX, name: 'review', value: 0.2 });
+    const revised = await write(stack, tenant.apiKey, SCORES, { id: 'review-1', traceId: TRACE_HEX, name: 'review', value: 0.9, comment: 'revised' });
     expect(again.body.ids).toEqual(first.body.ids);
     expect(revised.body.ids).toEqual(first.body.ids);
     expect((await get(`/api/v1/traces/${TRACE_HEX}?minSeq=${revised.headers.get('spanlog-seq')}`)).status).toBe(200);
@@ -71,20 +62,20 @@ describe('scores', () => {
   });
 
   it('keeps a score sent before its trace and shows it once the trace arrives', async () => {
-    const early = await post('/api/v1/scores', { traceId: 'arrives-later', name: 'early', value: 1 });
+    const early = await write(stack, tenant.apiKey, SCORES, { traceId: 'arrives-later', name: 'early', value: 1 });
     expect(early.status).toBe(201);
     expect((await get(`/api/v1/traces/arrives-later?minSeq=${early.headers.get('spanlog-seq')}`)).status).toBe(404);
-    const traced = await post('/api/v1/traces', smallBatch('arrives-later'));
+    const traced = await write(stack, tenant.apiKey, NATIVE_TRACES, smallBatch('arrives-later'));
     const trace = await get(`/api/v1/traces/arrives-later?minSeq=${traced.headers.get('spanlog-seq')}`);
     expect(trace.status).toBe(200);
     expect(trace.body.scores).toEqual([expect.objectContaining({ id: early.body.ids[0], name: 'early', value: 1 })]);
   });
 
   it('filters the trace list by score name and value', async () => {
-    const low = await post('/api/v1/traces', smallBatch('scored-low'));
-    const high = await post('/api/v1/traces', smallBatch('scored-high'));
-    await post('/api/v1/scores', { scores: [{ traceId: 'scored-low', name: 'quality', value: 0.1 }, { traceId: 'scored-high', name: 'quality', value: 0.95 }] });
-    const last = await post('/api/v1/scores', { traceId: 'scored-high', name: 'passed', value: true });
+    const low = await write(stack, tenant.apiKey, NATIVE_TRACES, smallBatch('scored-low'));
+    const high = await write(stack, tenant.apiKey, NATIVE_TRACES, smallBatch('scored-high'));
+    await write(stack, tenant.apiKey, SCORES, { scores: [{ traceId: 'scored-low', name: 'quality', value: 0.1 }, { traceId: 'scored-high', name: 'quality', value: 0.95 }] });
+    const last = await write(stack, tenant.apiKey, SCORES, { traceId: 'scored-high', name: 'passed', value: true });
     expect([low.status, high.status]).toEqual([201, 201]);
     const names = async (query: string) => ((await get(`/api/v1/traces?${query}&minSeq=${last.headers.get('spanlog-seq')}`)).body.data as any[]).map((t) => t.externalId).sort();
     expect(await names('scoreName=quality')).toEqual(['scored-high', 'scored-low']);
@@ -97,20 +88,20 @@ describe('scores', () => {
   });
 
   it('answers 400 naming the field, 413 past 1,000 scores or 1 MB, and 401 without a valid key', async () => {
-    const invalid = await post('/api/v1/scores', { scores: [{ traceId: 't', name: 'a', value: 1 }, { traceId: 't', name: 'a' }] });
+    const invalid = await write(stack, tenant.apiKey, SCORES, { scores: [{ traceId: 't', name: 'a', value: 1 }, { traceId: 't', name: 'a' }] });
     expect(invalid.status).toBe(400);
     expect(invalid.body.error).toEqual({ code: 'VALIDATION_ERROR', message: expect.stringContaining('scores[1].value') });
-    expect((await post('/api/v1/scores', '[]')).status).toBe(400);
+    expect((await write(stack, tenant.apiKey, SCORES, '[]')).status).toBe(400);
 
-    const tooMany = await post('/api/v1/scores', { scores: Array.from({ length: 1_001 }, (_, i) => ({ traceId: 't', name: `s${i}`, value: i })) });
+    const tooMany = await write(stack, tenant.apiKey, SCORES, { scores: Array.from({ length: 1_001 }, (_, i) => ({ traceId: 't', name: `s${i}`, value: i })) });
     expect(tooMany.status).toBe(413);
     expect(tooMany.body.error.code).toBe('PAYLOAD_TOO_LARGE');
-    const tooBig = await post('/api/v1/scores', { traceId: 't', name: 'a', value: 1, comment: 'x'.repeat(1024 * 1024) });
+    const tooBig = await write(stack, tenant.apiKey, SCORES, { traceId: 't', name: 'a', value: 1, comment: 'x'.repeat(1024 * 1024) });
     expect(tooBig.status).toBe(413);
     expect(tooBig.body.error.code).toBe('PAYLOAD_TOO_LARGE');
 
-    expect((await post('/api/v1/scores', { traceId: 't', name: 'a', value: 1 }, null)).status).toBe(401);
-    const wrongKey = await post('/api/v1/scores', { traceId: 't', name: 'a', value: 1 }, 'sl_not_a_key');
+    expect((await write(stack, null, SCORES, { traceId: 't', name: 'a', value: 1 })).status).toBe(401);
+    const wrongKey = await write(stack, 'sl_not_a_key', SCORES, { traceId: 't', name: 'a', value: 1 });
     expect(wrongKey.status).toBe(401);
     expect(wrongKey.body.error.code).toBe('UNAUTHORIZED');
   });

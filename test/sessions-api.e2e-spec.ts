@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
-import { type Session, type Tenant, bootstrap, data, ingestTelemetry, login, query, send } from './support/api';
+import { type Session, type Tenant, bootstrap, data, login, query, send } from './support/api';
+import { NATIVE_TRACES, SCORES, write } from './support/ingest';
 import { type Stack, startStack } from './support/stack';
 
 /** GET /api/v1/sessions, /api/v1/sessions/:id, /api/v1/users and RPC traceSession.* / traceUser.* (issue 26). */
@@ -40,16 +41,16 @@ describe('sessions and users reads', () => {
       ...paged.flatMap((s, i) => traceEvents(`${s}-1`, s, `user-${i}`, 'prod', 20 + i, 1, 0)),
       { id: randomUUID(), type: 'trace-create', timestamp: at(40), body: { id: `no-session-${run}`, name: 'alone', timestamp: at(40) } },
     ];
-    const sent = await ingestTelemetry(stack, a.apiKey, '/api/v1/traces', { batch });
+    const sent = await write(stack, a.apiKey, NATIVE_TRACES, { batch });
     expect(sent.status).toBe(201);
     const scored = await send(stack, 'POST', '/api/v1/scores', { token: a.apiKey, body: { scores: [{ traceId: `${alpha}-1`, name: 'helpful', value: 1 }, { traceId: `${alpha}-3`, name: 'helpful', value: 0 }] } });
     expect(scored.status).toBe(201);
     // The same session id in another project is another session.
-    expect((await ingestTelemetry(stack, b.apiKey, '/api/v1/traces', { batch: traceEvents(`other-${run}`, alpha, 'alice', 'prod', 0, 1, 0) })).status).toBe(201);
+    expect((await write(stack, b.apiKey, NATIVE_TRACES, { batch: traceEvents(`other-${run}`, alpha, 'alice', 'prod', 0, 1, 0) })).status).toBe(201);
     // The last write's token: a read at it sees every request before it (one stream, in order).
-    const last = await fetch(`${stack.baseUrl}/api/v1/scores`, { method: 'POST', headers: { authorization: `Bearer ${a.apiKey}`, 'content-type': 'application/json' }, body: JSON.stringify({ traceId: `${beta}-1`, name: 'tone', value: true }) });
+    const last = await write(stack, a.apiKey, SCORES, { traceId: `${beta}-1`, name: 'tone', value: true });
     expect(last.status).toBe(201);
-    seq = last.headers.get('spanlog-seq') as string;
+    seq = last.seq as string;
   }, 120_000);
 
   afterAll(() => stack?.stop());

@@ -1,7 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import { resolve } from 'node:path';
 import type { Page } from 'playwright-core';
-import { PASSWORD, type Tenant, bootstrap, ingestTelemetry, send } from './support/api';
+import { PASSWORD, type Tenant, bootstrap, send } from './support/api';
+import { NATIVE_TRACES, write } from './support/ingest';
 import { type Headless, ensureChromium, launchChromium, logInToDashboard } from './support/browser';
 import { type Stack, startStack } from './support/stack';
 
@@ -62,12 +63,12 @@ describe('sessions and users pages (browser)', () => {
     chromium = await launchChromium();
     stack = await startStack();
     tenant = await bootstrap(stack, 'sessions-ui@spanlog.test', 'Sessions Org', 'support bot');
-    const sent = await ingestTelemetry(stack, tenant.apiKey, '/api/v1/traces', { batch: [0, 1, 2].flatMap(turn) });
+    const sent = await write(stack, tenant.apiKey, NATIVE_TRACES, { batch: [0, 1, 2].flatMap(turn) });
     expect(sent.status).toBe(201);
     const scored = await send(stack, 'POST', '/api/v1/scores', { token: tenant.apiKey, body: { scores: [{ traceId: `${sessionId}-turn-0`, name: 'helpful', value: 1 }, { traceId: `${sessionId}-turn-2`, name: 'helpful', value: 0.5 }] } });
     expect(scored.status).toBe(201);
     // Another user's trace, which the user's page must not list.
-    const other = await ingestTelemetry(stack, tenant.apiKey, '/api/v1/traces', { batch: [{ id: randomUUID(), type: 'trace-create', timestamp: at(5), body: { id: `other-${run}`, name: 'someone else', userId: `bob-${run}` } }, ...agentRun()] });
+    const other = await write(stack, tenant.apiKey, NATIVE_TRACES, { batch: [{ id: randomUUID(), type: 'trace-create', timestamp: at(5), body: { id: `other-${run}`, name: 'someone else', userId: `bob-${run}` } }, ...agentRun()] });
     const visible = await send(stack, 'GET', `/api/v1/sessions/${sessionId}?minSeq=${other.seq}`, { token: tenant.apiKey });
     expect(visible.status).toBe(200);
     page = await chromium.context.newPage();

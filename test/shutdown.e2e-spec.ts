@@ -1,5 +1,6 @@
 import { nativeBatch } from './support/factories';
 import { type Tenant, bootstrap } from './support/api';
+import { NATIVE_TRACES, postWithKey } from './support/ingest';
 import { type Stack, startStack } from './support/stack';
 
 const REQUESTS = 40;
@@ -16,11 +17,7 @@ describe('graceful shutdown on SIGTERM (CONTRACT "Running it")', () => {
   afterAll(() => stack?.stop());
 
   const ingest = (i: number) =>
-    fetch(`${stack.baseUrl}/api/v1/traces`, {
-      method: 'POST',
-      headers: { authorization: `Bearer ${tenant.apiKey}`, 'content-type': 'application/json' },
-      body: JSON.stringify(nativeBatch(1, 20, `shutdown-${i}`)),
-    }).then(
+    postWithKey(stack, tenant.apiKey, NATIVE_TRACES, nativeBatch(1, 20, `shutdown-${i}`)).then(
       async (res) => ({ i, status: res.status, seq: res.headers.get('spanlog-seq') }),
       () => ({ i, status: 0, seq: null }),
     );

@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
-import { type Session, type Tenant, bootstrap, data, eventually, ingestTelemetry, login, query, send } from './support/api';
+import { type Session, type Tenant, bootstrap, data, eventually, login, query, send } from './support/api';
+import { OTLP_TRACES, write } from './support/ingest';
 import { type Stack, runCli, startStack } from './support/stack';
 
 const DAY_MS = 86_400_000;
@@ -101,7 +102,7 @@ describe('overview stats (stats.overview)', () => {
     });
     // Any gen_ai.* key makes a span LLM (SPEC 2.3 row 2): the agent and its tool are typed LLM too.
     const spans = [genAi('a000000000000001', 'invoke_agent weather', 'invoke_agent'), genAi('a000000000000002', 'execute_tool get_weather', 'execute_tool', 'a000000000000001')];
-    const posted = await ingestTelemetry(stack, a.apiKey, '/api/v1/otel/traces', { resourceSpans: [{ scopeSpans: [{ spans }] }] });
+    const posted = await write(stack, a.apiKey, OTLP_TRACES, { resourceSpans: [{ scopeSpans: [{ spans }] }] });
     expect(posted.status).toBe(200);
     const o = await eventually(
       async () => data(await overview({ bucketSeconds: 600 })),

@@ -3,7 +3,8 @@ import fc from 'fast-check';
 import { isOtelTraceId, legacyTraceIds, otelTraceUuid } from '@app/domain';
 import { exportOf, span } from '@app/otlp/testing/otlp-builders';
 import { telemetryProjection } from '@app/projections';
-import { type Tenant, bootstrap, data, eventually, login, query } from './support/api';
+import { type Tenant, bootstrap, data, eventually, login, query, send } from './support/api';
+import { NATIVE_TRACES, OTLP_TRACES, SCORES, ingest, write } from './support/ingest';
 import { type Stack, runCli, startStack } from './support/stack';
 
 /**
@@ -21,10 +22,7 @@ describe('trace ids from ingestion to a read', () => {
 
   afterAll(() => stack?.stop());
 
-  const get = async (path: string) => {
-    const res = await fetch(`${stack.baseUrl}${path}`, { headers: { authorization: `Bearer ${tenant.apiKey}` } });
-    return { status: res.status, body: (await res.json()) as Record<string, unknown> };
-  };
+  const get = (path: string) => send(stack, 'GET', path, { token: tenant.apiKey });
 
   it('reads every OTel trace by the id the API returned, by that id in upper case, and by its hex id', async () => {
     const traceHex = fc.stringMatching(/^[0-9a-f]{32}$/).filter(isOtelTraceId);
@@ -32,13 +30,9 @@ describe('trace ids from ingestion to a read', () => {
     const examples: [string][] = [['0123456789ab0deff123456789abcdef']];
     await fc.assert(
       fc.asyncProperty(traceHex, async (hex) => {
-        const res = await fetch(`${stack.baseUrl}/api/v1/otel/traces`, {
-          method: 'POST',
-          headers: { authorization: `Bearer ${tenant.apiKey}`, 'content-type': 'application/json' },
-          body: JSON.stringify(exportOf([span({ traceId: hex, spanId: hex.slice(0, 16), parentSpanId: '', name: 'root' })])),
-        });
+        const res = await write(stack, tenant.apiKey, OTLP_TRACES, exportOf([span({ traceId: hex, spanId: hex.slice(0, 16), parentSpanId: '', name: 'root' })]));
         expect(res.status).toBe(200);
-        const seq = res.headers.get('spanlog-seq') as string;
+        const seq = res.seq as string;
         const listed = await get(`/api/v1/traces?id=${hex}&minSeq=${seq}`);
         expect(listed.status).toBe(200);
         const [trace] = listed.body.data as { id: string; otelTraceId: string }[];
@@ -70,25 +64,22 @@ describe('trace ids from ingestion to a read', () => {
       expect(res.seq).not.toBeNull();
       seqs.push(res.seq as string);
     };
-    /** A write with its Spanlog-Seq, which `send` does not hand back. */
-    const post = async (path: string, body: unknown, authorization = `Bearer ${tenant.apiKey}`) => {
-      const res = await fetch(`${stack.baseUrl}${path}`, { method: 'POST', headers: { authorization, 'content-type': 'application/json' }, body: JSON.stringify(body) });
-      return { status: res.status, body: (await res.json()) as any, seq: res.headers.get('spanlog-seq') };
-    };
     const later = (ms: number) => new Date(Date.now() + ms).toISOString();
 
     beforeAll(async () => {
       const startNs = BigInt(Date.now()) * 1_000_000n;
       written(
-        await post(
-          '/api/v1/otel/traces',
+        await write(
+          stack,
+          tenant.apiKey,
+          OTLP_TRACES,
           exportOf([span({ traceId: hex, spanId: rootHex, parentSpanId: '', name: 'otel root', startTimeUnixNano: String(startNs), endTimeUnixNano: String(startNs + 5_000_000n) })]),
         ),
         200,
       );
       // The OTLP root updated through the native batch by its OTel ids, in lower case and in upper case.
       written(
-        await post('/api/v1/traces', {
+        await write(stack, tenant.apiKey, NATIVE_TRACES, {
           batch: [
             { id: 'upd-lower', type: 'span-update', timestamp: later(1_000), body: { id: rootHex, traceId: hex, output: 'from lower case' } },
             { id: 'new-upper', type: 'span-create', timestamp: later(1_000), body: { id: 'native-child', traceId: HEX, parentObservationId: rootHex.toUpperCase(), name: 'native child', startTime: later(0) } },
@@ -96,11 +87,13 @@ describe('trace ids from ingestion to a read', () => {
         }),
         201,
       );
-      written(await post('/api/v1/traces', { batch: [{ id: 'upd-upper', type: 'span-update', timestamp: later(2_000), body: { id: rootHex.toUpperCase(), traceId: HEX, statusMessage: 'from upper case' } }] }), 201);
-      written(await post('/api/v1/scores', { traceId: HEX, spanId: rootHex, name: 'rest score', value: 1 }), 201);
-      written(await post('/api/v1/traces', { batch: [{ id: 'native-score', type: 'score-create', timestamp: later(0), body: { traceId: hex, name: 'batch score', value: 0.5 } }] }), 201);
+      written(await write(stack, tenant.apiKey, NATIVE_TRACES, { batch: [{ id: 'upd-upper', type: 'span-update', timestamp: later(2_000), body: { id: rootHex.toUpperCase(), traceId: HEX, statusMessage: 'from upper case' } }] }), 201);
+      written(await write(stack, tenant.apiKey, SCORES, { traceId: HEX, spanId: rootHex, name: 'rest score', value: 1 }), 201);
+      written(await write(stack, tenant.apiKey, NATIVE_TRACES, { batch: [{ id: 'native-score', type: 'score-create', timestamp: later(0), body: { traceId: hex, name: 'batch score', value: 0.5 } }] }), 201);
       // A Langfuse SDK names traces by their OTel id too.
-      const langfuse = await post(
+      const langfuse = await write(
+        stack,
+        null,
         '/api/public/ingestion',
         {
           batch: [
@@ -108,7 +101,7 @@ describe('trace ids from ingestion to a read', () => {
             { id: 'lf-2', type: 'score-create', timestamp: later(0), body: { traceId: HEX, name: 'langfuse score', value: 0.25 } },
           ],
         },
-        `Basic ${Buffer.from(`pk-lf-anything:${tenant.apiKey}`).toString('base64')}`,
+        { authorization: `Basic ${Buffer.from(`pk-lf-anything:${tenant.apiKey}`).toString('base64')}` },
       );
       expect(langfuse.body).toEqual({ successes: [{ id: 'lf-1', status: 201 }, { id: 'lf-2', status: 201 }], errors: [] });
       written(langfuse, 207);
@@ -166,12 +159,7 @@ describe('trace ids from ingestion to a read', () => {
     const both = randomBytes(16).toString('hex');
     const nativeOnly = randomBytes(16).toString('hex');
     const at = new Date().toISOString();
-    const post = async (path: string, body: unknown) => {
-      const res = await fetch(`${stack.baseUrl}${path}`, { method: 'POST', headers: { authorization: `Bearer ${tenant.apiKey}`, 'content-type': 'application/json' }, body: JSON.stringify(body) });
-      expect(res.status).toBeLessThan(300);
-      return res.headers.get('spanlog-seq') as string;
-    };
-    const seq = await post('/api/v1/traces', {
+    const seq = await ingest(stack, tenant.apiKey, NATIVE_TRACES, {
       batch: [
         { id: 'old-1', type: 'span-create', timestamp: at, body: { id: 'old-span', traceId: both.toUpperCase(), name: 'native span', startTime: at } },
         { id: 'old-2', type: 'trace-create', timestamp: at, body: { id: nativeOnly.toUpperCase(), name: 'native only' } },
@@ -184,7 +172,7 @@ describe('trace ids from ingestion to a read', () => {
       await stack.db.query('UPDATE traces SET id = $3, otel_trace_id = NULL, external_id = $4 WHERE project_id = $1 AND id = $2', [tenant.projectId, otelTraceUuid(hex), legacy, hex.toUpperCase()]);
       await stack.db.query('UPDATE spans SET trace_id = $3 WHERE project_id = $1 AND trace_id = $2', [tenant.projectId, otelTraceUuid(hex), legacy]);
     }
-    const otlpSeq = await post('/api/v1/otel/traces', exportOf([span({ traceId: both, spanId: both.slice(0, 16), parentSpanId: '', name: 'otel root' })]));
+    const otlpSeq = await ingest(stack, tenant.apiKey, OTLP_TRACES, exportOf([span({ traceId: both, spanId: both.slice(0, 16), parentSpanId: '', name: 'otel root' })]));
     const before = await get(`/api/v1/traces/${both}?minSeq=${encodeURIComponent(otlpSeq)}`);
     expect(before.body).toMatchObject({ id: otelTraceUuid(both), name: 'otel root' });
     for (const id of [nativeOnly, nativeOnly.toUpperCase()]) expect((await get(`/api/v1/traces/${id}`)).body).toMatchObject({ name: 'native only', externalId: nativeOnly.toUpperCase() });

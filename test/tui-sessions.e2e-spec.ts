@@ -1,10 +1,10 @@
 import { randomUUID } from 'node:crypto';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
-import { PASSWORD, type Tenant, bootstrap, ingestTelemetry, send } from './support/api';
-import { ROOT, type Stack, runCli, startStack } from './support/stack';
-import { TmuxPane, ensureTmux } from './support/tmux';
+import { rmSync } from 'node:fs';
+import { resolve } from 'node:path';
+import { type Tenant, bootstrap, send } from './support/api';
+import { NATIVE_TRACES, write } from './support/ingest';
+import { ROOT, type Stack, startStack } from './support/stack';
+import { TmuxPane, ensureTmux, loggedInTerminal } from './support/tmux';
 
 // Issue 26 in the TUI: the sessions and users screens list them, and opening one shows its
 // traces with the selected trace's turns (a session reads as its conversation).
@@ -26,11 +26,7 @@ describe('spanlog tui: sessions and users (tmux, 80×24)', () => {
     ensureTmux();
     stack = await startStack();
     tenant = await bootstrap(stack, EMAIL, 'Tui Sessions Org', 'tui sessions');
-    dir = mkdtempSync(join(tmpdir(), 'spanlog-tui-sessions-'));
-    env = { ...stack.env, XDG_CONFIG_HOME: join(dir, 'config'), CI: 'true' };
-    delete env.SPANLOG_API_KEY;
-    const login = await runCli(['login', '--email', EMAIL, '--password', PASSWORD, '--api', stack.baseUrl], env);
-    if (login.code !== 0) throw new Error(`spanlog login failed: ${login.stderr}`);
+    ({ dir, env } = await loggedInTerminal(stack, EMAIL));
     const t0 = Date.now() - 5 * 60_000;
     const at = (s: number) => new Date(t0 + s * 1000).toISOString();
     const batch = [0, 1, 2].map((i) => ({
@@ -39,7 +35,7 @@ describe('spanlog tui: sessions and users (tmux, 80×24)', () => {
       timestamp: at(i * 60),
       body: { id: `${sessionId}-${i}`, name: `turn ${i + 1} ${run}`, sessionId, userId, timestamp: at(i * 60), input: [{ role: 'user', content: `question ${i + 1}` }], output: { role: 'assistant', content: `answer ${i + 1}` } },
     }));
-    const sent = await ingestTelemetry(stack, tenant.apiKey, '/api/v1/traces', { batch });
+    const sent = await write(stack, tenant.apiKey, NATIVE_TRACES, { batch });
     expect((await send(stack, 'GET', `/api/v1/sessions/${sessionId}?minSeq=${sent.seq}`, { token: tenant.apiKey })).status).toBe(200);
   }, 120_000);
 

@@ -1,10 +1,9 @@
 import { randomUUID } from 'node:crypto';
-import { existsSync, mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync, rmSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import { PASSWORD, type Tenant, bootstrap, data, eventually, login, mutate, send } from './support/api';
+import { type Tenant, bootstrap, data, eventually, login, mutate, send } from './support/api';
 import { ROOT, type Stack, runCli, startStack } from './support/stack';
-import { TmuxPane, ensureTmux } from './support/tmux';
+import { TmuxPane, ensureTmux, loggedInTerminal } from './support/tmux';
 
 const EMAIL = 'tui@spanlog.test';
 const CLI = resolve(ROOT, 'dist', 'apps', 'cli', 'src', 'main.js');
@@ -27,12 +26,7 @@ describe('spanlog tui in an 80×24 terminal (tmux)', () => {
     // Monitors evaluated every second over the 5-minute bucket still filling (as monitors.e2e-spec.ts).
     stack = await startStack({ SPANLOG_MONITOR_INTERVAL_MS: '1000', SPANLOG_MONITOR_SETTLE_MS: '-300000' });
     tenant = await bootstrap(stack, EMAIL, 'Tui Org', 'tui project');
-    dir = mkdtempSync(join(tmpdir(), 'spanlog-tui-'));
-    // CI=true as CI sets it: Ink then draws only the last frame unless the TUI clears it (the pane stayed blank).
-    env = { ...stack.env, XDG_CONFIG_HOME: join(dir, 'config'), CI: 'true' };
-    delete env.SPANLOG_API_KEY;
-    const login = await runCli(['login', '--email', EMAIL, '--password', PASSWORD, '--api', stack.baseUrl], env);
-    if (login.code !== 0) throw new Error(`spanlog login failed: ${login.stderr}`);
+    ({ dir, env } = await loggedInTerminal(stack, EMAIL));
   }, 120_000);
 
   afterAll(async () => {

@@ -1,25 +1,14 @@
 import { connect } from 'nats';
-import { type Tenant, bootstrap, eventually, smallBatch } from './support/api';
+import type { ProjectVerification, RepairResult, Verification } from '@app/projections';
+import { type Tenant, bootstrap, eventually } from './support/api';
+import { smallBatch } from './support/factories';
+import { NATIVE_TRACES, ingest, traceStatus } from './support/ingest';
+import { usageReaching } from './support/rows';
 import { metricValue, scrapeMetrics } from './support/metrics';
 import { type CliResult, type Stack, runCli, startStack } from './support/stack';
 
-interface ProjectReport {
-  projectId: string;
-  orgId: string;
-  messages: number;
-  applied: number;
-  unapplied: { count: number; seqs: number[] };
-  writingMissingRows: { count: number; seqs: number[] };
-  traces: { expected: number; stored: number; missing: number; extra: number | null };
-  spans: { expected: number; stored: number; missing: number; extra: number | null };
-  clean: boolean;
-}
-interface Report {
-  clean: boolean;
-  watermark: number;
-  projects: ProjectReport[];
-  repaired: { messages: number; rejected: number } | null;
-}
+/** What `spanlog verify --json` prints. */
+type VerifyReport = Verification & { repaired: RepairResult | null };
 
 const DIFFERENCES = 2;
 
@@ -36,39 +25,24 @@ describe('spanlog verify', () => {
 
   afterAll(() => stack?.stop());
 
-  const ingest = async (tenant: Tenant, traceId: string): Promise<string> => {
-    const res = await fetch(`${stack.baseUrl}/api/v1/traces`, {
-      method: 'POST',
-      headers: { authorization: `Bearer ${tenant.apiKey}`, 'content-type': 'application/json' },
-      body: JSON.stringify(smallBatch(traceId)),
-    });
-    expect(res.status).toBe(201);
-    return res.headers.get('spanlog-seq') as string;
-  };
-  const visible = async (tenant: Tenant, traceId: string, seq: string) =>
-    (await fetch(`${stack.baseUrl}/api/v1/traces/${traceId}?minSeq=${seq}`, { headers: { authorization: `Bearer ${tenant.apiKey}` } })).status;
-  const verify = async (...args: string[]): Promise<{ run: CliResult; report: Report }> => {
+  const verify = async (...args: string[]): Promise<{ run: CliResult; report: VerifyReport }> => {
     const run = await runCli(['verify', '--json', ...args], stack.env);
-    return { run, report: JSON.parse(run.stdout) as Report };
+    return { run, report: JSON.parse(run.stdout) as VerifyReport };
   };
-  const projectIn = (report: Report, tenant: Tenant) => report.projects.find((p) => p.projectId === tenant.projectId) as ProjectReport;
-  const usage = async (tenant: Tenant): Promise<{ traces: number; spans: number } | undefined> =>
-    (await stack.db.query(`SELECT sum(traces)::int AS traces, sum(spans)::int AS spans FROM usage_counters WHERE org_id = $1`, [tenant.orgId])).rows[0];
-  /** Usage once both metrics have counted `n`: traces and spans are usage messages of their own, so either may be counted first. */
-  const settledUsage = (tenant: Tenant, n: number) => eventually(() => usage(tenant), (u) => !!u && u.spans >= n && u.traces >= n);
+  const projectIn = (report: VerifyReport, tenant: Tenant) => report.projects.find((p) => p.projectId === tenant.projectId) as ProjectVerification;
 
   it('is clean on a healthy system, names the project and the count of rows deleted behind its back, and --repair mends them without counting usage again', async () => {
     let seq = '';
-    for (let i = 0; i < 5; i++) seq = await ingest(a, `a-${i}`);
-    const seqB = await ingest(b, 'b-0');
-    expect(await visible(a, 'a-4', seq)).toBe(200);
-    expect(await visible(b, 'b-0', seqB)).toBe(200);
+    for (let i = 0; i < 5; i++) seq = await ingest(stack, a.apiKey, NATIVE_TRACES, smallBatch(`a-${i}`));
+    const seqB = await ingest(stack, b.apiKey, NATIVE_TRACES, smallBatch('b-0'));
+    expect(await traceStatus(stack, a.apiKey, 'a-4', seq)).toBe(200);
+    expect(await traceStatus(stack, b.apiKey, 'b-0', seqB)).toBe(200);
 
     const healthy = await verify();
     expect(healthy.run.code).toBe(0);
     expect(healthy.report.clean).toBe(true);
     expect(projectIn(healthy.report, a)).toMatchObject({ messages: 5, applied: 5, traces: { expected: 5, stored: 5, missing: 0, extra: 0 }, spans: { expected: 5, stored: 5, missing: 0, extra: 0 } });
-    const usageBefore = await settledUsage(a, 5);
+    const usageBefore = await usageReaching(stack, a.orgId, 5);
 
     await stack.db.query(`DELETE FROM spans WHERE project_id = $1 AND external_id IN ('a-1-s', 'a-3-s')`, [a.projectId]);
     const damaged = await verify();
@@ -87,15 +61,15 @@ describe('spanlog verify', () => {
     // The re-created rows were counted when first applied. Usage is relayed in order, so once a
     // later span is counted anything the repair had queued would be counted too.
     expect(usageBefore).toEqual({ traces: 5, spans: 5 });
-    const after = await ingest(a, 'a-after');
-    expect(await visible(a, 'a-after', after)).toBe(200);
-    expect(await settledUsage(a, 6)).toEqual({ traces: 6, spans: 6 });
+    const after = await ingest(stack, a.apiKey, NATIVE_TRACES, smallBatch('a-after'));
+    expect(await traceStatus(stack, a.apiKey, 'a-after', after)).toBe(200);
+    expect(await usageReaching(stack, a.orgId, 6)).toEqual({ traces: 6, spans: 6 });
   }, 120_000);
 
   it('finds requests the server skipped without applying them, and --repair applies them and counts them once', async () => {
     await stack.killProcessor('SIGTERM');
     let seq = '';
-    for (let i = 0; i < 20; i++) seq = await ingest(b, `skipped-${i}`);
+    for (let i = 0; i < 20; i++) seq = await ingest(stack, b.apiKey, NATIVE_TRACES, smallBatch(`skipped-${i}`));
     const nc = await connect({ servers: stack.env.NATS_URL });
     let skippedByServer: boolean;
     try {
@@ -111,12 +85,12 @@ describe('spanlog verify', () => {
     await stack.startProcessor();
     if (!skippedByServer) {
       // A server that leaves consumers alone on a purge: the requests are simply applied.
-      expect(await visible(b, 'skipped-19', seq)).toBe(200);
+      expect(await traceStatus(stack, b.apiKey, 'skipped-19', seq)).toBe(200);
       expect((await verify()).report.clean).toBe(true);
       return;
     }
     // Reads never claim the skipped requests visible, and the processor says what happened.
-    expect(await visible(b, 'skipped-19', seq)).toBe(503);
+    expect(await traceStatus(stack, b.apiKey, 'skipped-19', seq)).toBe(503);
     await eventually(async () => stack.recentOutput('processor'), (out) => out.includes('acknowledged without being applied'));
 
     const found = await verify();
@@ -125,15 +99,15 @@ describe('spanlog verify', () => {
     const repaired = await verify('--repair');
     expect(repaired.run.code).toBe(0);
     expect(repaired.report).toMatchObject({ clean: true, repaired: { messages: 20 } });
-    expect(await visible(b, 'skipped-19', seq)).toBe(200);
-    await settledUsage(b, 21);
+    expect(await traceStatus(stack, b.apiKey, 'skipped-19', seq)).toBe(200);
+    await usageReaching(stack, b.orgId, 21);
   }, 120_000);
 
   it('runs in the processor on a schedule, logs applied requests whose rows are missing as an error, and counts them in its metrics', async () => {
     await stack.killProcessor('SIGTERM');
     await stack.startProcessor();
-    const seq = await ingest(a, 'scheduled');
-    expect(await visible(a, 'scheduled', seq)).toBe(200);
+    const seq = await ingest(stack, a.apiKey, NATIVE_TRACES, smallBatch('scheduled'));
+    expect(await traceStatus(stack, a.apiKey, 'scheduled', seq)).toBe(200);
     await stack.db.query(`DELETE FROM spans WHERE project_id = $1 AND external_id = 'scheduled-s'`, [a.projectId]);
     const output = await eventually(async () => stack.recentOutput('processor'), (out) => out.includes('applied requests are missing from the projections'), 20_000);
     expect(output).toContain(a.projectId);

@@ -81,17 +81,6 @@ export async function setPlan(stack: Stack, orgId: string, plan: string): Promis
   if (res.code !== 0) throw new Error(`set-plan failed: ${res.stderr}`);
 }
 
-/** A small native batch of one trace with one span, as an SDK would send it. */
-export function smallBatch(traceId: string) {
-  const at = new Date().toISOString();
-  return {
-    batch: [
-      { id: `${traceId}-e1`, type: 'trace-create', timestamp: at, body: { id: traceId, name: `trace ${traceId}` } },
-      { id: `${traceId}-e2`, type: 'span-create', timestamp: at, body: { id: `${traceId}-s`, traceId, name: 'step', startTime: at } },
-    ],
-  };
-}
-
 /**
  * Polls `read` until `done` holds: for what the processor projects from a stream (the audit
  * log), which has no read-your-writes token. Fails after `timeoutMs` with the last value.
@@ -104,20 +93,6 @@ export async function eventually<T>(read: () => Promise<T>, done: (value: T) => 
     if (Date.now() > deadline) throw new Error(`condition not met within ${timeoutMs} ms; last value: ${JSON.stringify(value)}`);
     await sleep(100);
   }
-}
-
-/** Posts telemetry (native batch or OTLP/JSON) with an API key: the status and the read-your-writes token. */
-export async function ingestTelemetry(stack: Stack, apiKey: string, path: '/api/v1/traces' | '/api/v1/otel/traces', body: unknown): Promise<{ status: number; seq: string | null }> {
-  const res = await fetch(`${stack.baseUrl}${path}`, { method: 'POST', headers: { authorization: `Bearer ${apiKey}`, 'content-type': 'application/json' }, body: JSON.stringify(body) });
-  await res.arrayBuffer();
-  return { status: res.status, seq: res.headers.get('spanlog-seq') };
-}
-
-/** Waits until the trace (by id or OTel hex id) reads back at `seq`, so a page opened next has it. */
-export async function traceVisible(stack: Stack, apiKey: string, id: string, seq: string | null): Promise<void> {
-  const res = await fetch(`${stack.baseUrl}/api/v1/traces/${id}?minSeq=${seq ?? ''}`, { headers: { authorization: `Bearer ${apiKey}` } });
-  await res.arrayBuffer();
-  if (res.status !== 200) throw new Error(`trace ${id} answered ${res.status}`);
 }
 
 /** A JWT signed HS256 with `secret`, as someone holding the server's secret could forge one. */

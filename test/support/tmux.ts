@@ -1,8 +1,11 @@
 import { spawnSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { writeFileSync } from 'node:fs';
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
+import { PASSWORD } from './api';
+import { type Stack, runCli } from './stack';
 
 /** tmux, installed from Debian's package when missing and possible; otherwise one clear line. */
 export function ensureTmux(): void {
@@ -11,6 +14,25 @@ export function ensureTmux(): void {
   if (installed.status !== 0 || spawnSync('tmux', ['-V']).status !== 0) {
     throw new Error('the terminal UI test needs tmux and could not install it: run `apt-get install -y tmux` as root');
   }
+}
+
+export interface TerminalUser {
+  /** A directory of its own: the CLI's config is under it, and panes start in it. */
+  dir: string;
+  env: NodeJS.ProcessEnv;
+}
+
+/**
+ * A user at a terminal after `spanlog login` as `email`: no API key in the environment, and
+ * CI=true as CI sets it (Ink then draws only the last frame unless the TUI clears it).
+ */
+export async function loggedInTerminal(stack: Stack, email: string): Promise<TerminalUser> {
+  const dir = mkdtempSync(join(tmpdir(), 'spanlog-tui-'));
+  const env: NodeJS.ProcessEnv = { ...stack.env, XDG_CONFIG_HOME: join(dir, 'config'), CI: 'true' };
+  delete env.SPANLOG_API_KEY;
+  const login = await runCli(['login', '--email', email, '--password', PASSWORD, '--api', stack.baseUrl], env);
+  if (login.code !== 0) throw new Error(`spanlog login failed: ${login.stderr}`);
+  return { dir, env };
 }
 
 /**

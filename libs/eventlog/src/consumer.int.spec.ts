@@ -1,43 +1,15 @@
-import { randomUUID } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { type JsMsg, type NatsConnection, StringCodec, connect } from 'nats';
+import { type JsMsg, StringCodec } from 'nats';
 import pino from 'pino';
 import { consumerAppliedMessages, deadLetters as deadLetterCount } from '@app/metrics';
 import { PermanentMessageError, PullConsumerRunner } from './consumer';
-import { STREAM_KEYS, StreamLayout, ensureStreams } from './streams';
+import { deadLetterTexts, until, useStreamsPerTest } from './testing/test-streams';
 
 const sc = StringCodec();
-const NATS_URL = process.env.NATS_URL ?? 'nats://127.0.0.1:4222';
-
-async function until(check: () => boolean | Promise<boolean>, timeoutMs = 15_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!(await check())) {
-    if (Date.now() > deadline) throw new Error('condition not met in time');
-    await sleep(50);
-  }
-}
 
 describe(PullConsumerRunner.name, () => {
-  let nc: NatsConnection;
-  let layout: StreamLayout;
 
-  beforeAll(async () => {
-    nc = await connect({ servers: NATS_URL });
-  });
-
-  beforeEach(async () => {
-    layout = new StreamLayout(`T${randomUUID().slice(0, 8)}_`);
-    await ensureStreams(await nc.jetstreamManager(), layout);
-  });
-
-  afterEach(async () => {
-    const jsm = await nc.jetstreamManager();
-    for (const key of STREAM_KEYS) {
-      await jsm.streams.delete(layout.streamName(key)).catch(() => undefined);
-    }
-  });
-
-  afterAll(() => nc.drain());
+  const streams = useStreamsPerTest('T');
 
   /** Every text the runners decoded, in order, redeliveries included. */
   let decodedTexts: string[] = [];
@@ -52,13 +24,13 @@ describe(PullConsumerRunner.name, () => {
     batchSize = 10,
     ackWaitMs?: number,
   ) {
-    const stream = layout.streamName('ingest');
+    const stream = streams.layout.streamName('ingest');
     return new PullConsumerRunner<string, B>({
-      js: nc.jetstream(),
-      jsm: await nc.jetstreamManager(),
+      js: streams.nc.jetstream(),
+      jsm: await streams.nc.jetstreamManager(),
       stream,
       durable: 'projector',
-      deadLetterSubject: layout.deadLetterSubject(stream, 'projector'),
+      deadLetterSubject: streams.layout.deadLetterSubject(stream, 'projector'),
       logger: pino({ level: 'silent' }),
       decode: async (msg: JsMsg) => {
         const text = sc.decode(msg.data);
@@ -87,20 +59,11 @@ describe(PullConsumerRunner.name, () => {
   }
 
   const publish = async (texts: string[]) => {
-    const js = nc.jetstream();
-    for (const t of texts) await js.publish(`${layout.subjectRoot('ingest')}.o.p.batch`, sc.encode(t));
+    const js = streams.nc.jetstream();
+    for (const t of texts) await js.publish(`${streams.layout.subjectRoot('ingest')}.o.p.batch`, sc.encode(t));
   };
 
-  const deadLetters = async (): Promise<string[]> => {
-    const jsm = await nc.jetstreamManager();
-    const info = await jsm.streams.info(layout.streamName('deadLetter'));
-    const out: string[] = [];
-    for (let seq = info.state.first_seq; seq <= info.state.last_seq && info.state.messages > 0; seq++) {
-      const m = await jsm.streams.getMessage(layout.streamName('deadLetter'), { seq });
-      out.push(`${sc.decode(m.data)}:${m.header.get('Spanlog-DLQ-Reason')}`);
-    }
-    return out;
-  };
+  const deadLetters = () => deadLetterTexts(streams);
 
   const counted = async (metric: typeof consumerAppliedMessages, labels: Record<string, string>) =>
     (await metric.get()).values.find((v) => Object.entries(labels).every(([k, x]) => v.labels[k as never] === x))?.value;
@@ -123,7 +86,7 @@ describe(PullConsumerRunner.name, () => {
     const dlq = await deadLetters();
     expect(dlq).toEqual(expect.arrayContaining(['unreadable:cannot read', expect.stringMatching(/^poison:failed 3 times: poison refused/)]));
     expect(await counted(consumerAppliedMessages, { consumer: 'projector' })).toBe(appliedBefore + 4);
-    expect(await counted(deadLetterCount, { stream: layout.streamName('ingest'), consumer: 'projector' })).toBe(2);
+    expect(await counted(deadLetterCount, { stream: streams.layout.streamName('ingest'), consumer: 'projector' })).toBe(2);
   }, 60_000);
 
   it('never sees a dead-lettered message again: the server takes the termination, so a letter whose cause is fixed later is applied only by a retry', async () => {
@@ -136,26 +99,26 @@ describe(PullConsumerRunner.name, () => {
     });
     // nats-server 2.9 took `+TERM <reason>` for an unknown acknowledgement and redelivered the message after each ack wait.
     expect(decodedTexts).toEqual(['unreadable']);
-    const info = await (await nc.jetstreamManager()).consumers.info(layout.streamName('ingest'), 'projector');
+    const info = await (await streams.nc.jetstreamManager()).consumers.info(streams.layout.streamName('ingest'), 'projector');
     expect({ pending: info.num_pending, ackPending: info.num_ack_pending, redelivered: info.num_redelivered }).toEqual({ pending: 0, ackPending: 0, redelivered: 0 });
   }, 30_000);
 
   it('shows its applied and dead-letter counts at 0 from the start, under the name it is given', async () => {
     // Constructing it is enough: a scrape before its first message already shows both series.
     new PullConsumerRunner<string>({
-      js: nc.jetstream(),
-      jsm: await nc.jetstreamManager(),
-      stream: layout.streamName('usage'),
-      durable: `${layout.prefix}usage-projector`,
+      js: streams.nc.jetstream(),
+      jsm: await streams.nc.jetstreamManager(),
+      stream: streams.layout.streamName('usage'),
+      durable: `${streams.layout.prefix}usage-projector`,
       name: 'usage-projector',
-      deadLetterSubject: layout.deadLetterSubject(layout.streamName('usage'), 'usage-projector'),
+      deadLetterSubject: streams.layout.deadLetterSubject(streams.layout.streamName('usage'), 'usage-projector'),
       logger: pino({ level: 'silent' }),
       decode: async (msg) => sc.decode(msg.data),
       apply: async () => undefined,
       isHealthy: async () => true,
     });
     expect(await counted(consumerAppliedMessages, { consumer: 'usage-projector' })).toBe(0);
-    expect(await counted(deadLetterCount, { stream: layout.streamName('usage'), consumer: 'usage-projector' })).toBe(0);
+    expect(await counted(deadLetterCount, { stream: streams.layout.streamName('usage'), consumer: 'usage-projector' })).toBe(0);
   });
 
   it('applies one batch at a time and in stream order, while the next one is fetched meanwhile', async () => {

@@ -1,21 +1,11 @@
-import { randomUUID } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { type JsMsg, type NatsConnection, StringCodec, connect } from 'nats';
+import { type JsMsg, StringCodec } from 'nats';
 import pino from 'pino';
 import { PermanentMessageError } from './consumer';
 import { JobConsumer, type JobConsumerOptions } from './job-consumer';
-import { STREAM_KEYS, StreamLayout, ensureStreams } from './streams';
+import { deadLetterTexts, until, useStreamsPerTest } from './testing/test-streams';
 
 const sc = StringCodec();
-const NATS_URL = process.env.NATS_URL ?? 'nats://127.0.0.1:4222';
-
-async function until(check: () => boolean | Promise<boolean>, timeoutMs = 15_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!(await check())) {
-    if (Date.now() > deadline) throw new Error('condition not met in time');
-    await sleep(50);
-  }
-}
 
 /** A promise the test settles when it wants to. */
 function gate(): { wait: Promise<void>; open: () => void } {
@@ -25,38 +15,23 @@ function gate(): { wait: Promise<void>; open: () => void } {
 }
 
 describe(JobConsumer.name, () => {
-  let nc: NatsConnection;
-  let layout: StreamLayout;
   const consumers: JobConsumer<string>[] = [];
 
-  beforeAll(async () => {
-    nc = await connect({ servers: NATS_URL });
-  });
-
-  beforeEach(async () => {
-    layout = new StreamLayout(`J${randomUUID().slice(0, 8)}_`);
-    await ensureStreams(await nc.jetstreamManager(), layout);
-  });
-
+  // Declared before the streams: jest runs afterEach hooks in declaration order, and the consumers read them.
   afterEach(async () => {
     for (const c of consumers.splice(0)) await c.stop();
-    const jsm = await nc.jetstreamManager();
-    for (const key of STREAM_KEYS) {
-      await jsm.streams.delete(layout.streamName(key)).catch(() => undefined);
-    }
   });
-
-  afterAll(() => nc.drain());
+  const streams = useStreamsPerTest('J');
 
   /** A started consumer of the test's EVALS stream. */
   async function started(run: JobConsumerOptions<string>['run'], over: Partial<JobConsumerOptions<string>> = {}): Promise<JobConsumer<string>> {
-    const stream = layout.streamName('evals');
+    const stream = streams.layout.streamName('evals');
     const consumer = new JobConsumer<string>({
-      js: nc.jetstream(),
-      jsm: await nc.jetstreamManager(),
+      js: streams.nc.jetstream(),
+      jsm: await streams.nc.jetstreamManager(),
       stream,
       durable: 'worker',
-      deadLetterSubject: layout.deadLetterSubject(stream, 'worker'),
+      deadLetterSubject: streams.layout.deadLetterSubject(stream, 'worker'),
       logger: pino({ level: 'silent' }),
       decode: async (msg: JsMsg) => {
         const text = sc.decode(msg.data);
@@ -75,22 +50,13 @@ describe(JobConsumer.name, () => {
   }
 
   const publish = async (texts: string[]) => {
-    const js = nc.jetstream();
-    for (const t of texts) await js.publish(`${layout.subjectRoot('evals')}.o.e`, sc.encode(t));
+    const js = streams.nc.jetstream();
+    for (const t of texts) await js.publish(`${streams.layout.subjectRoot('evals')}.o.e`, sc.encode(t));
   };
 
-  const deadLetters = async (): Promise<string[]> => {
-    const jsm = await nc.jetstreamManager();
-    const info = await jsm.streams.info(layout.streamName('deadLetter'));
-    const out: string[] = [];
-    for (let seq = info.state.first_seq; seq <= info.state.last_seq && info.state.messages > 0; seq++) {
-      const m = await jsm.streams.getMessage(layout.streamName('deadLetter'), { seq });
-      out.push(`${sc.decode(m.data)}:${m.header.get('Spanlog-DLQ-Reason')}`);
-    }
-    return out;
-  };
+  const deadLetters = () => deadLetterTexts(streams);
 
-  const unacked = async () => (await (await nc.jetstreamManager()).consumers.info(layout.streamName('evals'), 'worker')).num_ack_pending;
+  const unacked = async () => (await (await streams.nc.jetstreamManager()).consumers.info(streams.layout.streamName('evals'), 'worker')).num_ack_pending;
 
   it('runs and acks each job when it is done, so jobs fetched after a hanging one finish while it still hangs', async () => {
     const hang = gate();

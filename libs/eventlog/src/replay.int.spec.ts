@@ -1,23 +1,18 @@
-import { randomUUID } from 'node:crypto';
 import { NatsResources } from './nats-resources';
 import type { JsMsg } from 'nats';
 import { ensureDurableConsumer } from './dead-letter';
 import { consumerUnacknowledged, firstSeqStoredSince, replayStream, streamLastSeq } from './replay';
-import { STREAM_KEYS } from './streams';
+import { closeTestStreams, openTestStreams, testStreamPrefix } from './testing/test-streams';
 
-const NATS_URL = process.env.NATS_URL ?? 'nats://127.0.0.1:4222';
 
 describe(replayStream.name, () => {
   let nats: NatsResources;
 
   beforeEach(async () => {
-    nats = await NatsResources.open(NATS_URL, 'replay-test', `R${randomUUID().slice(0, 8)}_`);
+    nats = await openTestStreams('replay-test', testStreamPrefix('R'));
   });
 
-  afterEach(async () => {
-    for (const key of STREAM_KEYS) await nats.jsm.streams.delete(nats.layout.streamName(key)).catch(() => undefined);
-    await nats.close();
-  });
+  afterEach(() => closeTestStreams(nats));
 
   const append = async (n: number) => {
     for (let i = 1; i <= n; i++) await nats.js.publish(nats.layout.ingestSubject('org', 'project', 'batch'), new TextEncoder().encode(String(i)));

@@ -1,15 +1,10 @@
 import 'reflect-metadata';
 import { randomUUID } from 'node:crypto';
 import { withAdvisoryLock } from './advisory-lock';
-import { type TestDatabase, createTestDatabase } from './testing/test-database';
+import { useTestDatabase } from './testing/test-database';
 
 describe(withAdvisoryLock.name, () => {
-  let db: TestDatabase;
-
-  beforeAll(async () => {
-    db = await createTestDatabase();
-  });
-  afterAll(() => db?.drop());
+  const db = useTestDatabase();
 
   it('runs one holder at a time, refuses the others without running them, and frees the lock after', async () => {
     const key = `test.${randomUUID()}`;

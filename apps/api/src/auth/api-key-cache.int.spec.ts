@@ -1,10 +1,9 @@
 import 'reflect-metadata';
 import { randomUUID } from 'node:crypto';
 import { Client } from 'pg';
-import type { DataSource } from 'typeorm';
 import { hashApiKey } from '@app/domain';
 import { ApiKeyLookup, PrincipalCache, TenancyRepository } from '@app/persistence';
-import { type TestDatabase, createTestDatabase } from '@app/persistence/testing/test-database';
+import { seedProject, useTestDatabase } from '@app/persistence/testing/test-database';
 import { API_KEY_CHANGES_CHANNEL, ApiKeyChangeListener } from './api-key-change-listener';
 
 /** Long enough that only a notification can drop an entry within a test. */
@@ -20,30 +19,19 @@ async function until(done: () => boolean, timeoutMs = 5_000): Promise<number> {
 }
 
 describe('API key principals cached while Postgres notifies key changes', () => {
-  let db: TestDatabase;
-  let ds: DataSource;
-  let url: string;
+  const db = useTestDatabase();
   const listeners: ApiKeyChangeListener[] = [];
-
-  beforeAll(async () => {
-    db = await createTestDatabase();
-    ds = db.ds;
-    url = (ds.options as { url: string }).url;
-  });
 
   afterEach(async () => {
     await Promise.all(listeners.splice(0).map((l) => l.close()));
   });
 
-  afterAll(() => db?.drop());
-
   async function newKey(): Promise<{ secret: string; hash: string; id: string; orgId: string; projectId: string }> {
-    const [org] = await ds.query(`INSERT INTO organizations (name) VALUES ('acme') RETURNING id`);
-    const [project] = await ds.query(`INSERT INTO projects (org_id, name) VALUES ($1, 'agents') RETURNING id`, [org.id]);
-    const [user] = await ds.query(`INSERT INTO users (email, password_hash) VALUES ($1, 'x') RETURNING id`, [`${randomUUID()}@spanlog.test`]);
-    const key = await new TenancyRepository(ds).createApiKey(project.id, 'ingest', user.id);
+    const { orgId, projectId } = await seedProject(db.ds, { project: 'agents' });
+    const [user] = await db.ds.query(`INSERT INTO users (email, password_hash) VALUES ($1, 'x') RETURNING id`, [`${randomUUID()}@spanlog.test`]);
+    const key = await new TenancyRepository(db.ds).createApiKey(projectId, 'ingest', user.id);
     if (!key) throw new Error('no limit was given, yet the key was refused');
-    return { secret: key.apiKey, hash: hashApiKey(key.apiKey), id: key.id, orgId: org.id, projectId: project.id };
+    return { secret: key.apiKey, hash: hashApiKey(key.apiKey), id: key.id, orgId, projectId };
   }
 
   /** A cache with its listener; `state` follows the listener's callbacks. */
@@ -51,27 +39,27 @@ describe('API key principals cached while Postgres notifies key changes', () => 
     const state = { listening: 0, lost: 0 };
     const applicationName = `spanlog-test-${randomUUID().slice(0, 8)}`;
     const cache = new PrincipalCache(TTL_MS);
-    const listener = ApiKeyChangeListener.start(cache, { url, applicationName, firstRetryMs, onListening: () => state.listening++, onLost: () => state.lost++ });
+    const listener = ApiKeyChangeListener.start(cache, { url: db.url, applicationName, firstRetryMs, onListening: () => state.listening++, onLost: () => state.lost++ });
     listeners.push(listener);
     await until(() => state.listening === 1);
-    const dropConnection = () => ds.query('SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE application_name = $1', [applicationName]);
-    return { cache, lookup: new ApiKeyLookup(ds, cache, listener), state, dropConnection };
+    const dropConnection = () => db.ds.query('SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE application_name = $1', [applicationName]);
+    return { cache, lookup: new ApiKeyLookup(db.ds, cache, listener), state, dropConnection };
   }
 
   /** Counts the statements this test's code sends on the pool that read the known keys. */
   function countQueries() {
-    const original = ds.query.bind(ds);
+    const original = db.ds.query.bind(db.ds);
     let reads = 0;
-    ds.query = ((sql: string, ...rest: unknown[]) => {
+    db.ds.query = ((sql: string, ...rest: unknown[]) => {
       if (sql.includes('left(key_hash')) reads++;
       return (original as (...args: unknown[]) => Promise<unknown>)(sql, ...rest);
-    }) as typeof ds.query;
-    return { count: () => reads, stop: () => void (ds.query = original) };
+    }) as typeof db.ds.query;
+    return { count: () => reads, stop: () => void (db.ds.query = original) };
   }
 
   /** A change no trigger sees (replica mode): only a look-up that asks Postgres notices it. */
   const silently = (sql: string, params: unknown[]) =>
-    ds.transaction(async (m) => {
+    db.ds.transaction(async (m) => {
       await m.query('SET LOCAL session_replication_role = replica');
       await m.query(sql, params);
     });
@@ -79,7 +67,7 @@ describe('API key principals cached while Postgres notifies key changes', () => 
   it('refuses a key that resolved to nothing again without asking Postgres, whether or not the listener is connected', async () => {
     const key = await newKey();
     await silently('UPDATE api_keys SET revoked_at = now() WHERE id = $1', [key.id]);
-    for (const lookup of [new ApiKeyLookup(ds, new PrincipalCache(TTL_MS)), (await listening()).lookup]) {
+    for (const lookup of [new ApiKeyLookup(db.ds, new PrincipalCache(TTL_MS)), (await listening()).lookup]) {
       expect(await lookup.find(key.secret)).toBeNull();
       await silently('UPDATE api_keys SET revoked_at = NULL WHERE id = $1', [key.id]);
       expect(await lookup.find(key.secret)).toBeNull();
@@ -101,7 +89,7 @@ describe('API key principals cached while Postgres notifies key changes', () => 
     for (let i = 0; i < 5; i++) {
       const created = await newKey();
       expect(await lookup.mayExist(created.secret)).toBe(true);
-      await ds.query('UPDATE api_keys SET revoked_at = now() WHERE id = $1', [created.id]);
+      await db.ds.query('UPDATE api_keys SET revoked_at = now() WHERE id = $1', [created.id]);
       expect(await lookup.mayExist(`sl_${randomUUID()}`)).toBe(false);
       expect(await lookup.mayExist(created.secret)).toBe(false);
     }
@@ -109,7 +97,7 @@ describe('API key principals cached while Postgres notifies key changes', () => 
   });
 
   it('without a listener reads the known keys again at most once a second', async () => {
-    const lookup = new ApiKeyLookup(ds, new PrincipalCache(TTL_MS));
+    const lookup = new ApiKeyLookup(db.ds, new PrincipalCache(TTL_MS));
     const queries = countQueries();
     expect(await lookup.mayExist(`sl_${randomUUID()}`)).toBe(false);
     for (let i = 0; i < 50; i++) await lookup.mayExist(`sl_${randomUUID()}`);
@@ -136,7 +124,7 @@ describe('API key principals cached while Postgres notifies key changes', () => 
       const principal = await lookup.find(key.secret);
       expect(principal).toMatchObject({ apiKeyId: key.id, projectId: key.projectId, orgId: key.orgId, plan: 'free' });
       expect(cache.get(key.hash)).toEqual(principal);
-      await ds.query('UPDATE api_keys SET revoked_at = now() WHERE id = $1', [key.id]);
+      await db.ds.query('UPDATE api_keys SET revoked_at = now() WHERE id = $1', [key.id]);
       expect(await lookup.find(key.secret)).toBeNull();
     }
   });
@@ -145,12 +133,12 @@ describe('API key principals cached while Postgres notifies key changes', () => 
     const { cache, lookup } = await listening();
     const key = await newKey();
     await lookup.find(key.secret);
-    await ds.query('UPDATE api_keys SET revoked_at = now() WHERE id = $1', [key.id]);
+    await db.ds.query('UPDATE api_keys SET revoked_at = now() WHERE id = $1', [key.id]);
     await until(() => cache.get(key.hash) === undefined, 1_000);
   });
 
   it('is notified of every change to what a principal holds and of every new key, once per statement, but not of last_used_at', async () => {
-    const client = new Client({ connectionString: url });
+    const client = new Client({ connectionString: db.url });
     await client.connect();
     const payloads: (string | undefined)[] = [];
     client.on('notification', (n) => payloads.push(n.payload));
@@ -159,10 +147,10 @@ describe('API key principals cached while Postgres notifies key changes', () => 
       const [a, b] = [await newKey(), await newKey()];
       await client.query('SELECT 1');
       expect(payloads.splice(0)).toEqual(['api_keys created', 'api_keys created']);
-      await ds.query('UPDATE api_keys SET last_used_at = now() WHERE id = ANY($1)', [[a.id, b.id]]);
-      await ds.query('UPDATE api_keys SET revoked_at = now() WHERE id = ANY($1)', [[a.id, b.id]]);
-      await ds.query(`UPDATE organizations SET rate_limit_per_second = 5 WHERE id = $1`, [a.orgId]);
-      await ds.query('DELETE FROM projects WHERE id = $1', [b.projectId]);
+      await db.ds.query('UPDATE api_keys SET last_used_at = now() WHERE id = ANY($1)', [[a.id, b.id]]);
+      await db.ds.query('UPDATE api_keys SET revoked_at = now() WHERE id = ANY($1)', [[a.id, b.id]]);
+      await db.ds.query(`UPDATE organizations SET rate_limit_per_second = 5 WHERE id = $1`, [a.orgId]);
+      await db.ds.query('DELETE FROM projects WHERE id = $1', [b.projectId]);
       await client.query('SELECT 1');
       expect(payloads.slice(0, 2)).toEqual(['api_keys', 'organizations']);
       // The project's statement, and the cascade's delete of its keys.
@@ -176,7 +164,7 @@ describe('API key principals cached while Postgres notifies key changes', () => 
     const { lookup } = await listening();
     const key = await newKey();
     await lookup.find(key.secret);
-    await ds.query(`UPDATE organizations SET plan = 'pro' WHERE id = $1`, [key.orgId]);
+    await db.ds.query(`UPDATE organizations SET plan = 'pro' WHERE id = $1`, [key.orgId]);
     expect(await lookup.find(key.secret)).toMatchObject({ plan: 'pro' });
   });
 
@@ -184,7 +172,7 @@ describe('API key principals cached while Postgres notifies key changes', () => 
     const { lookup } = await listening();
     const key = await newKey();
     await lookup.find(key.secret);
-    await ds.query('DELETE FROM projects WHERE id = $1', [key.projectId]);
+    await db.ds.query('DELETE FROM projects WHERE id = $1', [key.projectId]);
     expect(await lookup.find(key.secret)).toBeNull();
   });
 

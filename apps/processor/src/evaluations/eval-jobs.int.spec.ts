@@ -1,9 +1,8 @@
 import 'reflect-metadata';
 import { randomUUID } from 'node:crypto';
-import type { DataSource } from 'typeorm';
 import { EVAL_JOB_SCHEMA, type EvalJobPublication, PLANS, evalJobMessageId } from '@app/domain';
 import { scheduleEvaluations } from '@app/persistence';
-import { type TestDatabase, createTestDatabase } from '@app/persistence/testing/test-database';
+import { seedProject, useTestDatabase } from '@app/persistence/testing/test-database';
 import { deleteTraces } from '@app/projections';
 import { relayEvalJobs } from '../reactors/eval-job-relay';
 import { claimEvalJob, finishEvalJob } from './eval-job-claim';
@@ -11,22 +10,11 @@ import { claimEvalJob, finishEvalJob } from './eval-job-claim';
 const NOW = Date.parse('2026-11-20T12:00:00Z');
 
 describe('evaluation jobs', () => {
-  let db: TestDatabase;
-  let ds: DataSource;
+  const db = useTestDatabase();
 
-  beforeAll(async () => {
-    db = await createTestDatabase();
-    ds = db.ds;
-  });
-  afterAll(() => db?.drop());
-
-  async function tenant(plan = 'free') {
-    const [{ id: orgId }] = await ds.query(`INSERT INTO organizations (name, plan) VALUES ($1, $2) RETURNING id`, [`org ${randomUUID()}`, plan]);
-    const [{ id: projectId }] = await ds.query(`INSERT INTO projects (org_id, name) VALUES ($1, 'p') RETURNING id`, [orgId]);
-    return { orgId: orgId as string, projectId: projectId as string };
-  }
+  const tenant = (plan = 'free') => seedProject(db.ds, { plan });
   async function evaluator(projectId: string, filter: object = { spanTypes: ['LLM'], names: [], sampleRate: 1 }, enabled = true) {
-    const [{ id }] = await ds.query(
+    const [{ id }] = await db.ds.query(
       `INSERT INTO evaluators (project_id, name, url, headers_sealed, signing_secret_sealed, timeout_ms, retries, filter, enabled)
        VALUES ($1, $2, 'https://eval.example.com', 'sealed', 'sealed', 10000, 1, $3, $4) RETURNING id`,
       [projectId, `e ${randomUUID()}`, JSON.stringify(filter), enabled],
@@ -35,13 +23,13 @@ describe('evaluation jobs', () => {
   }
   async function span(projectId: string, over: { type?: string; name?: string; output?: unknown } = {}) {
     const id = randomUUID();
-    await ds.query(
+    await db.ds.query(
       `INSERT INTO spans (project_id, id, trace_id, name, type, input, output, created_at) VALUES ($1, $2, $3, $4, $5, '"q"', $6, now())`,
       [projectId, id, randomUUID(), over.name ?? 'chat', over.type ?? 'LLM', over.output === undefined ? '"a"' : over.output === null ? null : JSON.stringify(over.output)],
     );
     return { projectId, id };
   }
-  const jobsOf = async (evaluatorId: string) => ds.query(`SELECT id, span_id, status, reason FROM eval_jobs WHERE evaluator_id = $1 ORDER BY span_id`, [evaluatorId]);
+  const jobsOf = async (evaluatorId: string) => db.ds.query(`SELECT id, span_id, status, reason FROM eval_jobs WHERE evaluator_id = $1 ORDER BY span_id`, [evaluatorId]);
 
   it('schedules each selected span with an output once per enabled evaluator', async () => {
     const { projectId } = await tenant();
@@ -49,14 +37,14 @@ describe('evaluation jobs', () => {
     const tools = await evaluator(projectId, { spanTypes: ['TOOL'], names: ['search'], sampleRate: 1 });
     await evaluator(projectId, { spanTypes: ['LLM'], names: [], sampleRate: 1 }, false);
     const spans = [await span(projectId), await span(projectId, { output: null }), await span(projectId, { type: 'TOOL', name: 'search' }), await span(projectId, { type: 'TOOL', name: 'fetch' })];
-    expect(await ds.transaction((m) => scheduleEvaluations(m, spans))).toBe(2);
-    expect(await ds.transaction((m) => scheduleEvaluations(m, spans))).toBe(0);
+    expect(await db.ds.transaction((m) => scheduleEvaluations(m, spans))).toBe(2);
+    expect(await db.ds.transaction((m) => scheduleEvaluations(m, spans))).toBe(0);
     expect((await jobsOf(llm)).map((j: { span_id: string }) => j.span_id)).toEqual([spans[0].id]);
     expect((await jobsOf(tools)).map((j: { span_id: string }) => j.span_id)).toEqual([spans[2].id]);
     // A project without evaluators costs one look-up and schedules nothing.
     const other = await tenant();
     const unevaluated = await span(other.projectId);
-    expect(await ds.transaction((m) => scheduleEvaluations(m, [unevaluated]))).toBe(0);
+    expect(await db.ds.transaction((m) => scheduleEvaluations(m, [unevaluated]))).toBe(0);
   });
 
   it('samples each span the same way every time, near the rate over many spans', async () => {
@@ -65,7 +53,7 @@ describe('evaluation jobs', () => {
     const none = await evaluator(projectId, { spanTypes: ['LLM'], names: [], sampleRate: 0 });
     const spans: { projectId: string; id: string }[] = [];
     for (let i = 0; i < 400; i++) spans.push(await span(projectId));
-    await ds.transaction((m) => scheduleEvaluations(m, spans));
+    await db.ds.transaction((m) => scheduleEvaluations(m, spans));
     const sampled = (await jobsOf(half)).length;
     expect(sampled).toBeGreaterThan(140);
     expect(sampled).toBeLessThan(260);
@@ -76,17 +64,17 @@ describe('evaluation jobs', () => {
     const { orgId, projectId } = await tenant();
     const id = await evaluator(projectId);
     const spans = [await span(projectId), await span(projectId)];
-    await ds.transaction((m) => scheduleEvaluations(m, spans));
+    await db.ds.transaction((m) => scheduleEvaluations(m, spans));
     const published: EvalJobPublication[] = [];
     let moved = 0;
-    do moved = await relayEvalJobs(ds, 1_000, async (jobs) => void published.push(...jobs));
+    do moved = await relayEvalJobs(db.ds, 1_000, async (jobs) => void published.push(...jobs));
     while (moved > 0);
     const mine = published.filter((j) => j.message.evaluatorId === id);
     expect(mine).toHaveLength(2);
     expect(mine[0]).toEqual({ message: { schema: EVAL_JOB_SCHEMA, jobId: expect.any(String), orgId, projectId, evaluatorId: id }, deferrals: 0 });
     expect(evalJobMessageId(mine[0])).toBe(mine[0].message.jobId);
     expect((await jobsOf(id)).map((j: { status: string }) => j.status)).toEqual(['published', 'published']);
-    expect(await relayEvalJobs(ds, 1_000, async () => undefined)).toBe(0);
+    expect(await relayEvalJobs(db.ds, 1_000, async () => undefined)).toBe(0);
   });
 
   it("stops a Free organization's evaluations at its monthly limit: the job is skipped and recorded, not counted", async () => {
@@ -94,61 +82,61 @@ describe('evaluation jobs', () => {
     const id = await evaluator(projectId);
     const limit = PLANS.free.evalRunsPerMonth as number;
     // The month's runs so far: all but one of the limit, and older ones that no longer count.
-    await ds.query(
+    await db.ds.query(
       `INSERT INTO eval_jobs (org_id, project_id, evaluator_id, trace_id, span_id, status, started_at)
        SELECT $1, $2, $3, gen_random_uuid(), gen_random_uuid(), 'done', $4 FROM generate_series(1, $5)`,
       [orgId, projectId, id, '2026-11-02T00:00:00Z', limit - 1],
     );
-    await ds.query(
+    await db.ds.query(
       `INSERT INTO eval_jobs (org_id, project_id, evaluator_id, trace_id, span_id, status, started_at)
        SELECT $1, $2, $3, gen_random_uuid(), gen_random_uuid(), 'done', '2026-10-31T23:59:59Z' FROM generate_series(1, 50)`,
       [orgId, projectId, id],
     );
     const first = await span(projectId);
     const second = await span(projectId);
-    await ds.transaction((m) => scheduleEvaluations(m, [first, second]));
-    const [a, b] = await ds.query(`SELECT id FROM eval_jobs WHERE span_id = ANY($1::uuid[]) ORDER BY span_id = $2 DESC`, [[first.id, second.id], first.id]);
+    await db.ds.transaction((m) => scheduleEvaluations(m, [first, second]));
+    const [a, b] = await db.ds.query(`SELECT id FROM eval_jobs WHERE span_id = ANY($1::uuid[]) ORDER BY span_id = $2 DESC`, [[first.id, second.id], first.id]);
 
     // Claimed at once, the two race for the last run: exactly one gets it.
-    const claims = await Promise.all([claimEvalJob(ds, a.id, NOW), claimEvalJob(ds, b.id, NOW)]);
+    const claims = await Promise.all([claimEvalJob(db.ds, a.id, NOW), claimEvalJob(db.ds, b.id, NOW)]);
     expect(claims.map((c) => c.kind).sort()).toEqual(['run', 'skipped']);
     const skipped = claims.find((c) => c.kind === 'skipped') as { reason: string };
     expect(skipped.reason).toMatch(/quota: the free plan's monthly quota of 500 LLM evals is used up \(500 this month\); it resets at 2026-12-01T00:00:00.000Z/);
     const ran = claims.find((c) => c.kind === 'run') as Extract<(typeof claims)[number], { kind: 'run' }>;
-    await finishEvalJob(ds, ran.run, { score: 1, pass: true, reason: null, metadata: null });
-    const counted = await ds.query(`SELECT month, metric, n FROM usage_outbox WHERE org_id = $1`, [orgId]);
+    await finishEvalJob(db.ds, ran.run, { score: 1, pass: true, reason: null, metadata: null });
+    const counted = await db.ds.query(`SELECT month, metric, n FROM usage_outbox WHERE org_id = $1`, [orgId]);
     expect(counted).toEqual([{ month: '2026-11', metric: 'eval_runs', n: 1 }]);
 
     // A redelivered job is not run or counted again.
-    expect(await claimEvalJob(ds, a.id, NOW)).toEqual({ kind: 'finished' });
-    expect(await claimEvalJob(ds, b.id, NOW)).toEqual({ kind: 'finished' });
-    await finishEvalJob(ds, ran.run, { score: 1, pass: true, reason: null, metadata: null });
-    expect(await ds.query(`SELECT count(*)::int AS n FROM usage_outbox WHERE org_id = $1`, [orgId])).toEqual([{ n: 1 }]);
+    expect(await claimEvalJob(db.ds, a.id, NOW)).toEqual({ kind: 'finished' });
+    expect(await claimEvalJob(db.ds, b.id, NOW)).toEqual({ kind: 'finished' });
+    await finishEvalJob(db.ds, ran.run, { score: 1, pass: true, reason: null, metadata: null });
+    expect(await db.ds.query(`SELECT count(*)::int AS n FROM usage_outbox WHERE org_id = $1`, [orgId])).toEqual([{ n: 1 }]);
   });
 
   it('runs past the limit on a plan with overages, and runs a job again whose worker died mid-call without counting it twice', async () => {
     const { orgId, projectId } = await tenant('pro');
     const id = await evaluator(projectId);
-    await ds.query(
+    await db.ds.query(
       `INSERT INTO eval_jobs (org_id, project_id, evaluator_id, trace_id, span_id, status, started_at)
        SELECT $1, $2, $3, gen_random_uuid(), gen_random_uuid(), 'done', $4 FROM generate_series(1, $5)`,
       [orgId, projectId, id, '2026-11-02T00:00:00Z', PLANS.pro.evalRunsPerMonth],
     );
     const s = await span(projectId);
-    await ds.transaction((m) => scheduleEvaluations(m, [s]));
-    const [{ id: jobId }] = await ds.query(`SELECT id FROM eval_jobs WHERE span_id = $1`, [s.id]);
-    const first = await claimEvalJob(ds, jobId, NOW);
+    await db.ds.transaction((m) => scheduleEvaluations(m, [s]));
+    const [{ id: jobId }] = await db.ds.query(`SELECT id FROM eval_jobs WHERE span_id = $1`, [s.id]);
+    const first = await claimEvalJob(db.ds, jobId, NOW);
     expect(first.kind).toBe('run');
-    const again = await claimEvalJob(ds, jobId, NOW);
+    const again = await claimEvalJob(db.ds, jobId, NOW);
     expect(again).toEqual(first);
     if (again.kind !== 'run') throw new Error('unreachable');
     expect(again.run).toMatchObject({ orgId, projectId, span: { spanId: s.id, input: 'q', output: 'a' }, evaluator: { id, url: 'https://eval.example.com', timeoutMs: 10_000, retries: 1 } });
-    await finishEvalJob(ds, again.run, { score: 0.5, pass: false, reason: 'meh', metadata: null });
-    expect(await ds.query(`SELECT status, score, pass, reason FROM eval_jobs WHERE id = $1`, [jobId])).toEqual([{ status: 'done', score: 0.5, pass: false, reason: 'meh' }]);
+    await finishEvalJob(db.ds, again.run, { score: 0.5, pass: false, reason: 'meh', metadata: null });
+    expect(await db.ds.query(`SELECT status, score, pass, reason FROM eval_jobs WHERE id = $1`, [jobId])).toEqual([{ status: 'done', score: 0.5, pass: false, reason: 'meh' }]);
 
     // Retention takes the result with the trace; the run stays counted for the month's quota.
-    await ds.transaction((m) => deleteTraces(m, [{ projectId, id: again.run.span.traceId, deletedAt: '2026-11-21T00:00:00Z' }]));
-    expect(await ds.query(`SELECT status, score, pass, reason, started_at IS NOT NULL AS started FROM eval_jobs WHERE id = $1`, [jobId])).toEqual([
+    await db.ds.transaction((m) => deleteTraces(m, [{ projectId, id: again.run.span.traceId, deletedAt: '2026-11-21T00:00:00Z' }]));
+    expect(await db.ds.query(`SELECT status, score, pass, reason, started_at IS NOT NULL AS started FROM eval_jobs WHERE id = $1`, [jobId])).toEqual([
       { status: 'done', score: null, pass: null, reason: null, started: true },
     ]);
   });
@@ -158,13 +146,13 @@ describe('evaluation jobs', () => {
     const id = await evaluator(projectId);
     const gone = await span(projectId);
     const kept = await span(projectId);
-    await ds.transaction((m) => scheduleEvaluations(m, [gone, kept]));
-    const jobs: { id: string; span_id: string }[] = await ds.query(`SELECT id, span_id FROM eval_jobs WHERE evaluator_id = $1`, [id]);
+    await db.ds.transaction((m) => scheduleEvaluations(m, [gone, kept]));
+    const jobs: { id: string; span_id: string }[] = await db.ds.query(`SELECT id, span_id FROM eval_jobs WHERE evaluator_id = $1`, [id]);
     const jobOf = (spanId: string) => (jobs.find((j) => j.span_id === spanId) as { id: string }).id;
-    await ds.query(`DELETE FROM spans WHERE project_id = $1 AND id = $2`, [projectId, gone.id]);
-    expect(await claimEvalJob(ds, jobOf(gone.id), NOW)).toEqual({ kind: 'skipped', reason: 'the span no longer exists (deleted by retention)' });
-    await ds.query(`UPDATE evaluators SET enabled = false WHERE id = $1`, [id]);
-    expect(await claimEvalJob(ds, jobOf(kept.id), NOW)).toEqual({ kind: 'skipped', reason: 'the evaluator is disabled' });
+    await db.ds.query(`DELETE FROM spans WHERE project_id = $1 AND id = $2`, [projectId, gone.id]);
+    expect(await claimEvalJob(db.ds, jobOf(gone.id), NOW)).toEqual({ kind: 'skipped', reason: 'the span no longer exists (deleted by retention)' });
+    await db.ds.query(`UPDATE evaluators SET enabled = false WHERE id = $1`, [id]);
+    expect(await claimEvalJob(db.ds, jobOf(kept.id), NOW)).toEqual({ kind: 'skipped', reason: 'the evaluator is disabled' });
     expect((await jobsOf(id)).map((j: { status: string }) => j.status)).toEqual(['skipped', 'skipped']);
   });
 
@@ -172,33 +160,33 @@ describe('evaluation jobs', () => {
     const { orgId, projectId } = await tenant('free');
     const id = await evaluator(projectId);
     const s = await span(projectId);
-    await ds.transaction((m) => scheduleEvaluations(m, [s]));
-    const [{ id: jobId }] = await ds.query(`SELECT id FROM eval_jobs WHERE span_id = $1`, [s.id]);
+    await db.ds.transaction((m) => scheduleEvaluations(m, [s]));
+    const [{ id: jobId }] = await db.ds.query(`SELECT id FROM eval_jobs WHERE span_id = $1`, [s.id]);
     const relayMine = async () => {
       const mine: EvalJobPublication[] = [];
-      await relayEvalJobs(ds, 1_000, async (jobs) => void mine.push(...jobs.filter((j) => j.message.jobId === jobId)));
+      await relayEvalJobs(db.ds, 1_000, async (jobs) => void mine.push(...jobs.filter((j) => j.message.jobId === jobId)));
       return mine;
     };
     expect(await relayMine()).toHaveLength(1);
     const asked: string[] = [];
     const full = (url: string) => (asked.push(url), false);
 
-    expect(await claimEvalJob(ds, jobId, NOW, full)).toEqual({ kind: 'deferred', delayMs: 1_000 });
+    expect(await claimEvalJob(db.ds, jobId, NOW, full)).toEqual({ kind: 'deferred', delayMs: 1_000 });
     expect(asked).toEqual(['https://eval.example.com']);
     const waiting = async () =>
-      (await ds.query(`SELECT status, deferrals, started_at, round(extract(epoch FROM available_at - now()) * 1000) AS due_in_ms FROM eval_jobs WHERE id = $1`, [jobId]))[0];
+      (await db.ds.query(`SELECT status, deferrals, started_at, round(extract(epoch FROM available_at - now()) * 1000) AS due_in_ms FROM eval_jobs WHERE id = $1`, [jobId]))[0];
     expect(await waiting()).toMatchObject({ status: 'queued', deferrals: 1, started_at: null });
     // Not before it is due; then as a message of its own, which the stream does not drop as a repeat.
     expect(await relayMine()).toEqual([]);
-    await ds.query(`UPDATE eval_jobs SET available_at = now() WHERE id = $1`, [jobId]);
+    await db.ds.query(`UPDATE eval_jobs SET available_at = now() WHERE id = $1`, [jobId]);
     const [again] = await relayMine();
     expect(again).toEqual({ message: { schema: EVAL_JOB_SCHEMA, jobId, orgId, projectId, evaluatorId: id }, deferrals: 1 });
     expect(evalJobMessageId(again)).toBe(`${jobId}.1`);
 
-    expect(await claimEvalJob(ds, jobId, NOW, full)).toEqual({ kind: 'deferred', delayMs: 2_000 });
+    expect(await claimEvalJob(db.ds, jobId, NOW, full)).toEqual({ kind: 'deferred', delayMs: 2_000 });
     expect(Number((await waiting()).due_in_ms)).toBeGreaterThan(1_000);
     // Deferring took none of the Free organization's runs, and a job with room runs.
-    expect(await ds.query(`SELECT count(*)::int AS n FROM eval_jobs WHERE org_id = $1 AND status IN ('running', 'done')`, [orgId])).toEqual([{ n: 0 }]);
-    expect((await claimEvalJob(ds, jobId, NOW, () => true)).kind).toBe('run');
+    expect(await db.ds.query(`SELECT count(*)::int AS n FROM eval_jobs WHERE org_id = $1 AND status IN ('running', 'done')`, [orgId])).toEqual([{ n: 0 }]);
+    expect((await claimEvalJob(db.ds, jobId, NOW, () => true)).kind).toBe('run');
   });
 });

@@ -1,26 +1,18 @@
 import 'reflect-metadata';
-import { randomUUID } from 'node:crypto';
 import { createMonitor } from '@app/persistence';
-import { type TestDatabase, createTestDatabase } from '@app/persistence/testing/test-database';
+import { seedProject, useTestDatabase } from '@app/persistence/testing/test-database';
 import { monitorEvaluationAgeGauge, monitorStateGauge } from './monitor-gauge';
 
 describe('monitor gauges', () => {
-  let db: TestDatabase;
-
-  beforeAll(async () => {
-    db = await createTestDatabase();
-  });
-
-  afterAll(() => db?.drop());
+  const db = useTestDatabase();
 
   it('count enabled monitors per state and show the oldest evaluation, naming no project or monitor', async () => {
     const ds = db.ds;
     // No monitor enabled: none is late.
     expect((await monitorEvaluationAgeGauge(ds).get()).values).toEqual([{ labels: {}, value: 0 }]);
-    const [org] = await ds.query(`INSERT INTO organizations (name) VALUES ($1) RETURNING id`, [`org ${randomUUID()}`]);
-    const [project] = await ds.query(`INSERT INTO projects (org_id, name) VALUES ($1, 'p') RETURNING id`, [org.id]);
+    const { projectId } = await seedProject(ds);
     const monitor = (name: string, enabled: boolean) =>
-      createMonitor(ds, project.id, { name, metric: 'calls', scoreName: null, filter: {}, windowSeconds: 300, comparison: '<', threshold: 1, enabled });
+      createMonitor(ds, projectId, { name, metric: 'calls', scoreName: null, filter: {}, windowSeconds: 300, comparison: '<', threshold: 1, enabled });
     const evaluated = await monitor('evaluated', true);
     const alerting = await monitor('alerting', true);
     const never = await monitor('never evaluated', true);

@@ -1,44 +1,34 @@
 import 'reflect-metadata';
 import { randomUUID } from 'node:crypto';
-import type { DataSource } from 'typeorm';
 import type { AuditEvent } from '@app/domain';
 import { createMonitor, deleteMonitor, recordEvaluation } from '@app/persistence';
-import { type TestDatabase, createTestDatabase } from '@app/persistence/testing/test-database';
+import { seedProject, useTestDatabase } from '@app/persistence/testing/test-database';
 import { relayStateChangeAudits } from './monitor-audit-relay';
 
 describe('monitor state changes audited from their outbox', () => {
-  let ds: DataSource;
-  let db: TestDatabase;
-
-  beforeAll(async () => {
-    db = await createTestDatabase();
-    ds = db.ds;
-  });
-
-  afterAll(() => db?.drop());
+  const db = useTestDatabase();
 
   it('audits each change once, keeps a change whose publish failed for the next try, and gives it the same event id', async () => {
-    const [org] = await ds.query(`INSERT INTO organizations (name) VALUES ($1) RETURNING id`, [`org ${randomUUID()}`]);
-    const [project] = await ds.query(`INSERT INTO projects (org_id, name) VALUES ($1, 'p') RETURNING id`, [org.id]);
-    const monitor = await createMonitor(ds, project.id, { name: 'slow', metric: 'latency_p95', scoreName: null, filter: {}, windowSeconds: 300, comparison: '>', threshold: 1000, enabled: true });
+    const { orgId, projectId } = await seedProject(db.ds);
+    const monitor = await createMonitor(db.ds, projectId, { name: 'slow', metric: 'latency_p95', scoreName: null, filter: {}, windowSeconds: 300, comparison: '>', threshold: 1000, enabled: true });
     const window = { windowStart: new Date('2026-11-24T10:00:00Z'), windowEnd: new Date('2026-11-24T10:05:00Z') };
-    expect(await recordEvaluation(ds, monitor, { state: 'ALERT', value: 2500, ...window })).toBe(true);
+    expect(await recordEvaluation(db.ds, monitor, { state: 'ALERT', value: 2500, ...window })).toBe(true);
 
     const published: AuditEvent[] = [];
     const publish = async (events: AuditEvent[]) => void published.push(...events);
     const failedTry: AuditEvent[] = [];
-    await expect(relayStateChangeAudits(ds, 100, async (events) => { failedTry.push(...events); throw new Error('timeout'); })).rejects.toThrow('timeout');
-    expect(await relayStateChangeAudits(ds, 100, publish)).toBe(1);
-    expect(await relayStateChangeAudits(ds, 100, publish)).toBe(0);
+    await expect(relayStateChangeAudits(db.ds, 100, async (events) => { failedTry.push(...events); throw new Error('timeout'); })).rejects.toThrow('timeout');
+    expect(await relayStateChangeAudits(db.ds, 100, publish)).toBe(1);
+    expect(await relayStateChangeAudits(db.ds, 100, publish)).toBe(0);
 
     expect(published).toEqual([
       {
         id: failedTry[0].id,
-        orgId: org.id,
+        orgId,
         actorUserId: null,
         action: 'monitor.state_changed',
         target: monitor.id,
-        details: { projectId: project.id, name: 'slow', from: null, to: 'ALERT', value: 2500, threshold: 1000, comparison: '>', windowStart: '2026-11-24T10:00:00.000Z', windowEnd: '2026-11-24T10:05:00.000Z' },
+        details: { projectId, name: 'slow', from: null, to: 'ALERT', value: 2500, threshold: 1000, comparison: '>', windowStart: '2026-11-24T10:00:00.000Z', windowEnd: '2026-11-24T10:05:00.000Z' },
         ip: null,
         at: expect.any(String),
       },
@@ -46,22 +36,22 @@ describe('monitor state changes audited from their outbox', () => {
   });
 
   it('audits a change once even when its monitor, or its project, was deleted before the change could be published', async () => {
-    const [org] = await ds.query(`INSERT INTO organizations (name) VALUES ($1) RETURNING id`, [`org ${randomUUID()}`]);
-    const projects = await Promise.all(['kept', 'deleted'].map(async (name) => (await ds.query(`INSERT INTO projects (org_id, name) VALUES ($1, $2) RETURNING id`, [org.id, name]))[0].id as string));
+    const [org] = await db.ds.query(`INSERT INTO organizations (name) VALUES ($1) RETURNING id`, [`org ${randomUUID()}`]);
+    const projects = await Promise.all(['kept', 'deleted'].map(async (name) => (await db.ds.query(`INSERT INTO projects (org_id, name) VALUES ($1, $2) RETURNING id`, [org.id, name]))[0].id as string));
     const settings = { metric: 'calls', scoreName: null, filter: {}, windowSeconds: 300, comparison: '<', threshold: 1, enabled: true } as const;
-    const deletedMonitor = await createMonitor(ds, projects[0], { name: 'deleted monitor', ...settings });
-    const inDeletedProject = await createMonitor(ds, projects[1], { name: 'in a deleted project', ...settings });
+    const deletedMonitor = await createMonitor(db.ds, projects[0], { name: 'deleted monitor', ...settings });
+    const inDeletedProject = await createMonitor(db.ds, projects[1], { name: 'in a deleted project', ...settings });
     const window = { windowStart: new Date('2026-11-24T10:00:00Z'), windowEnd: new Date('2026-11-24T10:05:00Z') };
-    for (const monitor of [deletedMonitor, inDeletedProject]) expect(await recordEvaluation(ds, monitor, { state: 'ALERT', value: 0, ...window })).toBe(true);
+    for (const monitor of [deletedMonitor, inDeletedProject]) expect(await recordEvaluation(db.ds, monitor, { state: 'ALERT', value: 0, ...window })).toBe(true);
 
-    await expect(relayStateChangeAudits(ds, 100, () => Promise.reject(new Error('NATS unreachable')))).rejects.toThrow('NATS unreachable');
-    expect(await deleteMonitor(ds, projects[0], deletedMonitor.id)).toBe(true);
-    await ds.query('DELETE FROM projects WHERE id = $1', [projects[1]]);
+    await expect(relayStateChangeAudits(db.ds, 100, () => Promise.reject(new Error('NATS unreachable')))).rejects.toThrow('NATS unreachable');
+    expect(await deleteMonitor(db.ds, projects[0], deletedMonitor.id)).toBe(true);
+    await db.ds.query('DELETE FROM projects WHERE id = $1', [projects[1]]);
 
     const published: AuditEvent[] = [];
     const publish = async (events: AuditEvent[]) => void published.push(...events);
-    expect(await relayStateChangeAudits(ds, 100, publish)).toBe(2);
-    expect(await relayStateChangeAudits(ds, 100, publish)).toBe(0);
+    expect(await relayStateChangeAudits(db.ds, 100, publish)).toBe(2);
+    expect(await relayStateChangeAudits(db.ds, 100, publish)).toBe(0);
 
     const audited = published.map((e) => ({ target: e.target, action: e.action, projectId: e.details.projectId, name: e.details.name, to: e.details.to }));
     expect(audited).toEqual([

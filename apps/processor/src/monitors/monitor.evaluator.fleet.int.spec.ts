@@ -1,52 +1,48 @@
 import 'reflect-metadata';
-import { randomUUID } from 'node:crypto';
 import pino from 'pino';
 import type { DataSource } from 'typeorm';
 import type { AppConfig } from '@app/config';
-import { NatsResources, STREAM_KEYS } from '@app/eventlog';
+import type { NatsResources } from '@app/eventlog';
 import { createDataSource, createMonitor, recordServingVersion } from '@app/persistence';
-import { type TestDatabase, createTestDatabase } from '@app/persistence/testing/test-database';
+import { closeTestStreams, openTestStreams, testStreamPrefix } from '@app/eventlog/testing/test-streams';
+import { seedProject, useTestDatabase } from '@app/persistence/testing/test-database';
 import { modelStatsProjection, telemetryProjection } from '@app/projections';
 import { MonitorEvaluator } from './monitor.evaluator';
 
-const NATS_URL = process.env.NATS_URL ?? 'nats://127.0.0.1:4222';
 /** Enough monitors that a round takes long enough for two unlocked rounds to overlap. */
 const MONITORS = 60;
 
 /** Two processors, each with its own pool and NATS connection, running a round at the same moment. */
 describe('monitor evaluation by a fleet', () => {
-  let db: TestDatabase;
+  // Declared before the database: jest runs afterAll hooks in declaration order, and these still use it.
+  afterAll(async () => {
+    await closeTestStreams(nats[0]);
+    for (const n of nats.slice(1)) await n.close();
+    await other?.destroy();
+  });
+  const db = useTestDatabase();
   let other: DataSource;
   const nats: NatsResources[] = [];
   const evaluators: MonitorEvaluator[] = [];
-  const prefix = `F${randomUUID().slice(0, 8)}_`;
+  const prefix = testStreamPrefix('F');
 
   beforeAll(async () => {
-    db = await createTestDatabase();
-    other = createDataSource({ url: (db.ds.options as { url: string }).url, poolSize: 4 });
+    other = createDataSource({ url: db.url, poolSize: 4 });
     await other.initialize();
     for (const projection of [telemetryProjection, modelStatsProjection]) await recordServingVersion(db.ds, projection.name, projection.version);
     const config = { monitorIntervalMs: 60_000, monitorSettleMs: -300_000, monitorMaxLagMessages: 10_000 } as AppConfig;
     for (const [i, ds] of [db.ds, other].entries()) {
-      nats.push(await NatsResources.open(NATS_URL, `monitor-fleet-test-${i}`, prefix));
+      nats.push(await openTestStreams(`monitor-fleet-test-${i}`, prefix));
       evaluators.push(new MonitorEvaluator(ds, nats[i], config, pino({ level: 'silent' })));
     }
   });
 
-  afterAll(async () => {
-    for (const key of STREAM_KEYS) await nats[0]?.jsm.streams.delete(nats[0].layout.streamName(key)).catch(() => undefined);
-    for (const n of nats) await n.close();
-    await other?.destroy();
-    await db?.drop();
-  });
-
   it('writes one history row and one audit event per change of state when two processors run a round at once', async () => {
     const ds = db.ds;
-    const [org] = await ds.query(`INSERT INTO organizations (name) VALUES ($1) RETURNING id`, [`org ${randomUUID()}`]);
-    const [project] = await ds.query(`INSERT INTO projects (org_id, name) VALUES ($1, 'p') RETURNING id`, [org.id]);
+    const { projectId } = await seedProject(ds);
     // Fewer than one call in an empty project: every evaluation moves each from no state to ALERT.
     for (let i = 0; i < MONITORS; i++) {
-      await createMonitor(ds, project.id, { name: `no traffic ${i}`, metric: 'calls', scoreName: null, filter: {}, windowSeconds: 300, comparison: '<', threshold: 1, enabled: true });
+      await createMonitor(ds, projectId, { name: `no traffic ${i}`, metric: 'calls', scoreName: null, filter: {}, windowSeconds: 300, comparison: '<', threshold: 1, enabled: true });
     }
 
     await Promise.all(evaluators.map((e) => e.runRound()));
@@ -54,10 +50,10 @@ describe('monitor evaluation by a fleet', () => {
 
     const [history] = await ds.query(
       `SELECT count(*)::int AS rows, count(DISTINCT monitor_id)::int AS monitors FROM monitor_history h JOIN monitors m ON m.id = h.monitor_id WHERE m.project_id = $1`,
-      [project.id],
+      [projectId],
     );
     expect(history).toEqual({ rows: MONITORS, monitors: MONITORS });
-    const [{ alert }] = await ds.query(`SELECT count(*) FILTER (WHERE state = 'ALERT')::int AS alert FROM monitors WHERE project_id = $1`, [project.id]);
+    const [{ alert }] = await ds.query(`SELECT count(*) FILTER (WHERE state = 'ALERT')::int AS alert FROM monitors WHERE project_id = $1`, [projectId]);
     expect(alert).toBe(MONITORS);
     const audit = await nats[0].jsm.streams.info(nats[0].layout.streamName('audit'));
     expect(audit.state.messages).toBe(MONITORS);

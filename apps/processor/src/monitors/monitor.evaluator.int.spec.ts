@@ -1,15 +1,13 @@
 import 'reflect-metadata';
-import { randomUUID } from 'node:crypto';
 import pino from 'pino';
-import type { DataSource } from 'typeorm';
 import type { AppConfig } from '@app/config';
-import { NatsResources, STREAM_KEYS } from '@app/eventlog';
+import type { NatsResources } from '@app/eventlog';
 import { createMonitor, recordServingVersion } from '@app/persistence';
-import { type TestDatabase, createTestDatabase } from '@app/persistence/testing/test-database';
+import { closeTestStreams, openTestStreams, testStreamPrefix } from '@app/eventlog/testing/test-streams';
+import { seedProject, useTestDatabase } from '@app/persistence/testing/test-database';
 import { modelStatsProjection, telemetryProjection } from '@app/projections';
 import { MonitorEvaluator } from './monitor.evaluator';
 
-const NATS_URL = process.env.NATS_URL ?? 'nats://127.0.0.1:4222';
 const MAX_LAG = 2;
 
 /**
@@ -17,42 +15,32 @@ const MAX_LAG = 2;
  * alone, must leave a monitor that would otherwise change state as it was, with no history.
  */
 describe('monitor evaluator guards', () => {
-  let db: TestDatabase;
-  let ds: DataSource;
+  const db = useTestDatabase();
   let nats: NatsResources;
   let evaluator: MonitorEvaluator;
   const logs: { level: number; msg: string; monitor?: string }[] = [];
 
   beforeAll(async () => {
-    db = await createTestDatabase();
-    ds = db.ds;
-    nats = await NatsResources.open(NATS_URL, 'monitor-guards-test', `M${randomUUID().slice(0, 8)}_`);
+    nats = await openTestStreams('monitor-guards-test', testStreamPrefix('M'));
     const config = { monitorIntervalMs: 60_000, monitorSettleMs: -300_000, monitorMaxLagMessages: MAX_LAG } as AppConfig;
-    evaluator = new MonitorEvaluator(ds, nats, config, pino({ level: 'info' }, { write: (line: string) => void logs.push(JSON.parse(line)) }));
+    evaluator = new MonitorEvaluator(db.ds, nats, config, pino({ level: 'info' }, { write: (line: string) => void logs.push(JSON.parse(line)) }));
   });
 
-  afterAll(async () => {
-    if (nats) {
-      for (const key of STREAM_KEYS) await nats.jsm.streams.delete(nats.layout.streamName(key)).catch(() => undefined);
-      await nats.close();
-    }
-    await db?.drop();
-  });
+  afterAll(() => closeTestStreams(nats));
 
   beforeEach(async () => {
-    for (const projection of [telemetryProjection, modelStatsProjection]) await recordServingVersion(ds, projection.name, projection.version);
-    await ds.query('DELETE FROM stats_5m_dirty');
+    for (const projection of [telemetryProjection, modelStatsProjection]) await recordServingVersion(db.ds, projection.name, projection.version);
+    await db.ds.query('DELETE FROM stats_5m_dirty');
   });
 
   /** A monitor that any evaluation moves from no state to ALERT: fewer than one call in an empty project. */
   const quietMonitor = async () => {
-    const [org] = await ds.query(`INSERT INTO organizations (name) VALUES ($1) RETURNING id`, [`org ${randomUUID()}`]);
-    const [project] = await ds.query(`INSERT INTO projects (org_id, name) VALUES ($1, 'p') RETURNING id`, [org.id]);
-    const monitor = await createMonitor(ds, project.id, { name: 'no traffic', metric: 'calls', scoreName: null, filter: {}, windowSeconds: 300, comparison: '<', threshold: 1, enabled: true });
-    return { projectId: project.id as string, id: monitor.id };
+    const { projectId } = await seedProject(db.ds);
+    const monitor = await createMonitor(db.ds, projectId, { name: 'no traffic', metric: 'calls', scoreName: null, filter: {}, windowSeconds: 300, comparison: '<', threshold: 1, enabled: true });
+    return { projectId, id: monitor.id };
   };
   const stateOf = async (id: string) => {
-    const [row] = await ds.query('SELECT state, (SELECT count(*)::int FROM monitor_history h WHERE h.monitor_id = m.id) AS changes FROM monitors m WHERE id = $1', [id]);
+    const [row] = await db.ds.query('SELECT state, (SELECT count(*)::int FROM monitor_history h WHERE h.monitor_id = m.id) AS changes FROM monitors m WHERE id = $1', [id]);
     return row as { state: string | null; changes: number };
   };
 
@@ -64,11 +52,11 @@ describe('monitor evaluator guards', () => {
 
   it.each([telemetryProjection, modelStatsProjection])('skips the round while the $name projection serves an older version than the code builds', async (projection) => {
     const monitor = await quietMonitor();
-    await recordServingVersion(ds, projection.name, projection.version - 1);
+    await recordServingVersion(db.ds, projection.name, projection.version - 1);
     await evaluator.runRound();
     expect(await stateOf(monitor.id)).toEqual({ state: null, changes: 0 });
 
-    await recordServingVersion(ds, projection.name, projection.version);
+    await recordServingVersion(db.ds, projection.name, projection.version);
     await evaluator.runRound();
     expect(await stateOf(monitor.id)).toEqual({ state: 'ALERT', changes: 1 });
   });
@@ -76,38 +64,38 @@ describe('monitor evaluator guards', () => {
   it('skips a project whose stats bucket inside the window awaits its recount, and evaluates the others', async () => {
     const marked = await quietMonitor();
     const other = await quietMonitor();
-    await ds.query(`INSERT INTO stats_5m_dirty (project_id, bucket) VALUES ($1, date_bin('5 minutes', now(), 'epoch'))`, [marked.projectId]);
+    await db.ds.query(`INSERT INTO stats_5m_dirty (project_id, bucket) VALUES ($1, date_bin('5 minutes', now(), 'epoch'))`, [marked.projectId]);
     await evaluator.runRound();
     expect(await stateOf(marked.id)).toEqual({ state: null, changes: 0 });
     expect(await stateOf(other.id)).toEqual({ state: 'ALERT', changes: 1 });
 
-    await ds.query('DELETE FROM stats_5m_dirty');
+    await db.ds.query('DELETE FROM stats_5m_dirty');
     await evaluator.runRound();
     expect(await stateOf(marked.id)).toEqual({ state: 'ALERT', changes: 1 });
   });
 
   it('evaluates a monitor whose project has buckets awaiting their recount only before its window', async () => {
     const monitor = await quietMonitor();
-    await ds.query(`INSERT INTO stats_5m_dirty (project_id, bucket) VALUES ($1, date_bin('5 minutes', now() - interval '1 hour', 'epoch'))`, [monitor.projectId]);
+    await db.ds.query(`INSERT INTO stats_5m_dirty (project_id, bucket) VALUES ($1, date_bin('5 minutes', now() - interval '1 hour', 'epoch'))`, [monitor.projectId]);
     await evaluator.runRound();
     expect(await stateOf(monitor.id)).toEqual({ state: 'ALERT', changes: 1 });
   });
 
   it('warns once about a monitor that pending recounts in its window have kept unevaluated for 10 rounds, and says when it is evaluated again', async () => {
     const monitor = await quietMonitor();
-    await ds.query(`UPDATE monitors SET created_at = now() - interval '9 minutes' WHERE id = $1`, [monitor.id]);
-    await ds.query(`INSERT INTO stats_5m_dirty (project_id, bucket) VALUES ($1, date_bin('5 minutes', now(), 'epoch'))`, [monitor.projectId]);
+    await db.ds.query(`UPDATE monitors SET created_at = now() - interval '9 minutes' WHERE id = $1`, [monitor.id]);
+    await db.ds.query(`INSERT INTO stats_5m_dirty (project_id, bucket) VALUES ($1, date_bin('5 minutes', now(), 'epoch'))`, [monitor.projectId]);
     const about = () => logs.filter((l) => l.monitor === monitor.id).map((l) => [l.level, l.msg]);
     await evaluator.runRound();
     expect(about()).toEqual([]);
 
-    await ds.query(`UPDATE monitors SET created_at = now() - interval '11 minutes' WHERE id = $1`, [monitor.id]);
+    await db.ds.query(`UPDATE monitors SET created_at = now() - interval '11 minutes' WHERE id = $1`, [monitor.id]);
     await evaluator.runRound();
     await evaluator.runRound();
     expect(about()).toEqual([[40, expect.stringMatching(/^monitor not evaluated for a while: stats in its window keep awaiting their recount/)]]);
     expect(await stateOf(monitor.id)).toEqual({ state: null, changes: 0 });
 
-    await ds.query('DELETE FROM stats_5m_dirty');
+    await db.ds.query('DELETE FROM stats_5m_dirty');
     await evaluator.runRound();
     expect(await stateOf(monitor.id)).toEqual({ state: 'ALERT', changes: 1 });
     expect(about().map(([, msg]) => msg)).toEqual([expect.any(String), 'monitor changed state', 'monitor evaluated again']);

@@ -1,16 +1,15 @@
 import 'reflect-metadata';
 import { randomBytes, randomUUID } from 'node:crypto';
 import pino from 'pino';
-import type { DataSource } from 'typeorm';
 import { loadConfig } from '@app/config';
 import { type SpanDelta, type TelemetryFacts, stamped, versionOf } from '@app/domain';
-import { NatsResources, STREAM_KEYS } from '@app/eventlog';
+import type { NatsResources } from '@app/eventlog';
 import { createMonitor, monitorHistory, recordServingVersion } from '@app/persistence';
-import { type TestDatabase, createTestDatabase } from '@app/persistence/testing/test-database';
+import { closeTestStreams, openTestStreams, testStreamPrefix } from '@app/eventlog/testing/test-streams';
+import { seedProject, useTestDatabase } from '@app/persistence/testing/test-database';
 import { markModelStatsDirty, modelStatsKeysOf, modelStatsProjection, refreshDirtyOverviewStats, telemetryProjection, writeTelemetry } from '@app/projections';
 import { MonitorEvaluator } from './monitor.evaluator';
 
-const NATS_URL = process.env.NATS_URL ?? 'nats://127.0.0.1:4222';
 const MINUTE = 60_000;
 /** A 5-minute boundary of event time an hour ago; the rounds below run on a clock counted from it. */
 const B = Math.floor(Date.now() / (5 * MINUTE)) * 5 * MINUTE - 60 * MINUTE;
@@ -23,30 +22,20 @@ const iso = (ms: number) => new Date(ms).toISOString();
  * the stats refresher do; each round is given its clock.
  */
 describe('monitor evaluation by settled event time', () => {
-  let db: TestDatabase;
-  let ds: DataSource;
+  const db = useTestDatabase();
   let nats: NatsResources;
   let evaluator: MonitorEvaluator;
   let projectId: string;
 
   beforeAll(async () => {
-    db = await createTestDatabase();
-    ds = db.ds;
-    for (const projection of [telemetryProjection, modelStatsProjection]) await recordServingVersion(ds, projection.name, projection.version);
-    nats = await NatsResources.open(NATS_URL, 'monitor-settle-test', `S${randomUUID().slice(0, 8)}_`);
+    for (const projection of [telemetryProjection, modelStatsProjection]) await recordServingVersion(db.ds, projection.name, projection.version);
+    nats = await openTestStreams('monitor-settle-test', testStreamPrefix('S'));
     const config = loadConfig({ SPANLOG_SECRET_KEY: randomBytes(32).toString('base64') });
-    evaluator = new MonitorEvaluator(ds, nats, config, pino({ level: 'silent' }));
-    const [org] = await ds.query(`INSERT INTO organizations (name) VALUES ($1) RETURNING id`, [`org ${randomUUID()}`]);
-    [{ id: projectId }] = await ds.query(`INSERT INTO projects (org_id, name) VALUES ($1, 'p') RETURNING id`, [org.id]);
+    evaluator = new MonitorEvaluator(db.ds, nats, config, pino({ level: 'silent' }));
+    ({ projectId } = await seedProject(db.ds));
   });
 
-  afterAll(async () => {
-    if (nats) {
-      for (const key of STREAM_KEYS) await nats.jsm.streams.delete(nats.layout.streamName(key)).catch(() => undefined);
-      await nats.close();
-    }
-    await db?.drop();
-  });
+  afterAll(() => closeTestStreams(nats));
 
   /** Ten spans starting at `startMs` and lasting `ms`, written and their buckets recounted. */
   const ingest = async (startMs: number, ms: number) => {
@@ -56,20 +45,20 @@ describe('monitor evaluation by settled event time', () => {
       ...stamped({ traceId, type: 'LLM', model: 'gpt-4o-mini', startTime: iso(startMs), endTime: iso(startMs + ms) }, versionOf(iso(startMs), randomUUID())),
     }));
     const facts: TelemetryFacts = { traces: [], spans, scores: [], deletions: [] };
-    await ds.transaction(async (m) => {
+    await db.ds.transaction(async (m) => {
       await writeTelemetry(m, facts);
       await markModelStatsDirty(m, modelStatsKeysOf(facts));
     });
-    await refreshDirtyOverviewStats(ds, 1_000);
+    await refreshDirtyOverviewStats(db.ds, 1_000);
   };
   const FAST = 100;
   const SLOW = 5_000;
 
   it('judges each window once, after the batches arriving within the settle and none in the future, and a batch for a window already judged changes nothing', async () => {
-    const monitor = await createMonitor(ds, projectId, { name: 'slow', metric: 'latency_p95', scoreName: null, filter: {}, windowSeconds: 300, comparison: '>', threshold: 1_000, enabled: true });
+    const monitor = await createMonitor(db.ds, projectId, { name: 'slow', metric: 'latency_p95', scoreName: null, filter: {}, windowSeconds: 300, comparison: '>', threshold: 1_000, enabled: true });
     const round = async (clockMs: number) => {
       await evaluator.runRound(clockMs);
-      return (await ds.query('SELECT state FROM monitors WHERE id = $1', [monitor.id]))[0].state as string;
+      return (await db.ds.query('SELECT state FROM monitors WHERE id = $1', [monitor.id]))[0].state as string;
     };
     const states: string[] = [];
 
@@ -91,7 +80,7 @@ describe('monitor evaluation by settled event time', () => {
     states.push(await round(B + 9.5 * MINUTE));
 
     expect(states).toEqual(['OK', 'OK', 'ALERT', 'ALERT', 'OK', 'OK', 'OK']);
-    const { entries } = await monitorHistory(ds, monitor.id, null, 100);
+    const { entries } = await monitorHistory(db.ds, monitor.id, null, 100);
     expect(entries.reverse().map((e) => ({ state: e.state, windowEnd: e.windowEnd }))).toEqual([
       { state: 'OK', windowEnd: iso(B - 5 * MINUTE) },
       { state: 'ALERT', windowEnd: iso(B) },

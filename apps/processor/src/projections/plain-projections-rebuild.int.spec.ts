@@ -2,14 +2,13 @@ import 'reflect-metadata';
 import { randomUUID } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
 import pino from 'pino';
-import type { DataSource } from 'typeorm';
 import type { UsageCounted, UsageMetric } from '@app/domain';
-import { ChunkReader, NatsResources, STREAM_KEYS, appendAuditEvent, appendUsage, toNatsHeaders, usageSubject } from '@app/eventlog';
-import { type TestDatabase, createTestDatabase } from '@app/persistence/testing/test-database';
+import { ChunkReader, type NatsResources, appendAuditEvent, appendUsage, toNatsHeaders, usageSubject } from '@app/eventlog';
+import { closeTestStreams, openTestStreams, testStreamPrefix } from '@app/eventlog/testing/test-streams';
+import { useTestDatabase } from '@app/persistence/testing/test-database';
 import { type RebuildTick, RebuildBusyError, auditProjection, projectionNamed, usageProjection } from '@app/projections';
 import { liveRunner } from './live-runner';
 
-const NATS_URL = process.env.NATS_URL ?? 'nats://127.0.0.1:4222';
 const METRICS: UsageMetric[] = ['traces', 'spans', 'eval_runs'];
 
 async function until(check: () => Promise<boolean>, timeoutMs = 30_000): Promise<void> {
@@ -26,8 +25,12 @@ async function until(check: () => Promise<boolean>, timeoutMs = 30_000): Promise
  * live projections keep applying while the rebuild replays and after it swaps.
  */
 describe('rebuild of the usage and audit projections', () => {
-  let db: TestDatabase;
-  let ds: DataSource;
+  // Declared before the database: jest runs afterAll hooks in declaration order, and these still use it.
+  afterAll(async () => {
+    await Promise.all(runners.map((r) => r.stop()));
+    await closeTestStreams(nats);
+  });
+  const db = useTestDatabase();
   let nats: NatsResources;
   let runners: { stop(): Promise<void> }[] = [];
   const orgs = [randomUUID(), randomUUID(), randomUUID()];
@@ -35,20 +38,11 @@ describe('rebuild of the usage and audit projections', () => {
   const published = { usage: new Map<string, UsageCounted>(), audit: new Set<string>() };
 
   beforeAll(async () => {
-    db = await createTestDatabase();
-    ds = db.ds;
-    nats = await NatsResources.open(NATS_URL, 'plain-rebuild-test', `PR${randomUUID().slice(0, 8)}_`);
-    const deps = { ds, nats, chunks: new ChunkReader(nats.js, nats.layout.blobBucket), logger: pino({ level: 'silent' }) };
+    nats = await openTestStreams('plain-rebuild-test', testStreamPrefix('PR'));
+    const deps = { ds: db.ds, nats, chunks: new ChunkReader(nats.js, nats.layout.blobBucket), logger: pino({ level: 'silent' }) };
     const started = [liveRunner(usageProjection, deps), liveRunner(auditProjection, deps)];
     for (const runner of started) await runner.start();
     runners = started;
-  });
-
-  afterAll(async () => {
-    await Promise.all(runners.map((r) => r.stop()));
-    for (const key of STREAM_KEYS) await nats?.jsm.streams.delete(nats.layout.streamName(key)).catch(() => undefined);
-    await nats?.close();
-    await db?.drop();
   });
 
   /** Publishes `n` counts and `n` audit events the way the relays and the API do; resolves with their ids. */
@@ -94,15 +88,15 @@ describe('rebuild of the usage and audit projections', () => {
   };
   // Every column but the times a row was last written, which a rebuild writes anew.
   const counters = async () =>
-    ds.query(`SELECT org_id::text, month, traces::int, spans::int, eval_runs::int FROM usage_counters ORDER BY org_id, month COLLATE "C"`) as Promise<unknown[]>;
-  const appliedIds = async () => ((await ds.query('SELECT id FROM usage_applied ORDER BY id')) as { id: string }[]).map((r) => r.id);
-  const auditRows = async () => ((await ds.query('SELECT to_jsonb(a) AS row FROM audit_log a ORDER BY id')) as { row: unknown }[]).map((r) => r.row);
+    db.ds.query(`SELECT org_id::text, month, traces::int, spans::int, eval_runs::int FROM usage_counters ORDER BY org_id, month COLLATE "C"`) as Promise<unknown[]>;
+  const appliedIds = async () => ((await db.ds.query('SELECT id FROM usage_applied ORDER BY id')) as { id: string }[]).map((r) => r.id);
+  const auditRows = async () => ((await db.ds.query('SELECT to_jsonb(a) AS row FROM audit_log a ORDER BY id')) as { row: unknown }[]).map((r) => r.row);
   const allApplied = () =>
     until(async () => {
-      const [{ usage, audit }] = await ds.query('SELECT (SELECT count(*) FROM usage_applied)::int AS usage, (SELECT count(*) FROM audit_log)::int AS audit');
+      const [{ usage, audit }] = await db.ds.query('SELECT (SELECT count(*) FROM usage_applied)::int AS usage, (SELECT count(*) FROM audit_log)::int AS audit');
       return usage === published.usage.size && audit === published.audit.size;
     });
-  const rebuild = async (name: string, onTick: (t: RebuildTick) => void = () => undefined) => (await projectionNamed(name)!.rebuild(ds, nats, onTick)) as unknown as Record<string, unknown>;
+  const rebuild = async (name: string, onTick: (t: RebuildTick) => void = () => undefined) => (await projectionNamed(name)!.rebuild(db.ds, nats, onTick)) as unknown as Record<string, unknown>;
 
   it('gives back every row after damage, counts a count published twice once, and skips what can never apply', async () => {
     await publish({ usage: 300, audit: 40 });
@@ -116,11 +110,11 @@ describe('rebuild of the usage and audit projections', () => {
     expect(before.counters).toEqual(expectedCounters());
     expect(before.audit).toHaveLength(40);
 
-    await ds.query('DELETE FROM usage_counters WHERE ctid = (SELECT ctid FROM usage_counters LIMIT 1)');
-    await ds.query('UPDATE usage_counters SET spans = spans + 100 WHERE ctid = (SELECT ctid FROM usage_counters LIMIT 1)');
-    await ds.query('DELETE FROM usage_applied WHERE ctid IN (SELECT ctid FROM usage_applied LIMIT 10)');
-    await ds.query('DELETE FROM audit_log WHERE ctid = (SELECT ctid FROM audit_log LIMIT 1)');
-    await ds.query(`UPDATE audit_log SET target = 'damaged' WHERE ctid = (SELECT ctid FROM audit_log LIMIT 1)`);
+    await db.ds.query('DELETE FROM usage_counters WHERE ctid = (SELECT ctid FROM usage_counters LIMIT 1)');
+    await db.ds.query('UPDATE usage_counters SET spans = spans + 100 WHERE ctid = (SELECT ctid FROM usage_counters LIMIT 1)');
+    await db.ds.query('DELETE FROM usage_applied WHERE ctid IN (SELECT ctid FROM usage_applied LIMIT 10)');
+    await db.ds.query('DELETE FROM audit_log WHERE ctid = (SELECT ctid FROM audit_log LIMIT 1)');
+    await db.ds.query(`UPDATE audit_log SET target = 'damaged' WHERE ctid = (SELECT ctid FROM audit_log LIMIT 1)`);
 
     const ticks: RebuildTick[] = [];
     const usage = await rebuild('usage', (t) => ticks.push(t));
@@ -130,11 +124,11 @@ describe('rebuild of the usage and audit projections', () => {
     expect(ticks.at(-1)).toEqual({ projection: 'usage', phase: 'swap', done: 302, total: 302, processed: 302 });
 
     expect({ counters: await counters(), applied: await appliedIds(), audit: await auditRows() }).toEqual(before);
-    expect(await ds.query(`SELECT projection, version FROM projection_versions WHERE projection IN ('usage', 'audit') ORDER BY 1`)).toEqual([
+    expect(await db.ds.query(`SELECT projection, version FROM projection_versions WHERE projection IN ('usage', 'audit') ORDER BY 1`)).toEqual([
       { projection: 'audit', version: 1 },
       { projection: 'usage', version: 1 },
     ]);
-    expect(await ds.query(`SELECT nspname FROM pg_namespace WHERE nspname LIKE 'spanlog_rebuild%'`)).toEqual([]);
+    expect(await db.ds.query(`SELECT nspname FROM pg_namespace WHERE nspname LIKE 'spanlog_rebuild%'`)).toEqual([]);
   });
 
   it('keeps every event published while it replays, once, refuses a second rebuild meanwhile, and the live projections carry on in the new tables', async () => {
@@ -175,7 +169,7 @@ describe('rebuild of the usage and audit projections', () => {
     await allApplied();
     expect(await counters()).toEqual(expectedCounters());
     expect(await appliedIds()).toEqual([...published.usage.keys()].sort());
-    const auditIds = ((await ds.query('SELECT id FROM audit_log ORDER BY id')) as { id: string }[]).map((r) => r.id);
+    const auditIds = ((await db.ds.query('SELECT id FROM audit_log ORDER BY id')) as { id: string }[]).map((r) => r.id);
     expect(auditIds).toEqual([...published.audit].sort());
   });
 });

@@ -1,9 +1,8 @@
 import 'reflect-metadata';
 import { randomBytes, randomUUID } from 'node:crypto';
-import type { DataSource } from 'typeorm';
 import type { Evaluator, EvaluatorSettings } from '@app/domain';
 import { SecretBox, SecretBoxError } from '../secrets/secret-box';
-import { type TestDatabase, createTestDatabase } from '../testing/test-database';
+import { seedProject, useTestDatabase } from '../testing/test-database';
 import { readEvaluatorSecrets } from './evaluator-secrets';
 import { EvaluatorStore } from './evaluator-store';
 
@@ -19,25 +18,16 @@ const settings = (over: Partial<EvaluatorSettings> = {}): EvaluatorSettings => (
 });
 
 describe(EvaluatorStore.name, () => {
-  let db: TestDatabase;
-  let ds: DataSource;
+  const db = useTestDatabase();
   let store: EvaluatorStore;
   const box = new SecretBox(randomBytes(32));
 
   /** A project of its own for each test, so no test sees another's evaluators. */
-  const newProject = async (): Promise<string> => {
-    const [org] = await ds.query(`INSERT INTO organizations (name) VALUES ($1) RETURNING id`, [`org ${randomUUID()}`]);
-    const [project] = await ds.query(`INSERT INTO projects (org_id, name) VALUES ($1, 'p') RETURNING id`, [org.id]);
-    return project.id;
-  };
+  const newProject = async (): Promise<string> => (await seedProject(db.ds)).projectId;
 
   beforeAll(async () => {
-    db = await createTestDatabase();
-    ds = db.ds;
-    store = new EvaluatorStore(ds, box);
+    store = new EvaluatorStore(db.ds, box);
   });
-
-  afterAll(() => db?.drop());
 
   const stored = async (projectId: string, id: string) => (await store.list(projectId)).find((e) => e.id === id) ?? null;
   /** An evaluator as created, without the signing secret only the creation's answer shows. */
@@ -45,10 +35,10 @@ describe(EvaluatorStore.name, () => {
     const { signingSecret: _shownOnce, ...evaluator } = await store.create(projectId, s);
     return evaluator;
   };
-  const rawRow = async (id: string) => (await ds.query('SELECT headers, headers_sealed, signing_secret_sealed FROM evaluators WHERE id = $1', [id]))[0];
+  const rawRow = async (id: string) => (await db.ds.query('SELECT headers, headers_sealed, signing_secret_sealed FROM evaluators WHERE id = $1', [id]))[0];
   /** A row as a version before sealing stored it: header values in plaintext, no signing secret. */
   const plaintextRow = async (projectId: string, headers: Record<string, string>): Promise<string> => {
-    const [{ id }] = await ds.query(
+    const [{ id }] = await db.ds.query(
       `INSERT INTO evaluators (project_id, name, url, headers, timeout_ms, retries, filter) VALUES ($1, $2, 'https://eval.example.com/', $3, 10000, 1, $4) RETURNING id`,
       [projectId, `old ${randomUUID()}`, JSON.stringify(headers), JSON.stringify({ spanTypes: ['LLM'], names: [], sampleRate: 1 })],
     );
@@ -134,11 +124,11 @@ describe(EvaluatorStore.name, () => {
       expect(sealed).not.toMatch(/Bearer|whsec_/);
       expect(sealed).not.toContain(a.signingSecret.slice(6, 20));
     }
-    expect(await readEvaluatorSecrets(ds, box, a.id)).toEqual({ headers: { Authorization: 'Bearer secret' }, signingSecret: a.signingSecret });
+    expect(await readEvaluatorSecrets(db.ds, box, a.id)).toEqual({ headers: { Authorization: 'Bearer secret' }, signingSecret: a.signingSecret });
     // A sealed value copied into another row does not open there.
-    await ds.query('UPDATE evaluators SET headers_sealed = $2 WHERE id = $1', [b.id, row.headers_sealed]);
-    await expect(readEvaluatorSecrets(ds, box, b.id)).rejects.toBeInstanceOf(SecretBoxError);
-    expect(await readEvaluatorSecrets(ds, box, randomUUID())).toBeNull();
+    await db.ds.query('UPDATE evaluators SET headers_sealed = $2 WHERE id = $1', [b.id, row.headers_sealed]);
+    await expect(readEvaluatorSecrets(db.ds, box, b.id)).rejects.toBeInstanceOf(SecretBoxError);
+    expect(await readEvaluatorSecrets(db.ds, box, randomUUID())).toBeNull();
   });
 
   it('seals a row an older version stored in plaintext before it reads it, giving it a signing secret', async () => {
@@ -148,10 +138,10 @@ describe(EvaluatorStore.name, () => {
     const row = await rawRow(id);
     expect(row.headers).toBeNull();
     expect(row.headers_sealed).not.toContain('legacy');
-    expect(await readEvaluatorSecrets(ds, box, id)).toEqual({ headers: { Authorization: 'Bearer legacy' }, signingSecret: expect.stringMatching(/^whsec_/) });
+    expect(await readEvaluatorSecrets(db.ds, box, id)).toEqual({ headers: { Authorization: 'Bearer legacy' }, signingSecret: expect.stringMatching(/^whsec_/) });
     // The worker finds it in plaintext too, if no API read it first.
     const unread = await plaintextRow(projectId, { 'X-Key': 'k' });
-    expect(await readEvaluatorSecrets(ds, box, unread)).toEqual({ headers: { 'X-Key': 'k' }, signingSecret: expect.stringMatching(/^whsec_/) });
+    expect(await readEvaluatorSecrets(db.ds, box, unread)).toEqual({ headers: { 'X-Key': 'k' }, signingSecret: expect.stringMatching(/^whsec_/) });
   });
 
   it('seals every plaintext row before serving, and refuses a key that does not open what is stored', async () => {
@@ -162,7 +152,7 @@ describe(EvaluatorStore.name, () => {
     expect(await store.prepare()).toBe(0);
     // A wrong key is refused before it seals anything: a row still in plaintext stays readable with the right one.
     const waiting = await plaintextRow(projectId, { Authorization: 'Bearer meanwhile' });
-    await expect(new EvaluatorStore(ds, new SecretBox(randomBytes(32))).prepare()).rejects.toThrow(/SPANLOG_SECRET_KEY does not open the evaluator secrets stored in this database/);
+    await expect(new EvaluatorStore(db.ds, new SecretBox(randomBytes(32))).prepare()).rejects.toThrow(/SPANLOG_SECRET_KEY does not open the evaluator secrets stored in this database/);
     expect(await rawRow(waiting)).toMatchObject({ headers: { Authorization: 'Bearer meanwhile' }, headers_sealed: null });
     expect(await store.prepare()).toBe(1);
   });
@@ -173,7 +163,7 @@ describe(EvaluatorStore.name, () => {
     const rotated = await store.rotateSecret(projectId, created.id);
     expect(rotated?.signingSecret).toMatch(/^whsec_/);
     expect(rotated?.signingSecret).not.toBe(created.signingSecret);
-    expect((await readEvaluatorSecrets(ds, box, created.id))?.signingSecret).toBe(rotated?.signingSecret);
+    expect((await readEvaluatorSecrets(db.ds, box, created.id))?.signingSecret).toBe(rotated?.signingSecret);
     expect(await store.rotateSecret(await newProject(), created.id)).toBeNull();
   });
 });

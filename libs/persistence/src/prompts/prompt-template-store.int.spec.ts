@@ -1,8 +1,7 @@
 import 'reflect-metadata';
 import { randomUUID } from 'node:crypto';
-import type { DataSource } from 'typeorm';
 import type { PromptVersionInput } from '@app/domain';
-import { type TestDatabase, createTestDatabase } from '../testing/test-database';
+import { seedProject, useTestDatabase } from '../testing/test-database';
 import { PromptTemplateStore } from './prompt-template-store';
 
 const KEY = randomUUID();
@@ -10,30 +9,21 @@ const KEY = randomUUID();
 const input = (name: string, over: Partial<PromptVersionInput> = {}): PromptVersionInput => ({ name, template: `text of ${name}`, labels: [], config: {}, commitMessage: null, ...over });
 
 describe(PromptTemplateStore.name, () => {
-  let db: TestDatabase;
-  let ds: DataSource;
+  const db = useTestDatabase();
   let store: PromptTemplateStore;
 
   /** A project of its own for each test, so no test sees another's templates. */
-  const newProject = async (): Promise<string> => {
-    const [org] = await ds.query(`INSERT INTO organizations (name) VALUES ($1) RETURNING id`, [`org ${randomUUID()}`]);
-    const [project] = await ds.query(`INSERT INTO projects (org_id, name) VALUES ($1, 'p') RETURNING id`, [org.id]);
-    return project.id;
-  };
+  const newProject = async (): Promise<string> => (await seedProject(db.ds)).projectId;
 
   beforeAll(async () => {
-    db = await createTestDatabase();
-    ds = db.ds;
-    store = new PromptTemplateStore(ds);
+    store = new PromptTemplateStore(db.ds);
   });
-
-  afterAll(() => db?.drop());
 
   it('numbers concurrent pushes of one name 1..n in commit order, over several connections', async () => {
     const project = await newProject();
     const pushed = await Promise.all(Array.from({ length: 12 }, (_, i) => store.push(project, input('busy', { commitMessage: `push ${i}` }), KEY)));
     expect(pushed.map((p) => p.version.version).sort((a, b) => a - b)).toEqual(Array.from({ length: 12 }, (_, i) => i + 1));
-    const rows: { version: number; created_at: Date }[] = await ds.query('SELECT version, created_at FROM prompt_versions WHERE project_id = $1 ORDER BY version', [project]);
+    const rows: { version: number; created_at: Date }[] = await db.ds.query('SELECT version, created_at FROM prompt_versions WHERE project_id = $1 ORDER BY version', [project]);
     expect(rows.map((r) => r.created_at.getTime())).toEqual([...rows.map((r) => r.created_at.getTime())].sort((a, b) => a - b));
   });
 

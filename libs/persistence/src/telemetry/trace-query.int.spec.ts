@@ -1,8 +1,7 @@
 import 'reflect-metadata';
 import { randomUUID } from 'node:crypto';
-import type { DataSource } from 'typeorm';
 import { type SpanDelta, type SpanFields, type TraceDelta, stamped, versionOf } from '@app/domain';
-import { type TestDatabase, createTestDatabase } from '../testing/test-database';
+import { useTestDatabase } from '../testing/test-database';
 import { writeTelemetry } from '@app/projections';
 import { TraceQueries } from './trace-query';
 
@@ -11,8 +10,7 @@ const AT = '2026-01-01T00:00:00.000Z';
 const FAR = '9999-12-31T00:00:00.000Z';
 
 describe(TraceQueries.name, () => {
-  let db: TestDatabase;
-  let ds: DataSource;
+  const db = useTestDatabase();
   let queries: TraceQueries;
   const projectId = randomUUID();
 
@@ -25,7 +23,7 @@ describe(TraceQueries.name, () => {
     ...stamped({ traceId, name: 'llm', startTime: FAR, ...values }, versionOf(AT, 'e')),
   });
   const store = (traceId: string, timestamp: string, spans: Partial<SpanFields>[], input?: string) =>
-    ds.transaction((m) =>
+    db.ds.transaction((m) =>
       writeTelemetry(m, {
         traces: [{ ...trace(traceId, timestamp), ...(input === undefined ? {} : stamped({ input }, versionOf(AT, 'i'))) } as TraceDelta],
         spans: spans.map((s) => span(traceId, s)),
@@ -35,12 +33,8 @@ describe(TraceQueries.name, () => {
     );
 
   beforeAll(async () => {
-    db = await createTestDatabase();
-    ds = db.ds;
-    queries = new TraceQueries(ds);
+    queries = new TraceQueries(db.ds);
   });
-
-  afterAll(() => db?.drop());
 
   it('lists and finds a trace whose stored costs would overflow a sum, counting only the costs in range', async () => {
     const huge = randomUUID();

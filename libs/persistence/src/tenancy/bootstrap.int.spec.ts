@@ -1,19 +1,16 @@
 import 'reflect-metadata';
 import { hashApiKey } from '@app/domain';
-import { type TestDatabase, createTestDatabase } from '../testing/test-database';
+import { useTestDatabase } from '../testing/test-database';
 import { bootstrapTenant } from './bootstrap';
 import { TenancyRepository } from './tenancy-repository';
 
 describe(bootstrapTenant.name, () => {
-  let db: TestDatabase;
+  const db = useTestDatabase();
   let repo: TenancyRepository;
 
-  beforeAll(async () => {
-    db = await createTestDatabase();
+  beforeAll(() => {
     repo = new TenancyRepository(db.ds);
   });
-
-  afterAll(() => db?.drop());
 
   const input = { email: 'Ops@spanlog.test', password: 'correct horse battery', orgName: 'Acme', projectName: 'agents' };
 

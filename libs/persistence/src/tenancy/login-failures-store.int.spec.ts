@@ -1,18 +1,15 @@
 import 'reflect-metadata';
 import { LOGIN_THROTTLE, loginAccountKey } from '@app/domain';
-import { type TestDatabase, createTestDatabase } from '../testing/test-database';
+import { useTestDatabase } from '../testing/test-database';
 import { LoginFailuresStore } from './login-failures-store';
 
 describe(LoginFailuresStore.name, () => {
-  let db: TestDatabase;
+  const db = useTestDatabase();
   let store: LoginFailuresStore;
 
   beforeAll(async () => {
-    db = await createTestDatabase();
     store = new LoginFailuresStore(db.ds);
   });
-
-  afterAll(() => db?.drop());
 
   it('counts guesses sent all at once one by one: only the free failures are admitted', async () => {
     const key = loginAccountKey('burst@spanlog.test');

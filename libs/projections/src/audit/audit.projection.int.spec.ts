@@ -1,9 +1,8 @@
 import 'reflect-metadata';
 import { randomUUID } from 'node:crypto';
-import type { DataSource } from 'typeorm';
 import type { AuditEvent } from '@app/domain';
 import { PermanentMessageError } from '@app/eventlog';
-import { type TestDatabase, createTestDatabase } from '@app/persistence/testing/test-database';
+import { useTestDatabase } from '@app/persistence/testing/test-database';
 import { type StoredMessage } from '../projection';
 import { auditProjection } from './audit.projection';
 
@@ -11,15 +10,7 @@ const stored = (body: string): StoredMessage => ({ seq: 1, headers: undefined, d
 const decode = (body: string) => auditProjection.decode(stored(body), { chunks: undefined as never });
 
 describe('audit projection', () => {
-  let ds: DataSource;
-  let db: TestDatabase;
-
-  beforeAll(async () => {
-    db = await createTestDatabase();
-    ds = db.ds;
-  });
-
-  afterAll(() => db?.drop());
+  const db = useTestDatabase();
 
   const event = (over: Partial<AuditEvent> = {}): AuditEvent => ({
     id: randomUUID(), orgId: randomUUID(), actorUserId: null, action: 'api_key.created', target: 'k1', details: { name: 'ci' }, ip: '10.0.0.1', at: '2026-11-24T10:00:00.000Z', ...over,
@@ -34,9 +25,9 @@ describe('audit projection', () => {
 
   it('writes one row per event id, however often and in whatever order it is applied', async () => {
     const [a, b] = [event(), event({ action: 'api_key.revoked' })];
-    await ds.transaction((m) => auditProjection.apply(m, [a, b]));
-    await ds.transaction((m) => auditProjection.apply(m, [b, a, a]));
-    const rows = await ds.query('SELECT id, action, target, details FROM audit_log WHERE id = ANY($1) ORDER BY action', [[a.id, b.id]]);
+    await db.ds.transaction((m) => auditProjection.apply(m, [a, b]));
+    await db.ds.transaction((m) => auditProjection.apply(m, [b, a, a]));
+    const rows = await db.ds.query('SELECT id, action, target, details FROM audit_log WHERE id = ANY($1) ORDER BY action', [[a.id, b.id]]);
     expect(rows).toEqual([
       { id: a.id, action: 'api_key.created', target: 'k1', details: { name: 'ci' } },
       { id: b.id, action: 'api_key.revoked', target: 'k1', details: { name: 'ci' } },

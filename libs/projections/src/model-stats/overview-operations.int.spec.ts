@@ -3,7 +3,7 @@ import { randomUUID } from 'node:crypto';
 import type { DataSource } from 'typeorm';
 import { type SpanDelta, type SpanFields, buildOverview, stamped, versionOf } from '@app/domain';
 import { servingVersion } from '@app/persistence';
-import { type TestDatabase, createTestDatabase } from '@app/persistence/testing/test-database';
+import { useTestDatabase } from '@app/persistence/testing/test-database';
 import { readOverviewSums, readWindowSums } from '../stats/overview-stats-store';
 import { writeTelemetry } from '../telemetry/tables/telemetry-writer';
 import { modelStatsProjection } from './model-stats.projection';
@@ -21,15 +21,12 @@ const span = (n: number, fields: Partial<SpanFields>): SpanDelta => ({
 
 /** Issue 26: the overview's stats by operation, and LLM calls counted by it, after the upgrade's recount (model-stats version 3). */
 describe('overview stats by operation', () => {
-  let db: TestDatabase;
+  const db = useTestDatabase();
   let ds: DataSource;
 
-  beforeAll(async () => {
-    db = await createTestDatabase();
+  beforeAll(() => {
     ds = db.ds;
   });
-
-  afterAll(() => db?.drop());
 
   it('recounts stats counted without the operation into one row per operation, and counts LLM calls by it', async () => {
     const spans = [

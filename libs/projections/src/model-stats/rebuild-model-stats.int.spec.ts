@@ -3,7 +3,7 @@ import { randomUUID } from 'node:crypto';
 import type { DataSource } from 'typeorm';
 import { type SpanDelta, stamped, versionOf } from '@app/domain';
 import { createDataSource, servingVersion } from '@app/persistence';
-import { type TestDatabase, createTestDatabase } from '@app/persistence/testing/test-database';
+import { useTestDatabase } from '@app/persistence/testing/test-database';
 import { RebuildBusyError } from '../rebuild/rebuild-in-shadow';
 import { writeTelemetry } from '../telemetry/tables/telemetry-writer';
 import { modelStatsProjection } from './model-stats.projection';
@@ -19,20 +19,18 @@ const llmSpan = (model: string, startTime: string, n: number): SpanDelta => ({
 
 /** Two processors seeing the same version bump (ProjectionUpgrader): one recounts, the other is told to look again later. */
 describe(rebuildModelStats.name, () => {
-  let db: TestDatabase;
+  // Declared before the database: jest runs afterAll hooks in declaration order, and these still use it.
+  afterAll(async () => {
+    await second?.destroy();
+  });
+  const db = useTestDatabase();
   let first: DataSource;
   let second: DataSource;
 
   beforeAll(async () => {
-    db = await createTestDatabase();
     first = db.ds;
-    second = createDataSource({ url: (first.options as { url: string }).url, poolSize: 2 });
+    second = createDataSource({ url: db.url, poolSize: 2 });
     await second.initialize();
-  });
-
-  afterAll(async () => {
-    await second?.destroy();
-    await db?.drop();
   });
 
   const statsOf = (ds: DataSource) => ds.query('SELECT model, hour, calls FROM model_stats WHERE project_id = $1 ORDER BY model, hour', [projectId]);

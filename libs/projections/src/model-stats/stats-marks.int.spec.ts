@@ -2,7 +2,7 @@ import 'reflect-metadata';
 import { randomUUID } from 'node:crypto';
 import type { DataSource } from 'typeorm';
 import { type SpanDelta, type TelemetryFacts, stamped, versionOf } from '@app/domain';
-import { type TestDatabase, createTestDatabase } from '@app/persistence/testing/test-database';
+import { useTestDatabase } from '@app/persistence/testing/test-database';
 import { refreshDirtyOverviewStats } from '../stats/overview-stats-store';
 import { writeTelemetry } from '../telemetry/tables/telemetry-writer';
 import { modelStatsKeysOf } from '../telemetry/telemetry.projection';
@@ -27,40 +27,32 @@ const apply = (ds: DataSource, spans: SpanDelta[]) =>
 
 /** The refresher leaves marks alone until they are due at its pace (migration StatsMarkTimes). */
 describe('stats marks and their age', () => {
-  let ds: DataSource;
-  let db: TestDatabase;
+  const db = useTestDatabase();
 
-  beforeAll(async () => {
-    db = await createTestDatabase();
-    ds = db.ds;
-  });
-
-  afterAll(() => db?.drop());
-
-  const calls = async () => (await ds.query('SELECT coalesce(sum(calls), 0)::int AS n FROM model_stats WHERE project_id = $1', [projectId]))[0].n;
-  const overviewCalls = async () => (await ds.query('SELECT coalesce(sum(calls), 0)::int AS n FROM span_stats_5m WHERE project_id = $1', [projectId]))[0].n;
+  const calls = async () => (await db.ds.query('SELECT coalesce(sum(calls), 0)::int AS n FROM model_stats WHERE project_id = $1', [projectId]))[0].n;
+  const overviewCalls = async () => (await db.ds.query('SELECT coalesce(sum(calls), 0)::int AS n FROM span_stats_5m WHERE project_id = $1', [projectId]))[0].n;
   const markTimes = async () =>
-    ds.query(`SELECT (SELECT marked_at FROM model_stats_dirty WHERE project_id = $1) AS hourly, (SELECT marked_at FROM stats_5m_dirty WHERE project_id = $1) AS overview`, [projectId]);
+    db.ds.query(`SELECT (SELECT marked_at FROM model_stats_dirty WHERE project_id = $1) AS hourly, (SELECT marked_at FROM stats_5m_dirty WHERE project_id = $1) AS overview`, [projectId]);
   const age = (seconds: number) =>
-    Promise.all(['model_stats_dirty', 'stats_5m_dirty'].map((t) => ds.query(`UPDATE ${t} SET marked_at = now() - $2::int * interval '1 second' WHERE project_id = $1`, [projectId, seconds])));
+    Promise.all(['model_stats_dirty', 'stats_5m_dirty'].map((t) => db.ds.query(`UPDATE ${t} SET marked_at = now() - $2::int * interval '1 second' WHERE project_id = $1`, [projectId, seconds])));
 
   it('recounts a bucket only once its first mark is old enough, and a mark made again keeps the first time', async () => {
-    await apply(ds, [llmSpan(1)]);
+    await apply(db.ds, [llmSpan(1)]);
     const [first] = await markTimes();
     expect(first.hourly).not.toBeNull();
     expect(first.overview).not.toBeNull();
 
-    expect(await refreshDirtyModelStats(ds, 100, A_MINUTE)).toBe(0);
-    expect(await refreshDirtyOverviewStats(ds, 100, A_MINUTE)).toBe(0);
+    expect(await refreshDirtyModelStats(db.ds, 100, A_MINUTE)).toBe(0);
+    expect(await refreshDirtyOverviewStats(db.ds, 100, A_MINUTE)).toBe(0);
     expect(await calls()).toBe(0);
 
-    await apply(ds, [llmSpan(2)]);
+    await apply(db.ds, [llmSpan(2)]);
     const [again] = await markTimes();
     expect(again).toEqual(first);
 
     await age(61);
-    expect(await refreshDirtyModelStats(ds, 100, A_MINUTE)).toBe(1);
-    expect(await refreshDirtyOverviewStats(ds, 100, A_MINUTE)).toBe(1);
+    expect(await refreshDirtyModelStats(db.ds, 100, A_MINUTE)).toBe(1);
+    expect(await refreshDirtyOverviewStats(db.ds, 100, A_MINUTE)).toBe(1);
     expect(await calls()).toBe(2);
     expect(await overviewCalls()).toBe(2);
     expect(await markTimes()).toEqual([{ hourly: null, overview: null }]);
@@ -69,21 +61,21 @@ describe('stats marks and their age', () => {
   it('makes a bucket wait longer the more rows it counted last time', async () => {
     // 2 rows counted by the first test, 40 s a row: due 80 s after its first mark, whatever the floor.
     const perRow = { floorMs: 1_000, msPerRow: 40_000 };
-    await apply(ds, [llmSpan(4)]);
+    await apply(db.ds, [llmSpan(4)]);
     await age(61);
-    expect(await refreshDirtyModelStats(ds, 100, perRow)).toBe(0);
-    expect(await refreshDirtyOverviewStats(ds, 100, perRow)).toBe(0);
+    expect(await refreshDirtyModelStats(db.ds, 100, perRow)).toBe(0);
+    expect(await refreshDirtyOverviewStats(db.ds, 100, perRow)).toBe(0);
     await age(91);
-    expect(await refreshDirtyModelStats(ds, 100, perRow)).toBe(1);
-    expect(await refreshDirtyOverviewStats(ds, 100, perRow)).toBe(1);
+    expect(await refreshDirtyModelStats(db.ds, 100, perRow)).toBe(1);
+    expect(await refreshDirtyOverviewStats(db.ds, 100, perRow)).toBe(1);
     expect(await calls()).toBe(3);
     expect(await overviewCalls()).toBe(3);
   });
 
   it('recounts a fresh mark of a counted bucket at once without a pace (rebuilds)', async () => {
-    await apply(ds, [llmSpan(3)]);
-    expect(await refreshDirtyModelStats(ds, 100)).toBe(1);
-    expect(await refreshDirtyOverviewStats(ds, 100)).toBe(1);
+    await apply(db.ds, [llmSpan(3)]);
+    expect(await refreshDirtyModelStats(db.ds, 100)).toBe(1);
+    expect(await refreshDirtyOverviewStats(db.ds, 100)).toBe(1);
     expect(await calls()).toBe(4);
   });
 });

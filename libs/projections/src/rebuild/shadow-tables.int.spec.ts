@@ -2,36 +2,29 @@ import 'reflect-metadata';
 import { randomUUID } from 'node:crypto';
 import type { DataSource } from 'typeorm';
 import type { UsageCounted } from '@app/domain';
-import { type TestDatabase, createTestDatabase } from '@app/persistence/testing/test-database';
+import { useTestDatabase } from '@app/persistence/testing/test-database';
 import { auditProjection } from '../audit/audit.projection';
 import { telemetryProjection } from '../telemetry/telemetry.projection';
 import { usageProjection } from '../usage/usage.projection';
 import { LiveTablesBusyError, createShadowTables, indexShadowTables, lockLiveTables, shadowTablesOf, swapInShadowTables, writeToShadowTables } from './shadow-tables';
 
 describe('shadow tables', () => {
-  let db: TestDatabase;
-  let ds: DataSource;
-
-  beforeAll(async () => {
-    db = await createTestDatabase();
-    ds = db.ds;
-  });
-  afterAll(() => db?.drop());
+  const db = useTestDatabase();
 
   /** Every index and constraint of the tables, by name, with what it is on. */
   const names = async (tables: readonly string[]) => ({
-    indexes: await ds.query(`SELECT tablename, indexname, indexdef FROM pg_indexes WHERE tablename = ANY($1) AND schemaname = 'public' ORDER BY 1, 2`, [tables]),
-    constraints: await ds.query(
+    indexes: await db.ds.query(`SELECT tablename, indexname, indexdef FROM pg_indexes WHERE tablename = ANY($1) AND schemaname = 'public' ORDER BY 1, 2`, [tables]),
+    constraints: await db.ds.query(
       `SELECT conrelid::regclass::text AS tablename, conname, pg_get_constraintdef(oid) AS definition FROM pg_constraint WHERE conrelid::regclass::text = ANY($1) ORDER BY 1, 2`,
       [tables],
     ),
   });
 
   const swapEmpty = async (projection: typeof telemetryProjection | typeof usageProjection | typeof auditProjection) => {
-    const shadow = await shadowTablesOf(ds.manager, projection);
-    await createShadowTables(ds.manager, shadow);
-    await indexShadowTables(ds.manager, shadow);
-    await ds.transaction(async (m) => {
+    const shadow = await shadowTablesOf(db.ds.manager, projection);
+    await createShadowTables(db.ds.manager, shadow);
+    await indexShadowTables(db.ds.manager, shadow);
+    await db.ds.transaction(async (m) => {
       await lockLiveTables(m, shadow);
       await swapInShadowTables(m, shadow);
     });
@@ -41,12 +34,12 @@ describe('shadow tables', () => {
     const before = await names(telemetryProjection.tables);
     await swapEmpty(telemetryProjection);
     expect(await names(telemetryProjection.tables)).toEqual(before);
-    await expect(ds.query(`INSERT INTO spans (project_id, id, created_at, level) VALUES (gen_random_uuid(), gen_random_uuid(), now(), 'LOUD')`)).rejects.toThrow(/check constraint/);
-    const [trace] = await ds.query(
+    await expect(db.ds.query(`INSERT INTO spans (project_id, id, created_at, level) VALUES (gen_random_uuid(), gen_random_uuid(), now(), 'LOUD')`)).rejects.toThrow(/check constraint/);
+    const [trace] = await db.ds.query(
       `INSERT INTO traces (project_id, id, first_event_time, created_at) VALUES (gen_random_uuid(), gen_random_uuid(), '2026-01-01T00:00:00Z', now()) RETURNING "timestamp"`,
     );
     expect(trace.timestamp.toISOString()).toBe('2026-01-01T00:00:00.000Z');
-    expect(await ds.query(`SELECT nspname FROM pg_namespace WHERE nspname LIKE 'spanlog_rebuild%'`)).toEqual([]);
+    expect(await db.ds.query(`SELECT nspname FROM pg_namespace WHERE nspname LIKE 'spanlog_rebuild%'`)).toEqual([]);
   });
 
   it('keeps the names of the usage and audit tables, their checks and their partial index', async () => {
@@ -55,17 +48,17 @@ describe('shadow tables', () => {
       await swapEmpty(projection);
       expect(await names(projection.tables)).toEqual(before);
     }
-    await expect(ds.query(`INSERT INTO usage_counters (org_id, month) VALUES (gen_random_uuid(), '2026-1')`)).rejects.toThrow(/check constraint/);
+    await expect(db.ds.query(`INSERT INTO usage_counters (org_id, month) VALUES (gen_random_uuid(), '2026-1')`)).rejects.toThrow(/check constraint/);
   });
 
   it('gives up on the swap, changing nothing, when the live tables stay in use', async () => {
-    const holder = ds.createQueryRunner();
+    const holder = db.ds.createQueryRunner();
     await holder.connect();
     await holder.startTransaction();
     try {
       await holder.query('SELECT count(*) FROM spans');
-      const shadow = await shadowTablesOf(ds.manager, telemetryProjection);
-      await expect(ds.transaction((m) => lockLiveTables(m, shadow, 200))).rejects.toBeInstanceOf(LiveTablesBusyError);
+      const shadow = await shadowTablesOf(db.ds.manager, telemetryProjection);
+      await expect(db.ds.transaction((m) => lockLiveTables(m, shadow, 200))).rejects.toBeInstanceOf(LiveTablesBusyError);
     } finally {
       await holder.rollbackTransaction();
       await holder.release();
@@ -77,16 +70,16 @@ describe('shadow tables', () => {
     const count = (n: number): UsageCounted => ({ id: randomUUID(), orgId, month: '2026-11', metric: 'spans', n, source: 'live' });
     // Applied live before the rebuild; replayed by the rebuild; only in the live batch that waits on the swap.
     const [applied, replayed, liveOnly] = [count(2), count(3), count(4)];
-    await ds.transaction((m) => usageProjection.apply(m, [applied]));
-    const shadow = await shadowTablesOf(ds.manager, usageProjection);
-    await createShadowTables(ds.manager, shadow);
-    const swapper = ds.createQueryRunner();
+    await db.ds.transaction((m) => usageProjection.apply(m, [applied]));
+    const shadow = await shadowTablesOf(db.ds.manager, usageProjection);
+    await createShadowTables(db.ds.manager, shadow);
+    const swapper = db.ds.createQueryRunner();
     await swapper.connect();
     try {
       await swapper.startTransaction();
       await lockLiveTables(swapper.manager, shadow);
-      const live = ds.transaction((m) => usageProjection.apply(m, [replayed, liveOnly]));
-      await waitUntilBlocked(ds);
+      const live = db.ds.transaction((m) => usageProjection.apply(m, [replayed, liveOnly]));
+      await waitUntilBlocked(db.ds);
       await writeToShadowTables(swapper.manager, shadow);
       await usageProjection.apply(swapper.manager, [applied, replayed]);
       await swapInShadowTables(swapper.manager, shadow);
@@ -95,8 +88,8 @@ describe('shadow tables', () => {
     } finally {
       await swapper.release();
     }
-    expect(await ds.query('SELECT spans::int FROM usage_counters WHERE org_id = $1', [orgId])).toEqual([{ spans: 2 + 3 + 4 }]);
-    expect(await ds.query('SELECT count(*)::int AS n FROM usage_applied WHERE id = ANY($1)', [[applied.id, replayed.id, liveOnly.id]])).toEqual([{ n: 3 }]);
+    expect(await db.ds.query('SELECT spans::int FROM usage_counters WHERE org_id = $1', [orgId])).toEqual([{ spans: 2 + 3 + 4 }]);
+    expect(await db.ds.query('SELECT count(*)::int AS n FROM usage_applied WHERE id = ANY($1)', [[applied.id, replayed.id, liveOnly.id]])).toEqual([{ n: 3 }]);
   });
 });
 

@@ -1,10 +1,9 @@
 import 'reflect-metadata';
 import { randomUUID } from 'node:crypto';
-import type { DataSource } from 'typeorm';
 import { INGEST_SCHEMAS, type IngestEnvelope, type IngestSchema, envelopeToHeaders } from '@app/domain';
 import { ChunkReader, toNatsHeaders } from '@app/eventlog';
 import { TraceQueries } from '@app/persistence';
-import { type TestDatabase, createTestDatabase } from '@app/persistence/testing/test-database';
+import { useTestDatabase } from '@app/persistence/testing/test-database';
 import { type StoredMessage, decodeStored } from '../projection';
 import type { DecodedIngestMessage } from './decode-ingest-message';
 import { TELEMETRY_TABLES } from './tables/telemetry-writer';
@@ -49,32 +48,24 @@ const REQUESTS: StoredMessage[] = [
 ];
 
 describe('telemetry projection', () => {
-  let ds: DataSource;
-  let db: TestDatabase;
+  const db = useTestDatabase();
   // No message here refers to the object store, so the reader never opens it.
   const context = { chunks: new ChunkReader(undefined as never, 'unused') };
-
-  beforeAll(async () => {
-    db = await createTestDatabase();
-    ds = db.ds;
-  });
-
-  afterAll(() => db?.drop());
 
   const decodeAll = async (msgs: StoredMessage[]): Promise<DecodedIngestMessage[]> => Promise.all(msgs.map((m) => telemetryProjection.decode(m, context)));
   const applyInOrder = async (msgs: StoredMessage[], batchSize: number) => {
     for (let i = 0; i < msgs.length; i += batchSize) {
       const batch = await telemetryProjection.prepare(await decodeAll(msgs.slice(i, i + batchSize)));
-      await ds.transaction((tx) => telemetryProjection.apply(tx, batch));
+      await db.ds.transaction((tx) => telemetryProjection.apply(tx, batch));
     }
   };
   /** The project's traces with their spans and scores, as GET /api/v1/traces/:id reads them. */
   const readBack = async () => {
-    const queries = new TraceQueries(ds);
+    const queries = new TraceQueries(db.ds);
     const traces = await queries.list({ projectId, limit: 100 });
     return Promise.all(traces.map(async (t) => ({ trace: t, spans: await queries.spansOf(projectId, t.id), scores: await queries.scoresOf(projectId, t.id) })));
   };
-  const clear = () => ds.query(`TRUNCATE ${TELEMETRY_TABLES.join(', ')}`);
+  const clear = () => db.ds.query(`TRUNCATE ${TELEMETRY_TABLES.join(', ')}`);
 
   it('refuses for good what can never be applied: no envelope, a schema it does not handle, data that is not the schema', async () => {
     const reasons = await Promise.all(

@@ -1,10 +1,9 @@
 import 'reflect-metadata';
 import { randomUUID } from 'node:crypto';
-import type { DataSource } from 'typeorm';
 import type { UsageCounted } from '@app/domain';
 import { PermanentMessageError } from '@app/eventlog';
 import { UsageQueries } from '@app/persistence';
-import { type TestDatabase, createTestDatabase } from '@app/persistence/testing/test-database';
+import { useTestDatabase } from '@app/persistence/testing/test-database';
 import { type StoredMessage } from '../projection';
 import { usageProjection } from './usage.projection';
 
@@ -12,15 +11,7 @@ const stored = (body: string): StoredMessage => ({ seq: 1, headers: undefined, d
 const decode = (body: string) => usageProjection.decode(stored(body), { chunks: undefined as never });
 
 describe('usage projection', () => {
-  let ds: DataSource;
-  let db: TestDatabase;
-
-  beforeAll(async () => {
-    db = await createTestDatabase();
-    ds = db.ds;
-  });
-
-  afterAll(() => db?.drop());
+  const db = useTestDatabase();
 
   const counted = (orgId: string, metric: UsageCounted['metric'], n: number, month = '2026-11'): UsageCounted => ({ id: randomUUID(), orgId, metric, n, month, source: 'live' });
 
@@ -35,10 +26,10 @@ describe('usage projection', () => {
   it('adds each count to its organization and month once, whatever the order and however often it is applied', async () => {
     const orgId = randomUUID();
     const counts = [counted(orgId, 'traces', 2), counted(orgId, 'spans', 20), counted(orgId, 'eval_runs', 1), counted(orgId, 'spans', 5, '2026-12')];
-    await ds.transaction((m) => usageProjection.apply(m, counts.slice(0, 2)));
-    await ds.transaction((m) => usageProjection.apply(m, [...counts].reverse()));
-    await ds.transaction((m) => usageProjection.apply(m, [counts[1], counts[1]]));
-    const usage = new UsageQueries(ds);
+    await db.ds.transaction((m) => usageProjection.apply(m, counts.slice(0, 2)));
+    await db.ds.transaction((m) => usageProjection.apply(m, [...counts].reverse()));
+    await db.ds.transaction((m) => usageProjection.apply(m, [counts[1], counts[1]]));
+    const usage = new UsageQueries(db.ds);
     expect(await usage.month(orgId, '2026-11')).toEqual({ traces: 2, spans: 20, evalRuns: 1 });
     expect(await usage.month(orgId, '2026-12')).toEqual({ traces: 0, spans: 5, evalRuns: 0 });
   });

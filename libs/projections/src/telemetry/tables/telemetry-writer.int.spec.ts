@@ -1,7 +1,7 @@
 import 'reflect-metadata';
 import { randomUUID } from 'node:crypto';
 import fc from 'fast-check';
-import type { DataSource, MigrationInterface } from 'typeorm';
+import type { MigrationInterface } from 'typeorm';
 import {
   SPAN_LEVELS,
   type SpanDelta,
@@ -20,7 +20,7 @@ import {
   versionOf,
 } from '@app/domain';
 import { MIGRATIONS } from '@app/migrations';
-import { type TestDatabase, createTestDatabase } from '@app/persistence/testing/test-database';
+import { useTestDatabase } from '@app/persistence/testing/test-database';
 import { SPAN_ATTRIBUTES, SPAN_FIELD_COLUMNS } from './columns';
 import { deleteTraces, writeTelemetry } from './telemetry-writer';
 import { TraceQueries } from '@app/persistence';
@@ -39,17 +39,9 @@ const span = (id: string, iso: string, eventId: string, values: Partial<SpanFiel
 const facts = (partial: Partial<TelemetryFacts>): TelemetryFacts => ({ traces: [], spans: [], scores: [], deletions: [], ...partial });
 
 describe(writeTelemetry.name, () => {
-  let ds: DataSource;
-  let db: TestDatabase;
+  const db = useTestDatabase();
 
-  beforeAll(async () => {
-    db = await createTestDatabase();
-    ds = db.ds;
-  });
-
-  afterAll(() => db?.drop());
-
-  beforeEach(() => ds.query('TRUNCATE traces, spans, scores, deleted_traces'));
+  beforeEach(() => db.ds.query('TRUNCATE traces, spans, scores, deleted_traces'));
 
   const events = [
     facts({ traces: [trace('2024-01-01T00:00:03.000Z', 'a', { name: 'newest', tags: ['x', 'y'] })] }),
@@ -59,8 +51,8 @@ describe(writeTelemetry.name, () => {
   const orders = [[0, 1, 2], [2, 1, 0], [1, 0, 2], [1, 2, 0, 0, 1]];
 
   it.each(orders)('converges to the same row whatever the order (%p…)', async (...order: number[]) => {
-    for (const i of order) await ds.transaction((m) => writeTelemetry(m, events[i]));
-    const [row] = await ds.query('SELECT name, user_id, tags, input, "timestamp", created_at FROM traces');
+    for (const i of order) await db.ds.transaction((m) => writeTelemetry(m, events[i]));
+    const [row] = await db.ds.query('SELECT name, user_id, tags, input, "timestamp", created_at FROM traces');
     expect(row).toEqual({
       name: 'newest',
       user_id: 'u-mid',
@@ -72,7 +64,7 @@ describe(writeTelemetry.name, () => {
   });
 
   it('aggregates spans on read: count, tokens, cost and latency', async () => {
-    await ds.transaction((m) =>
+    await db.ds.transaction((m) =>
       writeTelemetry(
         m,
         facts({
@@ -84,33 +76,33 @@ describe(writeTelemetry.name, () => {
         }),
       ),
     );
-    const [row] = await new TraceQueries(ds).list({ projectId, limit: 10 });
+    const [row] = await new TraceQueries(db.ds).list({ projectId, limit: 10 });
     expect(row).toMatchObject({ span_count: 2, total_tokens: 30, total_cost: 0.000009, latency_ms: 2000 });
   });
 
   it('reports the rows it created, per project and UTC month, and not the ones it merged into', async () => {
-    const first = await ds.transaction((m) => writeTelemetry(m, events[0]));
+    const first = await db.ds.transaction((m) => writeTelemetry(m, events[0]));
     expect(first.newTraces).toEqual([{ projectId, month: '2024-01', n: 1 }]);
-    const again = await ds.transaction((m) => writeTelemetry(m, foldFacts([events[1], events[0]])));
+    const again = await db.ds.transaction((m) => writeTelemetry(m, foldFacts([events[1], events[0]])));
     expect(again.newTraces).toEqual([]);
-    const spans = await ds.transaction((m) => writeTelemetry(m, facts({ spans: [span(randomUUID(), '2024-02-01T00:00:00.000Z', 's1', { name: 'a' }), span(randomUUID(), '2024-02-01T00:00:00.000Z', 's2', { name: 'b' })] })));
+    const spans = await db.ds.transaction((m) => writeTelemetry(m, facts({ spans: [span(randomUUID(), '2024-02-01T00:00:00.000Z', 's1', { name: 'a' }), span(randomUUID(), '2024-02-01T00:00:00.000Z', 's2', { name: 'b' })] })));
     expect(spans.newSpans).toEqual([{ projectId, month: '2024-02', n: 2 }]);
   });
 
   it('deletes a trace with its spans for good: later spans and a replay of the trace write nothing', async () => {
     const spanId = randomUUID();
-    await ds.transaction((m) => writeTelemetry(m, facts({ traces: events[0].traces, spans: [span(spanId, '2024-01-01T00:00:00.000Z', 's1', { name: 'a' })] })));
-    const deleted = await ds.transaction((m) => deleteTraces(m, [{ projectId, id: traceId, deletedAt: '2024-02-01T00:00:00.000Z' }]));
+    await db.ds.transaction((m) => writeTelemetry(m, facts({ traces: events[0].traces, spans: [span(spanId, '2024-01-01T00:00:00.000Z', 's1', { name: 'a' })] })));
+    const deleted = await db.ds.transaction((m) => deleteTraces(m, [{ projectId, id: traceId, deletedAt: '2024-02-01T00:00:00.000Z' }]));
     expect(deleted).toEqual({ traces: 1, spans: 1, scores: 0 });
-    const replay = await ds.transaction((m) => writeTelemetry(m, foldFacts([...events, facts({ spans: [span(randomUUID(), '2024-03-01T00:00:00.000Z', 's2', { name: 'late' })] })])));
+    const replay = await db.ds.transaction((m) => writeTelemetry(m, foldFacts([...events, facts({ spans: [span(randomUUID(), '2024-03-01T00:00:00.000Z', 's2', { name: 'late' })] })])));
     expect(replay).toEqual({ newTraces: [], newSpans: [] });
-    expect((await ds.query('SELECT count(*)::int AS n FROM traces')).concat(await ds.query('SELECT count(*)::int AS n FROM spans'))).toEqual([{ n: 0 }, { n: 0 }]);
-    expect(await ds.transaction((m) => deleteTraces(m, [{ projectId, id: traceId, deletedAt: '2024-02-01T00:00:00.000Z' }]))).toEqual({ traces: 0, spans: 0, scores: 0 });
+    expect((await db.ds.query('SELECT count(*)::int AS n FROM traces')).concat(await db.ds.query('SELECT count(*)::int AS n FROM spans'))).toEqual([{ n: 0 }, { n: 0 }]);
+    expect(await db.ds.transaction((m) => deleteTraces(m, [{ projectId, id: traceId, deletedAt: '2024-02-01T00:00:00.000Z' }]))).toEqual({ traces: 0, spans: 0, scores: 0 });
   });
 
   it('writes nothing of a trace its own batch deletes, and the rest of the batch', async () => {
     const otherTrace = randomUUID();
-    const written = await ds.transaction((m) =>
+    const written = await db.ds.transaction((m) =>
       writeTelemetry(
         m,
         facts({
@@ -121,24 +113,24 @@ describe(writeTelemetry.name, () => {
       ),
     );
     expect(written).toEqual({ newTraces: [], newSpans: [{ projectId, month: '2024-01', n: 1 }] });
-    expect(await ds.query('SELECT trace_id, name FROM spans')).toEqual([{ trace_id: otherTrace, name: 'kept' }]);
-    expect(await ds.query('SELECT count(*)::int AS n FROM traces')).toEqual([{ n: 0 }]);
+    expect(await db.ds.query('SELECT trace_id, name FROM spans')).toEqual([{ trace_id: otherTrace, name: 'kept' }]);
+    expect(await db.ds.query('SELECT count(*)::int AS n FROM traces')).toEqual([{ n: 0 }]);
   });
 
   it('keeps a trace deleted under the id a native event gave its 32-hex id before that id named the OTel trace', async () => {
     const hex = 'ab8efff798038103d269b633813fc60c';
     const [legacyId] = legacyTraceIds(hex.toUpperCase());
-    await ds.transaction((m) => deleteTraces(m, [{ projectId, id: legacyId, deletedAt: '2024-02-01T00:00:00.000Z' }]));
+    await db.ds.transaction((m) => deleteTraces(m, [{ projectId, id: legacyId, deletedAt: '2024-02-01T00:00:00.000Z' }]));
     const at = '2024-03-01T00:00:00.000Z';
     const later = nativeEventsToFacts(
       validateNativeBatch({ batch: [{ id: 'e1', type: 'span-create', timestamp: at, body: { id: 'late', traceId: hex.toUpperCase(), name: 'late', startTime: at } }] }).events,
       { projectId, receivedAt: at },
     );
     expect(later.traces.map((t) => t.id)).toEqual([otelTraceUuid(hex)]);
-    expect(await ds.transaction((m) => writeTelemetry(m, later))).toEqual({ newTraces: [], newSpans: [] });
-    expect(await ds.query('SELECT count(*)::int AS n FROM spans')).toEqual([{ n: 0 }]);
+    expect(await db.ds.transaction((m) => writeTelemetry(m, later))).toEqual({ newTraces: [], newSpans: [] });
+    expect(await db.ds.query('SELECT count(*)::int AS n FROM spans')).toEqual([{ n: 0 }]);
     // Tombstoned under its id too, as any deleted trace is, for verify and every later batch.
-    expect(await ds.query('SELECT id, deleted_at FROM deleted_traces WHERE project_id = $1 ORDER BY id = $2', [projectId, legacyId])).toEqual([
+    expect(await db.ds.query('SELECT id, deleted_at FROM deleted_traces WHERE project_id = $1 ORDER BY id = $2', [projectId, legacyId])).toEqual([
       { id: otelTraceUuid(hex), deleted_at: new Date('2024-02-01T00:00:00.000Z') },
       { id: legacyId, deleted_at: new Date('2024-02-01T00:00:00.000Z') },
     ]);
@@ -147,16 +139,16 @@ describe(writeTelemetry.name, () => {
   it('finds a trace by the first of its candidate ids the project has', async () => {
     const [canonical, legacy] = [randomUUID(), randomUUID()];
     const named = (id: string, name: string) => facts({ traces: [{ ...trace('2024-01-01T00:00:00.000Z', name, { name }), id }] });
-    await ds.transaction((m) => writeTelemetry(m, foldFacts([named(canonical, 'canonical'), named(legacy, 'legacy')])));
-    const queries = new TraceQueries(ds);
+    await db.ds.transaction((m) => writeTelemetry(m, foldFacts([named(canonical, 'canonical'), named(legacy, 'legacy')])));
+    const queries = new TraceQueries(db.ds);
     expect((await queries.findOne(projectId, [canonical, legacy]))?.name).toBe('canonical');
     expect((await queries.findOne(projectId, [legacy, canonical]))?.name).toBe('legacy');
   });
 
   it('keeps rows of different projects apart', async () => {
-    await ds.transaction((m) => writeTelemetry(m, events[0]));
-    expect(await new TraceQueries(ds).list({ projectId: randomUUID(), limit: 10 })).toEqual([]);
-    expect(await new TraceQueries(ds).findOne(projectId, [traceId])).not.toBeNull();
+    await db.ds.transaction((m) => writeTelemetry(m, events[0]));
+    expect(await new TraceQueries(db.ds).list({ projectId: randomUUID(), limit: 10 })).toEqual([]);
+    expect(await new TraceQueries(db.ds).findOne(projectId, [traceId])).not.toBeNull();
   });
 
   describe('attributes that hold the input or output', () => {
@@ -164,12 +156,12 @@ describe(writeTelemetry.name, () => {
     const completion = 'the completion';
     const otlpSpan = (id: string) =>
       span(id, '2024-01-01T00:00:01.000Z', 'otlp', { name: 'chat', input: prompt, output: completion, attributes: { 'gen_ai.prompt': prompt, 'gen_ai.completion': completion, 'gen_ai.system': 'openai' } });
-    const readAttributes = async (id: string) => (await new TraceQueries(ds).spansOf(projectId, traceId)).find((r) => r.id === id)?.attributes;
+    const readAttributes = async (id: string) => (await new TraceQueries(db.ds).spansOf(projectId, traceId)).find((r) => r.id === id)?.attributes;
 
     it('are stored once, in input and output, and read back whole', async () => {
       const id = randomUUID();
-      await ds.transaction((m) => writeTelemetry(m, facts({ spans: [otlpSpan(id)] })));
-      expect(await ds.query('SELECT attributes, input_attribute, output_attribute FROM spans WHERE id = $1', [id])).toEqual([
+      await db.ds.transaction((m) => writeTelemetry(m, facts({ spans: [otlpSpan(id)] })));
+      expect(await db.ds.query('SELECT attributes, input_attribute, output_attribute FROM spans WHERE id = $1', [id])).toEqual([
         { attributes: { 'gen_ai.system': 'openai' }, input_attribute: 'gen_ai.prompt', output_attribute: 'gen_ai.completion' },
       ]);
       expect(await readAttributes(id)).toEqual({ 'gen_ai.prompt': prompt, 'gen_ai.completion': completion, 'gen_ai.system': 'openai' });
@@ -177,21 +169,21 @@ describe(writeTelemetry.name, () => {
 
     it('keep what the client sent when a later event sets another input, and a duplicate changes nothing', async () => {
       const id = randomUUID();
-      await ds.transaction((m) => writeTelemetry(m, facts({ spans: [otlpSpan(id)] })));
-      await ds.transaction((m) => writeTelemetry(m, facts({ spans: [otlpSpan(id)] })));
-      await ds.transaction((m) => writeTelemetry(m, facts({ spans: [span(id, '2024-01-01T00:00:02.000Z', 'later', { input: 'another input' })] })));
-      const [row] = await new TraceQueries(ds).spansOf(projectId, traceId);
+      await db.ds.transaction((m) => writeTelemetry(m, facts({ spans: [otlpSpan(id)] })));
+      await db.ds.transaction((m) => writeTelemetry(m, facts({ spans: [otlpSpan(id)] })));
+      await db.ds.transaction((m) => writeTelemetry(m, facts({ spans: [span(id, '2024-01-01T00:00:02.000Z', 'later', { input: 'another input' })] })));
+      const [row] = await new TraceQueries(db.ds).spansOf(projectId, traceId);
       expect(row).toMatchObject({ input: 'another input', output: completion, attributes: { 'gen_ai.prompt': prompt, 'gen_ai.completion': completion, 'gen_ai.system': 'openai' } });
     });
 
     it('are stored whole again when SpanAttributeCopies is reverted', async () => {
       const migration = new (MIGRATIONS.find((m) => m.name === 'SpanAttributeCopies1766300000000') as new () => MigrationInterface)();
       const id = randomUUID();
-      await ds.transaction((m) => writeTelemetry(m, facts({ spans: [otlpSpan(id)] })));
-      const runner = ds.createQueryRunner();
+      await db.ds.transaction((m) => writeTelemetry(m, facts({ spans: [otlpSpan(id)] })));
+      const runner = db.ds.createQueryRunner();
       try {
         await migration.down(runner);
-        expect(await ds.query('SELECT attributes FROM spans WHERE id = $1', [id])).toEqual([{ attributes: { 'gen_ai.prompt': prompt, 'gen_ai.completion': completion, 'gen_ai.system': 'openai' } }]);
+        expect(await db.ds.query('SELECT attributes FROM spans WHERE id = $1', [id])).toEqual([{ attributes: { 'gen_ai.prompt': prompt, 'gen_ai.completion': completion, 'gen_ai.system': 'openai' } }]);
       } finally {
         await migration.up(runner);
         await runner.release();
@@ -243,11 +235,11 @@ describe(writeTelemetry.name, () => {
       return { projectId, id, otelSpanId: null, externalId: null, createdAt: '2024-01-01T00:00:00.000Z', ...stamped(values, versionOf(`2024-01-01T00:00:0${second}.000Z`, eventId)) };
     };
 
-    const writeSpans = (spans: SpanDelta[]) => ds.transaction((m) => writeTelemetry(m, foldFacts(spans.map((s) => facts({ spans: [s] })))));
+    const writeSpans = (spans: SpanDelta[]) => db.ds.transaction((m) => writeTelemetry(m, foldFacts(spans.map((s) => facts({ spans: [s] })))));
     /** The row as a reader sees it: attributes whole, whichever form they are stored in. */
     const storedRow = async (id: string) =>
       (
-        await ds.query(
+        await db.ds.query(
           `SELECT (to_jsonb(s) - 'id' - 'versions' - 'input_attribute' - 'output_attribute') || jsonb_build_object('attributes', ${SPAN_ATTRIBUTES('s')}) AS row
              FROM spans s WHERE project_id = $1 AND id = $2`,
           [projectId, id],
@@ -255,7 +247,7 @@ describe(writeTelemetry.name, () => {
       )[0].row;
     const storedVersionsOf = async (id: string) =>
       Object.fromEntries(
-        (await ds.query(`SELECT f, spanlog_version(s.versions, f) AS v FROM spans s, unnest($3::text[]) AS f WHERE s.project_id = $1 AND s.id = $2`, [projectId, id, FIELDS])).map(
+        (await db.ds.query(`SELECT f, spanlog_version(s.versions, f) AS v FROM spans s, unnest($3::text[]) AS f WHERE s.project_id = $1 AND s.id = $2`, [projectId, id, FIELDS])).map(
           (r: { f: string; v: string | null }) => [r.f, r.v],
         ),
       );
@@ -273,7 +265,7 @@ describe(writeTelemetry.name, () => {
             if (firstStoredOldFormat) {
               await writeSpans([first]);
               // What the writer stored before CompactVersions: every field with its own version.
-              await ds.query('UPDATE spans SET versions = $3 WHERE project_id = $1 AND id = $2', [projectId, id, JSON.stringify(first.versions)]);
+              await db.ds.query('UPDATE spans SET versions = $3 WHERE project_id = $1 AND id = $2', [projectId, id, JSON.stringify(first.versions)]);
             }
             // Replays of the first two deltas too: merging is idempotent.
             const applied = [...(firstStoredOldFormat ? rest : deltas), ...deltas.slice(0, 2)]
@@ -303,7 +295,7 @@ describe(writeTelemetry.name, () => {
       for (const order of [[older, newer], [newer, older]]) {
         const id = randomUUID();
         for (const delta of order) await writeSpans([{ ...delta, id }]);
-        const [row] = await ds.query('SELECT operation, type FROM spans WHERE project_id = $1 AND id = $2', [projectId, id]);
+        const [row] = await db.ds.query('SELECT operation, type FROM spans WHERE project_id = $1 AND id = $2', [projectId, id]);
         expect(row).toEqual({ operation: newer.values.operation, type: older.values.type });
       }
     });
@@ -311,7 +303,7 @@ describe(writeTelemetry.name, () => {
     it('store one version for the fields one event set', async () => {
       const id = randomUUID();
       await writeSpans([deltaOf(id, { second: 1, eventId: 'a', fields: FIELDS.filter((f) => f !== 'model') })]);
-      const [{ versions }] = await ds.query('SELECT versions FROM spans WHERE project_id = $1 AND id = $2', [projectId, id]);
+      const [{ versions }] = await db.ds.query('SELECT versions FROM spans WHERE project_id = $1 AND id = $2', [projectId, id]);
       expect(versions).toEqual({ '*': versionOf('2024-01-01T00:00:01.000Z', 'a'), model: null });
     });
 
@@ -320,10 +312,10 @@ describe(writeTelemetry.name, () => {
       // `operation` came later (SpanOperation): reverting down to CompactVersions drops its column first.
       const delta = deltaOf(randomUUID(), { second: 1, eventId: 'a', fields: FIELDS.filter((f) => f !== 'model' && f !== 'operation') });
       await writeSpans([delta]);
-      const runner = ds.createQueryRunner();
+      const runner = db.ds.createQueryRunner();
       try {
         await migration.down(runner);
-        const [{ versions }] = await ds.query('SELECT versions FROM spans WHERE project_id = $1 AND id = $2', [projectId, delta.id]);
+        const [{ versions }] = await db.ds.query('SELECT versions FROM spans WHERE project_id = $1 AND id = $2', [projectId, delta.id]);
         expect(versions).toEqual(delta.versions);
       } finally {
         await migration.up(runner);

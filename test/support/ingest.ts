@@ -1,0 +1,68 @@
+import { randomBytes } from 'node:crypto';
+import { exportOf, span } from '@app/otlp/testing/otlp-builders';
+import type { Stack } from './stack';
+
+/** Writing with an API key (telemetry, scores) and reading traces back, as an SDK would. */
+
+export const NATIVE_TRACES = '/api/v1/traces';
+export const OTLP_TRACES = '/api/v1/otel/traces';
+/** The OTLP path an OpenTelemetry Collector appends `/v1/traces` to. */
+export const OTLP_COLLECTOR_TRACES = '/api/v1/otel/v1/traces';
+export const SCORES = '/api/v1/scores';
+
+/** The status each write path answers an accepted write with (CONTRACT.md). */
+const ACCEPTED: Record<string, number> = { [NATIVE_TRACES]: 201, [OTLP_TRACES]: 200, [OTLP_COLLECTOR_TRACES]: 200, [SCORES]: 201 };
+
+/**
+ * One POST, its answer unread: JSON unless the body is already a string or bytes (for the tests
+ * that send odd ones); a null `apiKey` sends no authorization.
+ */
+export function postWithKey(stack: Stack, apiKey: string | null, path: string, body: unknown, headers: Record<string, string> = {}): Promise<Response> {
+  return fetch(`${stack.baseUrl}${path}`, {
+    method: 'POST',
+    headers: { ...(apiKey === null ? {} : { authorization: `Bearer ${apiKey}` }), 'content-type': 'application/json', ...headers },
+    body: typeof body === 'string' || body instanceof Uint8Array ? body : JSON.stringify(body),
+  });
+}
+
+export interface Written {
+  status: number;
+  headers: Headers;
+  body: any;
+  /** The read-your-writes token (Spanlog-Seq); null where the write was refused. */
+  seq: string | null;
+}
+
+/** Posts and reads the whole answer, whatever its status. */
+export async function write(stack: Stack, apiKey: string | null, path: string, body: unknown, headers?: Record<string, string>): Promise<Written> {
+  const res = await postWithKey(stack, apiKey, path, body, headers);
+  const text = await res.text();
+  return { status: res.status, headers: res.headers, body: text ? JSON.parse(text) : null, seq: res.headers.get('spanlog-seq') };
+}
+
+/** Posts a write the test needs accepted, failing with the answer unless the path's accepted status comes back: the read-your-writes token. */
+export async function ingest(stack: Stack, apiKey: string, path: string, body: unknown): Promise<string> {
+  const res = await write(stack, apiKey, path, body);
+  if (res.status !== ACCEPTED[path]) throw new Error(`${path} answered ${res.status}: ${JSON.stringify(res.body)}`);
+  return res.seq as string;
+}
+
+/**
+ * The read-your-writes token of a one-span OTLP write made now, for clients that do not show their
+ * own (the OTel exporters): a read waiting for it waits for every earlier message too.
+ */
+export const laterSeq = (stack: Stack, apiKey: string): Promise<string> =>
+  ingest(stack, apiKey, OTLP_TRACES, exportOf([span({ traceId: randomBytes(16).toString('hex'), spanId: randomBytes(8).toString('hex') })]));
+
+/** The status a trace (by id or OTel hex id) answers when read at `seq`: 200 once it is there. */
+export async function traceStatus(stack: Stack, apiKey: string, id: string, seq: string | null): Promise<number> {
+  const res = await fetch(`${stack.baseUrl}/api/v1/traces/${encodeURIComponent(id)}?minSeq=${seq ?? ''}`, { headers: { authorization: `Bearer ${apiKey}` } });
+  await res.arrayBuffer();
+  return res.status;
+}
+
+/** Waits until the trace reads back at `seq`, so a page opened next has it; fails otherwise. */
+export async function traceVisible(stack: Stack, apiKey: string, id: string, seq: string | null): Promise<void> {
+  const status = await traceStatus(stack, apiKey, id, seq);
+  if (status !== 200) throw new Error(`trace ${id} answered ${status}`);
+}
