@@ -96,13 +96,13 @@ describe('auth endpoints (POST /api/v1/auth/login, /refresh, /logout)', () => {
   });
 
   it.each([
-    ['login', {}, 'email is required; password is required'],
-    ['login', { email: EMAIL }, 'password is required'],
-    ['login', { password: 'x' }, 'email is required'],
-    ['login', { email: '', password: 'x' }, 'email is required'],
-    ['login', { email: 5, password: 'x' }, 'email must be a string'],
-    ['refresh', {}, 'refresh_token is required'],
-    ['refresh', { refresh_token: null }, 'refresh_token is required'],
+    ['login', {}, 'email: is required; password: is required'],
+    ['login', { email: EMAIL }, 'password: is required'],
+    ['login', { password: 'x' }, 'email: is required'],
+    ['login', { email: '', password: 'x' }, 'email: is required'],
+    ['login', { email: 5, password: 'x' }, 'email: must be a string'],
+    ['refresh', {}, 'refresh_token: is required'],
+    ['refresh', { refresh_token: null }, 'refresh_token: is required'],
   ])('answers 400 when %s gets %p, naming the field', async (endpoint, body, message) => {
     const res = await send(stack, 'POST', `/api/v1/auth/${endpoint}`, { body });
     expect(res).toEqual({ status: 400, body: { data: null, error: { code: 'VALIDATION_ERROR', message } } });
@@ -110,7 +110,7 @@ describe('auth endpoints (POST /api/v1/auth/login, /refresh, /logout)', () => {
 
   it('answers 400 to a login without any body', async () => {
     const res = await send(stack, 'POST', '/api/v1/auth/login');
-    expect(res).toEqual({ status: 400, body: { data: null, error: { code: 'VALIDATION_ERROR', message: 'email is required; password is required' } } });
+    expect(res).toEqual({ status: 400, body: { data: null, error: { code: 'VALIDATION_ERROR', message: 'email: is required; password: is required' } } });
   });
 
   it('answers a wrong password and an unknown e-mail with the same 401 (both verified by argon2, see passwords.spec.ts)', async () => {

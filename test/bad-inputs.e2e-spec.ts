@@ -74,13 +74,13 @@ describe('bad inputs over HTTP', () => {
     const UNSTORABLE = 'must not contain NUL characters or unpaired UTF-16 surrogates';
 
     it.each(['name', 'userId', 'tags', 'model', 'spanType'])('GET /api/v1/traces with NUL in %s', async (field) => {
-      expect(await request('GET', `/api/v1/traces?${field}=a%00b`)).toMatchObject({ status: 400, body: { error: { code: 'VALIDATION_ERROR', message: `${field} ${UNSTORABLE}` } } });
+      expect(await request('GET', `/api/v1/traces?${field}=a%00b`)).toMatchObject({ status: 400, body: { error: { code: 'VALIDATION_ERROR', message: `${field}: ${UNSTORABLE}` } } });
     });
 
     it.each(['2024-W01-1', '2024-01-01T10Z', '2024-01-01T00:00:00,5Z'])('GET /api/v1/traces with the time %s', async (time) => {
       for (const field of ['fromTimestamp', 'toTimestamp']) {
         const res = await request('GET', `/api/v1/traces?${field}=${encodeURIComponent(time)}`);
-        expect(res).toMatchObject({ status: 400, body: { error: { code: 'VALIDATION_ERROR', message: expect.stringMatching(new RegExp(`^${field} must be an ISO 8601 timestamp`)) } } });
+        expect(res).toMatchObject({ status: 400, body: { error: { code: 'VALIDATION_ERROR', message: expect.stringMatching(new RegExp(`^${field}: must be an ISO 8601 timestamp`)) } } });
       }
     });
 
@@ -96,7 +96,7 @@ describe('bad inputs over HTTP', () => {
 
     it('POST /api/v1/auth/login with NUL in the e-mail', async () => {
       const res = await send(stack, 'POST', '/api/v1/auth/login', { body: { email: 'bad-inputs@spanlog.test\u0000', password: 'x' } });
-      expect(res).toEqual({ status: 400, body: { data: null, error: { code: 'VALIDATION_ERROR', message: `email ${UNSTORABLE}` } } });
+      expect(res).toEqual({ status: 400, body: { data: null, error: { code: 'VALIDATION_ERROR', message: `email: ${UNSTORABLE}` } } });
     });
 
     it.each([
@@ -106,20 +106,20 @@ describe('bad inputs over HTTP', () => {
     ])('%s with NUL in the name', async (procedure, input) => {
       const res = await mutate(stack, session.access_token, procedure, input());
       expect(res.status).toBe(400);
-      expect(res.body.error).toMatchObject({ message: `name ${UNSTORABLE}`, data: { code: 'BAD_REQUEST' } });
+      expect(res.body.error).toMatchObject({ message: `name: ${UNSTORABLE}`, data: { code: 'BAD_REQUEST' } });
     });
   });
 
   describe('integer query parameters are decimal integers (issue 24 item 9)', () => {
     it.each(['0x10', '1e2', '5.0', '%2B5', '%205', '0b11', ''])('GET /api/v1/traces?limit=%s is 400 naming limit', async (limit) => {
-      expect(await request('GET', `/api/v1/traces?limit=${limit}`)).toMatchObject({ status: 400, body: { error: { code: 'VALIDATION_ERROR', message: 'limit must be a decimal integer from 1 to 100' } } });
+      expect(await request('GET', `/api/v1/traces?limit=${limit}`)).toMatchObject({ status: 400, body: { error: { code: 'VALIDATION_ERROR', message: 'limit: must be a decimal integer from 1 to 100' } } });
     });
 
     it('trace.list with limit "0x10" or 1e2 as a string is 400 naming limit', async () => {
       for (const limit of ['0x10', '1e2']) {
         const res = await mutate(stack, session.access_token, 'trace.list', { projectId: tenant.projectId, limit });
         expect(res.status).toBe(400);
-        expect(res.body.error.message).toMatch(/^limit must be a decimal integer/);
+        expect(res.body.error.message).toMatch(/^limit: must be a decimal integer/);
       }
     });
 

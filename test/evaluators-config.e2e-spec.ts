@@ -108,7 +108,7 @@ describe('webhook evaluator configuration', () => {
       expect({ fields, status: res.status, code: res.body.error?.data?.code }).toEqual({ fields, status: 400, code: 'BAD_REQUEST' });
       expect(res.body.error.message).toEqual(typeof message === 'string' ? message : expect.stringMatching(message));
     }
-    expectRefused(await create('not-a-uuid'), 400, 'BAD_REQUEST', 'projectId must be a UUID');
+    expectRefused(await create('not-a-uuid'), 400, 'BAD_REQUEST', 'projectId: must be a UUID');
     expect(data(await query(stack, token(), 'evaluator.list', { projectId }))).toEqual([]);
   });
 

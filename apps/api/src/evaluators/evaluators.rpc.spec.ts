@@ -132,7 +132,7 @@ describe('evaluator procedures', () => {
     ['a timeout out of range', created({ timeoutMs: 500 }), 'timeoutMs: must be an integer from 1000 to 30000'],
     ['a sample rate out of range', created({ filter: { sampleRate: 2 } }), 'filter.sampleRate: must be a number from 0 to 1'],
     ['an id, which the evaluator gets from the server', created({ id: randomUUID() }), expect.stringMatching(/^unknown field "id"/)],
-    ['a project id that is not a UUID', created({ projectId: 'p' }), 'projectId must be a UUID'],
+    ['a project id that is not a UUID', created({ projectId: 'p' }), 'projectId: must be a UUID'],
   ])('refuses %s as a bad request naming the field, before anything is stored', async (_, input, message) => {
     const { as, store } = setup();
     expect(await failure(as('admin').create(input))).toEqual({ code: 'BAD_REQUEST', message });
@@ -195,7 +195,7 @@ describe('evaluator procedures', () => {
     const { id } = await as('admin').create(created());
     expect(await failure(as('admin').update({ projectId: PROJECT, id }))).toMatchObject({ code: 'BAD_REQUEST', message: expect.stringMatching(/^nothing to change/) });
     expect(await failure(as('admin').update({ projectId: PROJECT, id: randomUUID(), enabled: false }))).toMatchObject({ code: 'NOT_FOUND' });
-    expect(await failure(as('admin').update({ projectId: PROJECT, id: 'e', enabled: false }))).toEqual({ code: 'BAD_REQUEST', message: 'id must be a UUID' });
+    expect(await failure(as('admin').update({ projectId: PROJECT, id: 'e', enabled: false }))).toEqual({ code: 'BAD_REQUEST', message: 'id: must be a UUID' });
   });
 
   it('deletes once, audited', async () => {

@@ -3,14 +3,14 @@ import { type DtoClass, isFieldDto, isJsonObject, refusalsOf, toDto, validationE
 
 /**
  * The one reader of a REST route's or RPC procedure's input: the DTO `cls` built from it by
- * its field rules, or a 400 VALIDATION_ERROR naming every field at fault, as these routes
- * have always worded it (`email is required; password is required`). Anything but an object
+ * its field rules, or a 400 VALIDATION_ERROR naming every field at fault in the format the
+ * domain's readers use (`email: is required; password: is required`). Anything but an object
  * reads as `{}`, so each required field is named.
  */
 export function readInput<T extends object>(cls: DtoClass<T>, input: unknown): T {
   const dto = toDto(cls, isJsonObject(input) ? input : {});
   const refusals = refusalsOf(cls, dto);
-  if (refusals.length > 0) throw validationError(refusals.map(({ path, message }) => `${path} ${message}`).join('; '));
+  if (refusals.length > 0) throw validationError(refusals.map(({ path, message }) => `${path}: ${message}`).join('; '));
   return dto;
 }
 

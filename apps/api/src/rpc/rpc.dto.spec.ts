@@ -22,10 +22,10 @@ describe('RPC inputs', () => {
   const projectId = randomUUID();
 
   it.each([
-    ['organization.create', dto(OrgCreateInput), { name: 'a\u0000' }, `name ${UNSTORABLE}`],
-    ['project.create', dto(ProjectCreateInput), { orgId, name: '\ud800x' }, `name ${UNSTORABLE}`],
-    ['apiKey.create', dto(ApiKeyCreateInput), { projectId, name: 'key\u0000' }, `name ${UNSTORABLE}`],
-    ['member.add', dto(MemberAddInput), { orgId, email: '\ud800@example.com', role: 'member' }, 'email must be an e-mail address'],
+    ['organization.create', dto(OrgCreateInput), { name: 'a\u0000' }, `name: ${UNSTORABLE}`],
+    ['project.create', dto(ProjectCreateInput), { orgId, name: '\ud800x' }, `name: ${UNSTORABLE}`],
+    ['apiKey.create', dto(ApiKeyCreateInput), { projectId, name: 'key\u0000' }, `name: ${UNSTORABLE}`],
+    ['member.add', dto(MemberAddInput), { orgId, email: '\ud800@example.com', role: 'member' }, 'email: must be an e-mail address'],
   ])('%s refuses text Postgres cannot store as a bad request naming the field', (_, parse, input, message) => {
     expect(refusal(parse, input)).toEqual({ code: 'BAD_REQUEST', message });
   });

@@ -20,16 +20,16 @@ const TIMESTAMP_RULE = 'must be an ISO 8601 timestamp from 1970-01-01T00:00:00.0
 
 describe(TraceQueryDto.name, () => {
   it.each(['name', 'tags', 'userId', 'sessionId', 'environment', 'spanType', 'model'])('refuses NUL or an unpaired surrogate in %s, naming it', async (field) => {
-    expect(await refusal({ [field]: 'a\u0000b' })).toBe(`${field} must not contain NUL characters or unpaired UTF-16 surrogates`);
-    expect(await refusal({ [field]: '\ud800' })).toBe(`${field} must not contain NUL characters or unpaired UTF-16 surrogates`);
-    expect(await refusal({ [field]: ['a', 'b'] })).toBe(`${field} must be a string`);
+    expect(await refusal({ [field]: 'a\u0000b' })).toBe(`${field}: must not contain NUL characters or unpaired UTF-16 surrogates`);
+    expect(await refusal({ [field]: '\ud800' })).toBe(`${field}: must not contain NUL characters or unpaired UTF-16 surrogates`);
+    expect(await refusal({ [field]: ['a', 'b'] })).toBe(`${field}: must be a string`);
   });
 
   it.each(['2024-W01-1', '2024-01-01T10Z', '2024-01-01T00:00:00,5Z', '2024-02-30', '2024-01-01T24:00:00Z', '9999-12-31T00:00:00Z', '1704067200000', ''])(
     'refuses the time %p, naming the parameter',
     async (time) => {
-      expect(await refusal({ fromTimestamp: time })).toBe(`fromTimestamp ${TIMESTAMP_RULE}`);
-      expect(await refusal({ toTimestamp: time })).toBe(`toTimestamp ${TIMESTAMP_RULE}`);
+      expect(await refusal({ fromTimestamp: time })).toBe(`fromTimestamp: ${TIMESTAMP_RULE}`);
+      expect(await refusal({ toTimestamp: time })).toBe(`toTimestamp: ${TIMESTAMP_RULE}`);
     },
   );
 
@@ -40,6 +40,6 @@ describe(TraceQueryDto.name, () => {
 
 describe(TraceReadQueryDto.name, () => {
   it('refuses a repeated minSeq', async () => {
-    expect(await refusal({ minSeq: ['ingest.1', 'ingest.2'] }, TraceReadQueryDto)).toBe('minSeq must be a string');
+    expect(await refusal({ minSeq: ['ingest.1', 'ingest.2'] }, TraceReadQueryDto)).toBe('minSeq: must be a string');
   });
 });
