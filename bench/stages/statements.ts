@@ -63,8 +63,8 @@ export async function measureStatements(databaseUrl: string, payload: Payload, t
       await ds.transaction(async (m) => {
         await step('lock tables', () => lockTelemetryTables(m));
         await step('model-stats mark before', () => markModelStatsDirty(m, keys));
-        const written = await step('upserts (tombstones, traces, spans, scores)', () => writePreparedTelemetry(m, prepared));
-        await step('model-stats mark after', () => markModelStatsDirty(m, keys));
+        const written = await step('upserts (tombstones, traces, spans marking their buckets, scores)', () => writePreparedTelemetry(m, prepared, { markSpanStats: true }));
+        await step('model-stats mark after', () => markModelStatsDirty(m, { ...keys, spans: [] }));
         await step('usage outbox (live hook)', () => telemetryLiveHooks.countUsage(m, batch, written));
         await step('evaluation scheduling (live hook)', () => telemetryLiveHooks.scheduleEvaluations(m, batch));
         await step('record applied', () => recordApplied(m, position, seqs));

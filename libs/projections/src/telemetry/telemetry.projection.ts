@@ -2,7 +2,7 @@ import type { DataSource, EntityManager } from 'typeorm';
 import { INGEST_SCHEMAS, type TelemetryFacts, foldFacts } from '@app/domain';
 import { CONSUMERS, type NatsResources } from '@app/eventlog';
 import { type ProjectionPosition, type UsageCount, queueUsage, recordApplied, scheduleEvaluations } from '@app/persistence';
-import { type ModelStatsKeys, markModelStatsDirty } from '../model-stats/model-stats-tables';
+import { type ModelStatsKeys, markModelStatsDirty } from '../model-stats/stats-marks';
 import type { StreamProjection } from '../projection';
 import { type DecodedIngestMessage, decodeIngestMessage } from './decode-ingest-message';
 import { type NewRows, type PreparedTelemetry, TELEMETRY_TABLES, type WrittenTelemetry, lockTelemetryTables, prepareTelemetry, writePreparedTelemetry } from './tables/telemetry-writer';
@@ -89,8 +89,9 @@ export async function applyTelemetryBatch(ds: DataSource, position: ProjectionPo
     await lockTelemetryTables(m);
     // The stats buckets the batch's rows are in before and after it: a span whose model or start changes leaves one.
     await markModelStatsDirty(m, statsKeys);
-    const written = await telemetryProjection.apply(m, batch);
-    await markModelStatsDirty(m, statsKeys);
+    // The rows as the definition's `apply` writes them, the span upsert marking the buckets its rows are in after it.
+    const written = await writePreparedTelemetry(m, batch.telemetry, { markSpanStats: true });
+    await markModelStatsDirty(m, { ...statsKeys, spans: [] });
     if (options.countUsage) await telemetryLiveHooks.countUsage(m, batch, written);
     if (options.scheduleEvaluations) await telemetryLiveHooks.scheduleEvaluations(m, batch);
     return recordApplied(m, position, batch.seqs);

@@ -7,6 +7,7 @@ import { type MentionedTraces, mentionedTraces, withoutDeletedTraces } from './d
 import { SCORE_TIME, statsBucketOf } from '../../stats/stats-buckets';
 import { storedVersions } from './stored-versions';
 import { type FixedColumn, buildUpsertSql } from './upsert-sql';
+import { markSpanRowsSql } from '../../model-stats/stats-marks';
 
 /** The projection's read models, in the order every writer and a rebuild's swap lock them. */
 export const TELEMETRY_TABLES = ['traces', 'spans', 'scores'] as const;
@@ -39,15 +40,22 @@ const SCORE_FIXED: FixedColumn[] = [
 
 /**
  * Rows this statement created (not merged into), per project and UTC month of creation:
- * what usage counts. `xmax = 0` tells an inserted row from an updated one.
+ * what usage counts. `xmax = 0` tells an inserted row from an updated one. `also` adds CTEs
+ * over `up`, the rows as written, with `returning` columns beyond those counted.
  */
-const countingNewRows = (upsert: string) => `WITH up AS (${upsert}
-RETURNING project_id, created_at, (xmax = 0) AS inserted)
+const countingNewRows = (upsert: string, also: { returning: string; ctes: string } | null = null) => `WITH up AS (${upsert}
+RETURNING project_id, created_at, (xmax = 0) AS inserted${also ? `, ${also.returning}` : ''})${also ? `, ${also.ctes}` : ''}
 SELECT project_id AS "projectId", to_char(created_at AT TIME ZONE 'UTC', 'YYYY-MM') AS month, count(*)::int AS n
   FROM up WHERE inserted GROUP BY 1, 2`;
 
 const TRACE_UPSERT = countingNewRows(buildUpsertSql('traces', TRACE_FIXED, TRACE_FIELD_COLUMNS));
-const SPAN_UPSERT = countingNewRows(buildUpsertSql('spans', SPAN_FIXED, SPAN_FIELD_COLUMNS));
+const SPAN_UPSERT_SQL = buildUpsertSql('spans', SPAN_FIXED, SPAN_FIELD_COLUMNS);
+const SPAN_UPSERT = countingNewRows(SPAN_UPSERT_SQL);
+/**
+ * The live write's span upsert: it also marks the stats buckets its rows are in after it, from
+ * the rows it returns, where a separate mark after the write looked every span up again.
+ */
+const SPAN_UPSERT_MARKING = countingNewRows(SPAN_UPSERT_SQL, { returning: 'model, start_time', ctes: markSpanRowsSql('up') });
 const SCORE_UPSERT = buildUpsertSql('scores', SCORE_FIXED, SCORE_FIELD_COLUMNS);
 
 /** How many traces or spans a write created in one project and UTC month. */
@@ -143,8 +151,26 @@ export async function writeTelemetry(manager: EntityManager, facts: TelemetryFac
   return writePreparedTelemetry(manager, await prepareTelemetry(facts));
 }
 
-export async function writePreparedTelemetry(manager: EntityManager, batch: PreparedTelemetry): Promise<WrittenTelemetry> {
+/** How the live write differs from a rebuild's. */
+export interface WriteOptions {
+  /**
+   * Mark the stats buckets the written spans are in after the write, in the span upsert itself
+   * (live; a rebuild marks every bucket once it swaps). Marking what rows leave, and what
+   * traces and scores move, stays with the caller (`applyTelemetryBatch`).
+   */
+  markSpanStats: boolean;
+}
+
+/**
+ * Memory for the upserts' sort of a batch's rows by key (the order every writer locks rows in):
+ * at Postgres's default 4 MB a 64-message batch of OTLP spans (about 10 MB of rows) was sorted
+ * on disk, a tenth of the span upsert's time. Only for this transaction.
+ */
+const SORT_MEMORY = '64MB';
+
+export async function writePreparedTelemetry(manager: EntityManager, batch: PreparedTelemetry, options: WriteOptions = { markSpanStats: false }): Promise<WrittenTelemetry> {
   await lockTelemetryTables(manager);
+  await manager.query(`SET LOCAL work_mem = '${SORT_MEMORY}'`);
   // Deletions first, so that the rows left out below include those of a trace this batch deletes.
   await deleteTrackedTraces(manager, batch.facts.deletions);
   const kept = await withoutDeletedTraces(manager, batch.facts, batch.mentioned);
@@ -152,7 +178,7 @@ export async function writePreparedTelemetry(manager: EntityManager, batch: Prep
   const { rows } = kept === batch.facts ? batch : await prepareTelemetry(kept);
   const written: WrittenTelemetry = { newTraces: [], newSpans: [] };
   if (rows.traces) written.newTraces = await manager.query(TRACE_UPSERT, [rows.traces]);
-  if (rows.spans) written.newSpans = await manager.query(SPAN_UPSERT, [rows.spans]);
+  if (rows.spans) written.newSpans = await manager.query(options.markSpanStats ? SPAN_UPSERT_MARKING : SPAN_UPSERT, [rows.spans]);
   if (rows.scores) await manager.query(SCORE_UPSERT, [rows.scores]);
   return written;
 }
