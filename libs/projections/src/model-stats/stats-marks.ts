@@ -16,21 +16,28 @@ export const HOUR_OF = (column: string): string => `date_trunc('hour', ${column}
  * The buckets a span row is in, from `rows` (a relation with the spans' project_id, model and
  * start_time): its (project, model, hour) model-stats bucket and its (project, 5 minutes)
  * overview bucket. `markModelStatsDirty` marks them for keyed spans; the live span upsert for the
- * rows it returns.
+ * rows it writes (`markUpsertedSpansSql`).
  */
 const SPAN_MODEL_BUCKETS = (rows: string, where = 'true') =>
   `SELECT DISTINCT project_id, model, ${HOUR_OF('start_time')} FROM ${rows} WHERE ${where} AND model IS NOT NULL AND start_time IS NOT NULL`;
 const SPAN_OVERVIEW_BUCKETS = (rows: string, where = 'true') => `SELECT project_id, ${statsBucketOf('start_time')} FROM ${rows} WHERE ${where} AND start_time IS NOT NULL`;
 
 /**
- * CTEs that mark the buckets of the span rows in `rows` (a CTE of the statement they join, as the
- * live upsert returns its rows): where the rows of a write are after it, without looking them up again.
+ * CTEs that mark the buckets a span upsert moves its rows out of and into: `upserted` names the
+ * upsert's CTE, which returns each row's project_id, id, model and start_time as written, and
+ * `inserted` (the row is new). The buckets an updated row was in are read from `spans` in the
+ * statement's snapshot, which the upsert's own writes are not part of; a new row was in none,
+ * so a batch of new spans looks nothing up.
  */
-export const markSpanRowsSql = (rows: string): string => `span_model_marks AS (
-  INSERT INTO model_stats_dirty (project_id, model, hour) ${SPAN_MODEL_BUCKETS(rows)} ORDER BY 1, 2, 3
+export const markUpsertedSpansSql = (upserted: string): string => `spans_were AS (
+  SELECT s.project_id, s.model, s.start_time FROM ${upserted} u JOIN spans s ON s.project_id = u.project_id AND s.id = u.id WHERE NOT u.inserted
+), spans_moved AS (
+  SELECT project_id, model, start_time FROM ${upserted} UNION ALL SELECT project_id, model, start_time FROM spans_were
+), span_model_marks AS (
+  INSERT INTO model_stats_dirty (project_id, model, hour) ${SPAN_MODEL_BUCKETS('spans_moved')} ORDER BY 1, 2, 3
   ON CONFLICT DO NOTHING
 ), span_overview_marks AS (
-  INSERT INTO stats_5m_dirty (project_id, bucket) ${SPAN_OVERVIEW_BUCKETS(rows)} GROUP BY 1, 2 ORDER BY 1, 2
+  INSERT INTO stats_5m_dirty (project_id, bucket) ${SPAN_OVERVIEW_BUCKETS('spans_moved')} GROUP BY 1, 2 ORDER BY 1, 2
   ON CONFLICT DO NOTHING
 )`;
 
@@ -39,8 +46,8 @@ export const markSpanRowsSql = (rows: string): string => `span_model_marks AS (
  * of the keyed spans and of the spans the keyed scores are about, and the (project, 5 minutes)
  * overview buckets of the keyed spans, traces and scores and of the spans of renamed traces.
  * One statement. Call before a batch's writes (the buckets a row leaves) and after them (the
- * buckets it joins), in the batch's transaction; after them, the keyed spans can be left to
- * the span upsert that marks the rows it writes (`markSpanRowsSql`).
+ * buckets it joins), in the batch's transaction. The live apply leaves the keyed spans to the
+ * span upsert, which marks both for the rows it writes (`markUpsertedSpansSql`).
  */
 export async function markModelStatsDirty(manager: EntityManager, keys: ModelStatsKeys): Promise<void> {
   const scoredSpans = keys.scores.filter((s) => s.spanId !== undefined).map((s) => ({ projectId: s.projectId, id: s.spanId as string }));

@@ -83,15 +83,15 @@ export interface ApplyOptions {
  * transaction. Returns the watermark after it.
  */
 export async function applyTelemetryBatch(ds: DataSource, position: ProjectionPosition, batch: TelemetryBatch, options: ApplyOptions): Promise<number> {
-  const statsKeys = modelStatsKeysOf(batch.telemetry.facts);
+  // The spans are left out: the span upsert marks the buckets its rows leave and join itself.
+  const statsKeys = { ...modelStatsKeysOf(batch.telemetry.facts), spans: [] };
   return ds.transaction(async (m) => {
     // The tables' locks before any read of them, in the order a rebuild's swap takes them.
     await lockTelemetryTables(m);
     // The stats buckets the batch's rows are in before and after it: a span whose model or start changes leaves one.
     await markModelStatsDirty(m, statsKeys);
-    // The rows as the definition's `apply` writes them, the span upsert marking the buckets its rows are in after it.
     const written = await writePreparedTelemetry(m, batch.telemetry, { markSpanStats: true });
-    await markModelStatsDirty(m, { ...statsKeys, spans: [] });
+    await markModelStatsDirty(m, statsKeys);
     if (options.countUsage) await telemetryLiveHooks.countUsage(m, batch, written);
     if (options.scheduleEvaluations) await telemetryLiveHooks.scheduleEvaluations(m, batch);
     return recordApplied(m, position, batch.seqs);
