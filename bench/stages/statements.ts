@@ -48,7 +48,8 @@ export async function measureStatements(databaseUrl: string, payload: Payload, t
       );
       const facts = await timed('fold (processor)', () => Promise.resolve(foldFacts(messages)));
       const prepared = await timed('serialize rows (processor)', () => prepareTelemetry(facts));
-      const keys = modelStatsKeysOf(facts);
+      // As the live apply marks: the spans' buckets in the span upsert.
+      const keys = { ...modelStatsKeysOf(facts), spans: [] };
       const seqs = messages.map(() => ++seq);
       spans += facts.spans.length;
       const batch = { telemetry: prepared, orgOf: new Map([[projectId, tenant.orgId]]), seqs };
@@ -63,7 +64,7 @@ export async function measureStatements(databaseUrl: string, payload: Payload, t
       await ds.transaction(async (m) => {
         await step('lock tables', () => lockTelemetryTables(m));
         await step('model-stats mark before', () => markModelStatsDirty(m, keys));
-        const written = await step('upserts (tombstones, traces, spans, scores)', () => writePreparedTelemetry(m, prepared));
+        const written = await step('upserts (tombstones, traces, spans marking their buckets, scores)', () => writePreparedTelemetry(m, prepared, { markSpanStats: true }));
         await step('model-stats mark after', () => markModelStatsDirty(m, keys));
         await step('usage outbox (live hook)', () => telemetryLiveHooks.countUsage(m, batch, written));
         await step('evaluation scheduling (live hook)', () => telemetryLiveHooks.scheduleEvaluations(m, batch));

@@ -14,6 +14,7 @@ export * from './rebuild/rebuild-in-shadow';
 export * from './rebuild/rebuild-plain-projection';
 export * from './telemetry/tables/expected-rows';
 export * from './model-stats/model-stats-tables';
+export * from './model-stats/stats-marks';
 export * from './stats/stats-buckets';
 export * from './stats/overview-stats-store';
 export * from './retention/run-retention';

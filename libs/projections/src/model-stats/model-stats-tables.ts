@@ -1,67 +1,13 @@
-import type { DataSource, EntityManager } from 'typeorm';
+import type { DataSource } from 'typeorm';
 import { type LatencyHistogram, latencyBucketSql, mergeHistograms } from '@app/domain';
 import { returnedRows } from '@app/persistence';
 import { TELEMETRY_TABLES } from '../telemetry/tables/telemetry-writer';
-import { RECOUNT_AT_ONCE, RECOUNT_DUE, type RecountPace, SCORE_NUMBER_SQL, SCORE_PASS_SQL, SCORE_TIME, statsBucketOf } from '../stats/stats-buckets';
+import { RECOUNT_AT_ONCE, RECOUNT_DUE, type RecountPace, SCORE_NUMBER_SQL, SCORE_PASS_SQL } from '../stats/stats-buckets';
 import { markAllOverviewStatsDirty } from '../stats/overview-stats-store';
+import { HOUR_OF } from './stats-marks';
 
-/** What a batch touched that can move the stats: its spans, traces and scores, and the spans or traces its scores are about. */
-export interface ModelStatsKeys {
-  spans: { projectId: string; id: string }[];
-  /** `named`: the batch sets the trace's name, which is a dimension of its spans' overview stats. */
-  traces: { projectId: string; id: string; named: boolean }[];
-  scores: { projectId: string; id: string; traceId: string | undefined; spanId: string | undefined }[];
-}
-
-/** Hours in UTC, whatever the session's time zone. */
-const HOUR_OF = (column: string) => `date_trunc('hour', ${column}, 'UTC')`;
 /** A stored cost beyond this is left out of sums, so one absurd row cannot make a bucket fail to recount. */
 const SUMMABLE_COST = 1e12;
-
-/**
- * Marks for recount the buckets the keyed rows are in now: the (project, model, hour) buckets
- * of the keyed spans and of the spans the keyed scores are about, and the (project, 5 minutes)
- * overview buckets of the keyed spans, traces and scores and of the spans of renamed traces.
- * One statement. Call before a batch's writes (the buckets a row leaves) and after them (the
- * buckets it joins), in the batch's transaction.
- */
-export async function markModelStatsDirty(manager: EntityManager, keys: ModelStatsKeys): Promise<void> {
-  const scoredSpans = keys.scores.filter((s) => s.spanId !== undefined).map((s) => ({ projectId: s.projectId, id: s.spanId as string }));
-  const scoredTraces = keys.scores.filter((s) => s.spanId === undefined && s.traceId !== undefined).map((s) => ({ projectId: s.projectId, id: s.traceId as string }));
-  const renamed = keys.traces.filter((t) => t.named);
-  if (!keys.spans.length && !keys.traces.length && !keys.scores.length) return;
-  const ids = (list: { projectId: string; id: string }[]) => [list.map((k) => k.projectId), list.map((k) => k.id)];
-  await manager.query(
-    `WITH touched AS (
-       -- for_model: the span's model stats move; for_overview: its overview stats do.
-       SELECT s.project_id, s.model, s.start_time, true AS for_model, true AS for_overview
-         FROM unnest($1::uuid[], $2::uuid[]) AS k (project_id, id) JOIN spans s ON s.project_id = k.project_id AND s.id = k.id
-       UNION ALL
-       SELECT s.project_id, s.model, s.start_time, true, false
-         FROM unnest($3::uuid[], $4::uuid[]) AS k (project_id, id) JOIN spans s ON s.project_id = k.project_id AND s.id = k.id
-       UNION ALL
-       SELECT s.project_id, s.model, s.start_time, true, false
-         FROM unnest($5::uuid[], $6::uuid[]) AS k (project_id, trace_id) JOIN spans s ON s.project_id = k.project_id AND s.trace_id = k.trace_id
-       UNION ALL
-       SELECT s.project_id, s.model, s.start_time, false, true
-         FROM unnest($7::uuid[], $8::uuid[]) AS k (project_id, trace_id) JOIN spans s ON s.project_id = k.project_id AND s.trace_id = k.trace_id
-     ), model_marks AS (
-       INSERT INTO model_stats_dirty (project_id, model, hour)
-       SELECT DISTINCT project_id, model, ${HOUR_OF('start_time')} FROM touched WHERE for_model AND model IS NOT NULL AND start_time IS NOT NULL
-        ORDER BY 1, 2, 3
-       ON CONFLICT DO NOTHING
-     )
-     INSERT INTO stats_5m_dirty (project_id, bucket)
-     SELECT project_id, ${statsBucketOf('start_time')} FROM touched WHERE for_overview AND start_time IS NOT NULL
-     UNION SELECT t.project_id, ${statsBucketOf('t."timestamp"')}
-       FROM unnest($9::uuid[], $10::uuid[]) AS k (project_id, id) JOIN traces t ON t.project_id = k.project_id AND t.id = k.id
-     UNION SELECT c.project_id, ${statsBucketOf(SCORE_TIME('c'))}
-       FROM unnest($11::uuid[], $12::uuid[]) AS k (project_id, id) JOIN scores c ON c.project_id = k.project_id AND c.id = k.id
-     ORDER BY 1, 2
-     ON CONFLICT DO NOTHING`,
-    [...ids(keys.spans), ...ids(scoredSpans), ...ids(scoredTraces), ...ids(renamed), ...ids(keys.traces), ...ids(keys.scores)],
-  );
-}
 
 /**
  * Marks every model-stats and overview bucket with rows or stats for recount: after a rebuild

@@ -6,7 +6,8 @@ import { useTestDatabase } from '@app/persistence/testing/test-database';
 import { refreshDirtyOverviewStats } from '../stats/overview-stats-store';
 import { writeTelemetry } from '../telemetry/tables/telemetry-writer';
 import { modelStatsKeysOf } from '../telemetry/telemetry.projection';
-import { markModelStatsDirty, refreshDirtyModelStats } from './model-stats-tables';
+import { refreshDirtyModelStats } from './model-stats-tables';
+import { markModelStatsDirty } from './stats-marks';
 
 const projectId = randomUUID();
 const traceId = randomUUID();

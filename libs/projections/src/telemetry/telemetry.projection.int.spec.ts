@@ -2,12 +2,12 @@ import 'reflect-metadata';
 import { randomUUID } from 'node:crypto';
 import { INGEST_SCHEMAS, type IngestEnvelope, type IngestSchema, envelopeToHeaders } from '@app/domain';
 import { ChunkReader, toNatsHeaders } from '@app/eventlog';
-import { TraceQueries } from '@app/persistence';
+import { TraceQueries, initCheckpoint } from '@app/persistence';
 import { useTestDatabase } from '@app/persistence/testing/test-database';
 import { type StoredMessage, decodeStored } from '../projection';
 import type { DecodedIngestMessage } from './decode-ingest-message';
 import { TELEMETRY_TABLES } from './tables/telemetry-writer';
-import { telemetryProjection } from './telemetry.projection';
+import { applyTelemetryBatch, telemetryProjection } from './telemetry.projection';
 
 const projectId = randomUUID();
 const T0 = Date.UTC(2026, 10, 1, 9);
@@ -110,5 +110,32 @@ describe('telemetry projection', () => {
     await applyInOrder([...REQUESTS].reverse(), REQUESTS.length);
     await applyInOrder(REQUESTS, 1);
     expect(await readBack()).toEqual(once);
+  });
+
+  it('marks for recount the stats buckets a live batch moves a span out of and into', async () => {
+    const position = { projection: 'telemetry-marks', version: 1, stream: 'TEST' };
+    await initCheckpoint(db.ds, position, 0);
+    const generation = (seq: number, model: string, startTime: string) =>
+      request(seq, INGEST_SCHEMAS.nativeBatch, {
+        batch: [{ id: `m${seq}`, type: 'generation-create', timestamp: at(seq), body: { id: 'moved', traceId: 'marks', name: 'call', model, startTime } }],
+      });
+    const applyLive = async (msg: StoredMessage) =>
+      applyTelemetryBatch(db.ds, position, await telemetryProjection.prepare(await decodeAll([msg])), { scheduleEvaluations: false, countUsage: false });
+    const marks = async () => ({
+      model: (await db.ds.query(`SELECT model, hour FROM model_stats_dirty WHERE project_id = $1 ORDER BY hour`, [projectId])).map((r: { model: string; hour: Date }) => [r.model, r.hour.toISOString()]),
+      overview: (await db.ds.query(`SELECT bucket FROM stats_5m_dirty WHERE project_id = $1 ORDER BY bucket`, [projectId])).map((r: { bucket: Date }) => r.bucket.toISOString()),
+    });
+    const clearMarks = () => db.ds.query('DELETE FROM model_stats_dirty; DELETE FROM stats_5m_dirty');
+
+    await clearMarks();
+    await applyLive(generation(20, 'gpt-4o', '2026-11-01T09:07:00.000Z'));
+    expect(await marks()).toEqual({ model: [['gpt-4o', '2026-11-01T09:00:00.000Z']], overview: ['2026-11-01T09:05:00.000Z'] });
+
+    await clearMarks();
+    await applyLive(generation(21, 'gpt-4o-mini', '2026-11-01T11:31:00.000Z'));
+    expect(await marks()).toEqual({
+      model: [['gpt-4o', '2026-11-01T09:00:00.000Z'], ['gpt-4o-mini', '2026-11-01T11:00:00.000Z']],
+      overview: ['2026-11-01T09:05:00.000Z', '2026-11-01T11:30:00.000Z'],
+    });
   });
 });

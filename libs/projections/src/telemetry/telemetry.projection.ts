@@ -2,7 +2,7 @@ import type { DataSource, EntityManager } from 'typeorm';
 import { INGEST_SCHEMAS, type TelemetryFacts, foldFacts } from '@app/domain';
 import { CONSUMERS, type NatsResources } from '@app/eventlog';
 import { type ProjectionPosition, type UsageCount, queueUsage, recordApplied, scheduleEvaluations } from '@app/persistence';
-import { type ModelStatsKeys, markModelStatsDirty } from '../model-stats/model-stats-tables';
+import { type ModelStatsKeys, markModelStatsDirty } from '../model-stats/stats-marks';
 import type { StreamProjection } from '../projection';
 import { type DecodedIngestMessage, decodeIngestMessage } from './decode-ingest-message';
 import { type NewRows, type PreparedTelemetry, TELEMETRY_TABLES, type WrittenTelemetry, lockTelemetryTables, prepareTelemetry, writePreparedTelemetry } from './tables/telemetry-writer';
@@ -83,13 +83,14 @@ export interface ApplyOptions {
  * transaction. Returns the watermark after it.
  */
 export async function applyTelemetryBatch(ds: DataSource, position: ProjectionPosition, batch: TelemetryBatch, options: ApplyOptions): Promise<number> {
-  const statsKeys = modelStatsKeysOf(batch.telemetry.facts);
+  // The spans are left out: the span upsert marks the buckets its rows leave and join itself.
+  const statsKeys = { ...modelStatsKeysOf(batch.telemetry.facts), spans: [] };
   return ds.transaction(async (m) => {
     // The tables' locks before any read of them, in the order a rebuild's swap takes them.
     await lockTelemetryTables(m);
     // The stats buckets the batch's rows are in before and after it: a span whose model or start changes leaves one.
     await markModelStatsDirty(m, statsKeys);
-    const written = await telemetryProjection.apply(m, batch);
+    const written = await writePreparedTelemetry(m, batch.telemetry, { markSpanStats: true });
     await markModelStatsDirty(m, statsKeys);
     if (options.countUsage) await telemetryLiveHooks.countUsage(m, batch, written);
     if (options.scheduleEvaluations) await telemetryLiveHooks.scheduleEvaluations(m, batch);
