@@ -10,7 +10,7 @@ import {
   readEvalJobToClaim,
 } from '@app/persistence';
 
-/** A job cleared to run: what the call needs, but its evaluator's secrets (readEvaluatorSecrets). */
+/** A job cleared to run: what the call needs, but its evaluator's secrets (EvaluatorStore.secrets). */
 export interface EvaluationToRun {
   jobId: string;
   orgId: string;
