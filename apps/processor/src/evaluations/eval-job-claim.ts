@@ -1,12 +1,12 @@
 import type { DataSource } from 'typeorm';
 import { type EvaluatedSpan, type EvaluationResult, type EvaluatorSettings, evalDeferralDelayMs, evalRunQuotaDecision, utcMonthOf } from '@app/domain';
 import {
+  UsageOutbox,
   countStartedEvalRuns,
   markEvalJobDeferred,
   markEvalJobDone,
   markEvalJobRunning,
   markEvalJobSkipped,
-  queueUsage,
   readEvalJobToClaim,
 } from '@app/persistence';
 
@@ -89,6 +89,6 @@ export async function finishEvalJob(db: DataSource, run: EvaluationToRun, result
   await db.transaction(async (m) => {
     const startedAt = await markEvalJobDone(m, run.jobId, result);
     if (!startedAt) return;
-    await queueUsage(m, [{ orgId: run.orgId, month: utcMonthOf(startedAt.getTime()), metric: 'eval_runs', n: 1 }]);
+    await new UsageOutbox(m).queue([{ orgId: run.orgId, month: utcMonthOf(startedAt.getTime()), metric: 'eval_runs', n: 1 }]);
   });
 }

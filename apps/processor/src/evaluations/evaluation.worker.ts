@@ -6,7 +6,7 @@ import { APP_CONFIG, type AppConfig, LOGGER } from '@app/config';
 import { EVALUATOR_LIMITS, type EvalJobMessage, type Evaluation, evaluationOf, parseEvalJobMessage, webhookRequestBody } from '@app/domain';
 import { CONSUMERS, ChunkPublisher, type JobConsumer, NatsResources, appendEvaluationScore, jobConsumer, jsonMessage } from '@app/eventlog';
 import { evaluatorCalls } from '@app/metrics';
-import { EvaluatorStore, type EvaluatorSecrets, SecretBoxError, isReachable } from '@app/persistence';
+import { type EvaluatorSecrets, EvaluatorStore, SecretBoxError, isReachable } from '@app/persistence';
 import { type EvaluationToRun, claimEvalJob, finishEvalJob } from './eval-job-claim';
 import { UrlShares } from './url-shares';
 import { WebhookCaller } from './webhook-caller';

@@ -1,6 +1,6 @@
 import type { DataSource, EntityManager } from 'typeorm';
 import { type NatsResources, deadLetteredSeqs } from '@app/eventlog';
-import { type UsageCount, appliedThrough, markHandledThrough, queueUsage } from '@app/persistence';
+import { type UsageCount, UsageOutbox, appliedThrough, markHandledThrough } from '@app/persistence';
 import { markAllModelStatsDirty } from '../model-stats/model-stats-tables';
 import { type RebuildOptions, type StreamRebuildResult, rebuildInShadow, withRebuildLock } from '../rebuild/rebuild-in-shadow';
 import { type ShadowTables, countShadowRows } from '../rebuild/shadow-tables';
@@ -47,7 +47,7 @@ export async function rebuildTelemetry(ds: DataSource, nats: NatsResources, opti
         beforeSwap: async (m, shadow) => {
           const { traces, spans, scores } = await countShadowRows(m, shadow);
           const usage = await usageOfRowsOnlyInShadow(m, shadow, rowsLiveMayLack);
-          await queueUsage(m, usage);
+          await new UsageOutbox(m).queue(usage);
           const total = (metric: UsageCount['metric']) => usage.filter((u) => u.metric === metric).reduce((n, u) => n + u.n, 0);
           return { traces, spans, scores, usageCounted: { traces: total('traces'), spans: total('spans') } };
         },

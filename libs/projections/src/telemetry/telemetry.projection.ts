@@ -1,7 +1,7 @@
 import type { DataSource, EntityManager } from 'typeorm';
 import { INGEST_SCHEMAS, type TelemetryFacts, foldFacts } from '@app/domain';
 import { CONSUMERS, type NatsResources } from '@app/eventlog';
-import { type ProjectionPosition, type UsageCount, queueUsage, recordApplied, scheduleEvaluations } from '@app/persistence';
+import { type ProjectionPosition, type UsageCount, UsageOutbox, recordApplied, scheduleEvaluations } from '@app/persistence';
 import { type ModelStatsKeys, markModelStatsDirty } from '../model-stats/model-stats-tables';
 import type { StreamProjection } from '../projection';
 import { type DecodedIngestMessage, decodeIngestMessage } from './decode-ingest-message';
@@ -51,7 +51,7 @@ export const telemetryLiveHooks = {
   countUsage(tx: EntityManager, batch: TelemetryBatch, written: WrittenTelemetry): Promise<void> {
     const usage = (metric: UsageCount['metric'], rows: NewRows[]): UsageCount[] =>
       rows.map((r) => ({ orgId: batch.orgOf.get(r.projectId) as string, month: r.month, metric, n: r.n }));
-    return queueUsage(tx, [...usage('traces', written.newTraces), ...usage('spans', written.newSpans)]);
+    return new UsageOutbox(tx).queue([...usage('traces', written.newTraces), ...usage('spans', written.newSpans)]);
   },
   /** Queues the evaluation jobs the batch's spans call for (`EvalJobRelay` publishes them). */
   async scheduleEvaluations(tx: EntityManager, batch: TelemetryBatch): Promise<void> {
