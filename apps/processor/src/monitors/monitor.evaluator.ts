@@ -4,7 +4,7 @@ import { DataSource } from 'typeorm';
 import { APP_CONFIG, type AppConfig, LOGGER } from '@app/config';
 import { type AuditEvent, evaluationWindow, monitorStateOf, monitorValue } from '@app/domain';
 import { NatsResources, publishAuditEvent } from '@app/eventlog';
-import { type Monitor, enabledMonitors, recordEvaluation, servingVersion, withAdvisoryLock } from '@app/persistence';
+import { type Monitor, MonitorStore, servingVersion, withAdvisoryLock } from '@app/persistence';
 import { PeriodicRound } from '../infrastructure/periodic-round';
 import { relayStateChangeAudits } from './monitor-audit-relay';
 import { hasDirtyOverviewBucket, modelStatsProjection, projectionLag, readWindowSums, telemetryPosition, telemetryProjection } from '@app/projections';
@@ -44,6 +44,7 @@ export class MonitorEvaluator implements OnApplicationBootstrap, BeforeApplicati
   constructor(
     private readonly ds: DataSource,
     private readonly nats: NatsResources,
+    private readonly monitors: MonitorStore,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
     @Inject(LOGGER) private readonly logger: Logger,
   ) {}
@@ -98,7 +99,7 @@ export class MonitorEvaluator implements OnApplicationBootstrap, BeforeApplicati
   }
 
   private async evaluateAll(now: number): Promise<void> {
-    for (const monitor of await enabledMonitors(this.ds)) {
+    for (const monitor of await this.monitors.enabled()) {
       const window = evaluationWindow(now, monitor.windowSeconds, this.config.monitorSettleMs);
       if (await hasDirtyOverviewBucket(this.ds, monitor.projectId, window.from, window.to)) {
         this.warnIfStale(monitor, now);
@@ -123,7 +124,7 @@ export class MonitorEvaluator implements OnApplicationBootstrap, BeforeApplicati
     const sums = await readWindowSums(this.ds, monitor.projectId, window.from, window.to, monitor.filter);
     const value = monitorValue(monitor.metric, monitor.scoreName, sums);
     const state = monitorStateOf(value, monitor.comparison, monitor.threshold);
-    const changed = await this.ds.transaction((m) => recordEvaluation(m, monitor, { state, value, windowStart: window.from, windowEnd: window.to }));
+    const changed = await this.ds.transaction((m) => new MonitorStore(m).recordEvaluation(monitor, { state, value, windowStart: window.from, windowEnd: window.to }));
     if (!changed) return;
     const details = {
       projectId: monitor.projectId,
