@@ -10,11 +10,11 @@ export interface UsageCount {
 
 /**
  * The outbox of usage counts: the live projection queues them in the transaction that wrote the
- * rows they count, and `UsageRelay` moves them to USAGE. Over a transaction's manager for all
- * three (the relay deletes in the transaction that took).
+ * rows they count, and `UsageRelay` moves them to USAGE, deleting them in the transaction that
+ * took them. Over the manager of the caller's transaction.
  */
 export class UsageOutbox {
-  constructor(private readonly db: DataSource | EntityManager) {}
+  constructor(private readonly db: EntityManager) {}
 
   /** Queues counts in the caller's transaction, so they exist exactly when the rows they count do. */
   async queue(counts: UsageCount[]): Promise<void> {
