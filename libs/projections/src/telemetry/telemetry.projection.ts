@@ -1,7 +1,7 @@
 import type { DataSource, EntityManager } from 'typeorm';
 import { INGEST_SCHEMAS, type TelemetryFacts, foldFacts } from '@app/domain';
 import { CONSUMERS, type NatsResources } from '@app/eventlog';
-import { type ProjectionPosition, type UsageCount, UsageOutbox, recordApplied, scheduleEvaluations } from '@app/persistence';
+import { EvalJobs, type ProjectionPosition, type UsageCount, UsageOutbox, recordApplied } from '@app/persistence';
 import { type ModelStatsKeys, markModelStatsDirty } from '../model-stats/model-stats-tables';
 import type { StreamProjection } from '../projection';
 import { type DecodedIngestMessage, decodeIngestMessage } from './decode-ingest-message';
@@ -55,7 +55,7 @@ export const telemetryLiveHooks = {
   },
   /** Queues the evaluation jobs the batch's spans call for (`EvalJobRelay` publishes them). */
   async scheduleEvaluations(tx: EntityManager, batch: TelemetryBatch): Promise<void> {
-    await scheduleEvaluations(tx, batch.telemetry.facts.spans);
+    await new EvalJobs(tx).schedule(batch.telemetry.facts.spans);
   },
 };
 
