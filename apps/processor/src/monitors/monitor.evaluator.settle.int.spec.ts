@@ -4,7 +4,7 @@ import pino from 'pino';
 import { loadConfig } from '@app/config';
 import { type SpanDelta, type TelemetryFacts, stamped, versionOf } from '@app/domain';
 import type { NatsResources } from '@app/eventlog';
-import { MonitorStore, recordServingVersion } from '@app/persistence';
+import { MonitorStore, ProjectionCheckpoints } from '@app/persistence';
 import { closeTestStreams, openTestStreams, testStreamPrefix } from '@app/eventlog/testing/test-streams';
 import { seedProject, useTestDatabase } from '@app/persistence/testing/test-database';
 import { markModelStatsDirty, modelStatsKeysOf, modelStatsProjection, refreshDirtyOverviewStats, telemetryProjection, writeTelemetry } from '@app/projections';
@@ -28,10 +28,10 @@ describe('monitor evaluation by settled event time', () => {
   let projectId: string;
 
   beforeAll(async () => {
-    for (const projection of [telemetryProjection, modelStatsProjection]) await recordServingVersion(db.ds, projection.name, projection.version);
+    for (const projection of [telemetryProjection, modelStatsProjection]) await new ProjectionCheckpoints(db.ds).recordServingVersion(projection.name, projection.version);
     nats = await openTestStreams('monitor-settle-test', testStreamPrefix('S'));
     const config = loadConfig({ SPANLOG_SECRET_KEY: randomBytes(32).toString('base64') });
-    evaluator = new MonitorEvaluator(db.ds, nats, new MonitorStore(db.ds), config, pino({ level: 'silent' }));
+    evaluator = new MonitorEvaluator(db.ds, nats, new MonitorStore(db.ds), new ProjectionCheckpoints(db.ds), config, pino({ level: 'silent' }));
     ({ projectId } = await seedProject(db.ds));
   });
 

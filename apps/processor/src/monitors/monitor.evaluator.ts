@@ -4,7 +4,7 @@ import { DataSource } from 'typeorm';
 import { APP_CONFIG, type AppConfig, LOGGER } from '@app/config';
 import { type AuditEvent, evaluationWindow, monitorStateOf, monitorValue } from '@app/domain';
 import { NatsResources, publishAuditEvent } from '@app/eventlog';
-import { type Monitor, MonitorStore, servingVersion, withAdvisoryLock } from '@app/persistence';
+import { type Monitor, MonitorStore, ProjectionCheckpoints, withAdvisoryLock } from '@app/persistence';
 import { PeriodicRound } from '../infrastructure/periodic-round';
 import { relayStateChangeAudits } from './monitor-audit-relay';
 import { hasDirtyOverviewBucket, modelStatsProjection, projectionLag, readWindowSums, telemetryPosition, telemetryProjection } from '@app/projections';
@@ -45,6 +45,7 @@ export class MonitorEvaluator implements OnApplicationBootstrap, BeforeApplicati
     private readonly ds: DataSource,
     private readonly nats: NatsResources,
     private readonly monitors: MonitorStore,
+    private readonly checkpoints: ProjectionCheckpoints,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
     @Inject(LOGGER) private readonly logger: Logger,
   ) {}
@@ -90,7 +91,7 @@ export class MonitorEvaluator implements OnApplicationBootstrap, BeforeApplicati
 
   private async notReady(): Promise<string | null> {
     for (const projection of [telemetryProjection, modelStatsProjection]) {
-      const serving = await servingVersion(this.ds, projection.name);
+      const serving = await this.checkpoints.servingVersion(projection.name);
       if (serving !== null && serving < projection.version) return `the ${projection.name} projection is being rebuilt to version ${projection.version}`;
     }
     const lag = await projectionLag(this.ds, this.nats, 'ingest', telemetryPosition(this.nats));

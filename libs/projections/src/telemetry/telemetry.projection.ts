@@ -1,7 +1,7 @@
 import type { DataSource, EntityManager } from 'typeorm';
 import { INGEST_SCHEMAS, type TelemetryFacts, foldFacts } from '@app/domain';
 import { CONSUMERS, type NatsResources } from '@app/eventlog';
-import { EvalJobs, type ProjectionPosition, type UsageCount, UsageOutbox, recordApplied } from '@app/persistence';
+import { EvalJobs, ProjectionCheckpoints, type ProjectionPosition, type UsageCount, UsageOutbox } from '@app/persistence';
 import { type ModelStatsKeys, markModelStatsDirty } from '../model-stats/model-stats-tables';
 import type { StreamProjection } from '../projection';
 import { type DecodedIngestMessage, decodeIngestMessage } from './decode-ingest-message';
@@ -93,7 +93,7 @@ export async function applyTelemetryBatch(ds: DataSource, position: ProjectionPo
     await markModelStatsDirty(m, statsKeys);
     if (options.countUsage) await telemetryLiveHooks.countUsage(m, batch, written);
     if (options.scheduleEvaluations) await telemetryLiveHooks.scheduleEvaluations(m, batch);
-    return recordApplied(m, position, batch.seqs);
+    return new ProjectionCheckpoints(m).recordApplied(position, batch.seqs);
   });
 }
 
