@@ -1,6 +1,6 @@
 import { foldFacts } from '@app/domain';
 import { otlpToFacts } from '@app/otlp';
-import { createDataSource, initCheckpoint, recordApplied } from '@app/persistence';
+import { ProjectionCheckpoints, createDataSource } from '@app/persistence';
 import {
   lockTelemetryTables,
   markModelStatsDirty,
@@ -32,7 +32,7 @@ export async function measureStatements(databaseUrl: string, payload: Payload, t
   await ds.initialize();
   try {
     const position = { projection: 'bench-statements', version: 1, stream: 'BENCH' };
-    await initCheckpoint(ds, position, 0);
+    await new ProjectionCheckpoints(ds).init(position, 0);
     const ms: Record<string, number> = {};
     const timed = async <T>(step: string, run: () => Promise<T>): Promise<T> => {
       const started = performance.now();
@@ -68,7 +68,7 @@ export async function measureStatements(databaseUrl: string, payload: Payload, t
         await step('model-stats mark after', () => markModelStatsDirty(m, keys));
         await step('usage outbox (live hook)', () => telemetryLiveHooks.countUsage(m, batch, written));
         await step('evaluation scheduling (live hook)', () => telemetryLiveHooks.scheduleEvaluations(m, batch));
-        await step('record applied', () => recordApplied(m, position, seqs));
+        await step('record applied', () => new ProjectionCheckpoints(m).recordApplied(position, seqs));
       });
       ms['begin and commit'] = (ms['begin and commit'] ?? 0) + performance.now() - started - steps;
       await timed('model-stats recount of the marked buckets (refresher)', () => refreshDirtyModelStats(ds, 100));

@@ -2,6 +2,7 @@ import { Module } from '@nestjs/common';
 import { Registry } from 'prom-client';
 import { DataSource } from 'typeorm';
 import { NatsResources } from '@app/eventlog';
+import { MonitorStore } from '@app/persistence';
 import { EvaluationWorker } from './evaluations/evaluation.worker';
 import { InfrastructureModule } from './infrastructure/infrastructure.module';
 import { MetricsServer } from './metrics/metrics-server';
@@ -20,7 +21,7 @@ import { RetentionScheduler } from './retention/retention.scheduler';
   imports: [InfrastructureModule],
   providers: [
     TelemetryProjection, PlainProjections, UsageRelay, EvalJobRelay, EvaluationWorker, RetentionScheduler, VerifyScheduler, ModelStatsRefresher, ProjectionUpgrader, MonitorEvaluator,
-    { provide: Registry, inject: [DataSource, NatsResources], useFactory: processorMetricsRegistry },
+    { provide: Registry, inject: [DataSource, NatsResources, MonitorStore], useFactory: processorMetricsRegistry },
     MetricsServer,
   ],
 })

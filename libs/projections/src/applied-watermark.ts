@@ -1,6 +1,6 @@
 import type { DataSource } from 'typeorm';
 import { type NatsResources, type StreamKey, consumerAckFloor, nextStoredSeq, streamLastSeq } from '@app/eventlog';
-import { type ProjectionPosition, appliedThrough, markHandledThrough } from '@app/persistence';
+import { ProjectionCheckpoints, type ProjectionPosition } from '@app/persistence';
 
 export type WatermarkCheck =
   /** Every stored message up to the stream's end is applied. */
@@ -21,7 +21,7 @@ export type WatermarkCheck =
  * the stream's end minus the watermark, which counts what was recorded with the rows, not acks.
  */
 export async function projectionLag(ds: DataSource, nats: NatsResources, stream: StreamKey, position: ProjectionPosition): Promise<number> {
-  const [last, applied] = await Promise.all([streamLastSeq(nats, stream), appliedThrough(ds, position)]);
+  const [last, applied] = await Promise.all([streamLastSeq(nats, stream), new ProjectionCheckpoints(ds).appliedThrough(position)]);
   return Math.max(0, last - applied);
 }
 
@@ -34,14 +34,15 @@ export async function checkWatermark(ds: DataSource, nats: NatsResources, stream
   // Read before the watermark: a message acked by then was committed by then, so it is counted as applied below.
   const ackFloor = await consumerAckFloor(nats, stream, consumer);
   const lastSeq = await streamLastSeq(nats, stream);
-  const watermark = await appliedThrough(ds, position);
+  const checkpoints = new ProjectionCheckpoints(ds);
+  const watermark = await checkpoints.appliedThrough(position);
   const gap = watermark + 1;
   if (gap > lastSeq) return { state: 'current', watermark };
   const next = await nextStoredSeq(nats, stream, gap);
   // Sequences below a stored one (or below the end read before) that are not stored were removed.
   const removedThrough = next === null ? lastSeq : next - 1;
   if (removedThrough >= gap) {
-    return { state: 'skipped', watermark: await markHandledThrough(ds, position, removedThrough), from: gap, through: removedThrough };
+    return { state: 'skipped', watermark: await checkpoints.markHandledThrough(position, removedThrough), from: gap, through: removedThrough };
   }
   if (gap <= ackFloor) return { state: 'lost', watermark, seq: gap };
   return { state: 'waiting', watermark };

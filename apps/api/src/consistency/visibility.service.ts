@@ -1,9 +1,8 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { Injectable } from '@nestjs/common';
-import { DataSource } from 'typeorm';
 import { DomainError, READ_YOUR_WRITES_WAIT_MS, type SeqToken, SeqTokenCodec } from '@app/domain';
 import { NatsResources } from '@app/eventlog';
-import { type ProjectionPosition, appliedThrough } from '@app/persistence';
+import { ProjectionCheckpoints, type ProjectionPosition } from '@app/persistence';
 import { telemetryPosition } from '@app/projections';
 
 const POLL_MS = 25;
@@ -20,7 +19,7 @@ export class VisibilityService {
   private readonly position: ProjectionPosition;
 
   constructor(
-    private readonly ds: DataSource,
+    private readonly checkpoints: ProjectionCheckpoints,
     private readonly tokens: SeqTokenCodec,
     nats: NatsResources,
   ) {
@@ -64,7 +63,7 @@ export class VisibilityService {
 
   private async fetchWatermark(): Promise<number> {
     try {
-      return await appliedThrough(this.ds, this.position);
+      return await this.checkpoints.appliedThrough(this.position);
     } catch {
       throw new DomainError('SERVICE_UNAVAILABLE', 'the database is not reachable; retry shortly', { 'Retry-After': '1' });
     }

@@ -3,7 +3,7 @@ import type { Logger } from 'pino';
 import { DataSource } from 'typeorm';
 import { APP_CONFIG, type AppConfig, LOGGER, createLogger, loadConfig } from '@app/config';
 import { ChunkPublisher, NatsResources } from '@app/eventlog';
-import { ApiKeyLookup, LoginFailuresStore, PrincipalCache, SessionStore, TenancyRepository, TraceGroupQueries, TraceQueries, UsageQueries, openDataSource } from '@app/persistence';
+import { ApiKeyLookup, LoginFailuresStore, MonitorStore, PrincipalCache, ProjectionCheckpoints, SessionStore, TenancyRepository, TraceGroupQueries, TraceQueries, UsageQueries, openDataSource } from '@app/persistence';
 import { ApiKeyChangeListener } from '../auth/api-key-change-listener';
 
 /** Config, logger, Postgres and NATS for the API: opened once, closed on shutdown. */
@@ -49,8 +49,10 @@ import { ApiKeyChangeListener } from '../auth/api-key-change-listener';
     { provide: SessionStore, inject: [DataSource], useFactory: (ds: DataSource) => new SessionStore(ds) },
     { provide: LoginFailuresStore, inject: [DataSource], useFactory: (ds: DataSource) => new LoginFailuresStore(ds) },
     { provide: TenancyRepository, inject: [DataSource], useFactory: (ds: DataSource) => new TenancyRepository(ds) },
+    { provide: MonitorStore, inject: [DataSource], useFactory: (ds: DataSource) => new MonitorStore(ds) },
+    { provide: ProjectionCheckpoints, inject: [DataSource], useFactory: (ds: DataSource) => new ProjectionCheckpoints(ds) },
   ],
-  exports: [APP_CONFIG, LOGGER, DataSource, NatsResources, ChunkPublisher, ApiKeyLookup, TraceQueries, TraceGroupQueries, UsageQueries, SessionStore, LoginFailuresStore, TenancyRepository],
+  exports: [APP_CONFIG, LOGGER, DataSource, NatsResources, ChunkPublisher, ApiKeyLookup, TraceQueries, TraceGroupQueries, UsageQueries, SessionStore, LoginFailuresStore, TenancyRepository, MonitorStore, ProjectionCheckpoints],
 })
 export class InfrastructureModule implements OnApplicationShutdown {
   constructor(

@@ -1,17 +1,6 @@
 import { Injectable } from '@nestjs/common';
-import { DataSource } from 'typeorm';
 import { ADMIN_ROLES, type AuditAction, MONITOR_LIMITS, decodeCursor, isBigintId, isJsonObject, isScoreMetric, keysetPage, monitorInputOf, notFound, validateMonitorInput, validationError } from '@app/domain';
-import {
-  type Monitor,
-  type MonitorHistoryEntry,
-  MonitorLimitError,
-  createMonitor,
-  deleteMonitor,
-  getMonitor,
-  listMonitors,
-  monitorHistory,
-  updateMonitor,
-} from '@app/persistence';
+import { type Monitor, type MonitorHistoryEntry, MonitorLimitError, MonitorStore } from '@app/persistence';
 import { AuditPublisher } from '../audit/audit.publisher';
 import { type Actor, AccessService } from '../access/access.service';
 
@@ -30,7 +19,7 @@ export interface MonitorHistoryPage {
 @Injectable()
 export class MonitorsService {
   constructor(
-    private readonly ds: DataSource,
+    private readonly monitors: MonitorStore,
     private readonly access: AccessService,
     private readonly audit: AuditPublisher,
   ) {}
@@ -40,7 +29,7 @@ export class MonitorsService {
     const orgId = await this.access.requireProjectRole(actor, projectId, ADMIN_ROLES);
     let monitor: Monitor;
     try {
-      monitor = await createMonitor(this.ds, projectId, settings);
+      monitor = await this.monitors.create(projectId, settings);
     } catch (err) {
       if (err instanceof MonitorLimitError) throw validationError(`projectId: ${err.message}`);
       throw err;
@@ -51,20 +40,20 @@ export class MonitorsService {
 
   async list(actor: Actor, projectId: string): Promise<Monitor[]> {
     await this.access.requireProjectRole(actor, projectId);
-    return listMonitors(this.ds, projectId);
+    return this.monitors.list(projectId);
   }
 
   /** The fields sent replace the stored ones (a `filter` sent replaces the whole filter); the result is checked whole. */
   async update(actor: Actor, projectId: string, id: string, fields: unknown): Promise<Monitor> {
     if (!isJsonObject(fields)) throw validationError('input must be an object');
     const orgId = await this.access.requireProjectRole(actor, projectId, ADMIN_ROLES);
-    const current = await getMonitor(this.ds, projectId, id);
+    const current = await this.monitors.get(projectId, id);
     if (!current) throw notFound(`monitor ${id} not found in project ${projectId}`);
     const merged: Record<string, unknown> = { ...monitorInputOf(current), ...fields };
     // A score metric's name goes when the metric is no longer one, unless the update names one.
     if (fields.metric !== undefined && fields.scoreName === undefined && !isScoreMetric(fields.metric)) delete merged.scoreName;
     const settings = validateMonitorInput(merged);
-    const monitor = await updateMonitor(this.ds, projectId, id, settings);
+    const monitor = await this.monitors.update(projectId, id, settings);
     if (!monitor) throw notFound(`monitor ${id} not found in project ${projectId}`);
     await this.record(actor, orgId, 'monitor.updated', monitor, { changed: Object.keys(fields) });
     return monitor;
@@ -72,8 +61,8 @@ export class MonitorsService {
 
   async delete(actor: Actor, projectId: string, id: string): Promise<{ id: string; deleted: true }> {
     const orgId = await this.access.requireProjectRole(actor, projectId, ADMIN_ROLES);
-    const current = await getMonitor(this.ds, projectId, id);
-    if (!current || !(await deleteMonitor(this.ds, projectId, id))) throw notFound(`monitor ${id} not found in project ${projectId}`);
+    const current = await this.monitors.get(projectId, id);
+    if (!current || !(await this.monitors.delete(projectId, id))) throw notFound(`monitor ${id} not found in project ${projectId}`);
     await this.record(actor, orgId, 'monitor.deleted', current);
     return { id, deleted: true };
   }
@@ -81,9 +70,9 @@ export class MonitorsService {
   async history(actor: Actor, projectId: string, id: string, cursor: string | undefined): Promise<MonitorHistoryPage> {
     const before = cursor === undefined ? null : decodeCursor<[string]>(cursor, [isBigintId])[0];
     await this.access.requireProjectRole(actor, projectId);
-    if (!(await getMonitor(this.ds, projectId, id))) throw notFound(`monitor ${id} not found in project ${projectId}`);
+    if (!(await this.monitors.get(projectId, id))) throw notFound(`monitor ${id} not found in project ${projectId}`);
     const limit = MONITOR_LIMITS.historyPage;
-    const { entries } = await monitorHistory(this.ds, id, before, limit + 1);
+    const { entries } = await this.monitors.history(id, before, limit + 1);
     const { data, nextCursor } = keysetPage(entries, limit, (entry) => [entry.id]);
     return { data: data.map(({ id: _id, ...entry }) => entry), meta: { nextCursor } };
   }

@@ -1,16 +1,8 @@
 import type { DataSource } from 'typeorm';
 import { type EvaluatedSpan, type EvaluationResult, type EvaluatorSettings, evalDeferralDelayMs, evalRunQuotaDecision, utcMonthOf } from '@app/domain';
-import {
-  countStartedEvalRuns,
-  markEvalJobDeferred,
-  markEvalJobDone,
-  markEvalJobRunning,
-  markEvalJobSkipped,
-  queueUsage,
-  readEvalJobToClaim,
-} from '@app/persistence';
+import { EvalJobs, UsageOutbox } from '@app/persistence';
 
-/** A job cleared to run: what the call needs, but its evaluator's secrets (readEvaluatorSecrets). */
+/** A job cleared to run: what the call needs, but its evaluator's secrets (EvaluatorStore.secrets). */
 export interface EvaluationToRun {
   jobId: string;
   orgId: string;
@@ -38,11 +30,12 @@ export type ClaimedJob =
  */
 export async function claimEvalJob(db: DataSource, jobId: string, nowMs: number, admit: (url: string) => boolean = () => true): Promise<ClaimedJob> {
   return db.transaction(async (m) => {
-    const job = await readEvalJobToClaim(m, jobId);
+    const jobs = new EvalJobs(m);
+    const job = await jobs.readToClaim(jobId);
     if (!job) return { kind: 'finished' };
     if (job.status === 'done' || job.status === 'skipped') return { kind: 'finished' };
     const skip = async (reason: string): Promise<ClaimedJob> => {
-      await markEvalJobSkipped(m, jobId, reason);
+      await jobs.markSkipped(jobId, reason);
       return { kind: 'skipped', reason };
     };
     if (!job.enabled) return skip('the evaluator is disabled');
@@ -50,14 +43,14 @@ export async function claimEvalJob(db: DataSource, jobId: string, nowMs: number,
     if (!job.plan) return skip('the organization no longer exists');
     if (!admit(job.url)) {
       const delayMs = evalDeferralDelayMs(job.deferrals);
-      await markEvalJobDeferred(m, jobId, delayMs);
+      await jobs.markDeferred(jobId, delayMs);
       return { kind: 'deferred', delayMs };
     }
     if (job.status !== 'running') {
-      const used = await countStartedEvalRuns(m, job.org_id, `${utcMonthOf(nowMs)}-01T00:00:00Z`);
+      const used = await jobs.countStartedRuns(job.org_id, `${utcMonthOf(nowMs)}-01T00:00:00Z`);
       const decision = evalRunQuotaDecision(job.plan, used, nowMs);
       if (!decision.allowed) return skip(`quota: ${decision.message}`);
-      await markEvalJobRunning(m, jobId, new Date(nowMs).toISOString());
+      await jobs.markRunning(jobId, new Date(nowMs).toISOString());
     }
     return {
       kind: 'run',
@@ -87,8 +80,8 @@ export async function claimEvalJob(db: DataSource, jobId: string, nowMs: number,
  */
 export async function finishEvalJob(db: DataSource, run: EvaluationToRun, result: EvaluationResult): Promise<void> {
   await db.transaction(async (m) => {
-    const startedAt = await markEvalJobDone(m, run.jobId, result);
+    const startedAt = await new EvalJobs(m).markDone(run.jobId, result);
     if (!startedAt) return;
-    await queueUsage(m, [{ orgId: run.orgId, month: utcMonthOf(startedAt.getTime()), metric: 'eval_runs', n: 1 }]);
+    await new UsageOutbox(m).queue([{ orgId: run.orgId, month: utcMonthOf(startedAt.getTime()), metric: 'eval_runs', n: 1 }]);
   });
 }

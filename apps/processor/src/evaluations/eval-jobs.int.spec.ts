@@ -1,7 +1,7 @@
 import 'reflect-metadata';
 import { randomUUID } from 'node:crypto';
 import { EVAL_JOB_SCHEMA, type EvalJobPublication, PLANS, evalJobMessageId } from '@app/domain';
-import { scheduleEvaluations } from '@app/persistence';
+import { EvalJobs } from '@app/persistence';
 import { seedProject, useTestDatabase } from '@app/persistence/testing/test-database';
 import { deleteTraces } from '@app/projections';
 import { relayEvalJobs } from '../reactors/eval-job-relay';
@@ -37,14 +37,14 @@ describe('evaluation jobs', () => {
     const tools = await evaluator(projectId, { spanTypes: ['TOOL'], names: ['search'], sampleRate: 1 });
     await evaluator(projectId, { spanTypes: ['LLM'], names: [], sampleRate: 1 }, false);
     const spans = [await span(projectId), await span(projectId, { output: null }), await span(projectId, { type: 'TOOL', name: 'search' }), await span(projectId, { type: 'TOOL', name: 'fetch' })];
-    expect(await db.ds.transaction((m) => scheduleEvaluations(m, spans))).toBe(2);
-    expect(await db.ds.transaction((m) => scheduleEvaluations(m, spans))).toBe(0);
+    expect(await db.ds.transaction((m) => new EvalJobs(m).schedule(spans))).toBe(2);
+    expect(await db.ds.transaction((m) => new EvalJobs(m).schedule(spans))).toBe(0);
     expect((await jobsOf(llm)).map((j: { span_id: string }) => j.span_id)).toEqual([spans[0].id]);
     expect((await jobsOf(tools)).map((j: { span_id: string }) => j.span_id)).toEqual([spans[2].id]);
     // A project without evaluators costs one look-up and schedules nothing.
     const other = await tenant();
     const unevaluated = await span(other.projectId);
-    expect(await db.ds.transaction((m) => scheduleEvaluations(m, [unevaluated]))).toBe(0);
+    expect(await db.ds.transaction((m) => new EvalJobs(m).schedule([unevaluated]))).toBe(0);
   });
 
   it('samples each span the same way every time, near the rate over many spans', async () => {
@@ -53,7 +53,7 @@ describe('evaluation jobs', () => {
     const none = await evaluator(projectId, { spanTypes: ['LLM'], names: [], sampleRate: 0 });
     const spans: { projectId: string; id: string }[] = [];
     for (let i = 0; i < 400; i++) spans.push(await span(projectId));
-    await db.ds.transaction((m) => scheduleEvaluations(m, spans));
+    await db.ds.transaction((m) => new EvalJobs(m).schedule(spans));
     const sampled = (await jobsOf(half)).length;
     expect(sampled).toBeGreaterThan(140);
     expect(sampled).toBeLessThan(260);
@@ -64,7 +64,7 @@ describe('evaluation jobs', () => {
     const { orgId, projectId } = await tenant();
     const id = await evaluator(projectId);
     const spans = [await span(projectId), await span(projectId)];
-    await db.ds.transaction((m) => scheduleEvaluations(m, spans));
+    await db.ds.transaction((m) => new EvalJobs(m).schedule(spans));
     const published: EvalJobPublication[] = [];
     let moved = 0;
     do moved = await relayEvalJobs(db.ds, 1_000, async (jobs) => void published.push(...jobs));
@@ -94,7 +94,7 @@ describe('evaluation jobs', () => {
     );
     const first = await span(projectId);
     const second = await span(projectId);
-    await db.ds.transaction((m) => scheduleEvaluations(m, [first, second]));
+    await db.ds.transaction((m) => new EvalJobs(m).schedule([first, second]));
     const [a, b] = await db.ds.query(`SELECT id FROM eval_jobs WHERE span_id = ANY($1::uuid[]) ORDER BY span_id = $2 DESC`, [[first.id, second.id], first.id]);
 
     // Claimed at once, the two race for the last run: exactly one gets it.
@@ -123,7 +123,7 @@ describe('evaluation jobs', () => {
       [orgId, projectId, id, '2026-11-02T00:00:00Z', PLANS.pro.evalRunsPerMonth],
     );
     const s = await span(projectId);
-    await db.ds.transaction((m) => scheduleEvaluations(m, [s]));
+    await db.ds.transaction((m) => new EvalJobs(m).schedule([s]));
     const [{ id: jobId }] = await db.ds.query(`SELECT id FROM eval_jobs WHERE span_id = $1`, [s.id]);
     const first = await claimEvalJob(db.ds, jobId, NOW);
     expect(first.kind).toBe('run');
@@ -146,7 +146,7 @@ describe('evaluation jobs', () => {
     const id = await evaluator(projectId);
     const gone = await span(projectId);
     const kept = await span(projectId);
-    await db.ds.transaction((m) => scheduleEvaluations(m, [gone, kept]));
+    await db.ds.transaction((m) => new EvalJobs(m).schedule([gone, kept]));
     const jobs: { id: string; span_id: string }[] = await db.ds.query(`SELECT id, span_id FROM eval_jobs WHERE evaluator_id = $1`, [id]);
     const jobOf = (spanId: string) => (jobs.find((j) => j.span_id === spanId) as { id: string }).id;
     await db.ds.query(`DELETE FROM spans WHERE project_id = $1 AND id = $2`, [projectId, gone.id]);
@@ -160,7 +160,7 @@ describe('evaluation jobs', () => {
     const { orgId, projectId } = await tenant('free');
     const id = await evaluator(projectId);
     const s = await span(projectId);
-    await db.ds.transaction((m) => scheduleEvaluations(m, [s]));
+    await db.ds.transaction((m) => new EvalJobs(m).schedule([s]));
     const [{ id: jobId }] = await db.ds.query(`SELECT id FROM eval_jobs WHERE span_id = $1`, [s.id]);
     const relayMine = async () => {
       const mine: EvalJobPublication[] = [];

@@ -6,7 +6,7 @@ import { APP_CONFIG, type AppConfig, LOGGER } from '@app/config';
 import { EVALUATOR_LIMITS, type EvalJobMessage, type Evaluation, evaluationOf, parseEvalJobMessage, webhookRequestBody } from '@app/domain';
 import { CONSUMERS, ChunkPublisher, type JobConsumer, NatsResources, appendEvaluationScore, jobConsumer, jsonMessage } from '@app/eventlog';
 import { evaluatorCalls } from '@app/metrics';
-import { type EvaluatorSecrets, SecretBox, SecretBoxError, isReachable, prepareEvaluatorSecrets, readEvaluatorSecrets } from '@app/persistence';
+import { type EvaluatorSecrets, EvaluatorStore, SecretBoxError, isReachable } from '@app/persistence';
 import { type EvaluationToRun, claimEvalJob, finishEvalJob } from './eval-job-claim';
 import { UrlShares } from './url-shares';
 import { WebhookCaller } from './webhook-caller';
@@ -35,22 +35,21 @@ export class EvaluationWorker implements OnApplicationBootstrap, BeforeApplicati
   private readonly publisher: ChunkPublisher;
   private readonly shares = new UrlShares(EVALUATOR_LIMITS.jobsHeldPerUrl);
   private readonly store = pLimit(STORE_CONCURRENCY);
-  private readonly box: SecretBox;
 
   constructor(
     private readonly ds: DataSource,
     private readonly nats: NatsResources,
+    private readonly evaluators: EvaluatorStore,
     @Inject(APP_CONFIG) config: AppConfig,
     @Inject(LOGGER) private readonly logger: Logger,
   ) {
     this.caller = new WebhookCaller({ requireHttps: config.nodeEnv === 'production', allowPrivateNetworks: config.evaluatorAllowPrivateNetworks });
-    this.box = new SecretBox(config.secretKey);
     this.publisher = new ChunkPublisher(nats.js, nats.layout.blobBucket, nats.maxMessageBytes);
   }
 
   async onApplicationBootstrap(): Promise<void> {
     // A key that does not open the stored secrets stops the processor here, before any job fails on it.
-    const sealed = await prepareEvaluatorSecrets(this.ds, this.box);
+    const sealed = await this.evaluators.prepare();
     if (sealed) this.logger.info({ evaluators: sealed }, 'sealed evaluator secrets stored in plaintext by an older version');
     this.consumer = jobConsumer<EvalJobMessage>(this.nats, {
       stream: 'evals',
@@ -121,7 +120,7 @@ export class EvaluationWorker implements OnApplicationBootstrap, BeforeApplicati
    */
   private async secrets(run: EvaluationToRun): Promise<EvaluatorSecrets | { failure: Evaluation } | null> {
     try {
-      return await this.store(() => readEvaluatorSecrets(this.ds, this.box, run.evaluator.id));
+      return await this.store(() => this.evaluators.secrets(run.evaluator.id));
     } catch (err) {
       if (!(err instanceof SecretBoxError)) throw err;
       return { failure: evaluationOf({ kind: 'unsendable', message: `the evaluator's headers or signing secret cannot be read: ${err.message}` }, 1) };

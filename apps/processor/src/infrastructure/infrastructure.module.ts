@@ -3,7 +3,7 @@ import type { Logger } from 'pino';
 import { DataSource } from 'typeorm';
 import { APP_CONFIG, type AppConfig, LOGGER, createLogger, loadConfig } from '@app/config';
 import { ChunkReader, NatsResources } from '@app/eventlog';
-import { openDataSource } from '@app/persistence';
+import { EvaluatorStore, MonitorStore, ProjectionCheckpoints, SecretBox, openDataSource } from '@app/persistence';
 
 /** Config, logger, Postgres and NATS for the processor. */
 @Global()
@@ -21,8 +21,11 @@ import { openDataSource } from '@app/persistence';
     },
     { provide: NatsResources, inject: [APP_CONFIG], useFactory: (c: AppConfig) => NatsResources.open(c.natsUrl, 'spanlog-processor', c.streamPrefix) },
     { provide: ChunkReader, inject: [NatsResources], useFactory: (n: NatsResources) => new ChunkReader(n.js, n.layout.blobBucket) },
+    { provide: EvaluatorStore, inject: [DataSource, APP_CONFIG], useFactory: (ds: DataSource, c: AppConfig) => new EvaluatorStore(ds, new SecretBox(c.secretKey)) },
+    { provide: MonitorStore, inject: [DataSource], useFactory: (ds: DataSource) => new MonitorStore(ds) },
+    { provide: ProjectionCheckpoints, inject: [DataSource], useFactory: (ds: DataSource) => new ProjectionCheckpoints(ds) },
   ],
-  exports: [APP_CONFIG, LOGGER, DataSource, NatsResources, ChunkReader],
+  exports: [APP_CONFIG, LOGGER, DataSource, NatsResources, ChunkReader, EvaluatorStore, MonitorStore, ProjectionCheckpoints],
 })
 export class InfrastructureModule implements OnApplicationShutdown {
   constructor(

@@ -1,5 +1,5 @@
 import 'reflect-metadata';
-import { createMonitor } from '@app/persistence';
+import { MonitorStore } from '@app/persistence';
 import { seedProject, useTestDatabase } from '@app/persistence/testing/test-database';
 import { monitorEvaluationAgeGauge, monitorStateGauge } from './monitor-gauge';
 
@@ -8,11 +8,12 @@ describe('monitor gauges', () => {
 
   it('count enabled monitors per state and show the oldest evaluation, naming no project or monitor', async () => {
     const ds = db.ds;
+    const monitors = new MonitorStore(ds);
     // No monitor enabled: none is late.
-    expect((await monitorEvaluationAgeGauge(ds).get()).values).toEqual([{ labels: {}, value: 0 }]);
+    expect((await monitorEvaluationAgeGauge(monitors).get()).values).toEqual([{ labels: {}, value: 0 }]);
     const { projectId } = await seedProject(ds);
     const monitor = (name: string, enabled: boolean) =>
-      createMonitor(ds, projectId, { name, metric: 'calls', scoreName: null, filter: {}, windowSeconds: 300, comparison: '<', threshold: 1, enabled });
+      monitors.create(projectId, { name, metric: 'calls', scoreName: null, filter: {}, windowSeconds: 300, comparison: '<', threshold: 1, enabled });
     const evaluated = await monitor('evaluated', true);
     const alerting = await monitor('alerting', true);
     const never = await monitor('never evaluated', true);
@@ -21,9 +22,9 @@ describe('monitor gauges', () => {
     await ds.query(`UPDATE monitors SET state = 'ALERT', evaluated_at = now() WHERE id = ANY($1)`, [[alerting.id, disabled.id]]);
     await ds.query(`UPDATE monitors SET created_at = now() - interval '1 hour' WHERE id = $1`, [never.id]);
 
-    const states = (await monitorStateGauge(ds).get()).values;
+    const states = (await monitorStateGauge(monitors).get()).values;
     expect(Object.fromEntries(states.map((v) => [v.labels.state, v.value]))).toEqual({ OK: 1, ALERT: 1, NO_DATA: 0, PENDING: 1 });
-    const ages = (await monitorEvaluationAgeGauge(ds).get()).values;
+    const ages = (await monitorEvaluationAgeGauge(monitors).get()).values;
     expect(ages.map((v) => [v.labels, Math.round(v.value)])).toEqual([[{}, 3600]]);
   });
 });

@@ -1,7 +1,6 @@
 import { Gauge } from 'prom-client';
-import type { DataSource } from 'typeorm';
 import { MONITOR_STATES } from '@app/domain';
-import { monitorStateCounts, oldestMonitorEvaluationAge } from '@app/persistence';
+import type { MonitorStore } from '@app/persistence';
 
 /** Every state a monitor can be shown in, PENDING before its first evaluation; each always has a series. */
 export const MONITOR_GAUGE_STATES = [...MONITOR_STATES, 'PENDING'] as const;
@@ -14,7 +13,7 @@ export const MONITOR_GAUGE_STATES = [...MONITOR_STATES, 'PENDING'] as const;
  * TUI and `spanlog alerts list`. When Postgres cannot be read the series are left out rather
  * than kept at stale values.
  */
-export function monitorStateGauge(ds: DataSource): Gauge {
+export function monitorStateGauge(monitors: MonitorStore): Gauge {
   return new Gauge({
     name: 'spanlog_monitors',
     help: 'Enabled monitors per state: OK, ALERT, NO_DATA, or PENDING before their first evaluation',
@@ -23,7 +22,7 @@ export function monitorStateGauge(ds: DataSource): Gauge {
     async collect() {
       this.reset();
       try {
-        const counts = new Map((await monitorStateCounts(ds)).map((c) => [c.state as string, c.count]));
+        const counts = new Map((await monitors.stateCounts()).map((c) => [c.state as string, c.count]));
         for (const state of MONITOR_GAUGE_STATES) this.set({ state }, counts.get(state) ?? 0);
       } catch {
         this.reset();
@@ -39,7 +38,7 @@ export function monitorStateGauge(ds: DataSource): Gauge {
  * awaiting their recount), which the states cannot show: alert on it staying above a few
  * rounds. 0 while no monitor is enabled.
  */
-export function monitorEvaluationAgeGauge(ds: DataSource): Gauge {
+export function monitorEvaluationAgeGauge(monitors: MonitorStore): Gauge {
   return new Gauge({
     name: 'spanlog_monitor_evaluation_age_max_seconds',
     help: 'Seconds since the least recently evaluated enabled monitor was evaluated',
@@ -47,7 +46,7 @@ export function monitorEvaluationAgeGauge(ds: DataSource): Gauge {
     async collect() {
       this.reset();
       try {
-        this.set((await oldestMonitorEvaluationAge(ds)) ?? 0);
+        this.set((await monitors.oldestEvaluationAge()) ?? 0);
       } catch {
         this.reset();
       }

@@ -1,6 +1,7 @@
 import type { Registry } from 'prom-client';
 import type { DataSource } from 'typeorm';
 import type { NatsResources } from '@app/eventlog';
+import type { MonitorStore } from '@app/persistence';
 import {
   consumerAppliedMessages,
   deadLetters,
@@ -19,7 +20,7 @@ import { lagGauges } from './lag-gauges';
 import { monitorEvaluationAgeGauge, monitorStateGauge } from './monitor-gauge';
 
 /** What the processor's `/metrics` shows besides the process metrics: a metric the processor moves is one more entry. */
-export const processorMetricsRegistry = (ds: DataSource, nats: NatsResources): Registry =>
+export const processorMetricsRegistry = (ds: DataSource, nats: NatsResources, monitors: MonitorStore): Registry =>
   metricsRegistry([
     consumerAppliedMessages,
     deadLetters,
@@ -34,6 +35,6 @@ export const processorMetricsRegistry = (ds: DataSource, nats: NatsResources): R
     verifyRounds,
     verifyMismatches,
     ...lagGauges(ds, nats),
-    monitorStateGauge(ds),
-    monitorEvaluationAgeGauge(ds),
+    monitorStateGauge(monitors),
+    monitorEvaluationAgeGauge(monitors),
   ]);

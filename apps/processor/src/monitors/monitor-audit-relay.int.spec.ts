@@ -1,18 +1,23 @@
 import 'reflect-metadata';
 import { randomUUID } from 'node:crypto';
 import type { AuditEvent } from '@app/domain';
-import { createMonitor, deleteMonitor, recordEvaluation } from '@app/persistence';
+import { MonitorStore } from '@app/persistence';
 import { seedProject, useTestDatabase } from '@app/persistence/testing/test-database';
 import { relayStateChangeAudits } from './monitor-audit-relay';
 
 describe('monitor state changes audited from their outbox', () => {
   const db = useTestDatabase();
+  let monitors: MonitorStore;
+
+  beforeAll(() => {
+    monitors = new MonitorStore(db.ds);
+  });
 
   it('audits each change once, keeps a change whose publish failed for the next try, and gives it the same event id', async () => {
     const { orgId, projectId } = await seedProject(db.ds);
-    const monitor = await createMonitor(db.ds, projectId, { name: 'slow', metric: 'latency_p95', scoreName: null, filter: {}, windowSeconds: 300, comparison: '>', threshold: 1000, enabled: true });
+    const monitor = await monitors.create(projectId, { name: 'slow', metric: 'latency_p95', scoreName: null, filter: {}, windowSeconds: 300, comparison: '>', threshold: 1000, enabled: true });
     const window = { windowStart: new Date('2026-11-24T10:00:00Z'), windowEnd: new Date('2026-11-24T10:05:00Z') };
-    expect(await recordEvaluation(db.ds, monitor, { state: 'ALERT', value: 2500, ...window })).toBe(true);
+    expect(await monitors.recordEvaluation(monitor, { state: 'ALERT', value: 2500, ...window })).toBe(true);
 
     const published: AuditEvent[] = [];
     const publish = async (events: AuditEvent[]) => void published.push(...events);
@@ -39,13 +44,13 @@ describe('monitor state changes audited from their outbox', () => {
     const [org] = await db.ds.query(`INSERT INTO organizations (name) VALUES ($1) RETURNING id`, [`org ${randomUUID()}`]);
     const projects = await Promise.all(['kept', 'deleted'].map(async (name) => (await db.ds.query(`INSERT INTO projects (org_id, name) VALUES ($1, $2) RETURNING id`, [org.id, name]))[0].id as string));
     const settings = { metric: 'calls', scoreName: null, filter: {}, windowSeconds: 300, comparison: '<', threshold: 1, enabled: true } as const;
-    const deletedMonitor = await createMonitor(db.ds, projects[0], { name: 'deleted monitor', ...settings });
-    const inDeletedProject = await createMonitor(db.ds, projects[1], { name: 'in a deleted project', ...settings });
+    const deletedMonitor = await monitors.create(projects[0], { name: 'deleted monitor', ...settings });
+    const inDeletedProject = await monitors.create(projects[1], { name: 'in a deleted project', ...settings });
     const window = { windowStart: new Date('2026-11-24T10:00:00Z'), windowEnd: new Date('2026-11-24T10:05:00Z') };
-    for (const monitor of [deletedMonitor, inDeletedProject]) expect(await recordEvaluation(db.ds, monitor, { state: 'ALERT', value: 0, ...window })).toBe(true);
+    for (const monitor of [deletedMonitor, inDeletedProject]) expect(await monitors.recordEvaluation(monitor, { state: 'ALERT', value: 0, ...window })).toBe(true);
 
     await expect(relayStateChangeAudits(db.ds, 100, () => Promise.reject(new Error('NATS unreachable')))).rejects.toThrow('NATS unreachable');
-    expect(await deleteMonitor(db.ds, projects[0], deletedMonitor.id)).toBe(true);
+    expect(await monitors.delete(projects[0], deletedMonitor.id)).toBe(true);
     await db.ds.query('DELETE FROM projects WHERE id = $1', [projects[1]]);
 
     const published: AuditEvent[] = [];

@@ -1,6 +1,6 @@
 import type { DataSource } from 'typeorm';
 import { type AuditEvent, SPANLOG_NAMESPACE, uuidV5 } from '@app/domain';
-import { type UnauditedStateChange, markStateChangesAudited, takeUnauditedStateChanges } from '@app/persistence';
+import { MonitorStore, type UnauditedStateChange } from '@app/persistence';
 import { relayOutbox } from '../reactors/relay-outbox';
 
 /** Audit events of state changes, per history row; the same on every try, so AUDIT stores each once. */
@@ -37,9 +37,9 @@ export const relayStateChangeAudits = (ds: DataSource, limit: number, publish: (
   relayOutbox(
     ds,
     {
-      take: takeUnauditedStateChanges,
+      take: (tx, n) => new MonitorStore(tx).takeUnauditedStateChanges(n),
       publish: (changes) => publish(changes.map(stateChangeAuditEvent)),
-      settle: (tx, changes) => markStateChangesAudited(tx, changes.map((c) => c.historyId)),
+      settle: (tx, changes) => new MonitorStore(tx).markStateChangesAudited(changes.map((c) => c.historyId)),
     },
     limit,
   );

@@ -2,7 +2,7 @@ import 'reflect-metadata';
 import pino from 'pino';
 import type { AppConfig } from '@app/config';
 import type { NatsResources } from '@app/eventlog';
-import { createMonitor, recordServingVersion } from '@app/persistence';
+import { MonitorStore, ProjectionCheckpoints } from '@app/persistence';
 import { closeTestStreams, openTestStreams, testStreamPrefix } from '@app/eventlog/testing/test-streams';
 import { seedProject, useTestDatabase } from '@app/persistence/testing/test-database';
 import { modelStatsProjection, telemetryProjection } from '@app/projections';
@@ -23,20 +23,20 @@ describe('monitor evaluator guards', () => {
   beforeAll(async () => {
     nats = await openTestStreams('monitor-guards-test', testStreamPrefix('M'));
     const config = { monitorIntervalMs: 60_000, monitorSettleMs: -300_000, monitorMaxLagMessages: MAX_LAG } as AppConfig;
-    evaluator = new MonitorEvaluator(db.ds, nats, config, pino({ level: 'info' }, { write: (line: string) => void logs.push(JSON.parse(line)) }));
+    evaluator = new MonitorEvaluator(db.ds, nats, new MonitorStore(db.ds), new ProjectionCheckpoints(db.ds), config, pino({ level: 'info' }, { write: (line: string) => void logs.push(JSON.parse(line)) }));
   });
 
   afterAll(() => closeTestStreams(nats));
 
   beforeEach(async () => {
-    for (const projection of [telemetryProjection, modelStatsProjection]) await recordServingVersion(db.ds, projection.name, projection.version);
+    for (const projection of [telemetryProjection, modelStatsProjection]) await new ProjectionCheckpoints(db.ds).recordServingVersion(projection.name, projection.version);
     await db.ds.query('DELETE FROM stats_5m_dirty');
   });
 
   /** A monitor that any evaluation moves from no state to ALERT: fewer than one call in an empty project. */
   const quietMonitor = async () => {
     const { projectId } = await seedProject(db.ds);
-    const monitor = await createMonitor(db.ds, projectId, { name: 'no traffic', metric: 'calls', scoreName: null, filter: {}, windowSeconds: 300, comparison: '<', threshold: 1, enabled: true });
+    const monitor = await new MonitorStore(db.ds).create(projectId, { name: 'no traffic', metric: 'calls', scoreName: null, filter: {}, windowSeconds: 300, comparison: '<', threshold: 1, enabled: true });
     return { projectId, id: monitor.id };
   };
   const stateOf = async (id: string) => {
@@ -52,11 +52,11 @@ describe('monitor evaluator guards', () => {
 
   it.each([telemetryProjection, modelStatsProjection])('skips the round while the $name projection serves an older version than the code builds', async (projection) => {
     const monitor = await quietMonitor();
-    await recordServingVersion(db.ds, projection.name, projection.version - 1);
+    await new ProjectionCheckpoints(db.ds).recordServingVersion(projection.name, projection.version - 1);
     await evaluator.runRound();
     expect(await stateOf(monitor.id)).toEqual({ state: null, changes: 0 });
 
-    await recordServingVersion(db.ds, projection.name, projection.version);
+    await new ProjectionCheckpoints(db.ds).recordServingVersion(projection.name, projection.version);
     await evaluator.runRound();
     expect(await stateOf(monitor.id)).toEqual({ state: 'ALERT', changes: 1 });
   });

@@ -4,7 +4,7 @@ import pino from 'pino';
 import { loadConfig } from '@app/config';
 import { type SpanDelta, type TelemetryFacts, stamped, versionOf } from '@app/domain';
 import type { NatsResources } from '@app/eventlog';
-import { createMonitor, monitorHistory, recordServingVersion } from '@app/persistence';
+import { MonitorStore, ProjectionCheckpoints } from '@app/persistence';
 import { closeTestStreams, openTestStreams, testStreamPrefix } from '@app/eventlog/testing/test-streams';
 import { seedProject, useTestDatabase } from '@app/persistence/testing/test-database';
 import { markModelStatsDirty, modelStatsKeysOf, modelStatsProjection, refreshDirtyOverviewStats, telemetryProjection, writeTelemetry } from '@app/projections';
@@ -28,10 +28,10 @@ describe('monitor evaluation by settled event time', () => {
   let projectId: string;
 
   beforeAll(async () => {
-    for (const projection of [telemetryProjection, modelStatsProjection]) await recordServingVersion(db.ds, projection.name, projection.version);
+    for (const projection of [telemetryProjection, modelStatsProjection]) await new ProjectionCheckpoints(db.ds).recordServingVersion(projection.name, projection.version);
     nats = await openTestStreams('monitor-settle-test', testStreamPrefix('S'));
     const config = loadConfig({ SPANLOG_SECRET_KEY: randomBytes(32).toString('base64') });
-    evaluator = new MonitorEvaluator(db.ds, nats, config, pino({ level: 'silent' }));
+    evaluator = new MonitorEvaluator(db.ds, nats, new MonitorStore(db.ds), new ProjectionCheckpoints(db.ds), config, pino({ level: 'silent' }));
     ({ projectId } = await seedProject(db.ds));
   });
 
@@ -55,7 +55,7 @@ describe('monitor evaluation by settled event time', () => {
   const SLOW = 5_000;
 
   it('judges each window once, after the batches arriving within the settle and none in the future, and a batch for a window already judged changes nothing', async () => {
-    const monitor = await createMonitor(db.ds, projectId, { name: 'slow', metric: 'latency_p95', scoreName: null, filter: {}, windowSeconds: 300, comparison: '>', threshold: 1_000, enabled: true });
+    const monitor = await new MonitorStore(db.ds).create(projectId, { name: 'slow', metric: 'latency_p95', scoreName: null, filter: {}, windowSeconds: 300, comparison: '>', threshold: 1_000, enabled: true });
     const round = async (clockMs: number) => {
       await evaluator.runRound(clockMs);
       return (await db.ds.query('SELECT state FROM monitors WHERE id = $1', [monitor.id]))[0].state as string;
@@ -80,7 +80,7 @@ describe('monitor evaluation by settled event time', () => {
     states.push(await round(B + 9.5 * MINUTE));
 
     expect(states).toEqual(['OK', 'OK', 'ALERT', 'ALERT', 'OK', 'OK', 'OK']);
-    const { entries } = await monitorHistory(db.ds, monitor.id, null, 100);
+    const { entries } = await new MonitorStore(db.ds).history(monitor.id, null, 100);
     expect(entries.reverse().map((e) => ({ state: e.state, windowEnd: e.windowEnd }))).toEqual([
       { state: 'OK', windowEnd: iso(B - 5 * MINUTE) },
       { state: 'ALERT', windowEnd: iso(B) },

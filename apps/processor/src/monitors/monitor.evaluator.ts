@@ -4,7 +4,7 @@ import { DataSource } from 'typeorm';
 import { APP_CONFIG, type AppConfig, LOGGER } from '@app/config';
 import { type AuditEvent, evaluationWindow, monitorStateOf, monitorValue } from '@app/domain';
 import { NatsResources, publishAuditEvent } from '@app/eventlog';
-import { type Monitor, enabledMonitors, recordEvaluation, servingVersion, withAdvisoryLock } from '@app/persistence';
+import { type Monitor, MonitorStore, ProjectionCheckpoints, withAdvisoryLock } from '@app/persistence';
 import { PeriodicRound } from '../infrastructure/periodic-round';
 import { relayStateChangeAudits } from './monitor-audit-relay';
 import { hasDirtyOverviewBucket, modelStatsProjection, projectionLag, readWindowSums, telemetryPosition, telemetryProjection } from '@app/projections';
@@ -44,6 +44,8 @@ export class MonitorEvaluator implements OnApplicationBootstrap, BeforeApplicati
   constructor(
     private readonly ds: DataSource,
     private readonly nats: NatsResources,
+    private readonly monitors: MonitorStore,
+    private readonly checkpoints: ProjectionCheckpoints,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
     @Inject(LOGGER) private readonly logger: Logger,
   ) {}
@@ -89,7 +91,7 @@ export class MonitorEvaluator implements OnApplicationBootstrap, BeforeApplicati
 
   private async notReady(): Promise<string | null> {
     for (const projection of [telemetryProjection, modelStatsProjection]) {
-      const serving = await servingVersion(this.ds, projection.name);
+      const serving = await this.checkpoints.servingVersion(projection.name);
       if (serving !== null && serving < projection.version) return `the ${projection.name} projection is being rebuilt to version ${projection.version}`;
     }
     const lag = await projectionLag(this.ds, this.nats, 'ingest', telemetryPosition(this.nats));
@@ -98,7 +100,7 @@ export class MonitorEvaluator implements OnApplicationBootstrap, BeforeApplicati
   }
 
   private async evaluateAll(now: number): Promise<void> {
-    for (const monitor of await enabledMonitors(this.ds)) {
+    for (const monitor of await this.monitors.enabled()) {
       const window = evaluationWindow(now, monitor.windowSeconds, this.config.monitorSettleMs);
       if (await hasDirtyOverviewBucket(this.ds, monitor.projectId, window.from, window.to)) {
         this.warnIfStale(monitor, now);
@@ -123,7 +125,7 @@ export class MonitorEvaluator implements OnApplicationBootstrap, BeforeApplicati
     const sums = await readWindowSums(this.ds, monitor.projectId, window.from, window.to, monitor.filter);
     const value = monitorValue(monitor.metric, monitor.scoreName, sums);
     const state = monitorStateOf(value, monitor.comparison, monitor.threshold);
-    const changed = await this.ds.transaction((m) => recordEvaluation(m, monitor, { state, value, windowStart: window.from, windowEnd: window.to }));
+    const changed = await this.ds.transaction((m) => new MonitorStore(m).recordEvaluation(monitor, { state, value, windowStart: window.from, windowEnd: window.to }));
     if (!changed) return;
     const details = {
       projectId: monitor.projectId,

@@ -3,7 +3,7 @@ import type { Logger } from 'pino';
 import { DataSource } from 'typeorm';
 import { LOGGER } from '@app/config';
 import { NatsResources } from '@app/eventlog';
-import { recordServingVersion, servingVersion } from '@app/persistence';
+import { ProjectionCheckpoints } from '@app/persistence';
 import { REBUILDABLE_PROJECTIONS, RebuildBusyError, type RebuildableProjection } from '@app/projections';
 
 /** After a failed or busy attempt, when to look again. */
@@ -26,6 +26,7 @@ export class ProjectionUpgrader implements OnApplicationBootstrap, BeforeApplica
   constructor(
     private readonly ds: DataSource,
     private readonly nats: NatsResources,
+    private readonly checkpoints: ProjectionCheckpoints,
     @Inject(LOGGER) private readonly logger: Logger,
   ) {}
 
@@ -51,10 +52,10 @@ export class ProjectionUpgrader implements OnApplicationBootstrap, BeforeApplica
   /** Whether to look again later. */
   private async upgrade(projection: RebuildableProjection): Promise<boolean> {
     try {
-      const serving = await servingVersion(this.ds, projection.name);
+      const serving = await this.checkpoints.servingVersion(projection.name);
       if (serving === null) {
         // Nothing recorded: the tables are as this code builds them (a new deployment).
-        await recordServingVersion(this.ds, projection.name, projection.version);
+        await this.checkpoints.recordServingVersion(projection.name, projection.version);
         return false;
       }
       if (serving >= projection.version) return false;

@@ -4,13 +4,13 @@ import { DataSource } from 'typeorm';
 import { LOGGER } from '@app/config';
 import { NatsResources, appendEvalJobs } from '@app/eventlog';
 import type { EvalJobPublication } from '@app/domain';
-import { markEvalJobsPublished, takeDueEvalJobs } from '@app/persistence';
+import { EvalJobs } from '@app/persistence';
 import { RelayLoop } from './relay-loop';
 import { relayOutbox } from './relay-outbox';
 
 /** Moves up to `limit` due jobs from `eval_jobs` to `publish`, marking them published once published. */
 export const relayEvalJobs = (ds: DataSource, limit: number, publish: (jobs: EvalJobPublication[]) => Promise<void>): Promise<number> =>
-  relayOutbox(ds, { take: takeDueEvalJobs, publish, settle: (tx, jobs) => markEvalJobsPublished(tx, jobs.map((j) => j.message.jobId)) }, limit);
+  relayOutbox(ds, { take: (tx, n) => new EvalJobs(tx).takeDue(n), publish, settle: (tx, jobs) => new EvalJobs(tx).markPublished(jobs.map((j) => j.message.jobId)) }, limit);
 
 /**
  * Moves the evaluation jobs the live projection created from `eval_jobs` to EVALS. Only the

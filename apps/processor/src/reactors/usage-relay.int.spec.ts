@@ -1,7 +1,7 @@
 import 'reflect-metadata';
 import { randomUUID } from 'node:crypto';
 import type { UsageCounted } from '@app/domain';
-import { UsageQueries, queueUsage } from '@app/persistence';
+import { UsageOutbox, UsageQueries } from '@app/persistence';
 import { useTestDatabase } from '@app/persistence/testing/test-database';
 import { usageProjection } from '@app/projections';
 import { relayUsage } from './usage-relay';
@@ -14,7 +14,7 @@ describe('usage outbox, relay and counters', () => {
 
   it('relays queued counts once and counts each of them once, however often they are applied', async () => {
     await db.ds.transaction((m) =>
-      queueUsage(m, [
+      new UsageOutbox(m).queue([
         { orgId, month: '2026-11', metric: 'traces', n: 3 },
         { orgId, month: '2026-11', metric: 'spans', n: 30 },
         { orgId, month: '2026-12', metric: 'traces', n: 1 },
@@ -34,7 +34,7 @@ describe('usage outbox, relay and counters', () => {
   });
 
   it('keeps the counts queued when publishing fails, and relays them later', async () => {
-    await db.ds.transaction((m) => queueUsage(m, [{ orgId, month: '2026-11', metric: 'traces', n: 2 }]));
+    await db.ds.transaction((m) => new UsageOutbox(m).queue([{ orgId, month: '2026-11', metric: 'traces', n: 2 }]));
     await expect(relayUsage(db.ds, 100, async () => Promise.reject(new Error('no ack')))).rejects.toThrow('no ack');
     const published: UsageCounted[] = [];
     expect(await relayUsage(db.ds, 100, async (events) => void published.push(...events))).toBe(1);

@@ -4,13 +4,13 @@ import { DataSource } from 'typeorm';
 import { LOGGER } from '@app/config';
 import { NatsResources, appendUsage } from '@app/eventlog';
 import type { UsageCounted } from '@app/domain';
-import { deleteQueuedUsage, takeQueuedUsage } from '@app/persistence';
+import { UsageOutbox } from '@app/persistence';
 import { RelayLoop } from './relay-loop';
 import { relayOutbox } from './relay-outbox';
 
 /** Moves up to `limit` counts from `usage_outbox` to `publish`, deleting them once published. */
 export const relayUsage = (ds: DataSource, limit: number, publish: (events: UsageCounted[]) => Promise<void>): Promise<number> =>
-  relayOutbox(ds, { take: takeQueuedUsage, publish, settle: (tx, events) => deleteQueuedUsage(tx, events.map((e) => e.id)) }, limit);
+  relayOutbox(ds, { take: (tx, n) => new UsageOutbox(tx).take(n), publish, settle: (tx, events) => new UsageOutbox(tx).delete(events.map((e) => e.id)) }, limit);
 
 /**
  * Moves usage counted by the live projection from the outbox to the USAGE stream. Only the

@@ -3,7 +3,6 @@ import { randomBytes, randomUUID } from 'node:crypto';
 import type { Evaluator, EvaluatorSettings } from '@app/domain';
 import { SecretBox, SecretBoxError } from '../secrets/secret-box';
 import { seedProject, useTestDatabase } from '../testing/test-database';
-import { readEvaluatorSecrets } from './evaluator-secrets';
 import { EvaluatorStore } from './evaluator-store';
 
 const settings = (over: Partial<EvaluatorSettings> = {}): EvaluatorSettings => ({
@@ -124,11 +123,11 @@ describe(EvaluatorStore.name, () => {
       expect(sealed).not.toMatch(/Bearer|whsec_/);
       expect(sealed).not.toContain(a.signingSecret.slice(6, 20));
     }
-    expect(await readEvaluatorSecrets(db.ds, box, a.id)).toEqual({ headers: { Authorization: 'Bearer secret' }, signingSecret: a.signingSecret });
+    expect(await store.secrets(a.id)).toEqual({ headers: { Authorization: 'Bearer secret' }, signingSecret: a.signingSecret });
     // A sealed value copied into another row does not open there.
     await db.ds.query('UPDATE evaluators SET headers_sealed = $2 WHERE id = $1', [b.id, row.headers_sealed]);
-    await expect(readEvaluatorSecrets(db.ds, box, b.id)).rejects.toBeInstanceOf(SecretBoxError);
-    expect(await readEvaluatorSecrets(db.ds, box, randomUUID())).toBeNull();
+    await expect(store.secrets(b.id)).rejects.toBeInstanceOf(SecretBoxError);
+    expect(await store.secrets(randomUUID())).toBeNull();
   });
 
   it('seals a row an older version stored in plaintext before it reads it, giving it a signing secret', async () => {
@@ -138,10 +137,10 @@ describe(EvaluatorStore.name, () => {
     const row = await rawRow(id);
     expect(row.headers).toBeNull();
     expect(row.headers_sealed).not.toContain('legacy');
-    expect(await readEvaluatorSecrets(db.ds, box, id)).toEqual({ headers: { Authorization: 'Bearer legacy' }, signingSecret: expect.stringMatching(/^whsec_/) });
+    expect(await store.secrets(id)).toEqual({ headers: { Authorization: 'Bearer legacy' }, signingSecret: expect.stringMatching(/^whsec_/) });
     // The worker finds it in plaintext too, if no API read it first.
     const unread = await plaintextRow(projectId, { 'X-Key': 'k' });
-    expect(await readEvaluatorSecrets(db.ds, box, unread)).toEqual({ headers: { 'X-Key': 'k' }, signingSecret: expect.stringMatching(/^whsec_/) });
+    expect(await store.secrets(unread)).toEqual({ headers: { 'X-Key': 'k' }, signingSecret: expect.stringMatching(/^whsec_/) });
   });
 
   it('seals every plaintext row before serving, and refuses a key that does not open what is stored', async () => {
@@ -163,7 +162,7 @@ describe(EvaluatorStore.name, () => {
     const rotated = await store.rotateSecret(projectId, created.id);
     expect(rotated?.signingSecret).toMatch(/^whsec_/);
     expect(rotated?.signingSecret).not.toBe(created.signingSecret);
-    expect((await readEvaluatorSecrets(db.ds, box, created.id))?.signingSecret).toBe(rotated?.signingSecret);
+    expect((await store.secrets(created.id))?.signingSecret).toBe(rotated?.signingSecret);
     expect(await store.rotateSecret(await newProject(), created.id)).toBeNull();
   });
 });

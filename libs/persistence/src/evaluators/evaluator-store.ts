@@ -2,8 +2,8 @@ import { randomUUID } from 'node:crypto';
 import type { DataSource, EntityManager } from 'typeorm';
 import { type Evaluator, type EvaluatorFilter, type EvaluatorPatch, type EvaluatorSettings, type EvaluatorWithSecret, validationError } from '@app/domain';
 import { returnedRows } from '../query-result';
-import type { SecretBox } from '../secrets/secret-box';
-import { type StoredSecrets, newSigningSecret, openHeaders, prepareEvaluatorSecrets, sealHeaders, sealPlaintextEvaluators, sealSigningSecret } from './evaluator-secrets';
+import { type SecretBox, SecretBoxError } from '../secrets/secret-box';
+import { type EvaluatorSecrets, type StoredSecrets, isPlaintext, newSigningSecret, openHeaders, openSecrets, sealHeaders, sealSigningSecret } from './evaluator-secrets';
 
 interface EvaluatorRow extends StoredSecrets {
   project_id: string;
@@ -59,9 +59,44 @@ export class EvaluatorStore {
     private readonly box: SecretBox,
   ) {}
 
-  /** Before serving: seals what is still in plaintext and checks the key (prepareEvaluatorSecrets). */
-  prepare(): Promise<number> {
-    return prepareEvaluatorSecrets(this.db, this.box);
+  /**
+   * What the API and the processor do before they serve: check that the key opens what is
+   * stored, so that a changed or lost SPANLOG_SECRET_KEY stops the process with a message rather
+   * than failing every call, then seal every row still in plaintext (a migration has no key).
+   * In that order: a wrong key must not seal anything. Returns how many rows it sealed.
+   */
+  async prepare(): Promise<number> {
+    const [sample]: StoredSecrets[] = await this.db.query(
+      'SELECT id, headers, headers_sealed, signing_secret_sealed FROM evaluators WHERE headers_sealed IS NOT NULL ORDER BY updated_at DESC LIMIT 1',
+    );
+    if (sample) {
+      try {
+        openSecrets(this.box, sample);
+      } catch (err) {
+        if (!(err instanceof SecretBoxError)) throw err;
+        throw new Error(
+          'SPANLOG_SECRET_KEY does not open the evaluator secrets stored in this database: it is not the key they were sealed with. ' +
+            'Start with that key again (or, in development, the .spanlog/secret.key that made them); without it, delete and recreate the evaluators.',
+        );
+      }
+    }
+    return this.db.transaction((m) => this.sealPlaintext(m));
+  }
+
+  /**
+   * The secrets of evaluator `id` for a call, sealing the row first if a replica of an older
+   * version stored it in plaintext. Throws SecretBoxError when they do not open.
+   */
+  secrets(id: string): Promise<EvaluatorSecrets | null> {
+    return this.db.transaction(async (m) => {
+      const select = () => m.query('SELECT id, headers, headers_sealed, signing_secret_sealed FROM evaluators WHERE id = $1', [id]) as Promise<StoredSecrets[]>;
+      let [row] = await select();
+      if (row && isPlaintext(row)) {
+        await this.sealPlaintext(m, { id });
+        [row] = await select();
+      }
+      return row ? openSecrets(this.box, row) : null;
+    });
   }
 
   create(projectId: string, s: EvaluatorSettings): Promise<EvaluatorWithSecret> {
@@ -144,8 +179,29 @@ export class EvaluatorStore {
   /** Runs `work` in a transaction after sealing the project's rows still in plaintext. */
   private sealedFirst<T>(projectId: string, work: (m: EntityManager) => Promise<T>): Promise<T> {
     return this.db.transaction(async (m) => {
-      await sealPlaintextEvaluators(m, this.box, { projectId });
+      await this.sealPlaintext(m, { projectId });
       return work(m);
     });
+  }
+
+  /**
+   * Seals the plaintext rows `where` selects (all of them without it) and gives each a signing
+   * secret if it has none; returns how many it sealed. Rows are locked first, so two processes sealing at once
+   * seal each row once. Call inside a transaction.
+   */
+  private async sealPlaintext(m: EntityManager, where: { projectId: string } | { id: string } | null = null): Promise<number> {
+    const [filter, params]: [string, string[]] = !where ? ['', []] : 'id' in where ? ['AND id = $1', [where.id]] : ['AND project_id = $1', [where.projectId]];
+    const rows: { id: string; headers: Record<string, string> }[] = await m.query(
+      `SELECT id, headers FROM evaluators WHERE headers_sealed IS NULL ${filter} ORDER BY id FOR UPDATE`,
+      params,
+    );
+    for (const row of rows) {
+      await m.query('UPDATE evaluators SET headers = NULL, headers_sealed = $2, signing_secret_sealed = coalesce(signing_secret_sealed, $3) WHERE id = $1', [
+        row.id,
+        sealHeaders(this.box, row.id, row.headers),
+        sealSigningSecret(this.box, row.id, newSigningSecret()),
+      ]);
+    }
+    return rows.length;
   }
 }

@@ -8,32 +8,41 @@ export interface UsageCount {
   n: number;
 }
 
-/** Queues counts in the caller's transaction, so they exist exactly when the rows they count do. */
-export async function queueUsage(manager: EntityManager, counts: UsageCount[]): Promise<void> {
-  const rows = counts.filter((c) => c.n > 0);
-  if (!rows.length) return;
-  await manager.query(
-    `INSERT INTO usage_outbox (org_id, month, metric, n)
-     SELECT org_id, month, metric, n FROM jsonb_to_recordset($1::jsonb) AS r (org_id uuid, month text, metric text, n int)`,
-    [JSON.stringify(rows.map((c) => ({ org_id: c.orgId, month: c.month, metric: c.metric, n: c.n })))],
-  );
-}
-
 /**
- * Locks up to `limit` queued counts, oldest first, as the events that publish them (the outbox
- * id is the event id). SKIP LOCKED: several relays never take the same row at once.
+ * The outbox of usage counts: the live projection queues them in the transaction that wrote the
+ * rows they count, and `UsageRelay` moves them to USAGE, deleting them in the transaction that
+ * took them. Over the manager of the caller's transaction.
  */
-export async function takeQueuedUsage(manager: EntityManager, limit: number): Promise<UsageCounted[]> {
-  const rows: { id: string; orgId: string; month: string; metric: UsageMetric; n: number }[] = await manager.query(
-    `SELECT id, org_id AS "orgId", month, metric, n FROM usage_outbox ORDER BY created_at, id LIMIT $1 FOR UPDATE SKIP LOCKED`,
-    [limit],
-  );
-  return rows.map((r) => ({ ...r, source: 'live' as const }));
-}
+export class UsageOutbox {
+  constructor(private readonly db: EntityManager) {}
 
-/** Removes counts from the outbox once they are published. */
-export async function deleteQueuedUsage(manager: EntityManager, ids: string[]): Promise<void> {
-  await manager.query('DELETE FROM usage_outbox WHERE id = ANY($1::uuid[])', [ids]);
+  /** Queues counts in the caller's transaction, so they exist exactly when the rows they count do. */
+  async queue(counts: UsageCount[]): Promise<void> {
+    const rows = counts.filter((c) => c.n > 0);
+    if (!rows.length) return;
+    await this.db.query(
+      `INSERT INTO usage_outbox (org_id, month, metric, n)
+       SELECT org_id, month, metric, n FROM jsonb_to_recordset($1::jsonb) AS r (org_id uuid, month text, metric text, n int)`,
+      [JSON.stringify(rows.map((c) => ({ org_id: c.orgId, month: c.month, metric: c.metric, n: c.n })))],
+    );
+  }
+
+  /**
+   * Locks up to `limit` queued counts, oldest first, as the events that publish them (the outbox
+   * id is the event id). SKIP LOCKED: several relays never take the same row at once.
+   */
+  async take(limit: number): Promise<UsageCounted[]> {
+    const rows: { id: string; orgId: string; month: string; metric: UsageMetric; n: number }[] = await this.db.query(
+      `SELECT id, org_id AS "orgId", month, metric, n FROM usage_outbox ORDER BY created_at, id LIMIT $1 FOR UPDATE SKIP LOCKED`,
+      [limit],
+    );
+    return rows.map((r) => ({ ...r, source: 'live' as const }));
+  }
+
+  /** Removes counts from the outbox once they are published. */
+  async delete(ids: string[]): Promise<void> {
+    await this.db.query('DELETE FROM usage_outbox WHERE id = ANY($1::uuid[])', [ids]);
+  }
 }
 
 export interface MonthUsage {

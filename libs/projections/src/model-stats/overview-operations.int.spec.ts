@@ -2,7 +2,7 @@ import 'reflect-metadata';
 import { randomUUID } from 'node:crypto';
 import type { DataSource } from 'typeorm';
 import { type SpanDelta, type SpanFields, buildOverview, stamped, versionOf } from '@app/domain';
-import { servingVersion } from '@app/persistence';
+import { ProjectionCheckpoints } from '@app/persistence';
 import { useTestDatabase } from '@app/persistence/testing/test-database';
 import { readOverviewSums, readWindowSums } from '../stats/overview-stats-store';
 import { writeTelemetry } from '../telemetry/tables/telemetry-writer';
@@ -48,7 +48,7 @@ describe('overview stats by operation', () => {
     await ds.query(`INSERT INTO projection_versions (projection, version) VALUES ($1, 2) ON CONFLICT (projection) DO UPDATE SET version = 2`, [modelStatsProjection.name]);
 
     await rebuildModelStats(ds);
-    expect(await servingVersion(ds, modelStatsProjection.name)).toBe(3);
+    expect(await new ProjectionCheckpoints(ds).servingVersion(modelStatsProjection.name)).toBe(3);
 
     const stored = await ds.query('SELECT operation, span_type, sum(calls)::int AS calls FROM span_stats_5m WHERE project_id = $1 GROUP BY 1, 2 ORDER BY 1, 2', [projectId]);
     expect(stored).toEqual([

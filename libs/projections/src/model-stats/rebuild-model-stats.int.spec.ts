@@ -2,7 +2,7 @@ import 'reflect-metadata';
 import { randomUUID } from 'node:crypto';
 import type { DataSource } from 'typeorm';
 import { type SpanDelta, stamped, versionOf } from '@app/domain';
-import { createDataSource, servingVersion } from '@app/persistence';
+import { ProjectionCheckpoints, createDataSource } from '@app/persistence';
 import { useTestDatabase } from '@app/persistence/testing/test-database';
 import { RebuildBusyError } from '../rebuild/rebuild-in-shadow';
 import { writeTelemetry } from '../telemetry/tables/telemetry-writer';
@@ -76,7 +76,7 @@ describe(rebuildModelStats.name, () => {
       { model: 'gpt-4o', hour: new Date('2024-03-01T11:00:00Z'), calls: 1 },
     ];
     expect(await statsOf(first)).toEqual(expected);
-    expect(await servingVersion(first, modelStatsProjection.name)).toBe(modelStatsProjection.version);
+    expect(await new ProjectionCheckpoints(first).servingVersion(modelStatsProjection.name)).toBe(modelStatsProjection.version);
 
     // The lock is let go: the process refused earlier rebuilds when it looks again, to the same counts.
     await expect(rebuildModelStats(second)).resolves.toMatchObject({ projection: modelStatsProjection.name });

@@ -1,5 +1,5 @@
 import type { DataSource } from 'typeorm';
-import { recordServingVersion } from '@app/persistence';
+import { ProjectionCheckpoints } from '@app/persistence';
 import { withRebuildLock } from '../rebuild/rebuild-in-shadow';
 import { markAllModelStatsDirty } from './model-stats-tables';
 import { modelStatsProjection } from './model-stats.projection';
@@ -30,7 +30,7 @@ export async function rebuildModelStats(ds: DataSource, onProgress?: (done: numb
       buckets += n;
       onProgress?.(Math.min(buckets, total), total);
     }
-    await recordServingVersion(ds, modelStatsProjection.name, modelStatsProjection.version);
+    await new ProjectionCheckpoints(ds).recordServingVersion(modelStatsProjection.name, modelStatsProjection.version);
     return buckets;
   });
   return { projection: modelStatsProjection.name, version: modelStatsProjection.version, buckets, durationMs: Date.now() - started };

@@ -2,7 +2,7 @@ import { setImmediate } from 'node:timers/promises';
 import type { JsMsg } from 'nats';
 import type { DataSource, EntityManager, QueryRunner } from 'typeorm';
 import { ChunkReader, type NatsResources, replayStream, streamLastSeq } from '@app/eventlog';
-import { recordServingVersion, withAdvisoryLock } from '@app/persistence';
+import { ProjectionCheckpoints, withAdvisoryLock } from '@app/persistence';
 import { type StreamProjection, decodeStored } from '../projection';
 import {
   type ShadowTables,
@@ -124,7 +124,7 @@ export async function rebuildInShadow<Event, Batch, Swapped>(
       const result = await hooks.beforeSwap(m, shadow);
       await swapInShadowTables(m, shadow);
       await hooks.afterSwap?.(m, replayer.seq);
-      await recordServingVersion(m, projection.name, projection.version);
+      await new ProjectionCheckpoints(m).recordServingVersion(projection.name, projection.version);
       return result;
     });
     return { stream: nats.layout.streamName(stream), lastSeq: replayer.seq, messages: replayer.messages, skipped: replayer.skipped, swapped };

@@ -1,6 +1,6 @@
 import type { DataSource } from 'typeorm';
 import { MAX_TRACES_PER_DELETION, PLANS, type PlanName, type TraceDeletionBatch, retentionCutoff } from '@app/domain';
-import { organizationsOnPlans, projectIdsOf, rowsOfTraces, tracesCreatedBefore, withAdvisoryLock } from '@app/persistence';
+import { RetentionQueries, withAdvisoryLock } from '@app/persistence';
 import { type DeletedRows, deleteTraces } from '../telemetry/tables/telemetry-writer';
 
 /** What a run needs from the event log; the processor and the CLI each bring their connection. */
@@ -35,11 +35,12 @@ export async function runRetention(db: DataSource, log: RetentionLog, nowMs: num
   const run = await withAdvisoryLock(db, RETENTION_LOCK, async (): Promise<RetentionRun> => {
     const now = new Date(nowMs).toISOString();
     const plansWithRetention = Object.entries(PLANS).filter(([, p]) => p.retentionDays !== null).map(([name]) => name as PlanName);
-    const orgs = await organizationsOnPlans(db, plansWithRetention);
+    const queries = new RetentionQueries(db);
+    const orgs = await queries.organizationsOnPlans(plansWithRetention);
     const organizations: OrganizationRetention[] = [];
     for (const org of orgs) {
       const cutoff = retentionCutoff(org.plan, nowMs) as Date;
-      const deleted = await cleanOrganization(db, log, org.id, cutoff, now);
+      const deleted = await cleanOrganization(db, queries, log, org.id, cutoff, now);
       organizations.push({ orgId: org.id, plan: org.plan, cutoff: cutoff.toISOString(), ...deleted, removedMessages: await log.removeBefore(org.id, cutoff) });
     }
     return { ran: true, now, organizations };
@@ -47,15 +48,15 @@ export async function runRetention(db: DataSource, log: RetentionLog, nowMs: num
   return run.locked ? run.value : { ran: false, reason: 'another retention run holds the lock' };
 }
 
-async function cleanOrganization(db: DataSource, log: RetentionLog, orgId: string, cutoff: Date, now: string): Promise<DeletedRows> {
+async function cleanOrganization(db: DataSource, queries: RetentionQueries, log: RetentionLog, orgId: string, cutoff: Date, now: string): Promise<DeletedRows> {
   const total: DeletedRows = { traces: 0, spans: 0, scores: 0 };
-  for (const projectId of await projectIdsOf(db, orgId)) {
+  for (const projectId of await queries.projectIdsOf(orgId)) {
     for (;;) {
-      const traceIds = await tracesCreatedBefore(db, projectId, cutoff, MAX_TRACES_PER_DELETION);
+      const traceIds = await queries.tracesCreatedBefore(projectId, cutoff, MAX_TRACES_PER_DELETION);
       if (!traceIds.length) break;
       // Counted before the deletion is appended: the live projection applies it too, and
       // whichever of the two deletes first, these are the rows that go.
-      const deleted = await rowsOfTraces(db, projectId, traceIds);
+      const deleted = await queries.rowsOfTraces(projectId, traceIds);
       await log.appendDeletion({ orgId, projectId, receivedAt: now }, { reason: 'retention', cutoff: cutoff.toISOString(), traceIds });
       await db.transaction((m) => deleteTraces(m, traceIds.map((id) => ({ projectId, id, deletedAt: now }))));
       total.traces += deleted.traces;

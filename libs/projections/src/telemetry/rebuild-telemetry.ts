@@ -1,6 +1,6 @@
 import type { DataSource, EntityManager } from 'typeorm';
 import { type NatsResources, deadLetteredSeqs } from '@app/eventlog';
-import { type UsageCount, appliedThrough, markHandledThrough, queueUsage } from '@app/persistence';
+import { ProjectionCheckpoints, type UsageCount, UsageOutbox } from '@app/persistence';
 import { markAllModelStatsDirty } from '../model-stats/model-stats-tables';
 import { type RebuildOptions, type StreamRebuildResult, rebuildInShadow, withRebuildLock } from '../rebuild/rebuild-in-shadow';
 import { type ShadowTables, countShadowRows } from '../rebuild/shadow-tables';
@@ -33,7 +33,7 @@ export async function rebuildTelemetry(ds: DataSource, nats: NatsResources, opti
     // dead-lettered ones: rows of those and of later ones may not be (a dead letter this rebuild
     // can apply would otherwise never be counted: `spanlog dlq retry` then finds its rows existing).
     const position = telemetryPosition(nats);
-    const liveFloor = await appliedThrough(runner.manager, position);
+    const liveFloor = await new ProjectionCheckpoints(runner.manager).appliedThrough(position);
     const deadLettered = await deadLetteredSeqs(nats, { stream: position.stream, consumer: nats.layout.consumerName(telemetryProjection.source.consumer) });
     const rowsLiveMayLack = new RowsLiveMayLack();
     const run = await rebuildInShadow(
@@ -47,12 +47,12 @@ export async function rebuildTelemetry(ds: DataSource, nats: NatsResources, opti
         beforeSwap: async (m, shadow) => {
           const { traces, spans, scores } = await countShadowRows(m, shadow);
           const usage = await usageOfRowsOnlyInShadow(m, shadow, rowsLiveMayLack);
-          await queueUsage(m, usage);
+          await new UsageOutbox(m).queue(usage);
           const total = (metric: UsageCount['metric']) => usage.filter((u) => u.metric === metric).reduce((n, u) => n + u.n, 0);
           return { traces, spans, scores, usageCounted: { traces: total('traces'), spans: total('spans') } };
         },
         // Every message up to here is in the new tables: reads waiting for one need not wait for the live consumer.
-        afterSwap: async (m, lastSeq) => void (await markHandledThrough(m, position, lastSeq)),
+        afterSwap: async (m, lastSeq) => void (await new ProjectionCheckpoints(m).markHandledThrough(position, lastSeq)),
       },
       options,
     );

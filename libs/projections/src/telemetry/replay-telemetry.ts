@@ -1,6 +1,6 @@
 import type { DataSource } from 'typeorm';
 import { ChunkReader, type NatsResources, deadLetteredSeqs, firstSeqStoredSince, replayStream, streamLastSeq } from '@app/eventlog';
-import { appliedAboveWatermark, appliedThrough } from '@app/persistence';
+import { ProjectionCheckpoints } from '@app/persistence';
 import { decodeStored } from '../projection';
 import type { DecodedIngestMessage } from './decode-ingest-message';
 import { projectSubjects } from './project-subjects';
@@ -51,8 +51,9 @@ export async function replayTelemetry(ds: DataSource, nats: NatsResources, optio
   const fromSeq = 'seq' in options.from ? options.from.seq : ((await firstSeqStoredSince(nats, 'ingest', options.from.time, filterSubject)) ?? toSeq + 1);
   const position = telemetryPosition(nats);
   // Read before any message: one applied by then was counted by then.
-  const watermark = await appliedThrough(ds, position);
-  const appliedAbove = new Set(await appliedAboveWatermark(ds, position));
+  const checkpoints = new ProjectionCheckpoints(ds);
+  const watermark = await checkpoints.appliedThrough(position);
+  const appliedAbove = new Set(await checkpoints.appliedAboveWatermark(position));
   const deadLettered = await deadLetteredSeqs(nats, { stream: position.stream, consumer: nats.layout.consumerName(telemetryProjection.source.consumer) });
   const result: ReplayResult = { projectId: options.projectId, stream: position.stream, fromSeq, toSeq, messages: 0, applied: 0, skipped: 0, deadLettered: 0, durationMs: 0 };
   const chunks = new ChunkReader(nats.js, nats.layout.blobBucket);

@@ -2,7 +2,7 @@ import 'reflect-metadata';
 import { randomUUID } from 'node:crypto';
 import { INGEST_SCHEMAS, type IngestEnvelope, type IngestSchema, envelopeToHeaders } from '@app/domain';
 import { ChunkReader, toNatsHeaders } from '@app/eventlog';
-import { TraceQueries, initCheckpoint } from '@app/persistence';
+import { ProjectionCheckpoints, TraceQueries } from '@app/persistence';
 import { useTestDatabase } from '@app/persistence/testing/test-database';
 import { type StoredMessage, decodeStored } from '../projection';
 import type { DecodedIngestMessage } from './decode-ingest-message';
@@ -114,7 +114,7 @@ describe('telemetry projection', () => {
 
   it('marks for recount the stats buckets a live batch moves a span out of and into', async () => {
     const position = { projection: 'telemetry-marks', version: 1, stream: 'TEST' };
-    await initCheckpoint(db.ds, position, 0);
+    await new ProjectionCheckpoints(db.ds).init(position, 0);
     const generation = (seq: number, model: string, startTime: string) =>
       request(seq, INGEST_SCHEMAS.nativeBatch, {
         batch: [{ id: `m${seq}`, type: 'generation-create', timestamp: at(seq), body: { id: 'moved', traceId: 'marks', name: 'call', model, startTime } }],

@@ -1,7 +1,7 @@
 import type { DataSource, EntityManager } from 'typeorm';
 import { INGEST_SCHEMAS, type TelemetryFacts, foldFacts } from '@app/domain';
 import { CONSUMERS, type NatsResources } from '@app/eventlog';
-import { type ProjectionPosition, type UsageCount, queueUsage, recordApplied, scheduleEvaluations } from '@app/persistence';
+import { EvalJobs, ProjectionCheckpoints, type ProjectionPosition, type UsageCount, UsageOutbox } from '@app/persistence';
 import { type ModelStatsKeys, markModelStatsDirty } from '../model-stats/stats-marks';
 import type { StreamProjection } from '../projection';
 import { type DecodedIngestMessage, decodeIngestMessage } from './decode-ingest-message';
@@ -51,11 +51,11 @@ export const telemetryLiveHooks = {
   countUsage(tx: EntityManager, batch: TelemetryBatch, written: WrittenTelemetry): Promise<void> {
     const usage = (metric: UsageCount['metric'], rows: NewRows[]): UsageCount[] =>
       rows.map((r) => ({ orgId: batch.orgOf.get(r.projectId) as string, month: r.month, metric, n: r.n }));
-    return queueUsage(tx, [...usage('traces', written.newTraces), ...usage('spans', written.newSpans)]);
+    return new UsageOutbox(tx).queue([...usage('traces', written.newTraces), ...usage('spans', written.newSpans)]);
   },
   /** Queues the evaluation jobs the batch's spans call for (`EvalJobRelay` publishes them). */
   async scheduleEvaluations(tx: EntityManager, batch: TelemetryBatch): Promise<void> {
-    await scheduleEvaluations(tx, batch.telemetry.facts.spans);
+    await new EvalJobs(tx).schedule(batch.telemetry.facts.spans);
   },
 };
 
@@ -94,7 +94,7 @@ export async function applyTelemetryBatch(ds: DataSource, position: ProjectionPo
     await markModelStatsDirty(m, statsKeys);
     if (options.countUsage) await telemetryLiveHooks.countUsage(m, batch, written);
     if (options.scheduleEvaluations) await telemetryLiveHooks.scheduleEvaluations(m, batch);
-    return recordApplied(m, position, batch.seqs);
+    return new ProjectionCheckpoints(m).recordApplied(position, batch.seqs);
   });
 }
 

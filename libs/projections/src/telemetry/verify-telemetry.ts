@@ -1,7 +1,7 @@
 import { setImmediate } from 'node:timers/promises';
 import type { DataSource, QueryRunner } from 'typeorm';
 import { ChunkReader, type NatsResources, consumerAckFloor, replayStream, streamLastSeq } from '@app/eventlog';
-import { appliedAboveWatermark, appliedThrough } from '@app/persistence';
+import { ProjectionCheckpoints } from '@app/persistence';
 import { type ExpectedRow, ExpectedRows, type ProjectRowCounts, ROW_TABLES } from './tables/expected-rows';
 import { decodeStored } from '../projection';
 import type { DecodedIngestMessage } from './decode-ingest-message';
@@ -131,8 +131,9 @@ async function verifyOn(runner: QueryRunner, nats: NatsResources, options: Verif
   const position = telemetryPosition(nats);
   // The ack floor first: a message acknowledged by then was recorded as applied by then.
   const ackFloor = await consumerAckFloor(nats, 'ingest', telemetryProjection.source.consumer);
-  const watermark = await appliedThrough(runner.manager, position);
-  const appliedAbove = new Set(await appliedAboveWatermark(runner.manager, position));
+  const checkpoints = new ProjectionCheckpoints(runner.manager);
+  const watermark = await checkpoints.appliedThrough(position);
+  const appliedAbove = new Set(await checkpoints.appliedAboveWatermark(position));
   const isApplied = (seq: number) => seq <= watermark || appliedAbove.has(seq);
   const fromSeq = options.fromSeq ?? 1;
   const toSeq = options.toSeq ?? (await streamLastSeq(nats, 'ingest'));

@@ -4,7 +4,7 @@ import { DataSource } from 'typeorm';
 import { LOGGER } from '@app/config';
 import { ChunkReader, NatsResources, type PullConsumerRunner, consumerAckFloor } from '@app/eventlog';
 import { projectionAppliedSpans } from '@app/metrics';
-import { type ProjectionPosition, initCheckpoint, recordApplied } from '@app/persistence';
+import { ProjectionCheckpoints, type ProjectionPosition } from '@app/persistence';
 import { type DecodedIngestMessage, type TelemetryBatch, applyTelemetryBatch, checkWatermark, telemetryPosition, telemetryProjection } from '@app/projections';
 import { type CountedBatch, liveRunner } from '../live-runner';
 
@@ -29,6 +29,7 @@ export class TelemetryProjection implements OnApplicationBootstrap, BeforeApplic
     private readonly ds: DataSource,
     private readonly nats: NatsResources,
     private readonly chunks: ChunkReader,
+    private readonly checkpoints: ProjectionCheckpoints,
     @Inject(LOGGER) private readonly logger: Logger,
   ) {}
 
@@ -36,11 +37,11 @@ export class TelemetryProjection implements OnApplicationBootstrap, BeforeApplic
     this.position = telemetryPosition(this.nats);
     projectionAppliedSpans.inc({ projection: this.position.projection }, 0);
     const { stream, consumer } = telemetryProjection.source;
-    await initCheckpoint(this.ds, this.position, await consumerAckFloor(this.nats, stream, consumer));
+    await this.checkpoints.init(this.position, await consumerAckFloor(this.nats, stream, consumer));
     this.runner = liveRunner(telemetryProjection, { ds: this.ds, nats: this.nats, chunks: this.chunks, logger: this.logger }, {
       apply: (batch) => this.apply(batch),
       // A dead-lettered message is handled: reads stop waiting for it, `spanlog verify` reports its rows.
-      onDeadLetter: (msg) => this.ds.transaction((m) => recordApplied(m, this.position, [msg.seq])).then(() => undefined),
+      onDeadLetter: (msg) => this.ds.transaction((m) => new ProjectionCheckpoints(m).recordApplied(this.position, [msg.seq])).then(() => undefined),
     });
     await this.runner.start();
     this.watermarkTimer = setInterval(() => {

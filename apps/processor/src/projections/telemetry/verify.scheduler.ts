@@ -4,7 +4,7 @@ import { DataSource } from 'typeorm';
 import { APP_CONFIG, type AppConfig, LOGGER } from '@app/config';
 import { NatsResources } from '@app/eventlog';
 import { verifyMismatches, verifyRounds } from '@app/metrics';
-import { type ProjectionPosition, appliedThrough, markHandledThrough, withAdvisoryLock } from '@app/persistence';
+import { ProjectionCheckpoints, type ProjectionPosition, withAdvisoryLock } from '@app/persistence';
 import { PeriodicRound } from '../../infrastructure/periodic-round';
 import { type ProjectVerification, type Verification, telemetryPosition, verifyTelemetry } from '@app/projections';
 
@@ -25,6 +25,7 @@ export class VerifyScheduler implements OnApplicationBootstrap, BeforeApplicatio
   constructor(
     private readonly ds: DataSource,
     private readonly nats: NatsResources,
+    private readonly checkpoints: ProjectionCheckpoints,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
     @Inject(LOGGER) private readonly logger: Logger,
   ) {}
@@ -42,14 +43,14 @@ export class VerifyScheduler implements OnApplicationBootstrap, BeforeApplicatio
   private async runOnce(): Promise<void> {
     try {
       await withAdvisoryLock(this.ds, VERIFY_LOCK, async () => {
-        const from = (await appliedThrough(this.ds, this.progress)) + 1;
-        const to = await appliedThrough(this.ds, telemetryPosition(this.nats));
+        const from = (await this.checkpoints.appliedThrough(this.progress)) + 1;
+        const to = await this.checkpoints.appliedThrough(telemetryPosition(this.nats));
         if (to < from) return;
         const check = await verifyTelemetry(this.ds, this.nats, { fromSeq: from, toSeq: to });
         if (!check.clean) {
           this.logger.error({ fromSeq: from, toSeq: to, projects: check.projects.filter((p) => !p.clean).map(summary) }, 'applied requests are missing from the projections; run spanlog verify --repair');
         }
-        await markHandledThrough(this.ds, this.progress, to);
+        await this.checkpoints.markHandledThrough(this.progress, to);
         // Counted once the range is done with: a round that fails before checks it again.
         count(check);
       });
