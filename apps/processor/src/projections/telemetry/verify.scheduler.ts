@@ -1,11 +1,7 @@
-import { type BeforeApplicationShutdown, Inject, Injectable, type OnApplicationBootstrap } from '@nestjs/common';
-import type { Logger } from 'pino';
-import { DataSource } from 'typeorm';
-import { APP_CONFIG, type AppConfig, LOGGER } from '@app/config';
-import { NatsResources } from '@app/eventlog';
+import { Injectable } from '@nestjs/common';
 import { verifyMismatches, verifyRounds } from '@app/metrics';
 import { type ProjectionPosition, appliedThrough, markHandledThrough, withAdvisoryLock } from '@app/persistence';
-import { PeriodicRound } from '../../infrastructure/periodic-round';
+import { type RoundSchedule, ScheduledRound } from '../../infrastructure/scheduled-round';
 import { type ProjectVerification, type Verification, telemetryPosition, verifyTelemetry } from '@app/projections';
 
 /** One processor checks at a time; the others skip the round. */
@@ -18,28 +14,20 @@ const VERIFY_LOCK = 'spanlog.verify.telemetry';
  * without applying them are the watermark check's to report (TelemetryProjection).
  */
 @Injectable()
-export class VerifyScheduler implements OnApplicationBootstrap, BeforeApplicationShutdown {
-  private readonly rounds = new PeriodicRound(() => this.runOnce());
+export class VerifyScheduler extends ScheduledRound {
   private progress!: ProjectionPosition;
 
-  constructor(
-    private readonly ds: DataSource,
-    private readonly nats: NatsResources,
-    @Inject(APP_CONFIG) private readonly config: AppConfig,
-    @Inject(LOGGER) private readonly logger: Logger,
-  ) {}
-
-  onApplicationBootstrap(): void {
+  override onApplicationBootstrap(): void {
     // The round's progress is kept like a projection's: verified through this sequence.
     this.progress = { ...telemetryPosition(this.nats), projection: 'telemetry-verify' };
-    this.rounds.start(this.config.verifyIntervalMs);
+    super.onApplicationBootstrap();
   }
 
-  beforeApplicationShutdown(): Promise<void> {
-    return this.rounds.stop();
+  protected schedule(): RoundSchedule {
+    return { intervalMs: this.config.verifyIntervalMs };
   }
 
-  private async runOnce(): Promise<void> {
+  protected async round(): Promise<void> {
     try {
       await withAdvisoryLock(this.ds, VERIFY_LOCK, async () => {
         const from = (await appliedThrough(this.ds, this.progress)) + 1;
