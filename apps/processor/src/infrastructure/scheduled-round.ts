@@ -1,8 +1,4 @@
-import { type BeforeApplicationShutdown, Inject, Injectable, type OnApplicationBootstrap } from '@nestjs/common';
-import type { Logger } from 'pino';
-import { DataSource } from 'typeorm';
-import { APP_CONFIG, type AppConfig, LOGGER } from '@app/config';
-import { NatsResources } from '@app/eventlog';
+import type { BeforeApplicationShutdown, OnApplicationBootstrap } from '@nestjs/common';
 import { PeriodicRound } from './periodic-round';
 
 /** When rounds are due: every `intervalMs`, the first `firstDelayMs` after the processor starts (one interval unless told). */
@@ -12,20 +8,12 @@ export interface RoundSchedule {
 }
 
 /**
- * A processor job that runs a round over the database and the streams on a schedule, from the
- * application's start to its shutdown, which waits for the round in progress (PeriodicRound).
- * A job names its schedule and its round; they alone differ.
+ * A processor job that runs a round on a schedule from the application's start to its
+ * shutdown, which waits for the round in progress (PeriodicRound). A job names its schedule
+ * and its round, and injects what they use.
  */
-@Injectable()
 export abstract class ScheduledRound implements OnApplicationBootstrap, BeforeApplicationShutdown {
   private readonly rounds = new PeriodicRound(() => this.round());
-
-  constructor(
-    protected readonly ds: DataSource,
-    protected readonly nats: NatsResources,
-    @Inject(APP_CONFIG) protected readonly config: AppConfig,
-    @Inject(LOGGER) protected readonly logger: Logger,
-  ) {}
 
   protected abstract schedule(): RoundSchedule;
 

@@ -1,6 +1,9 @@
-import { Injectable } from '@nestjs/common';
+import { Inject, Injectable } from '@nestjs/common';
+import type { Logger } from 'pino';
+import { DataSource } from 'typeorm';
+import { APP_CONFIG, type AppConfig, LOGGER } from '@app/config';
 import { type AuditEvent, evaluationWindow, monitorStateOf, monitorValue } from '@app/domain';
-import { publishAuditEvent } from '@app/eventlog';
+import { NatsResources, publishAuditEvent } from '@app/eventlog';
 import { type Monitor, enabledMonitors, recordEvaluation, servingVersion, withAdvisoryLock } from '@app/persistence';
 import { type RoundSchedule, ScheduledRound } from '../infrastructure/scheduled-round';
 import { relayStateChangeAudits } from './monitor-audit-relay';
@@ -36,6 +39,15 @@ export class MonitorEvaluator extends ScheduledRound {
   private skipped: string | null = null;
   /** Monitors warned about as stale, so each long skip is logged once. */
   private readonly stale = new Set<string>();
+
+  constructor(
+    private readonly ds: DataSource,
+    private readonly nats: NatsResources,
+    @Inject(APP_CONFIG) private readonly config: AppConfig,
+    @Inject(LOGGER) private readonly logger: Logger,
+  ) {
+    super();
+  }
 
   protected schedule(): RoundSchedule {
     return { intervalMs: this.config.monitorIntervalMs };

@@ -1,5 +1,8 @@
-import { Injectable } from '@nestjs/common';
-import { auditRetention, retentionEventLog } from '@app/eventlog';
+import { Inject, Injectable } from '@nestjs/common';
+import type { Logger } from 'pino';
+import { DataSource } from 'typeorm';
+import { APP_CONFIG, type AppConfig, LOGGER } from '@app/config';
+import { NatsResources, auditRetention, retentionEventLog } from '@app/eventlog';
 import { retentionDeleted, retentionRuns } from '@app/metrics';
 import { type RetentionRun, runRetention } from '@app/projections';
 import { type RoundSchedule, ScheduledRound } from '../infrastructure/scheduled-round';
@@ -12,6 +15,15 @@ const DAY_MS = 86_400_000;
  */
 @Injectable()
 export class RetentionScheduler extends ScheduledRound {
+  constructor(
+    private readonly ds: DataSource,
+    private readonly nats: NatsResources,
+    @Inject(APP_CONFIG) private readonly config: AppConfig,
+    @Inject(LOGGER) private readonly logger: Logger,
+  ) {
+    super();
+  }
+
   /** The first run waits (a minute by default), so a restarting fleet does not clean before it serves. */
   protected schedule(): RoundSchedule {
     return { intervalMs: DAY_MS, firstDelayMs: this.config.retentionFirstRunDelayMs };

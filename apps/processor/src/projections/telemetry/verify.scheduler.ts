@@ -1,4 +1,8 @@
-import { Injectable } from '@nestjs/common';
+import { Inject, Injectable } from '@nestjs/common';
+import type { Logger } from 'pino';
+import { DataSource } from 'typeorm';
+import { APP_CONFIG, type AppConfig, LOGGER } from '@app/config';
+import { NatsResources } from '@app/eventlog';
 import { verifyMismatches, verifyRounds } from '@app/metrics';
 import { type ProjectionPosition, appliedThrough, markHandledThrough, withAdvisoryLock } from '@app/persistence';
 import { type RoundSchedule, ScheduledRound } from '../../infrastructure/scheduled-round';
@@ -16,6 +20,15 @@ const VERIFY_LOCK = 'spanlog.verify.telemetry';
 @Injectable()
 export class VerifyScheduler extends ScheduledRound {
   private progress!: ProjectionPosition;
+
+  constructor(
+    private readonly ds: DataSource,
+    private readonly nats: NatsResources,
+    @Inject(APP_CONFIG) private readonly config: AppConfig,
+    @Inject(LOGGER) private readonly logger: Logger,
+  ) {
+    super();
+  }
 
   override onApplicationBootstrap(): void {
     // The round's progress is kept like a projection's: verified through this sequence.
