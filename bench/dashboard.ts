@@ -1,9 +1,9 @@
 import 'reflect-metadata';
-import { mkdir, writeFile } from 'node:fs/promises';
 import { cpus, loadavg } from 'node:os';
 import { resolve } from 'node:path';
 import { launchChromium, logInToDashboard } from '../test/support/browser';
 import { ROOT, Stack, runCli } from '../test/support/stack';
+import { runBench, saveResults } from './bench-output';
 
 /**
  * `npm run bench:dashboard` (issue 15, "Scale"): the trace list's first page on a project of
@@ -172,15 +172,10 @@ async function main(): Promise<void> {
     const browser = await measureBrowser(stack, email, tenant.projectId);
     say(`first rows drawn after navigation (session restore + RPC + render): p50 ${browser.p50Ms} ms, max ${browser.maxMs} ms over ${browser.runs} loads`);
     const results = { at: new Date().toISOString(), traces: TRACES, cores: cpus().length, loadAvg1m: round(loadavg()[0] ?? 0), rpcFirstPage: rpc, browserFirstRows: browser };
-    await mkdir(resolve(ROOT, 'bench', 'results'), { recursive: true });
-    await writeFile(RESULTS, `${JSON.stringify(results, null, 2)}\n`);
-    process.stdout.write(`${JSON.stringify(results, null, 2)}\n`);
+    await saveResults(RESULTS, results);
   } finally {
     await stack.stop();
   }
 }
 
-main().catch((err: unknown) => {
-  process.stderr.write(`bench:dashboard failed: ${err instanceof Error ? err.message : String(err)}\n`);
-  process.exit(1);
-});
+runBench('bench:dashboard', main);

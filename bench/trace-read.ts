@@ -1,5 +1,4 @@
 import 'reflect-metadata';
-import { mkdir, writeFile } from 'node:fs/promises';
 import { cpus, loadavg } from 'node:os';
 import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
@@ -8,6 +7,7 @@ import { PASSWORD, bootstrap, login } from '../test/support/api';
 import { launchChromium, logInToDashboard } from '../test/support/browser';
 import { largeTraceBatches, postBatches, residentMb } from '../test/support/large-trace';
 import { ROOT, Stack } from '../test/support/stack';
+import { runBench, saveResults } from './bench-output';
 
 /**
  * Issue 24's case (`npm run bench:trace-read`): one Free tenant writes one trace of `--spans`
@@ -121,15 +121,10 @@ async function main(): Promise<void> {
       apiMemoryMb: { resident: Math.round(memory.rssMb), peak: Math.round(memory.peakMb) },
       dashboardOpenMs,
     };
-    await mkdir(resolve(ROOT, 'bench', 'results'), { recursive: true });
-    await writeFile(RESULTS, `${JSON.stringify(results, null, 2)}\n`);
-    process.stdout.write(`${JSON.stringify(results, null, 2)}\n`);
+    await saveResults(RESULTS, results);
   } finally {
     await stack.stop();
   }
 }
 
-main().catch((err: unknown) => {
-  process.stderr.write(`bench:trace-read failed: ${err instanceof Error ? err.stack : String(err)}\n`);
-  process.exit(1);
-});
+runBench('bench:trace-read', main);

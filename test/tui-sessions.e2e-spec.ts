@@ -1,10 +1,9 @@
 import { randomUUID } from 'node:crypto';
-import { rmSync } from 'node:fs';
 import { resolve } from 'node:path';
-import { type Tenant, bootstrap, send } from './support/api';
+import { send } from './support/api';
 import { NATIVE_TRACES, write } from './support/ingest';
-import { ROOT, type Stack, startStack } from './support/stack';
-import { TmuxPane, ensureTmux, loggedInTerminal } from './support/tmux';
+import { ROOT } from './support/stack';
+import { TmuxPane, useTuiSpec } from './support/tmux';
 
 // Issue 26 in the TUI: the sessions and users screens list them, and opening one shows its
 // traces with the selected trace's turns (a session reads as its conversation).
@@ -13,20 +12,12 @@ const EMAIL = 'tui-sessions@spanlog.test';
 const CLI = resolve(ROOT, 'dist', 'apps', 'cli', 'src', 'main.js');
 
 describe('spanlog tui: sessions and users (tmux, 80×24)', () => {
-  let stack: Stack;
-  let tenant: Tenant;
-  let dir: string;
-  let env: NodeJS.ProcessEnv;
-  let pane: TmuxPane | undefined;
+  const term = useTuiSpec(EMAIL, 'Tui Sessions Org', 'tui sessions');
   const run = randomUUID().slice(0, 8);
   const sessionId = `chat-${run}`;
   const userId = `ada-${run}`;
 
   beforeAll(async () => {
-    ensureTmux();
-    stack = await startStack();
-    tenant = await bootstrap(stack, EMAIL, 'Tui Sessions Org', 'tui sessions');
-    ({ dir, env } = await loggedInTerminal(stack, EMAIL));
     const t0 = Date.now() - 5 * 60_000;
     const at = (s: number) => new Date(t0 + s * 1000).toISOString();
     const batch = [0, 1, 2].map((i) => ({
@@ -35,19 +26,13 @@ describe('spanlog tui: sessions and users (tmux, 80×24)', () => {
       timestamp: at(i * 60),
       body: { id: `${sessionId}-${i}`, name: `turn ${i + 1} ${run}`, sessionId, userId, timestamp: at(i * 60), input: [{ role: 'user', content: `question ${i + 1}` }], output: { role: 'assistant', content: `answer ${i + 1}` } },
     }));
-    const sent = await write(stack, tenant.apiKey, NATIVE_TRACES, { batch });
-    expect((await send(stack, 'GET', `/api/v1/sessions/${sessionId}?minSeq=${sent.seq}`, { token: tenant.apiKey })).status).toBe(200);
+    const sent = await write(term.stack, term.tenant.apiKey, NATIVE_TRACES, { batch });
+    expect((await send(term.stack, 'GET', `/api/v1/sessions/${sessionId}?minSeq=${sent.seq}`, { token: term.tenant.apiKey })).status).toBe(200);
   }, 120_000);
 
-  afterAll(async () => {
-    pane?.kill();
-    if (dir) rmSync(dir, { recursive: true, force: true });
-    await stack?.stop();
-  });
-
   it('lists sessions and users, opens one as its traces with the selected trace’s turns, and goes back with Esc', async () => {
-    pane = TmuxPane.start(`node ${CLI} tui --project ${tenant.projectId} --interval 500; echo "tui exited $?"; sleep 60`, env, dir);
-    const tui = pane;
+    term.pane = TmuxPane.start(`node ${CLI} tui --project ${term.tenant.projectId} --interval 500; echo "tui exited $?"; sleep 60`, term.env, term.dir);
+    const tui = term.pane;
     await tui.waitForText('[Traces]');
     tui.keys('s');
     const sessions = await tui.waitFor('the session listed', (s) => s.some((l) => l.startsWith('›') && l.includes(sessionId)));

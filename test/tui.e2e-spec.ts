@@ -1,9 +1,9 @@
 import { randomUUID } from 'node:crypto';
-import { existsSync, rmSync } from 'node:fs';
+import { existsSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import { type Tenant, bootstrap, data, eventually, login, mutate, send } from './support/api';
-import { ROOT, type Stack, runCli, startStack } from './support/stack';
-import { TmuxPane, ensureTmux, loggedInTerminal } from './support/tmux';
+import { data, eventually, login, mutate, send } from './support/api';
+import { ROOT, runCli } from './support/stack';
+import { TmuxPane, useTuiSpec } from './support/tmux';
 
 const EMAIL = 'tui@spanlog.test';
 const CLI = resolve(ROOT, 'dist', 'apps', 'cli', 'src', 'main.js');
@@ -12,28 +12,11 @@ const CLI = resolve(ROOT, 'dist', 'apps', 'cli', 'src', 'main.js');
 const selectedLine = (screen: string[]) => screen.find((line) => line.startsWith('›')) ?? '';
 
 describe('spanlog tui in an 80×24 terminal (tmux)', () => {
-  let stack: Stack;
-  let tenant: Tenant;
-  let dir: string;
-  let env: NodeJS.ProcessEnv;
-  let pane: TmuxPane | undefined;
+  // Monitors evaluated every second over the 5-minute bucket still filling (as monitors.e2e-spec.ts).
+  const term = useTuiSpec(EMAIL, 'Tui Org', 'tui project', { SPANLOG_MONITOR_INTERVAL_MS: '1000', SPANLOG_MONITOR_SETTLE_MS: '-300000' });
   const run = randomUUID().slice(0, 8);
   const traceName = `checkout ${run}`;
   const userId = `shopper-${run}`;
-
-  beforeAll(async () => {
-    ensureTmux();
-    // Monitors evaluated every second over the 5-minute bucket still filling (as monitors.e2e-spec.ts).
-    stack = await startStack({ SPANLOG_MONITOR_INTERVAL_MS: '1000', SPANLOG_MONITOR_SETTLE_MS: '-300000' });
-    tenant = await bootstrap(stack, EMAIL, 'Tui Org', 'tui project');
-    ({ dir, env } = await loggedInTerminal(stack, EMAIL));
-  }, 120_000);
-
-  afterAll(async () => {
-    pane?.kill();
-    if (dir) rmSync(dir, { recursive: true, force: true });
-    await stack?.stop();
-  });
 
   /** Every screen keeps its help line at the bottom and no line wider than the terminal. */
   const expectTidy = (screen: string[]) => {
@@ -42,10 +25,10 @@ describe('spanlog tui in an 80×24 terminal (tmux)', () => {
     expect(screen.some((line) => line.includes('q quit'))).toBe(true);
   };
 
-  const ingest = (apiKey: string, batch: unknown[]) => send(stack, 'POST', '/api/v1/traces', { token: apiKey, body: { batch } });
+  const ingest = (apiKey: string, batch: unknown[]) => send(term.stack, 'POST', '/api/v1/traces', { token: apiKey, body: { batch } });
 
   it('refuses to start without a terminal, pointing to the plain commands, with exit code 2', async () => {
-    const res = await runCli(['tui'], env);
+    const res = await runCli(['tui'], term.env);
     expect(res.code).toBe(2);
     expect(res.stdout).toBe('');
     expect(res.stderr.trimEnd().split('\n')).toHaveLength(1);
@@ -56,7 +39,7 @@ describe('spanlog tui in an 80×24 terminal (tmux)', () => {
     const at = new Date(Date.now() - 1000).toISOString();
     const later = new Date().toISOString();
     const traceId = `tui-${run}`;
-    const ingested = await ingest(tenant.apiKey, [
+    const ingested = await ingest(term.tenant.apiKey, [
       { id: randomUUID(), type: 'trace-create', timestamp: at, body: { id: traceId, name: traceName, userId, tags: ['prod'] } },
       { id: randomUUID(), type: 'span-create', timestamp: at, body: { id: `${traceId}-root`, traceId, name: 'agent', type: 'AGENT', startTime: at, endTime: later } },
       {
@@ -72,12 +55,12 @@ describe('spanlog tui in an 80×24 terminal (tmux)', () => {
     expect(ingested.body).toEqual({ accepted: 5, errors: [] });
     // A monitor made over RPC, which the llm call (about 1 s) puts in ALERT; the monitors screen shows it below
     // (its name cut to the column; whole in the history's title).
-    const session = await login(stack, EMAIL);
+    const session = await login(term.stack, EMAIL);
     const monitorName = `slow llm ${run}`;
-    data(await mutate(stack, session.access_token, 'monitor.create', { projectId: tenant.projectId, name: monitorName, metric: 'latency_p95', filter: { model: 'gpt-4o-mini' }, windowSeconds: 600, comparison: '>', threshold: 100 }));
+    data(await mutate(term.stack, session.access_token, 'monitor.create', { projectId: term.tenant.projectId, name: monitorName, metric: 'latency_p95', filter: { model: 'gpt-4o-mini' }, windowSeconds: 600, comparison: '>', threshold: 100 }));
 
-    pane = TmuxPane.start(`printf 'before the tui\\n'; node ${CLI} tui --interval 500; echo "tui exited $?"; sleep 120`, env, dir);
-    const tui = pane;
+    term.pane = TmuxPane.start(`printf 'before the tui\\n'; node ${CLI} tui --interval 500; echo "tui exited $?"; sleep 120`, term.env, term.dir);
+    const tui = term.pane;
 
     // The user's only project: it opens straight on its traces, no picker first.
     const listed = await tui.waitFor('both traces', (s) => s.some((l) => l.includes(traceName)) && s.some((l) => l.includes(`other ${run}`)));
@@ -90,7 +73,7 @@ describe('spanlog tui in an 80×24 terminal (tmux)', () => {
     const selectedBefore = selectedLine(listed).includes(traceName) ? traceName : `other ${run}`;
 
     // A trace that arrives while the list is shown appears on top; the selection stays on its trace.
-    const late = await ingest(tenant.apiKey, [{ id: randomUUID(), type: 'trace-create', timestamp: new Date(Date.now() + 1000).toISOString(), body: { id: `late-${run}`, name: `late ${run}` } }]);
+    const late = await ingest(term.tenant.apiKey, [{ id: randomUUID(), type: 'trace-create', timestamp: new Date(Date.now() + 1000).toISOString(), body: { id: `late-${run}`, name: `late ${run}` } }]);
     expect(late.status).toBe(201);
     const arrived = await tui.waitForText(`late ${run}`);
     expect(arrived.findIndex((l) => l.includes(`late ${run}`))).toBeLessThan(arrived.findIndex((l) => l.includes(traceName)));
@@ -168,14 +151,14 @@ describe('spanlog tui in an 80×24 terminal (tmux)', () => {
   }, 240_000);
 
   it('with several projects, opens the one used last, remembered beside the login session', async () => {
-    pane?.kill();
-    const session = await login(stack, EMAIL);
+    term.pane?.kill();
+    const session = await login(term.stack, EMAIL);
     const second = `second project ${run}`;
-    data(await mutate(stack, session.access_token, 'project.create', { orgId: tenant.orgId, name: second }));
+    data(await mutate(term.stack, session.access_token, 'project.create', { orgId: term.tenant.orgId, name: second }));
     const open = () => {
-      pane?.kill();
-      pane = TmuxPane.start(`node ${CLI} tui --interval 500; echo "tui exited $?"; sleep 120`, env, dir);
-      return pane;
+      term.pane?.kill();
+      term.pane = TmuxPane.start(`node ${CLI} tui --interval 500; echo "tui exited $?"; sleep 120`, term.env, term.dir);
+      return term.pane;
     };
 
     // The last one opened was the only one then: it opens again, and Esc leads to the picker.
@@ -192,7 +175,7 @@ describe('spanlog tui in an 80×24 terminal (tmux)', () => {
     expect((await tui.waitForText('[Traces]'))[0]).toContain(`Tui Org / ${second}`);
     tui.keys('q');
     await tui.waitForText('tui exited 0');
-    expect(existsSync(join(dir, 'config', 'spanlog', 'last-project.json'))).toBe(true);
+    expect(existsSync(join(term.dir, 'config', 'spanlog', 'last-project.json'))).toBe(true);
 
     tui = open();
     expect((await tui.waitForText('[Traces]'))[0]).toContain(`Tui Org / ${second}`);
@@ -209,14 +192,14 @@ describe('spanlog tui in an 80×24 terminal (tmux)', () => {
       { id: randomUUID(), type: 'trace-create', timestamp: new Date().toISOString(), body: { id: traceId, name: `paged ${run}`, timestamp: new Date(Date.now() + 60_000).toISOString() } },
       ...Array.from({ length: spans }, (_, i) => ({ id: randomUUID(), type: 'span-create', timestamp: new Date().toISOString(), body: { id: `${traceId}-${i}`, traceId, name: `step ${i}`, startTime: new Date(t0 + i).toISOString() } })),
     ];
-    for (let i = 0; i < events.length; i += 1_000) expect((await ingest(tenant.apiKey, events.slice(i, i + 1_000))).status).toBe(201);
+    for (let i = 0; i < events.length; i += 1_000) expect((await ingest(term.tenant.apiKey, events.slice(i, i + 1_000))).status).toBe(201);
     await eventually(
-      async () => (await send(stack, 'GET', `/api/v1/traces?id=${traceId}`, { token: tenant.apiKey })).body.data[0]?.spanCount,
+      async () => (await send(term.stack, 'GET', `/api/v1/traces?id=${traceId}`, { token: term.tenant.apiKey })).body.data[0]?.spanCount,
       (n) => n === spans,
     );
 
     // The test before left another project as the last used: name this one.
-    const tui = TmuxPane.start(`node ${CLI} tui --interval 500 --project ${tenant.projectId}; sleep 60`, env, dir);
+    const tui = TmuxPane.start(`node ${CLI} tui --interval 500 --project ${term.tenant.projectId}; sleep 60`, term.env, term.dir);
     try {
       await tui.waitForText('[Traces]');
       await tui.waitFor('the paged trace selected', (s) => selectedLine(s).includes(`paged ${run}`));

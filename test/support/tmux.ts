@@ -1,11 +1,11 @@
 import { spawnSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { PASSWORD } from './api';
-import { type Stack, runCli } from './stack';
+import { PASSWORD, type Tenant, bootstrap } from './api';
+import { type Stack, runCli, startStack } from './stack';
 
 /** tmux, installed from Debian's package when missing and possible; otherwise one clear line. */
 export function ensureTmux(): void {
@@ -33,6 +33,34 @@ export async function loggedInTerminal(stack: Stack, email: string): Promise<Ter
   const login = await runCli(['login', '--email', email, '--password', PASSWORD, '--api', stack.baseUrl], env);
   if (login.code !== 0) throw new Error(`spanlog login failed: ${login.stderr}`);
   return { dir, env };
+}
+
+/** What a TUI spec works with; `pane` is the TUI it runs, killed after the spec. */
+export interface TuiSpec extends TerminalUser {
+  stack: Stack;
+  tenant: Tenant;
+  pane?: TmuxPane;
+}
+
+/**
+ * Before a describe block's tests: tmux, a stack (with `stackEnv`), `email`'s organization
+ * and project, and a terminal logged in as `email`; after them, the pane killed and the
+ * terminal's directory and the stack gone. The fields are set once its beforeAll has run.
+ */
+export function useTuiSpec(email: string, org: string, project: string, stackEnv?: NodeJS.ProcessEnv): TuiSpec {
+  const spec = {} as TuiSpec;
+  beforeAll(async () => {
+    ensureTmux();
+    spec.stack = await startStack(stackEnv);
+    spec.tenant = await bootstrap(spec.stack, email, org, project);
+    Object.assign(spec, await loggedInTerminal(spec.stack, email));
+  }, 120_000);
+  afterAll(async () => {
+    spec.pane?.kill();
+    if (spec.dir) rmSync(spec.dir, { recursive: true, force: true });
+    await spec.stack?.stop();
+  });
+  return spec;
 }
 
 /**

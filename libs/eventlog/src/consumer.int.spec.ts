@@ -3,7 +3,7 @@ import { type JsMsg, StringCodec } from 'nats';
 import pino from 'pino';
 import { consumerAppliedMessages, deadLetters as deadLetterCount } from '@app/metrics';
 import { PermanentMessageError, PullConsumerRunner } from './consumer';
-import { deadLetterTexts, until, useStreamsPerTest } from './testing/test-streams';
+import { deadLetterTexts, testRoute, until, useStreamsPerTest } from './testing/test-streams';
 
 const sc = StringCodec();
 
@@ -26,12 +26,7 @@ describe(PullConsumerRunner.name, () => {
   ) {
     const stream = streams.layout.streamName('ingest');
     return new PullConsumerRunner<string, B>({
-      js: streams.nc.jetstream(),
-      jsm: await streams.nc.jetstreamManager(),
-      stream,
-      durable: 'projector',
-      deadLetterSubject: streams.layout.deadLetterSubject(stream, 'projector'),
-      logger: pino({ level: 'silent' }),
+      ...(await testRoute(streams, stream, 'projector')),
       decode: async (msg: JsMsg) => {
         const text = sc.decode(msg.data);
         decodedTexts.push(text);

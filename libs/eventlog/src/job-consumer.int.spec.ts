@@ -1,9 +1,8 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { type JsMsg, StringCodec } from 'nats';
-import pino from 'pino';
 import { PermanentMessageError } from './consumer';
 import { JobConsumer, type JobConsumerOptions } from './job-consumer';
-import { deadLetterTexts, until, useStreamsPerTest } from './testing/test-streams';
+import { deadLetterTexts, testRoute, until, useStreamsPerTest } from './testing/test-streams';
 
 const sc = StringCodec();
 
@@ -27,12 +26,7 @@ describe(JobConsumer.name, () => {
   async function started(run: JobConsumerOptions<string>['run'], over: Partial<JobConsumerOptions<string>> = {}): Promise<JobConsumer<string>> {
     const stream = streams.layout.streamName('evals');
     const consumer = new JobConsumer<string>({
-      js: streams.nc.jetstream(),
-      jsm: await streams.nc.jetstreamManager(),
-      stream,
-      durable: 'worker',
-      deadLetterSubject: streams.layout.deadLetterSubject(stream, 'worker'),
-      logger: pino({ level: 'silent' }),
+      ...(await testRoute(streams, stream, 'worker')),
       decode: async (msg: JsMsg) => {
         const text = sc.decode(msg.data);
         if (text === 'unreadable') throw new PermanentMessageError('cannot read');

@@ -1,11 +1,14 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { Injectable } from '@nestjs/common';
+import type { FastifyReply } from 'fastify';
 import { DomainError, READ_YOUR_WRITES_WAIT_MS, type SeqToken, SeqTokenCodec } from '@app/domain';
 import { NatsResources } from '@app/eventlog';
 import { ProjectionCheckpoints, type ProjectionPosition } from '@app/persistence';
 import { telemetryPosition } from '@app/projections';
 
 const POLL_MS = 25;
+
+export const VISIBLE_SEQ_HEADER = 'Spanlog-Visible-Seq';
 
 /**
  * Read-your-writes (CONTRACT): a read given a sequence token waits until the telemetry
@@ -48,6 +51,11 @@ export class VisibilityService {
       }
       await sleep(POLL_MS);
     }
+  }
+
+  /** Waits for a REST read's `minSeq` and names what is visible in `Spanlog-Visible-Seq`. */
+  async awaitRead(minSeq: string | undefined, reply: FastifyReply): Promise<void> {
+    void reply.header(VISIBLE_SEQ_HEADER, await this.waitFor(this.parseToken(minSeq)));
   }
 
   /** Shared by concurrent readers for a poll interval, so waiting readers cost one request per interval. */

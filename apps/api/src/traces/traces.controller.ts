@@ -5,11 +5,12 @@ import type { ApiKeyPrincipal } from '@app/persistence';
 import { Principal } from '../auth/api-key.guard';
 import { VisibilityService } from '../consistency/visibility.service';
 import { ApiKeyRoute } from '../rate-limit/rate-limit.module';
-import { TraceQueryDto, TraceReadQueryDto } from './trace-query.dto';
+import { MIN_SEQ_HEADER, ReadAfter } from './read-after';
+import { TraceQueryDto } from './trace-query.dto';
 import { TracesService } from './traces.service';
 
-export const MIN_SEQ_HEADER = 'spanlog-min-seq';
-export const VISIBLE_SEQ_HEADER = 'Spanlog-Visible-Seq';
+/** The REST pages of a trace: their own cursor parameter and the REST byte budget. */
+const restPage = { cursorField: 'cursor', bytes: TRACE_READ_LIMITS.rest } as const;
 
 @Controller('api/v1/traces')
 @ApiKeyRoute()
@@ -26,71 +27,39 @@ export class TracesController {
     @Headers(MIN_SEQ_HEADER) minSeqHeader: string | undefined,
     @Res({ passthrough: true }) reply: FastifyReply,
   ) {
-    await this.awaitVisible(query.minSeq ?? minSeqHeader, reply);
+    await this.visibility.awaitRead(query.minSeq ?? minSeqHeader, reply);
     return this.traces.list(principal.projectId, { ...query, tags: query.tags?.split(',') });
   }
 
   /** The trace with a page of spans and of scores (CONTRACT "Traces", TRACE_READ_LIMITS); `spansLimit`, `spansCursor` page the spans. */
   @Get(':id')
-  async get(
-    @Principal() principal: ApiKeyPrincipal,
-    @Param('id') id: string,
-    @Query() query: TraceReadQueryDto,
-    @Query() raw: JsonObject,
-    @Headers(MIN_SEQ_HEADER) minSeqHeader: string | undefined,
-    @Res({ passthrough: true }) reply: FastifyReply,
-  ) {
-    const page = readPageQuery(TraceReadQuery, raw);
-    await this.awaitVisible(query.minSeq ?? minSeqHeader, reply);
-    return this.traces.get(principal.projectId, id, { limit: page.spansLimit, cursor: page.spansCursor, cursorField: 'spansCursor', bytes: TRACE_READ_LIMITS.rest });
+  get(@Principal() { projectId }: ApiKeyPrincipal, @Param('id') id: string, @Query() query: JsonObject, @ReadAfter() after: ReadAfter) {
+    return this.read(TraceReadQuery, query, after, (page) => this.traces.get(projectId, id, { limit: page.spansLimit, cursor: page.spansCursor, cursorField: 'spansCursor', bytes: TRACE_READ_LIMITS.rest }));
   }
 
   /** A page of the trace's spans: `{data, meta: {nextCursor}}` as the trace list, `limit` and `cursor` as there. */
   @Get(':id/spans')
-  async spans(
-    @Principal() principal: ApiKeyPrincipal,
-    @Param('id') id: string,
-    @Query() query: TraceReadQueryDto,
-    @Query() raw: JsonObject,
-    @Headers(MIN_SEQ_HEADER) minSeqHeader: string | undefined,
-    @Res({ passthrough: true }) reply: FastifyReply,
-  ) {
-    const page = readPageQuery(SpanPageQuery, raw);
-    await this.awaitVisible(query.minSeq ?? minSeqHeader, reply);
-    return this.traces.spans(principal.projectId, id, { ...page, cursorField: 'cursor', bytes: TRACE_READ_LIMITS.rest });
+  spans(@Principal() { projectId }: ApiKeyPrincipal, @Param('id') id: string, @Query() query: JsonObject, @ReadAfter() after: ReadAfter) {
+    return this.read(SpanPageQuery, query, after, (page) => this.traces.spans(projectId, id, { ...page, ...restPage }));
   }
 
   /** One span whole, the fields a page cut included. */
   @Get(':id/spans/:spanId')
-  async span(
-    @Principal() principal: ApiKeyPrincipal,
-    @Param('id') id: string,
-    @Param('spanId') spanId: string,
-    @Query() query: TraceReadQueryDto,
-    @Headers(MIN_SEQ_HEADER) minSeqHeader: string | undefined,
-    @Res({ passthrough: true }) reply: FastifyReply,
-  ) {
-    await this.awaitVisible(query.minSeq ?? minSeqHeader, reply);
-    return this.traces.span(principal.projectId, id, spanId);
+  async span(@Principal() { projectId }: ApiKeyPrincipal, @Param('id') id: string, @Param('spanId') spanId: string, @ReadAfter() after: ReadAfter) {
+    await this.visibility.awaitRead(after.minSeq, after.reply);
+    return this.traces.span(projectId, id, spanId);
   }
 
   /** A page of the trace's scores, as the spans' pages. */
   @Get(':id/scores')
-  async scores(
-    @Principal() principal: ApiKeyPrincipal,
-    @Param('id') id: string,
-    @Query() query: TraceReadQueryDto,
-    @Query() raw: JsonObject,
-    @Headers(MIN_SEQ_HEADER) minSeqHeader: string | undefined,
-    @Res({ passthrough: true }) reply: FastifyReply,
-  ) {
-    const page = readPageQuery(ScorePageQuery, raw);
-    await this.awaitVisible(query.minSeq ?? minSeqHeader, reply);
-    return this.traces.scores(principal.projectId, id, { ...page, cursorField: 'cursor', bytes: TRACE_READ_LIMITS.rest });
+  scores(@Principal() { projectId }: ApiKeyPrincipal, @Param('id') id: string, @Query() query: JsonObject, @ReadAfter() after: ReadAfter) {
+    return this.read(ScorePageQuery, query, after, (page) => this.traces.scores(projectId, id, { ...page, ...restPage }));
   }
 
-  private async awaitVisible(raw: string | undefined, reply: FastifyReply): Promise<void> {
-    const visible = await this.visibility.waitFor(this.visibility.parseToken(raw));
-    void reply.header(VISIBLE_SEQ_HEADER, visible);
+  /** Reads the page parameters first, so a refused one is answered without waiting for minSeq. */
+  private async read<Q extends object, R>(rules: new () => Q, query: JsonObject, after: ReadAfter, answer: (page: Q) => Promise<R>): Promise<R> {
+    const page = readPageQuery(rules, query);
+    await this.visibility.awaitRead(after.minSeq, after.reply);
+    return answer(page);
   }
 }

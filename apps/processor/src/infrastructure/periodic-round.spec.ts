@@ -36,4 +36,19 @@ describe(PeriodicRound.name, () => {
     expect(started).toBe(3);
     await rounds.stop();
   });
+
+  it('holds the first round back by its own delay, then keeps the interval', async () => {
+    let started = 0;
+    const rounds = new PeriodicRound(async () => {
+      started++;
+    });
+    rounds.start(1_000, 5_000);
+    await jest.advanceTimersByTimeAsync(4_999);
+    expect(started).toBe(0);
+    await jest.advanceTimersByTimeAsync(1);
+    expect(started).toBe(1);
+    await jest.advanceTimersByTimeAsync(2_000);
+    expect(started).toBe(3);
+    await rounds.stop();
+  });
 });

@@ -9,13 +9,19 @@ export class PeriodicRound {
 
   constructor(private readonly round: () => Promise<void>) {}
 
-  start(intervalMs: number): void {
-    this.timer = setInterval(() => {
+  /** The first round is due `firstDelayMs` after the start, one interval unless told. */
+  start(intervalMs: number, firstDelayMs = intervalMs): void {
+    const tick = () => {
       this.running ??= this.round().finally(() => (this.running = null));
-    }, intervalMs);
+    };
+    this.timer = setTimeout(() => {
+      this.timer = setInterval(tick, intervalMs);
+      tick();
+    }, firstDelayMs);
   }
 
   async stop(): Promise<void> {
+    // Either timer: Node clears a timeout and an interval alike.
     if (this.timer) clearInterval(this.timer);
     this.timer = null;
     await this.running;

@@ -1,11 +1,11 @@
-import { type BeforeApplicationShutdown, Inject, Injectable, type OnApplicationBootstrap } from '@nestjs/common';
+import { Inject, Injectable } from '@nestjs/common';
 import type { Logger } from 'pino';
 import { DataSource } from 'typeorm';
 import { APP_CONFIG, type AppConfig, LOGGER } from '@app/config';
 import { type AuditEvent, evaluationWindow, monitorStateOf, monitorValue } from '@app/domain';
 import { NatsResources, publishAuditEvent } from '@app/eventlog';
 import { type Monitor, MonitorStore, ProjectionCheckpoints, withAdvisoryLock } from '@app/persistence';
-import { PeriodicRound } from '../infrastructure/periodic-round';
+import { type RoundSchedule, ScheduledRound } from '../infrastructure/scheduled-round';
 import { relayStateChangeAudits } from './monitor-audit-relay';
 import { hasDirtyOverviewBucket, modelStatsProjection, projectionLag, readWindowSums, telemetryPosition, telemetryProjection } from '@app/projections';
 
@@ -34,8 +34,7 @@ const STALE_AFTER_ROUNDS = 10;
  * unreachable is audited on a later round, even if its monitor was deleted meanwhile.
  */
 @Injectable()
-export class MonitorEvaluator implements OnApplicationBootstrap, BeforeApplicationShutdown {
-  private readonly rounds = new PeriodicRound(() => this.runRound());
+export class MonitorEvaluator extends ScheduledRound {
   /** Why the last round was skipped, so a long skip is logged once rather than every round. */
   private skipped: string | null = null;
   /** Monitors warned about as stale, so each long skip is logged once. */
@@ -48,14 +47,16 @@ export class MonitorEvaluator implements OnApplicationBootstrap, BeforeApplicati
     private readonly checkpoints: ProjectionCheckpoints,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
     @Inject(LOGGER) private readonly logger: Logger,
-  ) {}
-
-  onApplicationBootstrap(): void {
-    this.rounds.start(this.config.monitorIntervalMs);
+  ) {
+    super();
   }
 
-  beforeApplicationShutdown(): Promise<void> {
-    return this.rounds.stop();
+  protected schedule(): RoundSchedule {
+    return { intervalMs: this.config.monitorIntervalMs };
+  }
+
+  protected round(): Promise<void> {
+    return this.runRound();
   }
 
   /** One round: evaluates every enabled monitor as of `now` unless the stats are not ready, then audits state changes. */

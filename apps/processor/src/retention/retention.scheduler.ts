@@ -1,10 +1,11 @@
-import { type BeforeApplicationShutdown, Inject, Injectable, type OnApplicationBootstrap } from '@nestjs/common';
+import { Inject, Injectable } from '@nestjs/common';
 import type { Logger } from 'pino';
 import { DataSource } from 'typeorm';
 import { APP_CONFIG, type AppConfig, LOGGER } from '@app/config';
 import { NatsResources, auditRetention, retentionEventLog } from '@app/eventlog';
 import { retentionDeleted, retentionRuns } from '@app/metrics';
 import { type RetentionRun, runRetention } from '@app/projections';
+import { type RoundSchedule, ScheduledRound } from '../infrastructure/scheduled-round';
 
 const DAY_MS = 86_400_000;
 
@@ -13,40 +14,22 @@ const DAY_MS = 86_400_000;
  * lock lets one of them do the work. `spanlog admin retention run` runs the same code.
  */
 @Injectable()
-export class RetentionScheduler implements OnApplicationBootstrap, BeforeApplicationShutdown {
-  private timer: NodeJS.Timeout | null = null;
-  private running: Promise<void> | null = null;
-  private stopped = false;
-
+export class RetentionScheduler extends ScheduledRound {
   constructor(
     private readonly ds: DataSource,
     private readonly nats: NatsResources,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
     @Inject(LOGGER) private readonly logger: Logger,
-  ) {}
+  ) {
+    super();
+  }
 
   /** The first run waits (a minute by default), so a restarting fleet does not clean before it serves. */
-  onApplicationBootstrap(): void {
-    this.schedule(this.config.retentionFirstRunDelayMs);
+  protected schedule(): RoundSchedule {
+    return { intervalMs: DAY_MS, firstDelayMs: this.config.retentionFirstRunDelayMs };
   }
 
-  /** A run in progress finishes its current batch's transaction before the connections close. */
-  async beforeApplicationShutdown(): Promise<void> {
-    this.stopped = true;
-    if (this.timer) clearTimeout(this.timer);
-    await this.running;
-  }
-
-  private schedule(delayMs: number): void {
-    this.timer = setTimeout(() => {
-      this.running = this.runOnce().finally(() => {
-        this.running = null;
-        if (!this.stopped) this.schedule(DAY_MS);
-      });
-    }, delayMs);
-  }
-
-  private async runOnce(): Promise<void> {
+  protected async round(): Promise<void> {
     let run: RetentionRun;
     try {
       run = await runRetention(this.ds, retentionEventLog(this.nats), Date.now());

@@ -24,6 +24,22 @@ function Diff({ older, newer }: { older: Version; newer: Version }) {
   );
 }
 
+/** One side of the comparison: a version of the prompt, by number. */
+function VersionPick({ label, versions, value, onPick }: { label: string; versions: Version[]; value: number | null; onPick: (version: number) => void }) {
+  return (
+    <label>
+      {label}{' '}
+      <select value={value ?? ''} onChange={(e) => onPick(Number(e.target.value))}>
+        {versions.map((v) => (
+          <option key={v.version} value={v.version}>
+            {v.version}
+          </option>
+        ))}
+      </select>
+    </label>
+  );
+}
+
 function Versions({ projectId, name }: { projectId: string; name: string }) {
   const { data, error, isLoading } = usePromptVersions(projectId, name);
   const versions = data?.data ?? [];
@@ -69,26 +85,8 @@ function Versions({ projectId, name }: { projectId: string; name: string }) {
       </table>
       {versions.length > 0 && (
         <div className="diff-pick">
-          <label>
-            Compare version{' '}
-            <select value={a ?? ''} onChange={(e) => setA(Number(e.target.value))}>
-              {versions.map((v) => (
-                <option key={v.version} value={v.version}>
-                  {v.version}
-                </option>
-              ))}
-            </select>
-          </label>
-          <label>
-            with version{' '}
-            <select value={b ?? ''} onChange={(e) => setB(Number(e.target.value))}>
-              {versions.map((v) => (
-                <option key={v.version} value={v.version}>
-                  {v.version}
-                </option>
-              ))}
-            </select>
-          </label>
+          <VersionPick label="Compare version" versions={versions} value={a} onPick={setA} />
+          <VersionPick label="with version" versions={versions} value={b} onPick={setB} />
         </div>
       )}
       {older && newer && <Diff older={older} newer={newer} />}

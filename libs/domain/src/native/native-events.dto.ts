@@ -4,6 +4,7 @@ import {
   type FieldRule,
   Optional,
   Required,
+  UpdateOf,
   amount,
   anyJson,
   anyText,
@@ -74,13 +75,7 @@ export class SpanCreateBody extends ObservationBody {
   @Optional(anyText) statusMessage?: string;
 }
 
-export class SpanUpdateBody extends ObservationBody {
-  @Optional(name) name?: string;
-  @Optional(spanType) type?: string;
-  @Optional(timestamp) startTime?: string;
-  @Optional(timestamp) endTime?: string;
-  @Optional(anyText) statusMessage?: string;
-}
+export class SpanUpdateBody extends UpdateOf(ObservationBody, SpanCreateBody) {}
 
 export class UsageBody {
   @Optional(count) input?: number;
@@ -100,16 +95,7 @@ export class GenerationCreateBody extends ObservationBody {
   @Optional(amount) cost?: number;
 }
 
-export class GenerationUpdateBody extends ObservationBody {
-  @Optional(name) name?: string;
-  @Optional(timestamp) startTime?: string;
-  @Optional(timestamp) endTime?: string;
-  @Optional(anyText) statusMessage?: string;
-  @Optional(label) model?: string;
-  @Optional(jsonObject) modelParameters?: JsonObject;
-  @Optional(nested(UsageBody)) usage?: UsageBody;
-  @Optional(amount) cost?: number;
-}
+export class GenerationUpdateBody extends UpdateOf(ObservationBody, GenerationCreateBody) {}
 
 /** A point in time: stored as a span of type EVENT that ends when it starts. */
 export class EventCreateBody extends ObservationBody {

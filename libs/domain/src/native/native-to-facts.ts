@@ -2,7 +2,6 @@ import { type MappedId, SPANLOG_NAMESPACE, type SpanIdentity, type TraceIdentity
 import { sanitizeJson, sanitizeText } from '../json/sanitize';
 import {
   type ScoreDelta,
-  type ScoreFields,
   type SpanDelta,
   type SpanFields,
   type TelemetryFacts,
@@ -14,9 +13,9 @@ import {
   stamped,
   versionOf,
 } from '../telemetry/records';
-import { scoreTargetOf } from '../scores/score-request';
+import { scoreFieldsOf } from '../scores/score-request';
 import { toIso } from '../time';
-import { type TraceCreateBody, scoreDataTypeOf } from './native-events.dto';
+import type { TraceCreateBody } from './native-events.dto';
 import type { ValidNativeEvent } from './validate-native-batch';
 
 /** Where the events were accepted: the projection's project and its only clock. */
@@ -130,16 +129,7 @@ function scoreCreated(event: ScoreEvent, at: string, version: Version, target: F
   const { body } = event;
   // Without a client id the event names the score, so a retried event is still one score.
   const { id, externalId } = body.id === undefined ? { id: uuidV5(sanitizeText(event.id), SCORE_EVENT_NAMESPACE), externalId: null } : mapId(body.id);
-  const values: Partial<ScoreFields> = {
-    ...scoreTargetOf({ traceId: sanitizeText(body.traceId), spanId: body.spanId === undefined ? undefined : sanitizeText(body.spanId) }),
-    name: body.name,
-    value: body.value,
-    dataType: body.dataType ?? scoreDataTypeOf(body.value),
-    comment: body.comment,
-    metadata: body.metadata,
-    source: body.source ?? 'API',
-    timestamp: at,
-  };
+  const values = scoreFieldsOf(body, { traceId: sanitizeText(body.traceId), spanId: body.spanId === undefined ? undefined : sanitizeText(body.spanId) }, at);
   return { projectId: target.projectId, id, externalId, createdAt: target.receivedAt, ...stamped(values, version) };
 }
 

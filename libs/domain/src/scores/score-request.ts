@@ -52,6 +52,20 @@ export function scoreTargetOf(score: Pick<ScoreBody, 'traceId' | 'spanId'>): { t
   return { traceId: traceIdOf(score.traceId).id, spanId: score.spanId === undefined ? undefined : spanIdOf(score.traceId, score.spanId).id };
 }
 
+/** What a score body states, of the trace and span `ids` name (as the caller read them), at `at`: the native batch's and POST /api/v1/scores' score alike. */
+export function scoreFieldsOf(body: ScoreBody, ids: Pick<ScoreBody, 'traceId' | 'spanId'>, at: string): Partial<ScoreFields> {
+  return {
+    ...scoreTargetOf(ids),
+    name: body.name,
+    value: body.value,
+    dataType: body.dataType ?? scoreDataTypeOf(body.value),
+    comment: body.comment,
+    metadata: body.metadata,
+    source: body.source ?? 'API',
+    timestamp: at,
+  };
+}
+
 /**
  * What the scores of one request state. They are stamped with the time the API received them,
  * so a score sent again with the same id and other values replaces the older one.
@@ -60,16 +74,7 @@ export function scoreRequestToFacts(scores: ScoreBody[], target: FactTarget): Te
   const facts = emptyFacts();
   for (const score of scores) {
     const { id, externalId } = scoreIdOf(score);
-    const values: Partial<ScoreFields> = {
-      ...scoreTargetOf(score),
-      name: score.name,
-      value: score.value,
-      dataType: score.dataType ?? scoreDataTypeOf(score.value),
-      comment: score.comment,
-      metadata: score.metadata,
-      source: score.source ?? 'API',
-      timestamp: target.receivedAt,
-    };
+    const values = scoreFieldsOf(score, score, target.receivedAt);
     const delta: ScoreDelta = { projectId: target.projectId, id, externalId, createdAt: target.receivedAt, ...stamped(values, versionOf(target.receivedAt, id)) };
     facts.scores.push(delta);
   }

@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import type { JsonObject } from '../json/types';
-import { GenerationCreateBody, NATIVE_EVENT_BODIES, NATIVE_EVENT_TYPES, ScoreBody, TraceCreateBody } from '../native/native-events.dto';
-import { ClosedDto, type DtoClass, type FieldRule, Optional, Required, refusalsOf, schemaOf, toDto, validateDto } from './fields';
+import { GenerationCreateBody, GenerationUpdateBody, NATIVE_EVENT_BODIES, NATIVE_EVENT_TYPES, ScoreBody, TraceCreateBody } from '../native/native-events.dto';
+import { ClosedDto, type DtoClass, type FieldRule, Optional, Required, UpdateOf, refusalsOf, schemaOf, toDto, validateDto } from './fields';
 import { decimalInteger, nested, oneOf, requiredText, text, timestamp, uuid } from './rules';
 
 const AT = '2025-01-15T10:00:00.000Z';
@@ -102,6 +102,15 @@ describe(ClosedDto.name, () => {
   it('states that no other field is taken', () => {
     expect(schemaOf(Window)).toMatchObject({ type: 'object', additionalProperties: false });
     expect(schemaOf(Limits)).not.toHaveProperty('additionalProperties');
+  });
+});
+
+describe(UpdateOf.name, () => {
+  it("keeps the base's fields as they are and the create body's own ones, optional, in their order", () => {
+    expect(schemaOf(GenerationUpdateBody)).toEqual({ ...schemaOf(GenerationCreateBody), required: ['id', 'traceId'] });
+    expect(validateDto(GenerationUpdateBody, { id: 'g', traceId: 't' }, '')).toEqual({ ok: true, value: { id: 'g', traceId: 't' } });
+    expect(validateDto(GenerationUpdateBody, { traceId: 't', name: '' }, '')).toEqual({ ok: false, message: expect.stringMatching(/^id: /) });
+    expect(validateDto(GenerationUpdateBody, { id: 'g', traceId: 't', name: '', cost: -1 }, '')).toEqual({ ok: false, message: expect.stringMatching(/^name: /) });
   });
 });
 

@@ -58,6 +58,17 @@ export const Required = (rule: FieldRule): PropertyDecorator => field(rule, fals
 /** A field the body may carry; `null` is absent (CONTRACT "General"). */
 export const Optional = (rule: FieldRule): PropertyDecorator => field(rule, true);
 
+/**
+ * The update of a create body (CONTRACT "Native batch events": an update carries the base's
+ * fields and any create field to change): a class over `base` declaring `create`'s own fields
+ * again, each optional, in their order.
+ */
+export function UpdateOf<B extends object, C extends B>(base: abstract new () => B, create: DtoClass<C>): new () => B & Partial<Omit<C, keyof B>> {
+  const update = class extends (base as abstract new () => object) {};
+  declaredFields.set(update, (declaredFields.get(create) ?? []).map((spec) => ({ ...spec, optional: true })));
+  return update as new () => B & Partial<Omit<C, keyof B>>;
+}
+
 const ancestry = (cls: DtoClass): DtoClass[] => {
   const chain: DtoClass[] = [];
   for (let c: unknown = cls; typeof c === 'function' && c !== Function.prototype; c = Object.getPrototypeOf(c)) chain.unshift(c as DtoClass);

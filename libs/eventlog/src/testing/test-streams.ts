@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { type NatsConnection, connect } from 'nats';
+import pino from 'pino';
 import { NatsResources } from '../nats-resources';
 import { STREAM_KEYS, StreamLayout, ensureStreams } from '../streams';
 
@@ -24,6 +25,11 @@ export interface TestStreams {
   readonly nc: NatsConnection;
   /** This test's streams, named with a prefix of their own. */
   readonly layout: StreamLayout;
+}
+
+/** A consumer's connection, names and dead-letter subject on `stream` of the test's streams, under the bare `durable` name, logging nothing. */
+export async function testRoute({ nc, layout }: TestStreams, stream: string, durable: string) {
+  return { js: nc.jetstream(), jsm: await nc.jetstreamManager(), stream, durable, deadLetterSubject: layout.deadLetterSubject(stream, durable), logger: pino({ level: 'silent' }) };
 }
 
 /**

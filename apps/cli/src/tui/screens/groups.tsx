@@ -5,8 +5,9 @@ import { ink } from '../ink';
 import { actionFor } from '../keys';
 import { EMPTY_LIST, type ListState, clampList, moveSelection, visibleRows } from '../list-state';
 import { traceHeaderRow, traceRow } from '../rows';
-import type { GroupKind, GroupSummary, Page, SpanlogRpc, TraceSummary } from '../spanlog-rpc';
+import type { GroupKind, GroupSummary, Page, TraceSummary } from '../spanlog-rpc';
 import { Line, MessageLine, Rows } from '../widgets';
+import type { ProjectScreenProps } from './screen-props';
 
 const PAGE_SIZE = 50;
 
@@ -37,15 +38,9 @@ function usePagedList<T extends { id: string }>(load: (cursor?: string) => Promi
   return { rows, loaded: first.data !== undefined, hasMore: nextCursor !== null, error: first.error ?? error, loadMore };
 }
 
-interface ListProps {
+interface ListProps extends ProjectScreenProps {
   kind: GroupKind;
-  rpc: SpanlogRpc;
-  projectId: string;
-  width: number;
-  height: number;
-  pollMs: number;
   onOpen: (id: string) => void;
-  onBack: () => void;
 }
 
 /** The project's sessions or users, the most recently active first. */
@@ -83,16 +78,10 @@ export function GroupList({ kind, rpc, projectId, width, height, pollMs, onOpen,
   );
 }
 
-interface ViewProps {
+interface ViewProps extends ProjectScreenProps {
   kind: GroupKind;
-  rpc: SpanlogRpc;
-  projectId: string;
   id: string;
-  width: number;
-  height: number;
-  pollMs: number;
   onOpenTrace: (traceId: string) => void;
-  onBack: () => void;
 }
 
 /** Space kept under a group's traces for the selected trace's turns. */

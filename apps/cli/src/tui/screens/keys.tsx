@@ -4,19 +4,14 @@ import { formatTime } from '../format';
 import { ink } from '../ink';
 import { type LineEdit, actionFor, editLine } from '../keys';
 import { EMPTY_LIST, type ListState, clampList, moveSelection, visibleRows } from '../list-state';
-import type { ApiKey, CreatedKey, SpanlogRpc } from '../spanlog-rpc';
+import type { ApiKey, CreatedKey } from '../spanlog-rpc';
 import { fit } from '../text';
 import { Line, MessageLine, Rows } from '../widgets';
+import type { ProjectScreenProps } from './screen-props';
 
-interface Props {
-  rpc: SpanlogRpc;
-  projectId: string;
-  width: number;
-  height: number;
-  /** The list is read again this often, so a key's last use shows. */
-  pollMs: number;
+/** The list is read again every `pollMs`, so a key's last use shows. */
+interface Props extends ProjectScreenProps {
   setCapturing: (capturing: boolean) => void;
-  onBack: () => void;
 }
 
 export const KEYS_HELP = '↑↓ move · n new key · r revoke · Esc back · Tab screens · q quit';

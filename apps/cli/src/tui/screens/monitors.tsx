@@ -3,17 +3,10 @@ import { ink } from '../ink';
 import { actionFor } from '../keys';
 import { EMPTY_LIST, type ListState, clampList, moveSelection, visibleRows } from '../list-state';
 import { monitorHeaderRow, monitorHistoryRow, monitorRow, monitorStateText } from '../rows';
-import type { SpanlogRpc } from '../spanlog-rpc';
 import { Line, MessageLine, Rows } from '../widgets';
+import type { ProjectScreenProps } from './screen-props';
 
-interface Props {
-  rpc: SpanlogRpc;
-  projectId: string;
-  width: number;
-  height: number;
-  pollMs: number;
-  onBack: () => void;
-}
+type Props = ProjectScreenProps;
 
 export const MONITORS_HELP = '↑↓ move · Esc back · Tab screens · q quit';
 

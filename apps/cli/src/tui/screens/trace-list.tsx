@@ -5,9 +5,10 @@ import { type LineEdit, actionFor, editLine } from '../keys';
 import { EMPTY_LIST, type ListState, clampList, moveSelection, reselect, visibleRows } from '../list-state';
 import { EMPTY_LIVE, type LiveList, appendPage, refreshTop } from '../live-list';
 import { traceHeaderRow, traceRow } from '../rows';
-import type { SpanlogRpc, TraceSummary } from '../spanlog-rpc';
+import type { TraceSummary } from '../spanlog-rpc';
 import { type TraceFilter, formatTraceFilter, isEmptyFilter, parseTraceFilter } from '../trace-filter';
 import { Line, MessageLine, Rows } from '../widgets';
+import type { ProjectScreenProps } from './screen-props';
 
 /** What the list keeps while a trace is open, so Esc comes back to the same filter and row. */
 export interface TraceListMemory {
@@ -15,17 +16,11 @@ export interface TraceListMemory {
   selectedId: string | undefined;
 }
 
-interface Props {
-  rpc: SpanlogRpc;
+interface Props extends ProjectScreenProps {
   memory: TraceListMemory;
-  projectId: string;
-  width: number;
-  height: number;
-  pollMs: number;
   /** Whether a prompt takes the keys, so the app's own keys (q, Tab) stay out of it. */
   setCapturing: (capturing: boolean) => void;
   onOpen: (traceId: string) => void;
-  onBack: () => void;
 }
 
 export const TRACE_LIST_HELP = '↑↓ move · Enter open · / filter · Esc back · Tab screens · q quit';

@@ -5,17 +5,12 @@ import { actionFor } from '../keys';
 import { EMPTY_LIST, type ListState, moveSelection, reselect, visibleRows } from '../list-state';
 import { spanTree } from '../span-tree';
 import { spanDetailLines, spanHeaderRow, spanPreviewLines, spanRow, traceHeaderLines } from '../rows';
-import type { Span, SpanlogRpc } from '../spanlog-rpc';
+import type { Span } from '../spanlog-rpc';
 import { Line, MessageLine, Rows } from '../widgets';
+import type { ProjectScreenProps } from './screen-props';
 
-interface Props {
-  rpc: SpanlogRpc;
-  projectId: string;
+interface Props extends ProjectScreenProps {
   traceId: string;
-  width: number;
-  height: number;
-  pollMs: number;
-  onBack: () => void;
 }
 
 export const TRACE_VIEW_HELP = '↑↓ move · Enter span details · Esc back · Tab screens · q quit';

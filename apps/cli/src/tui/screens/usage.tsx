@@ -2,18 +2,13 @@ import { usePolling } from '../hooks';
 import { formatQuota } from '../format';
 import { ink } from '../ink';
 import { actionFor } from '../keys';
-import type { SpanlogRpc } from '../spanlog-rpc';
 import { fit } from '../text';
 import { Line, MessageLine, Rows } from '../widgets';
+import type { ScreenProps } from './screen-props';
 
-interface Props {
-  rpc: SpanlogRpc;
+interface Props extends ScreenProps {
   orgId: string;
   orgName: string;
-  width: number;
-  height: number;
-  pollMs: number;
-  onBack: () => void;
 }
 
 export const USAGE_HELP = 'Esc back · Tab screens · q quit';

@@ -1,11 +1,11 @@
-import { type BeforeApplicationShutdown, Inject, Injectable, type OnApplicationBootstrap } from '@nestjs/common';
+import { Inject, Injectable } from '@nestjs/common';
 import type { Logger } from 'pino';
 import { DataSource } from 'typeorm';
 import { APP_CONFIG, type AppConfig, LOGGER } from '@app/config';
 import { NatsResources } from '@app/eventlog';
 import { verifyMismatches, verifyRounds } from '@app/metrics';
 import { ProjectionCheckpoints, type ProjectionPosition, withAdvisoryLock } from '@app/persistence';
-import { PeriodicRound } from '../../infrastructure/periodic-round';
+import { type RoundSchedule, ScheduledRound } from '../../infrastructure/scheduled-round';
 import { type ProjectVerification, type Verification, telemetryPosition, verifyTelemetry } from '@app/projections';
 
 /** One processor checks at a time; the others skip the round. */
@@ -18,8 +18,7 @@ const VERIFY_LOCK = 'spanlog.verify.telemetry';
  * without applying them are the watermark check's to report (TelemetryProjection).
  */
 @Injectable()
-export class VerifyScheduler implements OnApplicationBootstrap, BeforeApplicationShutdown {
-  private readonly rounds = new PeriodicRound(() => this.runOnce());
+export class VerifyScheduler extends ScheduledRound {
   private progress!: ProjectionPosition;
 
   constructor(
@@ -28,19 +27,21 @@ export class VerifyScheduler implements OnApplicationBootstrap, BeforeApplicatio
     private readonly checkpoints: ProjectionCheckpoints,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
     @Inject(LOGGER) private readonly logger: Logger,
-  ) {}
+  ) {
+    super();
+  }
 
-  onApplicationBootstrap(): void {
+  override onApplicationBootstrap(): void {
     // The round's progress is kept like a projection's: verified through this sequence.
     this.progress = { ...telemetryPosition(this.nats), projection: 'telemetry-verify' };
-    this.rounds.start(this.config.verifyIntervalMs);
+    super.onApplicationBootstrap();
   }
 
-  beforeApplicationShutdown(): Promise<void> {
-    return this.rounds.stop();
+  protected schedule(): RoundSchedule {
+    return { intervalMs: this.config.verifyIntervalMs };
   }
 
-  private async runOnce(): Promise<void> {
+  protected async round(): Promise<void> {
     try {
       await withAdvisoryLock(this.ds, VERIFY_LOCK, async () => {
         const from = (await this.checkpoints.appliedThrough(this.progress)) + 1;
