@@ -44,6 +44,7 @@ export function toSpanResponse(row: SpanRow) {
     promptTokens: row.prompt_tokens,
     completionTokens: row.completion_tokens,
     totalTokens: row.total_tokens,
+    usageDetails: row.usage_details ?? {},
     cost: row.cost,
     input: row.input,
     output: row.output,

@@ -1,4 +1,5 @@
 import type { JsonObject, JsonValue } from '../json/types';
+import type { UsageDetails } from './usage-details';
 
 /**
  * What one event says about a trace, span or score, in the form every projection applies.
@@ -38,6 +39,8 @@ export interface SpanFields {
   promptTokens: number;
   completionTokens: number;
   totalTokens: number;
+  /** Token counts by usage type, each token in one type (`usage-details.ts`). */
+  usageDetails: UsageDetails;
   cost: number;
   input: JsonValue;
   output: JsonValue;

@@ -41,6 +41,7 @@ export const SPAN_FIELD_COLUMNS: FieldColumn<SpanFields>[] = [
   { field: 'promptTokens', column: 'prompt_tokens', type: 'bigint' },
   { field: 'completionTokens', column: 'completion_tokens', type: 'bigint' },
   { field: 'totalTokens', column: 'total_tokens', type: 'bigint' },
+  { field: 'usageDetails', column: 'usage_details', type: 'jsonb' },
   { field: 'cost', column: 'cost', type: 'double precision' },
   { field: 'input', column: 'input', type: 'jsonb' },
   { field: 'output', column: 'output', type: 'jsonb' },

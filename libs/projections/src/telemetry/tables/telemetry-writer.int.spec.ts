@@ -215,6 +215,7 @@ describe(writeTelemetry.name, () => {
       promptTokens: k,
       completionTokens: k + 1,
       totalTokens: k + 2,
+      usageDetails: { input: k, cached_input: k + 3 },
       cost: k / 4,
       metadata: { m: k },
       startTime: new Date(Date.UTC(2024, 1, 1, 0, 0, k)).toISOString(),
@@ -309,8 +310,8 @@ describe(writeTelemetry.name, () => {
 
     it('are spelled out field by field when CompactVersions is reverted', async () => {
       const migration = new (MIGRATIONS.find((m) => m.name === 'CompactVersions1764300000000') as new () => MigrationInterface)();
-      // `operation` came later (SpanOperation): reverting down to CompactVersions drops its column first.
-      const delta = deltaOf(randomUUID(), { second: 1, eventId: 'a', fields: FIELDS.filter((f) => f !== 'model' && f !== 'operation') });
+      // `operation` and `usageDetails` came later (SpanOperation, SpanUsageDetails): the down migration spells out the columns it knew.
+      const delta = deltaOf(randomUUID(), { second: 1, eventId: 'a', fields: FIELDS.filter((f) => f !== 'model' && f !== 'operation' && f !== 'usageDetails') });
       await writeSpans([delta]);
       const runner = db.ds.createQueryRunner();
       try {
