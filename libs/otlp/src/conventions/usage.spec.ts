@@ -1,4 +1,4 @@
-import type { JsonObject } from '@app/domain';
+import { type JsonObject, costOf } from '@app/domain';
 import { mapSpan } from './map-span';
 
 const usageOf = (attributes: JsonObject) => {
@@ -96,5 +96,39 @@ describe('usage by type, every convention', () => {
   it('keeps the prompt and completion counts as sent beside the types', () => {
     const { span } = mapSpan({ attributes: { 'gen_ai.usage.input_tokens': 100, 'gen_ai.usage.cache_read.input_tokens': 60 }, events: [], resource: {} });
     expect(span.promptTokens?.value).toBe(100);
+  });
+});
+
+describe('cost of every convention’s usage keys, each type priced', () => {
+  // USD per token: every type its own price, so a type left out or counted twice shows.
+  const PRICES = { input: 1, output: 10, cached_input: 100, cache_write: 1_000, reasoning: 10_000, input_audio: 100_000, output_audio: 1_000_000 };
+  const costOfSpan = (attributes: JsonObject) => {
+    const usage = mapSpan({ attributes, events: [], resource: {} }).span.usageDetails?.value ?? {};
+    return costOf(usage, PRICES);
+  };
+
+  it.each<[string, JsonObject, number]>([
+    ['OTel GenAI', { 'gen_ai.usage.input_tokens': 7, 'gen_ai.usage.output_tokens': 3, 'gen_ai.usage.cache_read.input_tokens': 2, 'gen_ai.usage.cache_creation.input_tokens': 1, 'gen_ai.usage.reasoning.output_tokens': 1 }, 4 + 2 * 10 + 2 * 100 + 1_000 + 10_000],
+    ['OpenLLMetry', { 'gen_ai.usage.prompt_tokens': 7, 'gen_ai.usage.completion_tokens': 3, 'gen_ai.usage.cache_read_input_tokens': 2, 'gen_ai.usage.cache_creation_input_tokens': 1, 'gen_ai.usage.reasoning_tokens': 1 }, 4 + 2 * 10 + 2 * 100 + 1_000 + 10_000],
+    [
+      'OpenInference',
+      {
+        'llm.token_count.prompt': 9,
+        'llm.token_count.completion': 5,
+        'llm.token_count.prompt_details.cache_read': 2,
+        'llm.token_count.prompt_details.cache_write': 1,
+        'llm.token_count.prompt_details.audio': 1,
+        'llm.token_count.completion_details.reasoning': 2,
+        'llm.token_count.completion_details.audio': 1,
+      },
+      5 + 2 * 10 + 2 * 100 + 1_000 + 2 * 10_000 + 100_000 + 1_000_000,
+    ],
+    ['Vercel AI SDK', { 'ai.operationId': 'ai.streamText.doStream', 'ai.usage.inputTokens': 7, 'ai.usage.outputTokens': 3, 'ai.usage.cachedInputTokens': 2, 'ai.usage.reasoningTokens': 1 }, 5 + 2 * 10 + 2 * 100 + 10_000],
+    ['Vercel AI SDK 4', { 'ai.operationId': 'ai.generateText.doGenerate', 'ai.usage.promptTokens': 7, 'ai.usage.completionTokens': 3 }, 7 + 3 * 10],
+    ['Langfuse', { 'langfuse.observation.usage_details': { input: 5, output: 2, cache_read_input_tokens: 2, input_cache_creation: 1, reasoning_tokens: 1, total: 11 } }, 5 + 2 * 10 + 2 * 100 + 1_000 + 10_000],
+  ])('%s', (_, attributes, expected) => {
+    const cost = costOfSpan(attributes);
+    expect(cost.unpriced).toEqual([]);
+    expect(cost.total).toBe(expected);
   });
 });

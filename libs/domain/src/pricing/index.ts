@@ -1,0 +1,5 @@
+export * from './bounded-pattern';
+export * from './built-in-prices';
+export * from './cost';
+export * from './price-definition';
+export * from './price-table';
