@@ -46,6 +46,8 @@ export function toSpanResponse(row: SpanRow) {
     totalTokens: row.total_tokens,
     usageDetails: row.usage_details ?? {},
     cost: row.cost,
+    costSource: row.cost_source,
+    costDetails: row.cost_details ?? {},
     input: row.input,
     output: row.output,
     metadata: row.metadata ?? {},

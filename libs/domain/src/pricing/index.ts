@@ -3,3 +3,4 @@ export * from './built-in-prices';
 export * from './cost';
 export * from './price-definition';
 export * from './price-table';
+export * from './price-spans';

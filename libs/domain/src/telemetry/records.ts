@@ -42,6 +42,10 @@ export interface SpanFields {
   /** Token counts by usage type, each token in one type (`usage-details.ts`). */
   usageDetails: UsageDetails;
   cost: number;
+  /** Where `cost` comes from: `client`, or `price:<definition id>` when computed from the price table (pricing/price-spans.ts). */
+  costSource: string;
+  /** A computed cost per usage type, USD; empty for a client's cost. */
+  costDetails: Record<string, number>;
   input: JsonValue;
   output: JsonValue;
   metadata: JsonObject;

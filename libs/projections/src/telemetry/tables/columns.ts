@@ -43,6 +43,8 @@ export const SPAN_FIELD_COLUMNS: FieldColumn<SpanFields>[] = [
   { field: 'totalTokens', column: 'total_tokens', type: 'bigint' },
   { field: 'usageDetails', column: 'usage_details', type: 'jsonb' },
   { field: 'cost', column: 'cost', type: 'double precision' },
+  { field: 'costSource', column: 'cost_source', type: 'text' },
+  { field: 'costDetails', column: 'cost_details', type: 'jsonb' },
   { field: 'input', column: 'input', type: 'jsonb' },
   { field: 'output', column: 'output', type: 'jsonb' },
   { field: 'metadata', column: 'metadata', type: 'jsonb' },
