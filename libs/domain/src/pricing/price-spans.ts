@@ -19,22 +19,31 @@ export const PRICE_VERSION_TIME = '0000-01-01T00:00:00.000Z';
 export const CLIENT_COST_SOURCE = 'client';
 export const priceCostSource = (definitionId: string): string => `price:${definitionId}`;
 
-/** The span with where its cost comes from, and a computed cost when it has none and the table prices it. */
-export function pricedSpan(span: SpanDelta, table: PriceTable): SpanDelta {
+/**
+ * Sets where the span's cost comes from, and a computed cost when it has none and the table
+ * prices it. In place: the facts are the decoder's own, freshly made from one message, and
+ * copying every span cost more than pricing it.
+ */
+export function priceSpan(span: SpanDelta, table: PriceTable): void {
   const { values, versions } = span;
   if (values.cost !== undefined && versions.cost !== undefined) {
-    return { ...span, values: { ...values, costSource: CLIENT_COST_SOURCE, costDetails: {} }, versions: { ...versions, costSource: versions.cost, costDetails: versions.cost } };
+    values.costSource = CLIENT_COST_SOURCE;
+    values.costDetails = {};
+    versions.costSource = versions.cost;
+    versions.costDetails = versions.cost;
+    return;
   }
   const { model, usageDetails, startTime } = values;
-  if (model === undefined || usageDetails === undefined || startTime === undefined || versions.usageDetails === undefined) return span;
+  if (model === undefined || usageDetails === undefined || startTime === undefined || versions.usageDetails === undefined) return;
   const definition = table.definitionAt(model, Date.parse(startTime));
-  if (!definition) return span;
+  if (!definition) return;
   const cost = costOf(usageDetails, definition.prices);
-  if (Object.keys(cost.details).length === 0 || cost.total > TELEMETRY_RANGES.spanCost.max) return span;
+  if (Object.keys(cost.details).length === 0 || cost.total > TELEMETRY_RANGES.spanCost.max) return;
   const version = versionOf(PRICE_VERSION_TIME, `price:${versions.usageDetails}`);
-  return {
-    ...span,
-    values: { ...values, cost: cost.total, costSource: priceCostSource(definition.id), costDetails: cost.details },
-    versions: { ...versions, cost: version, costSource: version, costDetails: version },
-  };
+  values.cost = cost.total;
+  values.costSource = priceCostSource(definition.id);
+  values.costDetails = cost.details;
+  versions.cost = version;
+  versions.costSource = version;
+  versions.costDetails = version;
 }

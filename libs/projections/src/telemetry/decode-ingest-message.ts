@@ -11,7 +11,7 @@ import {
   nativeEventsToFacts,
   parseJsonSafely,
   parseTraceDeletionBatch,
-  pricedSpan,
+  priceSpan,
   scoreRequestToFacts,
   validateNativeBatch,
   validateScoreRequest,
@@ -31,8 +31,11 @@ const utf8 = new TextDecoder('utf-8', { fatal: true });
 /** Compiled once per process: pricing a span is then a remembered match and a short scan of dates. */
 const PRICES = new PriceTable(BUILT_IN_PRICES);
 
-/** Each message's spans priced on their own (`pricedSpan`), so the cost never depends on how messages are batched. */
-const priced = (facts: TelemetryFacts): TelemetryFacts => (facts.spans.length === 0 ? facts : { ...facts, spans: facts.spans.map((s) => pricedSpan(s, PRICES)) });
+/** Each message's spans priced on their own (`priceSpan`), so the cost never depends on how messages are batched. */
+function priced(facts: TelemetryFacts): TelemetryFacts {
+  for (const span of facts.spans) priceSpan(span, PRICES);
+  return facts;
+}
 
 /**
  * From a stored INGEST message to the facts it states. The stored data is what the client
