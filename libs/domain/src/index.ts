@@ -9,6 +9,8 @@ export * from './json/depth';
 export * from './telemetry/records';
 export * from './telemetry/merge';
 export * from './telemetry/llm-call';
+export * from './telemetry/usage-details';
+export * from './pricing';
 export * from './events/ingest';
 export * from './api-keys';
 export * from './events/seq-token';

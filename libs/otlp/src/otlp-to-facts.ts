@@ -95,6 +95,7 @@ export function spanValuesOf(mapping: SpanMapping): Partial<SpanFields> {
     promptTokens,
     completionTokens,
     totalTokens: promptTokens !== undefined && completionTokens !== undefined ? promptTokens + completionTokens : undefined,
+    usageDetails: span.usageDetails?.value,
     cost: span.cost?.value,
     input: span.input?.value,
     output: span.output?.value,

@@ -1,4 +1,4 @@
-import type { JsonObject, JsonValue } from '../json/types';
+import { type JsonObject, type JsonValue, isJsonObject } from '../json/types';
 import { SCORE_DATA_TYPES, SCORE_SOURCES, SPAN_LEVELS, SPAN_TYPE_PATTERN, type ScoreDataType, type ScoreSource, type SpanLevel } from '../telemetry/records';
 import {
   type FieldRule,
@@ -12,12 +12,14 @@ import {
   jsonObject,
   nested,
   oneOf,
+  ruleOf,
   stringList,
   text,
   timestamp,
 } from '../validation';
 import { isNativeId } from '../ids';
-import { MAX_NATIVE_ID_LENGTH } from '../limits';
+import { MAX_NATIVE_ID_LENGTH, TELEMETRY_RANGES } from '../limits';
+import { MAX_USAGE_TYPES, USAGE_TYPE_NAME } from '../telemetry/usage-details';
 
 // The events of CONTRACT "Native batch events": one class per body, fields only through
 // Required/Optional (validation/fields.ts); unknown fields are ignored.
@@ -83,6 +85,18 @@ export class UsageBody {
   @Optional(count) total?: number;
 }
 
+/** Token counts by usage type (Langfuse's `usageDetails`): at most MAX_USAGE_TYPES names, each a count. */
+const usageDetails = ruleOf(
+  (value) => {
+    if (!isJsonObject(value)) return 'must be an object';
+    const entries = Object.entries(value);
+    if (entries.length > MAX_USAGE_TYPES) return `must name at most ${MAX_USAGE_TYPES} usage types`;
+    const bad = entries.find(([type, n]) => !USAGE_TYPE_NAME.test(type) || !count.test?.(n, value));
+    return bad === undefined ? null : { path: `.${bad[0]}`, message: `must be a usage type of 1 to 64 letters, digits, _ . : or - with an integer from ${TELEMETRY_RANGES.spanTokens.min} to ${TELEMETRY_RANGES.spanTokens.max}` };
+  },
+  { type: 'object', maxProperties: MAX_USAGE_TYPES, additionalProperties: { type: 'integer', minimum: TELEMETRY_RANGES.spanTokens.min, maximum: TELEMETRY_RANGES.spanTokens.max } },
+);
+
 /** A generation is an LLM span: a `type` in its body is ignored. */
 export class GenerationCreateBody extends ObservationBody {
   @Required(name) name: string;
@@ -92,6 +106,7 @@ export class GenerationCreateBody extends ObservationBody {
   @Optional(label) model?: string;
   @Optional(jsonObject) modelParameters?: JsonObject;
   @Optional(nested(UsageBody)) usage?: UsageBody;
+  @Optional(usageDetails) usageDetails?: Record<string, number>;
   @Optional(amount) cost?: number;
 }
 

@@ -112,8 +112,9 @@ describe(nativeEventsToFacts.name, () => {
     ['a RETRIEVAL span retrieves', 'span-create', { id: 's', traceId: 't', name: 'n', startTime: AT, type: 'RETRIEVAL' }, { name: 'n', startTime: AT, type: 'RETRIEVAL', operation: 'retrieval' }],
     ['an EMBEDDING span embeds', 'span-create', { id: 's', traceId: 't', name: 'n', startTime: AT, type: 'EMBEDDING' }, { name: 'n', startTime: AT, type: 'EMBEDDING', operation: 'embeddings' }],
     ['generation-create is LLM whatever it says', 'generation-create', { id: 's', traceId: 't', name: 'n', startTime: AT, type: 'TOOL' }, { type: 'LLM', operation: 'chat', name: 'n', startTime: AT }],
-    ['usage without total adds input and output', 'generation-create', { id: 's', traceId: 't', name: 'n', startTime: AT, usage: { input: 3, output: 4 } }, { type: 'LLM', operation: 'chat', name: 'n', startTime: AT, promptTokens: 3, completionTokens: 4, totalTokens: 7 }],
-    ['usage with one count has no total', 'generation-update', { id: 's', traceId: 't', usage: { input: 3 } }, { promptTokens: 3 }],
+    ['usage without total adds input and output', 'generation-create', { id: 's', traceId: 't', name: 'n', startTime: AT, usage: { input: 3, output: 4 } }, { type: 'LLM', operation: 'chat', name: 'n', startTime: AT, promptTokens: 3, completionTokens: 4, totalTokens: 7, usageDetails: { input: 3, output: 4 } }],
+    ['usageDetails name the types, over usage', 'generation-update', { id: 's', traceId: 't', usage: { input: 3 }, usageDetails: { input: 1, input_cached_tokens: 2 } }, { promptTokens: 3, usageDetails: { input: 1, cached_input: 2 } }],
+    ['usage with one count has no total', 'generation-update', { id: 's', traceId: 't', usage: { input: 3 } }, { promptTokens: 3, usageDetails: { input: 3 } }],
     ['generation-update keeps the type', 'generation-update', { id: 's', traceId: 't', model: 'm', modelParameters: { t: 1 }, cost: 0.5, statusMessage: 'x' }, { model: 'm', modelParameters: { t: 1 }, cost: 0.5, statusMessage: 'x' }],
     ['event-create is an EVENT with no duration', 'event-create', { id: 's', traceId: 't', name: 'n', startTime: LATER, level: 'DEBUG' }, { type: 'EVENT', operation: 'event', name: 'n', startTime: LATER, endTime: LATER, level: 'DEBUG' }],
   ])('%s', (_, type, body, values) => {

@@ -15,6 +15,7 @@ import {
 } from '../telemetry/records';
 import { scoreFieldsOf } from '../scores/score-request';
 import { toIso } from '../time';
+import { type UsageDetails, namedUsage, usageOfTotals } from '../telemetry/usage-details';
 import type { TraceCreateBody } from './native-events.dto';
 import type { ValidNativeEvent } from './validate-native-batch';
 
@@ -74,6 +75,12 @@ function traceMentioned(traceId: string, at: string, spanStart: string | null, t
   };
 }
 
+/** Usage by type: the types the event names, else its `usage` counts as input and output. */
+function usageDetailsOf(named: Record<string, number> | undefined, input: number | undefined, output: number | undefined): UsageDetails | undefined {
+  if (named !== undefined) return namedUsage(named);
+  return usageOfTotals({ input, output }, []);
+}
+
 /** Only the fields the event carries, so that an update never clears what it does not mention. */
 function spanValues(event: SpanEvent): Partial<SpanFields> {
   const { body } = event;
@@ -107,6 +114,7 @@ function spanValues(event: SpanEvent): Partial<SpanFields> {
       values.promptTokens = input;
       values.completionTokens = output;
       values.totalTokens = total ?? (input !== undefined && output !== undefined ? input + output : undefined);
+      values.usageDetails = usageDetailsOf(generation.usageDetails, input, output);
       values.cost = generation.cost;
       break;
     }

@@ -1,4 +1,5 @@
 import type { JsonObject, JsonValue } from '../json/types';
+import type { UsageDetails } from './usage-details';
 
 /**
  * What one event says about a trace, span or score, in the form every projection applies.
@@ -38,7 +39,13 @@ export interface SpanFields {
   promptTokens: number;
   completionTokens: number;
   totalTokens: number;
+  /** Token counts by usage type, each token in one type (`usage-details.ts`). */
+  usageDetails: UsageDetails;
   cost: number;
+  /** Where `cost` comes from: `client`, or `price:<definition id>` when computed from the price table (pricing/price-spans.ts). */
+  costSource: string;
+  /** A computed cost per usage type, USD; empty for a client's cost. */
+  costDetails: Record<string, number>;
   input: JsonValue;
   output: JsonValue;
   metadata: JsonObject;

@@ -3,7 +3,7 @@
  * convention prefers them, and the span type it states explicitly. `mapSpan` reads the
  * tables in precedence order (`CONVENTIONS`); the first rule that finds a value wins.
  */
-import type { JsonObject, JsonValue } from '@app/domain';
+import type { JsonObject, JsonValue, UsageDetails } from '@app/domain';
 import type { Rule } from './readers';
 
 /** The span fields conventions fill (SPEC 2.2's and the model's parameters). */
@@ -14,6 +14,8 @@ export interface MappedSpanValues {
   modelParameters: JsonObject;
   promptTokens: number;
   completionTokens: number;
+  /** Token counts by usage type, each token in one type (the domain's `usage-details.ts`). */
+  usageDetails: UsageDetails;
   cost: number;
   input: JsonValue;
   output: JsonValue;
@@ -32,7 +34,7 @@ export interface MappedTraceValues {
 export type MappedSpanField = keyof MappedSpanValues;
 export type MappedTraceField = keyof MappedTraceValues;
 
-export const MAPPED_SPAN_FIELDS: readonly MappedSpanField[] = ['operation', 'model', 'modelParameters', 'promptTokens', 'completionTokens', 'cost', 'input', 'output'];
+export const MAPPED_SPAN_FIELDS: readonly MappedSpanField[] = ['operation', 'model', 'modelParameters', 'promptTokens', 'completionTokens', 'usageDetails', 'cost', 'input', 'output'];
 export const MAPPED_TRACE_FIELDS: readonly MappedTraceField[] = ['name', 'userId', 'sessionId', 'environment', 'tags', 'metadata'];
 
 export interface Convention {

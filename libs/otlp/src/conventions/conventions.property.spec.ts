@@ -54,6 +54,7 @@ const FIELD_CHECKS: Record<string, (v: JsonValue) => boolean> = {
   modelParameters: isJsonObject,
   promptTokens: (v) => Number.isSafeInteger(v) && (v as number) >= 0,
   completionTokens: (v) => Number.isSafeInteger(v) && (v as number) >= 0,
+  usageDetails: (v) => isJsonObject(v) && Object.keys(v).length > 0 && Object.values(v).every((n) => Number.isSafeInteger(n) && (n as number) >= 0),
   cost: (v) => typeof v === 'number' && Number.isFinite(v) && v >= 0,
   input: (v) => v !== null && v !== undefined,
   output: (v) => v !== null && v !== undefined,

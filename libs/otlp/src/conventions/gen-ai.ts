@@ -6,9 +6,12 @@
  * is the span's `operation`, not its `kind`: any `gen_ai.*` key already makes a span LLM by
  * SPEC 2.3 row 2, which comes first, and the operation tells a tool or agent span apart beside it.
  */
-import { type JsonObject, type JsonValue, isJsonObject } from '@app/domain';
+import { type JsonObject, type JsonValue, USAGE_TYPES, isJsonObject } from '@app/domain';
 import type { Convention } from './convention';
+import { OPENLLMETRY_KEYS } from './openllmetry';
 import { type EventView, type Found, type Rule, type SpanView, attribute, countOf, get, has, labelOf, onlyWhere, presentOf, structuredOf } from './readers';
+import { SPEC_KEYS } from './spec';
+import { type UsageTable, usageOf } from './usage';
 
 export const GEN_AI_KEYS = {
   inputMessages: 'gen_ai.input.messages',
@@ -16,6 +19,9 @@ export const GEN_AI_KEYS = {
   systemInstructions: 'gen_ai.system_instructions',
   promptTokens: 'gen_ai.usage.prompt_tokens',
   completionTokens: 'gen_ai.usage.completion_tokens',
+  cacheReadInputTokens: 'gen_ai.usage.cache_read.input_tokens',
+  cacheCreationInputTokens: 'gen_ai.usage.cache_creation.input_tokens',
+  reasoningOutputTokens: 'gen_ai.usage.reasoning.output_tokens',
   prompt: 'gen_ai.prompt',
   completion: 'gen_ai.completion',
   operationName: 'gen_ai.operation.name',
@@ -124,6 +130,24 @@ export function contentOfEvents(events: readonly EventView[]): { input?: Found; 
   };
 }
 
+/**
+ * `gen_ai.usage.*`: the conventions' totals include their cache reads and writes (input) and
+ * reasoning (output). OpenLLMetry writes its own names for those parts into the same namespace,
+ * so they are read here, after the conventions' own.
+ */
+const USAGE: UsageTable = {
+  input: [SPEC_KEYS.inputTokens, GEN_AI_KEYS.promptTokens],
+  output: [SPEC_KEYS.outputTokens, GEN_AI_KEYS.completionTokens],
+  parts: [
+    { key: GEN_AI_KEYS.cacheReadInputTokens, type: USAGE_TYPES.cachedInput, of: 'input' },
+    { key: OPENLLMETRY_KEYS.cacheReadInputTokens, type: USAGE_TYPES.cachedInput, of: 'input' },
+    { key: GEN_AI_KEYS.cacheCreationInputTokens, type: USAGE_TYPES.cacheWrite, of: 'input' },
+    { key: OPENLLMETRY_KEYS.cacheCreationInputTokens, type: USAGE_TYPES.cacheWrite, of: 'input' },
+    { key: GEN_AI_KEYS.reasoningOutputTokens, type: USAGE_TYPES.reasoning, of: 'output' },
+    { key: OPENLLMETRY_KEYS.reasoningTokens, type: USAGE_TYPES.reasoning, of: 'output' },
+  ],
+};
+
 const own = (key: string) => key;
 /** Unprefixed keys say something only on a span that names the tool it calls. */
 const isToolCall = ({ attributes }: SpanView): boolean => has(attributes, GEN_AI_KEYS.toolName);
@@ -137,6 +161,7 @@ export const GEN_AI: Convention = {
     operation: [attribute(GEN_AI_KEYS.operationName, labelOf)],
     promptTokens: [attribute(GEN_AI_KEYS.promptTokens, countOf)],
     completionTokens: [attribute(GEN_AI_KEYS.completionTokens, countOf)],
+    usageDetails: [usageOf(USAGE)],
     // An `execute_tool` span's arguments and result are its input and output.
     input: [
       ({ attributes }) => inputMessagesOf(attributes, own),

@@ -3,7 +3,7 @@
  * type, model, usage and cost details, input and output as JSON text, and the trace's name,
  * tags and metadata, which the SDK copies onto every span of the trace.
  */
-import type { JsonObject } from '@app/domain';
+import { type JsonObject, type UsageDetails, namedUsage } from '@app/domain';
 import { type Convention, kindTable } from './convention';
 import { type Found, type Rule, amountOf, attribute, countOf, get, idLabelOf, labelOf, labelsOf, objectOf, prefixedObjectOf, structuredOf } from './readers';
 
@@ -61,6 +61,13 @@ const detail =
     return undefined;
   };
 
+/** `usage_details` names its types apart already (Langfuse prices each on its own): each as its type. */
+const usageDetails: Rule<UsageDetails> = ({ attributes }) => {
+  const details = objectOf(get(attributes, LANGFUSE_KEYS.usageDetails));
+  const value = details && namedUsage(details);
+  return value === undefined ? undefined : { value, from: [LANGFUSE_KEYS.usageDetails] };
+};
+
 /** The trace metadata: one attribute per key (`langfuse.trace.metadata.<key>`, what the SDKs send) or one JSON object. */
 const traceMetadata: Rule<JsonObject> = (span) =>
   prefixedObjectOf(span.attributes, LANGFUSE_KEYS.traceMetadata) ?? attribute(LANGFUSE_KEYS.traceMetadata, objectOf)(span);
@@ -74,6 +81,7 @@ export const LANGFUSE: Convention = {
     // The SDKs write `input`/`output`; usage copied from an OpenAI response keeps its own names.
     promptTokens: [detail(LANGFUSE_KEYS.usageDetails, ['input', 'prompt_tokens'], countOf)],
     completionTokens: [detail(LANGFUSE_KEYS.usageDetails, ['output', 'completion_tokens'], countOf)],
+    usageDetails: [usageDetails],
     cost: [detail(LANGFUSE_KEYS.costDetails, ['total'], amountOf)],
     input: [attribute(LANGFUSE_KEYS.input, structuredOf)],
     output: [attribute(LANGFUSE_KEYS.output, structuredOf)],

@@ -179,7 +179,7 @@ describe(mapSpan.name, () => {
 
   it('Vercel usage and model count on provider calls only', () => {
     const usage = { 'ai.model.id': 'm', 'ai.usage.inputTokens': 3, 'ai.usage.outputTokens': 4 };
-    expect(valuesOf({ ...usage, 'ai.operationId': 'ai.streamText.doStream' })).toEqual({ operation: 'chat', model: 'm', promptTokens: 3, completionTokens: 4 });
+    expect(valuesOf({ ...usage, 'ai.operationId': 'ai.streamText.doStream' })).toEqual({ operation: 'chat', model: 'm', promptTokens: 3, completionTokens: 4, usageDetails: { input: 3, output: 4 } });
     expect(valuesOf({ ...usage, 'ai.operationId': 'ai.streamText' })).toEqual({ operation: 'chain' });
   });
 

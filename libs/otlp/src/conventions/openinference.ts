@@ -3,9 +3,10 @@
  * `llm.*` model, token and cost keys, messages flattened as
  * `llm.input_messages.<i>.message.<field>`, and `input.value` / `output.value` for any span.
  */
-import { type JsonValue, isJsonObject } from '@app/domain';
+import { type JsonValue, USAGE_TYPES, isJsonObject } from '@app/domain';
 import { type Convention, kindTable } from './convention';
 import { type Found, type Rule, amountOf, attribute, countOf, flattenedListOf, labelOf, labelsOf, objectOf, structuredOf } from './readers';
+import { type UsageTable, usageOf } from './usage';
 
 export const OPENINFERENCE_KEYS = {
   spanKind: 'openinference.span.kind',
@@ -13,6 +14,11 @@ export const OPENINFERENCE_KEYS = {
   embeddingModelName: 'embedding.model_name',
   promptTokens: 'llm.token_count.prompt',
   completionTokens: 'llm.token_count.completion',
+  promptCacheRead: 'llm.token_count.prompt_details.cache_read',
+  promptCacheWrite: 'llm.token_count.prompt_details.cache_write',
+  promptAudio: 'llm.token_count.prompt_details.audio',
+  completionReasoning: 'llm.token_count.completion_details.reasoning',
+  completionAudio: 'llm.token_count.completion_details.audio',
   costTotal: 'llm.cost.total',
   invocationParameters: 'llm.invocation_parameters',
   inputMessages: 'llm.input_messages',
@@ -51,6 +57,19 @@ const OPERATIONS = {
   prompt: 'prompt',
 } as const;
 
+/** `llm.token_count.prompt` and `.completion` include their `_details`; audio keeps its own type on each side. */
+const USAGE: UsageTable = {
+  input: [OPENINFERENCE_KEYS.promptTokens],
+  output: [OPENINFERENCE_KEYS.completionTokens],
+  parts: [
+    { key: OPENINFERENCE_KEYS.promptCacheRead, type: USAGE_TYPES.cachedInput, of: 'input' },
+    { key: OPENINFERENCE_KEYS.promptCacheWrite, type: USAGE_TYPES.cacheWrite, of: 'input' },
+    { key: OPENINFERENCE_KEYS.promptAudio, type: 'input_audio', of: 'input' },
+    { key: OPENINFERENCE_KEYS.completionReasoning, type: USAGE_TYPES.reasoning, of: 'output' },
+    { key: OPENINFERENCE_KEYS.completionAudio, type: 'output_audio', of: 'output' },
+  ],
+};
+
 /** Each flattened item is `{message: {role, content, …}}`: the message itself is the list's item. */
 const messages =
   (prefix: string): Rule =>
@@ -69,6 +88,7 @@ export const OPENINFERENCE: Convention = {
     modelParameters: [attribute(OPENINFERENCE_KEYS.invocationParameters, objectOf)],
     promptTokens: [attribute(OPENINFERENCE_KEYS.promptTokens, countOf)],
     completionTokens: [attribute(OPENINFERENCE_KEYS.completionTokens, countOf)],
+    usageDetails: [usageOf(USAGE)],
     cost: [attribute(OPENINFERENCE_KEYS.costTotal, amountOf)],
     // The messages are the content itself; `input.value` is the whole request (model, parameters and all), used when no messages are sent,
     // and a TOOL span's arguments (`tool.parameters` is the tool's parameter schema, not its input, and stays an attribute).

@@ -17,6 +17,10 @@ export const OPENLLMETRY_KEYS = {
   associationProperties: 'traceloop.association.properties',
   userId: 'traceloop.association.properties.user_id',
   sessionId: 'traceloop.association.properties.session_id',
+  // Usage parts in the `gen_ai.usage.*` namespace, read by that namespace's table (gen-ai.ts).
+  cacheReadInputTokens: 'gen_ai.usage.cache_read_input_tokens',
+  cacheCreationInputTokens: 'gen_ai.usage.cache_creation_input_tokens',
+  reasoningTokens: 'gen_ai.usage.reasoning_tokens',
 } as const;
 
 /** `traceloop.span.kind`: a workflow or task groups calls (CHAIN); agent and tool keep their names. */

@@ -3,8 +3,10 @@
  * A call (`ai.generateText`) wraps one provider call per step (`ai.generateText.doGenerate`)
  * and its tool calls (`ai.toolCall`).
  */
+import { USAGE_TYPES } from '@app/domain';
 import { type Convention, kindTable } from './convention';
 import { type SpanView, attribute, countOf, get, idLabelOf, labelOf, labelsOf, onlyWhere, prefixedObjectOf, presentOf, structuredOf } from './readers';
+import { type UsageTable, usageOf } from './usage';
 
 export const VERCEL_AI_KEYS = {
   operationId: 'ai.operationId',
@@ -13,6 +15,8 @@ export const VERCEL_AI_KEYS = {
   promptTokens: 'ai.usage.promptTokens',
   outputTokens: 'ai.usage.outputTokens',
   completionTokens: 'ai.usage.completionTokens',
+  cachedInputTokens: 'ai.usage.cachedInputTokens',
+  reasoningTokens: 'ai.usage.reasoningTokens',
   promptMessages: 'ai.prompt.messages',
   prompt: 'ai.prompt',
   toolCallArgs: 'ai.toolCall.args',
@@ -78,6 +82,16 @@ const isProviderCall = ({ attributes }: SpanView): boolean => {
   return typeof operation === 'string' && PROVIDER_CALL.test(operation);
 };
 
+/** AI SDK 5+: `inputTokens` includes `cachedInputTokens`, `outputTokens` includes `reasoningTokens`. */
+const USAGE: UsageTable = {
+  input: [VERCEL_AI_KEYS.inputTokens, VERCEL_AI_KEYS.promptTokens],
+  output: [VERCEL_AI_KEYS.outputTokens, VERCEL_AI_KEYS.completionTokens],
+  parts: [
+    { key: VERCEL_AI_KEYS.cachedInputTokens, type: USAGE_TYPES.cachedInput, of: 'input' },
+    { key: VERCEL_AI_KEYS.reasoningTokens, type: USAGE_TYPES.reasoning, of: 'output' },
+  ],
+};
+
 export const VERCEL_AI: Convention = {
   name: 'Vercel AI SDK',
   span: {
@@ -86,6 +100,7 @@ export const VERCEL_AI: Convention = {
     // AI SDK 5+ names usage input/output; 4 named it prompt/completion.
     promptTokens: [onlyWhere(isProviderCall, attribute(VERCEL_AI_KEYS.inputTokens, countOf)), onlyWhere(isProviderCall, attribute(VERCEL_AI_KEYS.promptTokens, countOf))],
     completionTokens: [onlyWhere(isProviderCall, attribute(VERCEL_AI_KEYS.outputTokens, countOf)), onlyWhere(isProviderCall, attribute(VERCEL_AI_KEYS.completionTokens, countOf))],
+    usageDetails: [onlyWhere(isProviderCall, usageOf(USAGE))],
     // A provider call carries the messages it sent; the call around it the prompt it was given (`{prompt}` or `{system, messages}`).
     input: [
       attribute(VERCEL_AI_KEYS.promptMessages, structuredOf),

@@ -1,6 +1,8 @@
 import type { JsMsg } from 'nats';
 import {
+  BUILT_IN_PRICES,
   INGEST_SCHEMAS,
+  PriceTable,
   type IngestEnvelope,
   type TelemetryFacts,
   deletionFacts,
@@ -9,6 +11,7 @@ import {
   nativeEventsToFacts,
   parseJsonSafely,
   parseTraceDeletionBatch,
+  priceSpan,
   scoreRequestToFacts,
   validateNativeBatch,
   validateScoreRequest,
@@ -24,6 +27,15 @@ export interface DecodedIngestMessage {
 }
 
 const utf8 = new TextDecoder('utf-8', { fatal: true });
+
+/** Compiled once per process: pricing a span is then a remembered match and a short scan of dates. */
+const PRICES = new PriceTable(BUILT_IN_PRICES);
+
+/** Each message's spans priced on their own (`priceSpan`), so the cost never depends on how messages are batched. */
+function priced(facts: TelemetryFacts): TelemetryFacts {
+  for (const span of facts.spans) priceSpan(span, PRICES);
+  return facts;
+}
 
 /**
  * From a stored INGEST message to the facts it states. The stored data is what the client
@@ -45,20 +57,25 @@ export async function decodeIngestMessage(msg: Pick<JsMsg, 'seq' | 'headers' | '
     throw new PermanentMessageError(`data is not JSON: ${(err as Error).message}`);
   }
   const target = { projectId: envelope.projectId, receivedAt: envelope.receivedAt };
+  const decoded = factsOf(envelope, body, target);
+  return { seq: msg.seq, envelope, facts: priced(decoded) };
+}
+
+function factsOf(envelope: IngestEnvelope, body: unknown, target: { projectId: string; receivedAt: string }): TelemetryFacts {
   try {
     switch (envelope.schema) {
       case INGEST_SCHEMAS.nativeBatch:
-        return { seq: msg.seq, envelope, facts: nativeEventsToFacts(validateNativeBatch(body).events, target) };
+        return nativeEventsToFacts(validateNativeBatch(body).events, target);
       case INGEST_SCHEMAS.otlp:
         validateOtlpRequest(body);
-        return { seq: msg.seq, envelope, facts: otlpToFacts(body as Parameters<typeof otlpToFacts>[0], target) };
+        return otlpToFacts(body as Parameters<typeof otlpToFacts>[0], target);
       case INGEST_SCHEMAS.otlpLogs:
         validateOtlpLogsRequest(body);
-        return { seq: msg.seq, envelope, facts: otlpLogsToFacts(body as Parameters<typeof otlpLogsToFacts>[0], target) };
+        return otlpLogsToFacts(body as Parameters<typeof otlpLogsToFacts>[0], target);
       case INGEST_SCHEMAS.scores:
-        return { seq: msg.seq, envelope, facts: scoreRequestToFacts(validateScoreRequest(body), target) };
+        return scoreRequestToFacts(validateScoreRequest(body), target);
       case INGEST_SCHEMAS.deleted:
-        return { seq: msg.seq, envelope, facts: { ...emptyFacts(), deletions: deletionFacts(parseTraceDeletionBatch(body), target) } };
+        return { ...emptyFacts(), deletions: deletionFacts(parseTraceDeletionBatch(body), target) };
       default: {
         const unknownSchema: never = envelope.schema;
         throw new Error(`no decoder for ${String(unknownSchema)}`);

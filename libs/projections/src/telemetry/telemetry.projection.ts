@@ -22,12 +22,15 @@ export interface TelemetryBatch {
  * the same messages (2: the instrumentation conventions and OTLP log records; 3: a 32-hex
  * trace id in a native event or score names the OTel trace, no longer a trace of its own,
  * span attributes are stored without the input/output copies, `leanAttributes`, and content
- * from log records only fills what a span leaves empty, whatever their time); the processor
+ * from log records only fills what a span leaves empty, whatever their time; 4: usage by type,
+ * `usageDetails`, from every convention's token keys and native `usage`/`usageDetails`, and a
+ * cost from the built-in price table where the client sent none, with `costSource` and
+ * `costDetails`); the processor
  * rebuilds the tables when the serving version is older.
  */
 export const telemetryProjection: StreamProjection<DecodedIngestMessage, TelemetryBatch, WrittenTelemetry> = {
   name: 'telemetry',
-  version: 3,
+  version: 4,
   tables: TELEMETRY_TABLES,
   source: { stream: 'ingest', consumer: CONSUMERS.ingestProjector },
   schemas: Object.values(INGEST_SCHEMAS),

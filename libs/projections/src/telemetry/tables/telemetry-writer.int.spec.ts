@@ -215,7 +215,10 @@ describe(writeTelemetry.name, () => {
       promptTokens: k,
       completionTokens: k + 1,
       totalTokens: k + 2,
+      usageDetails: { input: k, cached_input: k + 3 },
       cost: k / 4,
+      costSource: `price:${k}`,
+      costDetails: { input: k / 8 },
       metadata: { m: k },
       startTime: new Date(Date.UTC(2024, 1, 1, 0, 0, k)).toISOString(),
       endTime: new Date(Date.UTC(2024, 1, 2, 0, 0, k)).toISOString(),
@@ -309,8 +312,9 @@ describe(writeTelemetry.name, () => {
 
     it('are spelled out field by field when CompactVersions is reverted', async () => {
       const migration = new (MIGRATIONS.find((m) => m.name === 'CompactVersions1764300000000') as new () => MigrationInterface)();
-      // `operation` came later (SpanOperation): reverting down to CompactVersions drops its column first.
-      const delta = deltaOf(randomUUID(), { second: 1, eventId: 'a', fields: FIELDS.filter((f) => f !== 'model' && f !== 'operation') });
+      // `operation`, `usageDetails` and the cost's source and details came later (SpanOperation, SpanUsageDetails, SpanCostSource): the down migration spells out the columns it knew.
+      const later = ['model', 'operation', 'usageDetails', 'costSource', 'costDetails'];
+      const delta = deltaOf(randomUUID(), { second: 1, eventId: 'a', fields: FIELDS.filter((f) => !later.includes(f)) });
       await writeSpans([delta]);
       const runner = db.ds.createQueryRunner();
       try {

@@ -1,0 +1,59 @@
+import { type SpanDelta, versionOf } from '../telemetry/records';
+import { mergeSpan } from '../telemetry/merge';
+import { PRICE_VERSION_TIME, priceSpan } from './price-spans';
+import { PriceTable } from './price-table';
+
+const TABLE = new PriceTable([
+  { id: 'm-old', modelName: 'm', matchPattern: '^m$', startDate: '2025-01-01T00:00:00.000Z', prices: { input: 2, output: 10, cached_input: 1 } },
+  { id: 'm-new', modelName: 'm', matchPattern: '^m$', startDate: '2025-06-01T00:00:00.000Z', prices: { input: 1, output: 5 } },
+]);
+const V1 = versionOf('2025-07-01T00:00:00.000Z', 'e1');
+const V2 = versionOf('2025-07-02T00:00:00.000Z', 'e2');
+
+const span = (values: SpanDelta['values'], version = V1): SpanDelta => ({
+  projectId: 'p',
+  id: 's',
+  otelSpanId: null,
+  externalId: null,
+  createdAt: '2025-07-01T00:00:00.000Z',
+  values,
+  versions: Object.fromEntries(Object.keys(values).map((k) => [k, version])),
+});
+
+const pricedSpan = (delta: SpanDelta, table: PriceTable): SpanDelta => {
+  priceSpan(delta, table);
+  return delta;
+};
+
+describe(priceSpan.name, () => {
+  it('prices usage by the definition valid at the span start, each type, below every client version', () => {
+    const priced = pricedSpan(span({ model: 'm', startTime: '2025-03-01T00:00:00.000Z', usageDetails: { input: 10, cached_input: 4, reasoning: 1 } }), TABLE);
+    expect(priced.values).toMatchObject({ cost: 20 + 4 + 10, costSource: 'price:m-old', costDetails: { input: 20, cached_input: 4, reasoning: 10 } });
+    const version = versionOf(PRICE_VERSION_TIME, `price:${V1}`);
+    expect(priced.versions).toMatchObject({ cost: version, costSource: version, costDetails: version });
+    expect(pricedSpan(span({ model: 'M', startTime: '2025-06-01T00:00:00.000Z', usageDetails: { input: 10 } }), TABLE).values.costSource).toBe('price:m-new');
+  });
+
+  it('keeps a client cost, saying so, in any order of the events', () => {
+    const client = pricedSpan(span({ cost: 0.5 }, V1), TABLE);
+    expect(client.values).toMatchObject({ cost: 0.5, costSource: 'client', costDetails: {} });
+    const computed = pricedSpan(span({ model: 'm', startTime: '2025-07-01T00:00:00.000Z', usageDetails: { input: 10 } }, V2), TABLE);
+    for (const merged of [mergeSpan(client, computed), mergeSpan(computed, client)]) {
+      expect(merged.values).toMatchObject({ cost: 0.5, costSource: 'client', costDetails: {} });
+    }
+  });
+
+  it('leaves a span it cannot price as it is', () => {
+    for (const values of [
+      { startTime: '2025-07-01T00:00:00.000Z', usageDetails: { input: 1 } },
+      { model: 'm', usageDetails: { input: 1 } },
+      { model: 'm', startTime: '2025-07-01T00:00:00.000Z' },
+      { model: 'unknown', startTime: '2025-07-01T00:00:00.000Z', usageDetails: { input: 1 } },
+      { model: 'm', startTime: '2024-01-01T00:00:00.000Z', usageDetails: { input: 1 } },
+      { model: 'm', startTime: '2025-07-01T00:00:00.000Z', usageDetails: { input_audio: 3 } },
+    ] as SpanDelta['values'][]) {
+      const plain = span(values);
+      expect(pricedSpan(plain, TABLE)).toEqual(span(values));
+    }
+  });
+});
