@@ -1,6 +1,9 @@
 /**
  * The built-in price table, as data: USD per token for each usage type, from the vendors'
- * public price lists (`source`, read on `readOn`). A price change is a new definition of the
+ * public price lists (`source`, the page each price is to be checked against; `readOn`, when
+ * the entry was written). Checked against the vendor's page when written: Anthropic's 3.x,
+ * Sonnet 4 and Opus 4/4.1. The others were written from secondary summaries and are to be
+ * checked against `source` (docs/ingestion.md says so). A price change is a new definition of the
  * same model with a later `startDate`; the older one keeps pricing the spans before it.
  * Patterns take the model name as the vendor's API names it, with its dated snapshots, and a
  * `<vendor>/` prefix as routers write it. Order matters only where patterns overlap: the first
