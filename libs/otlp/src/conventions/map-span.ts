@@ -71,20 +71,31 @@ export function spanTypeOf(span: SpanView): Mapped<string> {
   return { value: 'CUSTOM', from: [], rule: 'SPEC 2.3 row 5' };
 }
 
+/** One rule of a field's, with the name of the table it belongs to. */
+interface TableRule {
+  rule: Rule;
+  table: string;
+}
+
+/** A field's rules in precedence order, gathered from the tables once rather than for every span. */
+const rulesInOrder = (rulesOf: (c: Convention) => readonly Rule[] | undefined): readonly TableRule[] =>
+  CONVENTIONS.flatMap((convention) => (rulesOf(convention) ?? []).map((rule) => ({ rule, table: convention.name })));
+
+const SPAN_FIELD_RULES = MAPPED_SPAN_FIELDS.map((field) => ({ field, label: field, rules: rulesInOrder((c) => c.span[field] as readonly Rule[] | undefined) }));
+const TRACE_FIELD_RULES = MAPPED_TRACE_FIELDS.map((field) => ({ field, label: `trace.${field}`, rules: rulesInOrder((c) => c.trace[field] as readonly Rule[] | undefined) }));
+
 /**
  * The values the tables find for one field, highest precedence first: every one for `explain`
  * (the losers are listed as overridden), only the first for the conversion, which keeps just
  * the winner. Stopping there skips the lower tables' readers, which parse JSON text again.
  */
-function candidatesOf<T extends JsonValue>(span: SpanView, rulesOf: (c: Convention) => readonly Rule<T>[] | undefined, detail: MappingDetail): Mapped<T>[] {
-  const found: Mapped<T>[] = [];
-  for (const convention of CONVENTIONS) {
-    for (const rule of rulesOf(convention) ?? []) {
-      const value = rule(span);
-      if (!value) continue;
-      found.push({ ...value, rule: convention.name });
-      if (detail === 'winners') return found;
-    }
+function candidatesOf(span: SpanView, rules: readonly TableRule[], detail: MappingDetail): Mapped[] {
+  const found: Mapped[] = [];
+  for (const { rule, table } of rules) {
+    const value = rule(span);
+    if (!value) continue;
+    found.push({ ...value, rule: table });
+    if (detail === 'winners') return found;
   }
   return found;
 }
@@ -98,16 +109,16 @@ export type MappingDetail = 'explain' | 'winners';
 
 export function mapSpan(span: SpanView, detail: MappingDetail = 'explain'): SpanMapping {
   const mapping: SpanMapping = { type: spanTypeOf(span), span: {}, trace: {}, overridden: [], unused: [] };
-  const keep = <T extends JsonValue>(field: string, candidates: Mapped<T>[]): Mapped<T> | undefined => {
-    for (const lost of candidates.slice(1)) mapping.overridden.push({ field, ...lost });
+  const keep = (field: string, candidates: Mapped[]): Mapped | undefined => {
+    for (let i = 1; i < candidates.length; i++) mapping.overridden.push({ field, ...candidates[i] });
     return candidates[0];
   };
-  for (const field of MAPPED_SPAN_FIELDS) {
-    const won = keep(field, candidatesOf(span, (c) => c.span[field] as readonly Rule[] | undefined, detail));
+  for (const { field, label, rules } of SPAN_FIELD_RULES) {
+    const won = keep(label, candidatesOf(span, rules, detail));
     if (won) (mapping.span as Record<string, Mapped>)[field] = won;
   }
-  for (const field of MAPPED_TRACE_FIELDS) {
-    const won = keep(`trace.${field}`, candidatesOf(span, (c) => c.trace[field] as readonly Rule[] | undefined, detail));
+  for (const { field, label, rules } of TRACE_FIELD_RULES) {
+    const won = keep(label, candidatesOf(span, rules, detail));
     if (won) (mapping.trace as Record<string, Mapped>)[field] = won;
   }
   if (detail === 'winners') return mapping;
