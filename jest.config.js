@@ -31,7 +31,12 @@ module.exports = {
   // A global option: jest ignores it inside a project. End-to-end tests start real apps.
   testTimeout: 60_000,
   projects: [
-    { ...common, displayName: 'unit', testMatch: ['<rootDir>/{apps,libs,tools}/**/*.spec.ts'], testPathIgnorePatterns: ['\\.int\\.spec\\.ts$'] },
+    {
+      ...common,
+      displayName: 'unit',
+      testMatch: ['<rootDir>/{apps,libs,tools}/**/*.spec.ts'],
+      testPathIgnorePatterns: ['\\.int\\.spec\\.ts$'],
+    },
     {
       ...common,
       displayName: 'int',
@@ -48,7 +53,14 @@ module.exports = {
     // `npm run test:faults` (SPANLOG_FAULTS=1) includes it, so `jest` and `npm test` stay fast.
     // Its globalSetup only looks for the binaries: it uses none of the shared services.
     ...(process.env.SPANLOG_FAULTS === '1'
-      ? [{ ...common, displayName: 'faults', testMatch: ['<rootDir>/test/faults/**/*.fault-spec.ts'], globalSetup: '<rootDir>/test/faults/global-setup.ts' }]
+      ? [
+          {
+            ...common,
+            displayName: 'faults',
+            testMatch: ['<rootDir>/test/faults/**/*.fault-spec.ts'],
+            globalSetup: '<rootDir>/test/faults/global-setup.ts',
+          },
+        ]
       : []),
   ],
 };

@@ -31,13 +31,34 @@ const pct = (sorted: number[], p: number) => sorted[Math.min(sorted.length - 1, 
 const round = (n: number) => Math.round(n * 10) / 10;
 
 async function bootstrap(stack: Stack, email: string, project: string): Promise<Tenant> {
-  const res = await runCli(['admin', 'bootstrap', '--email', email, '--password', PASSWORD, '--org', project, '--project', project, '--plan', 'enterprise', '--json'], stack.env);
+  const res = await runCli(
+    [
+      'admin',
+      'bootstrap',
+      '--email',
+      email,
+      '--password',
+      PASSWORD,
+      '--org',
+      project,
+      '--project',
+      project,
+      '--plan',
+      'enterprise',
+      '--json',
+    ],
+    stack.env,
+  );
   if (res.code !== 0) throw new Error(`bootstrap failed: ${res.stderr}`);
   return JSON.parse(res.stdout) as Tenant;
 }
 
 async function login(stack: Stack, email: string): Promise<string> {
-  const res = await fetch(`${stack.baseUrl}/api/v1/auth/login`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ email, password: PASSWORD }) });
+  const res = await fetch(`${stack.baseUrl}/api/v1/auth/login`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ email, password: PASSWORD }),
+  });
   return ((await res.json()) as { data: { access_token: string } }).data.access_token;
 }
 
@@ -96,20 +117,96 @@ async function screenshots(stack: Stack): Promise<void> {
     const t = (ms: number) => new Date(now - n * 137_000 + ms).toISOString();
     const slow = 300 + ((n * 7919) % 1700);
     batch.push(
-      { id: `${id}-t`, type: 'trace-create', timestamp: t(0), body: { id, name: ['answer question', 'summarise ticket', 'route request'][n % 3], userId: `user-${n % 5}`, tags: n % 2 ? ['prod'] : ['prod', 'beta'], input: { question: `Where is order #${4000 + n}?` }, output: `Order #${4000 + n} ships tomorrow.` } },
-      { id: `${id}-a`, type: 'span-create', timestamp: t(0), body: { id: `${id}-root`, traceId: id, name: 'agent', type: 'AGENT', startTime: t(0), endTime: t(slow + 120) } },
-      { id: `${id}-r`, type: 'span-create', timestamp: t(0), body: { id: `${id}-ret`, traceId: id, parentObservationId: `${id}-root`, name: 'search orders', type: 'RETRIEVER', startTime: t(10), endTime: t(90), input: { query: `order ${4000 + n}` }, output: [{ id: 4000 + n, status: 'packed' }] } },
-      { id: `${id}-o`, type: 'span-create', timestamp: t(0), body: { id: `${id}-tool`, traceId: id, parentObservationId: `${id}-root`, name: 'carrier_api', type: 'TOOL', startTime: t(95), endTime: t(140), level: n % 6 === 0 ? 'ERROR' : 'DEFAULT', statusMessage: n % 6 === 0 ? 'carrier API answered 503' : undefined } },
-      { id: `${id}-g`, type: 'generation-create', timestamp: t(0), body: { id: `${id}-gen`, traceId: id, parentObservationId: `${id}-root`, name: 'compose reply', startTime: t(150), endTime: t(slow + 100), model: models[n % 3], usage: { input: 400 + n * 13, output: 40 + n }, cost: 0.0004 + n * 0.00003, input: [{ role: 'system', content: 'You are a helpful support agent.' }, { role: 'user', content: `Where is order #${4000 + n}?` }], output: `Order #${4000 + n} ships tomorrow.` } },
+      {
+        id: `${id}-t`,
+        type: 'trace-create',
+        timestamp: t(0),
+        body: {
+          id,
+          name: ['answer question', 'summarise ticket', 'route request'][n % 3],
+          userId: `user-${n % 5}`,
+          tags: n % 2 ? ['prod'] : ['prod', 'beta'],
+          input: { question: `Where is order #${4000 + n}?` },
+          output: `Order #${4000 + n} ships tomorrow.`,
+        },
+      },
+      {
+        id: `${id}-a`,
+        type: 'span-create',
+        timestamp: t(0),
+        body: { id: `${id}-root`, traceId: id, name: 'agent', type: 'AGENT', startTime: t(0), endTime: t(slow + 120) },
+      },
+      {
+        id: `${id}-r`,
+        type: 'span-create',
+        timestamp: t(0),
+        body: {
+          id: `${id}-ret`,
+          traceId: id,
+          parentObservationId: `${id}-root`,
+          name: 'search orders',
+          type: 'RETRIEVER',
+          startTime: t(10),
+          endTime: t(90),
+          input: { query: `order ${4000 + n}` },
+          output: [{ id: 4000 + n, status: 'packed' }],
+        },
+      },
+      {
+        id: `${id}-o`,
+        type: 'span-create',
+        timestamp: t(0),
+        body: {
+          id: `${id}-tool`,
+          traceId: id,
+          parentObservationId: `${id}-root`,
+          name: 'carrier_api',
+          type: 'TOOL',
+          startTime: t(95),
+          endTime: t(140),
+          level: n % 6 === 0 ? 'ERROR' : 'DEFAULT',
+          statusMessage: n % 6 === 0 ? 'carrier API answered 503' : undefined,
+        },
+      },
+      {
+        id: `${id}-g`,
+        type: 'generation-create',
+        timestamp: t(0),
+        body: {
+          id: `${id}-gen`,
+          traceId: id,
+          parentObservationId: `${id}-root`,
+          name: 'compose reply',
+          startTime: t(150),
+          endTime: t(slow + 100),
+          model: models[n % 3],
+          usage: { input: 400 + n * 13, output: 40 + n },
+          cost: 0.0004 + n * 0.00003,
+          input: [
+            { role: 'system', content: 'You are a helpful support agent.' },
+            { role: 'user', content: `Where is order #${4000 + n}?` },
+          ],
+          output: `Order #${4000 + n} ships tomorrow.`,
+        },
+      },
     );
   }
-  const sent = await fetch(`${stack.baseUrl}/api/v1/traces`, { method: 'POST', headers: { authorization: `Bearer ${tenant.apiKey}`, 'content-type': 'application/json' }, body: JSON.stringify({ batch }) });
+  const sent = await fetch(`${stack.baseUrl}/api/v1/traces`, {
+    method: 'POST',
+    headers: { authorization: `Bearer ${tenant.apiKey}`, 'content-type': 'application/json' },
+    body: JSON.stringify({ batch }),
+  });
   const scores = await fetch(`${stack.baseUrl}/api/v1/scores`, {
     method: 'POST',
     headers: { authorization: `Bearer ${tenant.apiKey}`, 'content-type': 'application/json' },
-    body: JSON.stringify({ scores: Array.from({ length: 24 }, (_, n) => ({ traceId: `shot-${n}`, name: 'helpfulness', value: 0.55 + ((n * 37) % 45) / 100 })) }),
+    body: JSON.stringify({
+      scores: Array.from({ length: 24 }, (_, n) => ({ traceId: `shot-${n}`, name: 'helpfulness', value: 0.55 + ((n * 37) % 45) / 100 })),
+    }),
   });
-  await fetch(`${stack.baseUrl}/api/v1/traces/shot-0?minSeq=${scores.headers.get('spanlog-seq') ?? sent.headers.get('spanlog-seq') ?? ''}`, { headers: { authorization: `Bearer ${tenant.apiKey}` } });
+  await fetch(
+    `${stack.baseUrl}/api/v1/traces/shot-0?minSeq=${scores.headers.get('spanlog-seq') ?? sent.headers.get('spanlog-seq') ?? ''}`,
+    { headers: { authorization: `Bearer ${tenant.apiKey}` } },
+  );
   const chromium = await launchChromium();
   try {
     const page = await chromium.context.newPage();
@@ -138,18 +235,33 @@ async function screenshots(stack: Stack): Promise<void> {
 async function monitorsScreenshot(page: import('playwright-core').Page, stack: Stack, tenant: Tenant, token: string): Promise<void> {
   const rpc = async (procedure: string, input: unknown, method: 'GET' | 'POST') => {
     const url = `${stack.baseUrl}/api/trpc/${procedure}${method === 'GET' ? `?input=${encodeURIComponent(JSON.stringify(input))}` : ''}`;
-    const res = await fetch(url, { method, headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' }, ...(method === 'POST' ? { body: JSON.stringify(input) } : {}) });
+    const res = await fetch(url, {
+      method,
+      headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+      ...(method === 'POST' ? { body: JSON.stringify(input) } : {}),
+    });
     if (!res.ok) throw new Error(`${procedure} answered ${res.status}: ${await res.text()}`);
     return ((await res.json()) as { result: { data: unknown } }).result.data;
   };
   const monitors = [
     { name: 'slow replies', metric: 'latency_p95', filter: { spanType: 'LLM' }, windowSeconds: 3600, comparison: '>', threshold: 1000 },
     { name: 'traffic drop', metric: 'calls', windowSeconds: 3600, comparison: '<', threshold: 10 },
-    { name: 'claude errors', metric: 'error_rate', filter: { model: 'claude-sonnet' }, windowSeconds: 900, comparison: '>', threshold: 0.05 },
+    {
+      name: 'claude errors',
+      metric: 'error_rate',
+      filter: { model: 'claude-sonnet' },
+      windowSeconds: 900,
+      comparison: '>',
+      threshold: 0.05,
+    },
   ];
   for (const m of monitors) await rpc('monitor.create', { projectId: tenant.projectId, ...m }, 'POST');
   const deadline = Date.now() + 180_000;
-  while (((await rpc('monitor.list', { projectId: tenant.projectId }, 'GET')) as { evaluatedAt: string | null }[]).some((m) => m.evaluatedAt === null)) {
+  while (
+    ((await rpc('monitor.list', { projectId: tenant.projectId }, 'GET')) as { evaluatedAt: string | null }[]).some(
+      (m) => m.evaluatedAt === null,
+    )
+  ) {
     if (Date.now() > deadline) throw new Error('the monitors were not evaluated within 3 minutes');
     await new Promise((r) => setTimeout(r, 2000));
   }
@@ -170,8 +282,17 @@ async function main(): Promise<void> {
     const rpc = await measureRpc(stack, await login(stack, email), tenant.projectId);
     say(`trace.list first page (50 of ${TRACES}): p50 ${rpc.p50Ms} ms, p95 ${rpc.p95Ms} ms over ${rpc.runs} calls`);
     const browser = await measureBrowser(stack, email, tenant.projectId);
-    say(`first rows drawn after navigation (session restore + RPC + render): p50 ${browser.p50Ms} ms, max ${browser.maxMs} ms over ${browser.runs} loads`);
-    const results = { at: new Date().toISOString(), traces: TRACES, cores: cpus().length, loadAvg1m: round(loadavg()[0] ?? 0), rpcFirstPage: rpc, browserFirstRows: browser };
+    say(
+      `first rows drawn after navigation (session restore + RPC + render): p50 ${browser.p50Ms} ms, max ${browser.maxMs} ms over ${browser.runs} loads`,
+    );
+    const results = {
+      at: new Date().toISOString(),
+      traces: TRACES,
+      cores: cpus().length,
+      loadAvg1m: round(loadavg()[0] ?? 0),
+      rpcFirstPage: rpc,
+      browserFirstRows: browser,
+    };
     await saveResults(RESULTS, results);
   } finally {
     await stack.stop();

@@ -73,17 +73,44 @@ async function main(): Promise<void> {
   const processorEnv = values['cpu-prof']
     ? { NODE_OPTIONS: `--require ${resolve(ROOT, 'bench', 'cpu-profile.cjs')}`, SPANLOG_BENCH_CPU_PROF_DIR: resolve(values['cpu-prof']) }
     : {};
-  const stack = await Stack.start({ NODE_ENV: 'production', LOG_LEVEL: process.env.LOG_LEVEL ?? 'warn' }, { name: 'bench', adminDbUrl, natsUrl });
+  const stack = await Stack.start(
+    { NODE_ENV: 'production', LOG_LEVEL: process.env.LOG_LEVEL ?? 'warn' },
+    { name: 'bench', adminDbUrl, natsUrl },
+  );
   const nc = await connect({ servers: natsUrl });
   const cleanUp = () => Promise.all([stack.stop(), nc.close()]);
   process.once('SIGINT', () => void cleanUp().finally(() => process.exit(130)));
   try {
-    const boot = await runCli(['admin', 'bootstrap', '--email', 'bench@spanlog.test', '--password', 'bench password 1234', '--org', 'Bench', '--project', 'bench', '--plan', 'enterprise', '--json'], stack.env);
+    const boot = await runCli(
+      [
+        'admin',
+        'bootstrap',
+        '--email',
+        'bench@spanlog.test',
+        '--password',
+        'bench password 1234',
+        '--org',
+        'Bench',
+        '--project',
+        'bench',
+        '--plan',
+        'enterprise',
+        '--json',
+      ],
+      stack.env,
+    );
     if (boot.code !== 0) throw new Error(`bootstrap failed: ${boot.stderr}`);
     const tenant = JSON.parse(boot.stdout) as { orgId: string; projectId: string; apiKeyId: string };
     const watch = new ProjectorWatch(await nc.jetstreamManager(), stack.streamPrefix);
     const otlp = otlpPayload();
-    const conditions = () => ({ startedAt: startedAt.toISOString(), durationS: (Date.now() - startedAt.getTime()) / 1_000, cpus: cpus().length, loadAvgAtStart, loadAvgAtEnd: loadavg()[0], node: process.versions.node });
+    const conditions = () => ({
+      startedAt: startedAt.toISOString(),
+      durationS: (Date.now() - startedAt.getTime()) / 1_000,
+      cpus: cpus().length,
+      loadAvgAtStart,
+      loadAvgAtEnd: loadavg()[0],
+      node: process.versions.node,
+    });
 
     if (stage === 'projection') {
       const spans = Number(values.spans ?? 200_000);
@@ -92,16 +119,31 @@ async function main(): Promise<void> {
         say(`round ${i + 1}: raw inserts of 100,000 rows, then a drain of ${int(spans)} spans`);
         const inserts = await measurePostgresInsert(stack.db, otlp, tenant.projectId, 100_000);
         const drain = await measureProjection(
-          { natsUrl, prefix: stack.streamPrefix, tenant, watch, db: stack.db, stopProcessor: () => stack.killProcessor(), startProcessor: () => stack.startProcessor(processorEnv) },
+          {
+            natsUrl,
+            prefix: stack.streamPrefix,
+            tenant,
+            watch,
+            db: stack.db,
+            stopProcessor: () => stack.killProcessor(),
+            startProcessor: () => stack.startProcessor(processorEnv),
+          },
           otlp,
           spans,
           300,
         );
-        if (drain.rows.missing || drain.rows.duplicates) throw new Error(`round ${i + 1}: ${drain.rows.missing} spans missing, ${drain.rows.duplicates} doubled`);
+        if (drain.rows.missing || drain.rows.duplicates)
+          throw new Error(`round ${i + 1}: ${drain.rows.missing} spans missing, ${drain.rows.duplicates} doubled`);
         const lean = fastestInsert(inserts, 'lean').rowsPerS;
         const unnest = unnestInsert(inserts).rowsPerS;
         const fastest = fastestInsert(inserts).rowsPerS;
-        rounds.push({ inserts, drain, toLean: drain.spansPerS / lean, toUnnest: drain.spansPerS / unnest, toFastest: drain.spansPerS / fastest });
+        rounds.push({
+          inserts,
+          drain,
+          toLean: drain.spansPerS / lean,
+          toUnnest: drain.spansPerS / unnest,
+          toFastest: drain.spansPerS / fastest,
+        });
         say(
           `round ${i + 1}: ${int(drain.spansPerS)} rows visible/s; raw ${inserts.map((f) => `${f.shape} ${f.method} ${int(f.rowsPerS)} rows/s`).join(', ')}; ` +
             `ratio ${(drain.spansPerS / lean).toFixed(2)} to the lean limit; fat: ${(drain.spansPerS / unnest).toFixed(2)} to unnest, ${(drain.spansPerS / fastest).toFixed(2)} to the fastest`,
@@ -113,7 +155,8 @@ async function main(): Promise<void> {
     } else if (stage === 'statements') {
       await stack.killProcessor();
       const statements = await measureStatements(stack.env.DATABASE_URL as string, otlp, tenant, Number(values.batches));
-      for (const [step, ms] of Object.entries(statements)) say(`${step}: ${step === 'batches' || step === 'spansPerBatch' ? ms : `${ms.toFixed(1)} ms per batch`}`);
+      for (const [step, ms] of Object.entries(statements))
+        say(`${step}: ${step === 'batches' || step === 'spansPerBatch' ? ms : `${ms.toFixed(1)} ms per batch`}`);
       const file = await writeResults('statements', { ...conditions(), statements });
       process.stdout.write(`${file}\n`);
     } else {
@@ -128,8 +171,14 @@ async function main(): Promise<void> {
       const rows = await checkRows(stack.db, tenant.projectId, otlp, requests);
       const failure = rowFailure('rebuild', rows);
       if (failure) throw new Error(failure);
-      say(`${int(rebuild.spans)} spans, ${int(rebuild.messages)} messages in ${rebuild.seconds.toFixed(1)} s: ${int(rebuild.spansPerS)} spans/s, ${int(rebuild.messages / rebuild.seconds)} messages/s; ${int(rows.visible)} of ${int(rows.expected)} spans readable, each once`);
-      const file = await writeResults('rebuild', { ...conditions(), rebuild: { ...rebuild, messagesPerS: rebuild.messages / rebuild.seconds }, rows });
+      say(
+        `${int(rebuild.spans)} spans, ${int(rebuild.messages)} messages in ${rebuild.seconds.toFixed(1)} s: ${int(rebuild.spansPerS)} spans/s, ${int(rebuild.messages / rebuild.seconds)} messages/s; ${int(rows.visible)} of ${int(rows.expected)} spans readable, each once`,
+      );
+      const file = await writeResults('rebuild', {
+        ...conditions(),
+        rebuild: { ...rebuild, messagesPerS: rebuild.messages / rebuild.seconds },
+        rows,
+      });
       process.stdout.write(`${file}\n`);
     }
   } finally {

@@ -62,8 +62,11 @@ async function fire(o: LoadOptions, durationS: number): Promise<autocannon.Resul
       },
     ],
   };
-  const result = await new Promise<autocannon.Result>((resolve, reject) => void autocannon(options, (err, r) => (err ? reject(err) : resolve(r))));
-  if (accepted !== result['2xx']) throw new Error(`the load generator tracked ${accepted} accepted requests of ${result['2xx']}: it cannot tell which spans to count`);
+  const result = await new Promise<autocannon.Result>(
+    (resolve, reject) => void autocannon(options, (err, r) => (err ? reject(err) : resolve(r))),
+  );
+  if (accepted !== result['2xx'])
+    throw new Error(`the load generator tracked ${accepted} accepted requests of ${result['2xx']}: it cannot tell which spans to count`);
   return result;
 }
 

@@ -48,7 +48,24 @@ interface Tenant {
 
 async function bootstrap(stack: Stack): Promise<Tenant> {
   // Enterprise: 10,000 requests/s and no trace quota, so neither limit caps the figures.
-  const res = await runCli(['admin', 'bootstrap', '--email', 'bench@spanlog.test', '--password', 'bench password 1234', '--org', 'Bench', '--project', 'bench', '--plan', 'enterprise', '--json'], stack.env);
+  const res = await runCli(
+    [
+      'admin',
+      'bootstrap',
+      '--email',
+      'bench@spanlog.test',
+      '--password',
+      'bench password 1234',
+      '--org',
+      'Bench',
+      '--project',
+      'bench',
+      '--plan',
+      'enterprise',
+      '--json',
+    ],
+    stack.env,
+  );
   if (res.code !== 0) throw new Error(`bootstrap failed: ${res.stderr}`);
   return JSON.parse(res.stdout) as Tenant;
 }
@@ -61,7 +78,9 @@ async function reachServices(adminDbUrl: string, natsUrl: string): Promise<{ nc:
     await admin.connect();
     postgres = ((await admin.query('SHOW server_version')).rows[0] as { server_version: string }).server_version;
   } catch (err) {
-    throw new Error(`Postgres is not reachable at ${adminDbUrl} (${(err as Error).message}); the bench uses a running server and never starts one`);
+    throw new Error(
+      `Postgres is not reachable at ${adminDbUrl} (${(err as Error).message}); the bench uses a running server and never starts one`,
+    );
   } finally {
     await admin.end().catch(() => undefined);
   }
@@ -125,7 +144,8 @@ async function main(): Promise<void> {
     const acceptOtlp = await measureAcceptance(api, otlp, CONCURRENCY, SECONDS_PER_LEVEL);
     // Rows the processor made visible meanwhile, sharing the machine with an API under full load:
     // the rate the whole pipeline can sustain here, lower than a drain with the machine to itself.
-    const projectionUnderLoad = ((await projectSpanRows(stack.db, tenant.projectId)) - beforeOtlp.rows) / ((performance.now() - beforeOtlp.at) / 1_000);
+    const projectionUnderLoad =
+      ((await projectSpanRows(stack.db, tenant.projectId)) - beforeOtlp.rows) / ((performance.now() - beforeOtlp.at) / 1_000);
     const purgedOtlp = await watch.purge();
     say('API acceptance: native batches, processor running');
     const acceptNative = await measureAcceptance(api, native, CONCURRENCY, SECONDS_PER_LEVEL);
@@ -156,7 +176,9 @@ async function main(): Promise<void> {
     const rebuild = await measureRebuild(stack.env);
     say('route-model: a million spans of five models, their stats counted again, then 500 routes');
     const routeModel = await measureRouteModel(stack.db, stack.env, api, tenant.projectId);
-    const failures = [rowFailure('3 projection', projection.rows), rowFailure('4 end to end', endToEnd.rows)].filter((f): f is string => f !== null);
+    const failures = [rowFailure('3 projection', projection.rows), rowFailure('4 end to end', endToEnd.rows)].filter(
+      (f): f is string => f !== null,
+    );
 
     const results: BenchResults = {
       startedAt: startedAt.toISOString(),
@@ -171,7 +193,13 @@ async function main(): Promise<void> {
         loadAvgAtStart,
         loadAvgAtEnd: loadavg()[0],
       },
-      settings: { concurrency: CONCURRENCY, secondsPerLevel: SECONDS_PER_LEVEL, backlogSpans: BACKLOG_SPANS, endToEndSeconds: END_TO_END_SECONDS, logLevel },
+      settings: {
+        concurrency: CONCURRENCY,
+        secondsPerLevel: SECONDS_PER_LEVEL,
+        backlogSpans: BACKLOG_SPANS,
+        endToEndSeconds: END_TO_END_SECONDS,
+        logLevel,
+      },
       payload: { otlp: { spans: otlp.items, bytes: otlp.bytes }, native: { events: native.items, bytes: native.bytes } },
       limits: { fastifyParse, jetstreamPublish, postgresInsert },
       acceptance: {
@@ -189,7 +217,10 @@ async function main(): Promise<void> {
       ratios: {
         acceptanceToFastify: ratio(bestOtlp.itemsPerS / best(fastifyParse).itemsPerS, TARGETS.acceptanceToFastify),
         acceptancePausedToFastify: ratio(best(acceptPaused).itemsPerS / best(fastifyParse).itemsPerS, TARGETS.acceptanceToFastify),
-        rowsVisibleToLeanInsert: ratio(projection.spansPerS / fastestInsert(postgresInsert, 'lean').rowsPerS, TARGETS.rowsVisibleToLeanInsert),
+        rowsVisibleToLeanInsert: ratio(
+          projection.spansPerS / fastestInsert(postgresInsert, 'lean').rowsPerS,
+          TARGETS.rowsVisibleToLeanInsert,
+        ),
         rowsVisibleToRawInsert: ratio(projection.spansPerS / fastestInsert(postgresInsert).rowsPerS, TARGETS.rowsVisibleToRawInsert),
         rowsVisibleToUnnestInsert: ratio(projection.spansPerS / unnestInsert(postgresInsert).rowsPerS, TARGETS.rowsVisibleToRawInsert),
       },

@@ -38,7 +38,24 @@ const requestHex = (n: number): string => n.toString(16).padStart(8, '0');
 
 /** Text of roughly `length` characters, so spans reach their realistic size. */
 const prose = (seed: string, length: number): string => {
-  const words = ['the', 'agent', 'called', 'a', 'tool', 'to', 'look', 'up', 'order', 'status', 'and', 'summarized', 'refund', 'policy', 'for', 'customer'];
+  const words = [
+    'the',
+    'agent',
+    'called',
+    'a',
+    'tool',
+    'to',
+    'look',
+    'up',
+    'order',
+    'status',
+    'and',
+    'summarized',
+    'refund',
+    'policy',
+    'for',
+    'customer',
+  ];
   let text = seed;
   for (let i = 0; text.length < length; i++) text += ` ${words[(i * 7 + seed.length) % words.length]}`;
   return text.slice(0, length);
@@ -79,7 +96,13 @@ function otlpTrace(traceHex: string, t: number, startNs: bigint): Span[] {
   });
   const children: Span[] = [];
   for (let s = 1; s < SPANS_PER_TRACE; s++) {
-    const common = { traceId: traceHex, spanId: spanHex(s), parentSpanId: spanHex(0), startTimeUnixNano: at(s * 400), endTimeUnixNano: at(s * 400 + 350) };
+    const common = {
+      traceId: traceHex,
+      spanId: spanHex(s),
+      parentSpanId: spanHex(0),
+      startTimeUnixNano: at(s * 400),
+      endTimeUnixNano: at(s * 400 + 350),
+    };
     const attributes: KeyValue[] =
       s % 2 === 1
         ? attrs({
@@ -103,7 +126,9 @@ function otlpTrace(traceHex: string, t: number, startNs: bigint): Span[] {
             'input.value': prose(`{"order_id":"4411","fields":["status","carrier","eta"],"step":${s}`, 160),
             'output.value': prose('{"status":"shipped","carrier":"UPS","eta":"2025-11-20","items":3', 190),
           });
-    children.push(span({ ...common, name: s % 2 === 1 ? 'chat gpt-4o-mini' : 'execute_tool lookup_order', kind: s % 2 === 1 ? 3 : 1, attributes }));
+    children.push(
+      span({ ...common, name: s % 2 === 1 ? 'chat gpt-4o-mini' : 'execute_tool lookup_order', kind: s % 2 === 1 ? 3 : 1, attributes }),
+    );
   }
   return [root, ...children];
 }
@@ -113,8 +138,16 @@ export function otlpPayload(): Payload {
   const traceHex = (t: number, n?: number) => `${n === undefined ? MARKER : requestHex(n)}${t.toString(16).padStart(2, '0')}${runHex}`;
   const startNs = BigInt(Date.now()) * 1_000_000n;
   const spans = Array.from({ length: TRACES_PER_REQUEST }, (_, t) => otlpTrace(traceHex(t), t, startNs)).flat();
-  const resource = attrs({ 'service.name': 'support-bot', 'service.version': '2.4.1', 'telemetry.sdk.language': 'python', 'telemetry.sdk.name': 'opentelemetry', 'telemetry.sdk.version': '1.37.0' });
-  const render = template(JSON.stringify(exportOf(spans, { resource, scope: { name: 'opentelemetry.instrumentation.openai_agents', version: '0.1.0' } })));
+  const resource = attrs({
+    'service.name': 'support-bot',
+    'service.version': '2.4.1',
+    'telemetry.sdk.language': 'python',
+    'telemetry.sdk.name': 'opentelemetry',
+    'telemetry.sdk.version': '1.37.0',
+  });
+  const render = template(
+    JSON.stringify(exportOf(spans, { resource, scope: { name: 'opentelemetry.instrumentation.openai_agents', version: '0.1.0' } })),
+  );
   return {
     kind: 'otlp',
     path: '/api/v1/otel/v1/traces',

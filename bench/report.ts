@@ -16,8 +16,23 @@ function table(header: string[], rows: string[][]): string {
 }
 
 function loadRow(stage: string, f: LoadFigures, unit: string, limit?: number): string[] {
-  const failures = f.failed ? ` (${f.failed} failed: ${Object.entries(f.statusCodes).filter(([code]) => !code.startsWith('2')).map(([code, n]) => `${n}×${code}`).join(', ') || 'errors'})` : '';
-  return [stage, String(f.connections), `${int(f.itemsPerS)} ${unit}${failures}`, ms(f.p50Ms), ms(f.p99Ms), int(f.rssMaxMb), limit ? share(f.itemsPerS, limit) : ''];
+  const failures = f.failed
+    ? ` (${f.failed} failed: ${
+        Object.entries(f.statusCodes)
+          .filter(([code]) => !code.startsWith('2'))
+          .map(([code, n]) => `${n}×${code}`)
+          .join(', ') || 'errors'
+      })`
+    : '';
+  return [
+    stage,
+    String(f.connections),
+    `${int(f.itemsPerS)} ${unit}${failures}`,
+    ms(f.p50Ms),
+    ms(f.p99Ms),
+    int(f.rssMaxMb),
+    limit ? share(f.itemsPerS, limit) : '',
+  ];
 }
 
 /** Horizontal bars of throughput per concurrency level, one bar per series. */
@@ -47,7 +62,15 @@ export function renderReport(r: BenchResults): string {
   const header = ['stage', 'conc.', 'throughput', 'p50 ms', 'p99 ms', 'RSS MB', 'of limit'];
   const rows: string[][] = [
     ...r.limits.fastifyParse.map((f) => loadRow('1 limit: bare Fastify parse', f, 'spans/s')),
-    ['1 limit: JetStream async publish', String(js.inFlight), `${int(js.itemsPerS)} spans/s (${int(js.messagesPerS)} msg/s, ${int(js.mbPerS)} MB/s)`, '', '', '', ''],
+    [
+      '1 limit: JetStream async publish',
+      String(js.inFlight),
+      `${int(js.itemsPerS)} spans/s (${int(js.messagesPerS)} msg/s, ${int(js.mbPerS)} MB/s)`,
+      '',
+      '',
+      '',
+      '',
+    ],
     ...r.limits.postgresInsert.map((f) => {
       const limit = f.shape === 'lean' ? lean : pg;
       return [
@@ -72,7 +95,15 @@ export function renderReport(r: BenchResults): string {
       '',
       share(r.projection.spansPerS, lean),
     ],
-    ['3 projection beside the loaded API', '1', `${int(r.projection.underLoadSpansPerS)} rows visible/s (during the OTLP series, processor running)`, '', '', '', share(r.projection.underLoadSpansPerS, lean)],
+    [
+      '3 projection beside the loaded API',
+      '1',
+      `${int(r.projection.underLoadSpansPerS)} rows visible/s (during the OTLP series, processor running)`,
+      '',
+      '',
+      '',
+      share(r.projection.underLoadSpansPerS, lean),
+    ],
     [
       '4 end to end (answer → visible)',
       String(e2e.background.connections),
@@ -82,8 +113,24 @@ export function renderReport(r: BenchResults): string {
       int(e2e.background.rssMaxMb),
       '',
     ],
-    ['5 rebuild (spanlog rebuild)', '1', `${int(r.rebuild.spansPerS)} spans/s (${int(r.rebuild.spans)} spans, ${int(r.rebuild.messages)} messages in ${r.rebuild.seconds.toFixed(1)} s)`, '', '', '', share(r.rebuild.spansPerS, lean)],
-    ['6 route-model over 1M spans', '1', `p50 ${r.routeModel.p50Ms.toFixed(1)} ms, p99 ${r.routeModel.p99Ms.toFixed(1)} ms (${int(r.routeModel.requests)} routes; stats of ${int(r.routeModel.spans)} spans counted again in ${r.routeModel.recountSeconds.toFixed(1)} s)`, '', '', '', ''],
+    [
+      '5 rebuild (spanlog rebuild)',
+      '1',
+      `${int(r.rebuild.spansPerS)} spans/s (${int(r.rebuild.spans)} spans, ${int(r.rebuild.messages)} messages in ${r.rebuild.seconds.toFixed(1)} s)`,
+      '',
+      '',
+      '',
+      share(r.rebuild.spansPerS, lean),
+    ],
+    [
+      '6 route-model over 1M spans',
+      '1',
+      `p50 ${r.routeModel.p50Ms.toFixed(1)} ms, p99 ${r.routeModel.p99Ms.toFixed(1)} ms (${int(r.routeModel.requests)} routes; stats of ${int(r.routeModel.spans)} spans counted again in ${r.routeModel.recountSeconds.toFixed(1)} s)`,
+      '',
+      '',
+      '',
+      '',
+    ],
   ];
   const m = r.machine;
   return [
@@ -97,7 +144,9 @@ export function renderReport(r: BenchResults): string {
     `- API acceptance / bare Fastify parse: ${pct(r.ratios.acceptanceToFastify)}; with the processor paused: ${pct(r.ratios.acceptancePausedToFastify)}`,
     `- rows visible / lean raw upsert of the same spans (the machine's limit for the work): ${pct(r.ratios.rowsVisibleToLeanInsert)}`,
     `- rows visible / fat raw insert of our own rows (history): ${pct(r.ratios.rowsVisibleToRawInsert)} against the faster; ${pct(r.ratios.rowsVisibleToUnnestInsert)} against \`unnest\``,
-    ...(r.failures.length ? r.failures.map((f) => `- FAILED ${f}`) : ['- every accepted span of the projection and end-to-end stages is a row, exactly once']),
+    ...(r.failures.length
+      ? r.failures.map((f) => `- FAILED ${f}`)
+      : ['- every accepted span of the projection and end-to-end stages is a row, exactly once']),
     `- unapplied messages purged after the acceptance series (OTLP, native, paused): ${r.acceptance.purged.otlp}, ${r.acceptance.purged.native}, ${r.acceptance.purged.otlpProcessorPaused}; dead-lettered: ${r.deadLettered}`,
     '- where the rest goes and the plan: docs/BENCHMARKS.md',
     '',

@@ -91,6 +91,7 @@ export const best = (figures: LoadFigures[]): LoadFigures => figures.reduce((a, 
 export const fastestInsert = (figures: InsertFigures[], shape: RowShape = 'fat'): InsertFigures =>
   figures.filter((f) => f.shape === shape).reduce((a, b) => (b.rowsPerS > a.rowsPerS ? b : a));
 
-export const unnestInsert = (figures: InsertFigures[]): InsertFigures => figures.find((f) => f.shape === 'fat' && f.method === 'unnest') ?? fastestInsert(figures);
+export const unnestInsert = (figures: InsertFigures[]): InsertFigures =>
+  figures.find((f) => f.shape === 'fat' && f.method === 'unnest') ?? fastestInsert(figures);
 
 export const ratio = (value: number, target: number): Ratio => ({ value, target, met: value >= target });

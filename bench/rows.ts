@@ -26,7 +26,9 @@ export async function checkRows(db: Pool, projectId: string, payload: Payload, r
   let rows = 0;
   let visible = 0;
   for (let i = 0; i < traces.length; i += TRACES_PER_QUERY) {
-    const { rows: [r] } = await db.query<{ rows: number; visible: number }>(
+    const {
+      rows: [r],
+    } = await db.query<{ rows: number; visible: number }>(
       `SELECT count(*)::int AS rows, count(DISTINCT (trace_id, coalesce(external_id, otel_span_id)))::int AS visible
          FROM spans WHERE project_id = $1 AND trace_id = ANY($2::uuid[])`,
       [projectId, traces.slice(i, i + TRACES_PER_QUERY)],
@@ -42,7 +44,14 @@ export async function checkRows(db: Pool, projectId: string, payload: Payload, r
  * The row check once the processor says it is done (`drained`, the consumer's view: only when
  * to start counting), allowing `graceMs` for rows still on their way.
  */
-export async function settledRows(db: Pool, projectId: string, payload: Payload, requests: readonly number[], drained: () => Promise<unknown>, graceMs = 10_000): Promise<RowCheck> {
+export async function settledRows(
+  db: Pool,
+  projectId: string,
+  payload: Payload,
+  requests: readonly number[],
+  drained: () => Promise<unknown>,
+  graceMs = 10_000,
+): Promise<RowCheck> {
   await drained();
   const deadline = performance.now() + graceMs;
   for (;;) {

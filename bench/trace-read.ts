@@ -19,7 +19,9 @@ import { runBench, saveResults } from './bench-output';
  * machine.
  */
 
-const { values } = parseArgs({ options: { spans: { type: 'string', default: '110000' }, 'input-chars': { type: 'string', default: '4500' } } });
+const { values } = parseArgs({
+  options: { spans: { type: 'string', default: '110000' }, 'input-chars': { type: 'string', default: '4500' } },
+});
 const SPANS = Number(values.spans);
 const INPUT_CHARS = Number(values['input-chars']);
 const RESULTS = resolve(ROOT, 'bench', 'results', 'trace-read.json');
@@ -69,17 +71,22 @@ async function main(): Promise<void> {
     const session = await login(stack, 'read-bench@spanlog.test');
     const traceId = `bench-${Date.now()}`;
     say(`ingesting ${SPANS} spans of ${INPUT_CHARS} characters into one trace`);
-    const ingest = await timed(stack, () => postBatches(stack.baseUrl, tenant.apiKey, largeTraceBatches({ traceId, spans: SPANS, inputChars: INPUT_CHARS }), 4));
+    const ingest = await timed(stack, () =>
+      postBatches(stack.baseUrl, tenant.apiKey, largeTraceBatches({ traceId, spans: SPANS, inputChars: INPUT_CHARS }), 4),
+    );
     const auth = { authorization: `Bearer ${tenant.apiKey}` };
     const ingested = performance.now();
     for (;;) {
-      const list = (await (await fetch(`${stack.baseUrl}/api/v1/traces?id=${traceId}`, { headers: auth })).json()) as { data: { spanCount: number }[] };
+      const list = (await (await fetch(`${stack.baseUrl}/api/v1/traces?id=${traceId}`, { headers: auth })).json()) as {
+        data: { spanCount: number }[];
+      };
       if (list.data[0]?.spanCount === SPANS) break;
       await sleep(500);
     }
     const visibleMs = Math.round(performance.now() - ingested);
 
-    const read = (path: string, headers: Record<string, string> = auth) => fetch(`${stack.baseUrl}${path}`, { headers }).then(async (r) => ({ status: r.status, text: await r.text() }));
+    const read = (path: string, headers: Record<string, string> = auth) =>
+      fetch(`${stack.baseUrl}${path}`, { headers }).then(async (r) => ({ status: r.status, text: await r.text() }));
     const first = await timed(stack, () => read(`/api/v1/traces/${traceId}`));
     const walk = await timed(stack, async () => {
       let pages = 0;
@@ -102,7 +109,9 @@ async function main(): Promise<void> {
     const batchPath = `/api/trpc/${Array(8).fill('trace.get').join(',')}?batch=1&input=${encodeURIComponent(JSON.stringify(Object.fromEntries(Array.from({ length: 8 }, (_, i) => [i, input]))))}`;
     const batch = await timed(stack, () => read(batchPath, rpcAuth));
     await sleep(1_100);
-    const parallel = await timed(stack, () => Promise.all(Array.from({ length: 8 }, () => read(`/api/trpc/trace.get?input=${encodeURIComponent(JSON.stringify(input))}`, rpcAuth))));
+    const parallel = await timed(stack, () =>
+      Promise.all(Array.from({ length: 8 }, () => read(`/api/trpc/trace.get?input=${encodeURIComponent(JSON.stringify(input))}`, rpcAuth))),
+    );
     const memory = await residentMb(stack.pid('api') as number);
     const dashboardOpenMs = await dashboardOpens(stack, tenant.projectId, traceId);
 
@@ -116,7 +125,12 @@ async function main(): Promise<void> {
       visibleAfterMs: visibleMs,
       firstPage: { status: first.result.status, bytes: first.result.text.length, ms: first.ms, slowestHealthMs: first.slowestHealthMs },
       everyPage: { ...walk.result, ms: walk.ms, slowestHealthMs: walk.slowestHealthMs },
-      rpcBatchOfEight: { status: batch.result.status, bytes: batch.result.text.length, ms: batch.ms, slowestHealthMs: batch.slowestHealthMs },
+      rpcBatchOfEight: {
+        status: batch.result.status,
+        bytes: batch.result.text.length,
+        ms: batch.ms,
+        slowestHealthMs: batch.slowestHealthMs,
+      },
       rpcEightInParallel: { statuses: parallel.result.map((r) => r.status), ms: parallel.ms, slowestHealthMs: parallel.slowestHealthMs },
       apiMemoryMb: { resident: Math.round(memory.rssMb), peak: Math.round(memory.peakMb) },
       dashboardOpenMs,

@@ -39,7 +39,9 @@ export class StateChangeAuditOutbox1765000000004 implements MigrationInterface {
 
   async down(q: QueryRunner): Promise<void> {
     await q.query(`ALTER TABLE monitor_history ADD COLUMN audited_at timestamptz`);
-    await q.query(`UPDATE monitor_history h SET audited_at = h.at WHERE NOT EXISTS (SELECT 1 FROM monitor_audit_outbox o WHERE o.history_id = h.id)`);
+    await q.query(
+      `UPDATE monitor_history h SET audited_at = h.at WHERE NOT EXISTS (SELECT 1 FROM monitor_audit_outbox o WHERE o.history_id = h.id)`,
+    );
     await q.query(`CREATE INDEX monitor_history_unaudited_idx ON monitor_history (id) WHERE audited_at IS NULL`);
     await q.query(`DROP TABLE monitor_audit_outbox`);
   }

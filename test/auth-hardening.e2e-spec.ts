@@ -1,7 +1,19 @@
 import { randomBytes } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { FAILED_KEY_AUTHS_PER_SECOND_PER_IP, LOGIN_THROTTLE } from '@app/domain';
-import { PASSWORD, type Tenant, bootstrap, data, eventually, jwtClaims, login as loginAs, mutate, query, send, signJwt } from './support/api';
+import {
+  PASSWORD,
+  type Tenant,
+  bootstrap,
+  data,
+  eventually,
+  jwtClaims,
+  login as loginAs,
+  mutate,
+  query,
+  send,
+  signJwt,
+} from './support/api';
 import { type Stack, startStack } from './support/stack';
 
 /**
@@ -31,7 +43,11 @@ describe('authentication under attack', () => {
     // Each forged address would start a bucket of its own, every answer then leaving 99 of 100.
     const answers = await Promise.all(
       Array.from({ length: 20 }, (_, i) =>
-        fetch(`${stack.baseUrl}/api/v1/auth/refresh`, { method: 'POST', headers: { 'content-type': 'application/json', 'x-forwarded-for': `203.0.113.${i}` }, body: '{"refresh_token":"slr_guess"}' }),
+        fetch(`${stack.baseUrl}/api/v1/auth/refresh`, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json', 'x-forwarded-for': `203.0.113.${i}` },
+          body: '{"refresh_token":"slr_guess"}',
+        }),
       ),
     );
     expect(new Set(statuses(answers))).toEqual(new Set([401]));
@@ -41,7 +57,8 @@ describe('authentication under attack', () => {
     await sleep(1_100);
     await login('forged@spanlog.test', 'guess', { 'x-forwarded-for': '203.0.113.77' });
     const rows = await eventually(
-      async () => (await stack.db.query(`SELECT ip FROM audit_log WHERE action = 'user.login_failed' AND target = 'forged@spanlog.test'`)).rows,
+      async () =>
+        (await stack.db.query(`SELECT ip FROM audit_log WHERE action = 'user.login_failed' AND target = 'forged@spanlog.test'`)).rows,
       (r) => r.length === 1,
     );
     expect(rows[0].ip).not.toBe('203.0.113.77');
@@ -56,12 +73,19 @@ describe('authentication under attack', () => {
     const refused = answers.filter((a) => a.status === 429);
     expect(refused.length).toBeGreaterThan(0);
     expect(answers.filter((a) => a.status === 401).length).toBeLessThanOrEqual(LOGIN_THROTTLE.freeFailures + 2);
-    expect(refused[0].body).toEqual({ data: null, error: { code: 'RATE_LIMITED', message: expect.stringMatching(/too many failed logins for this account; retry after \d+ seconds?/) } });
+    expect(refused[0].body).toEqual({
+      data: null,
+      error: { code: 'RATE_LIMITED', message: expect.stringMatching(/too many failed logins for this account; retry after \d+ seconds?/) },
+    });
   });
 
   it('refuses even the right password while locked, lets it in once Retry-After has passed, and then counts from zero', async () => {
     const attempt = (password: string) =>
-      fetch(`${stack.baseUrl}/api/v1/auth/login`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ email: EMAIL, password }) });
+      fetch(`${stack.baseUrl}/api/v1/auth/login`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ email: EMAIL, password }),
+      });
     // Failing one at a time, waiting out each lock, until a lock is long enough to try the right password inside it.
     for (let failures = 0; ; failures++) {
       if (failures > LOGIN_THROTTLE.freeFailures + 10) throw new Error('the account was never locked');
@@ -92,7 +116,10 @@ describe('authentication under attack', () => {
 
   it('answers 429 with Retry-After to an address that keeps sending unknown API keys, and takes its keys again a second later', async () => {
     const unknown = () => `sl_${randomBytes(24).toString('base64url')}`;
-    const attempts = (n: number) => Promise.all(Array.from({ length: n }, () => fetch(`${stack.baseUrl}/api/v1/traces`, { headers: { authorization: `Bearer ${unknown()}` } })));
+    const attempts = (n: number) =>
+      Promise.all(
+        Array.from({ length: n }, () => fetch(`${stack.baseUrl}/api/v1/traces`, { headers: { authorization: `Bearer ${unknown()}` } })),
+      );
     // Failures count once they are known: a burst sent at once is looked up, the next one is not.
     // Both must fall within one second; a busy machine that slowed them past it is given another go.
     let answers: Response[] = [];
@@ -107,7 +134,9 @@ describe('authentication under attack', () => {
     expect(refused.length).toBeGreaterThan(0);
     expect(statuses(answers).every((s) => s === 401 || s === 429)).toBe(true);
     expect(refused[0].headers.get('retry-after')).toBe('1');
-    expect(await refused[0].json()).toEqual({ error: { code: 'RATE_LIMIT_EXCEEDED', message: expect.stringMatching(/invalid API keys from this address/) } });
+    expect(await refused[0].json()).toEqual({
+      error: { code: 'RATE_LIMIT_EXCEEDED', message: expect.stringMatching(/invalid API keys from this address/) },
+    });
 
     await sleep(1_100);
     expect((await send(stack, 'GET', '/api/v1/traces', { token: tenant.apiKey })).status).toBe(200);
@@ -138,7 +167,8 @@ describe('a bad-key flood behind TRUST_PROXY', () => {
   let tenant: Tenant;
   const FLOODER = '198.51.100.7';
   const unknown = () => `sl_${randomBytes(32).toString('base64url')}`;
-  const traces = (key: string, client: string) => fetch(`${stack.baseUrl}/api/v1/traces?limit=1`, { headers: { authorization: `Bearer ${key}`, 'x-forwarded-for': client } });
+  const traces = (key: string, client: string) =>
+    fetch(`${stack.baseUrl}/api/v1/traces?limit=1`, { headers: { authorization: `Bearer ${key}`, 'x-forwarded-for': client } });
 
   beforeAll(async () => {
     stack = await startStack({ TRUST_PROXY: '1' });
@@ -179,7 +209,9 @@ describe('a bad-key flood behind TRUST_PROXY', () => {
     };
     const warm = use(tenant.apiKey);
     await sleep(2_000);
-    const created = data(await mutate(stack, session.access_token, 'apiKey.create', { projectId: tenant.projectId, name: 'made during the flood' }));
+    const created = data(
+      await mutate(stack, session.access_token, 'apiKey.create', { projectId: tenant.projectId, name: 'made during the flood' }),
+    );
     await Promise.all([flood, warm, use(created.apiKey)]);
 
     expect(floodStatuses.length).toBeGreaterThanOrEqual(400);

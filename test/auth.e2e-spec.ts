@@ -33,10 +33,17 @@ describe('auth endpoints (POST /api/v1/auth/login, /refresh, /logout)', () => {
   afterAll(() => stack?.stop());
 
   it('logs in with SPEC 2.5 session fields in the {data, error} envelope, whatever the e-mail case', async () => {
-    const res = await send(stack, 'POST', '/api/v1/auth/login', { body: { email: EMAIL.toUpperCase(), password: 'correct horse battery staple' } });
+    const res = await send(stack, 'POST', '/api/v1/auth/login', {
+      body: { email: EMAIL.toUpperCase(), password: 'correct horse battery staple' },
+    });
     expect(res.status).toBe(200);
     expect(res.body).toEqual({
-      data: { access_token: expect.any(String), refresh_token: expect.any(String), expires_at: expect.any(Number), user: { id: tenant.userId, email: EMAIL } },
+      data: {
+        access_token: expect.any(String),
+        refresh_token: expect.any(String),
+        expires_at: expect.any(Number),
+        user: { id: tenant.userId, email: EMAIL },
+      },
       error: null,
     });
     const session = res.body.data as Session;
@@ -92,7 +99,10 @@ describe('auth endpoints (POST /api/v1/auth/login, /refresh, /logout)', () => {
   });
 
   it('answers 401 in the envelope when logout has no token', async () => {
-    expect(await logout(undefined)).toEqual({ status: 401, body: { data: null, error: { code: 'UNAUTHORIZED', message: expect.stringMatching(/missing access token/) } } });
+    expect(await logout(undefined)).toEqual({
+      status: 401,
+      body: { data: null, error: { code: 'UNAUTHORIZED', message: expect.stringMatching(/missing access token/) } },
+    });
   });
 
   it.each([
@@ -110,13 +120,21 @@ describe('auth endpoints (POST /api/v1/auth/login, /refresh, /logout)', () => {
 
   it('answers 400 to a login without any body', async () => {
     const res = await send(stack, 'POST', '/api/v1/auth/login');
-    expect(res).toEqual({ status: 400, body: { data: null, error: { code: 'VALIDATION_ERROR', message: 'email: is required; password: is required' } } });
+    expect(res).toEqual({
+      status: 400,
+      body: { data: null, error: { code: 'VALIDATION_ERROR', message: 'email: is required; password: is required' } },
+    });
   });
 
   it('answers a wrong password and an unknown e-mail with the same 401 (both verified by argon2, see passwords.spec.ts)', async () => {
     const wrongPassword = await send(stack, 'POST', '/api/v1/auth/login', { body: { email: EMAIL, password: 'not the password' } });
-    const unknownEmail = await send(stack, 'POST', '/api/v1/auth/login', { body: { email: 'nobody@spanlog.test', password: 'not the password' } });
-    expect(wrongPassword).toEqual({ status: 401, body: { data: null, error: { code: 'UNAUTHORIZED', message: 'invalid email or password' } } });
+    const unknownEmail = await send(stack, 'POST', '/api/v1/auth/login', {
+      body: { email: 'nobody@spanlog.test', password: 'not the password' },
+    });
+    expect(wrongPassword).toEqual({
+      status: 401,
+      body: { data: null, error: { code: 'UNAUTHORIZED', message: 'invalid email or password' } },
+    });
     expect(unknownEmail).toEqual(wrongPassword);
   });
 
@@ -134,15 +152,25 @@ describe('auth endpoints (POST /api/v1/auth/login, /refresh, /logout)', () => {
     ];
     for (const { endpoint, fields, status, token } of cases) {
       const over = await send(stack, 'POST', `/api/v1/auth/${endpoint}`, { token, body: padded(fields, PAYLOAD_LIMITS.default + 1) });
-      expect({ endpoint, ...over }).toEqual({ endpoint, status: 413, body: { data: null, error: { code: 'PAYLOAD_TOO_LARGE', message: expect.stringMatching(/at most 1048576/) } } });
+      expect({ endpoint, ...over }).toEqual({
+        endpoint,
+        status: 413,
+        body: { data: null, error: { code: 'PAYLOAD_TOO_LARGE', message: expect.stringMatching(/at most 1048576/) } },
+      });
       const atLimit = padded(fields, PAYLOAD_LIMITS.default);
       expect(Buffer.byteLength(atLimit)).toBe(PAYLOAD_LIMITS.default);
-      expect({ endpoint, status: (await send(stack, 'POST', `/api/v1/auth/${endpoint}`, { token, body: atLimit })).status }).toEqual({ endpoint, status });
+      expect({ endpoint, status: (await send(stack, 'POST', `/api/v1/auth/${endpoint}`, { token, body: atLimit })).status }).toEqual({
+        endpoint,
+        status,
+      });
     }
   });
 
   it('refuses a refresh token that was never issued', async () => {
-    expect(await refresh('slr_not-a-token')).toEqual({ status: 401, body: { data: null, error: { code: 'UNAUTHORIZED', message: expect.any(String) } } });
+    expect(await refresh('slr_not-a-token')).toEqual({
+      status: 401,
+      body: { data: null, error: { code: 'UNAUTHORIZED', message: expect.any(String) } },
+    });
   });
 
   it('never takes an API key for a session token, nor a session token for an API key', async () => {
@@ -154,7 +182,9 @@ describe('auth endpoints (POST /api/v1/auth/login, /refresh, /logout)', () => {
     expect(keyOnRpc.body.error.data).toMatchObject({ code: 'UNAUTHORIZED' });
 
     const session = await login(stack, EMAIL);
-    expect((await send(stack, 'POST', '/api/v1/traces', { token: session.access_token, body: smallBatch('session-token') })).status).toBe(401);
+    expect((await send(stack, 'POST', '/api/v1/traces', { token: session.access_token, body: smallBatch('session-token') })).status).toBe(
+      401,
+    );
     expect((await send(stack, 'GET', '/api/v1/traces', { token: session.access_token })).status).toBe(401);
     // The key itself still works where it belongs.
     expect((await send(stack, 'POST', '/api/v1/traces', { token: tenant.apiKey, body: smallBatch('api-key') })).status).toBe(201);
@@ -175,7 +205,10 @@ describe('auth endpoints (POST /api/v1/auth/login, /refresh, /logout)', () => {
     it('refuses a session id that is not a UUID with 401, not a failed query', async () => {
       const token = signed({ sub: tenant.userId, sid: 'not-a-session', typ: 'access', exp: inAMinute() }, secret());
       expect(await me(token)).toMatchObject({ status: 401, body: { error: { message: 'access token is invalid or expired' } } });
-      expect(await logout(token)).toEqual({ status: 401, body: { data: null, error: { code: 'UNAUTHORIZED', message: 'access token is invalid or expired' } } });
+      expect(await logout(token)).toEqual({
+        status: 401,
+        body: { data: null, error: { code: 'UNAUTHORIZED', message: 'access token is invalid or expired' } },
+      });
     });
 
     it('refuses a token without an expiry, even for a live session', async () => {

@@ -36,34 +36,60 @@ describe('bad inputs over HTTP', () => {
         batch: [
           { id: 'far', type: 'trace-create', timestamp: at, body: { id: 'far-future', name: 'pinned', timestamp: '9999-12-31T00:00:00Z' } },
           { id: 'ok', type: 'trace-create', timestamp: at, body: { id: 'costly', name: 'costly' } },
-          { id: 'huge', type: 'generation-create', timestamp: at, body: { id: 'g1', traceId: 'costly', name: 'chat', startTime: at, cost: 1.7976931348623157e308 } },
-          { id: 'fine', type: 'generation-create', timestamp: at, body: { id: 'g2', traceId: 'costly', name: 'chat', startTime: at, cost: 0.5 } },
+          {
+            id: 'huge',
+            type: 'generation-create',
+            timestamp: at,
+            body: { id: 'g1', traceId: 'costly', name: 'chat', startTime: at, cost: 1.7976931348623157e308 },
+          },
+          {
+            id: 'fine',
+            type: 'generation-create',
+            timestamp: at,
+            body: { id: 'g2', traceId: 'costly', name: 'chat', startTime: at, cost: 0.5 },
+          },
         ],
       });
       expect(native.status).toBe(201);
       expect(native.body).toEqual({
         accepted: 2,
         errors: [
-          { index: 0, id: 'far', code: 'VALIDATION_ERROR', message: expect.stringMatching(/^batch\[0\]\.body\.timestamp: must be an ISO 8601 timestamp from 1970/) },
+          {
+            index: 0,
+            id: 'far',
+            code: 'VALIDATION_ERROR',
+            message: expect.stringMatching(/^batch\[0\]\.body\.timestamp: must be an ISO 8601 timestamp from 1970/),
+          },
           { index: 2, id: 'huge', code: 'VALIDATION_ERROR', message: 'batch[2].body.cost: must be a number from 0 to 1000000' },
         ],
       });
 
       const traceId = randomBytes(16).toString('hex');
-      const costly = (spanId: string) => span({ traceId, spanId, parentSpanId: '', attributes: [{ key: 'gen_ai.usage.cost', value: dbl(1e308) }] });
+      const costly = (spanId: string) =>
+        span({ traceId, spanId, parentSpanId: '', attributes: [{ key: 'gen_ai.usage.cost', value: dbl(1e308) }] });
       const otlp = await request('POST', '/api/v1/otel/traces', exportOf([costly('00000000000000a1'), costly('00000000000000a2')]));
       expect(otlp).toMatchObject({ status: 200, body: { accepted: 2 } });
 
       const list = await request('GET', `/api/v1/traces?minSeq=${otlp.seq}`);
       expect(list.status).toBe(200);
-      expect(list.body.data.map((t: { externalId: string | null; otelTraceId: string | null; totalCost: number | null }) => [t.externalId ?? t.otelTraceId, t.totalCost])).toEqual(
+      expect(
+        list.body.data.map((t: { externalId: string | null; otelTraceId: string | null; totalCost: number | null }) => [
+          t.externalId ?? t.otelTraceId,
+          t.totalCost,
+        ]),
+      ).toEqual(
         expect.arrayContaining([
           [traceId, null],
           ['costly', 0.5],
         ]),
       );
       const trace = await request('GET', `/api/v1/traces/${traceId}`);
-      expect(trace.body.spans.map((s: { cost: number | null; attributes: Record<string, unknown> }) => [s.cost, s.attributes['gen_ai.usage.cost']])).toEqual([
+      expect(
+        trace.body.spans.map((s: { cost: number | null; attributes: Record<string, unknown> }) => [
+          s.cost,
+          s.attributes['gen_ai.usage.cost'],
+        ]),
+      ).toEqual([
         [null, 1e308],
         [null, 1e308],
       ]);
@@ -74,13 +100,21 @@ describe('bad inputs over HTTP', () => {
     const UNSTORABLE = 'must not contain NUL characters or unpaired UTF-16 surrogates';
 
     it.each(['name', 'userId', 'tags', 'model', 'spanType'])('GET /api/v1/traces with NUL in %s', async (field) => {
-      expect(await request('GET', `/api/v1/traces?${field}=a%00b`)).toMatchObject({ status: 400, body: { error: { code: 'VALIDATION_ERROR', message: `${field}: ${UNSTORABLE}` } } });
+      expect(await request('GET', `/api/v1/traces?${field}=a%00b`)).toMatchObject({
+        status: 400,
+        body: { error: { code: 'VALIDATION_ERROR', message: `${field}: ${UNSTORABLE}` } },
+      });
     });
 
     it.each(['2024-W01-1', '2024-01-01T10Z', '2024-01-01T00:00:00,5Z'])('GET /api/v1/traces with the time %s', async (time) => {
       for (const field of ['fromTimestamp', 'toTimestamp']) {
         const res = await request('GET', `/api/v1/traces?${field}=${encodeURIComponent(time)}`);
-        expect(res).toMatchObject({ status: 400, body: { error: { code: 'VALIDATION_ERROR', message: expect.stringMatching(new RegExp(`^${field}: must be an ISO 8601 timestamp`)) } } });
+        expect(res).toMatchObject({
+          status: 400,
+          body: {
+            error: { code: 'VALIDATION_ERROR', message: expect.stringMatching(new RegExp(`^${field}: must be an ISO 8601 timestamp`)) },
+          },
+        });
       }
     });
 
@@ -91,7 +125,10 @@ describe('bad inputs over HTTP', () => {
       const first = await request('GET', `/api/v1/traces?limit=1&minSeq=${seq}`);
       const [time, id] = JSON.parse(Buffer.from(first.body.meta.nextCursor, 'base64url').toString('utf8')) as [string, string];
       const cursor = Buffer.from(JSON.stringify([time.replace(/^(\d{4})-\d{2}/, '$1-13'), id])).toString('base64url');
-      expect(await request('GET', `/api/v1/traces?limit=1&cursor=${cursor}`)).toMatchObject({ status: 400, body: { error: { code: 'VALIDATION_ERROR', message: 'cursor: not a cursor returned by this endpoint' } } });
+      expect(await request('GET', `/api/v1/traces?limit=1&cursor=${cursor}`)).toMatchObject({
+        status: 400,
+        body: { error: { code: 'VALIDATION_ERROR', message: 'cursor: not a cursor returned by this endpoint' } },
+      });
     });
 
     it('POST /api/v1/auth/login with NUL in the e-mail', async () => {
@@ -112,7 +149,10 @@ describe('bad inputs over HTTP', () => {
 
   describe('integer query parameters are decimal integers (issue 24 item 9)', () => {
     it.each(['0x10', '1e2', '5.0', '%2B5', '%205', '0b11', ''])('GET /api/v1/traces?limit=%s is 400 naming limit', async (limit) => {
-      expect(await request('GET', `/api/v1/traces?limit=${limit}`)).toMatchObject({ status: 400, body: { error: { code: 'VALIDATION_ERROR', message: 'limit: must be a decimal integer from 1 to 100' } } });
+      expect(await request('GET', `/api/v1/traces?limit=${limit}`)).toMatchObject({
+        status: 400,
+        body: { error: { code: 'VALIDATION_ERROR', message: 'limit: must be a decimal integer from 1 to 100' } },
+      });
     });
 
     it('trace.list with limit "0x10" or 1e2 as a string is 400 naming limit', async () => {
@@ -132,20 +172,34 @@ describe('bad inputs over HTTP', () => {
     it('a path parameter too long is 414, without the URL in the answer', async () => {
       const id = `secret-${'a'.repeat(5_000)}`;
       const res = await request('GET', `/api/v1/traces/${id}`);
-      expect(res).toEqual({ status: 414, body: { error: { code: 'VALIDATION_ERROR', message: expect.stringMatching(/^the URL is too long/) } }, seq: null });
+      expect(res).toEqual({
+        status: 414,
+        body: { error: { code: 'VALIDATION_ERROR', message: expect.stringMatching(/^the URL is too long/) } },
+        seq: null,
+      });
       expect(JSON.stringify(res.body)).not.toContain('secret-');
     });
 
     it('a trace id of 256 characters, percent-encoded to 1,536, is read like any other', async () => {
       const id = 'é'.repeat(256);
-      const { seq } = await request('POST', '/api/v1/traces', { batch: [{ id: randomUUID(), type: 'trace-create', timestamp: new Date().toISOString(), body: { id, name: 'long id' } }] });
-      expect(await request('GET', `/api/v1/traces/${encodeURIComponent(id)}?minSeq=${seq}`)).toMatchObject({ status: 200, body: { externalId: id, name: 'long id' } });
+      const { seq } = await request('POST', '/api/v1/traces', {
+        batch: [{ id: randomUUID(), type: 'trace-create', timestamp: new Date().toISOString(), body: { id, name: 'long id' } }],
+      });
+      expect(await request('GET', `/api/v1/traces/${encodeURIComponent(id)}?minSeq=${seq}`)).toMatchObject({
+        status: 200,
+        body: { externalId: id, name: 'long id' },
+      });
     });
 
     it('headers over the server’s limit are 431', async () => {
-      const res = await rawRequest(stack, `GET /api/v1/health HTTP/1.1\r\nHost: localhost\r\nX-Padding: ${'a'.repeat(20_000)}\r\nConnection: close\r\n\r\n`);
+      const res = await rawRequest(
+        stack,
+        `GET /api/v1/health HTTP/1.1\r\nHost: localhost\r\nX-Padding: ${'a'.repeat(20_000)}\r\nConnection: close\r\n\r\n`,
+      );
       expect(res.status).toBe(431);
-      expect(JSON.parse(res.body)).toEqual({ error: { code: 'VALIDATION_ERROR', message: expect.stringMatching(/^request headers are too large/) } });
+      expect(JSON.parse(res.body)).toEqual({
+        error: { code: 'VALIDATION_ERROR', message: expect.stringMatching(/^request headers are too large/) },
+      });
     });
   });
 
@@ -154,11 +208,30 @@ describe('bad inputs over HTTP', () => {
     /** ISO 8601 and Postgres look-alikes with any numbers in the fields, and real instants written several ways. */
     const isoish = fc.oneof(
       fc
-        .tuple(fc.nat(99_999), fc.nat(99), fc.nat(99), fc.constantFrom('T', ' ', 't'), fc.nat(99), fc.nat(99), fc.nat(99), fc.constantFrom('', '.5', ',5', '.1234567'), fc.constantFrom('', 'Z', '+00', '+05:30', '-1600', '+99:99'))
-        .map(([y, mo, d, sep, h, mi, sec, fraction, zone]) => `${String(y).padStart(4, '0')}-${two(mo)}-${two(d)}${sep}${two(h)}:${two(mi)}:${two(sec)}${fraction}${zone}`),
+        .tuple(
+          fc.nat(99_999),
+          fc.nat(99),
+          fc.nat(99),
+          fc.constantFrom('T', ' ', 't'),
+          fc.nat(99),
+          fc.nat(99),
+          fc.nat(99),
+          fc.constantFrom('', '.5', ',5', '.1234567'),
+          fc.constantFrom('', 'Z', '+00', '+05:30', '-1600', '+99:99'),
+        )
+        .map(
+          ([y, mo, d, sep, h, mi, sec, fraction, zone]) =>
+            `${String(y).padStart(4, '0')}-${two(mo)}-${two(d)}${sep}${two(h)}:${two(mi)}:${two(sec)}${fraction}${zone}`,
+        ),
       fc.integer({ min: -8.64e15, max: 8.64e15 }).chain((ms) => {
         const iso = new Date(ms).toISOString();
-        return fc.constantFrom(iso, iso.slice(0, 10), iso.replace('T', ' ').replace('Z', '+00'), `${iso.slice(0, 4)}-W01-1`, `${iso.slice(0, 13)}Z`);
+        return fc.constantFrom(
+          iso,
+          iso.slice(0, 10),
+          iso.replace('T', ' ').replace('Z', '+00'),
+          `${iso.slice(0, 4)}-W01-1`,
+          `${iso.slice(0, 13)}Z`,
+        );
       }),
     );
     /** Any text a client may send: NUL, unpaired surrogates, any Unicode, huge, dates, numbers. */
@@ -167,7 +240,30 @@ describe('bad inputs over HTTP', () => {
       fc.string({ unit: 'grapheme', maxLength: 20 }),
       {
         // The characters that break things most often, weighted up: a few hundred runs must meet them.
-        arbitrary: fc.string({ unit: fc.constantFrom('\u0000', '\ud800', '\udfff', '\u{1f600}', '€', 'é', '\r', '\n', 'a', '-', ':', '.', ',', ' ', 'T', 'Z', '+', '%', '0'), maxLength: 30 }),
+        arbitrary: fc.string({
+          unit: fc.constantFrom(
+            '\u0000',
+            '\ud800',
+            '\udfff',
+            '\u{1f600}',
+            '€',
+            'é',
+            '\r',
+            '\n',
+            'a',
+            '-',
+            ':',
+            '.',
+            ',',
+            ' ',
+            'T',
+            'Z',
+            '+',
+            '%',
+            '0',
+          ),
+          maxLength: 30,
+        }),
         weight: 4,
       },
       isoish,
@@ -175,7 +271,12 @@ describe('bad inputs over HTTP', () => {
       fc.nat({ max: 20_000 }).map((n) => 'x'.repeat(n)),
     );
     /** A cursor as a client might forge one: base64url JSON of a look-alike position. */
-    const cursor = fc.oneof(anyText, fc.tuple(fc.oneof(isoish, anyText), fc.oneof(fc.uuid(), anyText)).map((position) => Buffer.from(JSON.stringify(position)).toString('base64url')));
+    const cursor = fc.oneof(
+      anyText,
+      fc
+        .tuple(fc.oneof(isoish, anyText), fc.oneof(fc.uuid(), anyText))
+        .map((position) => Buffer.from(JSON.stringify(position)).toString('base64url')),
+    );
 
     /** Percent-encodes as WTF-8, so that an unpaired surrogate reaches the server as the bytes a client would send (encodeURIComponent throws on it). */
     const encode = (text: string): string =>
@@ -191,12 +292,33 @@ describe('bad inputs over HTTP', () => {
         .flatMap(([key, value]) => (Array.isArray(value) ? value : [value]).map((v) => `${key}=${encode(v)}`))
         .join('&');
 
-    const LIST_PARAMS = ['id', 'name', 'tags', 'userId', 'sessionId', 'environment', 'fromTimestamp', 'toTimestamp', 'spanType', 'model', 'scoreName', 'minScore', 'maxScore', 'limit', 'cursor', 'minSeq'];
-    const paramValue = (key: string) => fc.oneof({ arbitrary: key === 'cursor' ? cursor : anyText, weight: 4 }, fc.array(anyText, { minLength: 2, maxLength: 3 }));
+    const LIST_PARAMS = [
+      'id',
+      'name',
+      'tags',
+      'userId',
+      'sessionId',
+      'environment',
+      'fromTimestamp',
+      'toTimestamp',
+      'spanType',
+      'model',
+      'scoreName',
+      'minScore',
+      'maxScore',
+      'limit',
+      'cursor',
+      'minSeq',
+    ];
+    const paramValue = (key: string) =>
+      fc.oneof({ arbitrary: key === 'cursor' ? cursor : anyText, weight: 4 }, fc.array(anyText, { minLength: 2, maxLength: 3 }));
     /** One to three parameters: with all of them at once, the first refused would hide what the others do. */
     const listQuery = fc
       .subarray(LIST_PARAMS, { minLength: 1, maxLength: 3 })
-      .chain((keys) => fc.record(Object.fromEntries(keys.map((key) => [key, paramValue(key)]))) as fc.Arbitrary<Record<string, string | string[]>>);
+      .chain(
+        (keys) =>
+          fc.record(Object.fromEntries(keys.map((key) => [key, paramValue(key)]))) as fc.Arbitrary<Record<string, string | string[]>>,
+      );
 
     /** Fails with the request when the answer is a 5xx. */
     const expectNo5xx = async (method: string, path: string, res: { status: number; text: string }) => {
@@ -205,7 +327,10 @@ describe('bad inputs over HTTP', () => {
     const call = async (method: string, path: string, init: { token?: string; body?: string } = {}) => {
       const res = await fetch(`${stack.baseUrl}${path}`, {
         method,
-        headers: { authorization: `Bearer ${init.token ?? tenant.apiKey}`, ...(init.body === undefined ? {} : { 'content-type': 'application/json' }) },
+        headers: {
+          authorization: `Bearer ${init.token ?? tenant.apiKey}`,
+          ...(init.body === undefined ? {} : { 'content-type': 'application/json' }),
+        },
         body: init.body,
       });
       await expectNo5xx(method, path, { status: res.status, text: await res.text() });
@@ -220,8 +345,10 @@ describe('bad inputs over HTTP', () => {
 
     it('GET /api/v1/traces/:id with any id and minSeq', async () => {
       await fc.assert(
-        fc.asyncProperty(anyText.filter((id) => id.length > 0), fc.option(fc.oneof(anyText, fc.array(anyText, { minLength: 2, maxLength: 2 }))), (id, minSeq) =>
-          call('GET', `/api/v1/traces/${encode(id)}${minSeq === null ? '' : `?${queryOf({ minSeq })}`}`),
+        fc.asyncProperty(
+          anyText.filter((id) => id.length > 0),
+          fc.option(fc.oneof(anyText, fc.array(anyText, { minLength: 2, maxLength: 2 }))),
+          (id, minSeq) => call('GET', `/api/v1/traces/${encode(id)}${minSeq === null ? '' : `?${queryOf({ minSeq })}`}`),
         ),
         { numRuns: 100 },
       );
@@ -229,14 +356,26 @@ describe('bad inputs over HTTP', () => {
 
     it('GET /api/v1/sessions, /api/v1/sessions/:id and /api/v1/users with any query and id', async () => {
       const groupQuery = fc
-        .subarray(['id', 'userId', 'environment', 'fromTimestamp', 'toTimestamp', 'limit', 'cursor', 'minSeq'], { minLength: 1, maxLength: 3 })
-        .chain((keys) => fc.record(Object.fromEntries(keys.map((key) => [key, paramValue(key)]))) as fc.Arbitrary<Record<string, string | string[]>>);
+        .subarray(['id', 'userId', 'environment', 'fromTimestamp', 'toTimestamp', 'limit', 'cursor', 'minSeq'], {
+          minLength: 1,
+          maxLength: 3,
+        })
+        .chain(
+          (keys) =>
+            fc.record(Object.fromEntries(keys.map((key) => [key, paramValue(key)]))) as fc.Arbitrary<Record<string, string | string[]>>,
+        );
       await fc.assert(
-        fc.asyncProperty(fc.constantFrom('/api/v1/sessions', '/api/v1/users'), groupQuery, (path, params) => call('GET', `${path}?${queryOf(params)}`)),
+        fc.asyncProperty(fc.constantFrom('/api/v1/sessions', '/api/v1/users'), groupQuery, (path, params) =>
+          call('GET', `${path}?${queryOf(params)}`),
+        ),
         { numRuns: 150 },
       );
       await fc.assert(
-        fc.asyncProperty(anyText.filter((id) => id.length > 0), fc.option(groupQuery), (id, params) => call('GET', `/api/v1/sessions/${encode(id)}${params === null ? '' : `?${queryOf(params)}`}`)),
+        fc.asyncProperty(
+          anyText.filter((id) => id.length > 0),
+          fc.option(groupQuery),
+          (id, params) => call('GET', `/api/v1/sessions/${encode(id)}${params === null ? '' : `?${queryOf(params)}`}`),
+        ),
         { numRuns: 100 },
       );
     });
@@ -244,9 +383,14 @@ describe('bad inputs over HTTP', () => {
     it("the trace read's sub-routes and paging parameters with any values", async () => {
       const value = fc.oneof(anyText, fc.array(anyText, { minLength: 2, maxLength: 2 }), cursor, fc.integer().map(String));
       const params = fc.record({ spansLimit: value, spansCursor: value, limit: value, cursor: value }, { requiredKeys: [] });
-      const id = fc.oneof(anyText.filter((t) => t.length > 0), fc.constant('costly'));
+      const id = fc.oneof(
+        anyText.filter((t) => t.length > 0),
+        fc.constant('costly'),
+      );
       await fc.assert(
-        fc.asyncProperty(id, fc.constantFrom('', '/spans', '/scores', '/spans/g1'), params, (traceId, sub, query) => call('GET', `/api/v1/traces/${encode(traceId)}${sub}?${queryOf(query)}`)),
+        fc.asyncProperty(id, fc.constantFrom('', '/spans', '/scores', '/spans/g1'), params, (traceId, sub, query) =>
+          call('GET', `/api/v1/traces/${encode(traceId)}${sub}?${queryOf(query)}`),
+        ),
         { numRuns: 150 },
       );
     });
@@ -255,24 +399,42 @@ describe('bad inputs over HTTP', () => {
       const id = fc.oneof(anyText, fc.constantFrom('0af7651916cd43dd8448eb211c80319c', 'b7ad6b7169203331'));
       const anything = fc.oneof(anyText, fc.jsonValue({ maxDepth: 2 }));
       const score = fc.record(
-        { id, traceId: id, spanId: id, name: anyText, value: fc.oneof(fc.double(), fc.boolean(), anyText, anything), dataType: anyText, comment: anyText, metadata: anything, source: anyText },
+        {
+          id,
+          traceId: id,
+          spanId: id,
+          name: anyText,
+          value: fc.oneof(fc.double(), fc.boolean(), anyText, anything),
+          dataType: anyText,
+          comment: anyText,
+          metadata: anything,
+          source: anyText,
+        },
         { requiredKeys: [] },
       );
       const routing = fc.record(
         {
           candidates: fc.oneof(fc.array(anyText, { maxLength: 3 }), anything),
           objective: fc.oneof(anyText, fc.constantFrom('cost', 'latency', 'quality', 'balanced')),
-          constraints: fc.oneof(fc.record({ maxCostUsd: fc.double(), maxP95LatencyMs: fc.double(), minPassRate: fc.double() }, { requiredKeys: [] }), anything),
+          constraints: fc.oneof(
+            fc.record({ maxCostUsd: fc.double(), maxP95LatencyMs: fc.double(), minPassRate: fc.double() }, { requiredKeys: [] }),
+            anything,
+          ),
           scoreName: anyText,
           windowHours: fc.oneof(fc.integer(), fc.double(), anything),
         },
         { requiredKeys: [] },
       );
       await fc.assert(
-        fc.asyncProperty(fc.oneof(score, fc.record({ scores: fc.array(score, { maxLength: 3 }) }), anything), (body) => call('POST', '/api/v1/scores', { body: JSON.stringify(body) })),
+        fc.asyncProperty(fc.oneof(score, fc.record({ scores: fc.array(score, { maxLength: 3 }) }), anything), (body) =>
+          call('POST', '/api/v1/scores', { body: JSON.stringify(body) }),
+        ),
         { numRuns: 150 },
       );
-      await fc.assert(fc.asyncProperty(fc.oneof(routing, anything), (body) => call('POST', '/api/v1/route-model', { body: JSON.stringify(body) })), { numRuns: 150 });
+      await fc.assert(
+        fc.asyncProperty(fc.oneof(routing, anything), (body) => call('POST', '/api/v1/route-model', { body: JSON.stringify(body) })),
+        { numRuns: 150 },
+      );
     });
 
     it('every RPC procedure with any value in any field', async () => {
@@ -284,21 +446,38 @@ describe('bad inputs over HTTP', () => {
       const inputOf = (shapes: Record<string, fc.Arbitrary<unknown>>) => {
         const keys = Object.keys(shapes);
         const some = (max: number) =>
-          keys.length === 0 ? fc.constant<string[]>([]) : fc.oneof({ arbitrary: fc.constant<string[]>([]), weight: 3 }, fc.subarray(keys, { minLength: 1, maxLength: Math.min(max, keys.length) }));
-        return fc.tuple(fc.record(shapes), some(2), some(1), fc.array(anything, { minLength: keys.length, maxLength: keys.length })).map(([input, replaced, dropped, values]) => {
-          const out: Record<string, unknown> = { ...input };
-          replaced.forEach((key, i) => (out[key] = values[i]));
-          for (const key of dropped) delete out[key];
-          return out;
-        });
+          keys.length === 0
+            ? fc.constant<string[]>([])
+            : fc.oneof(
+                { arbitrary: fc.constant<string[]>([]), weight: 3 },
+                fc.subarray(keys, { minLength: 1, maxLength: Math.min(max, keys.length) }),
+              );
+        return fc
+          .tuple(fc.record(shapes), some(2), some(1), fc.array(anything, { minLength: keys.length, maxLength: keys.length }))
+          .map(([input, replaced, dropped, values]) => {
+            const out: Record<string, unknown> = { ...input };
+            replaced.forEach((key, i) => (out[key] = values[i]));
+            for (const key of dropped) delete out[key];
+            return out;
+          });
       };
       const evaluatorShape = {
         name: anyText,
-        url: fc.oneof(fc.constantFrom('https://eval.example.com/score', 'http://127.0.0.1:9/score'), anyText.map((t) => `https://eval.example.com/${t}`)),
-        headers: fc.dictionary(fc.oneof({ arbitrary: fc.stringMatching(/^[A-Za-z][A-Za-z0-9-]{0,10}$/), weight: 4 }, anyText), anyText, { minKeys: 1, maxKeys: 2 }),
+        url: fc.oneof(
+          fc.constantFrom('https://eval.example.com/score', 'http://127.0.0.1:9/score'),
+          anyText.map((t) => `https://eval.example.com/${t}`),
+        ),
+        headers: fc.dictionary(fc.oneof({ arbitrary: fc.stringMatching(/^[A-Za-z][A-Za-z0-9-]{0,10}$/), weight: 4 }, anyText), anyText, {
+          minKeys: 1,
+          maxKeys: 2,
+        }),
         timeoutMs: fc.integer({ min: 1_000, max: 30_000 }),
         retries: fc.integer({ min: 0, max: 5 }),
-        filter: fc.record({ spanTypes: fc.array(fc.oneof(fc.constantFrom('LLM', 'tool'), anyText), { maxLength: 2 }), names: fc.array(anyText, { maxLength: 2 }), sampleRate: fc.double({ min: 0, max: 1 }) }),
+        filter: fc.record({
+          spanTypes: fc.array(fc.oneof(fc.constantFrom('LLM', 'tool'), anyText), { maxLength: 2 }),
+          names: fc.array(anyText, { maxLength: 2 }),
+          sampleRate: fc.double({ min: 0, max: 1 }),
+        }),
         enabled: fc.boolean(),
       };
       const inputs: Record<string, Record<string, fc.Arbitrary<unknown>>> = {
@@ -311,7 +490,14 @@ describe('bad inputs over HTTP', () => {
         'apiKey.list': { projectId },
         'apiKey.revoke': { projectId, id: fc.uuid() },
         'member.list': { orgId },
-        'member.add': { orgId, email: fc.oneof(fc.emailAddress(), anyText.map((t) => `${t}@example.com`)), role: fc.constantFrom('owner', 'admin', 'member') },
+        'member.add': {
+          orgId,
+          email: fc.oneof(
+            fc.emailAddress(),
+            anyText.map((t) => `${t}@example.com`),
+          ),
+          role: fc.constantFrom('owner', 'admin', 'member'),
+        },
         'member.remove': { orgId, userId: fc.uuid() },
         'usage.get': { orgId },
         'auditLog.list': { orgId, cursor },
@@ -319,11 +505,33 @@ describe('bad inputs over HTTP', () => {
         'evaluator.list': { projectId },
         'evaluator.update': { projectId, id: fc.uuid(), ...evaluatorShape },
         'evaluator.delete': { projectId, id: fc.uuid() },
-        'traceSession.list': { projectId, id: anyText, userId: anyText, environment: anyText, fromTimestamp: isoish, toTimestamp: isoish, limit: fc.integer(), cursor },
+        'traceSession.list': {
+          projectId,
+          id: anyText,
+          userId: anyText,
+          environment: anyText,
+          fromTimestamp: isoish,
+          toTimestamp: isoish,
+          limit: fc.integer(),
+          cursor,
+        },
         'traceSession.get': { projectId, id: anyText, limit: fc.integer(), cursor },
-        'traceUser.list': { projectId, id: anyText, environment: anyText, fromTimestamp: isoish, toTimestamp: isoish, limit: fc.integer(), cursor },
+        'traceUser.list': {
+          projectId,
+          id: anyText,
+          environment: anyText,
+          fromTimestamp: isoish,
+          toTimestamp: isoish,
+          limit: fc.integer(),
+          cursor,
+        },
         'traceUser.get': { projectId, id: anyText },
-        'trace.get': { projectId, id: fc.oneof(anyText, fc.constant('costly')), spansLimit: fc.oneof(fc.integer(), anything), spansCursor: cursor },
+        'trace.get': {
+          projectId,
+          id: fc.oneof(anyText, fc.constant('costly')),
+          spansLimit: fc.oneof(fc.integer(), anything),
+          spansCursor: cursor,
+        },
         'trace.spans': { projectId, traceId: fc.oneof(anyText, fc.constant('costly')), limit: fc.oneof(fc.integer(), anything), cursor },
         'trace.scores': { projectId, traceId: fc.oneof(anyText, fc.constant('costly')), limit: fc.oneof(fc.integer(), anything), cursor },
         'trace.span': { projectId, traceId: fc.oneof(anyText, fc.constant('costly')), spanId: fc.oneof(anyText, fc.constant('g1')) },

@@ -36,7 +36,8 @@ describe('spanlog command line against the running API', () => {
     return JSON.parse(res.stdout);
   };
 
-  const loginWithPassword = (env: NodeJS.ProcessEnv) => json(['login', '--email', EMAIL, '--password', PASSWORD, '--api', stack.baseUrl], env);
+  const loginWithPassword = (env: NodeJS.ProcessEnv) =>
+    json(['login', '--email', EMAIL, '--password', PASSWORD, '--api', stack.baseUrl], env);
 
   /** A failure: non-zero exit, nothing on stdout, exactly one line on stderr. */
   const expectOneLineError = (res: CliResult, pattern: RegExp) => {
@@ -70,13 +71,19 @@ describe('spanlog command line against the running API', () => {
     const { env, sessionFile } = freshEnv();
     expect(await loginWithPassword(env)).toEqual({ user: { id: tenant.userId, email: EMAIL }, api: stack.baseUrl });
     expect(statSync(sessionFile).mode & 0o777).toBe(0o600);
-    expect(JSON.parse(readFileSync(sessionFile, 'utf8'))).toMatchObject({ api: stack.baseUrl, access_token: expect.any(String), refresh_token: expect.any(String) });
+    expect(JSON.parse(readFileSync(sessionFile, 'utf8'))).toMatchObject({
+      api: stack.baseUrl,
+      access_token: expect.any(String),
+      refresh_token: expect.any(String),
+    });
 
     // No --api from here on: the session remembers which API it belongs to.
     const org = { id: tenant.orgId, name: 'Cli Org', plan: 'free', role: 'owner' };
     expect(await json(['whoami'], env)).toEqual({ id: tenant.userId, email: EMAIL, organizations: [org] });
     expect(await json(['orgs'], env)).toEqual([org]);
-    expect(await json(['projects', '--org', tenant.orgId], env)).toEqual([{ id: tenant.projectId, name: 'cli project', orgId: tenant.orgId }]);
+    expect(await json(['projects', '--org', tenant.orgId], env)).toEqual([
+      { id: tenant.projectId, name: 'cli project', orgId: tenant.orgId },
+    ]);
     const human = await runCli(['orgs'], env);
     expect(human).toMatchObject({ code: 0, stdout: expect.stringContaining('Cli Org') });
   });
@@ -105,7 +112,14 @@ describe('spanlog command line against the running API', () => {
     expect(created).toMatchObject({ name: 'from cli', apiKey: expect.stringMatching(/^sl_/) });
 
     const listed = await json(['keys', 'list', '--project', tenant.projectId], env);
-    expect(listed).toContainEqual({ id: created.id, name: 'from cli', prefix: created.prefix, createdAt: created.createdAt, lastUsedAt: null, revokedAt: null });
+    expect(listed).toContainEqual({
+      id: created.id,
+      name: 'from cli',
+      prefix: created.prefix,
+      createdAt: created.createdAt,
+      lastUsedAt: null,
+      revokedAt: null,
+    });
     expect(JSON.stringify(listed)).not.toContain(created.apiKey);
 
     const seq = await ingest(stack, created.apiKey, NATIVE_TRACES, smallBatch('cli-trace'));
@@ -114,12 +128,26 @@ describe('spanlog command line against the running API', () => {
     expect(page.data.map((t: { externalId: string }) => t.externalId)).toEqual(['cli-trace']);
     expect(page.meta).toEqual({ nextCursor: null });
     const trace = await json(['traces', 'get', 'cli-trace', '--api', stack.baseUrl], { ...env, SPANLOG_API_KEY: created.apiKey });
-    expect(trace).toMatchObject({ externalId: 'cli-trace', name: 'trace cli-trace', spanCount: 1, spans: [expect.objectContaining({ name: 'step' })] });
+    expect(trace).toMatchObject({
+      externalId: 'cli-trace',
+      name: 'trace cli-trace',
+      spanCount: 1,
+      spans: [expect.objectContaining({ name: 'step' })],
+    });
 
-    expect(await json(['keys', 'revoke', '--project', tenant.projectId, '--id', created.id], env)).toEqual({ id: created.id, revoked: true });
-    expectOneLineError(await runCli(['traces', 'list', '--key', created.apiKey, '--api', stack.baseUrl], env), /invalid or revoked API key \(401 UNAUTHORIZED\)/);
+    expect(await json(['keys', 'revoke', '--project', tenant.projectId, '--id', created.id], env)).toEqual({
+      id: created.id,
+      revoked: true,
+    });
+    expectOneLineError(
+      await runCli(['traces', 'list', '--key', created.apiKey, '--api', stack.baseUrl], env),
+      /invalid or revoked API key \(401 UNAUTHORIZED\)/,
+    );
     // Neither a key nor a login: one line naming both ways.
-    expectOneLineError(await runCli(['traces', 'get', 'cli-trace', '--api', stack.baseUrl], freshEnv().env), /pass --key, set SPANLOG_API_KEY, or run spanlog login/);
+    expectOneLineError(
+      await runCli(['traces', 'get', 'cli-trace', '--api', stack.baseUrl], freshEnv().env),
+      /pass --key, set SPANLOG_API_KEY, or run spanlog login/,
+    );
   });
 
   it('logs out: the session ends on the server and its file is removed', async () => {
@@ -163,13 +191,19 @@ describe('spanlog command line against the running API', () => {
       await runCli(['login', '--email', EMAIL, '--password', 'wrong password', '--api', stack.baseUrl, '--json'], env),
       /^spanlog: invalid email or password \(401 UNAUTHORIZED\)\n$/,
     );
-    expectOneLineError(await runCli(['login', '--email', 'nobody@spanlog.test', '--api', stack.baseUrl], env, 'whatever\n'), /invalid email or password/);
+    expectOneLineError(
+      await runCli(['login', '--email', 'nobody@spanlog.test', '--api', stack.baseUrl], env, 'whatever\n'),
+      /invalid email or password/,
+    );
     expect(existsSync(sessionFile)).toBe(false);
   });
 
   it('fails with one line when the API cannot be reached or a project is not the caller’s', async () => {
     const { env } = freshEnv();
-    expectOneLineError(await runCli(['login', '--email', EMAIL, '--password', PASSWORD, '--api', 'http://127.0.0.1:9'], env), /cannot reach the Spanlog API/);
+    expectOneLineError(
+      await runCli(['login', '--email', EMAIL, '--password', PASSWORD, '--api', 'http://127.0.0.1:9'], env),
+      /cannot reach the Spanlog API/,
+    );
     await loginWithPassword(env);
     const other = await bootstrap(stack, 'other-cli@spanlog.test', 'Other Org', 'other project');
     expectOneLineError(await runCli(['keys', 'list', '--project', other.projectId], env), /\(403 FORBIDDEN\)/);
@@ -179,8 +213,12 @@ describe('spanlog command line against the running API', () => {
     const { env } = freshEnv();
     await loginWithPassword(env);
     expect((await send(stack, 'POST', '/api/v1/traces', { token: tenant.apiKey, body: smallBatch('cli-session-trace') })).status).toBe(201);
-    await eventually(() => send(stack, 'GET', '/api/v1/traces/cli-session-trace', { token: tenant.apiKey }), (res) => res.status === 200);
-    const said = (project: string, name: string, why: string) => `spanlog: reading as ${EMAIL} (login session), project Cli Org / ${name} (${project}): ${why}\n`;
+    await eventually(
+      () => send(stack, 'GET', '/api/v1/traces/cli-session-trace', { token: tenant.apiKey }),
+      (res) => res.status === 200,
+    );
+    const said = (project: string, name: string, why: string) =>
+      `spanlog: reading as ${EMAIL} (login session), project Cli Org / ${name} (${project}): ${why}\n`;
 
     // The only project: no key, no --project.
     const listed = await runCli(['traces', 'list', '--json'], env);
@@ -189,23 +227,47 @@ describe('spanlog command line against the running API', () => {
     const got = await runCli(['traces', 'get', 'cli-session-trace', '--json'], env);
     expect(got.code).toBe(0);
     expect(JSON.parse(got.stdout)).toMatchObject({ externalId: 'cli-session-trace', spans: [expect.objectContaining({ name: 'step' })] });
-    expect(await runCli(['traces', 'list', '--name', 'trace cli-session-trace'], env)).toMatchObject({ code: 0, stdout: expect.stringContaining('trace cli-session-trace') });
+    expect(await runCli(['traces', 'list', '--name', 'trace cli-session-trace'], env)).toMatchObject({
+      code: 0,
+      stdout: expect.stringContaining('trace cli-session-trace'),
+    });
 
     // A second project: the last used stays until --project picks the other, which is then the last used.
     const session = await login(stack, EMAIL);
-    const second = data(await mutate(stack, session.access_token, 'project.create', { orgId: tenant.orgId, name: 'second cli project' })) as { id: string };
-    expect(await runCli(['traces', 'get', 'cli-session-trace', '--json'], env)).toMatchObject({ code: 0, stderr: said(tenant.projectId, 'cli project', 'the last one used; --project picks another') });
-    expect(await runCli(['traces', 'list', '--project', second.id, '--json'], env)).toMatchObject({ code: 0, stdout: '{"data":[],"meta":{"nextCursor":null}}\n', stderr: said(second.id, 'second cli project', '--project') });
-    expect(await runCli(['traces', 'list', '--json'], env)).toMatchObject({ code: 0, stderr: said(second.id, 'second cli project', 'the last one used; --project picks another') });
+    const second = data(
+      await mutate(stack, session.access_token, 'project.create', { orgId: tenant.orgId, name: 'second cli project' }),
+    ) as { id: string };
+    expect(await runCli(['traces', 'get', 'cli-session-trace', '--json'], env)).toMatchObject({
+      code: 0,
+      stderr: said(tenant.projectId, 'cli project', 'the last one used; --project picks another'),
+    });
+    expect(await runCli(['traces', 'list', '--project', second.id, '--json'], env)).toMatchObject({
+      code: 0,
+      stdout: '{"data":[],"meta":{"nextCursor":null}}\n',
+      stderr: said(second.id, 'second cli project', '--project'),
+    });
+    expect(await runCli(['traces', 'list', '--json'], env)).toMatchObject({
+      code: 0,
+      stderr: said(second.id, 'second cli project', 'the last one used; --project picks another'),
+    });
 
     // Several projects and none used yet: which to read is asked for, in one line listing them.
     const { env: fresh } = freshEnv();
     await loginWithPassword(fresh);
-    expectOneLineError(await runCli(['traces', 'list'], fresh), new RegExp(`--project is needed: you belong to 2 projects: .*${tenant.projectId} \\(Cli Org / cli project\\)`));
-    expectOneLineError(await runCli(['traces', 'list', '--project', 'no-such-project'], fresh), /--project no-such-project: none of your projects has this id/);
+    expectOneLineError(
+      await runCli(['traces', 'list'], fresh),
+      new RegExp(`--project is needed: you belong to 2 projects: .*${tenant.projectId} \\(Cli Org / cli project\\)`),
+    );
+    expectOneLineError(
+      await runCli(['traces', 'list', '--project', 'no-such-project'], fresh),
+      /--project no-such-project: none of your projects has this id/,
+    );
     expectOneLineError(await runCli(['traces', 'list', '--min-seq', 'v1.x', '--project', second.id], fresh), /--min-seq needs an API key/);
     // An API key reads its own project as before; --project with it is a mistake said as one.
-    expectOneLineError(await runCli(['traces', 'list', '--key', tenant.apiKey, '--project', second.id], fresh), /--project: an API key reads its own project/);
+    expectOneLineError(
+      await runCli(['traces', 'list', '--key', tenant.apiKey, '--project', second.id], fresh),
+      /--project: an API key reads its own project/,
+    );
     const byKey = await runCli(['traces', 'list', '--json'], { ...fresh, SPANLOG_API_KEY: tenant.apiKey });
     expect(byKey).toMatchObject({ code: 0, stderr: '' });
     expect(JSON.parse(byKey.stdout).data.map((t: { externalId: string }) => t.externalId)).toContain('cli-session-trace');

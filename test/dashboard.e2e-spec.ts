@@ -29,15 +29,57 @@ describe('dashboard (browser)', () => {
           id: `${id}-e1`,
           type: 'trace-create',
           timestamp: t(0),
-          body: { id, name: `support answer ${id}`, userId: 'user-7', tags: ['dashboard'], input: { question: 'Where is my parcel?' }, output: 'It ships tomorrow.', environment: 'staging', release: 'v2.1', metadata: { channel: 'chat' } },
+          body: {
+            id,
+            name: `support answer ${id}`,
+            userId: 'user-7',
+            tags: ['dashboard'],
+            input: { question: 'Where is my parcel?' },
+            output: 'It ships tomorrow.',
+            environment: 'staging',
+            release: 'v2.1',
+            metadata: { channel: 'chat' },
+          },
         },
-        { id: `${id}-e2`, type: 'span-create', timestamp: t(0), body: { id: `${id}-root`, traceId: id, name: 'agent', type: 'AGENT', startTime: t(0), endTime: t(900) } },
-        { id: `${id}-e3`, type: 'span-create', timestamp: t(0), body: { id: `${id}-tool`, traceId: id, parentObservationId: `${id}-root`, name: 'lookup_order', type: 'TOOL', startTime: t(20), endTime: t(220), level: 'ERROR', statusMessage: 'order service timed out' } },
+        {
+          id: `${id}-e2`,
+          type: 'span-create',
+          timestamp: t(0),
+          body: { id: `${id}-root`, traceId: id, name: 'agent', type: 'AGENT', startTime: t(0), endTime: t(900) },
+        },
+        {
+          id: `${id}-e3`,
+          type: 'span-create',
+          timestamp: t(0),
+          body: {
+            id: `${id}-tool`,
+            traceId: id,
+            parentObservationId: `${id}-root`,
+            name: 'lookup_order',
+            type: 'TOOL',
+            startTime: t(20),
+            endTime: t(220),
+            level: 'ERROR',
+            statusMessage: 'order service timed out',
+          },
+        },
         {
           id: `${id}-e4`,
           type: 'generation-create',
           timestamp: t(0),
-          body: { id: `${id}-gen`, traceId: id, parentObservationId: `${id}-root`, name: 'compose reply', startTime: t(250), endTime: t(880), model: 'gpt-4o-mini', usage: { input: 321, output: 54 }, cost: 0.0031, input: [{ role: 'user', content: 'Where is my parcel?' }], output: 'It ships tomorrow.' },
+          body: {
+            id: `${id}-gen`,
+            traceId: id,
+            parentObservationId: `${id}-root`,
+            name: 'compose reply',
+            startTime: t(250),
+            endTime: t(880),
+            model: 'gpt-4o-mini',
+            usage: { input: 321, output: 54 },
+            cost: 0.0031,
+            input: [{ role: 'user', content: 'Where is my parcel?' }],
+            output: 'It ships tomorrow.',
+          },
         },
       ],
     };
@@ -47,7 +89,9 @@ describe('dashboard (browser)', () => {
   const rowNames = (p: Page) => p.locator('[role="row"][data-trace-id] .strong').allTextContents();
   /** Where the keyboard focus is now (read at once: a locator of ':focus' would wait for one). */
   const focused = (p: Page) =>
-    p.evaluate("({ role: document.activeElement?.getAttribute('role') ?? null, text: document.activeElement?.textContent ?? '', id: document.activeElement?.id ?? '' })") as Promise<{ role: string | null; text: string; id: string }>;
+    p.evaluate(
+      "({ role: document.activeElement?.getAttribute('role') ?? null, text: document.activeElement?.textContent ?? '', id: document.activeElement?.id ?? '' })",
+    ) as Promise<{ role: string | null; text: string; id: string }>;
 
   beforeAll(async () => {
     chromium = await launchChromium();
@@ -100,14 +144,15 @@ describe('dashboard (browser)', () => {
     await page.getByRole('heading', { name: /Traces · shop assistant/ }).waitFor();
   });
 
-  it('keeps the list\'s time and name whole and the filters apart at 1024×768', async () => {
+  it("keeps the list's time and name whole and the filters apart at 1024×768", async () => {
     await page.setViewportSize({ width: 1024, height: 768 });
     try {
       const row = page.locator('[role="row"][data-trace-id]').filter({ hasText: `support answer ${traceId}` });
       await row.waitFor();
       await page.screenshot({ path: join(process.env.SPANLOG_SCREENSHOTS ?? tmpdir(), 'traces-1024.png') });
       // Cut text: wider (ellipsis) or taller (a clamped second line) than its cell shows.
-      const cut = (cell: ReturnType<Page['locator']>) => cell.evaluate((el) => {
+      const cut = (cell: ReturnType<Page['locator']>) =>
+        cell.evaluate((el) => {
           const box = el as unknown as { scrollWidth: number; clientWidth: number; scrollHeight: number; clientHeight: number };
           return box.scrollWidth > box.clientWidth + 1 || box.scrollHeight > box.clientHeight + 1;
         });
@@ -141,10 +186,15 @@ describe('dashboard (browser)', () => {
     const tree = page.getByRole('tree', { name: 'Span tree' });
     await tree.waitFor();
     // The trace's own fields, besides its spans'.
-    expect(await page.getByRole('region', { name: 'Trace input', exact: true }).textContent()).toContain('"question": "Where is my parcel?"');
+    expect(await page.getByRole('region', { name: 'Trace input', exact: true }).textContent()).toContain(
+      '"question": "Where is my parcel?"',
+    );
     expect(await page.getByRole('region', { name: 'Trace output', exact: true }).textContent()).toBe('It ships tomorrow.');
     expect(await page.getByRole('region', { name: 'Trace metadata', exact: true }).textContent()).toContain('"channel": "chat"');
-    expect([await page.getByTestId('trace-environment').textContent(), await page.getByTestId('trace-release').textContent()]).toEqual(['staging', 'v2.1']);
+    expect([await page.getByTestId('trace-environment').textContent(), await page.getByTestId('trace-release').textContent()]).toEqual([
+      'staging',
+      'v2.1',
+    ]);
     expect(await tree.getByRole('treeitem').allTextContents()).toEqual([
       expect.stringContaining('agent'),
       expect.stringContaining('lookup_order'),
@@ -155,13 +205,23 @@ describe('dashboard (browser)', () => {
     expect(await tree.getByRole('treeitem', { name: /lookup_order/ }).textContent()).toContain('TOOL · execute_tool');
     // A tree people can read (issue 26): the LLM call's model without a click, and each row's
     // subtree tokens and cost, the root's those of the whole trace in the header.
-    expect(await tree.getByRole('treeitem', { name: /compose reply/ }).getByTestId('span-row-model').textContent()).toBe('gpt-4o-mini');
+    expect(
+      await tree
+        .getByRole('treeitem', { name: /compose reply/ })
+        .getByTestId('span-row-model')
+        .textContent(),
+    ).toBe('gpt-4o-mini');
     const [tokens, cost] = [await page.getByTestId('trace-tokens').textContent(), await page.getByTestId('trace-cost').textContent()];
     expect([tokens, cost]).toEqual(['375', '$0.0031']);
     const rootTotals = tree.getByRole('treeitem', { name: /^agent/ }).getByTestId('span-subtree-totals');
     expect(await rootTotals.textContent()).toBe(`${tokens} tok · ${cost}`);
     expect(await rootTotals.getAttribute('title')).toBe(`${tokens} tokens · ${cost} in this span and the spans below it`);
-    expect(await tree.getByRole('treeitem', { name: /lookup_order/ }).getByTestId('span-subtree-totals').textContent()).toBe('–');
+    expect(
+      await tree
+        .getByRole('treeitem', { name: /lookup_order/ })
+        .getByTestId('span-subtree-totals')
+        .textContent(),
+    ).toBe('–');
     await tree.getByRole('treeitem', { name: /compose reply/ }).click();
     expect(await page.getByTestId('span-operation').textContent()).toBe('chat');
     expect(await page.getByTestId('span-model').textContent()).toBe('gpt-4o-mini');
@@ -201,7 +261,16 @@ describe('dashboard (browser)', () => {
     await page.getByLabel('Tags (all of, comma-separated)').fill(tag);
     await page.getByRole('button', { name: 'Apply filters' }).click();
     await page.getByText('No traces match').waitFor();
-    const run = (id: string, userId: string) => ({ batch: [{ id: `${id}-e`, type: 'trace-create', timestamp: new Date().toISOString(), body: { id, name: `${userId}'s question`, userId, tags: [tag] } }] });
+    const run = (id: string, userId: string) => ({
+      batch: [
+        {
+          id: `${id}-e`,
+          type: 'trace-create',
+          timestamp: new Date().toISOString(),
+          body: { id, name: `${userId}'s question`, userId, tags: [tag] },
+        },
+      ],
+    });
     await write(stack, tenant.apiKey, NATIVE_TRACES, run(`${traceId}-ada`, 'ada'));
     const late = await write(stack, tenant.apiKey, NATIVE_TRACES, run(`${traceId}-bob`, 'bob'));
     await traceVisible(stack, tenant.apiKey, `${traceId}-bob`, late.seq);
@@ -255,7 +324,9 @@ describe('dashboard (browser)', () => {
     expect(created).toMatch(/^whsec_/);
     await dialog.getByRole('button', { name: 'Close' }).click();
     const row = page.getByRole('row').filter({ hasText: 'relevance' });
-    expect(await row.getByRole('cell').allTextContents()).toEqual(expect.arrayContaining(['relevance', 'http://127.0.0.1:9/judge', '1', 'enabled']));
+    expect(await row.getByRole('cell').allTextContents()).toEqual(
+      expect.arrayContaining(['relevance', 'http://127.0.0.1:9/judge', '1', 'enabled']),
+    );
 
     await row.getByRole('button', { name: 'Edit relevance' }).click();
     const edit = page.getByRole('form', { name: 'Edit evaluator relevance' });
@@ -279,7 +350,7 @@ describe('dashboard (browser)', () => {
     expect(await page.getByText(rotated).count()).toBe(0);
   });
 
-  it('shows this month\'s usage against the plan with a daily chart', async () => {
+  it("shows this month's usage against the plan with a daily chart", async () => {
     await page.getByRole('tab', { name: 'Usage' }).click();
     await page.getByText(/Daily usage, \d{4}-\d{2}/).waitFor();
     const daily = page.getByRole('img', { name: /Daily usage/ });
@@ -302,7 +373,12 @@ describe('dashboard (browser)', () => {
     // The chart's own data (what uPlot holds), not only the figure beside it.
     const charted = async () => {
       const totals = JSON.parse((await volume.getAttribute('data-totals')) ?? '{}') as Record<string, number>;
-      return { points: Number(await volume.getAttribute('data-points')), traces: totals.Traces ?? 0, spans: totals.Spans ?? 0, kpi: Number((await traces.textContent())?.replace(/,/g, '')) };
+      return {
+        points: Number(await volume.getAttribute('data-points')),
+        traces: totals.Traces ?? 0,
+        spans: totals.Spans ?? 0,
+        kpi: Number((await traces.textContent())?.replace(/,/g, '')),
+      };
     };
     const before = await charted();
     expect(before.points).toBeGreaterThan(0);
@@ -312,7 +388,7 @@ describe('dashboard (browser)', () => {
     // The read model is a projection of its own, recounted once its marks are 5 s old, its trace and
     // span counts each in their turn: refresh until it counted the new trace and its three spans.
     const counted = (now: { traces: number; spans: number }) => now.traces > before.traces && now.spans >= before.spans + 3;
-    for (const deadline = Date.now() + 60_000; Date.now() < deadline; ) {
+    for (const deadline = Date.now() + 60_000; Date.now() < deadline;) {
       await page.getByRole('button', { name: 'Refresh' }).click();
       await page.getByRole('button', { name: 'Refresh' }).waitFor();
       if (counted(await charted())) break;
@@ -324,7 +400,17 @@ describe('dashboard (browser)', () => {
     expect(after.kpi).toBe(after.traces);
     // Spans by operation, and LLM calls counted by it (issue 26): the agent runs' generations, not their agent and tool spans.
     const operations = page.getByTestId('operations');
-    const callsOf = async (operation: string) => Number((await operations.getByRole('row').filter({ has: page.getByRole('cell', { name: operation, exact: true }) }).getByRole('cell').nth(1).textContent())?.replace(/,/g, ''));
+    const callsOf = async (operation: string) =>
+      Number(
+        (
+          await operations
+            .getByRole('row')
+            .filter({ has: page.getByRole('cell', { name: operation, exact: true }) })
+            .getByRole('cell')
+            .nth(1)
+            .textContent()
+        )?.replace(/,/g, ''),
+      );
     expect(await callsOf('invoke_agent')).toBeGreaterThanOrEqual(2);
     expect(await callsOf('execute_tool')).toBeGreaterThanOrEqual(2);
     expect(Number((await page.getByTestId('kpi-llm-calls').textContent())?.replace(/,/g, ''))).toBe(await callsOf('chat'));
@@ -374,9 +460,30 @@ describe('dashboard (browser)', () => {
       id: `${traceId}-slow-${i}`,
       type: 'generation-create',
       timestamp: new Date(at).toISOString(),
-      body: { id: `${traceId}-slow-gen-${i}`, traceId: `${traceId}-slow`, name: 'slow call', model: 'slow-model', startTime: new Date(at).toISOString(), endTime: new Date(at + 3000).toISOString() },
+      body: {
+        id: `${traceId}-slow-gen-${i}`,
+        traceId: `${traceId}-slow`,
+        name: 'slow call',
+        model: 'slow-model',
+        startTime: new Date(at).toISOString(),
+        endTime: new Date(at + 3000).toISOString(),
+      },
     }));
-    expect((await write(stack, tenant.apiKey, NATIVE_TRACES, { batch: [{ id: `${traceId}-slow-t`, type: 'trace-create', timestamp: new Date(at).toISOString(), body: { id: `${traceId}-slow`, name: 'slow' } }, ...slow] })).status).toBe(201);
+    expect(
+      (
+        await write(stack, tenant.apiKey, NATIVE_TRACES, {
+          batch: [
+            {
+              id: `${traceId}-slow-t`,
+              type: 'trace-create',
+              timestamp: new Date(at).toISOString(),
+              body: { id: `${traceId}-slow`, name: 'slow' },
+            },
+            ...slow,
+          ],
+        })
+      ).status,
+    ).toBe(201);
 
     // The page polls: the badge turns ALERT without a reload, with the value measured.
     await row.locator('[data-state="ALERT"]').waitFor({ timeout: 90_000 });
@@ -410,7 +517,10 @@ describe('dashboard (browser)', () => {
       expect(await member.getByTestId('nav-alert-count').textContent()).toBe('1 in ALERT');
       expect(await member.getByRole('button', { name: /New monitor|Edit|Delete/ }).count()).toBe(0);
       await row.getByRole('button', { name: 'History of slow answers' }).click();
-      await member.getByTestId('history-row').filter({ has: member.locator('[data-state="ALERT"]') }).waitFor();
+      await member
+        .getByTestId('history-row')
+        .filter({ has: member.locator('[data-state="ALERT"]') })
+        .waitFor();
 
       // Members: the seats, and no control a member may not use (the server refuses them with 403).
       await member.getByRole('link', { name: 'Settings' }).click();
@@ -438,7 +548,7 @@ describe('dashboard (browser)', () => {
     }
   });
 
-  it('counts an owner\'s members against the plan\'s seats, and explains the audit log on a plan without one', async () => {
+  it("counts an owner's members against the plan's seats, and explains the audit log on a plan without one", async () => {
     const pro = await bootstrap(stack, 'dash-pro@spanlog.test', 'Pro Org', 'pro project', 'pro');
     const seats = PLANS.pro.seats as number;
     const owner = await chromium.context.newPage();
@@ -493,7 +603,12 @@ describe('dashboard (browser)', () => {
       expect((await write(stack, tenant.apiKey, '/api/v1/prompt-templates', body)).status).toBe(201);
     };
     await push({ name: 'support/answer', template: 'Be brief.\nAnswer: {{question}}', labels: ['production'], commitMessage: 'first' });
-    await push({ name: 'support/answer', template: 'Be brief and kind.\nAnswer: {{question}}', labels: ['staging'], commitMessage: 'kinder' });
+    await push({
+      name: 'support/answer',
+      template: 'Be brief and kind.\nAnswer: {{question}}',
+      labels: ['staging'],
+      commitMessage: 'kinder',
+    });
     await page.getByRole('link', { name: 'Prompts' }).click();
     const template = page.getByRole('list', { name: 'Prompt templates' }).getByRole('button', { name: /support\/answer/ });
     expect(await template.textContent()).toMatch(/support\/answer v2.*staging/);
@@ -501,7 +616,12 @@ describe('dashboard (browser)', () => {
     const versions = page.getByRole('table', { name: 'Versions of support/answer' });
     await versions.waitFor();
     const rows = versions.locator('tbody tr');
-    expect(await rows.nth(0).locator('td').allTextContents()).toEqual(['2', expect.stringContaining('staging'), 'kinder', expect.any(String)]);
+    expect(await rows.nth(0).locator('td').allTextContents()).toEqual([
+      '2',
+      expect.stringContaining('staging'),
+      'kinder',
+      expect.any(String),
+    ]);
     expect(await rows.nth(1).locator('td').allTextContents()).toEqual(['1', 'production', 'first', expect.any(String)]);
     expect(await rows.count()).toBe(2);
     const diff = page.getByLabel('Changes from version 1 to version 2');

@@ -54,8 +54,18 @@ describe('spanlog dlq', () => {
     return {
       batch: [
         { id: `${traceId}-t`, type: 'trace-create', timestamp: at, body: { id: traceId, name: 'held back' } },
-        { id: `${traceId}-llm`, type: 'span-create', timestamp: at, body: { id: `${traceId}-llm`, traceId, name: 'chat', type: 'LLM', startTime: at, output: 'answer' } },
-        { id: `${traceId}-tool`, type: 'span-create', timestamp: at, body: { id: `${traceId}-tool`, traceId, name: 'search', type: 'TOOL', startTime: at } },
+        {
+          id: `${traceId}-llm`,
+          type: 'span-create',
+          timestamp: at,
+          body: { id: `${traceId}-llm`, traceId, name: 'chat', type: 'LLM', startTime: at, output: 'answer' },
+        },
+        {
+          id: `${traceId}-tool`,
+          type: 'span-create',
+          timestamp: at,
+          body: { id: `${traceId}-tool`, traceId, name: 'search', type: 'TOOL', startTime: at },
+        },
       ],
     };
   };
@@ -88,8 +98,20 @@ describe('spanlog dlq', () => {
     const ingest = { stream: `${stack.streamPrefix}INGEST`, consumer: `${stack.streamPrefix}ingest-projector`, subject: ingestSubject() };
     expect(letters).toEqual(
       expect.arrayContaining([
-        { id: expect.any(Number), time: expect.any(String), ...ingest, seq: seqs.blob, reason: `blob ${blobName} is missing from ${stack.streamPrefix}INGEST_BLOBS` },
-        { id: expect.any(Number), time: expect.any(String), ...ingest, seq: seqs.invalid, reason: expect.stringContaining('ingest.batch/v1 data rejected') },
+        {
+          id: expect.any(Number),
+          time: expect.any(String),
+          ...ingest,
+          seq: seqs.blob,
+          reason: `blob ${blobName} is missing from ${stack.streamPrefix}INGEST_BLOBS`,
+        },
+        {
+          id: expect.any(Number),
+          time: expect.any(String),
+          ...ingest,
+          seq: seqs.invalid,
+          reason: expect.stringContaining('ingest.batch/v1 data rejected'),
+        },
         {
           id: expect.any(Number),
           time: expect.any(String),
@@ -112,12 +134,24 @@ describe('spanlog dlq', () => {
     const invalid = letters.find(fromIngest(seqs.invalid)) as DeadLetter;
     const shown = await dlq('show', '--id', String(invalid.id), '--json');
     expect(shown.run.code).toBe(0);
-    expect(shown.out).toMatchObject({ ...invalid, headers: { 'Spanlog-Schema': 'ingest.batch/v1', 'Spanlog-Org': tenant.orgId }, data: { batch: 'not a list' } });
+    expect(shown.out).toMatchObject({
+      ...invalid,
+      headers: { 'Spanlog-Schema': 'ingest.batch/v1', 'Spanlog-Org': tenant.orgId },
+      data: { batch: 'not a list' },
+    });
 
     const blob = letters.find(fromIngest(seqs.blob)) as DeadLetter;
-    expect((await dlq('show', '--id', String(blob.id), '--json')).out).toMatchObject({ headers: { 'Spanlog-Blob': blobName }, data: null, dataError: expect.stringContaining('is missing') });
+    expect((await dlq('show', '--id', String(blob.id), '--json')).out).toMatchObject({
+      headers: { 'Spanlog-Blob': blobName },
+      data: null,
+      dataError: expect.stringContaining('is missing'),
+    });
     const usageLetter = letters.find((l) => l.stream === `${stack.streamPrefix}USAGE`) as DeadLetter;
-    expect((await dlq('show', '--id', String(usageLetter.id), '--json')).out).toMatchObject({ data: null, dataText: 'not json', dataError: expect.stringContaining('not JSON') });
+    expect((await dlq('show', '--id', String(usageLetter.id), '--json')).out).toMatchObject({
+      data: null,
+      dataText: 'not json',
+      dataError: expect.stringContaining('not JSON'),
+    });
 
     const missing = await dlq('show', '--id', '999999', '--json');
     expect(missing.run.code).toBe(1);
@@ -129,8 +163,14 @@ describe('spanlog dlq', () => {
     expect(retry.run.code).toBe(INCOMPLETE);
     const result = retry.out as RetryResult;
     expect(result).toMatchObject({ applied: 0, failed: 2, kept: 1 });
-    expect(result.retried.find(fromIngest(seqs.blob))).toMatchObject({ outcome: 'failed', error: expect.stringContaining(`blob ${blobName} is missing`) });
-    expect(result.retried.find((r) => r.stream === `${stack.streamPrefix}USAGE`)).toMatchObject({ outcome: 'kept', error: expect.stringContaining('no way to be applied again') });
+    expect(result.retried.find(fromIngest(seqs.blob))).toMatchObject({
+      outcome: 'failed',
+      error: expect.stringContaining(`blob ${blobName} is missing`),
+    });
+    expect(result.retried.find((r) => r.stream === `${stack.streamPrefix}USAGE`)).toMatchObject({
+      outcome: 'kept',
+      error: expect.stringContaining('no way to be applied again'),
+    });
     expect(await list()).toHaveLength(3);
     expect(await usage()).toEqual({ traces: 0, spans: 0 });
   });
@@ -162,7 +202,10 @@ describe('spanlog dlq', () => {
     expect((await list()).filter(fromIngest(seqs.blob))).toEqual([]);
     expect(await eventually(usage, counted)).toEqual({ traces: 1, spans: 2 });
     // The retry applied it the way the live projection would have: its LLM call is evaluated, once.
-    await eventually(async () => (await send(stack, 'GET', `/api/v1/traces/${traceId}`, { token: tenant.apiKey })).body.scores, (s: unknown[]) => s.length === 1);
+    await eventually(
+      async () => (await send(stack, 'GET', `/api/v1/traces/${traceId}`, { token: tenant.apiKey })).body.scores,
+      (s: unknown[]) => s.length === 1,
+    );
     expect(webhook.calls).toBe(1);
 
     // Its sequence counts as applied and its rows are there; only the invalid request still differs.

@@ -20,7 +20,13 @@ const DEMO = { email: 'demo@spanlog.local', password: 'spanlog-demo', org: 'Demo
 const MARK = '\x1e';
 
 /** The pages in the order a reader meets them, on one stack: the README first (later pages read the trace it sends), then docs/ by name. */
-const PAGES = ['README.md', ...readdirSync(resolve(ROOT, 'docs')).filter((f) => f.endsWith('.md')).sort().map((f) => `docs/${f}`)];
+const PAGES = [
+  'README.md',
+  ...readdirSync(resolve(ROOT, 'docs'))
+    .filter((f) => f.endsWith('.md'))
+    .sort()
+    .map((f) => `docs/${f}`),
+];
 const read = (page: string) => readFileSync(resolve(ROOT, page), 'utf8');
 
 function examplesOf(page: string): DocExample[] {
@@ -67,14 +73,20 @@ describe('the documentation examples', () => {
   beforeAll(async () => {
     stack = await startStack();
     home = mkdtempSync(join(tmpdir(), 'spanlog-docs-'));
-    const demo = await runCli(['admin', 'bootstrap', '--email', DEMO.email, '--password', DEMO.password, '--org', DEMO.org, '--project', DEMO.project, '--json'], stack.env);
+    const demo = await runCli(
+      ['admin', 'bootstrap', '--email', DEMO.email, '--password', DEMO.password, '--org', DEMO.org, '--project', DEMO.project, '--json'],
+      stack.env,
+    );
     if (demo.code !== 0) throw new Error(`bootstrap failed: ${demo.stderr}`);
     // Where npm start keeps the demo tenant; the examples read their key from it.
     mkdirSync(join(home, '.spanlog'));
     writeFileSync(join(home, '.spanlog', 'demo.json'), demo.stdout);
     const bin = join(home, 'bin');
     mkdirSync(bin);
-    writeFileSync(join(bin, 'spanlog'), `#!/bin/sh\nexec "${process.execPath}" "${join(ROOT, 'dist', 'apps', 'cli', 'src', 'main.js')}" "$@"\n`);
+    writeFileSync(
+      join(bin, 'spanlog'),
+      `#!/bin/sh\nexec "${process.execPath}" "${join(ROOT, 'dist', 'apps', 'cli', 'src', 'main.js')}" "$@"\n`,
+    );
     chmodSync(join(bin, 'spanlog'), 0o755);
     env = { ...stack.env, HOME: home, XDG_CONFIG_HOME: join(home, '.config'), PATH: `${bin}:${process.env.PATH}` };
     delete env.SPANLOG_API_KEY;
@@ -105,18 +117,23 @@ describe('the documentation examples', () => {
     expect(unrun).toEqual([]);
   });
 
-  it.each(PAGES.filter((page) => examplesOf(page).length > 0))('%s: every example prints what the page says', async (page) => {
-    const examples = examplesOf(page);
-    const ran = await runBash(pageScript(examples, stack.baseUrl), home, env);
-    const byIndex = outputs(ran.stdout);
-    const failures = examples.flatMap((example, i) => {
-      const result = byIndex.get(i);
-      const head = `${example.where}: ${example.command.split('\n')[0]}`;
-      if (!result) return [`${head}\n  did not run (bash stopped before it): ${ran.stderr.slice(-600)}`];
-      if (result.status !== 0) return [`${head}\n  exited ${result.status}: ${result.output.slice(0, 600)}\n  stderr: ${ran.stderr.slice(-600)}`];
-      const mismatches = example.expected ? checkOutput(example.expected, result.output) : [];
-      return mismatches.length ? [`${head}\n  ${mismatches.join('\n  ')}`] : [];
-    });
-    expect(failures).toEqual([]);
-  }, 300_000);
+  it.each(PAGES.filter((page) => examplesOf(page).length > 0))(
+    '%s: every example prints what the page says',
+    async (page) => {
+      const examples = examplesOf(page);
+      const ran = await runBash(pageScript(examples, stack.baseUrl), home, env);
+      const byIndex = outputs(ran.stdout);
+      const failures = examples.flatMap((example, i) => {
+        const result = byIndex.get(i);
+        const head = `${example.where}: ${example.command.split('\n')[0]}`;
+        if (!result) return [`${head}\n  did not run (bash stopped before it): ${ran.stderr.slice(-600)}`];
+        if (result.status !== 0)
+          return [`${head}\n  exited ${result.status}: ${result.output.slice(0, 600)}\n  stderr: ${ran.stderr.slice(-600)}`];
+        const mismatches = example.expected ? checkOutput(example.expected, result.output) : [];
+        return mismatches.length ? [`${head}\n  ${mismatches.join('\n  ')}`] : [];
+      });
+      expect(failures).toEqual([]);
+    },
+    300_000,
+  );
 });

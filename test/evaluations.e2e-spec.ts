@@ -56,7 +56,9 @@ describe('webhook evaluators', () => {
           return;
         }
         const answer = answers[path]?.(calls.filter((c) => c.path === path).length) ?? { status: 404, body: 'no such path' };
-        res.writeHead(answer.status, { 'content-type': 'application/json' }).end(typeof answer.body === 'string' ? answer.body : JSON.stringify(answer.body));
+        res
+          .writeHead(answer.status, { 'content-type': 'application/json' })
+          .end(typeof answer.body === 'string' ? answer.body : JSON.stringify(answer.body));
       });
     });
     webhook.listen(0, '127.0.0.1');
@@ -73,35 +75,90 @@ describe('webhook evaluators', () => {
   });
 
   const createEvaluator = async (session: Session, projectId: string, input: Record<string, unknown>) =>
-    data(await mutate(stack, session.access_token, 'evaluator.create', { projectId, ...input })) as { id: string; name: string; signingSecret: string };
+    data(await mutate(stack, session.access_token, 'evaluator.create', { projectId, ...input })) as {
+      id: string;
+      name: string;
+      signingSecret: string;
+    };
   /** A trace with an LLM call that has an output, a tool call, and an LLM call still running. */
   const agentRun = (traceId: string) => {
     const at = new Date().toISOString();
     return [
       { id: `${traceId}-t`, type: 'trace-create', timestamp: at, body: { id: traceId, name: 'agent run' } },
-      { id: `${traceId}-llm`, type: 'span-create', timestamp: at, body: { id: `${traceId}-llm`, traceId, name: 'chat', type: 'LLM', startTime: at, input: { question: 'refund?' }, output: 'Yes, within 30 days.' } },
-      { id: `${traceId}-tool`, type: 'span-create', timestamp: at, body: { id: `${traceId}-tool`, traceId, name: 'search', type: 'TOOL', startTime: at, output: 'policy.md' } },
-      { id: `${traceId}-open`, type: 'span-create', timestamp: at, body: { id: `${traceId}-open`, traceId, name: 'chat', type: 'LLM', startTime: at } },
+      {
+        id: `${traceId}-llm`,
+        type: 'span-create',
+        timestamp: at,
+        body: {
+          id: `${traceId}-llm`,
+          traceId,
+          name: 'chat',
+          type: 'LLM',
+          startTime: at,
+          input: { question: 'refund?' },
+          output: 'Yes, within 30 days.',
+        },
+      },
+      {
+        id: `${traceId}-tool`,
+        type: 'span-create',
+        timestamp: at,
+        body: { id: `${traceId}-tool`, traceId, name: 'search', type: 'TOOL', startTime: at, output: 'policy.md' },
+      },
+      {
+        id: `${traceId}-open`,
+        type: 'span-create',
+        timestamp: at,
+        body: { id: `${traceId}-open`, traceId, name: 'chat', type: 'LLM', startTime: at },
+      },
     ];
   };
   const traceScores = async (apiKey: string, traceId: string) => {
     const res = await send(stack, 'GET', `/api/v1/traces/${traceId}`, { token: apiKey });
-    return res.status === 200 ? (res.body.scores as { name: string; value: unknown; source: string; comment: string | null; metadata: Record<string, unknown>; spanId: string }[]) : [];
+    return res.status === 200
+      ? (res.body.scores as {
+          name: string;
+          value: unknown;
+          source: string;
+          comment: string | null;
+          metadata: Record<string, unknown>;
+          spanId: string;
+        }[])
+      : [];
   };
-  const evalRuns = async (session: Session, orgId: string) => data(await query(stack, session.access_token, 'usage.get', { orgId })).evalRuns as number;
+  const evalRuns = async (session: Session, orgId: string) =>
+    data(await query(stack, session.access_token, 'usage.get', { orgId })).evalRuns as number;
   /** The processor's evaluation count by outcome (pass, fail, error, skipped). */
   const evaluatorCalls = async (): Promise<Record<string, number>> => {
     const { families } = await scrapeMetrics(stack.processorMetricsUrl);
-    return Object.fromEntries(['pass', 'fail', 'error', 'skipped'].map((outcome) => [outcome, metricValue(families, 'spanlog_evaluator_calls_total', { outcome }) ?? NaN]));
+    return Object.fromEntries(
+      ['pass', 'fail', 'error', 'skipped'].map((outcome) => [
+        outcome,
+        metricValue(families, 'spanlog_evaluator_calls_total', { outcome }) ?? NaN,
+      ]),
+    );
   };
 
-  it("sends each selected span with an output to the webhook once, signed, and stores the answer as an EVAL score counted as an eval run", async () => {
-    const evaluator = await createEvaluator(proSession, pro.projectId, { name: 'helpfulness', url: `${base}/good`, headers: { authorization: 'Bearer hook-secret' } });
+  it('sends each selected span with an output to the webhook once, signed, and stores the answer as an EVAL score counted as an eval run', async () => {
+    const evaluator = await createEvaluator(proSession, pro.projectId, {
+      name: 'helpfulness',
+      url: `${base}/good`,
+      headers: { authorization: 'Bearer hook-secret' },
+    });
     const traceId = `eval-${randomUUID()}`;
     await ingest(stack, pro.apiKey, NATIVE_TRACES, { batch: agentRun(traceId) });
 
-    const [score] = await eventually(() => traceScores(pro.apiKey, traceId), (s) => s.length > 0);
-    expect(score).toMatchObject({ name: 'helpfulness', value: 0.9, source: 'EVAL', comment: 'helpful', metadata: { pass: true, judge: 'test' } });
+    const [score] = await eventually(
+      () => traceScores(pro.apiKey, traceId),
+      (s) => s.length > 0,
+    );
+    expect(score).toMatchObject({
+      name: 'helpfulness',
+      value: 0.9,
+      source: 'EVAL',
+      comment: 'helpful',
+      metadata: { pass: true, judge: 'test' },
+    });
     const good = calls.filter((c) => c.path === '/good');
     expect(good).toHaveLength(1);
     expect(good[0].headers.authorization).toBe('Bearer hook-secret');
@@ -110,7 +167,11 @@ describe('webhook evaluators', () => {
       spanId: score.spanId,
       input: '{"question":"refund?"}',
       output: 'Yes, within 30 days.',
-      metadata: expect.objectContaining({ id: evaluator.id, name: 'helpfulness', filter: { spanTypes: ['LLM'], names: [], sampleRate: 1 } }),
+      metadata: expect.objectContaining({
+        id: evaluator.id,
+        name: 'helpfulness',
+        filter: { spanTypes: ['LLM'], names: [], sampleRate: 1 },
+      }),
       expectedOutput: null,
     });
     expect(JSON.stringify(good[0].body)).not.toContain('hook-secret');
@@ -121,14 +182,40 @@ describe('webhook evaluators', () => {
     // The header value and the signing secret are stored encrypted.
     const [row] = (await stack.db.query(`SELECT to_jsonb(e) AS row FROM evaluators e WHERE id = $1`, [evaluator.id])).rows;
     expect(JSON.stringify(row)).not.toMatch(/hook-secret|whsec_/);
-    expect(await eventually(() => evalRuns(proSession, pro.orgId), (n) => n === 1)).toBe(1);
+    expect(
+      await eventually(
+        () => evalRuns(proSession, pro.orgId),
+        (n) => n === 1,
+      ),
+    ).toBe(1);
 
     // The running LLM call is evaluated once its output arrives, and never twice.
     const at = new Date().toISOString();
-    await ingest(stack, pro.apiKey, NATIVE_TRACES, { batch: [{ id: `${traceId}-open-end`, type: 'span-update', timestamp: at, body: { id: `${traceId}-open`, traceId, output: 'done', endTime: at } }] });
-    await eventually(() => traceScores(pro.apiKey, traceId), (s) => s.length === 2);
-    await ingest(stack, pro.apiKey, NATIVE_TRACES, { batch: [{ id: `${traceId}-open-again`, type: 'span-update', timestamp: at, body: { id: `${traceId}-open`, traceId, output: 'done again' } }] });
-    expect(await eventually(() => evalRuns(proSession, pro.orgId), (n) => n === 2)).toBe(2);
+    await ingest(stack, pro.apiKey, NATIVE_TRACES, {
+      batch: [
+        {
+          id: `${traceId}-open-end`,
+          type: 'span-update',
+          timestamp: at,
+          body: { id: `${traceId}-open`, traceId, output: 'done', endTime: at },
+        },
+      ],
+    });
+    await eventually(
+      () => traceScores(pro.apiKey, traceId),
+      (s) => s.length === 2,
+    );
+    await ingest(stack, pro.apiKey, NATIVE_TRACES, {
+      batch: [
+        { id: `${traceId}-open-again`, type: 'span-update', timestamp: at, body: { id: `${traceId}-open`, traceId, output: 'done again' } },
+      ],
+    });
+    expect(
+      await eventually(
+        () => evalRuns(proSession, pro.orgId),
+        (n) => n === 2,
+      ),
+    ).toBe(2);
     expect(calls.filter((c) => c.path === '/good')).toHaveLength(2);
     await mutate(stack, proSession.access_token, 'evaluator.delete', { projectId: pro.projectId, id: evaluator.id });
   });
@@ -139,7 +226,10 @@ describe('webhook evaluators', () => {
     const reject = await createEvaluator(proSession, pro.projectId, { name: 'strict', url: `${base}/reject`, retries: 3 });
     const traceId = `eval-${randomUUID()}`;
     await ingest(stack, pro.apiKey, NATIVE_TRACES, { batch: agentRun(traceId).slice(0, 2) });
-    const scores = await eventually(() => traceScores(pro.apiKey, traceId), (s) => s.length === 2);
+    const scores = await eventually(
+      () => traceScores(pro.apiKey, traceId),
+      (s) => s.length === 2,
+    );
     expect(scores.find((s) => s.name === 'flaky')).toMatchObject({ value: 1, metadata: { pass: true } });
     const strict = scores.find((s) => s.name === 'strict');
     expect(strict).toMatchObject({ value: 0, metadata: { pass: false } });
@@ -150,8 +240,13 @@ describe('webhook evaluators', () => {
     for (const a of attempts) expect(new Webhook(flaky.signingSecret).verify(a.raw, a.headers as Record<string, string>)).toEqual(a.body);
     expect(calls.filter((c) => c.path === '/reject')).toHaveLength(1);
     // Counted once the job is recorded as done, just after its score is stored.
-    expect(await eventually(evaluatorCalls, (n) => n.pass + n.error === counted.pass + counted.error + 2)).toEqual({ ...counted, pass: counted.pass + 1, error: counted.error + 1 });
-    for (const e of [flaky, reject]) await mutate(stack, proSession.access_token, 'evaluator.delete', { projectId: pro.projectId, id: e.id });
+    expect(await eventually(evaluatorCalls, (n) => n.pass + n.error === counted.pass + counted.error + 2)).toEqual({
+      ...counted,
+      pass: counted.pass + 1,
+      error: counted.error + 1,
+    });
+    for (const e of [flaky, reject])
+      await mutate(stack, proSession.access_token, 'evaluator.delete', { projectId: pro.projectId, id: e.id });
   });
 
   it('scores a call that cannot be made as 0 and fail with the reason, and dead-letters nothing', async () => {
@@ -161,7 +256,10 @@ describe('webhook evaluators', () => {
     const before = calls.length;
     const traceId = `eval-${randomUUID()}`;
     await ingest(stack, pro.apiKey, NATIVE_TRACES, { batch: agentRun(traceId).slice(0, 2) });
-    const [score] = await eventually(() => traceScores(pro.apiKey, traceId), (s) => s.length === 1);
+    const [score] = await eventually(
+      () => traceScores(pro.apiKey, traceId),
+      (s) => s.length === 1,
+    );
     expect(score).toMatchObject({ name: 'unsendable', value: 0, metadata: { pass: false } });
     expect(score.comment).toMatch(/could not be made: Invalid character in header content \["X-Key"\]/);
     expect(calls.length).toBe(before);
@@ -189,20 +287,34 @@ describe('webhook evaluators', () => {
     const blocked = `eval-${randomUUID()}`;
     await ingest(stack, free.apiKey, NATIVE_TRACES, { batch: agentRun(blocked) });
     const [skipped] = await eventually(
-      async () => (await stack.db.query(`SELECT status, reason FROM eval_jobs WHERE org_id = $1 AND status = 'skipped'`, [free.orgId])).rows,
+      async () =>
+        (await stack.db.query(`SELECT status, reason FROM eval_jobs WHERE org_id = $1 AND status = 'skipped'`, [free.orgId])).rows,
       (rows) => rows.length === 1,
     );
     expect(skipped.reason).toMatch(/quota: the free plan's monthly quota of 500 LLM evals is used up/);
     expect(calls.length).toBe(before);
     expect(await traceScores(free.apiKey, blocked)).toEqual([]);
     expect(await evalRuns(freeSession, free.orgId)).toBe(0);
-    expect(await eventually(async () => (await evaluatorCalls()).skipped, (n) => n === skippedBefore + 1)).toBe(skippedBefore + 1);
+    expect(
+      await eventually(
+        async () => (await evaluatorCalls()).skipped,
+        (n) => n === skippedBefore + 1,
+      ),
+    ).toBe(skippedBefore + 1);
 
     await setPlan(stack, free.orgId, 'pro');
     const allowed = `eval-${randomUUID()}`;
     await ingest(stack, free.apiKey, NATIVE_TRACES, { batch: agentRun(allowed) });
-    await eventually(() => traceScores(free.apiKey, allowed), (s) => s.length === 1);
-    expect(await eventually(() => evalRuns(freeSession, free.orgId), (n) => n === 1)).toBe(1);
+    await eventually(
+      () => traceScores(free.apiKey, allowed),
+      (s) => s.length === 1,
+    );
+    expect(
+      await eventually(
+        () => evalRuns(freeSession, free.orgId),
+        (n) => n === 1,
+      ),
+    ).toBe(1);
   });
 
   it("scores one tenant's spans while another tenant's webhook leaves every call hanging, holding back only that webhook's calls", async () => {
@@ -227,23 +339,42 @@ describe('webhook evaluators', () => {
     });
     // Every slow job has reached the worker, and the slow webhook holds its first calls.
     await eventually(
-      async () => (await stack.db.query(`SELECT count(*)::int AS n FROM eval_jobs WHERE org_id = $1 AND (status <> 'queued' OR deferrals > 0)`, [slow.orgId])).rows[0].n,
+      async () =>
+        (
+          await stack.db.query(`SELECT count(*)::int AS n FROM eval_jobs WHERE org_id = $1 AND (status <> 'queued' OR deferrals > 0)`, [
+            slow.orgId,
+          ])
+        ).rows[0].n,
       (n) => n === 30,
     );
-    await eventually(async () => hanging.length, (n) => n > 0);
+    await eventually(
+      async () => hanging.length,
+      (n) => n > 0,
+    );
 
     const fastTrace = `eval-${randomUUID()}`;
     await ingest(stack, fast.apiKey, NATIVE_TRACES, { batch: agentRun(fastTrace) });
-    const [score] = await eventually(() => traceScores(fast.apiKey, fastTrace), (s) => s.length > 0);
+    const [score] = await eventually(
+      () => traceScores(fast.apiKey, fastTrace),
+      (s) => s.length > 0,
+    );
     expect(score).toMatchObject({ name: 'fast', value: 0.9, metadata: { pass: true } });
     // Scored while the calls to the slow webhook still hang, none of them answered; it gets its 10 at once, and no more.
     expect(hanging.every((res) => !res.writableEnded)).toBe(true);
     expect(await traceScores(slow.apiKey, slowTrace)).toEqual([]);
-    await eventually(async () => hanging.length, (n) => n === 10);
+    await eventually(
+      async () => hanging.length,
+      (n) => n === 10,
+    );
 
     holding = false;
-    for (const res of hanging) res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ score: 0.2, pass: false, reason: 'late' }));
-    const slowScores = await eventually(() => traceScores(slow.apiKey, slowTrace), (s) => s.length === 30, 30_000);
+    for (const res of hanging)
+      res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ score: 0.2, pass: false, reason: 'late' }));
+    const slowScores = await eventually(
+      () => traceScores(slow.apiKey, slowTrace),
+      (s) => s.length === 30,
+      30_000,
+    );
     expect(slowScores.every((s) => s.value === 0.2 && s.comment === 'late')).toBe(true);
     expect(mostHanging).toBe(10);
     expect(calls.filter((c) => c.path === '/hang')).toHaveLength(30);

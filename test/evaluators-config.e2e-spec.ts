@@ -2,7 +2,20 @@ import { randomUUID } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { type HttpAnswer, PASSWORD, type Session, type Tenant, bootstrap, createUser, data, eventually, login, mutate, query, setPlan } from './support/api';
+import {
+  type HttpAnswer,
+  PASSWORD,
+  type Session,
+  type Tenant,
+  bootstrap,
+  createUser,
+  data,
+  eventually,
+  login,
+  mutate,
+  query,
+  setPlan,
+} from './support/api';
 import { type Stack, UNLIMITED_CREATIONS, runCli, startStack } from './support/stack';
 
 // Webhook evaluator configuration (CONTRACT "Webhook evaluators") through the dashboard RPC
@@ -19,7 +32,12 @@ describe('webhook evaluator configuration', () => {
   let other: Tenant;
   let ownerSession: Session;
   let otherSession: Session;
-  const emails = { owner: 'eval-owner@spanlog.test', other: 'eval-other@spanlog.test', member: 'eval-member@spanlog.test', admin: 'eval-admin@spanlog.test' };
+  const emails = {
+    owner: 'eval-owner@spanlog.test',
+    other: 'eval-other@spanlog.test',
+    member: 'eval-member@spanlog.test',
+    admin: 'eval-admin@spanlog.test',
+  };
   const temporaryDirs: string[] = [];
 
   const token = () => ownerSession.access_token;
@@ -40,7 +58,8 @@ describe('webhook evaluator configuration', () => {
   /** A refusal in tRPC's shape: the status, tRPC's code and the message naming the field. */
   const expectRefused = (res: HttpAnswer, status: number, code: string, message?: string | RegExp) => {
     expect({ status: res.status, code: res.body.error?.data?.code }).toEqual({ status, code });
-    if (message !== undefined) expect(res.body.error.message).toEqual(typeof message === 'string' ? message : expect.stringMatching(message));
+    if (message !== undefined)
+      expect(res.body.error.message).toEqual(typeof message === 'string' ? message : expect.stringMatching(message));
   };
 
   beforeAll(async () => {
@@ -84,8 +103,16 @@ describe('webhook evaluator configuration', () => {
 
   it('keeps what was given and upper-cases span types', async () => {
     const projectId = await newProject();
-    const fields = { timeoutMs: 30_000, retries: 0, filter: { spanTypes: ['llm', 'Tool'], names: ['chat'], sampleRate: 0.25 }, enabled: false };
-    expect(data(await create(projectId, fields))).toMatchObject({ ...fields, filter: { spanTypes: ['LLM', 'TOOL'], names: ['chat'], sampleRate: 0.25 } });
+    const fields = {
+      timeoutMs: 30_000,
+      retries: 0,
+      filter: { spanTypes: ['llm', 'Tool'], names: ['chat'], sampleRate: 0.25 },
+      enabled: false,
+    };
+    expect(data(await create(projectId, fields))).toMatchObject({
+      ...fields,
+      filter: { spanTypes: ['LLM', 'TOOL'], names: ['chat'], sampleRate: 0.25 },
+    });
   });
 
   it('refuses invalid fields with 400 BAD_REQUEST naming the field, and stores nothing', async () => {
@@ -115,9 +142,19 @@ describe('webhook evaluator configuration', () => {
   it('refuses a second evaluator of the same name in a project, by create or by rename', async () => {
     const projectId = await newProject();
     data(await create(projectId, { name: 'dup' }));
-    expectRefused(await create(projectId, { name: 'dup' }), 400, 'BAD_REQUEST', 'name: an evaluator named "dup" already exists in this project');
+    expectRefused(
+      await create(projectId, { name: 'dup' }),
+      400,
+      'BAD_REQUEST',
+      'name: an evaluator named "dup" already exists in this project',
+    );
     const second = data(await create(projectId, { name: 'second' }));
-    expectRefused(await mutate(stack, token(), 'evaluator.update', { projectId, id: second.id, name: 'dup' }), 400, 'BAD_REQUEST', /^name: an evaluator named "dup"/);
+    expectRefused(
+      await mutate(stack, token(), 'evaluator.update', { projectId, id: second.id, name: 'dup' }),
+      400,
+      'BAD_REQUEST',
+      /^name: an evaluator named "dup"/,
+    );
     // Another project may use the name.
     expect(data(await create(await newProject(), { name: 'dup' }))).toMatchObject({ name: 'dup' });
   });
@@ -125,7 +162,15 @@ describe('webhook evaluator configuration', () => {
   it('updates only the fields given, merging filter members; its answer shows header values only when it set them', async () => {
     const projectId = await newProject();
     const created = evaluatorOf(await create(projectId, { filter: { spanTypes: ['LLM', 'TOOL'] } }));
-    const updated = data(await mutate(stack, token(), 'evaluator.update', { projectId, id: created.id, timeoutMs: 2_000, filter: { sampleRate: 0.5 }, enabled: false }));
+    const updated = data(
+      await mutate(stack, token(), 'evaluator.update', {
+        projectId,
+        id: created.id,
+        timeoutMs: 2_000,
+        filter: { sampleRate: 0.5 },
+        enabled: false,
+      }),
+    );
     expect(updated).toEqual({
       ...created,
       timeoutMs: 2_000,
@@ -136,19 +181,36 @@ describe('webhook evaluator configuration', () => {
     });
     expect(Date.parse(updated.updatedAt)).toBeGreaterThan(Date.parse(created.updatedAt));
 
-    const rotated = data(await mutate(stack, token(), 'evaluator.update', { projectId, id: created.id, headers: { Authorization: 'Bearer rotated' } }));
+    const rotated = data(
+      await mutate(stack, token(), 'evaluator.update', { projectId, id: created.id, headers: { Authorization: 'Bearer rotated' } }),
+    );
     expect(rotated.headers).toEqual({ Authorization: 'Bearer rotated' });
-    expect(data(await query(stack, token(), 'evaluator.list', { projectId }))).toEqual([{ ...rotated, headers: { Authorization: MASKED } }]);
+    expect(data(await query(stack, token(), 'evaluator.list', { projectId }))).toEqual([
+      { ...rotated, headers: { Authorization: MASKED } },
+    ]);
 
-    expectRefused(await mutate(stack, token(), 'evaluator.update', { projectId, id: created.id, retries: 9 }), 400, 'BAD_REQUEST', 'retries: must be an integer from 0 to 5');
-    expectRefused(await mutate(stack, token(), 'evaluator.update', { projectId, id: created.id }), 400, 'BAD_REQUEST', /^nothing to change/);
+    expectRefused(
+      await mutate(stack, token(), 'evaluator.update', { projectId, id: created.id, retries: 9 }),
+      400,
+      'BAD_REQUEST',
+      'retries: must be an integer from 0 to 5',
+    );
+    expectRefused(
+      await mutate(stack, token(), 'evaluator.update', { projectId, id: created.id }),
+      400,
+      'BAD_REQUEST',
+      /^nothing to change/,
+    );
     expectRefused(await mutate(stack, token(), 'evaluator.update', { projectId, id: randomUUID(), enabled: true }), 404, 'NOT_FOUND');
   });
 
   it('deletes an evaluator once', async () => {
     const projectId = await newProject();
     const created = data(await create(projectId));
-    expect(data(await mutate(stack, token(), 'evaluator.delete', { projectId, id: created.id }))).toEqual({ id: created.id, deleted: true });
+    expect(data(await mutate(stack, token(), 'evaluator.delete', { projectId, id: created.id }))).toEqual({
+      id: created.id,
+      deleted: true,
+    });
     expect(data(await query(stack, token(), 'evaluator.list', { projectId }))).toEqual([]);
     expectRefused(await mutate(stack, token(), 'evaluator.delete', { projectId, id: created.id }), 404, 'NOT_FOUND');
   });
@@ -159,12 +221,18 @@ describe('webhook evaluator configuration', () => {
     const intruder = otherSession.access_token;
     expectRefused(await query(stack, intruder, 'evaluator.list', { projectId }), 403, 'FORBIDDEN');
     expectRefused(await create(projectId, { name: 'intruder' }, intruder), 403, 'FORBIDDEN');
-    expectRefused(await mutate(stack, intruder, 'evaluator.update', { projectId, id: created.id, url: 'https://attacker.example.com/' }), 403, 'FORBIDDEN');
+    expectRefused(
+      await mutate(stack, intruder, 'evaluator.update', { projectId, id: created.id, url: 'https://attacker.example.com/' }),
+      403,
+      'FORBIDDEN',
+    );
     expectRefused(await mutate(stack, intruder, 'evaluator.delete', { projectId, id: created.id }), 403, 'FORBIDDEN');
     expectRefused(await mutate(stack, intruder, 'evaluator.rotateSecret', { projectId, id: created.id }), 403, 'FORBIDDEN');
     // Nor through a project of their own: the evaluator belongs to its project.
     expectRefused(await mutate(stack, intruder, 'evaluator.delete', { projectId: other.projectId, id: created.id }), 404, 'NOT_FOUND');
-    expect(data(await query(stack, token(), 'evaluator.list', { projectId }))).toEqual([{ ...created, headers: { Authorization: MASKED } }]);
+    expect(data(await query(stack, token(), 'evaluator.list', { projectId }))).toEqual([
+      { ...created, headers: { Authorization: MASKED } },
+    ]);
   });
 
   it('lets a plain member read but not change; an admin changes', async () => {
@@ -182,7 +250,9 @@ describe('webhook evaluator configuration', () => {
     expect(data(await query(stack, member, 'evaluator.list', { projectId }))).toEqual([{ ...created, headers: { Authorization: MASKED } }]);
     expectRefused(await mutate(stack, member, 'evaluator.update', { projectId, id: created.id, enabled: false }), 403, 'FORBIDDEN');
     expectRefused(await mutate(stack, member, 'evaluator.delete', { projectId, id: created.id }), 403, 'FORBIDDEN');
-    expect(data(await mutate(stack, admin, 'evaluator.update', { projectId, id: created.id, enabled: false }))).toMatchObject({ enabled: false });
+    expect(data(await mutate(stack, admin, 'evaluator.update', { projectId, id: created.id, enabled: false }))).toMatchObject({
+      enabled: false,
+    });
     expect(data(await mutate(stack, admin, 'evaluator.delete', { projectId, id: created.id }))).toEqual({ id: created.id, deleted: true });
   });
 
@@ -197,7 +267,10 @@ describe('webhook evaluator configuration', () => {
 
     const actions = ['evaluator.created', 'evaluator.updated', 'evaluator.secret_rotated', 'evaluator.deleted'];
     const page = await eventually(
-      async () => data<{ data: { action: string; target: string | null; details: Record<string, unknown> }[] }>(await query(stack, token(), 'auditLog.list', { orgId })),
+      async () =>
+        data<{ data: { action: string; target: string | null; details: Record<string, unknown> }[] }>(
+          await query(stack, token(), 'auditLog.list', { orgId }),
+        ),
       (p) => actions.every((action) => p.data.some((e) => e.action === action)),
     );
     const events = page.data.filter((e) => actions.includes(e.action));
@@ -217,7 +290,12 @@ describe('webhook evaluator configuration', () => {
     const projectId = await newProject();
     const created = data(await create(projectId));
     const rotated = data(await mutate(stack, token(), 'evaluator.rotateSecret', { projectId, id: created.id }));
-    expect(rotated).toEqual({ ...created, headers: { Authorization: MASKED }, signingSecret: expect.stringMatching(/^whsec_/), updatedAt: expect.any(String) });
+    expect(rotated).toEqual({
+      ...created,
+      headers: { Authorization: MASKED },
+      signingSecret: expect.stringMatching(/^whsec_/),
+      updatedAt: expect.any(String),
+    });
     expect(rotated.signingSecret).not.toBe(created.signingSecret);
     expect(JSON.stringify(data(await query(stack, token(), 'evaluator.list', { projectId })))).not.toContain('whsec_');
     expectRefused(await mutate(stack, token(), 'evaluator.rotateSecret', { projectId, id: randomUUID() }), 404, 'NOT_FOUND');
@@ -246,7 +324,22 @@ describe('webhook evaluator configuration', () => {
       const env = await loggedInEnv();
       const projectId = await newProject();
       const { signingSecret, ...created } = await json(
-        ['evaluators', 'create', '--project', projectId, '--name', 'from cli', '--url', URL_, '--header', `Authorization: ${SECRET}`, '--span-types', 'llm,tool', '--sample-rate', '0.5'],
+        [
+          'evaluators',
+          'create',
+          '--project',
+          projectId,
+          '--name',
+          'from cli',
+          '--url',
+          URL_,
+          '--header',
+          `Authorization: ${SECRET}`,
+          '--span-types',
+          'llm,tool',
+          '--sample-rate',
+          '0.5',
+        ],
         env,
       );
       expect(signingSecret).toMatch(/^whsec_/);
@@ -269,23 +362,36 @@ describe('webhook evaluator configuration', () => {
       expect(human).toMatchObject({ code: 0, stdout: expect.stringContaining('from cli') });
       expect(human.stdout).not.toContain(SECRET);
 
-      const updated = await json(['evaluators', 'update', '--project', projectId, '--id', created.id, '--disabled', '--timeout-ms', '3000'], env);
+      const updated = await json(
+        ['evaluators', 'update', '--project', projectId, '--id', created.id, '--disabled', '--timeout-ms', '3000'],
+        env,
+      );
       expect(updated).toMatchObject({ id: created.id, enabled: false, timeoutMs: 3_000, headers: { Authorization: MASKED } });
 
       const rotated = await json(['evaluators', 'rotate-secret', '--project', projectId, '--id', created.id], env);
-      expect(rotated).toMatchObject({ id: created.id, headers: { Authorization: MASKED }, signingSecret: expect.stringMatching(/^whsec_/) });
+      expect(rotated).toMatchObject({
+        id: created.id,
+        headers: { Authorization: MASKED },
+        signingSecret: expect.stringMatching(/^whsec_/),
+      });
       expect(rotated.signingSecret).not.toBe(signingSecret);
       const shown = await runCli(['evaluators', 'rotate-secret', '--project', projectId, '--id', created.id], env);
       expect(shown).toMatchObject({ code: 0, stdout: expect.stringMatching(/signing secret whsec_\S+ {2}\(shown this once/) });
 
-      expect(await json(['evaluators', 'delete', '--project', projectId, '--id', created.id], env)).toEqual({ id: created.id, deleted: true });
+      expect(await json(['evaluators', 'delete', '--project', projectId, '--id', created.id], env)).toEqual({
+        id: created.id,
+        deleted: true,
+      });
       expect(await json(['evaluators', 'list', '--project', projectId], env)).toEqual([]);
     });
 
     it('fails with one line naming the field the API refused', async () => {
       const env = await loggedInEnv();
       const projectId = await newProject();
-      const res = await runCli(['evaluators', 'create', '--project', projectId, '--name', 'x', '--url', URL_, '--timeout-ms', '10', '--json'], env);
+      const res = await runCli(
+        ['evaluators', 'create', '--project', projectId, '--name', 'x', '--url', URL_, '--timeout-ms', '10', '--json'],
+        env,
+      );
       expect(res.code).not.toBe(0);
       expect(res.stdout).toBe('');
       expect(res.stderr).toBe('spanlog: timeoutMs: must be an integer from 1000 to 30000 (400 BAD_REQUEST)\n');
@@ -323,15 +429,33 @@ describe('webhook evaluator configuration', () => {
 
     it('refuses private, loopback, link-local and metadata addresses when an evaluator is created or edited, naming url', async () => {
       for (const url of PRIVATE_URLS) {
-        const res = await mutate(production, session.access_token, 'evaluator.create', { projectId: tenant.projectId, name: 'private', url });
-        expect({ url, status: res.status, message: res.body.error?.message }).toEqual({ url, status: 400, message: expect.stringMatching(/^url: must not be a private, loopback, link-local or unspecified address/) });
+        const res = await mutate(production, session.access_token, 'evaluator.create', {
+          projectId: tenant.projectId,
+          name: 'private',
+          url,
+        });
+        expect({ url, status: res.status, message: res.body.error?.message }).toEqual({
+          url,
+          status: 400,
+          message: expect.stringMatching(/^url: must not be a private, loopback, link-local or unspecified address/),
+        });
       }
       // Host names are not resolved when saved: the call checks the address they resolve to then.
-      const saved = data(await mutate(production, session.access_token, 'evaluator.create', { projectId: tenant.projectId, name: 'public', url: URL_ }));
-      const edited = await mutate(production, session.access_token, 'evaluator.update', { projectId: tenant.projectId, id: saved.id, url: 'https://169.254.169.254/' });
+      const saved = data(
+        await mutate(production, session.access_token, 'evaluator.create', { projectId: tenant.projectId, name: 'public', url: URL_ }),
+      );
+      const edited = await mutate(production, session.access_token, 'evaluator.update', {
+        projectId: tenant.projectId,
+        id: saved.id,
+        url: 'https://169.254.169.254/',
+      });
       expect(edited.status).toBe(400);
       expect(edited.body.error.message).toMatch(/^url: must not be a private/);
-      expect(data(await query(production, session.access_token, 'evaluator.list', { projectId: tenant.projectId })).map((e: { url: string }) => e.url)).toEqual([URL_]);
+      expect(
+        data(await query(production, session.access_token, 'evaluator.list', { projectId: tenant.projectId })).map(
+          (e: { url: string }) => e.url,
+        ),
+      ).toEqual([URL_]);
     });
   });
 

@@ -56,7 +56,12 @@ describe('spanlog events export', () => {
   };
   const parse = (run: CliResult): Line[] => {
     if (run.code !== 0) throw new Error(`export exited ${run.code}: ${run.stderr}`);
-    return run.stdout ? run.stdout.trimEnd().split('\n').map((l) => JSON.parse(l) as Line) : [];
+    return run.stdout
+      ? run.stdout
+          .trimEnd()
+          .split('\n')
+          .map((l) => JSON.parse(l) as Line)
+      : [];
   };
   const exportOf = async (...args: string[]) => parse(await runCli(['events', 'export', ...args], stack.env));
   /**
@@ -93,7 +98,13 @@ describe('spanlog events export', () => {
     const whole = await exportMeasured('--org', big.orgId, '--project', big.projectId);
     expect(whole.lines.length).toBeGreaterThan(REQUESTS);
     for (const line of whole.lines) {
-      expect(line).toMatchObject({ orgId: big.orgId, projectId: big.projectId, schema: 'ingest.batch/v1', receivedAt: expect.any(String), subject: `${stack.streamPrefix}ingest.${big.orgId}.${big.projectId}.batch` });
+      expect(line).toMatchObject({
+        orgId: big.orgId,
+        projectId: big.projectId,
+        schema: 'ingest.batch/v1',
+        receivedAt: expect.any(String),
+        subject: `${stack.streamPrefix}ingest.${big.orgId}.${big.projectId}.batch`,
+      });
       expect(line.error).toBeUndefined();
     }
     const seqs = whole.lines.map((l) => l.seq);
@@ -131,14 +142,33 @@ describe('spanlog events export', () => {
   it('resolves chunks kept in the object store, writes an unreadable message as a line with its error, and bounds by receivedAt', async () => {
     const huge = 'y'.repeat(1_500_000);
     const at = new Date().toISOString();
-    await ingest(stack, small.apiKey, NATIVE_TRACES, { batch: [{ id: 'huge-t', type: 'trace-create', timestamp: at, body: { id: 'huge-t', name: 'huge', input: huge } }] });
+    await ingest(stack, small.apiKey, NATIVE_TRACES, {
+      batch: [{ id: 'huge-t', type: 'trace-create', timestamp: at, body: { id: 'huge-t', name: 'huge', input: huge } }],
+    });
     const nc = await connect({ servers: stack.env.NATS_URL });
     let poisoned: number;
     try {
       const h = natsHeaders();
-      const envelope = { schema: INGEST_SCHEMAS.nativeBatch, orgId: small.orgId, projectId: small.projectId, apiKeyId: small.apiKeyId, receivedAt: new Date().toISOString(), requestId: randomUUID(), chunkIndex: 0, chunkCount: 1 };
+      const envelope = {
+        schema: INGEST_SCHEMAS.nativeBatch,
+        orgId: small.orgId,
+        projectId: small.projectId,
+        apiKeyId: small.apiKeyId,
+        receivedAt: new Date().toISOString(),
+        requestId: randomUUID(),
+        chunkIndex: 0,
+        chunkCount: 1,
+      };
       for (const [k, v] of Object.entries(envelopeToHeaders(envelope))) h.set(k, v);
-      poisoned = (await nc.jetstream().publish(`${stack.streamPrefix}ingest.${small.orgId}.${small.projectId}.batch`, new TextEncoder().encode('{"batch": [ truncated'), { headers: h })).seq;
+      poisoned = (
+        await nc
+          .jetstream()
+          .publish(
+            `${stack.streamPrefix}ingest.${small.orgId}.${small.projectId}.batch`,
+            new TextEncoder().encode('{"batch": [ truncated'),
+            { headers: h },
+          )
+      ).seq;
     } finally {
       await nc.close();
     }
@@ -149,7 +179,12 @@ describe('spanlog events export', () => {
     const blob = all.find((l) => l.data?.batch?.[0]?.id === 'huge-t') as Line;
     expect(blob.data.batch[0].body.input).toBe(huge);
     const bad = all.find((l) => l.seq === poisoned) as Line;
-    expect(bad).toMatchObject({ projectId: small.projectId, schema: 'ingest.batch/v1', data: null, error: expect.stringContaining('data is not JSON') });
+    expect(bad).toMatchObject({
+      projectId: small.projectId,
+      schema: 'ingest.batch/v1',
+      data: null,
+      error: expect.stringContaining('data is not JSON'),
+    });
     expect(all.at(-1)?.data.batch[0].id).toBe('after-poison-e1');
 
     // Bounds apply exactly to receivedAt: --from is inclusive, --to exclusive.
@@ -172,12 +207,22 @@ describe('spanlog events export', () => {
     const lines = await exportOf('--org', free.orgId);
     const deletions = lines.filter((l) => l.schema === INGEST_SCHEMAS.deleted);
     expect(deletions).toHaveLength(1);
-    expect(deletions[0]).toMatchObject({ subject: `${stack.streamPrefix}ingest.${free.orgId}.${free.projectId}.deleted`, data: { reason: 'retention', traceIds: [expect.any(String)] } });
+    expect(deletions[0]).toMatchObject({
+      subject: `${stack.streamPrefix}ingest.${free.orgId}.${free.projectId}.deleted`,
+      data: { reason: 'retention', traceIds: [expect.any(String)] },
+    });
   });
 
   it('refuses bounds in the wrong order, and an organization that is not an id, in one line', async () => {
     const now = new Date().toISOString();
-    expect(await runCli(['events', 'export', '--org', big.orgId, '--from', now, '--to', now], stack.env)).toMatchObject({ code: 1, stderr: 'spanlog: --from must be before --to\n', stdout: '' });
-    expect(await runCli(['events', 'export', '--org', 'acme'], stack.env)).toMatchObject({ code: 1, stderr: 'spanlog: --org must be an organization id (a UUID)\n' });
+    expect(await runCli(['events', 'export', '--org', big.orgId, '--from', now, '--to', now], stack.env)).toMatchObject({
+      code: 1,
+      stderr: 'spanlog: --from must be before --to\n',
+      stdout: '',
+    });
+    expect(await runCli(['events', 'export', '--org', 'acme'], stack.env)).toMatchObject({
+      code: 1,
+      stderr: 'spanlog: --org must be an organization id (a UUID)\n',
+    });
   });
 });

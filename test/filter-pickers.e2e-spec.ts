@@ -24,11 +24,38 @@ describe('trace list filter pickers (browser)', () => {
     stack = await startStack();
     tenant = await bootstrap(stack, 'pickers@spanlog.test', 'Pickers Org', 'pickers');
     const batch = [
-      { id: randomUUID(), type: 'trace-create', timestamp: at, body: { id: wanted, name: 'Chat Turn', userId: 'Alice', sessionId: 'sess-1', environment: 'staging', tags: ['Beta', 'prod'] } },
-      { id: randomUUID(), type: 'generation-create', timestamp: at, body: { id: `${wanted}-g`, traceId: wanted, name: 'answer', model: 'GPT-4o-Mini', startTime: at, endTime: at } },
+      {
+        id: randomUUID(),
+        type: 'trace-create',
+        timestamp: at,
+        body: { id: wanted, name: 'Chat Turn', userId: 'Alice', sessionId: 'sess-1', environment: 'staging', tags: ['Beta', 'prod'] },
+      },
+      {
+        id: randomUUID(),
+        type: 'generation-create',
+        timestamp: at,
+        body: { id: `${wanted}-g`, traceId: wanted, name: 'answer', model: 'GPT-4o-Mini', startTime: at, endTime: at },
+      },
       // Same user, session and tags, but a tool call only: the type and model filters leave it out.
-      { id: randomUUID(), type: 'trace-create', timestamp: at, body: { id: `tool-${run}`, name: 'Chat Turn', userId: 'Alice', sessionId: 'sess-1', environment: 'staging', tags: ['Beta', 'prod'] } },
-      { id: randomUUID(), type: 'span-create', timestamp: at, body: { id: `tool-${run}-s`, traceId: `tool-${run}`, name: 'search', startTime: at, endTime: at } },
+      {
+        id: randomUUID(),
+        type: 'trace-create',
+        timestamp: at,
+        body: {
+          id: `tool-${run}`,
+          name: 'Chat Turn',
+          userId: 'Alice',
+          sessionId: 'sess-1',
+          environment: 'staging',
+          tags: ['Beta', 'prod'],
+        },
+      },
+      {
+        id: randomUUID(),
+        type: 'span-create',
+        timestamp: at,
+        body: { id: `tool-${run}-s`, traceId: `tool-${run}`, name: 'search', startTime: at, endTime: at },
+      },
     ];
     expect((await write(stack, tenant.apiKey, NATIVE_TRACES, { batch })).status).toBe(201);
     // The span pickers read the 5-minute stats, recounted a few seconds after the write.
@@ -80,17 +107,39 @@ describe('trace list filter pickers (browser)', () => {
     expect(await (await listOf('Tags (all of, comma-separated)')).isVisible()).toBe(false); // closed once picked
     await page.getByRole('button', { name: 'Apply filters' }).click();
 
-    const expected = { spanType: 'LLM', operation: 'chat', model: 'GPT-4o-Mini', name: 'chat turn', userId: 'Alice', sessionId: 'sess-1', environment: 'staging', tags: 'Beta' };
+    const expected = {
+      spanType: 'LLM',
+      operation: 'chat',
+      model: 'GPT-4o-Mini',
+      name: 'chat turn',
+      userId: 'Alice',
+      sessionId: 'sess-1',
+      environment: 'staging',
+      tags: 'Beta',
+    };
     await page.waitForURL((url) => url.searchParams.get('model') === 'GPT-4o-Mini');
     expect(Object.fromEntries(new URL(page.url()).searchParams)).toEqual(expected);
     const ids = await eventually(shownIds, (shown) => shown.length === 1);
-    const res = await query(stack, (await login(stack, 'pickers@spanlog.test')).access_token, 'trace.list', { projectId: tenant.projectId, ...expected, tags: ['Beta'] });
+    const res = await query(stack, (await login(stack, 'pickers@spanlog.test')).access_token, 'trace.list', {
+      projectId: tenant.projectId,
+      ...expected,
+      tags: ['Beta'],
+    });
     expect(ids).toEqual(data(res).data.map((t: any) => t.id));
     expect(data(res).data[0].externalId).toBe(wanted);
 
     await page.reload();
     expect(await eventually(shownIds, (shown) => shown.length === 1)).toEqual(ids);
-    for (const [label, value] of [['Span type', 'LLM'], ['Operation', 'chat'], ['Model', 'GPT-4o-Mini'], ['Name', 'chat turn'], ['User', 'Alice'], ['Session', 'sess-1'], ['Environment', 'staging'], ['Tags (all of, comma-separated)', 'Beta']]) {
+    for (const [label, value] of [
+      ['Span type', 'LLM'],
+      ['Operation', 'chat'],
+      ['Model', 'GPT-4o-Mini'],
+      ['Name', 'chat turn'],
+      ['User', 'Alice'],
+      ['Session', 'sess-1'],
+      ['Environment', 'staging'],
+      ['Tags (all of, comma-separated)', 'Beta'],
+    ]) {
       expect(await page.getByRole('combobox', { name: label, exact: true }).inputValue()).toBe(value);
     }
   });

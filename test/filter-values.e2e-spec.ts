@@ -27,19 +27,42 @@ describe('filter pickers (trace.filterValues)', () => {
       body: { id: `fv-${run}-u${i}`, name: 'bulk', userId: `user-${i}` },
     }));
     const batch = [
-      { id: randomUUID(), type: 'trace-create', timestamp: at, body: { id: traceId, name: 'Chat Turn', tags: ['Beta', 'prod'], userId: 'Alice', sessionId: 'sess-1', environment: 'staging' } },
-      { id: randomUUID(), type: 'generation-create', timestamp: at, body: { id: `${traceId}-g`, traceId, name: 'llm', model: 'GPT-4o-Mini', startTime: at, endTime: at } },
-      { id: randomUUID(), type: 'span-create', timestamp: at, body: { id: `${traceId}-t`, traceId, name: 'weather', type: 'TOOL', startTime: at, endTime: at } },
+      {
+        id: randomUUID(),
+        type: 'trace-create',
+        timestamp: at,
+        body: { id: traceId, name: 'Chat Turn', tags: ['Beta', 'prod'], userId: 'Alice', sessionId: 'sess-1', environment: 'staging' },
+      },
+      {
+        id: randomUUID(),
+        type: 'generation-create',
+        timestamp: at,
+        body: { id: `${traceId}-g`, traceId, name: 'llm', model: 'GPT-4o-Mini', startTime: at, endTime: at },
+      },
+      {
+        id: randomUUID(),
+        type: 'span-create',
+        timestamp: at,
+        body: { id: `${traceId}-t`, traceId, name: 'weather', type: 'TOOL', startTime: at, endTime: at },
+      },
       ...users,
     ];
     expect((await send(stack, 'POST', '/api/v1/traces', { token: a.apiKey, body: { batch } })).status).toBe(201);
-    const other = [{ id: randomUUID(), type: 'generation-create', timestamp: at, body: { id: `fvb-${run}-g`, traceId: `fvb-${run}`, name: 'x', model: 'claude-secret', startTime: at, endTime: at } }];
+    const other = [
+      {
+        id: randomUUID(),
+        type: 'generation-create',
+        timestamp: at,
+        body: { id: `fvb-${run}-g`, traceId: `fvb-${run}`, name: 'x', model: 'claude-secret', startTime: at, endTime: at },
+      },
+    ];
     expect((await send(stack, 'POST', '/api/v1/traces', { token: b.apiKey, body: { batch: other } })).status).toBe(201);
   }, 120_000);
 
   afterAll(() => stack?.stop());
 
-  const values = (input: Record<string, unknown>, session = aSession, projectId = a.projectId) => query(stack, session.access_token, 'trace.filterValues', { projectId, ...input });
+  const values = (input: Record<string, unknown>, session = aSession, projectId = a.projectId) =>
+    query(stack, session.access_token, 'trace.filterValues', { projectId, ...input });
 
   it('answers a span dimension’s known values from the stats, matched in any case, only the project’s', async () => {
     const models = await eventually(
@@ -67,7 +90,8 @@ describe('filter pickers (trace.filterValues)', () => {
   });
 
   it('filters the list by span type and name in any case', async () => {
-    const list = (input: Record<string, unknown>) => query(stack, aSession.access_token, 'trace.list', { projectId: a.projectId, ...input });
+    const list = (input: Record<string, unknown>) =>
+      query(stack, aSession.access_token, 'trace.list', { projectId: a.projectId, ...input });
     const byType = await eventually(
       async () => data(await list({ spanType: 'llm' })),
       (p: any) => p.data.length === 1,
@@ -86,7 +110,8 @@ describe('filter pickers (trace.filterValues)', () => {
     );
     expect([...operations.data].sort()).toEqual(['chat', 'execute_tool']);
     expect(data(await values({ field: 'operation', prefix: 'TOOL' }))).toEqual({ data: ['execute_tool'] });
-    const list = (input: Record<string, unknown>) => query(stack, aSession.access_token, 'trace.list', { projectId: a.projectId, ...input });
+    const list = (input: Record<string, unknown>) =>
+      query(stack, aSession.access_token, 'trace.list', { projectId: a.projectId, ...input });
     expect(data(await list({ operation: 'Execute_Tool' })).data.map((t: any) => t.externalId)).toEqual([`fv-${run}`]);
     expect(data(await list({ operation: 'invoke_agent' })).data).toEqual([]);
     const rest = await send(stack, 'GET', '/api/v1/traces?operation=EXECUTE_TOOL', { token: a.apiKey });
@@ -100,7 +125,11 @@ describe('filter pickers (trace.filterValues)', () => {
     const name = `Long ${randomBytes(24_000).toString('base64')}`;
     const traceId = randomUUID().replace(/-/g, '');
     const nanos = `${Date.now()}000000`;
-    const body = { resourceSpans: [{ scopeSpans: [{ spans: [{ traceId, spanId: traceId.slice(0, 16), name, startTimeUnixNano: nanos, endTimeUnixNano: nanos }] }] }] };
+    const body = {
+      resourceSpans: [
+        { scopeSpans: [{ spans: [{ traceId, spanId: traceId.slice(0, 16), name, startTimeUnixNano: nanos, endTimeUnixNano: nanos }] }] },
+      ],
+    };
     const posted = await write(stack, a.apiKey, OTLP_TRACES, body);
     expect(posted.status).toBe(200);
     const read = await send(stack, 'GET', `/api/v1/traces/${traceId}?minSeq=${posted.seq}`, { token: a.apiKey });

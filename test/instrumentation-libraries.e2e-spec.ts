@@ -38,7 +38,10 @@ async function startFakeOpenAI(): Promise<{ server: Server; baseUrl: string }> {
 
 /** Runs the instrumented application (test/support/instrumented-app.cjs) with one library; resolves with the trace id it made. */
 async function runInstrumentedApp(library: string, env: Record<string, string>): Promise<string> {
-  const child = spawn(process.execPath, [resolve(__dirname, 'support', 'instrumented-app.cjs')], { env: { ...process.env, ...env, LIBRARY: library }, stdio: 'pipe' });
+  const child = spawn(process.execPath, [resolve(__dirname, 'support', 'instrumented-app.cjs')], {
+    env: { ...process.env, ...env, LIBRARY: library },
+    stdio: 'pipe',
+  });
   let stdout = '';
   let stderr = '';
   child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
@@ -70,8 +73,14 @@ describe('real instrumentation libraries, unmodified, exporting to Spanlog', () 
     ['vercel', 'Vercel ai + @ai-sdk/openai', 'gpt-4o-mini'],
     ['langfuse', '@langfuse/tracing + @langfuse/otel, given only baseUrl and keys', 'gpt-4o-mini'],
   ])('%s: %s lands an LLM span with the model, 23/7 tokens, the question and the answer', async (library, _, model) => {
-    const traceId = await runInstrumentedApp(library, { SPANLOG_URL: stack.baseUrl, SPANLOG_API_KEY: key, OPENAI_BASE_URL: openai.baseUrl });
-    const res = await send(stack, 'GET', `/api/v1/traces/${traceId}?minSeq=${encodeURIComponent(await laterSeq(stack, key))}`, { token: key });
+    const traceId = await runInstrumentedApp(library, {
+      SPANLOG_URL: stack.baseUrl,
+      SPANLOG_API_KEY: key,
+      OPENAI_BASE_URL: openai.baseUrl,
+    });
+    const res = await send(stack, 'GET', `/api/v1/traces/${traceId}?minSeq=${encodeURIComponent(await laterSeq(stack, key))}`, {
+      token: key,
+    });
     expect(res.status).toBe(200);
     const llm = res.body.spans.filter((s: any) => s.type === 'LLM');
     expect(llm).toHaveLength(1);
@@ -89,7 +98,12 @@ describe('real instrumentation libraries, unmodified, exporting to Spanlog', () 
       body: {
         batch: [
           { id: 'e1', type: 'trace-create', timestamp: at, body: { id: traceId, name: 'lf trace' } },
-          { id: 'e2', type: 'observation-create', timestamp: at, body: { id: `${traceId}-g`, traceId, type: 'GENERATION', name: 'chat', startTime: at, model: 'gpt-4o-mini' } },
+          {
+            id: 'e2',
+            type: 'observation-create',
+            timestamp: at,
+            body: { id: `${traceId}-g`, traceId, type: 'GENERATION', name: 'chat', startTime: at, model: 'gpt-4o-mini' },
+          },
           { id: 'e3', type: 'score-create', timestamp: at, body: { traceId, name: 'quality', value: 0.9 } },
           { id: 'e4', type: 'sdk-log', timestamp: at, body: { log: 'hello' } },
           { id: 'e5', type: 'dataset-run-item-create', timestamp: at, body: {} },
@@ -99,14 +113,30 @@ describe('real instrumentation libraries, unmodified, exporting to Spanlog', () 
     expect(res.status).toBe(207);
     expect(res.body.successes).toEqual(['e1', 'e2', 'e3', 'e4'].map((id) => ({ id, status: 201 })));
     expect(res.body.errors).toEqual([expect.objectContaining({ id: 'e5', status: 400 })]);
-    const stored = await send(stack, 'GET', `/api/v1/traces/${traceId}?minSeq=${encodeURIComponent(await laterSeq(stack, key))}`, { token: key });
-    expect(stored.body).toMatchObject({ name: 'lf trace', spans: [{ type: 'LLM', model: 'gpt-4o-mini' }], scores: [{ name: 'quality', value: 0.9 }] });
+    const stored = await send(stack, 'GET', `/api/v1/traces/${traceId}?minSeq=${encodeURIComponent(await laterSeq(stack, key))}`, {
+      token: key,
+    });
+    expect(stored.body).toMatchObject({
+      name: 'lf trace',
+      spans: [{ type: 'LLM', model: 'gpt-4o-mini' }],
+      scores: [{ name: 'quality', value: 0.9 }],
+    });
   });
 
   it('OTLP logs without GenAI content are accepted and counted, and stored nowhere', async () => {
     const res = await send(stack, 'POST', '/api/v1/otel/v1/logs', {
       token: key,
-      body: { resourceLogs: [{ scopeLogs: [{ logRecords: [{ body: { stringValue: 'user signed in' } }, { eventName: 'gen_ai.choice', body: { stringValue: 'no span' } }] }] }] },
+      body: {
+        resourceLogs: [
+          {
+            scopeLogs: [
+              {
+                logRecords: [{ body: { stringValue: 'user signed in' } }, { eventName: 'gen_ai.choice', body: { stringValue: 'no span' } }],
+              },
+            ],
+          },
+        ],
+      },
     });
     expect(res).toEqual({ status: 200, body: { accepted: 2, attached: 0 } });
   });
@@ -114,16 +144,33 @@ describe('real instrumentation libraries, unmodified, exporting to Spanlog', () 
   it('a log record dated in the future fills only what its span leaves empty, never what the span states itself', async () => {
     const traceId = randomBytes(16).toString('hex');
     const spanId = randomBytes(8).toString('hex');
-    const spanExport = exportOf([span({ traceId, spanId, parentSpanId: '', name: 'chat', attributes: attrs({ 'gen_ai.prompt': 'own prompt' }) })]);
+    const spanExport = exportOf([
+      span({ traceId, spanId, parentSpanId: '', name: 'chat', attributes: attrs({ 'gen_ai.prompt': 'own prompt' }) }),
+    ]);
     expect((await send(stack, 'POST', '/api/v1/otel/traces', { token: key, body: spanExport })).status).toBe(200);
     const in2099 = '4070908800000000000';
     const record = (eventName: string, body: unknown) => ({ timeUnixNano: in2099, traceId, spanId, eventName, body });
     const logs = await send(stack, 'POST', '/api/v1/otel/v1/logs', {
       token: key,
-      body: { resourceLogs: [{ scopeLogs: [{ logRecords: [record('gen_ai.user.message', kvlist(kv('content', str('from the log')))), record('gen_ai.choice', kvlist(kv('message', kvlist(kv('content', str(ANSWER))))))] }] }] },
+      body: {
+        resourceLogs: [
+          {
+            scopeLogs: [
+              {
+                logRecords: [
+                  record('gen_ai.user.message', kvlist(kv('content', str('from the log')))),
+                  record('gen_ai.choice', kvlist(kv('message', kvlist(kv('content', str(ANSWER)))))),
+                ],
+              },
+            ],
+          },
+        ],
+      },
     });
     expect(logs.body).toEqual({ accepted: 2, attached: 2 });
-    const stored = await send(stack, 'GET', `/api/v1/traces/${traceId}?minSeq=${encodeURIComponent(await laterSeq(stack, key))}`, { token: key });
+    const stored = await send(stack, 'GET', `/api/v1/traces/${traceId}?minSeq=${encodeURIComponent(await laterSeq(stack, key))}`, {
+      token: key,
+    });
     expect(stored.body.spans[0].input).toBe('own prompt');
     expect(JSON.stringify(stored.body.spans[0].output)).toContain(ANSWER);
   });
@@ -133,9 +180,16 @@ describe('real instrumentation libraries, unmodified, exporting to Spanlog', () 
     const body = JSON.parse(readFileSync(file, 'utf8')).requests[0].body;
     const explained = await send(stack, 'POST', '/api/v1/otel/traces?explain=true', { token: key, body });
     expect(explained.status).toBe(200);
-    expect(explained.body.spans[0].span.model).toEqual({ value: 'gpt-4o-mini-2024-07-18', from: ['llm.model_name'], rule: 'OpenInference' });
+    expect(explained.body.spans[0].span.model).toEqual({
+      value: 'gpt-4o-mini-2024-07-18',
+      from: ['llm.model_name'],
+      rule: 'OpenInference',
+    });
     const traceId = explained.body.spans[0].traceId;
-    expect((await send(stack, 'GET', `/api/v1/traces/${traceId}?minSeq=${encodeURIComponent(await laterSeq(stack, key))}`, { token: key })).status).toBe(404);
+    expect(
+      (await send(stack, 'GET', `/api/v1/traces/${traceId}?minSeq=${encodeURIComponent(await laterSeq(stack, key))}`, { token: key }))
+        .status,
+    ).toBe(404);
     const bodyFile = resolve(tmpdir(), `spanlog-explain-${randomBytes(4).toString('hex')}.json`);
     writeFileSync(bodyFile, JSON.stringify(body));
     const cli = await runCli(['otlp', 'explain', bodyFile, '--json'], stack.env);

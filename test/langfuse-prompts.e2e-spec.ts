@@ -29,12 +29,26 @@ describe('Langfuse prompt fetch', () => {
     fetch(`${stack.baseUrl}/api/public/v2/prompts/${nameAndQuery}`, { headers: { authorization: basic, ...headers } });
 
   it('serves our templates to the real Langfuse SDK, configured with baseUrl and keys only', async () => {
-    await push({ name: 'support/answer', template: 'Answer {{question}} briefly.', labels: ['production'], config: { model: 'gpt-4o-mini' }, commitMessage: 'first' });
+    await push({
+      name: 'support/answer',
+      template: 'Answer {{question}} briefly.',
+      labels: ['production'],
+      config: { model: 'gpt-4o-mini' },
+      commitMessage: 'first',
+    });
     await push({ name: 'support/answer', template: CHAT, labels: ['staging'], config: { temperature: 0.2 } });
     const langfuse = new LangfuseClient({ baseUrl: stack.baseUrl, publicKey: 'pk-lf-anything', secretKey: tenant.apiKey });
 
     const production = await langfuse.prompt.get('support/answer');
-    expect(production).toMatchObject({ name: 'support/answer', version: 1, type: 'text', labels: ['production'], config: { model: 'gpt-4o-mini' }, commitMessage: 'first', isFallback: false });
+    expect(production).toMatchObject({
+      name: 'support/answer',
+      version: 1,
+      type: 'text',
+      labels: ['production'],
+      config: { model: 'gpt-4o-mini' },
+      commitMessage: 'first',
+      isFallback: false,
+    });
     expect(production.compile({ question: 'What is the capital of France?' })).toBe('Answer What is the capital of France? briefly.');
 
     const staging = await langfuse.prompt.get('support/answer', { label: 'staging', type: 'chat' });
@@ -45,7 +59,10 @@ describe('Langfuse prompt fetch', () => {
     ]);
 
     expect(await langfuse.prompt.get('support/answer', { version: 2, type: 'chat' })).toMatchObject({ version: 2, type: 'chat' });
-    await expect(langfuse.prompt.get('support/answer', { label: 'canary' })).rejects.toMatchObject({ statusCode: 404, body: { error: 'LangfuseNotFoundError' } });
+    await expect(langfuse.prompt.get('support/answer', { label: 'canary' })).rejects.toMatchObject({
+      statusCode: 404,
+      body: { error: 'LangfuseNotFoundError' },
+    });
   });
 
   it("answers Langfuse's prompt shape with our ETag and 304, counted in the key's rate-limit bucket", async () => {
@@ -85,7 +102,10 @@ describe('Langfuse prompt fetch', () => {
     expect(missing.status).toBe(404);
     expect(await missing.json()).toEqual({ message: "Prompt not found: 'draft' with label 'production'", error: 'LangfuseNotFoundError' });
     expect(await (await fetchPrompt('draft?label=latest')).json()).toMatchObject({ version: 1, prompt: 'unlabelled' });
-    expect(await (await fetchPrompt('draft?version=9')).json()).toEqual({ message: "Prompt not found: 'draft' with version 9", error: 'LangfuseNotFoundError' });
+    expect(await (await fetchPrompt('draft?version=9')).json()).toEqual({
+      message: "Prompt not found: 'draft' with version 9",
+      error: 'LangfuseNotFoundError',
+    });
     expect(await (await fetchPrompt('nothing-here')).json()).toMatchObject({ error: 'LangfuseNotFoundError' });
 
     const both = await fetchPrompt('draft?version=1&label=production');

@@ -46,7 +46,9 @@ describe('rate limits, usage counters and quotas', () => {
     });
 
     it('lets exactly 100 of 150 requests through on Free, with the headers and the 429 body', async () => {
-      const { answers, startedSecond: before } = await burstWithinASecond(150, () => postWithKey(stack, free.apiKey, NATIVE_TRACES, { batch: [] }));
+      const { answers, startedSecond: before } = await burstWithinASecond(150, () =>
+        postWithKey(stack, free.apiKey, NATIVE_TRACES, { batch: [] }),
+      );
       const statuses = answers.map((r) => r.status);
       expect(statuses.filter((s) => s === 201)).toHaveLength(100);
       expect(statuses.filter((s) => s === 429)).toHaveLength(50);
@@ -79,7 +81,9 @@ describe('rate limits, usage counters and quotas', () => {
       expect(health.every((r) => r.status === 200)).toBe(true);
       expect(health[0].headers.get('ratelimit-limit')).toBeNull();
       const session = await login(stack, 'rate@spanlog.test');
-      const rpc = await burst(150, () => fetch(`${stack.baseUrl}/api/trpc/user.me`, { headers: { authorization: `Bearer ${session.access_token}` } }));
+      const rpc = await burst(150, () =>
+        fetch(`${stack.baseUrl}/api/trpc/user.me`, { headers: { authorization: `Bearer ${session.access_token}` } }),
+      );
       expect(rpc.every((r) => r.status === 200)).toBe(true);
     });
 
@@ -91,7 +95,10 @@ describe('rate limits, usage counters and quotas', () => {
       const refused = answers.filter((r) => r.status === 429);
       expect(refused).toHaveLength(30);
       expect(refused[0].headers.get('retry-after')).toBe('1');
-      expect(await refused[0].json()).toEqual({ data: null, error: { code: 'RATE_LIMITED', message: 'Rate limit exceeded, retry after 1 second' } });
+      expect(await refused[0].json()).toEqual({
+        data: null,
+        error: { code: 'RATE_LIMITED', message: 'Rate limit exceeded, retry after 1 second' },
+      });
     });
   });
 
@@ -125,7 +132,10 @@ describe('rate limits, usage counters and quotas', () => {
         const update = { ...batch.batch[1], id: `${batch.batch[1].id}-update`, type: 'span-update', timestamp: new Date().toISOString() };
         expect((await postWithKey(stack, tenant.apiKey, NATIVE_TRACES, { batch: [...batch.batch, update] })).status).toBe(201);
       }
-      await eventually(() => counters(tenant.orgId), (c) => c.traces >= 5);
+      await eventually(
+        () => counters(tenant.orgId),
+        (c) => c.traces >= 5,
+      );
       await settled(tenant.orgId);
       expect(await counters(tenant.orgId)).toEqual({ traces: 5, spans: 5 });
 
@@ -141,7 +151,14 @@ describe('rate limits, usage counters and quotas', () => {
       });
 
       const env = { ...stack.env, XDG_CONFIG_HOME: `/tmp/spanlog-usage-${randomUUID()}` };
-      expect((await runCli(['login', '--api', stack.baseUrl, '--email', 'usage@spanlog.test', '--password', 'correct horse battery staple'], env)).code).toBe(0);
+      expect(
+        (
+          await runCli(
+            ['login', '--api', stack.baseUrl, '--email', 'usage@spanlog.test', '--password', 'correct horse battery staple'],
+            env,
+          )
+        ).code,
+      ).toBe(0);
       const cli = await runCli(['usage', '--org', tenant.orgId, '--json'], env);
       expect(cli.code).toBe(0);
       expect(JSON.parse(cli.stdout)).toMatchObject({ month, plan: 'free', traces: 5, spans: 5 });
@@ -154,7 +171,10 @@ describe('rate limits, usage counters and quotas', () => {
       // One trace short of the limit, then the last one through the API.
       await stack.db.query('INSERT INTO usage_counters (org_id, month, traces) VALUES ($1, $2, 9999)', [tenant.orgId, month]);
       expect((await postWithKey(stack, tenant.apiKey, NATIVE_TRACES, smallBatch(`quota-${randomUUID()}`))).status).toBe(201);
-      await eventually(() => counters(tenant.orgId), (c) => c.traces === 10_000);
+      await eventually(
+        () => counters(tenant.orgId),
+        (c) => c.traces === 10_000,
+      );
 
       // The API reads counters at most 5 s old.
       const refused = await eventually(
@@ -172,8 +192,12 @@ describe('rate limits, usage counters and quotas', () => {
       await setPlan(stack, tenant.orgId, 'pro');
       await settled(tenant.orgId);
       await stack.db.query('UPDATE usage_counters SET traces = 49999 WHERE org_id = $1 AND month = $2', [tenant.orgId, month]);
-      for (let i = 0; i < 3; i++) expect((await postWithKey(stack, tenant.apiKey, NATIVE_TRACES, smallBatch(`quota-${randomUUID()}`))).status).toBe(201);
-      await eventually(() => counters(tenant.orgId), (c) => c.traces === 50_002);
+      for (let i = 0; i < 3; i++)
+        expect((await postWithKey(stack, tenant.apiKey, NATIVE_TRACES, smallBatch(`quota-${randomUUID()}`))).status).toBe(201);
+      await eventually(
+        () => counters(tenant.orgId),
+        (c) => c.traces === 50_002,
+      );
       const session = await login(stack, 'quota@spanlog.test');
       expect(data(await query(stack, session.access_token, 'usage.get', { orgId: tenant.orgId }))).toMatchObject({
         plan: 'pro',
@@ -218,7 +242,10 @@ describe('rate limits, usage counters and quotas', () => {
       const { access_token: token } = await login(stack, 'busy@spanlog.test');
       const created: { status: number }[] = [];
       for (let i = 0; i < CREATION_RATE.perWindow; i++) {
-        const [procedure, input] = i % 2 ? ['apiKey.create', { projectId: owner.projectId, name: `k${i}` }] : ['project.create', { orgId: owner.orgId, name: `p${i}` }];
+        const [procedure, input] =
+          i % 2
+            ? ['apiKey.create', { projectId: owner.projectId, name: `k${i}` }]
+            : ['project.create', { orgId: owner.orgId, name: `p${i}` }];
         created.push(await mutate(stack, token, procedure, input));
       }
       expect(created.map((a) => a.status)).toEqual(created.map(() => 200));
@@ -231,7 +258,9 @@ describe('rate limits, usage counters and quotas', () => {
       const retryAfter = Number(refused.headers.get('retry-after'));
       expect(retryAfter).toBeGreaterThanOrEqual(1);
       expect(retryAfter).toBeLessThanOrEqual(CREATION_RATE.windowMs / 1_000);
-      expect(((await refused.json()) as { error: { message: string } }).error.message).toMatch(/at most \d+ organizations, projects and API keys a minute/);
+      expect(((await refused.json()) as { error: { message: string } }).error.message).toMatch(
+        /at most \d+ organizations, projects and API keys a minute/,
+      );
       const calm = await login(stack, 'calm@spanlog.test');
       data(await mutate(stack, calm.access_token, 'organization.create', { name: 'Calm 2' }));
     });
@@ -267,14 +296,18 @@ describe('rate limits, usage counters and quotas', () => {
         socket.write(head);
       });
 
-    it('answers 408 and closes the connection of a body sent a byte a second, within the request time-out', async () => {
-      const body = JSON.stringify({ batch: [] }).padEnd(200, ' ');
-      const head = `POST /api/v1/traces HTTP/1.1\r\nHost: spanlog\r\nAuthorization: Bearer sl_slow\r\nContent-Type: application/json\r\nContent-Length: ${body.length}\r\n\r\n`;
-      const stalledHeaders = 'GET /api/v1/health HTTP/1.1\r\nHost: spanlog\r\nX-Slow: ' + 'a'.repeat(200);
-      const bound = HTTP_TIMEOUTS.requestMs + HTTP_TIMEOUTS.checkIntervalMs + 5_000;
-      const [slowBody, stalled] = await Promise.all([trickle(head, body, bound), trickle(stalledHeaders, '', bound)]);
-      expect(slowBody).toMatch(/^HTTP\/1\.1 408 /);
-      expect(stalled).toMatch(/^HTTP\/1\.1 408 /);
-    }, HTTP_TIMEOUTS.requestMs + 20_000);
+    it(
+      'answers 408 and closes the connection of a body sent a byte a second, within the request time-out',
+      async () => {
+        const body = JSON.stringify({ batch: [] }).padEnd(200, ' ');
+        const head = `POST /api/v1/traces HTTP/1.1\r\nHost: spanlog\r\nAuthorization: Bearer sl_slow\r\nContent-Type: application/json\r\nContent-Length: ${body.length}\r\n\r\n`;
+        const stalledHeaders = 'GET /api/v1/health HTTP/1.1\r\nHost: spanlog\r\nX-Slow: ' + 'a'.repeat(200);
+        const bound = HTTP_TIMEOUTS.requestMs + HTTP_TIMEOUTS.checkIntervalMs + 5_000;
+        const [slowBody, stalled] = await Promise.all([trickle(head, body, bound), trickle(stalledHeaders, '', bound)]);
+        expect(slowBody).toMatch(/^HTTP\/1\.1 408 /);
+        expect(stalled).toMatch(/^HTTP\/1\.1 408 /);
+      },
+      HTTP_TIMEOUTS.requestMs + 20_000,
+    );
   });
 });

@@ -22,7 +22,8 @@ describe('GET /metrics (API and processor)', () => {
 
   const api = () => scrape(`${stack.baseUrl}/metrics`);
   const processor = () => scrape(stack.processorMetricsUrl);
-  const samples = (families: Families, name: string): Sample[] => [...families.values()].flatMap((f) => f.samples).filter((s) => s.name === name);
+  const samples = (families: Families, name: string): Sample[] =>
+    [...families.values()].flatMap((f) => f.samples).filter((s) => s.name === name);
 
   beforeAll(async () => {
     // Info, so that the request log can be checked for scrapes; a verification round every second.
@@ -34,9 +35,13 @@ describe('GET /metrics (API and processor)', () => {
     traceId = native.batch[0].body.id as string;
     await ingest(stack, tenant.apiKey, NATIVE_TRACES, native);
     const hex = randomBytes(16).toString('hex');
-    const spans = Array.from({ length: OTLP_SPANS }, (_, i) => span({ traceId: hex, spanId: randomBytes(8).toString('hex'), parentSpanId: '', name: `otlp ${i}` }));
+    const spans = Array.from({ length: OTLP_SPANS }, (_, i) =>
+      span({ traceId: hex, spanId: randomBytes(8).toString('hex'), parentSpanId: '', name: `otlp ${i}` }),
+    );
     await ingest(stack, tenant.apiKey, OTLP_TRACES, exportOf(spans));
-    const seq = await ingest(stack, tenant.apiKey, SCORES_PATH, { scores: Array.from({ length: SCORES }, (_, i) => ({ traceId, name: `quality ${i}`, value: i })) });
+    const seq = await ingest(stack, tenant.apiKey, SCORES_PATH, {
+      scores: Array.from({ length: SCORES }, (_, i) => ({ traceId, name: `quality ${i}`, value: i })),
+    });
     expect(await traceStatus(stack, tenant.apiKey, traceId, seq)).toBe(200);
   }, 120_000);
 
@@ -69,15 +74,22 @@ describe('GET /metrics (API and processor)', () => {
 
   it('API: counts and times requests by route pattern and status, never by URL, and leaves scrapes out of the request log', async () => {
     const { families } = await api();
-    const requests = (route: string, method: string, status: string) => value(families, 'spanlog_http_requests_total', { route, method, status });
+    const requests = (route: string, method: string, status: string) =>
+      value(families, 'spanlog_http_requests_total', { route, method, status });
     expect(requests('/api/v1/traces', 'POST', '201')).toBe(1);
     expect(requests('/api/v1/otel/traces', 'POST', '200')).toBe(1);
     expect(requests('/api/v1/scores', 'POST', '201')).toBe(1);
     expect(requests('/api/v1/traces/:id', 'GET', '200')).toBe(1);
     expect(requests('/api/v1/health', 'GET', '200')).toBeGreaterThanOrEqual(1);
-    const timed = value(families, 'spanlog_http_request_duration_seconds_count', { route: '/api/v1/traces', method: 'POST', status: '201' });
+    const timed = value(families, 'spanlog_http_request_duration_seconds_count', {
+      route: '/api/v1/traces',
+      method: 'POST',
+      status: '201',
+    });
     expect(timed).toBe(1);
-    expect(value(families, 'spanlog_http_request_duration_seconds_sum', { route: '/api/v1/traces', method: 'POST', status: '201' })).toBeGreaterThan(0);
+    expect(
+      value(families, 'spanlog_http_request_duration_seconds_sum', { route: '/api/v1/traces', method: 'POST', status: '201' }),
+    ).toBeGreaterThan(0);
     const routes = new Set(samples(families, 'spanlog_http_requests_total').map((s) => s.labels.route));
     expect([...routes].filter((route) => route.includes(traceId) || route.includes('?'))).toEqual([]);
 
@@ -112,23 +124,35 @@ describe('GET /metrics (API and processor)', () => {
     expect([...families.keys()].filter((name) => !name.startsWith('spanlog_'))).toEqual([]);
     expect(value(families, 'spanlog_process_cpu_user_seconds_total')).toBeGreaterThan(0);
     expect(value(families, 'spanlog_consumer_applied_messages_total', { consumer: 'ingest-projector' })).toBe(3);
-    expect(value(families, 'spanlog_projection_applied_spans_total', { projection: 'telemetry' })).toBe(NATIVE.traces * NATIVE.spansPerTrace + OTLP_SPANS);
+    expect(value(families, 'spanlog_projection_applied_spans_total', { projection: 'telemetry' })).toBe(
+      NATIVE.traces * NATIVE.spansPerTrace + OTLP_SPANS,
+    );
     // Telemetry's events are the stored requests; usage applies the counts of the rows they created (how many depends on batching), audit the login.
     expect(value(families, 'spanlog_projection_applied_events_total', { projection: 'telemetry' })).toBe(3);
     expect(value(families, 'spanlog_projection_applied_events_total', { projection: 'usage' })).toBeGreaterThan(0);
     expect(value(families, 'spanlog_projection_applied_events_total', { projection: 'audit' })).toBe(1);
     expect(value(families, 'spanlog_projection_recounted_buckets_total', { projection: 'model-stats' })).toBeGreaterThan(0);
     const deadLetters = samples(families, 'spanlog_dead_letters_total');
-    expect(deadLetters.map((s) => s.labels.consumer).sort()).toEqual(['audit-projector', 'evaluation-worker', 'ingest-projector', 'usage-projector']);
+    expect(deadLetters.map((s) => s.labels.consumer).sort()).toEqual([
+      'audit-projector',
+      'evaluation-worker',
+      'ingest-projector',
+      'usage-projector',
+    ]);
     expect(deadLetters.every((s) => s.value === 0)).toBe(true);
-    for (const outcome of ['pass', 'fail', 'error', 'skipped']) expect(value(families, 'spanlog_evaluator_calls_total', { outcome })).toBe(0);
+    for (const outcome of ['pass', 'fail', 'error', 'skipped'])
+      expect(value(families, 'spanlog_evaluator_calls_total', { outcome })).toBe(0);
     for (const outcome of ['finished', 'skipped', 'failed']) expect(value(families, 'spanlog_retention_runs_total', { outcome })).toBe(0);
-    for (const kind of ['traces', 'spans', 'scores', 'messages']) expect(value(families, 'spanlog_retention_deleted_total', { kind })).toBe(0);
+    for (const kind of ['traces', 'spans', 'scores', 'messages'])
+      expect(value(families, 'spanlog_retention_deleted_total', { kind })).toBe(0);
     expect(families.get('spanlog_nats_publish_duration_seconds')?.type).toBe('histogram');
   });
 
   it('processor: the scheduled verification finds the applied requests clean', async () => {
-    const { families } = await eventually(processor, ({ families: f }) => (value(f, 'spanlog_verify_rounds_total', { outcome: 'clean' }) ?? 0) >= 1);
+    const { families } = await eventually(
+      processor,
+      ({ families: f }) => (value(f, 'spanlog_verify_rounds_total', { outcome: 'clean' }) ?? 0) >= 1,
+    );
     expect(value(families, 'spanlog_verify_rounds_total', { outcome: 'mismatch' })).toBe(0);
     expect(value(families, 'spanlog_verify_rounds_total', { outcome: 'failed' })).toBe(0);
     expect(samples(families, 'spanlog_verify_mismatches_total').map((s) => s.value)).toEqual([0, 0, 0, 0, 0]);
@@ -142,8 +166,13 @@ describe('GET /metrics (API and processor)', () => {
     } finally {
       await nc.close();
     }
-    const { families } = await eventually(processor, ({ families: f }) => value(f, 'spanlog_dead_letters_total', { consumer: 'ingest-projector' }) === 1);
-    expect(sampleOf(families, 'spanlog_dead_letters_total', { consumer: 'ingest-projector' })?.labels.stream).toBe(`${stack.streamPrefix}INGEST`);
+    const { families } = await eventually(
+      processor,
+      ({ families: f }) => value(f, 'spanlog_dead_letters_total', { consumer: 'ingest-projector' }) === 1,
+    );
+    expect(sampleOf(families, 'spanlog_dead_letters_total', { consumer: 'ingest-projector' })?.labels.stream).toBe(
+      `${stack.streamPrefix}INGEST`,
+    );
     // Dead-lettered is handled: the lag does not wait for it.
     await eventually(processor, ({ families: f }) => value(f, 'spanlog_projection_lag_messages', { projection: 'telemetry' }) === 0);
 
@@ -154,14 +183,24 @@ describe('GET /metrics (API and processor)', () => {
   // Last: creating a monitor is audited, which the counts above do not expect.
   it('processor: shows monitors as counts by state and their oldest evaluation, with no project or monitor id in any label', async () => {
     const { access_token: token } = await login(stack, 'metrics@spanlog.test');
-    data(await mutate(stack, token, 'monitor.create', { projectId: tenant.projectId, name: 'errors', metric: 'error_rate', windowSeconds: 600, comparison: '>', threshold: 0.1 }));
+    data(
+      await mutate(stack, token, 'monitor.create', {
+        projectId: tenant.projectId,
+        name: 'errors',
+        metric: 'error_rate',
+        windowSeconds: 600,
+        comparison: '>',
+        threshold: 0.1,
+      }),
+    );
     const { families } = await processor();
     // Not evaluated yet (a round is a minute away): pending, as old as the monitor.
     expect(value(families, 'spanlog_monitors', { state: 'PENDING' })).toBe(1);
     for (const state of ['OK', 'ALERT', 'NO_DATA']) expect(value(families, 'spanlog_monitors', { state })).toBe(0);
     expect(value(families, 'spanlog_monitor_evaluation_age_max_seconds')).toBeLessThan(60);
     const uuid = /[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}/i;
-    const labelled = (f: Families) => [...f.values()].flatMap((family) => family.samples).filter((sample) => Object.values(sample.labels).some((v) => uuid.test(v)));
+    const labelled = (f: Families) =>
+      [...f.values()].flatMap((family) => family.samples).filter((sample) => Object.values(sample.labels).some((v) => uuid.test(v)));
     expect(labelled(families)).toEqual([]);
     expect(labelled((await api()).families)).toEqual([]);
   });

@@ -140,7 +140,16 @@ describe('native batch ingestion (POST /api/v1/traces → JetStream → processo
     const tooMany = await postWithKey(stack, key, NATIVE_TRACES, nativeBatch(1, 1_000));
     expect(tooMany.status).toBe(413);
     expect(await tooMany.json()).toMatchObject({ error: { code: 'PAYLOAD_TOO_LARGE' } });
-    const big = JSON.stringify({ batch: [{ id: 'e', type: 'trace-create', timestamp: new Date().toISOString(), body: { id: 't', name: 'x', input: 'x'.repeat(6 * 1024 * 1024) } }] });
+    const big = JSON.stringify({
+      batch: [
+        {
+          id: 'e',
+          type: 'trace-create',
+          timestamp: new Date().toISOString(),
+          body: { id: 't', name: 'x', input: 'x'.repeat(6 * 1024 * 1024) },
+        },
+      ],
+    });
     const tooBig = await postWithKey(stack, key, NATIVE_TRACES, big);
     expect(tooBig.status).toBe(413);
     expect(await tooBig.json()).toMatchObject({ error: { code: 'PAYLOAD_TOO_LARGE' } });
@@ -151,7 +160,12 @@ describe('native batch ingestion (POST /api/v1/traces → JetStream → processo
     let sent = 0;
     const body = new ReadableStream<Uint8Array>({
       pull(controller) {
-        if (sent === 0) controller.enqueue(new TextEncoder().encode('{"batch":[{"id":"e","type":"trace-create","timestamp":"2026-01-01T00:00:00Z","body":{"id":"t","name":"'));
+        if (sent === 0)
+          controller.enqueue(
+            new TextEncoder().encode(
+              '{"batch":[{"id":"e","type":"trace-create","timestamp":"2026-01-01T00:00:00Z","body":{"id":"t","name":"',
+            ),
+          );
         if (sent >= 6 * 1024 * 1024) return controller.close();
         controller.enqueue(piece);
         sent += piece.byteLength;
@@ -173,7 +187,12 @@ describe('native batch ingestion (POST /api/v1/traces → JetStream → processo
     const { seq } = await ingest({
       batch: [
         { id: `${traceId}-e1`, type: 'trace-create', timestamp: new Date().toISOString(), body: { id: traceId, name: 'big' } },
-        { id: `${traceId}-e2`, type: 'span-create', timestamp: new Date().toISOString(), body: { id: `${traceId}-s`, traceId, name: 'big span', startTime: new Date().toISOString(), input } },
+        {
+          id: `${traceId}-e2`,
+          type: 'span-create',
+          timestamp: new Date().toISOString(),
+          body: { id: `${traceId}-s`, traceId, name: 'big span', startTime: new Date().toISOString(), input },
+        },
       ],
     });
     const { body } = await get(`/api/v1/traces/${traceId}?minSeq=${seq}`);
@@ -208,7 +227,14 @@ describe('native batch ingestion (POST /api/v1/traces → JetStream → processo
   it('stores an input holding \\u0000 and lone surrogates sanitized, and the next batch still projects', async () => {
     const traceId = `nul-${randomUUID()}`;
     const { seq } = await ingest({
-      batch: [{ id: `${traceId}-e`, type: 'trace-create', timestamp: new Date().toISOString(), body: { id: traceId, name: 'nul\u0000name', input: { text: 'a\u0000b\ud800c' } } }],
+      batch: [
+        {
+          id: `${traceId}-e`,
+          type: 'trace-create',
+          timestamp: new Date().toISOString(),
+          body: { id: traceId, name: 'nul\u0000name', input: { text: 'a\u0000b\ud800c' } },
+        },
+      ],
     });
     const { body } = await get(`/api/v1/traces/${traceId}?minSeq=${seq}`);
     expect(body).toMatchObject({ name: 'nulname', input: { text: 'ab\ufffdc' } });
@@ -221,7 +247,12 @@ describe('native batch ingestion (POST /api/v1/traces → JetStream → processo
     const tag = `tag-${randomUUID()}`;
     const batch: NativeEvent[] = [];
     for (let i = 0; i < 5; i++) {
-      batch.push({ id: `${tag}-${i}`, type: 'trace-create', timestamp: new Date(Date.UTC(2026, 0, 1, 0, 0, i)).toISOString(), body: { id: `${tag}-t${i}`, name: 'listed', tags: [tag, 'common'], userId: i % 2 ? 'odd' : 'even' } });
+      batch.push({
+        id: `${tag}-${i}`,
+        type: 'trace-create',
+        timestamp: new Date(Date.UTC(2026, 0, 1, 0, 0, i)).toISOString(),
+        body: { id: `${tag}-t${i}`, name: 'listed', tags: [tag, 'common'], userId: i % 2 ? 'odd' : 'even' },
+      });
     }
     const { seq } = await ingest({ batch });
     const first = await get(`/api/v1/traces?tags=${tag},common&limit=2&minSeq=${seq}`);
@@ -240,7 +271,9 @@ describe('native batch ingestion (POST /api/v1/traces → JetStream → processo
 
   it('answers per-event errors beside the accepted count, and 400 when no event is valid', async () => {
     const good = nativeBatch(1, 1).batch;
-    const res = await postWithKey(stack, key, NATIVE_TRACES, { batch: [...good, { id: 'bad', type: 'span-create', timestamp: 'yesterday', body: {} }] });
+    const res = await postWithKey(stack, key, NATIVE_TRACES, {
+      batch: [...good, { id: 'bad', type: 'span-create', timestamp: 'yesterday', body: {} }],
+    });
     expect(res.status).toBe(201);
     const body = (await res.json()) as any;
     expect(body.accepted).toBe(2);

@@ -22,7 +22,11 @@ describe('OpenTelemetry JS SDK (OTLPTraceExporter, http/json) → Spanlog', () =
 
   /** An agent run as an instrumented app makes it: the real SDK, exporter and batch processor. */
   async function exportAgentRun(service: string, compression: Compression): Promise<AgentRun> {
-    const exporter = new OTLPTraceExporter({ url: `${stack.baseUrl}/api/v1/otel/traces`, headers: { Authorization: `Bearer ${key}` }, compression });
+    const exporter = new OTLPTraceExporter({
+      url: `${stack.baseUrl}/api/v1/otel/traces`,
+      headers: { Authorization: `Bearer ${key}` },
+      compression,
+    });
     const provider = new NodeTracerProvider({
       resource: resourceFromAttributes({ 'service.name': service }),
       spanProcessors: [new BatchSpanProcessor(exporter)],
@@ -68,7 +72,22 @@ describe('OpenTelemetry JS SDK (OTLPTraceExporter, http/json) → Spanlog', () =
 
   beforeAll(async () => {
     stack = await startStack();
-    const res = await runCli(['admin', 'bootstrap', '--email', 'sdk@spanlog.test', '--password', 'correct horse battery', '--org', 'SDK', '--project', 'main', '--json'], stack.env);
+    const res = await runCli(
+      [
+        'admin',
+        'bootstrap',
+        '--email',
+        'sdk@spanlog.test',
+        '--password',
+        'correct horse battery',
+        '--org',
+        'SDK',
+        '--project',
+        'main',
+        '--json',
+      ],
+      stack.env,
+    );
     expect(res).toMatchObject({ code: 0 });
     key = (JSON.parse(res.stdout) as { apiKey: string }).apiKey;
   }, 120_000);
@@ -104,6 +123,11 @@ describe('OpenTelemetry JS SDK (OTLPTraceExporter, http/json) → Spanlog', () =
       input: 'What is the weather in Paris?',
       output: 'Let me look it up.',
     });
-    expect(bySpanId[run.toolId]).toMatchObject({ name: 'get_weather', type: 'TOOL', parentId: root.id, attributes: expect.objectContaining({ 'tool.city': 'Paris' }) });
+    expect(bySpanId[run.toolId]).toMatchObject({
+      name: 'get_weather',
+      type: 'TOOL',
+      parentId: root.id,
+      attributes: expect.objectContaining({ 'tool.city': 'Paris' }),
+    });
   });
 });

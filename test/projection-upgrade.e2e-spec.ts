@@ -23,7 +23,8 @@ describe('automatic rebuild of an older projection version', () => {
   afterAll(() => stack?.stop());
 
   const get = (path: string) => send(stack, 'GET', path, { token: tenant.apiKey });
-  const servingVersion = async () => (await stack.db.query(`SELECT version FROM projection_versions WHERE projection = 'telemetry'`)).rows[0].version as number;
+  const servingVersion = async () =>
+    (await stack.db.query(`SELECT version FROM projection_versions WHERE projection = 'telemetry'`)).rows[0].version as number;
   /** Every trace of the project as a client reads it, by id. */
   const readAll = async (minSeq = '') => {
     const traces = new Map<string, unknown>();
@@ -43,8 +44,18 @@ describe('automatic rebuild of an older projection version', () => {
 
   it('rebuilds the telemetry projection when the code is newer, swaps it in, and answers every read meanwhile with the same traces', async () => {
     for (let i = 0; i < 5; i++) await ingest(stack, tenant.apiKey, NATIVE_TRACES, nativeBatch(2, 3, `upgrade-${i}`));
-    await ingest(stack, tenant.apiKey, OTLP_COLLECTOR_TRACES, readFileSync(resolve(FIXTURES, 'otlp/openai-agents-2025-09-30.json'), 'utf8'));
-    const seq = await ingest(stack, tenant.apiKey, SCORES, { scores: [{ traceId: 'upgrade-0-t0', name: 'quality', value: 0.7 }, { traceId: 'upgrade-1-t1', name: 'ok', value: true }] });
+    await ingest(
+      stack,
+      tenant.apiKey,
+      OTLP_COLLECTOR_TRACES,
+      readFileSync(resolve(FIXTURES, 'otlp/openai-agents-2025-09-30.json'), 'utf8'),
+    );
+    const seq = await ingest(stack, tenant.apiKey, SCORES, {
+      scores: [
+        { traceId: 'upgrade-0-t0', name: 'quality', value: 0.7 },
+        { traceId: 'upgrade-1-t1', name: 'ok', value: true },
+      ],
+    });
     // A new deployment's tables count as version 1; this code's version may be newer and rebuild them first.
     await eventually(servingVersion, (v) => v === telemetryProjection.version, 60_000);
     const before = await readAll(seq);
@@ -76,18 +87,40 @@ describe('automatic rebuild of an older projection version', () => {
   }, 180_000);
 
   it('recounts the overview stats counted before the operation dimension when model-stats is newer (issue 26)', async () => {
-    const statsVersion = async () => (await stack.db.query(`SELECT version FROM projection_versions WHERE projection = $1`, [modelStatsProjection.name])).rows[0].version as number;
+    const statsVersion = async () =>
+      (await stack.db.query(`SELECT version FROM projection_versions WHERE projection = $1`, [modelStatsProjection.name])).rows[0]
+        .version as number;
     const settled = async () => (await stack.db.query('SELECT count(*)::int AS n FROM stats_5m_dirty')).rows[0].n === 0;
     const at = new Date().toISOString();
     await ingest(stack, tenant.apiKey, NATIVE_TRACES, {
       batch: [
-        { id: 'ops-agent-e', type: 'span-create', timestamp: at, body: { id: 'ops-agent', traceId: 'ops-run', name: 'agent', type: 'AGENT', startTime: at, endTime: at } },
-        { id: 'ops-tool-e', type: 'span-create', timestamp: at, body: { id: 'ops-tool', traceId: 'ops-run', name: 'lookup', type: 'TOOL', startTime: at, endTime: at } },
-        { id: 'ops-chat-e', type: 'generation-create', timestamp: at, body: { id: 'ops-chat', traceId: 'ops-run', name: 'answer', model: 'gpt-4o', startTime: at, endTime: at } },
+        {
+          id: 'ops-agent-e',
+          type: 'span-create',
+          timestamp: at,
+          body: { id: 'ops-agent', traceId: 'ops-run', name: 'agent', type: 'AGENT', startTime: at, endTime: at },
+        },
+        {
+          id: 'ops-tool-e',
+          type: 'span-create',
+          timestamp: at,
+          body: { id: 'ops-tool', traceId: 'ops-run', name: 'lookup', type: 'TOOL', startTime: at, endTime: at },
+        },
+        {
+          id: 'ops-chat-e',
+          type: 'generation-create',
+          timestamp: at,
+          body: { id: 'ops-chat', traceId: 'ops-run', name: 'answer', model: 'gpt-4o', startTime: at, endTime: at },
+        },
       ],
     });
     const stored = async () =>
-      (await stack.db.query('SELECT bucket, span_type, model, trace_name, operation, calls, errors, latency_hist, cost_usd, total_tokens FROM span_stats_5m WHERE project_id = $1 ORDER BY 1, 2, 3, 4, 5', [tenant.projectId])).rows;
+      (
+        await stack.db.query(
+          'SELECT bucket, span_type, model, trace_name, operation, calls, errors, latency_hist, cost_usd, total_tokens FROM span_stats_5m WHERE project_id = $1 ORDER BY 1, 2, 3, 4, 5',
+          [tenant.projectId],
+        )
+      ).rows;
     const operations = (rows: any[]) => rows.map((r) => r.operation);
     await eventually(statsVersion, (v) => v === modelStatsProjection.version, 60_000);
     await eventually(stored, (rows) => ['chat', 'execute_tool', 'invoke_agent'].every((o) => operations(rows).includes(o)), 60_000);

@@ -24,11 +24,19 @@ describe('prompt templates', () => {
 
   afterAll(() => stack?.stop());
 
-  async function call(method: 'GET' | 'POST', path: string, init: { body?: unknown; key?: string | null; headers?: Record<string, string> } = {}): Promise<Answer> {
+  async function call(
+    method: 'GET' | 'POST',
+    path: string,
+    init: { body?: unknown; key?: string | null; headers?: Record<string, string> } = {},
+  ): Promise<Answer> {
     const key = init.key === undefined ? tenant.apiKey : init.key;
     const res = await fetch(`${stack.baseUrl}${path}`, {
       method,
-      headers: { ...(key ? { authorization: `Bearer ${key}` } : {}), ...(init.body !== undefined ? { 'content-type': 'application/json' } : {}), ...init.headers },
+      headers: {
+        ...(key ? { authorization: `Bearer ${key}` } : {}),
+        ...(init.body !== undefined ? { 'content-type': 'application/json' } : {}),
+        ...init.headers,
+      },
       body: init.body === undefined ? undefined : typeof init.body === 'string' ? init.body : JSON.stringify(init.body),
     });
     const text = await res.text();
@@ -48,15 +56,36 @@ describe('prompt templates', () => {
     const first = await push({ name: 'greeting', template: 'Hello {{name}}', commitMessage: 'first draft' });
     expect(first.status).toBe(201);
     expectRateLimitHeaders(first);
-    expect(first.body).toEqual({ name: 'greeting', version: 1, template: 'Hello {{name}}', labels: [], config: {}, commitMessage: 'first draft', createdAt: expect.any(String) });
+    expect(first.body).toEqual({
+      name: 'greeting',
+      version: 1,
+      template: 'Hello {{name}}',
+      labels: [],
+      config: {},
+      commitMessage: 'first draft',
+      createdAt: expect.any(String),
+    });
 
     const chat = [
       { role: 'system', content: 'You greet people.' },
       { role: 'user', content: 'Greet {{name}}.' },
     ];
-    const second = await push({ name: 'greeting', template: chat, labels: ['staging'], config: { model: 'gpt-4o-mini', temperature: 0.2 } });
+    const second = await push({
+      name: 'greeting',
+      template: chat,
+      labels: ['staging'],
+      config: { model: 'gpt-4o-mini', temperature: 0.2 },
+    });
     expect(second.status).toBe(201);
-    expect(second.body).toEqual({ name: 'greeting', version: 2, template: chat, labels: ['staging'], config: { model: 'gpt-4o-mini', temperature: 0.2 }, commitMessage: null, createdAt: expect.any(String) });
+    expect(second.body).toEqual({
+      name: 'greeting',
+      version: 2,
+      template: chat,
+      labels: ['staging'],
+      config: { model: 'gpt-4o-mini', temperature: 0.2 },
+      commitMessage: null,
+      createdAt: expect.any(String),
+    });
     expect(Date.parse(second.body.createdAt)).toBeGreaterThanOrEqual(Date.parse(first.body.createdAt));
 
     const latest = await get('?name=greeting');
@@ -129,7 +158,8 @@ describe('prompt templates', () => {
     expect(answers.map((a) => a.status)).toEqual(Array(20).fill(201));
     expect(answers.map((a) => a.body.version).sort((a, b) => a - b)).toEqual(Array.from({ length: 20 }, (_, i) => i + 1));
     // Each answer is the version it stored.
-    for (const answer of answers) expect((await get(`?name=contended&version=${answer.body.version}`)).body.template).toBe(answer.body.template);
+    for (const answer of answers)
+      expect((await get(`?name=contended&version=${answer.body.version}`)).body.template).toBe(answer.body.template);
     expect((await get('?name=contended')).body.version).toBe(20);
   });
 
@@ -217,16 +247,33 @@ describe('prompt templates', () => {
     const byKey = { actor_user_id: null, actor_api_key_id: tenant.apiKeyId, target: 'audited' };
     expect(rows).toEqual(
       expect.arrayContaining([
-        { ...byKey, action: 'prompt_template.created', details: { projectId: tenant.projectId, name: 'audited', version: 1, labels: ['production'], commitMessage: null } },
-        { ...byKey, action: 'prompt_template.label_moved', details: { projectId: tenant.projectId, name: 'audited', label: 'production', fromVersion: null, toVersion: 1 } },
-        { ...byKey, action: 'prompt_template.version_pushed', details: { projectId: tenant.projectId, name: 'audited', version: 2, labels: ['production'], commitMessage: 'better' } },
-        { ...byKey, action: 'prompt_template.label_moved', details: { projectId: tenant.projectId, name: 'audited', label: 'production', fromVersion: 1, toVersion: 2 } },
+        {
+          ...byKey,
+          action: 'prompt_template.created',
+          details: { projectId: tenant.projectId, name: 'audited', version: 1, labels: ['production'], commitMessage: null },
+        },
+        {
+          ...byKey,
+          action: 'prompt_template.label_moved',
+          details: { projectId: tenant.projectId, name: 'audited', label: 'production', fromVersion: null, toVersion: 1 },
+        },
+        {
+          ...byKey,
+          action: 'prompt_template.version_pushed',
+          details: { projectId: tenant.projectId, name: 'audited', version: 2, labels: ['production'], commitMessage: 'better' },
+        },
+        {
+          ...byKey,
+          action: 'prompt_template.label_moved',
+          details: { projectId: tenant.projectId, name: 'audited', label: 'production', fromVersion: 1, toVersion: 2 },
+        },
       ]),
     );
   });
 
   describe('spanlog prompts', () => {
-    const cli = async (args: string[], env: NodeJS.ProcessEnv = { ...stack.env, SPANLOG_API_KEY: tenant.apiKey }) => runCli([...args, '--api', stack.baseUrl], env);
+    const cli = async (args: string[], env: NodeJS.ProcessEnv = { ...stack.env, SPANLOG_API_KEY: tenant.apiKey }) =>
+      runCli([...args, '--api', stack.baseUrl], env);
     /** The stack's environment holds no key: only --key gives one. */
     const keyless = () => stack.env;
     const json = async (args: string[], env?: NodeJS.ProcessEnv) => {
@@ -236,8 +283,30 @@ describe('prompt templates', () => {
     };
 
     it('pushes text and chat templates, gets them by version and label, and lists them', async () => {
-      const text = await json(['prompts', 'push', 'cli/summary', '--template', 'Summarize {{text}}', '--label', 'production', '--label', 'staging', '--config', '{"model":"gpt-4o"}', '--message', 'from the CLI']);
-      expect(text).toEqual({ name: 'cli/summary', version: 1, template: 'Summarize {{text}}', labels: ['production', 'staging'], config: { model: 'gpt-4o' }, commitMessage: 'from the CLI', createdAt: expect.any(String) });
+      const text = await json([
+        'prompts',
+        'push',
+        'cli/summary',
+        '--template',
+        'Summarize {{text}}',
+        '--label',
+        'production',
+        '--label',
+        'staging',
+        '--config',
+        '{"model":"gpt-4o"}',
+        '--message',
+        'from the CLI',
+      ]);
+      expect(text).toEqual({
+        name: 'cli/summary',
+        version: 1,
+        template: 'Summarize {{text}}',
+        labels: ['production', 'staging'],
+        config: { model: 'gpt-4o' },
+        commitMessage: 'from the CLI',
+        createdAt: expect.any(String),
+      });
 
       const dir = await mkdtemp(join(tmpdir(), 'spanlog-prompts-'));
       const messages = [
@@ -248,10 +317,15 @@ describe('prompt templates', () => {
       writeFileSync(join(dir, 'plain.txt'), 'Line one\nLine two\n');
       const chat = await json(['prompts', 'push', 'cli/summary', '--file', join(dir, 'chat.json'), '--label', 'staging']);
       expect(chat).toMatchObject({ version: 2, template: messages, labels: ['staging'] });
-      expect(await json(['prompts', 'push', 'cli/plain', '--file', join(dir, 'plain.txt'), '--key', tenant.apiKey], keyless())).toMatchObject({ version: 1, template: 'Line one\nLine two\n' });
+      expect(
+        await json(['prompts', 'push', 'cli/plain', '--file', join(dir, 'plain.txt'), '--key', tenant.apiKey], keyless()),
+      ).toMatchObject({ version: 1, template: 'Line one\nLine two\n' });
 
       expect(await json(['prompts', 'get', 'cli/summary'])).toMatchObject({ version: 1, labels: ['production'] });
-      expect(await json(['prompts', 'get', 'cli/summary', '--label', 'staging'])).toMatchObject({ version: 2, labels: ['latest', 'staging'] });
+      expect(await json(['prompts', 'get', 'cli/summary', '--label', 'staging'])).toMatchObject({
+        version: 2,
+        labels: ['latest', 'staging'],
+      });
       expect(await json(['prompts', 'get', 'cli/summary', '--version', '1'])).toMatchObject({ version: 1, template: 'Summarize {{text}}' });
       const human = await cli(['prompts', 'get', 'cli/summary', '--label', 'staging']);
       expect(human.code).toBe(0);
@@ -259,7 +333,11 @@ describe('prompt templates', () => {
       expect(human.stdout).toContain('system: Summarize.');
 
       const listed = await json(['prompts', 'list', '--limit', '100']);
-      expect(listed.data).toEqual(expect.arrayContaining([expect.objectContaining({ name: 'cli/summary', latestVersion: 2, labels: ['latest', 'production', 'staging'] })]));
+      expect(listed.data).toEqual(
+        expect.arrayContaining([
+          expect.objectContaining({ name: 'cli/summary', latestVersion: 2, labels: ['latest', 'production', 'staging'] }),
+        ]),
+      );
     });
 
     it('fails with one line on stderr and a non-zero exit', async () => {
@@ -268,8 +346,14 @@ describe('prompt templates', () => {
         [['prompts', 'push', 'x', '--template', 'a', '--file', '/nonexistent'], /give --template or --file, not both/],
         [['prompts', 'push', 'x', '--file', '/nonexistent/prompt.txt'], /--file: cannot read/],
         [['prompts', 'push', 'x', '--template', 'a', '--config', '[1]'], /--config: must be a JSON object/],
-        [['prompts', 'push', 'x', '--template', 'a', '--label', 'latest'], /labels\[0\]: "latest" is reserved: .* \(400 VALIDATION_ERROR\)/],
-        [['prompts', 'get', 'cli/summary', '--version', '1', '--label', 'staging'], /version, label: give one of them, not both \(400 VALIDATION_ERROR\)/],
+        [
+          ['prompts', 'push', 'x', '--template', 'a', '--label', 'latest'],
+          /labels\[0\]: "latest" is reserved: .* \(400 VALIDATION_ERROR\)/,
+        ],
+        [
+          ['prompts', 'get', 'cli/summary', '--version', '1', '--label', 'staging'],
+          /version, label: give one of them, not both \(400 VALIDATION_ERROR\)/,
+        ],
         [['prompts', 'get', 'no-such-prompt'], /\(404 NOT_FOUND\)/],
       ];
       const noKey = await cli(['prompts', 'list'], keyless());

@@ -31,7 +31,11 @@ describe('spanlog rebuild', () => {
   afterAll(() => stack?.stop());
 
   const indexNames = async () =>
-    (await stack.db.query(`SELECT tablename, indexname FROM pg_indexes WHERE tablename IN ('traces', 'spans', 'scores') AND schemaname = current_schema() ORDER BY 1, 2`)).rows;
+    (
+      await stack.db.query(
+        `SELECT tablename, indexname FROM pg_indexes WHERE tablename IN ('traces', 'spans', 'scores') AND schemaname = current_schema() ORDER BY 1, 2`,
+      )
+    ).rows;
   const usage = async () => (await stack.db.query('SELECT org_id, month, traces, spans FROM usage_counters ORDER BY 1, 2')).rows;
   const tracesCounted = async (orgId: string) => (await usageOf(stack, orgId)).traces;
   const rebuild = async () => {
@@ -46,9 +50,24 @@ describe('spanlog rebuild', () => {
     return {
       batch: [
         { id: `${traceId}-update`, type: 'trace-create', timestamp: t(2_000), body: { id: traceId, name: 'renamed later', tags: ['b'] } },
-        { id: `${traceId}-create`, type: 'trace-create', timestamp: t(0), body: { id: traceId, name: 'first name', userId: 'u-1', metadata: { n: 1 } } },
-        { id: `${traceId}-span`, type: 'span-create', timestamp: t(0), body: { id: `${traceId}-s`, traceId, name: 'llm call', type: 'LLM', startTime: t(0), model: 'gpt-x' } },
-        { id: `${traceId}-span-end`, type: 'span-update', timestamp: t(1_000), body: { id: `${traceId}-s`, traceId, endTime: t(900), output: { text: 'done' } } },
+        {
+          id: `${traceId}-create`,
+          type: 'trace-create',
+          timestamp: t(0),
+          body: { id: traceId, name: 'first name', userId: 'u-1', metadata: { n: 1 } },
+        },
+        {
+          id: `${traceId}-span`,
+          type: 'span-create',
+          timestamp: t(0),
+          body: { id: `${traceId}-s`, traceId, name: 'llm call', type: 'LLM', startTime: t(0), model: 'gpt-x' },
+        },
+        {
+          id: `${traceId}-span-end`,
+          type: 'span-update',
+          timestamp: t(1_000),
+          body: { id: `${traceId}-s`, traceId, endTime: t(900), output: { text: 'done' } },
+        },
         { id: `${traceId}-score`, type: 'score-create', timestamp: t(0), body: { traceId, name: 'quality', value: 0.5 } },
       ],
     };
@@ -66,9 +85,15 @@ describe('spanlog rebuild', () => {
       seq = await ingest(stack, pro.apiKey, OTLP_COLLECTOR_TRACES, readFileSync(resolve(OTLP_FIXTURES, name), 'utf8'));
     }
     // Scores of the scores endpoint: by native id, by OTel id, twice with one id, and one whose trace never comes.
-    expect((await fetch(`${stack.baseUrl}/api/v1/traces?limit=1&minSeq=${seq}`, { headers: { authorization: `Bearer ${pro.apiKey}` } })).status).toBe(200);
-    const otelTrace = (await stack.db.query('SELECT otel_trace_id FROM traces WHERE project_id = $1 AND otel_trace_id IS NOT NULL LIMIT 1', [pro.projectId])).rows[0]?.otel_trace_id;
-    const keptTrace = (await stack.db.query('SELECT external_id FROM traces WHERE project_id = $1 AND external_id IS NOT NULL LIMIT 1', [pro.projectId])).rows[0]?.external_id;
+    expect(
+      (await fetch(`${stack.baseUrl}/api/v1/traces?limit=1&minSeq=${seq}`, { headers: { authorization: `Bearer ${pro.apiKey}` } })).status,
+    ).toBe(200);
+    const otelTrace = (
+      await stack.db.query('SELECT otel_trace_id FROM traces WHERE project_id = $1 AND otel_trace_id IS NOT NULL LIMIT 1', [pro.projectId])
+    ).rows[0]?.otel_trace_id;
+    const keptTrace = (
+      await stack.db.query('SELECT external_id FROM traces WHERE project_id = $1 AND external_id IS NOT NULL LIMIT 1', [pro.projectId])
+    ).rows[0]?.external_id;
     await ingest(stack, pro.apiKey, SCORES, { id: 'rebuilt-1', traceId: keptTrace, name: 'helpful', value: 0.25 });
     seq = await ingest(stack, pro.apiKey, SCORES, {
       scores: [
@@ -81,11 +106,21 @@ describe('spanlog rebuild', () => {
     expect(await traceStatus(stack, free.apiKey, expiredTrace, seq)).toBe(200);
 
     // Free keeps 7 days: as of eight days on, its trace is deleted; a late span does not bring it back.
-    const retention = await runCli(['admin', 'retention', 'run', '--now', new Date(Date.now() + 8 * DAY_MS).toISOString(), '--json'], stack.env);
+    const retention = await runCli(
+      ['admin', 'retention', 'run', '--now', new Date(Date.now() + 8 * DAY_MS).toISOString(), '--json'],
+      stack.env,
+    );
     expect(retention.code).toBe(0);
     const at = new Date().toISOString();
     seq = await ingest(stack, free.apiKey, NATIVE_TRACES, {
-      batch: [{ id: `${expiredTrace}-late`, type: 'span-create', timestamp: at, body: { id: `${expiredTrace}-late-span`, traceId: expiredTrace, name: 'late', startTime: at } }],
+      batch: [
+        {
+          id: `${expiredTrace}-late`,
+          type: 'span-create',
+          timestamp: at,
+          body: { id: `${expiredTrace}-late-span`, traceId: expiredTrace, name: 'late', startTime: at },
+        },
+      ],
     });
     expect(await traceStatus(stack, free.apiKey, expiredTrace, seq)).toBe(404);
 
@@ -94,7 +129,10 @@ describe('spanlog rebuild', () => {
     expect(live.traces.filter((t) => t.project_id === free.projectId)).toEqual([]);
     const indexesBefore = await indexNames();
     const proTraces = live.traces.filter((t) => t.project_id === pro.projectId).length;
-    await eventually(() => tracesCounted(pro.orgId), (n) => n === proTraces);
+    await eventually(
+      () => tracesCounted(pro.orgId),
+      (n) => n === proTraces,
+    );
     const usageBefore = await usage();
 
     // Damage the live tables, so that only a rebuild from the stream can give them back.
@@ -102,7 +140,14 @@ describe('spanlog rebuild', () => {
     await stack.db.query('DELETE FROM spans WHERE id IN (SELECT id FROM spans LIMIT 5)');
 
     const result = await rebuild();
-    expect(result).toMatchObject({ projection: 'telemetry', version: telemetryProjection.version, skipped: 0, traces: live.traces.length, spans: live.spans.length, scores: live.scores.length });
+    expect(result).toMatchObject({
+      projection: 'telemetry',
+      version: telemetryProjection.version,
+      skipped: 0,
+      traces: live.traces.length,
+      spans: live.spans.length,
+      scores: live.scores.length,
+    });
     expect(result.messages).toBeGreaterThan(20);
 
     expect(await telemetryRows(stack)).toEqual(live);
@@ -113,7 +158,9 @@ describe('spanlog rebuild', () => {
     expect(schemas).toEqual([]);
     const { rows: checkpoints } = await stack.db.query('SELECT projection, version, seq FROM projection_checkpoints');
     // Read as text, whichever parser of bigint the test process has (importing the projections installs a numeric one).
-    expect(checkpoints.map((c) => ({ ...c, seq: String(c.seq) }))).toEqual([{ projection: 'telemetry', version: telemetryProjection.version, seq: String(result.lastSeq) }]);
+    expect(checkpoints.map((c) => ({ ...c, seq: String(c.seq) }))).toEqual([
+      { projection: 'telemetry', version: telemetryProjection.version, seq: String(result.lastSeq) },
+    ]);
   });
 
   it('loses nothing acknowledged while it runs, and the live projection carries on in the new tables', async () => {
@@ -123,7 +170,11 @@ describe('spanlog rebuild', () => {
       const batch = Array.from({ length: 10 }, (_, j) => nativeTrace(`backlog-${i}-${j}-${randomUUID()}`).batch).flat();
       seq = await ingest(stack, pro.apiKey, NATIVE_TRACES, { batch });
     }
-    await eventually(() => traceStatus(stack, pro.apiKey, 'no-such-trace', seq), (status) => status === 404, 60_000);
+    await eventually(
+      () => traceStatus(stack, pro.apiKey, 'no-such-trace', seq),
+      (status) => status === 404,
+      60_000,
+    );
 
     const running = rebuild();
     let done = false;
@@ -137,23 +188,38 @@ describe('spanlog rebuild', () => {
     expect(result.skipped).toBe(0);
 
     for (const { traceId, seq: ackSeq } of acked) expect(await traceStatus(stack, pro.apiKey, traceId, ackSeq)).toBe(200);
-    const { rows } = await stack.db.query(`SELECT count(*)::int AS n FROM traces WHERE project_id = $1 AND name = 'renamed later'`, [pro.projectId]);
+    const { rows } = await stack.db.query(`SELECT count(*)::int AS n FROM traces WHERE project_id = $1 AND name = 'renamed later'`, [
+      pro.projectId,
+    ]);
     expect(rows[0].n).toBe(20 + 1_500 + acked.length);
     // Each trace counted once: by the live projection, never by the rebuild.
     const stored = (await stack.db.query('SELECT count(*)::int AS n FROM traces WHERE project_id = $1', [pro.projectId])).rows[0].n;
-    expect(await eventually(() => tracesCounted(pro.orgId), (n) => n >= stored)).toBe(stored);
+    expect(
+      await eventually(
+        () => tracesCounted(pro.orgId),
+        (n) => n >= stored,
+      ),
+    ).toBe(stored);
   });
 
   it('rebuilds usage and audit from their streams: the same rows, each count once after the telemetry rebuilds', async () => {
     // Every column but the times a row was last written, which a rebuild writes anew.
     const plainRows = async () => ({
-      counters: (await stack.db.query('SELECT org_id, month, traces, spans, eval_runs FROM usage_counters ORDER BY org_id, month COLLATE "C"')).rows,
+      counters: (
+        await stack.db.query('SELECT org_id, month, traces, spans, eval_runs FROM usage_counters ORDER BY org_id, month COLLATE "C"')
+      ).rows,
       applied: (await stack.db.query('SELECT id FROM usage_applied ORDER BY id')).rows,
       audit: (await stack.db.query('SELECT to_jsonb(a) AS row FROM audit_log a ORDER BY id')).rows,
     });
     const stored = (await stack.db.query('SELECT count(*)::int AS n FROM traces WHERE project_id = $1', [pro.projectId])).rows[0].n;
-    await eventually(() => tracesCounted(pro.orgId), (n) => n === stored);
-    await eventually(async () => (await stack.db.query('SELECT count(*)::int AS n FROM usage_outbox')).rows[0].n, (n) => n === 0);
+    await eventually(
+      () => tracesCounted(pro.orgId),
+      (n) => n === stored,
+    );
+    await eventually(
+      async () => (await stack.db.query('SELECT count(*)::int AS n FROM usage_outbox')).rows[0].n,
+      (n) => n === 0,
+    );
     const before = await plainRows();
     expect(before.audit.length).toBeGreaterThan(0);
 
@@ -165,13 +231,20 @@ describe('spanlog rebuild', () => {
     expect(res.code).toBe(0);
     const { projections } = JSON.parse(res.stdout) as { projections: Record<string, unknown>[] };
     expect(projections).toMatchObject([
-      { projection: 'usage', version: 1, skipped: 0, rows: { usage_applied: before.applied.length, usage_counters: before.counters.length } },
+      {
+        projection: 'usage',
+        version: 1,
+        skipped: 0,
+        rows: { usage_applied: before.applied.length, usage_counters: before.counters.length },
+      },
       { projection: 'audit', version: 1, skipped: 0, rows: { audit_log: before.audit.length } },
     ]);
 
     expect(await plainRows()).toEqual(before);
     expect(await tracesCounted(pro.orgId)).toBe(stored);
-    const { rows: versions } = await stack.db.query(`SELECT projection, version FROM projection_versions WHERE projection IN ('usage', 'audit') ORDER BY 1`);
+    const { rows: versions } = await stack.db.query(
+      `SELECT projection, version FROM projection_versions WHERE projection IN ('usage', 'audit') ORDER BY 1`,
+    );
     expect(versions).toEqual([
       { projection: 'audit', version: 1 },
       { projection: 'usage', version: 1 },

@@ -45,12 +45,23 @@ describe('spanlog replay', () => {
     return {
       batch: [
         { id: `${traceId}-t`, type: 'trace-create', timestamp: at, body: { id: traceId, name: 'agent run', tags: ['replay'] } },
-        { id: `${traceId}-llm`, type: 'generation-create', timestamp: at, body: { id: `${traceId}-llm`, traceId, name: 'chat', startTime: at, model: 'm', usage: { input: 3, output: 4 }, output: 'yes' } },
-        { id: `${traceId}-tool`, type: 'span-create', timestamp: at, body: { id: `${traceId}-tool`, traceId, name: 'search', type: 'TOOL', startTime: at, output: 'doc' } },
+        {
+          id: `${traceId}-llm`,
+          type: 'generation-create',
+          timestamp: at,
+          body: { id: `${traceId}-llm`, traceId, name: 'chat', startTime: at, model: 'm', usage: { input: 3, output: 4 }, output: 'yes' },
+        },
+        {
+          id: `${traceId}-tool`,
+          type: 'span-create',
+          timestamp: at,
+          body: { id: `${traceId}-tool`, traceId, name: 'search', type: 'TOOL', startTime: at, output: 'doc' },
+        },
       ],
     };
   };
-  const evalJobs = async () => Number((await stack.db.query(`SELECT count(*) FROM eval_jobs WHERE project_id = $1`, [tenant.projectId])).rows[0].count);
+  const evalJobs = async () =>
+    Number((await stack.db.query(`SELECT count(*) FROM eval_jobs WHERE project_id = $1`, [tenant.projectId])).rows[0].count);
 
   it('brings back rows removed behind the projection, changes nothing else, calls no webhook and counts no usage again, however often it runs', async () => {
     data(await mutate(stack, session.access_token, 'evaluator.create', { projectId: tenant.projectId, name: 'judge', url: webhook.url }));
@@ -59,7 +70,11 @@ describe('spanlog replay', () => {
     expect(await traceStatus(stack, tenant.apiKey, 'run-4', seq)).toBe(200);
     await ingest(stack, other.apiKey, NATIVE_TRACES, agentRun('other-run'));
     // Each LLM call evaluated once, its score back through INGEST as a request of the project.
-    await eventually(async () => (await telemetryRows(stack, tenant.projectId)).scores.length, (n) => n === 5, 30_000);
+    await eventually(
+      async () => (await telemetryRows(stack, tenant.projectId)).scores.length,
+      (n) => n === 5,
+      30_000,
+    );
     expect(webhook.calls).toBe(5);
     // An evaluator added later selects every LLM call so far: a replay must not call it for them.
     data(await mutate(stack, session.access_token, 'evaluator.create', { projectId: tenant.projectId, name: 'late', url: webhook.url }));
@@ -72,7 +87,15 @@ describe('spanlog replay', () => {
     await stack.db.query(`DELETE FROM spans WHERE project_id = $1 AND external_id IN ('run-1-llm', 'run-3-tool')`, [tenant.projectId]);
     const first = await replay('--from-seq', '1');
     // 5 runs, 5 evaluation scores and the request that settled usage.
-    expect(first).toMatchObject({ projectId: tenant.projectId, stream: `${stack.streamPrefix}INGEST`, fromSeq: 1, messages: 11, applied: 11, skipped: 0, deadLettered: 0 });
+    expect(first).toMatchObject({
+      projectId: tenant.projectId,
+      stream: `${stack.streamPrefix}INGEST`,
+      fromSeq: 1,
+      messages: 11,
+      applied: 11,
+      skipped: 0,
+      deadLettered: 0,
+    });
     expect(first.toSeq).toBeGreaterThanOrEqual(12);
     expect(await telemetryRows(stack, tenant.projectId)).toEqual(original);
     expect(await telemetryRows(stack, other.projectId)).toEqual(otherRows);
@@ -96,12 +119,30 @@ describe('spanlog replay', () => {
     const nc = await connect({ servers: stack.env.NATS_URL });
     try {
       const h = natsHeaders();
-      const envelope = { schema: INGEST_SCHEMAS.nativeBatch, orgId: tenant.orgId, projectId: tenant.projectId, apiKeyId: tenant.apiKeyId, receivedAt: new Date().toISOString(), requestId: randomUUID(), chunkIndex: 0, chunkCount: 1 };
+      const envelope = {
+        schema: INGEST_SCHEMAS.nativeBatch,
+        orgId: tenant.orgId,
+        projectId: tenant.projectId,
+        apiKeyId: tenant.apiKeyId,
+        receivedAt: new Date().toISOString(),
+        requestId: randomUUID(),
+        chunkIndex: 0,
+        chunkCount: 1,
+      };
       for (const [k, v] of Object.entries(envelopeToHeaders(envelope))) h.set(k, v);
-      const poisoned = (await nc.jetstream().publish(`${stack.streamPrefix}ingest.${tenant.orgId}.${tenant.projectId}.batch`, new TextEncoder().encode('{"batch": 1}'), { headers: h })).seq;
+      const poisoned = (
+        await nc
+          .jetstream()
+          .publish(`${stack.streamPrefix}ingest.${tenant.orgId}.${tenant.projectId}.batch`, new TextEncoder().encode('{"batch": 1}'), {
+            headers: h,
+          })
+      ).seq;
       const jsm = await nc.jetstreamManager();
       const dlq = `${stack.streamPrefix}DLQ`;
-      await eventually(async () => (await jsm.streams.info(dlq)).state.messages, (n) => n === 1);
+      await eventually(
+        async () => (await jsm.streams.info(dlq)).state.messages,
+        (n) => n === 1,
+      );
 
       const fromTime = await replay('--from-time', since.toISOString());
       expect(fromTime).toMatchObject({ messages: 3, applied: 2, skipped: 0, deadLettered: 1, toSeq: poisoned });
@@ -119,11 +160,21 @@ describe('spanlog replay', () => {
   });
 
   it('refuses a start given twice or not at all, and a project that does not exist, in one line', async () => {
-    const both = await runCli(['replay', '--project', tenant.projectId, '--from-seq', '1', '--from-time', new Date().toISOString()], stack.env);
+    const both = await runCli(
+      ['replay', '--project', tenant.projectId, '--from-seq', '1', '--from-time', new Date().toISOString()],
+      stack.env,
+    );
     expect(both).toMatchObject({ code: 1, stderr: 'spanlog: give one of --from-seq and --from-time\n' });
-    expect((await runCli(['replay', '--project', tenant.projectId], stack.env)).stderr).toBe('spanlog: give one of --from-seq and --from-time\n');
-    expect((await runCli(['replay', '--project', tenant.projectId, '--from-seq', '0'], stack.env)).stderr).toBe('spanlog: --from-seq must be a stream sequence (a whole number from 1)\n');
+    expect((await runCli(['replay', '--project', tenant.projectId], stack.env)).stderr).toBe(
+      'spanlog: give one of --from-seq and --from-time\n',
+    );
+    expect((await runCli(['replay', '--project', tenant.projectId, '--from-seq', '0'], stack.env)).stderr).toBe(
+      'spanlog: --from-seq must be a stream sequence (a whole number from 1)\n',
+    );
     const unknown = randomUUID();
-    expect(await runCli(['replay', '--project', unknown, '--from-seq', '1'], stack.env)).toMatchObject({ code: 1, stderr: `spanlog: no project ${unknown}\n` });
+    expect(await runCli(['replay', '--project', unknown, '--from-seq', '1'], stack.env)).toMatchObject({
+      code: 1,
+      stderr: `spanlog: no project ${unknown}\n`,
+    });
   });
 });

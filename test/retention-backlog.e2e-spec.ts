@@ -32,13 +32,21 @@ describe('a retention run while a backlog drains', () => {
   afterAll(() => stack?.stop());
 
   const spanRows = async (projectId: string): Promise<{ spans: number; distinct: number }> =>
-    (await stack.db.query('SELECT count(*)::int AS spans, count(DISTINCT otel_span_id)::int AS distinct FROM spans WHERE project_id = $1 AND otel_span_id IS NOT NULL', [projectId])).rows[0];
+    (
+      await stack.db.query(
+        'SELECT count(*)::int AS spans, count(DISTINCT otel_span_id)::int AS distinct FROM spans WHERE project_id = $1 AND otel_span_id IS NOT NULL',
+        [projectId],
+      )
+    ).rows[0];
 
   it('leaves every acknowledged span of the backlog stored exactly once, and removes only the expired requests', async () => {
     // Expired data of both organizations, received before the cutoff the run will use.
     await ingest(stack, loaded.apiKey, NATIVE_TRACES, smallBatch('old-loaded'));
     await ingest(stack, other.apiKey, NATIVE_TRACES, smallBatch('old-other'));
-    await eventually(async () => (await stack.db.query('SELECT count(*)::int AS n FROM traces')).rows[0].n, (n) => n === 2);
+    await eventually(
+      async () => (await stack.db.query('SELECT count(*)::int AS n FROM traces')).rows[0].n,
+      (n) => n === 2,
+    );
     await sleep(1_500);
     const cutoff = Date.now();
     await sleep(1_500);
@@ -55,7 +63,11 @@ describe('a retention run while a backlog drains', () => {
             stack,
             loaded.apiKey,
             OTLP_TRACES,
-            exportOf(spanIds.map((spanId, s) => span({ traceId, spanId, parentSpanId: s === 0 ? '' : spanIds[0], name: `step ${s}`, attributes: attrs({ n: s }) }))),
+            exportOf(
+              spanIds.map((spanId, s) =>
+                span({ traceId, spanId, parentSpanId: s === 0 ? '' : spanIds[0], name: `step ${s}`, attributes: attrs({ n: s }) }),
+              ),
+            ),
           );
         }
       }),
@@ -63,19 +75,31 @@ describe('a retention run while a backlog drains', () => {
 
     await stack.startProcessor();
     // The drain has begun, and most of the backlog is still pending.
-    await eventually(() => spanRows(loaded.projectId), (r) => r.spans > 0, 60_000);
+    await eventually(
+      () => spanRows(loaded.projectId),
+      (r) => r.spans > 0,
+      60_000,
+    );
     const run = await runCli(['admin', 'retention', 'run', '--now', new Date(cutoff + 30 * DAY_MS).toISOString(), '--json'], stack.env);
     expect(run).toMatchObject({ code: 0 });
     const removed = Object.fromEntries(
-      (JSON.parse(run.stdout) as { organizations: { orgId: string; traces: number; removedMessages: number }[] }).organizations.map((o) => [o.orgId, o]),
+      (JSON.parse(run.stdout) as { organizations: { orgId: string; traces: number; removedMessages: number }[] }).organizations.map((o) => [
+        o.orgId,
+        o,
+      ]),
     );
     expect(removed[loaded.orgId]).toMatchObject({ traces: 1, removedMessages: 1 });
     expect(removed[other.orgId]).toMatchObject({ traces: 1, removedMessages: 1 });
 
     const total = EXPORTS * SPANS_PER_EXPORT;
-    const stored = await eventually(() => spanRows(loaded.projectId), (r) => r.spans >= total, 240_000);
+    const stored = await eventually(
+      () => spanRows(loaded.projectId),
+      (r) => r.spans >= total,
+      240_000,
+    );
     expect(stored).toEqual({ spans: total, distinct: total });
-    const expired = (await stack.db.query(`SELECT count(*)::int AS n FROM traces WHERE external_id IN ('old-loaded', 'old-other')`)).rows[0].n;
+    const expired = (await stack.db.query(`SELECT count(*)::int AS n FROM traces WHERE external_id IN ('old-loaded', 'old-other')`)).rows[0]
+      .n;
     expect(expired).toBe(0);
     const deadLettered = await runCli(['verify', '--json'], stack.env);
     expect(deadLettered).toMatchObject({ code: 0 });

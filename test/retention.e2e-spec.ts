@@ -14,7 +14,8 @@ describe('retention (SPEC 8.5)', () => {
 
   beforeAll(async () => {
     stack = await startStack();
-    for (const plan of ['free', 'pro', 'enterprise'] as const) tenants[plan] = await bootstrap(stack, `${plan}-retention@spanlog.test`, `Retention ${plan}`, 'p', plan);
+    for (const plan of ['free', 'pro', 'enterprise'] as const)
+      tenants[plan] = await bootstrap(stack, `${plan}-retention@spanlog.test`, `Retention ${plan}`, 'p', plan);
   }, 120_000);
 
   afterAll(() => stack?.stop());
@@ -62,7 +63,14 @@ describe('retention (SPEC 8.5)', () => {
     // A late span of the deleted trace, projected after the deletion, does not bring it back.
     const at = new Date().toISOString();
     const late = await ingest(stack, tenants.free.apiKey, NATIVE_TRACES, {
-      batch: [{ id: `${traceOf.free}-late`, type: 'span-create', timestamp: at, body: { id: `${traceOf.free}-late-span`, traceId: traceOf.free, name: 'late', startTime: at } }],
+      batch: [
+        {
+          id: `${traceOf.free}-late`,
+          type: 'span-create',
+          timestamp: at,
+          body: { id: `${traceOf.free}-late-span`, traceId: traceOf.free, name: 'late', startTime: at },
+        },
+      ],
     });
     expect(await traceStatus(stack, tenants.free.apiKey, traceOf.free, late)).toBe(404);
     expect(await counts(tenants.free.projectId)).toEqual({ traces: 0, spans: 0, scores: 0 });
@@ -85,7 +93,9 @@ describe('retention (SPEC 8.5)', () => {
       const jsm = await nc.jetstreamManager();
       const subjects = (await jsm.streams.info(`${stack.streamPrefix}INGEST`, { subjects_filter: '>' })).state.subjects ?? {};
       const ofOrg = (orgId: string, kind: string) =>
-        Object.entries(subjects).filter(([subject]) => subject.includes(`.${orgId}.`) && subject.endsWith(`.${kind}`)).reduce((n, [, c]) => n + c, 0);
+        Object.entries(subjects)
+          .filter(([subject]) => subject.includes(`.${orgId}.`) && subject.endsWith(`.${kind}`))
+          .reduce((n, [, c]) => n + c, 0);
       // Every cleaned organization's requests are gone (the late one went with the second run); deletions are kept.
       expect(ofOrg(tenants.free.orgId, 'batch')).toBe(0);
       expect(ofOrg(tenants.pro.orgId, 'batch')).toBe(0);
@@ -102,7 +112,10 @@ describe('retention (SPEC 8.5)', () => {
     expect(audited.filter((r: { org_id: string }) => r.org_id === tenants.enterprise.orgId)).toEqual([]);
     expect(audited).toEqual(
       expect.arrayContaining([
-        expect.objectContaining({ org_id: tenants.free.orgId, details: expect.objectContaining({ plan: 'free', traces: 1, spans: 1, scores: 1 }) }),
+        expect.objectContaining({
+          org_id: tenants.free.orgId,
+          details: expect.objectContaining({ plan: 'free', traces: 1, spans: 1, scores: 1 }),
+        }),
         expect.objectContaining({ org_id: tenants.pro.orgId, details: expect.objectContaining({ plan: 'pro', traces: 1 }) }),
       ]),
     );

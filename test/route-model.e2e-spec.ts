@@ -34,22 +34,45 @@ describe('model routing', () => {
         id: `${model}-${i}`,
         type: 'generation-create',
         timestamp: new Date(start).toISOString(),
-        body: { id: `${key}-${model}-call-${i}`, traceId: `${key}-${model}-trace-${i}`, name: 'chat', model, startTime: new Date(start).toISOString(), endTime: new Date(start + ms).toISOString(), cost, usage: { input: 20, output: 10 } },
+        body: {
+          id: `${key}-${model}-call-${i}`,
+          traceId: `${key}-${model}-trace-${i}`,
+          name: 'chat',
+          model,
+          startTime: new Date(start).toISOString(),
+          endTime: new Date(start + ms).toISOString(),
+          cost,
+          usage: { input: 20, output: 10 },
+        },
       })),
     };
   };
   const route = (body: unknown) => write(stack, tenant.apiKey, '/api/v1/route-model', body);
   const statsTables = async () => ({
-    stats: (await stack.db.query('SELECT project_id, model, hour, calls, errors, timed_calls, latency_sum_ms, latency_hist, costed_calls, cost_usd, prompt_tokens, completion_tokens FROM model_stats ORDER BY 1, 2, 3')).rows,
+    stats: (
+      await stack.db.query(
+        'SELECT project_id, model, hour, calls, errors, timed_calls, latency_sum_ms, latency_hist, costed_calls, cost_usd, prompt_tokens, completion_tokens FROM model_stats ORDER BY 1, 2, 3',
+      )
+    ).rows,
     scores: (await stack.db.query('SELECT * FROM model_score_stats ORDER BY 1, 2, 3, 4, 5')).rows,
   });
-  const settled = () => eventually(async () => (await stack.db.query('SELECT count(*)::int AS n FROM model_stats_dirty')).rows[0].n, (n) => n === 0, 30_000);
+  const settled = () =>
+    eventually(
+      async () => (await stack.db.query('SELECT count(*)::int AS n FROM model_stats_dirty')).rows[0].n,
+      (n) => n === 0,
+      30_000,
+    );
 
   it('ranks the models a project used by its own spans and scores, for each objective, and says why', async () => {
     for (const model of Object.keys(PROFILES) as (keyof typeof PROFILES)[]) {
       expect((await write(stack, tenant.apiKey, NATIVE_TRACES, calls(model, 'r'))).status).toBe(201);
       const scored = await write(stack, tenant.apiKey, SCORES, {
-        scores: Array.from({ length: CALLS }, (_, i) => ({ traceId: `r-${model}-trace-${i}`, spanId: `r-${model}-call-${i}`, name: 'quality', value: PROFILES[model].quality })),
+        scores: Array.from({ length: CALLS }, (_, i) => ({
+          traceId: `r-${model}-trace-${i}`,
+          spanId: `r-${model}-call-${i}`,
+          name: 'quality',
+          value: PROFILES[model].quality,
+        })),
       });
       expect(scored.status).toBe(201);
     }
@@ -66,7 +89,11 @@ describe('model routing', () => {
     expect(byCost.body.model).toBe('cheap');
     expect(byCost.body.reason).toMatch(/^cheap: p95 \d{3,4} ms, \$0\.0001\/call over 12 calls in 24 h \(best cost\)$/);
     const cheap = byCost.body.candidates.find((c: any) => c.model === 'cheap');
-    expect(cheap).toMatchObject({ eligible: true, rank: 1, stats: { calls: 12, errorRate: 0, meanCostUsd: 0.0001, promptTokens: 240, completionTokens: 120 } });
+    expect(cheap).toMatchObject({
+      eligible: true,
+      rank: 1,
+      stats: { calls: 12, errorRate: 0, meanCostUsd: 0.0001, promptTokens: 240, completionTokens: 120 },
+    });
     expect(Math.abs(cheap.stats.p50LatencyMs - 1_000) / 1_000).toBeLessThan(0.1);
 
     expect((await route({ candidates: all, objective: 'latency' })).body.model).toBe('fast');
@@ -80,7 +107,11 @@ describe('model routing', () => {
     expect(capped.body.candidates.find((c: any) => c.model === 'smart')).toMatchObject({ eligible: false, rank: null });
 
     const withNewcomer = await route({ candidates: ['newcomer', ...all], objective: 'cost' });
-    expect(withNewcomer.body.candidates.find((c: any) => c.model === 'newcomer')).toMatchObject({ eligible: true, rank: 4, stats: { calls: 0 } });
+    expect(withNewcomer.body.candidates.find((c: any) => c.model === 'newcomer')).toMatchObject({
+      eligible: true,
+      rank: 4,
+      stats: { calls: 0 },
+    });
     expect(withNewcomer.body.reason).toContain('newcomer ranked last: no calls in 24 h');
   }, 120_000);
 
@@ -101,9 +132,12 @@ describe('model routing', () => {
 
   it('drops the stats of spans retention deleted', async () => {
     expect((await write(stack, free.apiKey, NATIVE_TRACES, calls('cheap', 'free'))).status).toBe(201);
-    const countOf = async () => (await stack.db.query('SELECT coalesce(sum(calls), 0)::int AS n FROM model_stats WHERE project_id = $1', [free.projectId])).rows[0].n;
+    const countOf = async () =>
+      (await stack.db.query('SELECT coalesce(sum(calls), 0)::int AS n FROM model_stats WHERE project_id = $1', [free.projectId])).rows[0].n;
     await eventually(countOf, (n) => n === CALLS, 30_000);
-    expect((await runCli(['admin', 'retention', 'run', '--now', new Date(Date.now() + 8 * DAY_MS).toISOString(), '--json'], stack.env)).code).toBe(0);
+    expect(
+      (await runCli(['admin', 'retention', 'run', '--now', new Date(Date.now() + 8 * DAY_MS).toISOString(), '--json'], stack.env)).code,
+    ).toBe(0);
     await eventually(countOf, (n) => n === 0, 30_000);
   }, 120_000);
 

@@ -22,24 +22,46 @@ describe('dashboard RPC reads (trace.*, prompt.*)', () => {
       token: a.apiKey,
       body: {
         batch: [
-          { id: randomUUID(), type: 'trace-create', timestamp: at, body: { id: traceId, name: 'chat', tags: ['a,b', 'prod'], userId: 'u1' } },
-          { id: randomUUID(), type: 'generation-create', timestamp: at, body: { id: `${traceId}-g`, traceId, name: 'llm', model: 'gpt-4o', startTime: at, endTime: at, usage: { input: 3, output: 4 } } },
+          {
+            id: randomUUID(),
+            type: 'trace-create',
+            timestamp: at,
+            body: { id: traceId, name: 'chat', tags: ['a,b', 'prod'], userId: 'u1' },
+          },
+          {
+            id: randomUUID(),
+            type: 'generation-create',
+            timestamp: at,
+            body: { id: `${traceId}-g`, traceId, name: 'llm', model: 'gpt-4o', startTime: at, endTime: at, usage: { input: 3, output: 4 } },
+          },
           { id: randomUUID(), type: 'trace-create', timestamp: at, body: { id: otherId, name: 'other', tags: ['prod'] } },
         ],
       },
     });
     expect(ingested.status).toBe(201);
-    for (const [name, value] of [['helpful', 1], ['helpful', 0.5], ['tone', true]] as const) {
+    for (const [name, value] of [
+      ['helpful', 1],
+      ['helpful', 0.5],
+      ['tone', true],
+    ] as const) {
       expect((await send(stack, 'POST', '/api/v1/scores', { token: a.apiKey, body: { traceId, name, value } })).status).toBe(201);
     }
     for (const template of ['v1 {{x}}', 'v2 {{x}}']) {
-      expect((await send(stack, 'POST', '/api/v1/prompt-templates', { token: a.apiKey, body: { name: 'greet', template, labels: ['production'] } })).status).toBe(201);
+      expect(
+        (
+          await send(stack, 'POST', '/api/v1/prompt-templates', {
+            token: a.apiKey,
+            body: { name: 'greet', template, labels: ['production'] },
+          })
+        ).status,
+      ).toBe(201);
     }
   }, 120_000);
 
   afterAll(() => stack?.stop());
 
-  const listTraces = (input: Record<string, unknown>, session = aSession) => query(stack, session.access_token, 'trace.list', { projectId: a.projectId, ...input });
+  const listTraces = (input: Record<string, unknown>, session = aSession) =>
+    query(stack, session.access_token, 'trace.list', { projectId: a.projectId, ...input });
 
   it('lists traces with the REST filters, tags as a list, and each trace’s scores summed up by name and source', async () => {
     const page = await eventually(
@@ -47,7 +69,14 @@ describe('dashboard RPC reads (trace.*, prompt.*)', () => {
       (p: any) => p.data.length === 1 && p.data[0].scores.length === 2,
     );
     expect(page.meta).toEqual({ nextCursor: null });
-    expect(page.data[0]).toMatchObject({ externalId: traceId, name: 'chat', tags: ['a,b', 'prod'], userId: 'u1', spanCount: 1, totalTokens: 7 });
+    expect(page.data[0]).toMatchObject({
+      externalId: traceId,
+      name: 'chat',
+      tags: ['a,b', 'prod'],
+      userId: 'u1',
+      spanCount: 1,
+      totalTokens: 7,
+    });
     expect(page.data[0].scores).toEqual([
       { name: 'helpful', source: 'API', value: 0.75, count: 2 },
       { name: 'tone', source: 'API', value: 1, count: 1 },
@@ -66,7 +95,9 @@ describe('dashboard RPC reads (trace.*, prompt.*)', () => {
     expect(rest.status).toBe(200);
     const viaRpc = data(await query(stack, aSession.access_token, 'trace.get', { projectId: a.projectId, id: traceId }));
     expect(viaRpc).toEqual(rest.body);
-    expect(data(await query(stack, aSession.access_token, 'trace.get', { projectId: a.projectId, id: rest.body.id })).id).toBe(rest.body.id);
+    expect(data(await query(stack, aSession.access_token, 'trace.get', { projectId: a.projectId, id: rest.body.id })).id).toBe(
+      rest.body.id,
+    );
     const missing = await query(stack, aSession.access_token, 'trace.get', { projectId: a.projectId, id: randomUUID() });
     expect(missing.status).toBe(404);
   });

@@ -6,7 +6,14 @@ import { type Stack, UNLIMITED_CREATIONS, startStack } from './support/stack';
 // The audit log is projected from a stream, so two tests poll for it (up to 15 s each).
 
 interface AuditPage {
-  data: { id: string; action: string; actorUserId: string | null; target: string | null; details: Record<string, unknown>; createdAt: string }[];
+  data: {
+    id: string;
+    action: string;
+    actorUserId: string | null;
+    target: string | null;
+    details: Record<string, unknown>;
+    createdAt: string;
+  }[];
   meta: { nextCursor: string | null };
 }
 
@@ -16,7 +23,13 @@ describe('dashboard RPC (/api/trpc/*)', () => {
   let b: Tenant;
   let aSession: Session;
   let bSession: Session;
-  const extra = { member: 'member@spanlog.test', admin: 'admin@spanlog.test', third: 'third@spanlog.test', fourth: 'fourth@spanlog.test', fifth: 'fifth@spanlog.test' };
+  const extra = {
+    member: 'member@spanlog.test',
+    admin: 'admin@spanlog.test',
+    third: 'third@spanlog.test',
+    fourth: 'fourth@spanlog.test',
+    fifth: 'fifth@spanlog.test',
+  };
   const userIds: Record<string, string> = {};
 
   /** A fresh organization owned by A, so no test depends on what another did to a shared one. */
@@ -41,7 +54,9 @@ describe('dashboard RPC (/api/trpc/*)', () => {
 
   it('shows a user only the organizations they belong to, with plan and role', async () => {
     expect(data(await query(stack, aSession.access_token, 'user.me'))).toEqual({ id: a.userId, email: 'a@spanlog.test' });
-    expect(data(await query(stack, bSession.access_token, 'organization.list'))).toEqual([{ id: b.orgId, name: 'Org B', plan: 'free', role: 'owner' }]);
+    expect(data(await query(stack, bSession.access_token, 'organization.list'))).toEqual([
+      { id: b.orgId, name: 'Org B', plan: 'free', role: 'owner' },
+    ]);
     const mine = data<{ id: string }[]>(await query(stack, aSession.access_token, 'organization.list'));
     expect(mine).toContainEqual({ id: a.orgId, name: 'Org A', plan: 'free', role: 'owner' });
     expect(mine.map((o) => o.id)).not.toContain(b.orgId);
@@ -60,23 +75,42 @@ describe('dashboard RPC (/api/trpc/*)', () => {
 
   it('makes a key that ingests, lists it without its secret, and refuses it once revoked', async () => {
     const created = data(await mutate(stack, aSession.access_token, 'apiKey.create', { projectId: a.projectId, name: 'sdk' }));
-    expect(created).toEqual({ id: expect.any(String), name: 'sdk', prefix: expect.any(String), apiKey: expect.stringMatching(/^sl_/), createdAt: expect.any(String) });
+    expect(created).toEqual({
+      id: expect.any(String),
+      name: 'sdk',
+      prefix: expect.any(String),
+      apiKey: expect.stringMatching(/^sl_/),
+      createdAt: expect.any(String),
+    });
     expect(created.apiKey.startsWith(created.prefix)).toBe(true);
 
     const accepted = await ingest(created.apiKey);
     expect(accepted).toEqual({ status: 201, body: { accepted: 2, errors: [] } });
 
     const listed = await eventually(
-      async () => data<any[]>(await query(stack, aSession.access_token, 'apiKey.list', { projectId: a.projectId })).find((k) => k.id === created.id),
+      async () =>
+        data<any[]>(await query(stack, aSession.access_token, 'apiKey.list', { projectId: a.projectId })).find((k) => k.id === created.id),
       (key) => key?.lastUsedAt !== null,
     );
-    expect(listed).toEqual({ id: created.id, name: 'sdk', prefix: created.prefix, createdAt: created.createdAt, lastUsedAt: expect.any(String), revokedAt: null });
+    expect(listed).toEqual({
+      id: created.id,
+      name: 'sdk',
+      prefix: created.prefix,
+      createdAt: created.createdAt,
+      lastUsedAt: expect.any(String),
+      revokedAt: null,
+    });
 
-    expect(data(await mutate(stack, aSession.access_token, 'apiKey.revoke', { projectId: a.projectId, id: created.id }))).toEqual({ id: created.id, revoked: true });
+    expect(data(await mutate(stack, aSession.access_token, 'apiKey.revoke', { projectId: a.projectId, id: created.id }))).toEqual({
+      id: created.id,
+      revoked: true,
+    });
     const refused = await ingest(created.apiKey);
     expect(refused.status).toBe(401);
     expect(refused.body).toMatchObject({ error: { code: 'UNAUTHORIZED' } });
-    const after = data<any[]>(await query(stack, aSession.access_token, 'apiKey.list', { projectId: a.projectId })).find((k) => k.id === created.id);
+    const after = data<any[]>(await query(stack, aSession.access_token, 'apiKey.list', { projectId: a.projectId })).find(
+      (k) => k.id === created.id,
+    );
     expect(after.revokedAt).toEqual(expect.any(String));
     expect((await mutate(stack, aSession.access_token, 'apiKey.revoke', { projectId: a.projectId, id: randomUUID() })).status).toBe(404);
   });
@@ -114,8 +148,15 @@ describe('dashboard RPC (/api/trpc/*)', () => {
       ['evaluator.list', query],
     ] as const) {
       const input = (projectId: string) => (procedure === 'apiKey.create' ? { projectId, name: 'probe' } : { projectId });
-      const [theirs, nobodys] = [await call(stack, token, procedure, input(b.projectId)), await call(stack, token, procedure, input(unknown))];
-      const shape = (res: { status: number; body: any }, id: string) => ({ status: res.status, code: res.body.error?.data?.code, message: res.body.error?.message.replace(id, '<id>') });
+      const [theirs, nobodys] = [
+        await call(stack, token, procedure, input(b.projectId)),
+        await call(stack, token, procedure, input(unknown)),
+      ];
+      const shape = (res: { status: number; body: any }, id: string) => ({
+        status: res.status,
+        code: res.body.error?.data?.code,
+        message: res.body.error?.message.replace(id, '<id>'),
+      });
       expect({ procedure, ...shape(nobodys, unknown) }).toEqual({ procedure, ...shape(theirs, b.projectId) });
       expect(shape(theirs, b.projectId)).toMatchObject({ status: 403, code: 'FORBIDDEN' });
       expect(theirs.body.error.message).not.toContain(b.orgId);
@@ -129,7 +170,10 @@ describe('dashboard RPC (/api/trpc/*)', () => {
     const unknown = await mutate(stack, token, 'member.add', { orgId: org, email: 'no-account@spanlog.test', role: 'member' });
     expect(data(existing)).toEqual({ email: extra.fifth, role: 'member' });
     expect(data(unknown)).toEqual({ email: 'no-account@spanlog.test', role: 'member' });
-    expect(data<{ email: string }[]>(await query(stack, token, 'member.list', { orgId: org })).map((m) => m.email)).toEqual(['a@spanlog.test', extra.fifth]);
+    expect(data<{ email: string }[]>(await query(stack, token, 'member.list', { orgId: org })).map((m) => m.email)).toEqual([
+      'a@spanlog.test',
+      extra.fifth,
+    ]);
 
     // A full organization refuses both the same way.
     const full = await newOrg();
@@ -141,7 +185,7 @@ describe('dashboard RPC (/api/trpc/*)', () => {
     expect(refusals[0].status).toBe(403);
   });
 
-  it("keeps the keys a removed admin made, unless the removal asks to revoke them", async () => {
+  it('keeps the keys a removed admin made, unless the removal asks to revoke them', async () => {
     const org = await newOrg('growth');
     const project = data(await mutate(stack, aSession.access_token, 'project.create', { orgId: org, name: 'keys' }));
     data(await mutate(stack, aSession.access_token, 'member.add', { orgId: org, email: extra.admin, role: 'admin' }));
@@ -154,19 +198,35 @@ describe('dashboard RPC (/api/trpc/*)', () => {
     const kept = await keyOf(extra.admin);
     const revoked = await keyOf(extra.third);
     // Another organization's key made by the same admin is not this organization's to revoke.
-    const elsewhere = data(await mutate(stack, (await login(stack, extra.third)).access_token, 'organization.create', { name: `third's ${randomUUID()}` }));
-    const elsewhereProject = data(await mutate(stack, (await login(stack, extra.third)).access_token, 'project.create', { orgId: elsewhere.id, name: 'own' }));
-    const elsewhereKey = data(await mutate(stack, (await login(stack, extra.third)).access_token, 'apiKey.create', { projectId: elsewhereProject.id, name: 'own' }));
+    const elsewhere = data(
+      await mutate(stack, (await login(stack, extra.third)).access_token, 'organization.create', { name: `third's ${randomUUID()}` }),
+    );
+    const elsewhereProject = data(
+      await mutate(stack, (await login(stack, extra.third)).access_token, 'project.create', { orgId: elsewhere.id, name: 'own' }),
+    );
+    const elsewhereKey = data(
+      await mutate(stack, (await login(stack, extra.third)).access_token, 'apiKey.create', { projectId: elsewhereProject.id, name: 'own' }),
+    );
 
-    expect(data(await mutate(stack, aSession.access_token, 'member.remove', { orgId: org, userId: userIds[extra.admin] }))).toEqual({ userId: userIds[extra.admin], removed: true, revokedKeys: 0 });
-    expect(data(await mutate(stack, aSession.access_token, 'member.remove', { orgId: org, userId: userIds[extra.third], revokeKeys: true }))).toEqual({ userId: userIds[extra.third], removed: true, revokedKeys: 1 });
-    expect((await mutate(stack, aSession.access_token, 'member.remove', { orgId: org, userId: userIds[extra.third], revokeKeys: 'yes' })).status).toBe(400);
+    expect(data(await mutate(stack, aSession.access_token, 'member.remove', { orgId: org, userId: userIds[extra.admin] }))).toEqual({
+      userId: userIds[extra.admin],
+      removed: true,
+      revokedKeys: 0,
+    });
+    expect(
+      data(await mutate(stack, aSession.access_token, 'member.remove', { orgId: org, userId: userIds[extra.third], revokeKeys: true })),
+    ).toEqual({ userId: userIds[extra.third], removed: true, revokedKeys: 1 });
+    expect(
+      (await mutate(stack, aSession.access_token, 'member.remove', { orgId: org, userId: userIds[extra.third], revokeKeys: 'yes' })).status,
+    ).toBe(400);
 
     expect((await ingest(kept.apiKey)).status).toBe(201);
     expect((await ingest(ownerKey.apiKey)).status).toBe(201);
     expect((await ingest(elsewhereKey.apiKey)).status).toBe(201);
     expect((await ingest(revoked.apiKey)).status).toBe(401);
-    const listed = data<{ id: string; revokedAt: string | null }[]>(await query(stack, aSession.access_token, 'apiKey.list', { projectId: project.id }));
+    const listed = data<{ id: string; revokedAt: string | null }[]>(
+      await query(stack, aSession.access_token, 'apiKey.list', { projectId: project.id }),
+    );
     expect(listed.find((k) => k.id === revoked.id)?.revokedAt).toEqual(expect.any(String));
   });
 
@@ -179,7 +239,10 @@ describe('dashboard RPC (/api/trpc/*)', () => {
 
     const pro = await newOrg('pro');
     for (const email of [extra.member, extra.admin]) {
-      expect(data(await mutate(stack, aSession.access_token, 'member.add', { orgId: pro, email, role: 'member' }))).toMatchObject({ email, role: 'member' });
+      expect(data(await mutate(stack, aSession.access_token, 'member.add', { orgId: pro, email, role: 'member' }))).toMatchObject({
+        email,
+        role: 'member',
+      });
     }
     const fourth = await mutate(stack, aSession.access_token, 'member.add', { orgId: pro, email: extra.third, role: 'member' });
     expect(fourth.status).toBe(403);
@@ -213,7 +276,11 @@ describe('dashboard RPC (/api/trpc/*)', () => {
     expect((await add(admin, extra.third, 'owner')).status).toBe(403);
     expect(data(await add(admin, extra.third, 'member'))).toMatchObject({ email: extra.third, role: 'member' });
     expect((await mutate(stack, admin, 'member.remove', { orgId: org, userId: a.userId })).status).toBe(403);
-    expect(data(await mutate(stack, admin, 'member.remove', { orgId: org, userId: memberId }))).toEqual({ userId: memberId, removed: true, revokedKeys: 0 });
+    expect(data(await mutate(stack, admin, 'member.remove', { orgId: org, userId: memberId }))).toEqual({
+      userId: memberId,
+      removed: true,
+      revokedKeys: 0,
+    });
     expect((await query(stack, member, 'project.list', { orgId: org })).status).toBe(403);
 
     const lastOwner = await mutate(stack, aSession.access_token, 'member.remove', { orgId: org, userId: a.userId });
@@ -240,7 +307,10 @@ describe('dashboard RPC (/api/trpc/*)', () => {
     // tRPC batching works through the same path.
     const batch = await send(stack, 'GET', `/api/trpc/user.me,organization.list?batch=1&input=${encodeURIComponent('{}')}`, { token });
     expect(batch.status).toBe(200);
-    expect(batch.body.map((r: any) => r.result.data)).toEqual([{ id: a.userId, email: 'a@spanlog.test' }, expect.arrayContaining(expected)]);
+    expect(batch.body.map((r: any) => r.result.data)).toEqual([
+      { id: a.userId, email: 'a@spanlog.test' },
+      expect.arrayContaining(expected),
+    ]);
   });
 
   it("answers errors in tRPC's shape with their HTTP status", async () => {
@@ -249,10 +319,30 @@ describe('dashboard RPC (/api/trpc/*)', () => {
       ['no session', query(stack, undefined, 'user.me'), 401, 'UNAUTHORIZED'],
       ['an input that is not valid', query(stack, token, 'project.list', { orgId: 'not-a-uuid' }), 400, 'BAD_REQUEST'],
       ['no input where one is needed', query(stack, token, 'project.list'), 400, 'BAD_REQUEST'],
-      ['a body that is not JSON', send(stack, 'POST', '/api/trpc/project.list', { token, body: '{nope', headers: { 'content-type': 'application/json' } }), 400, 'BAD_REQUEST'],
-      ['a prototype-polluting body', send(stack, 'POST', '/api/trpc/project.list', { token, body: '{"__proto__":{"x":1}}' }), 400, 'BAD_REQUEST'],
-      ['a body that is not JSON by type', send(stack, 'POST', '/api/trpc/project.list', { token, body: 'orgId', headers: { 'content-type': 'text/plain' } }), 415, 'UNSUPPORTED_MEDIA_TYPE'],
-      ['a body over 1 MB', send(stack, 'POST', '/api/trpc/organization.create', { token, body: { name: 'x'.repeat(1_100_000) } }), 413, 'PAYLOAD_TOO_LARGE'],
+      [
+        'a body that is not JSON',
+        send(stack, 'POST', '/api/trpc/project.list', { token, body: '{nope', headers: { 'content-type': 'application/json' } }),
+        400,
+        'BAD_REQUEST',
+      ],
+      [
+        'a prototype-polluting body',
+        send(stack, 'POST', '/api/trpc/project.list', { token, body: '{"__proto__":{"x":1}}' }),
+        400,
+        'BAD_REQUEST',
+      ],
+      [
+        'a body that is not JSON by type',
+        send(stack, 'POST', '/api/trpc/project.list', { token, body: 'orgId', headers: { 'content-type': 'text/plain' } }),
+        415,
+        'UNSUPPORTED_MEDIA_TYPE',
+      ],
+      [
+        'a body over 1 MB',
+        send(stack, 'POST', '/api/trpc/organization.create', { token, body: { name: 'x'.repeat(1_100_000) } }),
+        413,
+        'PAYLOAD_TOO_LARGE',
+      ],
       ['an unknown procedure', query(stack, token, 'nothing.here'), 404, 'NOT_FOUND'],
       ['an organization one is not a member of', query(stack, token, 'project.list', { orgId: randomUUID() }), 403, 'FORBIDDEN'],
     ];
@@ -261,7 +351,11 @@ describe('dashboard RPC (/api/trpc/*)', () => {
       expect({ name, status: res.status, error: res.body.error }).toEqual({
         name,
         status,
-        error: expect.objectContaining({ message: expect.any(String), code: expect.any(Number), data: expect.objectContaining({ code, httpStatus: status }) }),
+        error: expect.objectContaining({
+          message: expect.any(String),
+          code: expect.any(Number),
+          data: expect.objectContaining({ code, httpStatus: status }),
+        }),
       });
     }
   });
@@ -281,14 +375,29 @@ describe('dashboard RPC (/api/trpc/*)', () => {
     const added = userIds[extra.fourth];
     data(await mutate(stack, token, 'member.remove', { orgId: org, userId: added }));
 
-    const expected = ['organization.created', 'organization.plan_changed', 'project.created', 'api_key.created', 'api_key.revoked', 'member.added', 'member.removed'];
+    const expected = [
+      'organization.created',
+      'organization.plan_changed',
+      'project.created',
+      'api_key.created',
+      'api_key.revoked',
+      'member.added',
+      'member.removed',
+    ];
     const page = await eventually(
       async () => data<AuditPage>(await query(stack, token, 'auditLog.list', { orgId: org })),
       (p) => expected.every((action) => p.data.some((e) => e.action === action)),
     );
     expect(page.meta).toEqual({ nextCursor: null });
-    expect(page.data.find((e) => e.action === 'organization.plan_changed')).toMatchObject({ target: org, details: { from: 'free', to: 'growth' } });
-    expect(page.data.find((e) => e.action === 'member.added')).toMatchObject({ actorUserId: a.userId, target: added, details: { email: extra.fourth, role: 'member' } });
+    expect(page.data.find((e) => e.action === 'organization.plan_changed')).toMatchObject({
+      target: org,
+      details: { from: 'free', to: 'growth' },
+    });
+    expect(page.data.find((e) => e.action === 'member.added')).toMatchObject({
+      actorUserId: a.userId,
+      target: added,
+      details: { email: extra.fourth, role: 'member' },
+    });
     expect(page.data.find((e) => e.action === 'api_key.created')).toMatchObject({ target: key.id, details: { prefix: key.prefix } });
     const times = page.data.map((e) => e.createdAt);
     expect([...times].sort().reverse()).toEqual(times);
@@ -328,10 +437,13 @@ describe('dashboard RPC (/api/trpc/*)', () => {
   it('pages the audit log by cursor without gaps or repeats', async () => {
     const org = await newOrg('team');
     const project = data(await mutate(stack, aSession.access_token, 'project.create', { orgId: org, name: 'paged' }));
-    for (let i = 0; i < 55; i++) data(await mutate(stack, aSession.access_token, 'apiKey.create', { projectId: project.id, name: `k${i}` }));
+    for (let i = 0; i < 55; i++)
+      data(await mutate(stack, aSession.access_token, 'apiKey.create', { projectId: project.id, name: `k${i}` }));
     const keyEvents = (p: AuditPage) => p.data.filter((e) => e.action === 'api_key.created').length;
     await eventually(
-      async () => (await stack.db.query(`SELECT count(*)::int AS n FROM audit_log WHERE org_id = $1 AND action = 'api_key.created'`, [org])).rows[0].n as number,
+      async () =>
+        (await stack.db.query(`SELECT count(*)::int AS n FROM audit_log WHERE org_id = $1 AND action = 'api_key.created'`, [org])).rows[0]
+          .n as number,
       (n) => n === 55,
     );
     const first = data<AuditPage>(await query(stack, aSession.access_token, 'auditLog.list', { orgId: org }));

@@ -35,7 +35,12 @@ describe('secrets in logs', () => {
     const traceId = `secrets-${randomUUID()}`;
     const batch = [
       { id: `${traceId}-t`, type: 'trace-create', timestamp: at, body: { id: traceId, name: 'run' } },
-      { id: `${traceId}-s`, type: 'span-create', timestamp: at, body: { id: `${traceId}-s`, traceId, name: 'chat', type: 'LLM', startTime: at, output: 'an answer' } },
+      {
+        id: `${traceId}-s`,
+        type: 'span-create',
+        timestamp: at,
+        body: { id: `${traceId}-s`, traceId, name: 'chat', type: 'LLM', startTime: at, output: 'an answer' },
+      },
     ];
     expect((await send(stack, 'GET', '/api/v1/traces', { token: unknownKey })).status).toBe(401);
     expect((await send(stack, 'GET', `/api/v1/traces?limit=5&api_key=${tenant.apiKey}`)).status).toBe(401);
@@ -43,16 +48,33 @@ describe('secrets in logs', () => {
     expect((await send(stack, 'GET', `/api/v1/traces?token=${session.access_token}`)).status).toBe(401);
 
     // Passwords and tokens: wrong and right, in bodies and query strings, a refresh token reused.
-    expect((await send(stack, 'POST', '/api/v1/auth/login', { body: { email: 'secrets@spanlog.test', password: wrongPassword } })).status).toBe(401);
-    expect((await send(stack, 'POST', `/api/v1/auth/login?password=${encodeURIComponent(PASSWORD)}`, { body: { email: 'secrets@spanlog.test' } })).status).toBe(400);
+    expect(
+      (await send(stack, 'POST', '/api/v1/auth/login', { body: { email: 'secrets@spanlog.test', password: wrongPassword } })).status,
+    ).toBe(401);
+    expect(
+      (
+        await send(stack, 'POST', `/api/v1/auth/login?password=${encodeURIComponent(PASSWORD)}`, {
+          body: { email: 'secrets@spanlog.test' },
+        })
+      ).status,
+    ).toBe(400);
     const spent = await login(stack, 'secrets@spanlog.test');
     const rotated = await send(stack, 'POST', '/api/v1/auth/refresh', { body: { refresh_token: spent.refresh_token } });
     expect(rotated.status).toBe(200);
     expect((await send(stack, 'POST', '/api/v1/auth/refresh', { body: { refresh_token: spent.refresh_token } })).status).toBe(401);
-    expect((await send(stack, 'POST', `/api/v1/auth/refresh?refresh_token=${rotated.body.data.refresh_token}`, { body: {} })).status).toBe(400);
+    expect((await send(stack, 'POST', `/api/v1/auth/refresh?refresh_token=${rotated.body.data.refresh_token}`, { body: {} })).status).toBe(
+      400,
+    );
 
     // An evaluator header: a write the database refuses, a mutation reached by GET, and a webhook that cannot be reached.
-    const evaluator = { projectId: tenant.projectId, name: 'judge', url: `http://127.0.0.1:${closedPort}/score`, headers: { Authorization: evaluatorHeader }, timeoutMs: 1_000, retries: 0 };
+    const evaluator = {
+      projectId: tenant.projectId,
+      name: 'judge',
+      url: `http://127.0.0.1:${closedPort}/score`,
+      headers: { Authorization: evaluatorHeader },
+      timeoutMs: 1_000,
+      retries: 0,
+    };
     await stack.db.query('ALTER TABLE evaluators ADD CONSTRAINT refuses_writes CHECK (false) NOT VALID');
     expect((await mutate(stack, session.access_token, 'evaluator.create', evaluator)).status).toBe(500);
     const viaGet = `/api/trpc/evaluator.create?input=${encodeURIComponent(JSON.stringify(evaluator))}`;

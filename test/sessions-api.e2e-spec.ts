@@ -21,8 +21,36 @@ describe('sessions and users reads', () => {
   /** A trace with one generation (tokens and cost) in a session, for a user, in an environment. */
   function traceEvents(id: string, sessionId: string, userId: string, environment: string, minute: number, tokens: number, cost: number) {
     return [
-      { id: randomUUID(), type: 'trace-create', timestamp: at(minute), body: { id, name: `turn ${id}`, sessionId, userId, environment, timestamp: at(minute), input: { messages: [{ role: 'user', content: `question ${id}` }] }, output: { role: 'assistant', content: `answer ${id}` } } },
-      { id: randomUUID(), type: 'generation-create', timestamp: at(minute), body: { id: `${id}-g`, traceId: id, name: 'llm', model: 'gpt-4o', startTime: at(minute), endTime: new Date(t0 + minute * 60_000 + 2_000).toISOString(), usage: { input: tokens, output: 0 }, cost } },
+      {
+        id: randomUUID(),
+        type: 'trace-create',
+        timestamp: at(minute),
+        body: {
+          id,
+          name: `turn ${id}`,
+          sessionId,
+          userId,
+          environment,
+          timestamp: at(minute),
+          input: { messages: [{ role: 'user', content: `question ${id}` }] },
+          output: { role: 'assistant', content: `answer ${id}` },
+        },
+      },
+      {
+        id: randomUUID(),
+        type: 'generation-create',
+        timestamp: at(minute),
+        body: {
+          id: `${id}-g`,
+          traceId: id,
+          name: 'llm',
+          model: 'gpt-4o',
+          startTime: at(minute),
+          endTime: new Date(t0 + minute * 60_000 + 2_000).toISOString(),
+          usage: { input: tokens, output: 0 },
+          cost,
+        },
+      },
     ];
   }
 
@@ -43,10 +71,20 @@ describe('sessions and users reads', () => {
     ];
     const sent = await write(stack, a.apiKey, NATIVE_TRACES, { batch });
     expect(sent.status).toBe(201);
-    const scored = await send(stack, 'POST', '/api/v1/scores', { token: a.apiKey, body: { scores: [{ traceId: `${alpha}-1`, name: 'helpful', value: 1 }, { traceId: `${alpha}-3`, name: 'helpful', value: 0 }] } });
+    const scored = await send(stack, 'POST', '/api/v1/scores', {
+      token: a.apiKey,
+      body: {
+        scores: [
+          { traceId: `${alpha}-1`, name: 'helpful', value: 1 },
+          { traceId: `${alpha}-3`, name: 'helpful', value: 0 },
+        ],
+      },
+    });
     expect(scored.status).toBe(201);
     // The same session id in another project is another session.
-    expect((await write(stack, b.apiKey, NATIVE_TRACES, { batch: traceEvents(`other-${run}`, alpha, 'alice', 'prod', 0, 1, 0) })).status).toBe(201);
+    expect(
+      (await write(stack, b.apiKey, NATIVE_TRACES, { batch: traceEvents(`other-${run}`, alpha, 'alice', 'prod', 0, 1, 0) })).status,
+    ).toBe(201);
     // The last write's token: a read at it sees every request before it (one stream, in order).
     const last = await write(stack, a.apiKey, SCORES, { traceId: `${beta}-1`, name: 'tone', value: true });
     expect(last.status).toBe(201);
@@ -105,9 +143,21 @@ describe('sessions and users reads', () => {
   it('reads one session: its totals and its traces in time order with their input and output, paged', async () => {
     const first = await get(`/api/v1/sessions/${encodeURIComponent(alpha)}?limit=2`);
     expect(first.status).toBe(200);
-    expect(first.body).toMatchObject({ id: alpha, traceCount: 3, totalTokens: 60, totalCost: 1, scores: [{ name: 'helpful', value: 0.5, count: 2 }] });
+    expect(first.body).toMatchObject({
+      id: alpha,
+      traceCount: 3,
+      totalTokens: 60,
+      totalCost: 1,
+      scores: [{ name: 'helpful', value: 0.5, count: 2 }],
+    });
     expect(first.body.traces.map((t: any) => t.externalId)).toEqual([`${alpha}-1`, `${alpha}-2`]);
-    expect(first.body.traces[0]).toMatchObject({ sessionId: alpha, userId: 'alice', input: { messages: [{ role: 'user', content: `question ${alpha}-1` }] }, output: { content: `answer ${alpha}-1` }, totalTokens: 10 });
+    expect(first.body.traces[0]).toMatchObject({
+      sessionId: alpha,
+      userId: 'alice',
+      input: { messages: [{ role: 'user', content: `question ${alpha}-1` }] },
+      output: { content: `answer ${alpha}-1` },
+      totalTokens: 10,
+    });
     expect(first.body.traces[0].scores).toEqual([{ name: 'helpful', source: 'API', value: 1, count: 1 }]);
     const second = await get(`/api/v1/sessions/${encodeURIComponent(alpha)}?limit=2&cursor=${first.body.meta.nextCursor}`);
     expect(second.body.traces.map((t: any) => t.externalId)).toEqual([`${alpha}-3`]);
@@ -143,7 +193,17 @@ describe('sessions and users reads', () => {
       totalCost: 1.1,
       scores: [{ name: 'helpful', source: 'API', value: 0.5, count: 2 }],
     });
-    expect(res.body.data.map((u: any) => u.id)).toEqual(['user-6', 'user-5', 'user-4', 'user-3', 'user-2', 'user-1', 'user-0', 'alice', 'bob']);
+    expect(res.body.data.map((u: any) => u.id)).toEqual([
+      'user-6',
+      'user-5',
+      'user-4',
+      'user-3',
+      'user-2',
+      'user-1',
+      'user-0',
+      'alice',
+      'bob',
+    ]);
     const seen: string[] = [];
     let cursor: string | null = null;
     do {
@@ -182,9 +242,12 @@ describe('sessions and users reads', () => {
   });
 
   it('RPC traceSession.* and traceUser.* answer what REST answers, for members only', async () => {
-    const rpc = (procedure: string, input: Record<string, unknown>, session = aSession) => query(stack, session.access_token, procedure, { projectId: a.projectId, ...input });
+    const rpc = (procedure: string, input: Record<string, unknown>, session = aSession) =>
+      query(stack, session.access_token, procedure, { projectId: a.projectId, ...input });
     expect(data(await rpc('traceSession.list', { limit: 100 }))).toEqual((await get('/api/v1/sessions?limit=100')).body);
-    expect(data(await rpc('traceSession.get', { id: alpha, limit: 2 }))).toEqual((await get(`/api/v1/sessions/${encodeURIComponent(alpha)}?limit=2`)).body);
+    expect(data(await rpc('traceSession.get', { id: alpha, limit: 2 }))).toEqual(
+      (await get(`/api/v1/sessions/${encodeURIComponent(alpha)}?limit=2`)).body,
+    );
     expect(data(await rpc('traceUser.list', { environment: 'dev' }))).toEqual((await get('/api/v1/users?environment=dev')).body);
     const alice = data(await rpc('traceUser.get', { id: 'alice' }));
     expect(alice).toMatchObject({ id: 'alice', traceCount: 4, sessionCount: 2, totalTokens: 65 });

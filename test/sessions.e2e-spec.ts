@@ -30,8 +30,35 @@ describe('sessions and users pages (browser)', () => {
   const turn = (i: number) => {
     const id = `${sessionId}-turn-${i}`;
     return [
-      { id: randomUUID(), type: 'trace-create', timestamp: at(i * 60), body: { id, name: `support turn ${i + 1}`, sessionId, userId, timestamp: at(i * 60), input: [{ role: 'user', content: QUESTIONS[i] }], output: { role: 'assistant', content: ANSWERS[i] } } },
-      { id: randomUUID(), type: 'generation-create', timestamp: at(i * 60), body: { id: `${id}-g`, traceId: id, name: 'chat gpt-4o', model: 'gpt-4o', startTime: at(i * 60), endTime: at(i * 60 + 2), usage: { input: 100, output: 20 }, cost: 0.01 } },
+      {
+        id: randomUUID(),
+        type: 'trace-create',
+        timestamp: at(i * 60),
+        body: {
+          id,
+          name: `support turn ${i + 1}`,
+          sessionId,
+          userId,
+          timestamp: at(i * 60),
+          input: [{ role: 'user', content: QUESTIONS[i] }],
+          output: { role: 'assistant', content: ANSWERS[i] },
+        },
+      },
+      {
+        id: randomUUID(),
+        type: 'generation-create',
+        timestamp: at(i * 60),
+        body: {
+          id: `${id}-g`,
+          traceId: id,
+          name: 'chat gpt-4o',
+          model: 'gpt-4o',
+          startTime: at(i * 60),
+          endTime: at(i * 60 + 2),
+          usage: { input: 100, output: 20 },
+          cost: 0.01,
+        },
+      },
     ];
   };
 
@@ -42,15 +69,43 @@ describe('sessions and users pages (browser)', () => {
       id: randomUUID(),
       type: type === 'GENERATION' ? 'generation-create' : 'span-create',
       timestamp: at(from),
-      body: { id: `${agentTraceId}-${id}`, traceId: agentTraceId, parentObservationId: parent && `${agentTraceId}-${parent}`, name, ...(type === 'GENERATION' ? {} : { type }), startTime: at(from), endTime: at(to), ...extra },
+      body: {
+        id: `${agentTraceId}-${id}`,
+        traceId: agentTraceId,
+        parentObservationId: parent && `${agentTraceId}-${parent}`,
+        name,
+        ...(type === 'GENERATION' ? {} : { type }),
+        startTime: at(from),
+        endTime: at(to),
+        ...extra,
+      },
     });
     return [
-      { id: randomUUID(), type: 'trace-create', timestamp: at(200), body: { id: agentTraceId, name: 'order support agent', userId: `bob-${run}`, input: [{ role: 'user', content: 'Cancel order 7' }], output: { role: 'assistant', content: 'Order 7 is cancelled.' } } },
+      {
+        id: randomUUID(),
+        type: 'trace-create',
+        timestamp: at(200),
+        body: {
+          id: agentTraceId,
+          name: 'order support agent',
+          userId: `bob-${run}`,
+          input: [{ role: 'user', content: 'Cancel order 7' }],
+          output: { role: 'assistant', content: 'Order 7 is cancelled.' },
+        },
+      },
       span('root', undefined, 'order support agent', 'AGENT', 200, 206),
-      span('plan', 'root', 'plan next step with gpt-4o-mini', 'GENERATION', 200, 201, { model: 'gpt-4o-mini', usage: { input: 1200, output: 80 }, cost: 0.0004 }),
+      span('plan', 'root', 'plan next step with gpt-4o-mini', 'GENERATION', 200, 201, {
+        model: 'gpt-4o-mini',
+        usage: { input: 1200, output: 80 },
+        cost: 0.0004,
+      }),
       span('tool', 'root', 'retrieve_customer_order_history', 'TOOL', 201, 203),
       span('cancel', 'root', 'cancel_order_in_fulfilment_system', 'TOOL', 203, 205),
-      span('reply', 'root', 'compose the confirmation reply', 'GENERATION', 205, 206, { model: 'gpt-4o-mini', usage: { input: 1500, output: 40 }, cost: 0.0005 }),
+      span('reply', 'root', 'compose the confirmation reply', 'GENERATION', 205, 206, {
+        model: 'gpt-4o-mini',
+        usage: { input: 1500, output: 40 },
+        cost: 0.0005,
+      }),
     ];
   };
 
@@ -65,10 +120,28 @@ describe('sessions and users pages (browser)', () => {
     tenant = await bootstrap(stack, 'sessions-ui@spanlog.test', 'Sessions Org', 'support bot');
     const sent = await write(stack, tenant.apiKey, NATIVE_TRACES, { batch: [0, 1, 2].flatMap(turn) });
     expect(sent.status).toBe(201);
-    const scored = await send(stack, 'POST', '/api/v1/scores', { token: tenant.apiKey, body: { scores: [{ traceId: `${sessionId}-turn-0`, name: 'helpful', value: 1 }, { traceId: `${sessionId}-turn-2`, name: 'helpful', value: 0.5 }] } });
+    const scored = await send(stack, 'POST', '/api/v1/scores', {
+      token: tenant.apiKey,
+      body: {
+        scores: [
+          { traceId: `${sessionId}-turn-0`, name: 'helpful', value: 1 },
+          { traceId: `${sessionId}-turn-2`, name: 'helpful', value: 0.5 },
+        ],
+      },
+    });
     expect(scored.status).toBe(201);
     // Another user's trace, which the user's page must not list.
-    const other = await write(stack, tenant.apiKey, NATIVE_TRACES, { batch: [{ id: randomUUID(), type: 'trace-create', timestamp: at(5), body: { id: `other-${run}`, name: 'someone else', userId: `bob-${run}` } }, ...agentRun()] });
+    const other = await write(stack, tenant.apiKey, NATIVE_TRACES, {
+      batch: [
+        {
+          id: randomUUID(),
+          type: 'trace-create',
+          timestamp: at(5),
+          body: { id: `other-${run}`, name: 'someone else', userId: `bob-${run}` },
+        },
+        ...agentRun(),
+      ],
+    });
     const visible = await send(stack, 'GET', `/api/v1/sessions/${sessionId}?minSeq=${other.seq}`, { token: tenant.apiKey });
     expect(visible.status).toBe(200);
     page = await chromium.context.newPage();
@@ -176,7 +249,10 @@ describe('sessions and users pages (browser)', () => {
       expect(logOut.x + logOut.width).toBeLessThanOrEqual(1024);
       expect(header.height).toBeLessThan(2 * Math.max(nav.height, logOut.height));
       // The previews: what the user asked and what the assistant answered, not their JSON.
-      expect([await row.getByTestId('row-input').textContent(), await row.getByTestId('row-output').textContent()]).toEqual([QUESTIONS[2], ANSWERS[2]]);
+      expect([await row.getByTestId('row-input').textContent(), await row.getByTestId('row-output').textContent()]).toEqual([
+        QUESTIONS[2],
+        ANSWERS[2],
+      ]);
 
       await page.goto(`${stack.baseUrl}/p/${tenant.projectId}/traces/${agentTraceId}`);
       const tree = page.getByRole('tree', { name: 'Span tree' });
@@ -185,9 +261,19 @@ describe('sessions and users pages (browser)', () => {
       expect(await overflow('.wf-scroll')).toEqual(nothingOver);
       // Every span's name whole in its row, beside its type and model.
       const labels = tree.locator('.wf-label');
-      const cut = await labels.evaluateAll((els) => (els as unknown as { scrollWidth: number; clientWidth: number; textContent: string }[]).filter((el) => el.scrollWidth > el.clientWidth + 1).map((el) => el.textContent));
+      const cut = await labels.evaluateAll((els) =>
+        (els as unknown as { scrollWidth: number; clientWidth: number; textContent: string }[])
+          .filter((el) => el.scrollWidth > el.clientWidth + 1)
+          .map((el) => el.textContent),
+      );
       expect(cut).toEqual([]);
-      expect(await labels.allTextContents()).toEqual(['order support agent', 'plan next step with gpt-4o-mini', 'retrieve_customer_order_history', 'cancel_order_in_fulfilment_system', 'compose the confirmation reply']);
+      expect(await labels.allTextContents()).toEqual([
+        'order support agent',
+        'plan next step with gpt-4o-mini',
+        'retrieve_customer_order_history',
+        'cancel_order_in_fulfilment_system',
+        'compose the confirmation reply',
+      ]);
 
       await page.goto(`${stack.baseUrl}/p/${tenant.projectId}/sessions/${sessionId}`);
       await page.getByRole('region', { name: 'Trace 3 output', exact: true }).waitFor();

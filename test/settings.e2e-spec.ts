@@ -20,17 +20,21 @@ describe('settings refused at start', () => {
   });
   const refusal = /^.*NODE_ENV must be one of development, test, production \(got "[^"]*"\).*$/m;
 
-  it.each(['prod', 'Production', 'staging'])('NODE_ENV=%s stops the API, the processor and the CLI with one line naming the accepted values', async (nodeEnv) => {
-    const settings = await env(nodeEnv);
-    for (const app of ['api', 'processor'] as App[]) {
-      const { code, stderr } = await runApp(app, settings);
-      expect({ app, code }).toEqual({ app, code: 1 });
-      expect(stderr).toMatch(refusal);
-      expect(stderr.match(refusal)?.[0]).toContain(`"${nodeEnv}"`);
-    }
-    const cli = await runCli(['admin', 'migrate', '--json'], settings);
-    expect(cli.code).not.toBe(0);
-    expect(cli.stderr.trim().split('\n')).toHaveLength(1);
-    expect(cli.stderr).toMatch(refusal);
-  }, 60_000);
+  it.each(['prod', 'Production', 'staging'])(
+    'NODE_ENV=%s stops the API, the processor and the CLI with one line naming the accepted values',
+    async (nodeEnv) => {
+      const settings = await env(nodeEnv);
+      for (const app of ['api', 'processor'] as App[]) {
+        const { code, stderr } = await runApp(app, settings);
+        expect({ app, code }).toEqual({ app, code: 1 });
+        expect(stderr).toMatch(refusal);
+        expect(stderr.match(refusal)?.[0]).toContain(`"${nodeEnv}"`);
+      }
+      const cli = await runCli(['admin', 'migrate', '--json'], settings);
+      expect(cli.code).not.toBe(0);
+      expect(cli.stderr.trim().split('\n')).toHaveLength(1);
+      expect(cli.stderr).toMatch(refusal);
+    },
+    60_000,
+  );
 });

@@ -38,12 +38,12 @@ describe('graceful shutdown on SIGTERM (CONTRACT "Running it")', () => {
     await stack.startApi();
     // Every accepted write is visible once a read given its token answers (tokens are sealed, so none can be picked as the last).
     for (const seq of new Set(accepted.map((r) => r.seq as string))) {
-      const read = await fetch(`${stack.baseUrl}/api/v1/traces?limit=1&minSeq=${seq}`, { headers: { authorization: `Bearer ${tenant.apiKey}` } });
+      const read = await fetch(`${stack.baseUrl}/api/v1/traces?limit=1&minSeq=${seq}`, {
+        headers: { authorization: `Bearer ${tenant.apiKey}` },
+      });
       expect(read.status).toBe(200);
     }
-    const { rows } = await stack.db.query(
-      `SELECT split_part(external_id, '-', 2)::int AS i, count(*)::int AS spans FROM spans GROUP BY 1`,
-    );
+    const { rows } = await stack.db.query(`SELECT split_part(external_id, '-', 2)::int AS i, count(*)::int AS spans FROM spans GROUP BY 1`);
     const stored = new Map(rows.map((r: { i: number; spans: number }) => [r.i, r.spans]));
     for (const { i } of accepted) expect([i, stored.get(i)]).toEqual([i, 20]);
   });

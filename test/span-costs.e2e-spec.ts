@@ -27,7 +27,15 @@ describe('span costs from the price table', () => {
     return trace.body.spans as Record<string, any>[];
   };
   const otlpSpan = (traceId: string, attributes: Record<string, string | number>, start = JULY_2025) =>
-    span({ traceId, spanId: hex(8), parentSpanId: '', name: 'call', startTimeUnixNano: start, endTimeUnixNano: start, attributes: attrs(attributes) });
+    span({
+      traceId,
+      spanId: hex(8),
+      parentSpanId: '',
+      name: 'call',
+      startTimeUnixNano: start,
+      endTimeUnixNano: start,
+      attributes: attrs(attributes),
+    });
 
   beforeAll(async () => {
     stack = await startStack();
@@ -61,23 +69,41 @@ describe('span costs from the price table', () => {
     expect(s.costDetails.output).toBeCloseTo(2.25, 9);
     expect(s.costDetails.reasoning).toBeCloseTo(0.75, 9);
     expect(s.cost).toBeCloseTo(1.2 + 0.15 + 0.375 + 2.25 + 0.75, 9);
-    expect({ promptTokens: s.promptTokens, completionTokens: s.completionTokens }).toEqual({ promptTokens: 1_000_000, completionTokens: 200_000 });
+    expect({ promptTokens: s.promptTokens, completionTokens: s.completionTokens }).toEqual({
+      promptTokens: 1_000_000,
+      completionTokens: 200_000,
+    });
   });
 
   it('keeps the cost the client sent, and says so', async () => {
     const traceId = hex(16);
     const [s] = await readSpans(
-      exportOf([otlpSpan(traceId, { 'gen_ai.request.model': 'gpt-4o', 'gen_ai.usage.input_tokens': 1000, 'gen_ai.usage.output_tokens': 10, 'gen_ai.usage.cost': 0.42 })]),
+      exportOf([
+        otlpSpan(traceId, {
+          'gen_ai.request.model': 'gpt-4o',
+          'gen_ai.usage.input_tokens': 1000,
+          'gen_ai.usage.output_tokens': 10,
+          'gen_ai.usage.cost': 0.42,
+        }),
+      ]),
       OTLP_TRACES,
       traceId,
     );
-    expect({ cost: s.cost, costSource: s.costSource, costDetails: s.costDetails }).toEqual({ cost: 0.42, costSource: 'client', costDetails: {} });
+    expect({ cost: s.cost, costSource: s.costSource, costDetails: s.costDetails }).toEqual({
+      cost: 0.42,
+      costSource: 'client',
+      costDetails: {},
+    });
   });
 
   it('prices by the definition valid at the span start', async () => {
     const traceId = hex(16);
     const usage = { 'gen_ai.request.model': 'o3', 'gen_ai.usage.input_tokens': 1_000_000, 'gen_ai.usage.output_tokens': 0 };
-    const spans = await readSpans(exportOf([otlpSpan(traceId, usage, JANUARY_2025), otlpSpan(traceId, usage, JULY_2025)]), OTLP_TRACES, traceId);
+    const spans = await readSpans(
+      exportOf([otlpSpan(traceId, usage, JANUARY_2025), otlpSpan(traceId, usage, JULY_2025)]),
+      OTLP_TRACES,
+      traceId,
+    );
     const byStart = [...spans].sort((a, b) => String(a.startTime).localeCompare(String(b.startTime)));
     expect(byStart.map((s) => [s.costSource, Number(s.cost.toFixed(9))])).toEqual([
       ['price:o3-2025-04', 10],
@@ -88,18 +114,49 @@ describe('span costs from the price table', () => {
   it('costs a native generation from its usage by type, and a later client cost wins over it', async () => {
     const traceId = `costs-${hex(4)}`;
     const at = '2025-07-01T00:00:00.000Z';
-    const generation = { id: 'gen-1', traceId, name: 'answer', startTime: at, model: 'gpt-4o-mini', usageDetails: { input: 1_000_000, input_cached_tokens: 1_000_000, output: 1_000_000 } };
-    const first = await readSpans({ batch: [{ id: 'e1', type: 'generation-create', timestamp: at, body: generation }] }, NATIVE_TRACES, traceId);
-    expect(first[0]).toMatchObject({ costSource: 'price:gpt-4o-mini', usageDetails: { input: 1_000_000, cached_input: 1_000_000, output: 1_000_000 } });
+    const generation = {
+      id: 'gen-1',
+      traceId,
+      name: 'answer',
+      startTime: at,
+      model: 'gpt-4o-mini',
+      usageDetails: { input: 1_000_000, input_cached_tokens: 1_000_000, output: 1_000_000 },
+    };
+    const first = await readSpans(
+      { batch: [{ id: 'e1', type: 'generation-create', timestamp: at, body: generation }] },
+      NATIVE_TRACES,
+      traceId,
+    );
+    expect(first[0]).toMatchObject({
+      costSource: 'price:gpt-4o-mini',
+      usageDetails: { input: 1_000_000, cached_input: 1_000_000, output: 1_000_000 },
+    });
     expect(first[0].cost).toBeCloseTo(0.15 + 0.075 + 0.6, 9);
     const later = '2025-07-01T00:00:01.000Z';
-    const updated = await readSpans({ batch: [{ id: 'e2', type: 'generation-update', timestamp: later, body: { id: 'gen-1', traceId, cost: 0.01 } }] }, NATIVE_TRACES, traceId);
-    expect({ cost: updated[0].cost, costSource: updated[0].costSource, costDetails: updated[0].costDetails }).toEqual({ cost: 0.01, costSource: 'client', costDetails: {} });
+    const updated = await readSpans(
+      { batch: [{ id: 'e2', type: 'generation-update', timestamp: later, body: { id: 'gen-1', traceId, cost: 0.01 } }] },
+      NATIVE_TRACES,
+      traceId,
+    );
+    expect({ cost: updated[0].cost, costSource: updated[0].costSource, costDetails: updated[0].costDetails }).toEqual({
+      cost: 0.01,
+      costSource: 'client',
+      costDetails: {},
+    });
   });
 
   it('leaves a span of a model the table does not know without a cost', async () => {
     const traceId = hex(16);
-    const [s] = await readSpans(exportOf([otlpSpan(traceId, { 'gen_ai.request.model': 'my-own-model', 'gen_ai.usage.input_tokens': 5 })]), OTLP_TRACES, traceId);
-    expect({ cost: s.cost, costSource: s.costSource, costDetails: s.costDetails, usageDetails: s.usageDetails }).toEqual({ cost: null, costSource: null, costDetails: {}, usageDetails: { input: 5 } });
+    const [s] = await readSpans(
+      exportOf([otlpSpan(traceId, { 'gen_ai.request.model': 'my-own-model', 'gen_ai.usage.input_tokens': 5 })]),
+      OTLP_TRACES,
+      traceId,
+    );
+    expect({ cost: s.cost, costSource: s.costSource, costDetails: s.costDetails, usageDetails: s.usageDetails }).toEqual({
+      cost: null,
+      costSource: null,
+      costDetails: {},
+      usageDetails: { input: 5 },
+    });
   });
 });

@@ -18,7 +18,10 @@ const occupy = async (port: number): Promise<Server> => {
 
 /** `node dist/tools/start.js` (what `npm start` runs once built) with `env`: its exit code and standard error. */
 const start = async (env: NodeJS.ProcessEnv) => {
-  const child = spawn(process.execPath, [resolve(ROOT, 'dist', 'tools', 'start.js')], { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, [resolve(ROOT, 'dist', 'tools', 'start.js')], {
+    env: { ...process.env, ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   let stderr = '';
   child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
   const [code] = (await once(child, 'exit')) as [number | null];
@@ -27,7 +30,13 @@ const start = async (env: NodeJS.ProcessEnv) => {
 
 describe('npm start with a port taken', () => {
   const api = (port: number): PortUse => ({ port, host: '127.0.0.1', owner: 'the API', variable: 'PORT' });
-  const metrics = (port: number): PortUse => ({ port, host: '127.0.0.1', owner: "the processor's metrics", variable: 'METRICS_PORT', hint: '(or 0 to serve no metrics)' });
+  const metrics = (port: number): PortUse => ({
+    port,
+    host: '127.0.0.1',
+    owner: "the processor's metrics",
+    variable: 'METRICS_PORT',
+    hint: '(or 0 to serve no metrics)',
+  });
 
   it('says in one line which port is taken and which variable moves it, before it starts anything', async () => {
     const [taken, free] = [await freePort(), await freePort()];
@@ -60,9 +69,18 @@ describe('npm start with a port taken', () => {
       const lines: string[] = [];
       try {
         const env: NodeJS.ProcessEnv = { ...stack.env, METRICS_PORT: String(taken) };
-        const app = (name: string, dir: string) => ({ name, command: process.execPath, args: [resolve(ROOT, 'dist', 'apps', dir, 'src', 'main.js')], env });
+        const app = (name: string, dir: string) => ({
+          name,
+          command: process.execPath,
+          args: [resolve(ROOT, 'dist', 'apps', dir, 'src', 'main.js')],
+          env,
+        });
         // Resolves once both have exited.
-        const code = await supervise([app('the API', 'api'), app('the processor', 'processor')], [api(Number(env.PORT)), metrics(taken)], (line) => lines.push(line));
+        const code = await supervise(
+          [app('the API', 'api'), app('the processor', 'processor')],
+          [api(Number(env.PORT)), metrics(taken)],
+          (line) => lines.push(line),
+        );
         expect(code).toBe(1);
         expect(lines).toEqual([`${portTakenLine(metrics(taken))}; stopping the API too`]);
         expect(await portFree(Number(env.PORT), '127.0.0.1')).toBe(true);

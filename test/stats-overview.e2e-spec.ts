@@ -25,7 +25,12 @@ describe('overview stats (stats.overview)', () => {
   afterAll(() => stack?.stop());
 
   const overview = (input: Record<string, unknown> = {}, session = aSession) =>
-    query(stack, session.access_token, 'stats.overview', { projectId: a.projectId, from: iso(t0 - 3_600_000), to: iso(Date.now() + 60_000), ...input });
+    query(stack, session.access_token, 'stats.overview', {
+      projectId: a.projectId,
+      from: iso(t0 - 3_600_000),
+      to: iso(Date.now() + 60_000),
+      ...input,
+    });
   /** A trace named `name` at `at` with one generation of `model` taking `ms`, and a plain span, an error. */
   const ingestTrace = async (name: string, at: number, model: string, ms: number) => {
     const traceId = `ov-${randomUUID()}`;
@@ -38,20 +43,41 @@ describe('overview stats (stats.overview)', () => {
             id: randomUUID(),
             type: 'generation-create',
             timestamp: iso(at),
-            body: { id: `${traceId}-g`, traceId, name: 'llm', model, startTime: iso(at), endTime: iso(at + ms), usage: { input: 10, output: 5 }, cost: 0.25 },
+            body: {
+              id: `${traceId}-g`,
+              traceId,
+              name: 'llm',
+              model,
+              startTime: iso(at),
+              endTime: iso(at + ms),
+              usage: { input: 10, output: 5 },
+              cost: 0.25,
+            },
           },
-          { id: randomUUID(), type: 'span-create', timestamp: iso(at), body: { id: `${traceId}-s`, traceId, name: 'tool', startTime: iso(at), endTime: iso(at + 10), level: 'ERROR' } },
+          {
+            id: randomUUID(),
+            type: 'span-create',
+            timestamp: iso(at),
+            body: { id: `${traceId}-s`, traceId, name: 'tool', startTime: iso(at), endTime: iso(at + 10), level: 'ERROR' },
+          },
         ],
       },
     });
     expect(res.status).toBe(201);
     return traceId;
   };
-  const settled = () => eventually(async () => (await stack.db.query('SELECT count(*)::int AS n FROM stats_5m_dirty')).rows[0].n, (n) => n === 0, 30_000);
+  const settled = () =>
+    eventually(
+      async () => (await stack.db.query('SELECT count(*)::int AS n FROM stats_5m_dirty')).rows[0].n,
+      (n) => n === 0,
+      30_000,
+    );
 
   it('shows traces and spans over time, latency, cost and tokens per model, error rate by span type and score means, and changes as more is ingested', async () => {
     const first = await ingestTrace('chat', t0, 'gpt-4o', 200);
-    expect((await send(stack, 'POST', '/api/v1/scores', { token: a.apiKey, body: { traceId: first, name: 'helpful', value: true } })).status).toBe(201);
+    expect(
+      (await send(stack, 'POST', '/api/v1/scores', { token: a.apiKey, body: { traceId: first, name: 'helpful', value: true } })).status,
+    ).toBe(201);
     const before = await eventually(
       async () => data(await overview({ bucketSeconds: 600 })),
       (o: any) => o.series.some((p: any) => p.spans === 2) && o.scores.length === 1,
@@ -61,7 +87,18 @@ describe('overview stats (stats.overview)', () => {
     const point = before.series.find((p: any) => p.spans === 2);
     expect(point).toMatchObject({ traces: 1, spans: 2, errors: 1, costUsd: 0.25, tokens: 15 });
     expect(point.latencyP95Ms).toBeGreaterThanOrEqual(150);
-    expect(before.models).toEqual([{ model: 'gpt-4o', calls: 1, errors: 0, costUsd: 0.25, promptTokens: 10, completionTokens: 5, latencyP50Ms: expect.any(Number), latencyP95Ms: expect.any(Number) }]);
+    expect(before.models).toEqual([
+      {
+        model: 'gpt-4o',
+        calls: 1,
+        errors: 0,
+        costUsd: 0.25,
+        promptTokens: 10,
+        completionTokens: 5,
+        latencyP50Ms: expect.any(Number),
+        latencyP95Ms: expect.any(Number),
+      },
+    ]);
     expect(Math.abs(before.models[0].latencyP50Ms - 200) / 200).toBeLessThan(0.1);
     expect(before.spanTypes).toEqual([
       { spanType: 'CUSTOM', calls: 1, errors: 1, errorRate: 1 },
@@ -74,7 +111,9 @@ describe('overview stats (stats.overview)', () => {
 
     await ingestTrace('chat', t0 + 60_000, 'claude', 3_000);
     const second = await ingestTrace('search', t0 + 60_000, 'gpt-4o', 400);
-    expect((await send(stack, 'POST', '/api/v1/scores', { token: a.apiKey, body: { traceId: second, name: 'helpful', value: false } })).status).toBe(201);
+    expect(
+      (await send(stack, 'POST', '/api/v1/scores', { token: a.apiKey, body: { traceId: second, name: 'helpful', value: false } })).status,
+    ).toBe(201);
     const after = await eventually(
       async () => data(await overview({ bucketSeconds: 600 })),
       (o: any) => o.series.reduce((n: number, p: any) => n + p.spans, 0) === 6 && o.scores[0]?.count === 2,
@@ -97,11 +136,19 @@ describe('overview stats (stats.overview)', () => {
     const traceId = randomUUID().replace(/-/g, '');
     const nanos = (ms: number) => `${ms}000000`;
     const genAi = (spanId: string, name: string, operation: string, parentSpanId = '') => ({
-      traceId, spanId, parentSpanId, name, startTimeUnixNano: nanos(t0 + 120_000), endTimeUnixNano: nanos(t0 + 120_050),
+      traceId,
+      spanId,
+      parentSpanId,
+      name,
+      startTimeUnixNano: nanos(t0 + 120_000),
+      endTimeUnixNano: nanos(t0 + 120_050),
       attributes: [{ key: 'gen_ai.operation.name', value: { stringValue: operation } }],
     });
     // Any gen_ai.* key makes a span LLM (SPEC 2.3 row 2): the agent and its tool are typed LLM too.
-    const spans = [genAi('a000000000000001', 'invoke_agent weather', 'invoke_agent'), genAi('a000000000000002', 'execute_tool get_weather', 'execute_tool', 'a000000000000001')];
+    const spans = [
+      genAi('a000000000000001', 'invoke_agent weather', 'invoke_agent'),
+      genAi('a000000000000002', 'execute_tool get_weather', 'execute_tool', 'a000000000000001'),
+    ];
     const posted = await write(stack, a.apiKey, OTLP_TRACES, { resourceSpans: [{ scopeSpans: [{ spans }] }] });
     expect(posted.status).toBe(200);
     const o = await eventually(
@@ -123,7 +170,12 @@ describe('overview stats (stats.overview)', () => {
   it('equals a recount of the rows, also after the stats are rebuilt', async () => {
     await settled();
     const stored = async () =>
-      (await stack.db.query('SELECT bucket, span_type, model, trace_name, operation, calls, errors, latency_hist, cost_usd, total_tokens FROM span_stats_5m WHERE project_id = $1 ORDER BY 1, 2, 3, 4, 5', [a.projectId])).rows;
+      (
+        await stack.db.query(
+          'SELECT bucket, span_type, model, trace_name, operation, calls, errors, latency_hist, cost_usd, total_tokens FROM span_stats_5m WHERE project_id = $1 ORDER BY 1, 2, 3, 4, 5',
+          [a.projectId],
+        )
+      ).rows;
     const live = await stored();
     const [{ n }] = (await stack.db.query('SELECT count(*)::int AS n FROM spans WHERE project_id = $1', [a.projectId])).rows;
     expect(live.reduce((sum: number, r: any) => sum + r.calls, 0)).toBe(n);

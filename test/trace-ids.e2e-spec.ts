@@ -30,7 +30,12 @@ describe('trace ids from ingestion to a read', () => {
     const examples: [string][] = [['0123456789ab0deff123456789abcdef']];
     await fc.assert(
       fc.asyncProperty(traceHex, async (hex) => {
-        const res = await write(stack, tenant.apiKey, OTLP_TRACES, exportOf([span({ traceId: hex, spanId: hex.slice(0, 16), parentSpanId: '', name: 'root' })]));
+        const res = await write(
+          stack,
+          tenant.apiKey,
+          OTLP_TRACES,
+          exportOf([span({ traceId: hex, spanId: hex.slice(0, 16), parentSpanId: '', name: 'root' })]),
+        );
         expect(res.status).toBe(200);
         const seq = res.seq as string;
         const listed = await get(`/api/v1/traces?id=${hex}&minSeq=${seq}`);
@@ -73,7 +78,16 @@ describe('trace ids from ingestion to a read', () => {
           stack,
           tenant.apiKey,
           OTLP_TRACES,
-          exportOf([span({ traceId: hex, spanId: rootHex, parentSpanId: '', name: 'otel root', startTimeUnixNano: String(startNs), endTimeUnixNano: String(startNs + 5_000_000n) })]),
+          exportOf([
+            span({
+              traceId: hex,
+              spanId: rootHex,
+              parentSpanId: '',
+              name: 'otel root',
+              startTimeUnixNano: String(startNs),
+              endTimeUnixNano: String(startNs + 5_000_000n),
+            }),
+          ]),
         ),
         200,
       );
@@ -81,15 +95,50 @@ describe('trace ids from ingestion to a read', () => {
       written(
         await write(stack, tenant.apiKey, NATIVE_TRACES, {
           batch: [
-            { id: 'upd-lower', type: 'span-update', timestamp: later(1_000), body: { id: rootHex, traceId: hex, output: 'from lower case' } },
-            { id: 'new-upper', type: 'span-create', timestamp: later(1_000), body: { id: 'native-child', traceId: HEX, parentObservationId: rootHex.toUpperCase(), name: 'native child', startTime: later(0) } },
+            {
+              id: 'upd-lower',
+              type: 'span-update',
+              timestamp: later(1_000),
+              body: { id: rootHex, traceId: hex, output: 'from lower case' },
+            },
+            {
+              id: 'new-upper',
+              type: 'span-create',
+              timestamp: later(1_000),
+              body: {
+                id: 'native-child',
+                traceId: HEX,
+                parentObservationId: rootHex.toUpperCase(),
+                name: 'native child',
+                startTime: later(0),
+              },
+            },
           ],
         }),
         201,
       );
-      written(await write(stack, tenant.apiKey, NATIVE_TRACES, { batch: [{ id: 'upd-upper', type: 'span-update', timestamp: later(2_000), body: { id: rootHex.toUpperCase(), traceId: HEX, statusMessage: 'from upper case' } }] }), 201);
+      written(
+        await write(stack, tenant.apiKey, NATIVE_TRACES, {
+          batch: [
+            {
+              id: 'upd-upper',
+              type: 'span-update',
+              timestamp: later(2_000),
+              body: { id: rootHex.toUpperCase(), traceId: HEX, statusMessage: 'from upper case' },
+            },
+          ],
+        }),
+        201,
+      );
       written(await write(stack, tenant.apiKey, SCORES, { traceId: HEX, spanId: rootHex, name: 'rest score', value: 1 }), 201);
-      written(await write(stack, tenant.apiKey, NATIVE_TRACES, { batch: [{ id: 'native-score', type: 'score-create', timestamp: later(0), body: { traceId: hex, name: 'batch score', value: 0.5 } }] }), 201);
+      written(
+        await write(stack, tenant.apiKey, NATIVE_TRACES, {
+          batch: [
+            { id: 'native-score', type: 'score-create', timestamp: later(0), body: { traceId: hex, name: 'batch score', value: 0.5 } },
+          ],
+        }),
+        201,
+      );
       // A Langfuse SDK names traces by their OTel id too.
       const langfuse = await write(
         stack,
@@ -97,13 +146,24 @@ describe('trace ids from ingestion to a read', () => {
         '/api/public/ingestion',
         {
           batch: [
-            { id: 'lf-1', type: 'observation-create', timestamp: later(0), body: { id: 'lf-span', traceId: hex, type: 'SPAN', name: 'langfuse span', startTime: later(0) } },
+            {
+              id: 'lf-1',
+              type: 'observation-create',
+              timestamp: later(0),
+              body: { id: 'lf-span', traceId: hex, type: 'SPAN', name: 'langfuse span', startTime: later(0) },
+            },
             { id: 'lf-2', type: 'score-create', timestamp: later(0), body: { traceId: HEX, name: 'langfuse score', value: 0.25 } },
           ],
         },
         { authorization: `Basic ${Buffer.from(`pk-lf-anything:${tenant.apiKey}`).toString('base64')}` },
       );
-      expect(langfuse.body).toEqual({ successes: [{ id: 'lf-1', status: 201 }, { id: 'lf-2', status: 201 }], errors: [] });
+      expect(langfuse.body).toEqual({
+        successes: [
+          { id: 'lf-1', status: 201 },
+          { id: 'lf-2', status: 201 },
+        ],
+        errors: [],
+      });
       written(langfuse, 207);
       // Each write applied before any read below.
       for (const seq of seqs) expect((await get(`/api/v1/traces/${uuid}?minSeq=${encodeURIComponent(seq)}`)).status).toBe(200);
@@ -136,12 +196,17 @@ describe('trace ids from ingestion to a read', () => {
         expect((listed.body.data as { id: string; name: string }[]).map((t) => [t.id, t.name])).toEqual([[uuid, 'otel root']]);
       }
       const named = await get(`/api/v1/traces?limit=100`);
-      expect((named.body.data as { otelTraceId: string | null; externalId: string | null }[]).filter((t) => t.otelTraceId === hex || t.externalId?.toLowerCase() === hex)).toHaveLength(1);
+      expect(
+        (named.body.data as { otelTraceId: string | null; externalId: string | null }[]).filter(
+          (t) => t.otelTraceId === hex || t.externalId?.toLowerCase() === hex,
+        ),
+      ).toHaveLength(1);
     });
 
     it('tRPC trace.get answers the same trace by its hex id in either case and by its UUID', async () => {
       const session = await login(stack, 'ids@spanlog.test');
-      for (const id of [hex, HEX, uuid]) expectTheOneTrace(data(await query(stack, session.access_token, 'trace.get', { projectId: tenant.projectId, id })));
+      for (const id of [hex, HEX, uuid])
+        expectTheOneTrace(data(await query(stack, session.access_token, 'trace.get', { projectId: tenant.projectId, id })));
     });
 
     it('the CLI gets the same trace by its hex id', async () => {
@@ -161,7 +226,12 @@ describe('trace ids from ingestion to a read', () => {
     const at = new Date().toISOString();
     const seq = await ingest(stack, tenant.apiKey, NATIVE_TRACES, {
       batch: [
-        { id: 'old-1', type: 'span-create', timestamp: at, body: { id: 'old-span', traceId: both.toUpperCase(), name: 'native span', startTime: at } },
+        {
+          id: 'old-1',
+          type: 'span-create',
+          timestamp: at,
+          body: { id: 'old-span', traceId: both.toUpperCase(), name: 'native span', startTime: at },
+        },
         { id: 'old-2', type: 'trace-create', timestamp: at, body: { id: nativeOnly.toUpperCase(), name: 'native only' } },
       ],
     });
@@ -169,15 +239,31 @@ describe('trace ids from ingestion to a read', () => {
     // As the earlier mapping stored them: each under UUIDv5 of the id as sent, with that id as externalId.
     for (const hex of [both, nativeOnly]) {
       const [legacy] = legacyTraceIds(hex.toUpperCase());
-      await stack.db.query('UPDATE traces SET id = $3, otel_trace_id = NULL, external_id = $4 WHERE project_id = $1 AND id = $2', [tenant.projectId, otelTraceUuid(hex), legacy, hex.toUpperCase()]);
-      await stack.db.query('UPDATE spans SET trace_id = $3 WHERE project_id = $1 AND trace_id = $2', [tenant.projectId, otelTraceUuid(hex), legacy]);
+      await stack.db.query('UPDATE traces SET id = $3, otel_trace_id = NULL, external_id = $4 WHERE project_id = $1 AND id = $2', [
+        tenant.projectId,
+        otelTraceUuid(hex),
+        legacy,
+        hex.toUpperCase(),
+      ]);
+      await stack.db.query('UPDATE spans SET trace_id = $3 WHERE project_id = $1 AND trace_id = $2', [
+        tenant.projectId,
+        otelTraceUuid(hex),
+        legacy,
+      ]);
     }
-    const otlpSeq = await ingest(stack, tenant.apiKey, OTLP_TRACES, exportOf([span({ traceId: both, spanId: both.slice(0, 16), parentSpanId: '', name: 'otel root' })]));
+    const otlpSeq = await ingest(
+      stack,
+      tenant.apiKey,
+      OTLP_TRACES,
+      exportOf([span({ traceId: both, spanId: both.slice(0, 16), parentSpanId: '', name: 'otel root' })]),
+    );
     const before = await get(`/api/v1/traces/${both}?minSeq=${encodeURIComponent(otlpSeq)}`);
     expect(before.body).toMatchObject({ id: otelTraceUuid(both), name: 'otel root' });
-    for (const id of [nativeOnly, nativeOnly.toUpperCase()]) expect((await get(`/api/v1/traces/${id}`)).body).toMatchObject({ name: 'native only', externalId: nativeOnly.toUpperCase() });
+    for (const id of [nativeOnly, nativeOnly.toUpperCase()])
+      expect((await get(`/api/v1/traces/${id}`)).body).toMatchObject({ name: 'native only', externalId: nativeOnly.toUpperCase() });
 
-    const servingVersion = async () => (await stack.db.query(`SELECT version FROM projection_versions WHERE projection = 'telemetry'`)).rows[0].version as number;
+    const servingVersion = async () =>
+      (await stack.db.query(`SELECT version FROM projection_versions WHERE projection = 'telemetry'`)).rows[0].version as number;
     // Tables built by an older version, as at an upgrade: the processor rebuilds them by itself.
     await stack.db.query(`UPDATE projection_versions SET version = 0 WHERE projection = 'telemetry'`);
     await stack.killProcessor('SIGTERM');
@@ -188,8 +274,20 @@ describe('trace ids from ingestion to a read', () => {
     expect(merged.body).toMatchObject({ id: otelTraceUuid(both), otelTraceId: both, externalId: null, name: 'otel root' });
     expect((merged.body.spans as { name: string }[]).map((s) => s.name).sort()).toEqual(['native span', 'otel root']);
     expect((await get(`/api/v1/traces?id=${both}`)).body.data).toHaveLength(1);
-    expect((await get(`/api/v1/traces/${nativeOnly}`)).body).toMatchObject({ id: otelTraceUuid(nativeOnly), otelTraceId: nativeOnly, externalId: null, name: 'native only' });
+    expect((await get(`/api/v1/traces/${nativeOnly}`)).body).toMatchObject({
+      id: otelTraceUuid(nativeOnly),
+      otelTraceId: nativeOnly,
+      externalId: null,
+      name: 'native only',
+    });
     const legacyIds = [both, nativeOnly].flatMap((hex) => legacyTraceIds(hex.toUpperCase()));
-    expect((await stack.db.query('SELECT count(*)::int AS n FROM traces WHERE project_id = $1 AND id = ANY($2::uuid[])', [tenant.projectId, legacyIds])).rows).toEqual([{ n: 0 }]);
+    expect(
+      (
+        await stack.db.query('SELECT count(*)::int AS n FROM traces WHERE project_id = $1 AND id = ANY($2::uuid[])', [
+          tenant.projectId,
+          legacyIds,
+        ])
+      ).rows,
+    ).toEqual([{ n: 0 }]);
   }, 120_000);
 });

@@ -84,7 +84,16 @@ describe('trace reads bounded by design', () => {
     const huge = 'λ'.repeat(Math.ceil(TRACE_READ_LIMITS.rest.fieldBytes / 2) + 1_000);
     const big = await send(stack, 'POST', '/api/v1/traces', {
       token: tenant.apiKey,
-      body: { batch: [{ id: randomUUID(), type: 'span-create', timestamp: at, body: { id: `${bigId}-s`, traceId: bigId, name: 'huge', startTime: at, input: huge } }] },
+      body: {
+        batch: [
+          {
+            id: randomUUID(),
+            type: 'span-create',
+            timestamp: at,
+            body: { id: `${bigId}-s`, traceId: bigId, name: 'huge', startTime: at, input: huge },
+          },
+        ],
+      },
     });
     expect(big.status).toBe(201);
     // More scores than a page holds: a client chooses how many a trace has.
@@ -147,7 +156,11 @@ describe('trace reads bounded by design', () => {
       restCursor = page.body.meta.nextCursor;
     } while (restCursor);
     do {
-      const answer = await query(stack, session.access_token, 'trace.spans', { projectId: tenant.projectId, traceId, ...(rpcCursor ? { cursor: rpcCursor } : {}) });
+      const answer = await query(stack, session.access_token, 'trace.spans', {
+        projectId: tenant.projectId,
+        traceId,
+        ...(rpcCursor ? { cursor: rpcCursor } : {}),
+      });
       expect(Buffer.byteLength(JSON.stringify(answer.body))).toBeLessThan(RPC_PAGE_JSON_BYTES);
       const page = data(answer);
       rpcIds.push(...page.data.map((s: PageSpan) => s.id));
@@ -162,7 +175,9 @@ describe('trace reads bounded by design', () => {
     expect(small.body.data.map((s: PageSpan) => s.id)).toEqual(restIds.slice(0, 7));
     const next = await rest(`/api/v1/traces/${traceId}/spans?limit=7&cursor=${small.body.meta.nextCursor}`);
     expect(next.body.data.map((s: PageSpan) => s.id)).toEqual(restIds.slice(7, 14));
-    const viaTrace = data(await query(stack, session.access_token, 'trace.get', { projectId: tenant.projectId, id: traceId, spansLimit: 7 }));
+    const viaTrace = data(
+      await query(stack, session.access_token, 'trace.get', { projectId: tenant.projectId, id: traceId, spansLimit: 7 }),
+    );
     expect(viaTrace.spans.map((s: PageSpan) => s.id)).toEqual(restIds.slice(0, 7));
     expect(viaTrace.nextSpansCursor).toBe(small.body.meta.nextCursor);
 
@@ -181,9 +196,14 @@ describe('trace reads bounded by design', () => {
     const env = { ...stack.env, SPANLOG_API_KEY: tenant.apiKey };
     const human = await runCli(['traces', 'get', traceId, '--spans-limit', '5', '--api', stack.baseUrl], env);
     expect(human.code).toBe(0);
-    const line = new RegExp(`^5 of ${SPANS} spans shown; next page: spanlog traces get ${traceId} --spans-cursor (\\S+)$`, 'm').exec(human.stdout);
+    const line = new RegExp(`^5 of ${SPANS} spans shown; next page: spanlog traces get ${traceId} --spans-cursor (\\S+)$`, 'm').exec(
+      human.stdout,
+    );
     expect(line).not.toBeNull();
-    const next = await runCli(['traces', 'get', traceId, '--spans-limit', '5', '--spans-cursor', (line as RegExpExecArray)[1], '--json', '--api', stack.baseUrl], env);
+    const next = await runCli(
+      ['traces', 'get', traceId, '--spans-limit', '5', '--spans-cursor', (line as RegExpExecArray)[1], '--json', '--api', stack.baseUrl],
+      env,
+    );
     expect(next.code).toBe(0);
     const ten = (await rest(`/api/v1/traces/${traceId}/spans?limit=10`)).body.data.map((s: PageSpan) => s.id);
     expect(JSON.parse(next.stdout).spans.map((s: PageSpan) => s.id)).toEqual(ten.slice(5));
@@ -199,7 +219,9 @@ describe('trace reads bounded by design', () => {
     expect(whole.status).toBe(200);
     expect(whole.body.input).toHaveLength(Math.ceil(TRACE_READ_LIMITS.rest.fieldBytes / 2) + 1_000);
     expect(whole.body.truncated).toBeUndefined();
-    const viaRpc = data(await query(stack, session.access_token, 'trace.span', { projectId: tenant.projectId, traceId: bigId, spanId: span.id }));
+    const viaRpc = data(
+      await query(stack, session.access_token, 'trace.span', { projectId: tenant.projectId, traceId: bigId, spanId: span.id }),
+    );
     expect(viaRpc.input).toBe(whole.body.input);
     expect((await rest(`/api/v1/traces/${bigId}/spans/${randomUUID()}`)).status).toBe(404);
   });
@@ -247,9 +269,17 @@ describe('trace reads bounded by design', () => {
   it(`refuses an RPC batch of more than ${RPC_LIMITS.batchCalls} calls whole with 400, in tRPC's error shape`, async () => {
     const calls = RPC_LIMITS.batchCalls + 1;
     const batch = Object.fromEntries(Array.from({ length: calls }, (_, i) => [i, { projectId: tenant.projectId, id: traceId }]));
-    const res = await send(stack, 'GET', `/api/trpc/${Array(calls).fill('trace.get').join(',')}?batch=1&input=${encodeURIComponent(JSON.stringify(batch))}`, { token: session.access_token });
+    const res = await send(
+      stack,
+      'GET',
+      `/api/trpc/${Array(calls).fill('trace.get').join(',')}?batch=1&input=${encodeURIComponent(JSON.stringify(batch))}`,
+      { token: session.access_token },
+    );
     expect(res.status).toBe(400);
-    expect(res.body.error ?? null).toMatchObject({ message: `batch: at most ${RPC_LIMITS.batchCalls} calls per request, got ${calls}`, data: { code: 'BAD_REQUEST', httpStatus: 400 } });
+    expect(res.body.error ?? null).toMatchObject({
+      message: `batch: at most ${RPC_LIMITS.batchCalls} calls per request, got ${calls}`,
+      data: { code: 'BAD_REQUEST', httpStatus: 400 },
+    });
   });
 
   it('limits heavy RPC reads per session with 429 and Retry-After, other sessions and light procedures unaffected', async () => {
@@ -259,17 +289,26 @@ describe('trace reads bounded by design', () => {
     const path = `/api/trpc/${Array(RPC_LIMITS.batchCalls).fill('trace.list').join(',')}?batch=1&input=${encodeURIComponent(JSON.stringify(batch))}`;
     const requests = Math.ceil(RPC_LIMITS.heavyCallsPerSecondPerSession / RPC_LIMITS.batchCalls) + 2;
     const answers = await Promise.all(
-      Array.from({ length: requests }, () => fetch(`${stack.baseUrl}${path}`, { headers: { authorization: `Bearer ${greedy.access_token}` } }).then(async (r) => ({ headers: r.headers, body: await r.json() }))),
+      Array.from({ length: requests }, () =>
+        fetch(`${stack.baseUrl}${path}`, { headers: { authorization: `Bearer ${greedy.access_token}` } }).then(async (r) => ({
+          headers: r.headers,
+          body: await r.json(),
+        })),
+      ),
     );
     const results = answers.flatMap((a) => a.body as any[]);
     const refused = results.filter((r) => r.error);
     expect(refused.length).toBeGreaterThan(0);
     expect(results.length - refused.length).toBeLessThanOrEqual(RPC_LIMITS.heavyCallsPerSecondPerSession);
-    expect(refused[0].error).toMatchObject({ message: expect.stringMatching(/^Rate limit exceeded/), data: { code: 'TOO_MANY_REQUESTS', httpStatus: 429 } });
+    expect(refused[0].error).toMatchObject({
+      message: expect.stringMatching(/^Rate limit exceeded/),
+      data: { code: 'TOO_MANY_REQUESTS', httpStatus: 429 },
+    });
     expect(answers.find((a) => (a.body as any[]).some((r) => r.error))?.headers.get('retry-after')).toBe('1');
 
     const single = await query(stack, greedy.access_token, 'trace.list', input);
-    if (single.status !== 200) expect(single).toMatchObject({ status: 429, body: { error: { data: { code: 'TOO_MANY_REQUESTS', httpStatus: 429 } } } });
+    if (single.status !== 200)
+      expect(single).toMatchObject({ status: 429, body: { error: { data: { code: 'TOO_MANY_REQUESTS', httpStatus: 429 } } } });
     expect((await query(stack, greedy.access_token, 'user.me')).status).toBe(200);
     expect((await query(stack, session.access_token, 'trace.list', input)).status).toBe(200);
     await sleep(1_100);
@@ -279,8 +318,13 @@ describe('trace reads bounded by design', () => {
   describe('the dashboard', () => {
     let chromium: Headless;
     let page: Page;
-    const loadedCount = async () => Number(/Spans \(([\d,]+) of/.exec((await page.locator('#tree-title').textContent()) ?? '')?.[1]?.replace(/,/g, '') ?? NaN);
-    const focused = () => page.evaluate("({ role: document.activeElement?.getAttribute('role') ?? null, id: document.activeElement?.id ?? '' })") as Promise<{ role: string | null; id: string }>;
+    const loadedCount = async () =>
+      Number(/Spans \(([\d,]+) of/.exec((await page.locator('#tree-title').textContent()) ?? '')?.[1]?.replace(/,/g, '') ?? NaN);
+    const focused = () =>
+      page.evaluate("({ role: document.activeElement?.getAttribute('role') ?? null, id: document.activeElement?.id ?? '' })") as Promise<{
+        role: string | null;
+        id: string;
+      }>;
 
     beforeAll(async () => {
       chromium = await launchChromium();

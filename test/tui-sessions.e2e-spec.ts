@@ -24,14 +24,28 @@ describe('spanlog tui: sessions and users (tmux, 80×24)', () => {
       id: randomUUID(),
       type: 'trace-create',
       timestamp: at(i * 60),
-      body: { id: `${sessionId}-${i}`, name: `turn ${i + 1} ${run}`, sessionId, userId, timestamp: at(i * 60), input: [{ role: 'user', content: `question ${i + 1}` }], output: { role: 'assistant', content: `answer ${i + 1}` } },
+      body: {
+        id: `${sessionId}-${i}`,
+        name: `turn ${i + 1} ${run}`,
+        sessionId,
+        userId,
+        timestamp: at(i * 60),
+        input: [{ role: 'user', content: `question ${i + 1}` }],
+        output: { role: 'assistant', content: `answer ${i + 1}` },
+      },
     }));
     const sent = await write(term.stack, term.tenant.apiKey, NATIVE_TRACES, { batch });
-    expect((await send(term.stack, 'GET', `/api/v1/sessions/${sessionId}?minSeq=${sent.seq}`, { token: term.tenant.apiKey })).status).toBe(200);
+    expect((await send(term.stack, 'GET', `/api/v1/sessions/${sessionId}?minSeq=${sent.seq}`, { token: term.tenant.apiKey })).status).toBe(
+      200,
+    );
   }, 120_000);
 
   it('lists sessions and users, opens one as its traces with the selected trace’s turns, and goes back with Esc', async () => {
-    term.pane = TmuxPane.start(`node ${CLI} tui --project ${term.tenant.projectId} --interval 500; echo "tui exited $?"; sleep 60`, term.env, term.dir);
+    term.pane = TmuxPane.start(
+      `node ${CLI} tui --project ${term.tenant.projectId} --interval 500; echo "tui exited $?"; sleep 60`,
+      term.env,
+      term.dir,
+    );
     const tui = term.pane;
     await tui.waitForText('[Traces]');
     tui.keys('s');
@@ -40,7 +54,14 @@ describe('spanlog tui: sessions and users (tmux, 80×24)', () => {
     expect(sessions.find((l) => l.startsWith('›'))).toMatch(new RegExp(`${sessionId} +3 +2m 00s`));
     tui.keys('Enter');
     // The totals line loads on its own request, after or before the traces: wait for both.
-    const opened = await tui.waitFor('the session’s totals, traces and the first one’s turns', (s) => s.some((l) => l.includes(`session ${sessionId}`)) && s.some((l) => l.includes('question 1')) && s.some((l) => l.includes('answer 1')) && !s.some((l) => l.includes('loading…')));
+    const opened = await tui.waitFor(
+      'the session’s totals, traces and the first one’s turns',
+      (s) =>
+        s.some((l) => l.includes(`session ${sessionId}`)) &&
+        s.some((l) => l.includes('question 1')) &&
+        s.some((l) => l.includes('answer 1')) &&
+        !s.some((l) => l.includes('loading…')),
+    );
     expect(opened.some((l) => l.includes('3 traces · lasting 2m 00s'))).toBe(true);
     const names = opened.filter((l) => l.includes(`turn `) && l.includes(run) && !l.startsWith('──')).map((l) => /turn \d/.exec(l)?.[0]);
     expect(names).toEqual(['turn 1', 'turn 2', 'turn 3']);
@@ -51,9 +72,16 @@ describe('spanlog tui: sessions and users (tmux, 80×24)', () => {
     tui.keys('Escape');
     await tui.waitForText(`session ${sessionId}`);
     tui.keys('U');
-    await tui.waitFor('the user listed', (s) => s.some((l) => l.includes('[Users]')) && s.some((l) => l.startsWith('›') && l.includes(userId)));
+    await tui.waitFor(
+      'the user listed',
+      (s) => s.some((l) => l.includes('[Users]')) && s.some((l) => l.startsWith('›') && l.includes(userId)),
+    );
     tui.keys('Enter');
-    const user = await tui.waitFor('the user’s traces, newest first', (s) => s.some((l) => l.includes(`user ${userId}`)) && s.some((l) => l.includes('question 3')) && !s.some((l) => l.includes('loading…')));
+    const user = await tui.waitFor(
+      'the user’s traces, newest first',
+      (s) =>
+        s.some((l) => l.includes(`user ${userId}`)) && s.some((l) => l.includes('question 3')) && !s.some((l) => l.includes('loading…')),
+    );
     expect(user.some((l) => l.includes('3 traces · 1 sessions'))).toBe(true);
     tui.keys('q');
     await tui.waitForText('tui exited 0');

@@ -32,7 +32,9 @@ describe('spanlog tui in an 80×24 terminal (tmux)', () => {
     expect(res.code).toBe(2);
     expect(res.stdout).toBe('');
     expect(res.stderr.trimEnd().split('\n')).toHaveLength(1);
-    expect(res.stderr).toMatch(/needs a terminal.*spanlog traces list.*spanlog keys list.*spanlog usage.*spanlog projects.*spanlog alerts list/);
+    expect(res.stderr).toMatch(
+      /needs a terminal.*spanlog traces list.*spanlog keys list.*spanlog usage.*spanlog projects.*spanlog alerts list/,
+    );
   });
 
   it('opens, shows an ingested trace and its span tree, creates a key that ingests, revokes it (401), shows a monitor made over RPC in ALERT with its history, and quits cleanly', async () => {
@@ -41,14 +43,43 @@ describe('spanlog tui in an 80×24 terminal (tmux)', () => {
     const traceId = `tui-${run}`;
     const ingested = await ingest(term.tenant.apiKey, [
       { id: randomUUID(), type: 'trace-create', timestamp: at, body: { id: traceId, name: traceName, userId, tags: ['prod'] } },
-      { id: randomUUID(), type: 'span-create', timestamp: at, body: { id: `${traceId}-root`, traceId, name: 'agent', type: 'AGENT', startTime: at, endTime: later } },
+      {
+        id: randomUUID(),
+        type: 'span-create',
+        timestamp: at,
+        body: { id: `${traceId}-root`, traceId, name: 'agent', type: 'AGENT', startTime: at, endTime: later },
+      },
       {
         id: randomUUID(),
         type: 'generation-create',
         timestamp: at,
-        body: { id: `${traceId}-llm`, traceId, parentObservationId: `${traceId}-root`, name: 'llm call', model: 'gpt-4o-mini', startTime: at, endTime: later, usage: { input: 120, output: 45 }, cost: 0.0012, input: [{ role: 'user', content: 'where is my parcel' }], output: 'on its way' },
+        body: {
+          id: `${traceId}-llm`,
+          traceId,
+          parentObservationId: `${traceId}-root`,
+          name: 'llm call',
+          model: 'gpt-4o-mini',
+          startTime: at,
+          endTime: later,
+          usage: { input: 120, output: 45 },
+          cost: 0.0012,
+          input: [{ role: 'user', content: 'where is my parcel' }],
+          output: 'on its way',
+        },
       },
-      { id: randomUUID(), type: 'span-create', timestamp: at, body: { id: `${traceId}-tool`, traceId, parentObservationId: `${traceId}-root`, name: 'lookup tool', type: 'TOOL', startTime: later } },
+      {
+        id: randomUUID(),
+        type: 'span-create',
+        timestamp: at,
+        body: {
+          id: `${traceId}-tool`,
+          traceId,
+          parentObservationId: `${traceId}-root`,
+          name: 'lookup tool',
+          type: 'TOOL',
+          startTime: later,
+        },
+      },
       { id: randomUUID(), type: 'trace-create', timestamp: at, body: { id: `other-${run}`, name: `other ${run}`, userId: 'someone-else' } },
     ]);
     expect(ingested.status).toBe(201);
@@ -57,13 +88,30 @@ describe('spanlog tui in an 80×24 terminal (tmux)', () => {
     // (its name cut to the column; whole in the history's title).
     const session = await login(term.stack, EMAIL);
     const monitorName = `slow llm ${run}`;
-    data(await mutate(term.stack, session.access_token, 'monitor.create', { projectId: term.tenant.projectId, name: monitorName, metric: 'latency_p95', filter: { model: 'gpt-4o-mini' }, windowSeconds: 600, comparison: '>', threshold: 100 }));
+    data(
+      await mutate(term.stack, session.access_token, 'monitor.create', {
+        projectId: term.tenant.projectId,
+        name: monitorName,
+        metric: 'latency_p95',
+        filter: { model: 'gpt-4o-mini' },
+        windowSeconds: 600,
+        comparison: '>',
+        threshold: 100,
+      }),
+    );
 
-    term.pane = TmuxPane.start(`printf 'before the tui\\n'; node ${CLI} tui --interval 500; echo "tui exited $?"; sleep 120`, term.env, term.dir);
+    term.pane = TmuxPane.start(
+      `printf 'before the tui\\n'; node ${CLI} tui --interval 500; echo "tui exited $?"; sleep 120`,
+      term.env,
+      term.dir,
+    );
     const tui = term.pane;
 
     // The user's only project: it opens straight on its traces, no picker first.
-    const listed = await tui.waitFor('both traces', (s) => s.some((l) => l.includes(traceName)) && s.some((l) => l.includes(`other ${run}`)));
+    const listed = await tui.waitFor(
+      'both traces',
+      (s) => s.some((l) => l.includes(traceName)) && s.some((l) => l.includes(`other ${run}`)),
+    );
     expect(tui.display('#{alternate_on}')).toBe('1');
     expect(listed[0]).toContain('Tui Org / tui project  [Traces]');
     expect(listed.some((l) => l.includes('Choose a project'))).toBe(false);
@@ -73,7 +121,14 @@ describe('spanlog tui in an 80×24 terminal (tmux)', () => {
     const selectedBefore = selectedLine(listed).includes(traceName) ? traceName : `other ${run}`;
 
     // A trace that arrives while the list is shown appears on top; the selection stays on its trace.
-    const late = await ingest(term.tenant.apiKey, [{ id: randomUUID(), type: 'trace-create', timestamp: new Date(Date.now() + 1000).toISOString(), body: { id: `late-${run}`, name: `late ${run}` } }]);
+    const late = await ingest(term.tenant.apiKey, [
+      {
+        id: randomUUID(),
+        type: 'trace-create',
+        timestamp: new Date(Date.now() + 1000).toISOString(),
+        body: { id: `late-${run}`, name: `late ${run}` },
+      },
+    ]);
     expect(late.status).toBe(201);
     const arrived = await tui.waitForText(`late ${run}`);
     expect(arrived.findIndex((l) => l.includes(`late ${run}`))).toBeLessThan(arrived.findIndex((l) => l.includes(traceName)));
@@ -82,7 +137,10 @@ describe('spanlog tui in an 80×24 terminal (tmux)', () => {
     await tui.waitForText('Enter apply');
     tui.type(`user:${userId}`);
     tui.keys('Enter');
-    const filtered = await tui.waitFor('the filtered list', (s) => s.some((l) => l.includes(`filter user:${userId}`)) && !s.some((l) => l.includes(`other ${run}`) || l.includes(`late ${run}`)));
+    const filtered = await tui.waitFor(
+      'the filtered list',
+      (s) => s.some((l) => l.includes(`filter user:${userId}`)) && !s.some((l) => l.includes(`other ${run}`) || l.includes(`late ${run}`)),
+    );
     expect(selectedLine(filtered)).toContain(traceName);
 
     // The trace: its span tree with durations, model, tokens and cost; the selected span's input and output.
@@ -92,7 +150,10 @@ describe('spanlog tui in an 80×24 terminal (tmux)', () => {
     expect(tree.find((l) => l.includes('├─llm call'))).toMatch(/LLM\s+\d[\d.]* (ms|s)\s+gpt-4o-mini\s+120→45\s+\$0\.0012/);
     expect(tree.some((l) => l.includes('└─lookup tool'))).toBe(true);
     tui.keys('Down');
-    const preview = await tui.waitFor('the llm span selected', (s) => selectedLine(s).includes('llm call') && s.some((l) => l.includes('where is my parcel')));
+    const preview = await tui.waitFor(
+      'the llm span selected',
+      (s) => selectedLine(s).includes('llm call') && s.some((l) => l.includes('where is my parcel')),
+    );
     expect(preview.some((l) => l.includes('on its way'))).toBe(true);
     tui.keys('Escape');
     await tui.waitForText(`filter user:${userId}`);
@@ -108,7 +169,14 @@ describe('spanlog tui in an 80×24 terminal (tmux)', () => {
     const shown = await tui.waitForText('copy it now');
     const secret = shown.join('\n').match(/sl_[A-Za-z0-9_-]{20,}/)?.[0];
     expect(secret).toBeDefined();
-    const accepted = await ingest(secret as string, [{ id: randomUUID(), type: 'trace-create', timestamp: new Date().toISOString(), body: { id: `by-new-key-${run}`, name: 'via the new key' } }]);
+    const accepted = await ingest(secret as string, [
+      {
+        id: randomUUID(),
+        type: 'trace-create',
+        timestamp: new Date().toISOString(),
+        body: { id: `by-new-key-${run}`, name: 'via the new key' },
+      },
+    ]);
     expect(accepted.status).toBe(201);
     tui.keys('Enter');
     await tui.waitForText(`key ${keyName}`);
@@ -128,16 +196,29 @@ describe('spanlog tui in an 80×24 terminal (tmux)', () => {
     await tui.waitFor('the key listed as revoked', (s) => /revoked\s*$/.test(selectedLine(s)));
     expect(selectedLine(tui.screen())).toMatch(/revoked\s*$/);
     await eventually(
-      () => ingest(secret as string, [{ id: randomUUID(), type: 'trace-create', timestamp: new Date().toISOString(), body: { id: `after-revoke-${run}`, name: 'refused' } }]),
+      () =>
+        ingest(secret as string, [
+          {
+            id: randomUUID(),
+            type: 'trace-create',
+            timestamp: new Date().toISOString(),
+            body: { id: `after-revoke-${run}`, name: 'refused' },
+          },
+        ]),
       (res) => res.status === 401,
     );
 
     // Usage against the plan, and Tab through to monitors.
     tui.keys('u');
-    expectTidy(await tui.waitFor('usage', (s) => s.some((l) => /^traces\s+\d+ of 10,000/.test(l)) && s.some((l) => l.includes('plan free'))));
+    expectTidy(
+      await tui.waitFor('usage', (s) => s.some((l) => /^traces\s+\d+ of 10,000/.test(l)) && s.some((l) => l.includes('plan free'))),
+    );
     tui.keys('Tab');
     expectTidy(await tui.waitForText('[Monitors]'));
-    const monitors = await tui.waitFor('the monitor in ALERT with its history', (s) => s.some((l) => /^› ALERT {3}slow llm /.test(l)) && s.some((l) => /→ ALERT\s+value \d+ > 100\b/.test(l)));
+    const monitors = await tui.waitFor(
+      'the monitor in ALERT with its history',
+      (s) => s.some((l) => /^› ALERT {3}slow llm /.test(l)) && s.some((l) => /→ ALERT\s+value \d+ > 100\b/.test(l)),
+    );
     expectTidy(monitors);
     expect(monitors.some((l) => l.includes(`── history of ${monitorName}`))).toBe(true);
 
@@ -189,8 +270,18 @@ describe('spanlog tui in an 80×24 terminal (tmux)', () => {
     const spans = 1_500;
     // Its timestamp ahead of every other trace's, so the list shows it on top, selected.
     const events = [
-      { id: randomUUID(), type: 'trace-create', timestamp: new Date().toISOString(), body: { id: traceId, name: `paged ${run}`, timestamp: new Date(Date.now() + 60_000).toISOString() } },
-      ...Array.from({ length: spans }, (_, i) => ({ id: randomUUID(), type: 'span-create', timestamp: new Date().toISOString(), body: { id: `${traceId}-${i}`, traceId, name: `step ${i}`, startTime: new Date(t0 + i).toISOString() } })),
+      {
+        id: randomUUID(),
+        type: 'trace-create',
+        timestamp: new Date().toISOString(),
+        body: { id: traceId, name: `paged ${run}`, timestamp: new Date(Date.now() + 60_000).toISOString() },
+      },
+      ...Array.from({ length: spans }, (_, i) => ({
+        id: randomUUID(),
+        type: 'span-create',
+        timestamp: new Date().toISOString(),
+        body: { id: `${traceId}-${i}`, traceId, name: `step ${i}`, startTime: new Date(t0 + i).toISOString() },
+      })),
     ];
     for (let i = 0; i < events.length; i += 1_000) expect((await ingest(term.tenant.apiKey, events.slice(i, i + 1_000))).status).toBe(201);
     await eventually(

@@ -29,7 +29,8 @@ describe('spanlog verify', () => {
     const run = await runCli(['verify', '--json', ...args], stack.env);
     return { run, report: JSON.parse(run.stdout) as VerifyReport };
   };
-  const projectIn = (report: VerifyReport, tenant: Tenant) => report.projects.find((p) => p.projectId === tenant.projectId) as ProjectVerification;
+  const projectIn = (report: VerifyReport, tenant: Tenant) =>
+    report.projects.find((p) => p.projectId === tenant.projectId) as ProjectVerification;
 
   it('is clean on a healthy system, names the project and the count of rows deleted behind its back, and --repair mends them without counting usage again', async () => {
     let seq = '';
@@ -41,14 +42,23 @@ describe('spanlog verify', () => {
     const healthy = await verify();
     expect(healthy.run.code).toBe(0);
     expect(healthy.report.clean).toBe(true);
-    expect(projectIn(healthy.report, a)).toMatchObject({ messages: 5, applied: 5, traces: { expected: 5, stored: 5, missing: 0, extra: 0 }, spans: { expected: 5, stored: 5, missing: 0, extra: 0 } });
+    expect(projectIn(healthy.report, a)).toMatchObject({
+      messages: 5,
+      applied: 5,
+      traces: { expected: 5, stored: 5, missing: 0, extra: 0 },
+      spans: { expected: 5, stored: 5, missing: 0, extra: 0 },
+    });
     const usageBefore = await usageReaching(stack, a.orgId, 5);
 
     await stack.db.query(`DELETE FROM spans WHERE project_id = $1 AND external_id IN ('a-1-s', 'a-3-s')`, [a.projectId]);
     const damaged = await verify();
     expect(damaged.run.code).toBe(DIFFERENCES);
     expect(damaged.report.clean).toBe(false);
-    expect(projectIn(damaged.report, a)).toMatchObject({ clean: false, spans: { expected: 5, stored: 3, missing: 2 }, writingMissingRows: { count: 2 } });
+    expect(projectIn(damaged.report, a)).toMatchObject({
+      clean: false,
+      spans: { expected: 5, stored: 3, missing: 2 },
+      writingMissingRows: { count: 2 },
+    });
     expect(projectIn(damaged.report, b).clean).toBe(true);
     const human = await runCli(['verify'], stack.env);
     expect(human.code).toBe(DIFFERENCES);
@@ -91,7 +101,10 @@ describe('spanlog verify', () => {
     }
     // Reads never claim the skipped requests visible, and the processor says what happened.
     expect(await traceStatus(stack, b.apiKey, 'skipped-19', seq)).toBe(503);
-    await eventually(async () => stack.recentOutput('processor'), (out) => out.includes('acknowledged without being applied'));
+    await eventually(
+      async () => stack.recentOutput('processor'),
+      (out) => out.includes('acknowledged without being applied'),
+    );
 
     const found = await verify();
     expect(found.run.code).toBe(DIFFERENCES);
@@ -109,7 +122,11 @@ describe('spanlog verify', () => {
     const seq = await ingest(stack, a.apiKey, NATIVE_TRACES, smallBatch('scheduled'));
     expect(await traceStatus(stack, a.apiKey, 'scheduled', seq)).toBe(200);
     await stack.db.query(`DELETE FROM spans WHERE project_id = $1 AND external_id = 'scheduled-s'`, [a.projectId]);
-    const output = await eventually(async () => stack.recentOutput('processor'), (out) => out.includes('applied requests are missing from the projections'), 20_000);
+    const output = await eventually(
+      async () => stack.recentOutput('processor'),
+      (out) => out.includes('applied requests are missing from the projections'),
+      20_000,
+    );
     expect(output).toContain(a.projectId);
     // The restarted processor counts from 0; the round is counted once its range is marked checked.
     const { families } = await eventually(

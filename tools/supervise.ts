@@ -33,7 +33,7 @@ export function supervise(apps: readonly App[], ports: readonly PortUse[], say: 
         pending = lines.pop() ?? '';
         for (const line of lines) if (line.trim()) last = line.trim();
       });
-      return { app, child, lastLine: () => (pending.trim() || last) };
+      return { app, child, lastLine: () => pending.trim() || last };
     });
     const stopOthers = () => {
       for (const { child } of children) if (child.exitCode === null && child.signalCode === null) child.kill('SIGTERM');
@@ -45,7 +45,9 @@ export function supervise(apps: readonly App[], ports: readonly PortUse[], say: 
           failed = true;
           const others = children.filter((c) => c.app !== app).map((c) => c.app.name);
           const port = takenIn(lastLine(), ports);
-          const why = port ? portTakenLine(port) : `${app.name} stopped (${signal ? `signal ${signal}` : `exit code ${code}`})${lastLine() ? `: ${lastLine()}` : ''}`;
+          const why = port
+            ? portTakenLine(port)
+            : `${app.name} stopped (${signal ? `signal ${signal}` : `exit code ${code}`})${lastLine() ? `: ${lastLine()}` : ''}`;
           say(`${why}; stopping ${others.join(' and ') || 'nothing else'} too`);
           stopOthers();
         }

@@ -19,7 +19,13 @@ const BODY_POOL = 32;
  * to a stream configured like INGEST, `inFlight` awaited together (STACK_NOTES), with no
  * headers or message id. The stream is the bench's own and is deleted afterwards.
  */
-export async function measureJetStreamPublish(nc: NatsConnection, prefix: string, payload: Payload, durationS: number, inFlight = 128): Promise<PublishFigures> {
+export async function measureJetStreamPublish(
+  nc: NatsConnection,
+  prefix: string,
+  payload: Payload,
+  durationS: number,
+  inFlight = 128,
+): Promise<PublishFigures> {
   const jsm = await nc.jetstreamManager();
   const js = nc.jetstream({ timeout: 10_000 });
   const name = `${prefix}BENCH_RAW`;
@@ -44,7 +50,14 @@ export async function measureJetStreamPublish(nc: NatsConnection, prefix: string
     }
     await Promise.all(pending);
     const seconds = (performance.now() - started) / 1_000;
-    return { messages, seconds, messagesPerS: messages / seconds, itemsPerS: (messages * payload.items) / seconds, mbPerS: bytes / 1e6 / seconds, inFlight };
+    return {
+      messages,
+      seconds,
+      messagesPerS: messages / seconds,
+      itemsPerS: (messages * payload.items) / seconds,
+      mbPerS: bytes / 1e6 / seconds,
+      inFlight,
+    };
   } finally {
     await jsm.streams.delete(name);
   }

@@ -83,7 +83,9 @@ const SHAPES: Record<RowShape, { columns: Column[]; create: string; onConflict: 
     create: `CREATE TABLE bench_raw_spans (${LEAN_COLUMNS.map((c) => `"${c.name}" ${c.type}`).join(', ')}, PRIMARY KEY (project_id, id));
              CREATE INDEX ON bench_raw_spans (project_id, trace_id)`,
     // An upsert, as the projection's write is: with new ids it never conflicts, but it checks.
-    onConflict: ` ON CONFLICT (project_id, id) DO UPDATE SET ${LEAN_COLUMNS.slice(2).map((c) => `"${c.name}" = excluded."${c.name}"`).join(', ')}`,
+    onConflict: ` ON CONFLICT (project_id, id) DO UPDATE SET ${LEAN_COLUMNS.slice(2)
+      .map((c) => `"${c.name}" = excluded."${c.name}"`)
+      .join(', ')}`,
   },
 };
 
@@ -96,7 +98,10 @@ function csvField(c: Column, d: SpanDelta): string {
 }
 
 /** One statement's SQL and parameters for `deltas` in `columns`, each row under a new id. */
-const STATEMENTS: Record<Exclude<InsertMethod, 'copy_then_insert'>, (columns: Column[], onConflict: string, deltas: SpanDelta[]) => [string, unknown[]]> = {
+const STATEMENTS: Record<
+  Exclude<InsertMethod, 'copy_then_insert'>,
+  (columns: Column[], onConflict: string, deltas: SpanDelta[]) => [string, unknown[]]
+> = {
   // STACK_NOTES' fastest for its rows: one array parameter per column.
   unnest: (columns, onConflict, deltas) => [
     `INSERT INTO bench_raw_spans (${columns.map((c) => `"${c.name}"`).join(', ')}) SELECT * FROM unnest(${columns.map((c, i) => `$${i + 1}::${c.type}[]`).join(', ')})${onConflict}`,
@@ -113,7 +118,13 @@ const STATEMENTS: Record<Exclude<InsertMethod, 'copy_then_insert'>, (columns: Co
     `INSERT INTO bench_raw_spans (${columns.map((c) => `"${c.name}"`).join(', ')}) SELECT ${columns.map((c) => `r."${c.name}"`).join(', ')}
        FROM jsonb_to_recordset($1::jsonb) AS r (${columns.map((c) => `"${c.name}" ${c.type}`).join(', ')})${onConflict}`,
     // A missing key reads as NULL, so null values are left out, as the projection leaves them.
-    [JSON.stringify(deltas.map((d) => Object.fromEntries(columns.map((c) => [c.name, c.name === 'id' ? randomUUID() : c.of(d)]).filter(([, v]) => v !== null))))],
+    [
+      JSON.stringify(
+        deltas.map((d) =>
+          Object.fromEntries(columns.map((c) => [c.name, c.name === 'id' ? randomUUID() : c.of(d)]).filter(([, v]) => v !== null)),
+        ),
+      ),
+    ],
   ],
 };
 
@@ -128,7 +139,14 @@ async function copyThenInsert(db: PoolClient, chunk: SpanDelta[]): Promise<void>
   await db.query(`INSERT INTO bench_raw_spans (${COLUMN_LIST}) SELECT ${COLUMN_LIST} FROM bench_staging_spans`);
 }
 
-async function insertWith(db: PoolClient, shape: RowShape, method: InsertMethod, deltas: SpanDelta[], rows: number, rowsPerStatement: number): Promise<InsertFigures> {
+async function insertWith(
+  db: PoolClient,
+  shape: RowShape,
+  method: InsertMethod,
+  deltas: SpanDelta[],
+  rows: number,
+  rowsPerStatement: number,
+): Promise<InsertFigures> {
   const { columns, create, onConflict } = SHAPES[shape];
   await db.query(create);
   if (method === 'copy_then_insert') await db.query('CREATE UNLOGGED TABLE bench_staging_spans (LIKE spans INCLUDING DEFAULTS)');
@@ -165,8 +183,10 @@ export async function measurePostgresInsert(pool: Pool, payload: Payload, projec
   const db = await pool.connect();
   try {
     const figures: InsertFigures[] = [];
-    for (const method of Object.keys(STATEMENTS) as InsertMethod[]) figures.push(await insertWith(db, 'lean', method, spans, rows, LEAN_ROWS_PER_STATEMENT));
-    for (const method of [...Object.keys(STATEMENTS), 'copy_then_insert'] as InsertMethod[]) figures.push(await insertWith(db, 'fat', method, spans, rows, FAT_ROWS_PER_STATEMENT));
+    for (const method of Object.keys(STATEMENTS) as InsertMethod[])
+      figures.push(await insertWith(db, 'lean', method, spans, rows, LEAN_ROWS_PER_STATEMENT));
+    for (const method of [...Object.keys(STATEMENTS), 'copy_then_insert'] as InsertMethod[])
+      figures.push(await insertWith(db, 'fat', method, spans, rows, FAT_ROWS_PER_STATEMENT));
     return figures;
   } finally {
     db.release();

@@ -51,7 +51,14 @@ const PROBE_TIMEOUT_MS = 30_000;
  * visibility took seconds), at the price of ±10% on long waits. Afterwards every accepted
  * request's spans, background and probes, must be rows exactly once.
  */
-export async function measureEndToEnd(target: EndToEndTarget, payload: Payload, spansPerS: number, connections: number, durationS: number, probesPerS = 4): Promise<EndToEndFigures> {
+export async function measureEndToEnd(
+  target: EndToEndTarget,
+  payload: Payload,
+  spansPerS: number,
+  connections: number,
+  durationS: number,
+  probesPerS = 4,
+): Promise<EndToEndFigures> {
   const headers = { authorization: `Bearer ${target.apiKey}`, 'content-type': 'application/json' };
   const backgroundRate = Math.max(1, Math.round(spansPerS / payload.items - probesPerS));
   const latencies: number[] = [];
@@ -91,7 +98,16 @@ export async function measureEndToEnd(target: EndToEndTarget, payload: Payload, 
     await Promise.all(running);
   })();
   const background = await runLoad(
-    { baseUrl: target.baseUrl, apiKey: target.apiKey, payload, connections, durationS, overallRate: backgroundRate, rssPid: target.apiPid, onAccepted: (n) => accepted.push(n) },
+    {
+      baseUrl: target.baseUrl,
+      apiKey: target.apiKey,
+      payload,
+      connections,
+      durationS,
+      overallRate: backgroundRate,
+      rssPid: target.apiPid,
+      onAccepted: (n) => accepted.push(n),
+    },
     0,
   );
   await probing;

@@ -40,7 +40,12 @@ const ROWS_GRACE_MS = 10_000;
  * is started again; the clock runs until every span is a row. The consumer's ack floor only
  * says when to start counting rows: a message it skipped counts as acked and is never applied.
  */
-export async function measureProjection(target: ProjectionTarget, payload: Payload, spans: number, timeoutS: number): Promise<ProjectionFigures> {
+export async function measureProjection(
+  target: ProjectionTarget,
+  payload: Payload,
+  spans: number,
+  timeoutS: number,
+): Promise<ProjectionFigures> {
   const messages = Math.ceil(spans / payload.items);
   await target.stopProcessor();
   const requests = await appendExports(target, payload, messages);
@@ -63,7 +68,8 @@ export async function measureProjection(target: ProjectionTarget, payload: Paylo
       if (n !== lastRows.n) lastRows = { at: performance.now(), n };
       if (n >= expected || performance.now() - ackedAt > ROWS_GRACE_MS) break;
     }
-    if (performance.now() > deadline) throw new Error(`the processor did not drain ${messages} messages within ${timeoutS} s (ack floor ${progress.ackFloor} of ${last})`);
+    if (performance.now() > deadline)
+      throw new Error(`the processor did not drain ${messages} messages within ${timeoutS} s (ack floor ${progress.ackFloor} of ${last})`);
     await sleep(ackedAt === null ? POLL_MS : 250);
   }
   const rows = await checkRows(target.db, target.tenant.projectId, payload, requests);
@@ -75,7 +81,11 @@ export async function measureProjection(target: ProjectionTarget, payload: Paylo
  * Appends `messages` exports of `payload` to INGEST exactly as the API appends them
  * (ChunkPublisher, production envelope), each under new ids; returns their request numbers.
  */
-export async function appendExports(target: Pick<ProjectionTarget, 'natsUrl' | 'prefix' | 'tenant'>, payload: Payload, messages: number): Promise<number[]> {
+export async function appendExports(
+  target: Pick<ProjectionTarget, 'natsUrl' | 'prefix' | 'tenant'>,
+  payload: Payload,
+  messages: number,
+): Promise<number[]> {
   const requests: number[] = [];
   const nats = await NatsResources.open(target.natsUrl, 'spanlog-bench', target.prefix);
   try {
@@ -86,7 +96,9 @@ export async function appendExports(target: Pick<ProjectionTarget, 'natsUrl' | '
       const n = takeRequestNumber();
       requests.push(n);
       const envelope = { schema: INGEST_SCHEMAS.otlp, ...target.tenant, receivedAt: new Date().toISOString(), requestId: `bench-${n}` };
-      const done: Promise<unknown> = publisher.publish(subject, envelope, [Buffer.from(payload.render(n))]).finally(() => pending.delete(done));
+      const done: Promise<unknown> = publisher
+        .publish(subject, envelope, [Buffer.from(payload.render(n))])
+        .finally(() => pending.delete(done));
       pending.add(done);
       if (pending.size >= PUBLISH_IN_FLIGHT) await Promise.race(pending);
     }

@@ -26,7 +26,12 @@ const REQUESTS = 500;
  * arrived; the stats are then counted again from the rows as `spanlog rebuild model-stats` does.
  * Every answer must count all the spans, or the stage fails.
  */
-export async function measureRouteModel(db: Pool, env: NodeJS.ProcessEnv, api: { baseUrl: string; apiKey: string }, projectId: string): Promise<RouteModelFigures> {
+export async function measureRouteModel(
+  db: Pool,
+  env: NodeJS.ProcessEnv,
+  api: { baseUrl: string; apiKey: string },
+  projectId: string,
+): Promise<RouteModelFigures> {
   await db.query(
     `INSERT INTO spans (project_id, id, trace_id, name, type, model, start_time, end_time, cost, prompt_tokens, completion_tokens, created_at)
      SELECT $1, gen_random_uuid(), gen_random_uuid(), 'chat', 'LLM', ($2::text[])[1 + i % $3], t, t + (50 + (i::bigint * 7919) % 3000) * interval '1 millisecond',
@@ -49,7 +54,8 @@ export async function measureRouteModel(db: Pool, env: NodeJS.ProcessEnv, api: {
     const body = (await res.json()) as { candidates?: { stats: { calls: number } }[] };
     latencies.push(performance.now() - started);
     const counted = body.candidates?.reduce((n, c) => n + c.stats.calls, 0);
-    if (res.status !== 200 || counted !== SPANS) throw new Error(`route-model answered ${res.status} counting ${counted} of ${SPANS} spans`);
+    if (res.status !== 200 || counted !== SPANS)
+      throw new Error(`route-model answered ${res.status} counting ${counted} of ${SPANS} spans`);
   }
   return {
     spans: SPANS,

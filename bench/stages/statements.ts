@@ -26,7 +26,12 @@ export type StatementFigures = Record<string, number> & { batches: number; spans
  * its steps'. After each batch, one recount of the model-stats buckets it marked, as the
  * processor's refresher does during a drain.
  */
-export async function measureStatements(databaseUrl: string, payload: Payload, tenant: { orgId: string; projectId: string }, batches: number): Promise<StatementFigures> {
+export async function measureStatements(
+  databaseUrl: string,
+  payload: Payload,
+  tenant: { orgId: string; projectId: string },
+  batches: number,
+): Promise<StatementFigures> {
   const { projectId } = tenant;
   const ds = createDataSource({ url: databaseUrl, poolSize: 2, applicationName: 'spanlog-bench' });
   await ds.initialize();
@@ -64,7 +69,9 @@ export async function measureStatements(databaseUrl: string, payload: Payload, t
       await ds.transaction(async (m) => {
         await step('lock tables', () => lockTelemetryTables(m));
         await step('model-stats mark before', () => markModelStatsDirty(m, keys));
-        const written = await step('upserts (tombstones, traces, spans marking their buckets, scores)', () => writePreparedTelemetry(m, prepared, { markSpanStats: true }));
+        const written = await step('upserts (tombstones, traces, spans marking their buckets, scores)', () =>
+          writePreparedTelemetry(m, prepared, { markSpanStats: true }),
+        );
         await step('model-stats mark after', () => markModelStatsDirty(m, keys));
         await step('usage outbox (live hook)', () => telemetryLiveHooks.countUsage(m, batch, written));
         await step('evaluation scheduling (live hook)', () => telemetryLiveHooks.scheduleEvaluations(m, batch));

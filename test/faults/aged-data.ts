@@ -18,7 +18,14 @@ export interface AgedData {
   spans: number;
 }
 
-export async function appendAged(natsUrl: string, streamPrefix: string, tenant: Tenant, prefix: string, traces: number, receivedAt: Date): Promise<AgedData> {
+export async function appendAged(
+  natsUrl: string,
+  streamPrefix: string,
+  tenant: Tenant,
+  prefix: string,
+  traces: number,
+  receivedAt: Date,
+): Promise<AgedData> {
   const nats = await NatsResources.open(natsUrl, 'spanlog-faults', streamPrefix);
   const keys: string[][] = [];
   try {
@@ -39,8 +46,17 @@ export async function appendAged(natsUrl: string, streamPrefix: string, tenant: 
         );
       }
       keys.push(spans);
-      const envelope = { schema: INGEST_SCHEMAS.nativeBatch, orgId: tenant.orgId, projectId: tenant.projectId, apiKeyId: tenant.apiKeyId, receivedAt: at, requestId: `${prefix}-aged-${first}` };
-      const done: Promise<unknown> = publisher.publish(subject, envelope, [Buffer.from(JSON.stringify({ batch }))]).finally(() => pending.delete(done));
+      const envelope = {
+        schema: INGEST_SCHEMAS.nativeBatch,
+        orgId: tenant.orgId,
+        projectId: tenant.projectId,
+        apiKeyId: tenant.apiKeyId,
+        receivedAt: at,
+        requestId: `${prefix}-aged-${first}`,
+      };
+      const done: Promise<unknown> = publisher
+        .publish(subject, envelope, [Buffer.from(JSON.stringify({ batch }))])
+        .finally(() => pending.delete(done));
       pending.add(done);
       if (pending.size >= IN_FLIGHT) await Promise.race(pending);
     }

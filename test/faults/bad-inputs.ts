@@ -48,7 +48,12 @@ function nativeBody(seed: string): Obj {
   return {
     batch: [
       { id: `${seed}-e0`, type: 'trace-create', timestamp: T0, body: { id: `${seed}-t`, name: 'fuzz trace', metadata: { k: 'v' } } },
-      { id: `${seed}-e1`, type: 'span-create', timestamp: T0, body: { id: `${seed}-s`, traceId: `${seed}-t`, name: 'fuzz span', startTime: T0, input: { q: 'x' } } },
+      {
+        id: `${seed}-e1`,
+        type: 'span-create',
+        timestamp: T0,
+        body: { id: `${seed}-s`, traceId: `${seed}-t`, name: 'fuzz span', startTime: T0, input: { q: 'x' } },
+      },
     ],
   };
 }
@@ -106,8 +111,21 @@ const PLACES: Record<Endpoint, Record<string, (body: Obj) => Obj>> = {
 
 /** Fields holding strings a client fills in, where text-level bad inputs go. */
 const STRING_FIELDS: Record<Endpoint, [place: string, field: string][]> = {
-  native: [['event', 'id'], ['body', 'id'], ['body', 'name'], ['body', 'traceId'], ['input', 'q'], ['traceBody', 'name']],
-  otlp: [['span', 'name'], ['attribute', 'key'], ['attributeValue', 'stringValue'], ['span', 'traceId'], ['span', 'spanId']],
+  native: [
+    ['event', 'id'],
+    ['body', 'id'],
+    ['body', 'name'],
+    ['body', 'traceId'],
+    ['input', 'q'],
+    ['traceBody', 'name'],
+  ],
+  otlp: [
+    ['span', 'name'],
+    ['attribute', 'key'],
+    ['attributeValue', 'stringValue'],
+    ['span', 'traceId'],
+    ['span', 'spanId'],
+  ],
 };
 
 /**
@@ -160,12 +178,33 @@ const placeOf = (endpoint: Endpoint) => fc.constantFrom(...Object.keys(PLACES[en
 const stringFieldOf = (endpoint: Endpoint) => fc.constantFrom(...STRING_FIELDS[endpoint]);
 
 // 1. Integers beyond 2^53 and other numbers JSON allows but doubles cannot hold.
-const BIG_NUMBERS = ['18446744073709551616', '17935272000000000001', '9007199254740993', '1e400', '-1e400', '1E+21', '-0', '0.1e-400', '1793527200000000000.5'];
+const BIG_NUMBERS = [
+  '18446744073709551616',
+  '17935272000000000001',
+  '9007199254740993',
+  '1e400',
+  '-1e400',
+  '1E+21',
+  '-0',
+  '0.1e-400',
+  '1793527200000000000.5',
+];
 const bigNumbers = (endpoint: Endpoint): fc.Arbitrary<FuzzCase> => {
   const fields: [string, string][] =
     endpoint === 'otlp'
-      ? [['span', 'startTimeUnixNano'], ['span', 'endTimeUnixNano'], ['span', 'kind'], ['attributeValue', 'intValue'], ['attributeValue', 'doubleValue']]
-      : [['input', 'n'], ['body', 'input'], ['traceBody', 'metadata'], ['body', 'name']];
+      ? [
+          ['span', 'startTimeUnixNano'],
+          ['span', 'endTimeUnixNano'],
+          ['span', 'kind'],
+          ['attributeValue', 'intValue'],
+          ['attributeValue', 'doubleValue'],
+        ]
+      : [
+          ['input', 'n'],
+          ['body', 'input'],
+          ['traceBody', 'metadata'],
+          ['body', 'name'],
+        ];
   return fc
     .tuple(fc.constantFrom(...fields), fc.constantFrom(...BIG_NUMBERS))
     .map(([[place, field], n]) => rawField(endpoint, '1 big numbers', ANY_DOCUMENTED(endpoint), place, field, n));
@@ -174,13 +213,22 @@ const bigNumbers = (endpoint: Endpoint): fc.Arbitrary<FuzzCase> => {
 // 2. Duplicate keys: the last one wins, as in JavaScript and jsonb.
 const duplicateKeys = (endpoint: Endpoint): fc.Arbitrary<FuzzCase> =>
   fc
-    .tuple(placeOf(endpoint), fc.constantFrom('id', 'name', 'type', 'batch', 'resourceSpans', 'traceId', 'spanId', 'key', 'q'), fc.jsonValue({ maxDepth: 2 }))
-    .map(([place, key, value]) => rawMembers(endpoint, '2 duplicate keys', ANY_DOCUMENTED(endpoint), place, `${JSON.stringify(key)}:${JSON.stringify(value)}`));
+    .tuple(
+      placeOf(endpoint),
+      fc.constantFrom('id', 'name', 'type', 'batch', 'resourceSpans', 'traceId', 'spanId', 'key', 'q'),
+      fc.jsonValue({ maxDepth: 2 }),
+    )
+    .map(([place, key, value]) =>
+      rawMembers(endpoint, '2 duplicate keys', ANY_DOCUMENTED(endpoint), place, `${JSON.stringify(key)}:${JSON.stringify(value)}`),
+    );
 
 // 3. Prototype poisoning keys: refused by the one JSON parser, wherever they sit.
 const protoKeys = (endpoint: Endpoint): fc.Arbitrary<FuzzCase> =>
   fc
-    .tuple(placeOf(endpoint), fc.constantFrom('"__proto__":{"polluted":true}', '"constructor":{"prototype":{"polluted":true}}', '"__proto__":null'))
+    .tuple(
+      placeOf(endpoint),
+      fc.constantFrom('"__proto__":{"polluted":true}', '"constructor":{"prototype":{"polluted":true}}', '"__proto__":null'),
+    )
     .map(([place, members]) => rawMembers(endpoint, '3 prototype keys', [400], place, members));
 
 /** How many objects and arrays enclose `target` in `root`, itself included. */
@@ -193,7 +241,13 @@ function depthOf(root: unknown, target: unknown, depth = 1): number {
 // 4. Nesting around the depth limit and far beyond it, balanced or not.
 const deepNesting = (endpoint: Endpoint): fc.Arbitrary<FuzzCase> =>
   fc
-    .tuple(placeOf(endpoint), fc.integer({ min: -3, max: 3 }), fc.constantFrom(0, 1_000, 10_000, 100_000), fc.constantFrom('[', '{"a":'), fc.boolean())
+    .tuple(
+      placeOf(endpoint),
+      fc.integer({ min: -3, max: 3 }),
+      fc.constantFrom(0, 1_000, 10_000, 100_000),
+      fc.constantFrom('[', '{"a":'),
+      fc.boolean(),
+    )
     .map(([place, nearLimit, far, open, balanced]) => {
       const body = BODIES[endpoint]('depth');
       // The member sits inside `place`, so its nesting adds to the place's own depth.
@@ -211,10 +265,14 @@ const unsafeText = (endpoint: Endpoint): fc.Arbitrary<FuzzCase> =>
   fc.oneof(
     fc
       .tuple(stringFieldOf(endpoint), fc.constantFrom(...UNSAFE_ESCAPES))
-      .map(([[place, field], escape]) => rawField(endpoint, '5/6 NUL and lone surrogates', ANY_DOCUMENTED(endpoint), place, field, `"id-${escape}"`)),
+      .map(([[place, field], escape]) =>
+        rawField(endpoint, '5/6 NUL and lone surrogates', ANY_DOCUMENTED(endpoint), place, field, `"id-${escape}"`),
+      ),
     fc
       .tuple(placeOf(endpoint), fc.constantFrom(...UNSAFE_ESCAPES))
-      .map(([place, escape]) => rawMembers(endpoint, '5/6 NUL and lone surrogates', ANY_DOCUMENTED(endpoint), place, `"k${escape}":"v${escape}"`)),
+      .map(([place, escape]) =>
+        rawMembers(endpoint, '5/6 NUL and lone surrogates', ANY_DOCUMENTED(endpoint), place, `"k${escape}":"v${escape}"`),
+      ),
   );
 
 // 7. Invalid UTF-8 inside a string: refused, never replaced silently.
@@ -236,11 +294,17 @@ const invalidUtf8 = (endpoint: Endpoint): fc.Arbitrary<FuzzCase> =>
 const sloppyIds = (endpoint: Endpoint): fc.Arbitrary<FuzzCase> => {
   if (endpoint === 'native') {
     return fc
-      .tuple(fc.constantFrom<[string, string]>(['event', 'id'], ['body', 'id'], ['body', 'traceId']), fc.oneof(fc.string({ maxLength: 300 }), fc.jsonValue({ maxDepth: 1 })))
+      .tuple(
+        fc.constantFrom<[string, string]>(['event', 'id'], ['body', 'id'], ['body', 'traceId']),
+        fc.oneof(fc.string({ maxLength: 300 }), fc.jsonValue({ maxDepth: 1 })),
+      )
       .map(([[place, field], id]) => rawField(endpoint, '8 sloppy ids', ANY_DOCUMENTED(endpoint), place, field, JSON.stringify(id)));
   }
   const hexish = fc.string({ unit: fc.constantFrom(...'0123456789abcdefABCDEFzZ- '), maxLength: 40 });
-  const id = fc.oneof(hexish.map((s) => JSON.stringify(s)), fc.constantFrom('"00000000000000000000000000000000"', '"0000000000000000"', '12345', 'null', '"W47/95gDgQPSabYzgT/GDA=="'));
+  const id = fc.oneof(
+    hexish.map((s) => JSON.stringify(s)),
+    fc.constantFrom('"00000000000000000000000000000000"', '"0000000000000000"', '12345', 'null', '"W47/95gDgQPSabYzgT/GDA=="'),
+  );
   return fc
     .tuple(fc.constantFrom('traceId', 'spanId', 'parentSpanId'), id)
     .map(([field, raw]) => rawField(endpoint, '8 sloppy ids', [200, 400], 'span', field, raw));
@@ -258,7 +322,11 @@ const bombs = (endpoint: Endpoint): fc.Arbitrary<FuzzCase> =>
     label: '9 compression bombs',
     detail: `${endpoint} ${encoding === 'gzip' ? 'gzip of 200 MiB of zeros' : 'deflate of a valid body padded to 6 MB'}`,
     allowed: [413],
-    build: (seed) => json(endpoint, encoding === 'gzip' ? gzipBomb() : deflateSync(paddedBody(endpoint, seed)), { ...JSON_TYPE, 'content-encoding': encoding }),
+    build: (seed) =>
+      json(endpoint, encoding === 'gzip' ? gzipBomb() : deflateSync(paddedBody(endpoint, seed)), {
+        ...JSON_TYPE,
+        'content-encoding': encoding,
+      }),
   }));
 
 // 10. Huge values inside the limit, media types, enum names, snake_case, framing, truncated gzip, empty bodies.
@@ -272,7 +340,11 @@ const hugeValues = (endpoint: Endpoint): fc.Arbitrary<FuzzCase> =>
       if (kind === 'string') PLACES[endpoint][place](body)[field] = 'x'.repeat(4 * 1024 * 1024);
       else if (kind === 'array') PLACES[endpoint][place](body).list = Array.from({ length: 500_000 }, (_, i) => i % 10);
       else if (endpoint === 'native') body.batch = Array.from({ length: 1_001 }, (_, i) => ({ ...body.batch[1], id: `${seed}-e${i}` }));
-      else body.resourceSpans[0].scopeSpans[0].spans = Array.from({ length: 3_000 }, (_, i) => ({ ...body.resourceSpans[0].scopeSpans[0].spans[0], spanId: hexOf(`${seed}-${i}`, 16) }));
+      else
+        body.resourceSpans[0].scopeSpans[0].spans = Array.from({ length: 3_000 }, (_, i) => ({
+          ...body.resourceSpans[0].scopeSpans[0].spans[0],
+          spanId: hexOf(`${seed}-${i}`, 16),
+        }));
       return json(endpoint, JSON.stringify(body));
     },
   }));
@@ -298,9 +370,21 @@ const mediaTypes = (endpoint: Endpoint): fc.Arbitrary<FuzzCase> =>
 const enumNames = (endpoint: Endpoint): fc.Arbitrary<FuzzCase> => {
   const fields: [string, string, string][] =
     endpoint === 'otlp'
-      ? [['span', 'kind', '"SPAN_KIND_SERVER"'], ['span', 'status', '{"code":"STATUS_CODE_ERROR"}'], ['span', 'kind', '1.5'], ['span', 'kind', '-1']]
-      : [['event', 'type', '"SPAN_CREATE"'], ['body', 'level', '"error"'], ['body', 'type', '"tool"'], ['body', 'level', '3']];
-  return fc.constantFrom(...fields).map(([place, field, raw]) => rawField(endpoint, '10 enum names for numbers', ANY_DOCUMENTED(endpoint), place, field, raw));
+      ? [
+          ['span', 'kind', '"SPAN_KIND_SERVER"'],
+          ['span', 'status', '{"code":"STATUS_CODE_ERROR"}'],
+          ['span', 'kind', '1.5'],
+          ['span', 'kind', '-1'],
+        ]
+      : [
+          ['event', 'type', '"SPAN_CREATE"'],
+          ['body', 'level', '"error"'],
+          ['body', 'type', '"tool"'],
+          ['body', 'level', '3'],
+        ];
+  return fc
+    .constantFrom(...fields)
+    .map(([place, field, raw]) => rawField(endpoint, '10 enum names for numbers', ANY_DOCUMENTED(endpoint), place, field, raw));
 };
 
 const snakeCase = (endpoint: Endpoint): fc.Arbitrary<FuzzCase> =>
@@ -309,7 +393,10 @@ const snakeCase = (endpoint: Endpoint): fc.Arbitrary<FuzzCase> =>
     detail: `${endpoint} keys in snake_case`,
     allowed: ANY_DOCUMENTED(endpoint),
     build: (seed) => {
-      const text = JSON.stringify(BODIES[endpoint](seed)).replace(/"([a-z]+)([A-Z][a-zA-Z]*)":/g, (_, head: string, tail: string) => `"${head}${tail.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`)}":`);
+      const text = JSON.stringify(BODIES[endpoint](seed)).replace(
+        /"([a-z]+)([A-Z][a-zA-Z]*)":/g,
+        (_, head: string, tail: string) => `"${head}${tail.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`)}":`,
+      );
       return json(endpoint, text);
     },
   }));
@@ -340,21 +427,67 @@ const truncatedGzip = (endpoint: Endpoint): fc.Arbitrary<FuzzCase> =>
   }));
 
 const emptyBodies = (endpoint: Endpoint): fc.Arbitrary<FuzzCase> =>
-  fc.constantFrom<[string, Record<string, string>]>(['empty', JSON_TYPE], ['empty gzip', { ...JSON_TYPE, 'content-encoding': 'gzip' }], ['gzip of nothing', { ...JSON_TYPE, 'content-encoding': 'gzip' }]).map(([kind, headers]) => ({
-    label: '10 empty bodies',
-    detail: `${endpoint} ${kind}`,
-    allowed: [400],
-    build: () => json(endpoint, kind === 'gzip of nothing' ? gzipSync(Buffer.alloc(0)) : Buffer.alloc(0), headers),
-  }));
+  fc
+    .constantFrom<[string, Record<string, string>]>(
+      ['empty', JSON_TYPE],
+      ['empty gzip', { ...JSON_TYPE, 'content-encoding': 'gzip' }],
+      ['gzip of nothing', { ...JSON_TYPE, 'content-encoding': 'gzip' }],
+    )
+    .map(([kind, headers]) => ({
+      label: '10 empty bodies',
+      detail: `${endpoint} ${kind}`,
+      allowed: [400],
+      build: () => json(endpoint, kind === 'gzip of nothing' ? gzipSync(Buffer.alloc(0)) : Buffer.alloc(0), headers),
+    }));
 
 // 11. Timestamps: both UTC suffixes, other offsets, impossible dates and non-dates.
-const TIMESTAMPS = ['"2026-11-01T10:00:00Z"', '"2026-11-01T10:00:00+00:00"', '"2026-11-01T15:30:00+05:30"', '"2026-11-01T02:00:00-08:00"', '"2026-13-01T00:00:00Z"', '"2026-02-30T00:00:00Z"', '"+275760-09-13T00:00:00.001Z"', '"0000-01-01T00:00:00Z"', '"2026-11-01T10:00:00.123456789Z"', '"yesterday"', '""', '1793527200000', 'null', '"2026-11-01"', '"2026-11-01T25:00:00Z"'];
-const NANOS = ['"-1"', '"0"', '"1e18"', '"0x10"', '""', '"99999999999999999999999999"', '"1793527200000000000.5"', '1793527200000000000', '" 1793527200000000000"', 'null', 'true'];
+const TIMESTAMPS = [
+  '"2026-11-01T10:00:00Z"',
+  '"2026-11-01T10:00:00+00:00"',
+  '"2026-11-01T15:30:00+05:30"',
+  '"2026-11-01T02:00:00-08:00"',
+  '"2026-13-01T00:00:00Z"',
+  '"2026-02-30T00:00:00Z"',
+  '"+275760-09-13T00:00:00.001Z"',
+  '"0000-01-01T00:00:00Z"',
+  '"2026-11-01T10:00:00.123456789Z"',
+  '"yesterday"',
+  '""',
+  '1793527200000',
+  'null',
+  '"2026-11-01"',
+  '"2026-11-01T25:00:00Z"',
+];
+const NANOS = [
+  '"-1"',
+  '"0"',
+  '"1e18"',
+  '"0x10"',
+  '""',
+  '"99999999999999999999999999"',
+  '"1793527200000000000.5"',
+  '1793527200000000000',
+  '" 1793527200000000000"',
+  'null',
+  'true',
+];
 const timestamps = (endpoint: Endpoint): fc.Arbitrary<FuzzCase> => {
   const cases =
     endpoint === 'otlp'
-      ? fc.tuple(fc.constantFrom('startTimeUnixNano', 'endTimeUnixNano'), fc.constantFrom(...NANOS)).map(([field, raw]) => ['span', field, raw] as const)
-      : fc.tuple(fc.constantFrom<[string, string]>(['event', 'timestamp'], ['body', 'startTime'], ['body', 'endTime'], ['traceBody', 'timestamp']), fc.constantFrom(...TIMESTAMPS)).map(([[place, field], raw]) => [place, field, raw] as const);
+      ? fc
+          .tuple(fc.constantFrom('startTimeUnixNano', 'endTimeUnixNano'), fc.constantFrom(...NANOS))
+          .map(([field, raw]) => ['span', field, raw] as const)
+      : fc
+          .tuple(
+            fc.constantFrom<[string, string]>(
+              ['event', 'timestamp'],
+              ['body', 'startTime'],
+              ['body', 'endTime'],
+              ['traceBody', 'timestamp'],
+            ),
+            fc.constantFrom(...TIMESTAMPS),
+          )
+          .map(([[place, field], raw]) => [place, field, raw] as const);
   return cases.map(([place, field, raw]) => rawField(endpoint, '11 timestamps', ANY_DOCUMENTED(endpoint), place, field, raw));
 };
 
@@ -362,8 +495,28 @@ const timestamps = (endpoint: Endpoint): fc.Arbitrary<FuzzCase> => {
 const anyValue = (endpoint: Endpoint): fc.Arbitrary<FuzzCase> =>
   fc.oneof(
     fc
-      .tuple(placeOf(endpoint), fc.constantFrom('id', 'name', 'type', 'body', 'batch', 'resourceSpans', 'scopeSpans', 'spans', 'attributes', 'value', 'input', 'status', 'startTime'), fc.jsonValue({ maxDepth: 3 }))
-      .map(([place, field, value]) => rawField(endpoint, 'any value in any field', ANY_DOCUMENTED(endpoint), place, field, JSON.stringify(value))),
+      .tuple(
+        placeOf(endpoint),
+        fc.constantFrom(
+          'id',
+          'name',
+          'type',
+          'body',
+          'batch',
+          'resourceSpans',
+          'scopeSpans',
+          'spans',
+          'attributes',
+          'value',
+          'input',
+          'status',
+          'startTime',
+        ),
+        fc.jsonValue({ maxDepth: 3 }),
+      )
+      .map(([place, field, value]) =>
+        rawField(endpoint, 'any value in any field', ANY_DOCUMENTED(endpoint), place, field, JSON.stringify(value)),
+      ),
     fc.jsonValue({ maxDepth: 3 }).map((value) => ({
       label: 'any body',
       detail: `${endpoint} body ${JSON.stringify(value).slice(0, 80)}`,

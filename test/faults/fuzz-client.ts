@@ -6,7 +6,9 @@ const TIMEOUT_MS = 30_000;
 
 /** Sends one fuzz request; resolves with the HTTP status, or NO_ANSWER. */
 export function sendFuzz(baseUrl: string, apiKey: string, request: FuzzRequest): Promise<number> {
-  return request.contentLength === undefined ? viaFetch(baseUrl, apiKey, request) : viaSocket(baseUrl, apiKey, request, request.contentLength);
+  return request.contentLength === undefined
+    ? viaFetch(baseUrl, apiKey, request)
+    : viaSocket(baseUrl, apiKey, request, request.contentLength);
 }
 
 async function viaFetch(baseUrl: string, apiKey: string, { endpoint, body, headers }: FuzzRequest): Promise<number> {
@@ -25,7 +27,12 @@ async function viaFetch(baseUrl: string, apiKey: string, { endpoint, body, heade
  * write side is closed after the body, as a client that gave up would, so a server waiting
  * for bytes that never come sees the end of the stream.
  */
-async function viaSocket(baseUrl: string, apiKey: string, { endpoint, body, headers }: FuzzRequest, contentLength: number): Promise<number> {
+async function viaSocket(
+  baseUrl: string,
+  apiKey: string,
+  { endpoint, body, headers }: FuzzRequest,
+  contentLength: number,
+): Promise<number> {
   const { hostname, port } = new URL(baseUrl);
   const socket = connect({ host: hostname, port: Number(port) });
   socket.setTimeout(TIMEOUT_MS, () => socket.destroy(new Error(`no answer within ${TIMEOUT_MS} ms`)));

@@ -64,7 +64,12 @@ describe('ingestion under faults, at scale (private nats-server and Postgres)', 
     if (!results.length) return;
     process.stderr.write(`\nfault scenarios:\n${renderTable(results)}\n`);
     for (const r of results) if (!r.verifyClean) process.stderr.write(`verify ${r.scenario}: ${r.verifyOutput}\n`);
-    writeResults(FAULTS_RESULTS, results, startedAt, { soakMs: SOAK_MS, soakLegs: SOAK_LEGS, backlogSpans: BACKLOG_SPANS, retentionBacklogSpans: RETENTION_BACKLOG_SPANS });
+    writeResults(FAULTS_RESULTS, results, startedAt, {
+      soakMs: SOAK_MS,
+      soakLegs: SOAK_LEGS,
+      backlogSpans: BACKLOG_SPANS,
+      retentionBacklogSpans: RETENTION_BACKLOG_SPANS,
+    });
     process.stderr.write(`fault results in ${FAULTS_RESULTS}\n`);
   }, 60_000);
 
@@ -135,7 +140,10 @@ describe('ingestion under faults, at scale (private nats-server and Postgres)', 
       // A scenario that failed with the processor down must not leave it down for the next.
       if (rig.stack.pid('processor') === null) await rig.stack.startProcessor();
     }
-    return record({ name, orgId: tenant.orgId, projects: [{ projectId: tenant.projectId, report }], startedAt, backlogAtFault, faults: ROUNDS, notes }, deadLetteredBefore);
+    return record(
+      { name, orgId: tenant.orgId, projects: [{ projectId: tenant.projectId, report }], startedAt, backlogAtFault, faults: ROUNDS, notes },
+      deadLetteredBefore,
+    );
   }
 
   /** Stops a server and keeps it down until the API has refused a request with 503 for it, then starts it again. */
@@ -238,7 +246,8 @@ describe('ingestion under faults, at scale (private nats-server and Postgres)', 
     for (;;) {
       const n = await tombstones(projectId);
       if (done(n)) return n;
-      if (Date.now() > deadline) throw new Error(`retention did not get there within ${timeoutMs} ms: ${n} traces of project ${projectId} deleted`);
+      if (Date.now() > deadline)
+        throw new Error(`retention did not get there within ${timeoutMs} ms: ${n} traces of project ${projectId} deleted`);
       await sleep(pollMs);
     }
   }
@@ -302,7 +311,14 @@ describe('ingestion under faults, at scale (private nats-server and Postgres)', 
     const tenant = await rig.tenant(name, 'enterprise');
     // An organization with a retention and nothing to delete: the run visits it too.
     await rig.tenant(`${name}-other`, 'free');
-    const aged = await appendAged(rig.services.nats.url, rig.stack.streamPrefix, tenant, name, AGED_TRACES, new Date(Date.now() - (PRO_RETENTION_DAYS + 10) * DAY_MS));
+    const aged = await appendAged(
+      rig.services.nats.url,
+      rig.stack.streamPrefix,
+      tenant,
+      name,
+      AGED_TRACES,
+      new Date(Date.now() - (PRO_RETENTION_DAYS + 10) * DAY_MS),
+    );
     await rig.visible(tenant.projectId, { kept: aged.keys });
     const load = loadFor(tenant, name);
     let report: LoadReport;
@@ -316,7 +332,10 @@ describe('ingestion under faults, at scale (private nats-server and Postgres)', 
       await rig.stack.killProcessor('SIGKILL');
       deletedAtKill = await tombstones(tenant.projectId);
       backlogAtFault = await rig.backlog(tenant.projectId, load.acknowledgedCount);
-      rig.progress(name, `processor killed with ${deletedAtKill} of ${AGED_TRACES} expired traces deleted, ${backlogAtFault} spans waiting`);
+      rig.progress(
+        name,
+        `processor killed with ${deletedAtKill} of ${AGED_TRACES} expired traces deleted, ${backlogAtFault} spans waiting`,
+      );
       await load.progressed(PROGRESS_SPANS);
       await rig.stack.startProcessor(RETENTION_SOON);
       await tombstonesUntil(tenant.projectId, (n) => n === AGED_TRACES, 120_000, 250);
@@ -343,78 +362,98 @@ describe('ingestion under faults, at scale (private nats-server and Postgres)', 
     expect(r.expired).toBe(AGED_TRACES);
   }, 300_000);
 
-  it(`soak: ${Math.round(SOAK_MS / 1_000)} s at half the measured maximum, the processor restarted every ${Math.round(SOAK_RESTART_EVERY_MS / 1_000)} s (SIGTERM and kill -9 in turn)`, async () => {
-    const name = 'soak';
-    const startedAt = performance.now();
-    const deadLetteredBefore = await rig.deadLettered();
-    // One project per leg between restarts, in one organization: a leg's rows are counted and its
-    // project verified while the soak goes on, once all of it is applied, instead of millions of
-    // spans at the end.
-    const legs: Tenant[] = [];
-    for (let k = 0; k < SOAK_LEGS; k++) legs.push(await rig.tenant(name, 'enterprise', `${name}-${k}`));
-    const projectIds = legs.map((t) => t.projectId);
-    // The maximum: what the API acknowledges at full speed and what the processor applies
-    // beside it (in rows), whichever is lower; above it a backlog grows for the whole soak.
-    const probe = loadFor(legs[0], `${name}-max`);
-    const rowsBefore = await spanRows(rig.stack.db, projectIds);
-    const measureFrom = performance.now();
-    probe.start();
-    await sleep(SOAK_MEASURE_MS);
-    const acknowledgedInMeasure = probe.acknowledgedCount;
-    const appliedInMeasure = (await spanRows(rig.stack.db, projectIds)) - rowsBefore;
-    const measuredS = (performance.now() - measureFrom) / 1_000;
-    const probeReport = await probe.stop();
-    const maximum = Math.min(acknowledgedInMeasure / measuredS, appliedInMeasure / measuredS);
-    rig.progress(name, `maximum ${Math.round(maximum)} spans/s (acknowledged ${Math.round(acknowledgedInMeasure / measuredS)}, applied ${Math.round(appliedInMeasure / measuredS)}); soaking at half of it`);
-    const loads = legs.map((t, k) => loadFor(t, `${name}-${k}`, maximum / 2));
-    const reports: LoadReport[] = [];
-    const concluded: Pick<ProjectLoad, 'verified' | 'counted'>[] = [];
-    const acknowledged = () => probeReport.acknowledged + loads.reduce((n, l) => n + l.acknowledgedCount, 0);
-    const restarts: { signal: NodeJS.Signals; backlog: number; downS: number }[] = [];
-    const soakFrom = performance.now();
-    try {
-      for (let k = 0; k < SOAK_LEGS; k++) {
-        loads[k].start();
-        await sleep(soakFrom + (k + 1) * SOAK_RESTART_EVERY_MS - performance.now());
-        if (k === SOAK_LEGS - 1) break;
-        reports.push(await loads[k].stop());
-        loads[k + 1].start();
-        const signal: NodeJS.Signals = k % 2 === 0 ? 'SIGTERM' : 'SIGKILL';
-        const downFrom = performance.now();
-        await rig.stack.killProcessor(signal);
-        rig.progress(name, `leg ${k + 1} of ${SOAK_LEGS} over; processor stopped (${signal}) until 100,000 spans wait`);
-        // It starts again with at least 100,000 acknowledged spans waiting for it.
-        let backlog = await rig.backlog(projectIds, acknowledged());
-        while (backlog < MIN_BACKLOG_AT_FAULT) {
-          if (performance.now() - downFrom > SOAK_MAX_DOWN_MS) throw new Error(`the backlog stayed at ${backlog} spans for ${SOAK_MAX_DOWN_MS} ms with the processor down`);
-          await sleep(500);
-          backlog = await rig.backlog(projectIds, acknowledged());
-        }
-        await rig.stack.startProcessor();
-        rig.progress(name, `processor started again with ${backlog} spans waiting`);
-        restarts.push({ signal, backlog, downS: (performance.now() - downFrom) / 1_000 });
-        concluded.push(concludeOnceApplied(`${name} leg ${k + 1}`, legs[k].projectId, k === 0 ? mergeReports(probeReport, reports[0]) : reports[k]));
-      }
-    } finally {
-      for (const load of loads.slice(reports.length)) reports.push(await load.stop());
-      if (rig.stack.pid('processor') === null) await rig.stack.startProcessor();
-    }
-    const r = await record(
-      {
+  it(
+    `soak: ${Math.round(SOAK_MS / 1_000)} s at half the measured maximum, the processor restarted every ${Math.round(SOAK_RESTART_EVERY_MS / 1_000)} s (SIGTERM and kill -9 in turn)`,
+    async () => {
+      const name = 'soak';
+      const startedAt = performance.now();
+      const deadLetteredBefore = await rig.deadLettered();
+      // One project per leg between restarts, in one organization: a leg's rows are counted and its
+      // project verified while the soak goes on, once all of it is applied, instead of millions of
+      // spans at the end.
+      const legs: Tenant[] = [];
+      for (let k = 0; k < SOAK_LEGS; k++) legs.push(await rig.tenant(name, 'enterprise', `${name}-${k}`));
+      const projectIds = legs.map((t) => t.projectId);
+      // The maximum: what the API acknowledges at full speed and what the processor applies
+      // beside it (in rows), whichever is lower; above it a backlog grows for the whole soak.
+      const probe = loadFor(legs[0], `${name}-max`);
+      const rowsBefore = await spanRows(rig.stack.db, projectIds);
+      const measureFrom = performance.now();
+      probe.start();
+      await sleep(SOAK_MEASURE_MS);
+      const acknowledgedInMeasure = probe.acknowledgedCount;
+      const appliedInMeasure = (await spanRows(rig.stack.db, projectIds)) - rowsBefore;
+      const measuredS = (performance.now() - measureFrom) / 1_000;
+      const probeReport = await probe.stop();
+      const maximum = Math.min(acknowledgedInMeasure / measuredS, appliedInMeasure / measuredS);
+      rig.progress(
         name,
-        orgId: legs[0].orgId,
-        projects: legs.map((t, k) => ({ projectId: t.projectId, report: k === 0 ? mergeReports(probeReport, reports[0]) : reports[k], ...concluded[k] })),
-        startedAt,
-        backlogAtFault: Math.min(...restarts.map((x) => x.backlog)),
-        faults: restarts.length,
-        notes: { acceptedSpansPerS: acknowledgedInMeasure / measuredS, appliedSpansPerS: appliedInMeasure / measuredS, soakSpansPerS: maximum / 2, soakS: (performance.now() - soakFrom) / 1_000, restarts },
-      },
-      deadLetteredBefore,
-    );
-    expect(restarts.length).toBeGreaterThanOrEqual(2);
-    expectExactlyOnce(r);
-    expectOnlyDocumentedAnswers(r);
-  }, SOAK_MS + 600_000);
+        `maximum ${Math.round(maximum)} spans/s (acknowledged ${Math.round(acknowledgedInMeasure / measuredS)}, applied ${Math.round(appliedInMeasure / measuredS)}); soaking at half of it`,
+      );
+      const loads = legs.map((t, k) => loadFor(t, `${name}-${k}`, maximum / 2));
+      const reports: LoadReport[] = [];
+      const concluded: Pick<ProjectLoad, 'verified' | 'counted'>[] = [];
+      const acknowledged = () => probeReport.acknowledged + loads.reduce((n, l) => n + l.acknowledgedCount, 0);
+      const restarts: { signal: NodeJS.Signals; backlog: number; downS: number }[] = [];
+      const soakFrom = performance.now();
+      try {
+        for (let k = 0; k < SOAK_LEGS; k++) {
+          loads[k].start();
+          await sleep(soakFrom + (k + 1) * SOAK_RESTART_EVERY_MS - performance.now());
+          if (k === SOAK_LEGS - 1) break;
+          reports.push(await loads[k].stop());
+          loads[k + 1].start();
+          const signal: NodeJS.Signals = k % 2 === 0 ? 'SIGTERM' : 'SIGKILL';
+          const downFrom = performance.now();
+          await rig.stack.killProcessor(signal);
+          rig.progress(name, `leg ${k + 1} of ${SOAK_LEGS} over; processor stopped (${signal}) until 100,000 spans wait`);
+          // It starts again with at least 100,000 acknowledged spans waiting for it.
+          let backlog = await rig.backlog(projectIds, acknowledged());
+          while (backlog < MIN_BACKLOG_AT_FAULT) {
+            if (performance.now() - downFrom > SOAK_MAX_DOWN_MS)
+              throw new Error(`the backlog stayed at ${backlog} spans for ${SOAK_MAX_DOWN_MS} ms with the processor down`);
+            await sleep(500);
+            backlog = await rig.backlog(projectIds, acknowledged());
+          }
+          await rig.stack.startProcessor();
+          rig.progress(name, `processor started again with ${backlog} spans waiting`);
+          restarts.push({ signal, backlog, downS: (performance.now() - downFrom) / 1_000 });
+          concluded.push(
+            concludeOnceApplied(`${name} leg ${k + 1}`, legs[k].projectId, k === 0 ? mergeReports(probeReport, reports[0]) : reports[k]),
+          );
+        }
+      } finally {
+        for (const load of loads.slice(reports.length)) reports.push(await load.stop());
+        if (rig.stack.pid('processor') === null) await rig.stack.startProcessor();
+      }
+      const r = await record(
+        {
+          name,
+          orgId: legs[0].orgId,
+          projects: legs.map((t, k) => ({
+            projectId: t.projectId,
+            report: k === 0 ? mergeReports(probeReport, reports[0]) : reports[k],
+            ...concluded[k],
+          })),
+          startedAt,
+          backlogAtFault: Math.min(...restarts.map((x) => x.backlog)),
+          faults: restarts.length,
+          notes: {
+            acceptedSpansPerS: acknowledgedInMeasure / measuredS,
+            appliedSpansPerS: appliedInMeasure / measuredS,
+            soakSpansPerS: maximum / 2,
+            soakS: (performance.now() - soakFrom) / 1_000,
+            restarts,
+          },
+        },
+        deadLetteredBefore,
+      );
+      expect(restarts.length).toBeGreaterThanOrEqual(2);
+      expectExactlyOnce(r);
+      expectOnlyDocumentedAnswers(r);
+    },
+    SOAK_MS + 600_000,
+  );
 
   /**
    * A project that receives nothing more, judged once its acknowledged spans are all rows (or

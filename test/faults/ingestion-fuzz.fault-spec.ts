@@ -33,30 +33,40 @@ describe('ingestion fuzz: the bad inputs of BAD_INPUTS.md on both endpoints', ()
     process.stderr.write(`\nfuzz answers:\n${lines.join('\n')}\n`);
   }, 60_000);
 
-  it.each<Endpoint>(['native', 'otlp'])('%s: every bad input is stored or refused with its documented 4xx, never a 5xx', async (endpoint) => {
-    await fc.assert(
-      fc.asyncProperty(badInput(endpoint), async (fuzzCase) => {
-        const status = await sendFuzz(stack.baseUrl, tenant.apiKey, fuzzCase.build(`fuzz-${endpoint}-${seq++}`));
-        const label = `${endpoint} ${fuzzCase.label}`;
-        seen[label] ??= {};
-        seen[label][status] = (seen[label][status] ?? 0) + 1;
-        // fast-check reports the failing case (its `detail` says what was sent).
-        expect(fuzzCase.allowed).toContain(status);
-      }),
-      { numRuns: RUNS_PER_ENDPOINT },
-    );
-  }, 180_000);
+  it.each<Endpoint>(['native', 'otlp'])(
+    '%s: every bad input is stored or refused with its documented 4xx, never a 5xx',
+    async (endpoint) => {
+      await fc.assert(
+        fc.asyncProperty(badInput(endpoint), async (fuzzCase) => {
+          const status = await sendFuzz(stack.baseUrl, tenant.apiKey, fuzzCase.build(`fuzz-${endpoint}-${seq++}`));
+          const label = `${endpoint} ${fuzzCase.label}`;
+          seen[label] ??= {};
+          seen[label][status] = (seen[label][status] ?? 0) + 1;
+          // fast-check reports the failing case (its `detail` says what was sent).
+          expect(fuzzCase.allowed).toContain(status);
+        }),
+        { numRuns: RUNS_PER_ENDPOINT },
+      );
+    },
+    180_000,
+  );
 
   /** Posts a valid request and reads it back with read-your-writes: the projector is neither stuck nor dead. */
   async function becomesVisible(endpoint: Endpoint): Promise<void> {
     const request = validRequest(endpoint, `after-fuzz-${endpoint}`);
-    const res = await fetch(`${stack.baseUrl}${PATHS[endpoint]}`, { method: 'POST', headers: { authorization: `Bearer ${tenant.apiKey}`, ...request.headers }, body: request.body });
+    const res = await fetch(`${stack.baseUrl}${PATHS[endpoint]}`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${tenant.apiKey}`, ...request.headers },
+      body: request.body,
+    });
     expect(res.status).toBe(endpoint === 'native' ? 201 : 200);
     const token = res.headers.get('spanlog-seq') as string;
     const deadline = Date.now() + VISIBLE_TIMEOUT_MS;
     for (;;) {
       // The read itself waits up to 10 s for the ack floor, then answers 503 NOT_YET_VISIBLE.
-      const read = await fetch(`${stack.baseUrl}/api/v1/traces?limit=1&minSeq=${token}`, { headers: { authorization: `Bearer ${tenant.apiKey}` } });
+      const read = await fetch(`${stack.baseUrl}/api/v1/traces?limit=1&minSeq=${token}`, {
+        headers: { authorization: `Bearer ${tenant.apiKey}` },
+      });
       await read.arrayBuffer();
       if (read.status === 200) return;
       expect(read.status).toBe(503);

@@ -71,6 +71,8 @@ export async function countRows(db: Pool, projectId: string, keys: KeySets): Pro
 
 /** Span rows of one or several projects: how far a drain has come. */
 export async function spanRows(db: Pool, projectIds: string | string[]): Promise<number> {
-  const { rows } = await db.query<{ n: number }>('SELECT count(*)::int AS n FROM spans WHERE project_id = ANY($1::uuid[])', [[projectIds].flat()]);
+  const { rows } = await db.query<{ n: number }>('SELECT count(*)::int AS n FROM spans WHERE project_id = ANY($1::uuid[])', [
+    [projectIds].flat(),
+  ]);
   return rows[0].n;
 }

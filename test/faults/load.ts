@@ -42,7 +42,9 @@ const hex = (text: string, length: number) => createHash('sha256').update(text).
 /** Odd requests are OTLP (keyed by span id), even ones native (keyed by external id). */
 export function spanKeys(prefix: string, n: number, spans: number): string[] {
   const seed = `${prefix}-${n}`;
-  return n % 2 === 0 ? Array.from({ length: spans }, (_, s) => `${seed}-s${s}`) : Array.from({ length: spans }, (_, s) => hex(`${seed}-s${s}`, 16));
+  return n % 2 === 0
+    ? Array.from({ length: spans }, (_, s) => `${seed}-s${s}`)
+    : Array.from({ length: spans }, (_, s) => hex(`${seed}-s${s}`, 16));
 }
 
 /** Request `n`'s path and body: one trace whose spans carry `spanKeys(prefix, n, spans)`. */
@@ -54,12 +56,21 @@ export function requestOf(prefix: string, n: number, spans: number): { path: str
     const traceId = `${seed}-t`;
     const batch = [
       { id: `${traceId}-e`, type: 'trace-create', timestamp: at, body: { id: traceId, name: `trace ${n}` } },
-      ...keys.map((id, s) => ({ id: `${id}-e`, type: 'span-create', timestamp: at, body: { id, traceId, name: `span ${s}`, startTime: at, input: { n: s } } })),
+      ...keys.map((id, s) => ({
+        id: `${id}-e`,
+        type: 'span-create',
+        timestamp: at,
+        body: { id, traceId, name: `span ${s}`, startTime: at, input: { n: s } },
+      })),
     ];
     return { path: '/api/v1/traces', body: JSON.stringify({ batch }) };
   }
   const traceId = hex(seed, 32);
-  const otlp = exportOf(keys.map((spanId, s) => span({ traceId, spanId, parentSpanId: s === 0 ? '' : keys[0], name: `step ${s}`, attributes: attrs({ n: s }) })));
+  const otlp = exportOf(
+    keys.map((spanId, s) =>
+      span({ traceId, spanId, parentSpanId: s === 0 ? '' : keys[0], name: `step ${s}`, attributes: attrs({ n: s }) }),
+    ),
+  );
   return { path: '/api/v1/otel/traces', body: JSON.stringify(otlp) };
 }
 
@@ -129,7 +140,8 @@ export class LoadGenerator {
   async reached(total: number, timeoutMs = 60_000): Promise<void> {
     const deadline = Date.now() + timeoutMs;
     while (this.acknowledgedCount < total) {
-      if (Date.now() > deadline) throw new Error(`load stalled at ${this.acknowledgedCount} acknowledged spans; answers so far: ${JSON.stringify(this.statuses)}`);
+      if (Date.now() > deadline)
+        throw new Error(`load stalled at ${this.acknowledgedCount} acknowledged spans; answers so far: ${JSON.stringify(this.statuses)}`);
       await sleep(50);
     }
   }

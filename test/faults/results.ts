@@ -53,7 +53,11 @@ const int = (n: number): string => Math.round(n).toLocaleString('en-US');
 
 export function renderTable(results: ScenarioResult[]): string {
   const line = (cells: string[]) => `| ${cells.join(' | ')} |`;
-  return [line(COLUMNS.map(([h]) => h)), line(COLUMNS.map(() => '---')), ...results.map((r) => line(COLUMNS.map(([, cell]) => cell(r))))].join('\n');
+  return [
+    line(COLUMNS.map(([h]) => h)),
+    line(COLUMNS.map(() => '---')),
+    ...results.map((r) => line(COLUMNS.map(([, cell]) => cell(r)))),
+  ].join('\n');
 }
 
 /** Written whole or not at all (a .tmp file renamed), as the bench writes its results. */
@@ -61,7 +65,12 @@ export function writeResults(path: string, results: ScenarioResult[], startedAt:
   const document = {
     startedAt: startedAt.toISOString(),
     durationS: (Date.now() - startedAt.getTime()) / 1_000,
-    machine: { cpus: cpus().length, cpuModel: cpus()[0]?.model.trim() ?? 'unknown', node: process.versions.node, loadAvgAtEnd: loadavg()[0] },
+    machine: {
+      cpus: cpus().length,
+      cpuModel: cpus()[0]?.model.trim() ?? 'unknown',
+      node: process.versions.node,
+      loadAvgAtEnd: loadavg()[0],
+    },
     conditions,
     scenarios: results,
   };

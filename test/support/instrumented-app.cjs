@@ -27,7 +27,10 @@ async function withOtelSdk(instrumentation, ask) {
   if (LIBRARY === 'otel') {
     const { LoggerProvider, BatchLogRecordProcessor } = require('@opentelemetry/sdk-logs');
     const { OTLPLogExporter } = require('@opentelemetry/exporter-logs-otlp-http');
-    loggerProvider = new LoggerProvider({ resource, processors: [new BatchLogRecordProcessor({ exporter: new OTLPLogExporter(otlp('logs')) })] });
+    loggerProvider = new LoggerProvider({
+      resource,
+      processors: [new BatchLogRecordProcessor({ exporter: new OTLPLogExporter(otlp('logs')) })],
+    });
     require('@opentelemetry/api-logs').logs.setGlobalLoggerProvider(loggerProvider);
   }
   if (instrumentation) registerInstrumentations({ instrumentations: [instrumentation()] });
@@ -66,7 +69,10 @@ async function withLangfuse() {
       async (generation) => {
         generation.update({ model: 'gpt-4o-mini', input: MESSAGES });
         const answer = await askOpenAI();
-        generation.update({ output: answer.choices[0].message, usageDetails: { input: answer.usage.prompt_tokens, output: answer.usage.completion_tokens, total: answer.usage.total_tokens } });
+        generation.update({
+          output: answer.choices[0].message,
+          usageDetails: { input: answer.usage.prompt_tokens, output: answer.usage.completion_tokens, total: answer.usage.total_tokens },
+        });
       },
       { asType: 'generation' },
     );
@@ -81,13 +87,23 @@ async function askVercel() {
   const { generateText } = require('ai');
   const { createOpenAI } = require('@ai-sdk/openai');
   const openai = createOpenAI({ baseURL: OPENAI_BASE_URL, apiKey: 'sk-spanlog-e2e' });
-  await generateText({ model: openai.chat('gpt-4o-mini'), system: MESSAGES[0].content, prompt: QUESTION, experimental_telemetry: { isEnabled: true } });
+  await generateText({
+    model: openai.chat('gpt-4o-mini'),
+    system: MESSAGES[0].content,
+    prompt: QUESTION,
+    experimental_telemetry: { isEnabled: true },
+  });
 }
 
 const RUNS = {
-  otel: () => withOtelSdk(() => new (require('@opentelemetry/instrumentation-openai').OpenAIInstrumentation)({ captureMessageContent: true }), askOpenAI),
+  otel: () =>
+    withOtelSdk(
+      () => new (require('@opentelemetry/instrumentation-openai').OpenAIInstrumentation)({ captureMessageContent: true }),
+      askOpenAI,
+    ),
   openinference: () => withOtelSdk(() => new (require('@arizeai/openinference-instrumentation-openai').OpenAIInstrumentation)(), askOpenAI),
-  traceloop: () => withOtelSdk(() => new (require('@traceloop/instrumentation-openai').OpenAIInstrumentation)({ traceContent: true }), askOpenAI),
+  traceloop: () =>
+    withOtelSdk(() => new (require('@traceloop/instrumentation-openai').OpenAIInstrumentation)({ traceContent: true }), askOpenAI),
   vercel: () => withOtelSdk(null, askVercel),
   langfuse: withLangfuse,
 };

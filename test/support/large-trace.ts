@@ -34,7 +34,9 @@ export function largeTraceBatches({ traceId, spans, inputChars }: LargeTrace): {
         type: i % 100 === 0 ? 'CHAIN' : 'LLM',
         startTime: new Date(start).toISOString(),
         endTime: new Date(start + 5).toISOString(),
-        input: randomBytes(Math.ceil((inputChars * 3) / 4)).toString('base64').slice(0, inputChars),
+        input: randomBytes(Math.ceil((inputChars * 3) / 4))
+          .toString('base64')
+          .slice(0, inputChars),
       },
     });
   }
@@ -49,7 +51,11 @@ export async function postBatches(baseUrl: string, apiKey: string, batches: { ba
   const worker = async () => {
     while (next < batches.length) {
       const body = JSON.stringify(batches[next++]);
-      const res = await fetch(`${baseUrl}/api/v1/traces`, { method: 'POST', headers: { authorization: `Bearer ${apiKey}`, 'content-type': 'application/json' }, body });
+      const res = await fetch(`${baseUrl}/api/v1/traces`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${apiKey}`, 'content-type': 'application/json' },
+        body,
+      });
       if (res.status !== 201) throw new Error(`ingestion answered ${res.status}: ${await res.text()}`);
       const answer = (await res.json()) as { errors: unknown[] };
       if (answer.errors.length) throw new Error(`ingestion refused events: ${JSON.stringify(answer.errors.slice(0, 3))}`);

@@ -10,4 +10,5 @@ export async function scrapeMetrics(url: string): Promise<{ res: Response; famil
 }
 
 /** The value of the one sample of `name` whose labels include `labels`. */
-export const metricValue = (families: Families, name: string, labels: Record<string, string> = {}): number | undefined => sampleOf(families, name, labels)?.value;
+export const metricValue = (families: Families, name: string, labels: Record<string, string> = {}): number | undefined =>
+  sampleOf(families, name, labels)?.value;

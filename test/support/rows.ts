@@ -22,7 +22,11 @@ export async function usageOf(stack: Stack, orgId: string, month?: string): Prom
 }
 
 /** Usage once both metrics have counted `n`: traces and spans are usage messages of their own, so either may be counted first. */
-export const usageReaching = (stack: Stack, orgId: string, n: number): Promise<Usage> => eventually(() => usageOf(stack, orgId), (u) => u.spans >= n && u.traces >= n);
+export const usageReaching = (stack: Stack, orgId: string, n: number): Promise<Usage> =>
+  eventually(
+    () => usageOf(stack, orgId),
+    (u) => u.spans >= n && u.traces >= n,
+  );
 
 /**
  * Usage once everything queued so far is counted: usage is relayed in order, so once a request
@@ -32,8 +36,13 @@ export const usageReaching = (stack: Stack, orgId: string, n: number): Promise<U
 export async function settledUsage(stack: Stack, tenant: { apiKey: string; orgId: string }): Promise<Usage> {
   const before = await usageOf(stack, tenant.orgId);
   const traceId = `settle-${randomUUID()}`;
-  expect(await traceStatus(stack, tenant.apiKey, traceId, await ingest(stack, tenant.apiKey, NATIVE_TRACES, smallBatch(traceId)))).toBe(200);
-  const after = await eventually(() => usageOf(stack, tenant.orgId), (u) => u.spans >= before.spans + 1 && u.traces >= before.traces + 1);
+  expect(await traceStatus(stack, tenant.apiKey, traceId, await ingest(stack, tenant.apiKey, NATIVE_TRACES, smallBatch(traceId)))).toBe(
+    200,
+  );
+  const after = await eventually(
+    () => usageOf(stack, tenant.orgId),
+    (u) => u.spans >= before.spans + 1 && u.traces >= before.traces + 1,
+  );
   return { traces: after.traces - 1, spans: after.spans - 1 };
 }
 
@@ -41,7 +50,10 @@ export async function settledUsage(stack: Stack, tenant: { apiKey: string; orgId
 export async function telemetryRows(stack: Stack, projectId?: string): Promise<{ traces: any[]; spans: any[]; scores: any[] }> {
   const rows = async (table: string) => {
     const where = projectId === undefined ? '' : 'WHERE project_id = $1';
-    const { rows } = await stack.db.query(`SELECT to_jsonb(t) AS row FROM ${table} t ${where} ORDER BY project_id, id`, projectId === undefined ? [] : [projectId]);
+    const { rows } = await stack.db.query(
+      `SELECT to_jsonb(t) AS row FROM ${table} t ${where} ORDER BY project_id, id`,
+      projectId === undefined ? [] : [projectId],
+    );
     return rows.map((r) => r.row);
   };
   return { traces: await rows('traces'), spans: await rows('spans'), scores: await rows('scores') };

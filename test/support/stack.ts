@@ -104,7 +104,10 @@ export class Stack {
     private readonly keepOutput: boolean,
   ) {}
 
-  static async start(extraEnv: NodeJS.ProcessEnv = {}, { name = 'e2e', adminDbUrl = ADMIN_DB_URL, natsUrl = NATS_URL, keepOutput = false }: StackOptions = {}): Promise<Stack> {
+  static async start(
+    extraEnv: NodeJS.ProcessEnv = {},
+    { name = 'e2e', adminDbUrl = ADMIN_DB_URL, natsUrl = NATS_URL, keepOutput = false }: StackOptions = {},
+  ): Promise<Stack> {
     const id = randomBytes(5).toString('hex');
     const dbName = `spanlog_${name}_${id}`;
     const dbUrl = new URL(adminDbUrl);
@@ -132,7 +135,17 @@ export class Stack {
     const db = new Pool({ connectionString: dbUrl.toString(), max: 2 });
     // An idle connection ended by a Postgres restart must not crash the test process.
     db.on('error', () => undefined);
-    const stack = new Stack(`http://127.0.0.1:${port}`, `http://127.0.0.1:${env.METRICS_PORT}/metrics`, env, db, dbName, streamPrefix, adminDbUrl, natsUrl, keepOutput);
+    const stack = new Stack(
+      `http://127.0.0.1:${port}`,
+      `http://127.0.0.1:${env.METRICS_PORT}/metrics`,
+      env,
+      db,
+      dbName,
+      streamPrefix,
+      adminDbUrl,
+      natsUrl,
+      keepOutput,
+    );
     try {
       await stack.startProcessor();
       await stack.startApi();
@@ -148,7 +161,10 @@ export class Stack {
     this.spawn('api');
     const deadline = Date.now() + READY_TIMEOUT_MS;
     for (;;) {
-      const ok = await fetch(`${this.baseUrl}/api/v1/health`).then((r) => r.ok, () => false);
+      const ok = await fetch(`${this.baseUrl}/api/v1/health`).then(
+        (r) => r.ok,
+        () => false,
+      );
       if (ok) return;
       if (Date.now() > deadline || this.children.get('api')?.exitCode !== null) {
         throw new Error(`the API did not become healthy:\n${this.recentOutput('api')}`);
@@ -165,7 +181,10 @@ export class Stack {
       const jsm = await nc.jetstreamManager();
       const deadline = Date.now() + READY_TIMEOUT_MS;
       for (;;) {
-        const ready = await jsm.consumers.info(`${this.streamPrefix}INGEST`, `${this.streamPrefix}ingest-projector`).then(() => true, () => false);
+        const ready = await jsm.consumers.info(`${this.streamPrefix}INGEST`, `${this.streamPrefix}ingest-projector`).then(
+          () => true,
+          () => false,
+        );
         if (ready) return;
         if (Date.now() > deadline || this.children.get('processor')?.exitCode !== null) {
           throw new Error(`the processor did not start consuming:\n${this.recentOutput('processor')}`);
@@ -221,7 +240,10 @@ export class Stack {
   }
 
   private spawn(app: App, extraEnv: NodeJS.ProcessEnv = {}): void {
-    const child = spawn(process.execPath, [resolve(DIST, app, 'src', 'main.js')], { env: { ...this.env, ...extraEnv }, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, [resolve(DIST, app, 'src', 'main.js')], {
+      env: { ...this.env, ...extraEnv },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
     const lines: string[] = [];
     this.output.set(app, lines);
     const keep = (d: Buffer) => {

@@ -10,7 +10,10 @@ import { type Stack, runCli, startStack } from './stack';
 /** tmux, installed from Debian's package when missing and possible; otherwise one clear line. */
 export function ensureTmux(): void {
   if (spawnSync('tmux', ['-V']).status === 0) return;
-  const installed = spawnSync('apt-get', ['install', '-y', '-qq', 'tmux'], { stdio: 'ignore', env: { ...process.env, DEBIAN_FRONTEND: 'noninteractive' } });
+  const installed = spawnSync('apt-get', ['install', '-y', '-qq', 'tmux'], {
+    stdio: 'ignore',
+    env: { ...process.env, DEBIAN_FRONTEND: 'noninteractive' },
+  });
   if (installed.status !== 0 || spawnSync('tmux', ['-V']).status !== 0) {
     throw new Error('the terminal UI test needs tmux and could not install it: run `apt-get install -y tmux` as root');
   }

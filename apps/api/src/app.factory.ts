@@ -37,7 +37,10 @@ export async function createApiApp(config: AppConfig = loadConfig()): Promise<Ne
   fastify.addHook('onResponse', async (req, reply) => {
     // A scrape every few seconds would drown the requests worth reading.
     if (routeOf(req) === METRICS_PATH) return;
-    logger.info({ reqId: req.id, method: req.method, url: req.url, status: reply.statusCode, ms: Math.round(reply.elapsedTime) }, 'request');
+    logger.info(
+      { reqId: req.id, method: req.method, url: req.url, status: reply.statusCode, ms: Math.round(reply.elapsedTime) },
+      'request',
+    );
   });
   return app;
 }

@@ -98,7 +98,9 @@ export class ApiClient {
   }
 
   async refresh(refreshToken: string): Promise<AuthSession> {
-    return (await this.request<{ data: AuthSession }>({ method: 'POST', path: '/api/v1/auth/refresh', body: { refresh_token: refreshToken } })).data;
+    return (
+      await this.request<{ data: AuthSession }>({ method: 'POST', path: '/api/v1/auth/refresh', body: { refresh_token: refreshToken } })
+    ).data;
   }
 
   async logout(accessToken: string): Promise<void> {
@@ -118,7 +120,11 @@ export class ApiClient {
     for (const [name, value] of Object.entries(call.query ?? {})) if (value !== undefined) url.searchParams.set(name, value);
     const headers = call.token ? withBearer(undefined, call.token) : new Headers();
     if (call.body !== undefined) headers.set('content-type', 'application/json');
-    const res = await sendToApi(this.baseUrl, url, { method: call.method, headers, body: call.body === undefined ? undefined : JSON.stringify(call.body) });
+    const res = await sendToApi(this.baseUrl, url, {
+      method: call.method,
+      headers,
+      body: call.body === undefined ? undefined : JSON.stringify(call.body),
+    });
     const text = await res.text();
     try {
       return (text ? JSON.parse(text) : null) as T;

@@ -7,7 +7,7 @@ describe('last project', () => {
   const choice = (id: string) => ({ project: { id } });
   const [a, b] = [choice('a'), choice('b')];
 
-  it('opens the project asked for, else the only one, else the last used while it is still the user\'s', () => {
+  it("opens the project asked for, else the only one, else the last used while it is still the user's", () => {
     expect(startingProject([a, b], 'b', 'a')).toEqual({ choice: b, reason: 'asked' });
     expect(startingProject([a, b], 'c', 'a')).toBeNull();
     expect(startingProject([a], undefined, null)).toEqual({ choice: a, reason: 'only' });

@@ -45,7 +45,11 @@ export type ProjectReason = 'asked' | 'only' | 'last';
  * The project to open without asking: the one asked for (`--project`), else the user's only
  * project, else the last one used when it is still theirs; null when the user must choose.
  */
-export function startingProject<T extends { project: { id: string } }>(choices: readonly T[], asked: string | undefined, last: string | null): { choice: T; reason: ProjectReason } | null {
+export function startingProject<T extends { project: { id: string } }>(
+  choices: readonly T[],
+  asked: string | undefined,
+  last: string | null,
+): { choice: T; reason: ProjectReason } | null {
   if (asked !== undefined) {
     const choice = choices.find((c) => c.project.id === asked);
     return choice ? { choice, reason: 'asked' } : null;

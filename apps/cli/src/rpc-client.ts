@@ -11,6 +11,7 @@ export type RpcInputs = inferRouterInputs<AppRouter>;
 export type RpcFetch = (url: string | URL, init?: RequestInit) => Promise<Response>;
 
 /** The dashboard RPC at `baseUrl` (CONTRACT "Auth and the dashboard RPC"), called by procedure with typed inputs and answers. */
-export const createRpc = (baseUrl: string, fetch: RpcFetch) => createTRPCClient<AppRouter>({ links: [httpLink({ url: `${baseUrl}/api/trpc`, fetch })] });
+export const createRpc = (baseUrl: string, fetch: RpcFetch) =>
+  createTRPCClient<AppRouter>({ links: [httpLink({ url: `${baseUrl}/api/trpc`, fetch })] });
 
 export type Rpc = ReturnType<typeof createRpc>;

@@ -22,8 +22,13 @@ export function sessionFilePath(env: NodeJS.ProcessEnv = process.env, home: stri
 const isSession = (value: unknown): value is StoredSession => {
   const s = value as Partial<StoredSession> | null;
   return (
-    !!s && typeof s.api === 'string' && typeof s.access_token === 'string' && typeof s.refresh_token === 'string' &&
-    typeof s.expires_at === 'number' && typeof s.user?.id === 'string' && typeof s.user?.email === 'string'
+    !!s &&
+    typeof s.api === 'string' &&
+    typeof s.access_token === 'string' &&
+    typeof s.refresh_token === 'string' &&
+    typeof s.expires_at === 'number' &&
+    typeof s.user?.id === 'string' &&
+    typeof s.user?.email === 'string'
   );
 };
 

@@ -5,7 +5,8 @@ import { LoggedIn, SessionEndedError } from './session';
 import { readSession, writeSession } from './session-file';
 
 const API = 'http://spanlog.test';
-const json = (status: number, body: unknown) => new Response(JSON.stringify(body), { status, headers: { 'content-type': 'application/json' } });
+const json = (status: number, body: unknown) =>
+  new Response(JSON.stringify(body), { status, headers: { 'content-type': 'application/json' } });
 
 describe(LoggedIn.name, () => {
   let config: string;
@@ -39,10 +40,18 @@ describe(LoggedIn.name, () => {
         if (spent.has(token)) return json(401, { data: null, error: { code: 'UNAUTHORIZED', message: 'reused' } });
         spent.add(token);
         refreshes++;
-        return json(200, { data: { access_token: `access-${refreshes}`, refresh_token: `refresh-${refreshes + 1}`, expires_at: 1, user: { id: 'u', email: 'u@x.test' } } });
+        return json(200, {
+          data: {
+            access_token: `access-${refreshes}`,
+            refresh_token: `refresh-${refreshes + 1}`,
+            expires_at: 1,
+            user: { id: 'u', email: 'u@x.test' },
+          },
+        });
       }
       calls.push(`${url.pathname} ${auth}`);
-      if (auth !== `Bearer access-${refreshes}` || refreshes === 0) return json(401, { error: { message: 'expired', data: { code: 'UNAUTHORIZED' } } });
+      if (auth !== `Bearer access-${refreshes}` || refreshes === 0)
+        return json(401, { error: { message: 'expired', data: { code: 'UNAUTHORIZED' } } });
       return json(200, { result: { data: url.pathname } });
     }) as typeof fetch;
     return { calls, refreshCount: () => refreshes };
@@ -51,7 +60,11 @@ describe(LoggedIn.name, () => {
   it('answers overlapping 401s with one refresh that every call then uses', async () => {
     const server = fakeServer();
     const me = LoggedIn.open(undefined);
-    const answers = await Promise.all([me.rpc.user.me.query(), me.rpc.organization.list.query(), me.rpc.project.list.query({ orgId: 'o' })]);
+    const answers = await Promise.all([
+      me.rpc.user.me.query(),
+      me.rpc.organization.list.query(),
+      me.rpc.project.list.query({ orgId: 'o' }),
+    ]);
     expect(answers).toEqual(['/api/trpc/user.me', '/api/trpc/organization.list', '/api/trpc/project.list']);
     expect(server.refreshCount()).toBe(1);
     expect(server.calls.filter((c) => c.startsWith('refresh'))).toEqual(['refresh refresh-1']);
@@ -62,12 +75,16 @@ describe(LoggedIn.name, () => {
     writeSession({ api: API, access_token: 'old-access', refresh_token: 'spent', expires_at: 0, user: { id: 'u', email: 'u@x.test' } });
     const me = LoggedIn.open(undefined);
     globalThis.fetch = (async () => json(401, { data: null, error: { code: 'UNAUTHORIZED', message: 'no' } })) as typeof fetch;
-    await expect(me.rpc.user.me.query()).rejects.toMatchObject({ message: new SessionEndedError().message, cause: expect.any(SessionEndedError) });
+    await expect(me.rpc.user.me.query()).rejects.toMatchObject({
+      message: new SessionEndedError().message,
+      cause: expect.any(SessionEndedError),
+    });
   });
 
   it('reads an RPC error answer as the one line the CLI prints for any API error', async () => {
     const me = LoggedIn.open(undefined);
-    globalThis.fetch = (async () => json(403, { error: { message: 'not a\nmember', code: -32003, data: { code: 'FORBIDDEN', httpStatus: 403 } } })) as typeof fetch;
+    globalThis.fetch = (async () =>
+      json(403, { error: { message: 'not a\nmember', code: -32003, data: { code: 'FORBIDDEN', httpStatus: 403 } } })) as typeof fetch;
     await expect(me.rpc.apiKey.list.query({ projectId: 'p' })).rejects.toThrow(/^not a member \(403 FORBIDDEN\)$/);
   });
 });

@@ -30,7 +30,9 @@ export class LoggedIn {
     private session: StoredSession,
     readonly api: ApiClient,
   ) {
-    this.rpc = createRpc(api.baseUrl, (url, init) => this.call((token) => sendToApi(api.baseUrl, url, { ...init, headers: withBearer(init?.headers, token) })));
+    this.rpc = createRpc(api.baseUrl, (url, init) =>
+      this.call((token) => sendToApi(api.baseUrl, url, { ...init, headers: withBearer(init?.headers, token) })),
+    );
   }
 
   static open(apiOption: string | undefined): LoggedIn {

@@ -20,7 +20,16 @@ import { RetentionScheduler } from './retention/retention.scheduler';
 @Module({
   imports: [InfrastructureModule],
   providers: [
-    TelemetryProjection, PlainProjections, UsageRelay, EvalJobRelay, EvaluationWorker, RetentionScheduler, VerifyScheduler, ModelStatsRefresher, ProjectionUpgrader, MonitorEvaluator,
+    TelemetryProjection,
+    PlainProjections,
+    UsageRelay,
+    EvalJobRelay,
+    EvaluationWorker,
+    RetentionScheduler,
+    VerifyScheduler,
+    ModelStatsRefresher,
+    ProjectionUpgrader,
+    MonitorEvaluator,
     { provide: Registry, inject: [DataSource, NatsResources, MonitorStore], useFactory: processorMetricsRegistry },
     MetricsServer,
   ],

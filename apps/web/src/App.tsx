@@ -32,7 +32,12 @@ export function App() {
     }
   }, [status, location, lastEvent, navigate]);
 
-  if (status === 'restoring') return <p className="centered" role="status">Restoring your session…</p>;
+  if (status === 'restoring')
+    return (
+      <p className="centered" role="status">
+        Restoring your session…
+      </p>
+    );
   return (
     <Routes>
       <Route path="/login" element={status === 'signed-in' ? <Navigate to="/" replace /> : <LoginPage />} />

@@ -2,7 +2,14 @@ import { randomBytes } from 'node:crypto';
 import { mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { ConfigError, DEFAULT_DATABASE_URL, DEFAULT_METRICS_PORT, DEFAULT_NATS_URL, loadConfig as loadConfigWith, privateNetworkWarning } from './config';
+import {
+  ConfigError,
+  DEFAULT_DATABASE_URL,
+  DEFAULT_METRICS_PORT,
+  DEFAULT_NATS_URL,
+  loadConfig as loadConfigWith,
+  privateNetworkWarning,
+} from './config';
 
 let dir: string;
 beforeEach(() => (dir = mkdtempSync(join(tmpdir(), 'spanlog-config-'))));
@@ -15,7 +22,15 @@ const PRODUCTION = { NODE_ENV: 'production', JWT_SECRET: 'x'.repeat(32), SPANLOG
 describe(loadConfig.name, () => {
   it('works with no environment at all', () => {
     const c = loadConfig({});
-    expect(c).toMatchObject({ databaseUrl: DEFAULT_DATABASE_URL, natsUrl: DEFAULT_NATS_URL, port: 3000, host: '127.0.0.1', jwtAccessTtlSeconds: 900, jwtRefreshTtlSeconds: 2_592_000, streamPrefix: '' });
+    expect(c).toMatchObject({
+      databaseUrl: DEFAULT_DATABASE_URL,
+      natsUrl: DEFAULT_NATS_URL,
+      port: 3000,
+      host: '127.0.0.1',
+      jwtAccessTtlSeconds: 900,
+      jwtRefreshTtlSeconds: 2_592_000,
+      streamPrefix: '',
+    });
     expect(c.jwtSecret).toHaveLength(64);
   });
 
@@ -30,9 +45,14 @@ describe(loadConfig.name, () => {
     }
   });
 
-  it.each(['prod', 'Production', 'staging', 'dev'])('refuses NODE_ENV=%s, naming the values it takes, rather than running development rules', (nodeEnv) => {
-    expect(() => loadConfig({ ...PRODUCTION, NODE_ENV: nodeEnv })).toThrow(`invalid configuration: NODE_ENV must be one of development, test, production (got "${nodeEnv}")`);
-  });
+  it.each(['prod', 'Production', 'staging', 'dev'])(
+    'refuses NODE_ENV=%s, naming the values it takes, rather than running development rules',
+    (nodeEnv) => {
+      expect(() => loadConfig({ ...PRODUCTION, NODE_ENV: nodeEnv })).toThrow(
+        `invalid configuration: NODE_ENV must be one of development, test, production (got "${nodeEnv}")`,
+      );
+    },
+  );
 
   it.each([undefined, '', 'development', 'test', 'production'])('takes NODE_ENV=%s', (nodeEnv) => {
     expect(loadConfig({ ...PRODUCTION, NODE_ENV: nodeEnv }).nodeEnv).toBe(nodeEnv || 'development');
@@ -40,7 +60,10 @@ describe(loadConfig.name, () => {
 
   it('leaves the creation limits to their defaults unless set, and takes 0 for no limit', () => {
     expect(loadConfig({})).toMatchObject({ maxFreeOrgsPerUser: null, creationsPerMinute: null });
-    expect(loadConfig({ SPANLOG_MAX_FREE_ORGS_PER_USER: '0', SPANLOG_CREATIONS_PER_MINUTE: '30' })).toMatchObject({ maxFreeOrgsPerUser: 0, creationsPerMinute: 30 });
+    expect(loadConfig({ SPANLOG_MAX_FREE_ORGS_PER_USER: '0', SPANLOG_CREATIONS_PER_MINUTE: '30' })).toMatchObject({
+      maxFreeOrgsPerUser: 0,
+      creationsPerMinute: 30,
+    });
     expect(() => loadConfig({ SPANLOG_MAX_FREE_ORGS_PER_USER: '-1' })).toThrow(/SPANLOG_MAX_FREE_ORGS_PER_USER must be an integer from 0/);
   });
 
@@ -50,7 +73,9 @@ describe(loadConfig.name, () => {
   });
 
   it('requires the secret key in production, naming the variable, and takes exactly 32 bytes in base64', () => {
-    expect(() => loadConfig({ ...PRODUCTION, SPANLOG_SECRET_KEY: undefined })).toThrow(/SPANLOG_SECRET_KEY is required when NODE_ENV=production/);
+    expect(() => loadConfig({ ...PRODUCTION, SPANLOG_SECRET_KEY: undefined })).toThrow(
+      /SPANLOG_SECRET_KEY is required when NODE_ENV=production/,
+    );
     expect(loadConfig(PRODUCTION).secretKey).toEqual(Buffer.from(KEY, 'base64'));
     for (const bad of ['short', randomBytes(31).toString('base64'), randomBytes(32).toString('hex'), `${KEY.slice(0, -2)}!=`]) {
       expect(() => loadConfig({ ...PRODUCTION, SPANLOG_SECRET_KEY: bad })).toThrow(/SPANLOG_SECRET_KEY must be 32 random bytes in base64/);
@@ -67,7 +92,9 @@ describe(loadConfig.name, () => {
     // The variable wins over the file.
     expect(loadConfig({ SPANLOG_SECRET_KEY: KEY }).secretKey).toEqual(Buffer.from(KEY, 'base64'));
     writeFileSync(file, 'not a key');
-    expect(() => loadConfig({})).toThrow(/SPANLOG_SECRET_KEY is not set and the local key cannot be used: .*secret\.key does not hold 32 bytes in base64/);
+    expect(() => loadConfig({})).toThrow(
+      /SPANLOG_SECRET_KEY is not set and the local key cannot be used: .*secret\.key does not hold 32 bytes in base64/,
+    );
   });
 
   it('lets evaluator webhooks reach private networks only outside production, unless told otherwise', () => {
@@ -93,14 +120,21 @@ describe(loadConfig.name, () => {
   it('runs the first retention cleanup a minute after start unless told otherwise, and at most a day later', () => {
     expect(loadConfig({}).retentionFirstRunDelayMs).toBe(60_000);
     expect(loadConfig({ SPANLOG_RETENTION_FIRST_RUN_DELAY_MS: '500' }).retentionFirstRunDelayMs).toBe(500);
-    expect(() => loadConfig({ SPANLOG_RETENTION_FIRST_RUN_DELAY_MS: '-1' })).toThrow(/SPANLOG_RETENTION_FIRST_RUN_DELAY_MS must be an integer from 0 to 86400000/);
+    expect(() => loadConfig({ SPANLOG_RETENTION_FIRST_RUN_DELAY_MS: '-1' })).toThrow(
+      /SPANLOG_RETENTION_FIRST_RUN_DELAY_MS must be an integer from 0 to 86400000/,
+    );
   });
 
   it('trusts no proxy unless told how many hops or which addresses, and refuses anything else naming TRUST_PROXY', () => {
     expect(loadConfig({}).trustProxy).toBe(false);
     expect(loadConfig({ TRUST_PROXY: 'false' }).trustProxy).toBe(false);
     expect(loadConfig({ TRUST_PROXY: '2' }).trustProxy).toBe(2);
-    expect(loadConfig({ TRUST_PROXY: '10.0.0.0/8, 127.0.0.1,::1, fd00::/8' }).trustProxy).toEqual(['10.0.0.0/8', '127.0.0.1', '::1', 'fd00::/8']);
+    expect(loadConfig({ TRUST_PROXY: '10.0.0.0/8, 127.0.0.1,::1, fd00::/8' }).trustProxy).toEqual([
+      '10.0.0.0/8',
+      '127.0.0.1',
+      '::1',
+      'fd00::/8',
+    ]);
     for (const bad of ['true', '11', '10.0.0.0/33', 'fd00::/129', 'proxy.internal', '10.0.0.1/8/8', '10.0.0.1,']) {
       expect(() => loadConfig({ TRUST_PROXY: bad })).toThrow(/TRUST_PROXY/);
     }
@@ -110,7 +144,8 @@ describe(loadConfig.name, () => {
     expect(loadConfig({}).metricsPort).toBe(DEFAULT_METRICS_PORT);
     expect(loadConfig({ METRICS_PORT: '9100' }).metricsPort).toBe(9100);
     expect(loadConfig({ METRICS_PORT: '0' }).metricsPort).toBeNull();
-    for (const bad of ['-1', '65536', 'metrics', '9.5']) expect(() => loadConfig({ METRICS_PORT: bad })).toThrow(/METRICS_PORT must be an integer from 0 to 65535/);
+    for (const bad of ['-1', '65536', 'metrics', '9.5'])
+      expect(() => loadConfig({ METRICS_PORT: bad })).toThrow(/METRICS_PORT must be an integer from 0 to 65535/);
   });
 
   it('refuses stream prefixes NATS cannot name', () => {

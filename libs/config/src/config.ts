@@ -92,14 +92,24 @@ export function parseTrustProxy(raw: string | undefined): { value: TrustProxy; p
   if (!text || text === '0' || text.toLowerCase() === 'false') return { value: false };
   if (/^\d+$/.test(text)) {
     const hops = Number(text);
-    return hops <= MAX_PROXY_HOPS ? { value: hops } : { value: false, problem: `TRUST_PROXY hop count must be from 1 to ${MAX_PROXY_HOPS} (got "${text}")` };
+    return hops <= MAX_PROXY_HOPS
+      ? { value: hops }
+      : { value: false, problem: `TRUST_PROXY hop count must be from 1 to ${MAX_PROXY_HOPS} (got "${text}")` };
   }
   if (text.toLowerCase() === 'true') {
-    return { value: false, problem: 'TRUST_PROXY=true would let every client choose its own address: give the number of proxies in front of the API, or their addresses' };
+    return {
+      value: false,
+      problem:
+        'TRUST_PROXY=true would let every client choose its own address: give the number of proxies in front of the API, or their addresses',
+    };
   }
   const entries = text.split(',').map((e) => e.trim());
   const bad = entries.filter((entry) => !isAddressOrNetwork(entry));
-  if (bad.length) return { value: false, problem: `TRUST_PROXY must be a hop count or a comma-separated list of IP addresses and CIDR networks (not "${bad.join('", "')}")` };
+  if (bad.length)
+    return {
+      value: false,
+      problem: `TRUST_PROXY must be a hop count or a comma-separated list of IP addresses and CIDR networks (not "${bad.join('", "')}")`,
+    };
   return { value: entries };
 }
 
@@ -157,7 +167,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, localKeyFile = 
   };
 
   const nodeEnv = str('NODE_ENV', 'development');
-  if (!(NODE_ENVS as readonly string[]).includes(nodeEnv)) problems.push(`NODE_ENV must be one of ${NODE_ENVS.join(', ')} (got ${JSON.stringify(nodeEnv.slice(0, 64))})`);
+  if (!(NODE_ENVS as readonly string[]).includes(nodeEnv))
+    problems.push(`NODE_ENV must be one of ${NODE_ENVS.join(', ')} (got ${JSON.stringify(nodeEnv.slice(0, 64))})`);
   const logLevel = str('LOG_LEVEL', nodeEnv === 'test' ? 'warn' : 'info') as LogLevel;
   if (!LOG_LEVELS.includes(logLevel)) problems.push(`LOG_LEVEL must be one of ${LOG_LEVELS.join(', ')}`);
 
@@ -190,7 +201,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, localKeyFile = 
       return key ?? Buffer.alloc(0);
     }
     if (nodeEnv === 'production') {
-      problems.push(`SPANLOG_SECRET_KEY is required when NODE_ENV=production (${howTo}); it encrypts evaluator headers and signing secrets`);
+      problems.push(
+        `SPANLOG_SECRET_KEY is required when NODE_ENV=production (${howTo}); it encrypts evaluator headers and signing secrets`,
+      );
       return Buffer.alloc(0);
     }
     try {

@@ -35,11 +35,19 @@ describe(loggableError.name, () => {
     logger.error(failedInsert(), 'as the first argument');
     expect(output()).not.toContain('sk-live');
     const [line] = output().split('\n');
-    expect(JSON.parse(line).err).toEqual({ type: 'QueryFailedError', message: expect.stringMatching(/violates check constraint/), code: '23514', stack: expect.any(String) });
+    expect(JSON.parse(line).err).toEqual({
+      type: 'QueryFailedError',
+      message: expect.stringMatching(/violates check constraint/),
+      code: '23514',
+      stack: expect.any(String),
+    });
   });
 
   it('follows causes a few levels deep and describes values that are not errors without printing them', () => {
-    expect(loggableError(new Error('outer', { cause: new TypeError('inner') }))).toMatchObject({ message: 'outer', cause: { type: 'TypeError', message: 'inner' } });
+    expect(loggableError(new Error('outer', { cause: new TypeError('inner') }))).toMatchObject({
+      message: 'outer',
+      cause: { type: 'TypeError', message: 'inner' },
+    });
     expect(loggableError({ password: SECRET })).toBe('non-error value of type object');
     expect(loggableError('already a string')).toBe('already a string');
   });
@@ -63,7 +71,10 @@ describe(redactUrl.name, () => {
 
   it('never lets the value of a credential-looking parameter through, and keeps every other parameter as sent', () => {
     const credentialName = fc
-      .tuple(fc.constantFrom('key', 'api_key', 'apiKey', 'token', 'access_token', 'password', 'secret', 'auth'), fc.string({ maxLength: 3 }).filter((s) => !/[=&?#%]/.test(s)))
+      .tuple(
+        fc.constantFrom('key', 'api_key', 'apiKey', 'token', 'access_token', 'password', 'secret', 'auth'),
+        fc.string({ maxLength: 3 }).filter((s) => !/[=&?#%]/.test(s)),
+      )
       .map(([name, suffix]) => name.replace(/./g, (c, i) => (i % 2 ? c.toUpperCase() : c)) + suffix);
     const secret = fc.stringMatching(/^[A-Za-z0-9_-]{12,40}$/);
     const plain = fc.tuple(fc.constantFrom('name', 'tags', 'limit', 'cursor', 'userId'), fc.stringMatching(/^[a-z0-9]{0,10}$/));
@@ -82,7 +93,14 @@ describe(createLogger.name, () => {
   it('redacts credentials in the request log and in any field named like one', () => {
     const { logger, output } = capturedLogger();
     logger.info({ url: '/api/v1/traces?api_key=sl_secretkey', status: 401 }, 'request');
-    logger.info({ password: 'hunter2-secret', body: { refresh_token: 'slr_secret', apiKey: 'sl_secret2' }, headers: { authorization: 'Bearer sl_secret3' } }, 'fields');
+    logger.info(
+      {
+        password: 'hunter2-secret',
+        body: { refresh_token: 'slr_secret', apiKey: 'sl_secret2' },
+        headers: { authorization: 'Bearer sl_secret3' },
+      },
+      'fields',
+    );
     expect(output()).not.toMatch(/secret/);
     expect(output()).toContain(`api_key=${REDACTED}`);
   });

@@ -55,7 +55,10 @@ describe('ids', () => {
   /** Any spelling of a hex string: each letter in either case. */
   const anyCase = (hexLength: number, valid: (hex: string) => boolean) =>
     fc
-      .tuple(fc.stringMatching(new RegExp(`^[0-9a-f]{${hexLength}}$`)).filter(valid), fc.array(fc.boolean(), { minLength: hexLength, maxLength: hexLength }))
+      .tuple(
+        fc.stringMatching(new RegExp(`^[0-9a-f]{${hexLength}}$`)).filter(valid),
+        fc.array(fc.boolean(), { minLength: hexLength, maxLength: hexLength }),
+      )
       .map(([hex, upper]) => [...hex].map((c, i) => (upper[i] ? c.toUpperCase() : c)).join(''));
   const traceHexAnyCase = anyCase(32, isOtelTraceId);
   const spanHexAnyCase = anyCase(16, isOtelSpanId);
@@ -91,7 +94,11 @@ describe('ids', () => {
     it('names the OTel span by its 16-hex id under its 32-hex trace id, in any case: the UUID OTLP gives it', () => {
       fc.assert(
         fc.property(traceHexAnyCase, spanHexAnyCase, (trace, span) => {
-          expect(spanIdOf(trace, span)).toEqual({ id: otelSpanUuid(trace.toLowerCase(), span.toLowerCase()), otelSpanId: span.toLowerCase(), externalId: null });
+          expect(spanIdOf(trace, span)).toEqual({
+            id: otelSpanUuid(trace.toLowerCase(), span.toLowerCase()),
+            otelSpanId: span.toLowerCase(),
+            externalId: null,
+          });
           expect(spanIdOf(trace.toUpperCase(), span.toUpperCase())).toEqual(spanIdOf(trace.toLowerCase(), span.toLowerCase()));
         }),
         { numRuns: 2_000 },
@@ -100,12 +107,16 @@ describe('ids', () => {
 
     it('maps a span id as a native id beside any other trace id, or when it is no 16-hex id', () => {
       fc.assert(
-        fc.property(notOtelTrace, spanHexAnyCase, (trace, span) => expect(spanIdOf(trace, span)).toEqual({ ...nativeId(span), otelSpanId: null })),
+        fc.property(notOtelTrace, spanHexAnyCase, (trace, span) =>
+          expect(spanIdOf(trace, span)).toEqual({ ...nativeId(span), otelSpanId: null }),
+        ),
         { numRuns: 1_000 },
       );
       fc.assert(
-        fc.property(traceHexAnyCase, fc.string({ minLength: 1, maxLength: 256 }).filter((id) => !isOtelSpanId(id)), (trace, span) =>
-          expect(spanIdOf(trace, span)).toEqual({ ...nativeId(span), otelSpanId: null }),
+        fc.property(
+          traceHexAnyCase,
+          fc.string({ minLength: 1, maxLength: 256 }).filter((id) => !isOtelSpanId(id)),
+          (trace, span) => expect(spanIdOf(trace, span)).toEqual({ ...nativeId(span), otelSpanId: null }),
         ),
         { numRuns: 1_000 },
       );
@@ -124,7 +135,8 @@ describe('ids', () => {
       fc.assert(
         fc.property(traceHexAnyCase, (hex) => {
           const candidates = traceIdCandidates(hex);
-          for (const spelling of [hex, hex.toLowerCase(), hex.toUpperCase()]) expect(candidates).toContain(uuidV5(spelling, SPANLOG_NAMESPACE));
+          for (const spelling of [hex, hex.toLowerCase(), hex.toUpperCase()])
+            expect(candidates).toContain(uuidV5(spelling, SPANLOG_NAMESPACE));
           expect(candidates).toEqual([otelTraceUuid(hex), ...legacyTraceIds(hex)]);
         }),
         { numRuns: 1_000 },
@@ -160,9 +172,13 @@ describe('ids', () => {
   describe(uuidV5.name, () => {
     it('gives the ids the uuid package gives, for any name and namespace', () => {
       fc.assert(
-        fc.property(fc.string({ unit: 'grapheme', maxLength: 300 }), fc.oneof(fc.constant(SPANLOG_NAMESPACE), fc.uuid()), (name, namespace) => {
-          expect(uuidV5(name, namespace)).toBe(uuidPackageV5(name, namespace));
-        }),
+        fc.property(
+          fc.string({ unit: 'grapheme', maxLength: 300 }),
+          fc.oneof(fc.constant(SPANLOG_NAMESPACE), fc.uuid()),
+          (name, namespace) => {
+            expect(uuidV5(name, namespace)).toBe(uuidPackageV5(name, namespace));
+          },
+        ),
         { numRuns: 2_000 },
       );
     });

@@ -102,7 +102,8 @@ export function traceIdOf(value: string): TraceIdentity {
  * only unique within their trace, so an OTel span is only recognised beside its OTel trace id.
  */
 export function spanIdOf(traceId: string, spanId: string): SpanIdentity {
-  if (isOtelTraceId(traceId) && isOtelSpanId(spanId)) return { id: otelSpanUuid(traceId, spanId), otelSpanId: spanId.toLowerCase(), externalId: null };
+  if (isOtelTraceId(traceId) && isOtelSpanId(spanId))
+    return { id: otelSpanUuid(traceId, spanId), otelSpanId: spanId.toLowerCase(), externalId: null };
   return { ...nativeId(spanId), otelSpanId: null };
 }
 

@@ -21,12 +21,57 @@ export interface PlanLimits {
 }
 
 export const PLANS: Readonly<Record<PlanName, PlanLimits>> = {
-  free: { ratePerSecond: 100, tracesPerMonth: 10_000, evalRunsPerMonth: 500, retentionDays: 7, seats: 1, overages: false, auditLogs: false, sso: false },
-  pro: { ratePerSecond: 1_000, tracesPerMonth: 50_000, evalRunsPerMonth: 5_000, retentionDays: 30, seats: 3, overages: true, auditLogs: false, sso: false },
-  growth: { ratePerSecond: 1_000, tracesPerMonth: 150_000, evalRunsPerMonth: 15_000, retentionDays: 60, seats: null, overages: true, auditLogs: true, sso: false },
-  team: { ratePerSecond: 1_000, tracesPerMonth: 500_000, evalRunsPerMonth: 50_000, retentionDays: 90, seats: null, overages: true, auditLogs: true, sso: false },
+  free: {
+    ratePerSecond: 100,
+    tracesPerMonth: 10_000,
+    evalRunsPerMonth: 500,
+    retentionDays: 7,
+    seats: 1,
+    overages: false,
+    auditLogs: false,
+    sso: false,
+  },
+  pro: {
+    ratePerSecond: 1_000,
+    tracesPerMonth: 50_000,
+    evalRunsPerMonth: 5_000,
+    retentionDays: 30,
+    seats: 3,
+    overages: true,
+    auditLogs: false,
+    sso: false,
+  },
+  growth: {
+    ratePerSecond: 1_000,
+    tracesPerMonth: 150_000,
+    evalRunsPerMonth: 15_000,
+    retentionDays: 60,
+    seats: null,
+    overages: true,
+    auditLogs: true,
+    sso: false,
+  },
+  team: {
+    ratePerSecond: 1_000,
+    tracesPerMonth: 500_000,
+    evalRunsPerMonth: 50_000,
+    retentionDays: 90,
+    seats: null,
+    overages: true,
+    auditLogs: true,
+    sso: false,
+  },
   // SPEC 8.2 states both 1,000 and 10,000 for Enterprise; CONTRACT takes 10,000.
-  enterprise: { ratePerSecond: 10_000, tracesPerMonth: null, evalRunsPerMonth: null, retentionDays: null, seats: null, overages: false, auditLogs: true, sso: true },
+  enterprise: {
+    ratePerSecond: 10_000,
+    tracesPerMonth: null,
+    evalRunsPerMonth: null,
+    retentionDays: null,
+    seats: null,
+    overages: false,
+    auditLogs: true,
+    sso: true,
+  },
 };
 
 /** Rate limits count over a rolling window of this length (SPEC 8.2). */

@@ -18,7 +18,11 @@ export type LoginAdmission = { admitted: true; next: LoginFailures } | { admitte
  * in before the lock. A refused attempt changes nothing: a guesser cannot keep the real user
  * locked out longer by guessing faster. The clock is passed in.
  */
-export function admitLoginAttempt(state: LoginFailures | null, nowMs: number, rule: typeof LOGIN_THROTTLE = LOGIN_THROTTLE): LoginAdmission {
+export function admitLoginAttempt(
+  state: LoginFailures | null,
+  nowMs: number,
+  rule: typeof LOGIN_THROTTLE = LOGIN_THROTTLE,
+): LoginAdmission {
   if (state?.lockedUntilMs != null && state.lockedUntilMs > nowMs) return { admitted: false, retryAfterMs: state.lockedUntilMs - nowMs };
   const recent = state && nowMs - state.lastFailureAtMs < rule.windowMs ? state.failures : 0;
   const failures = recent + 1;

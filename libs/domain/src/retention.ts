@@ -29,7 +29,8 @@ class TraceDeletionFields implements TraceDeletionBatch {
   @Required(listOf(uuidShaped, MAX_TRACES_PER_DELETION)) traceIds: string[];
 }
 
-export const parseTraceDeletionBatch = (value: unknown): TraceDeletionBatch => readMessage(TraceDeletionFields, value, 'not an ingest.deleted/v1 message');
+export const parseTraceDeletionBatch = (value: unknown): TraceDeletionBatch =>
+  readMessage(TraceDeletionFields, value, 'not an ingest.deleted/v1 message');
 
 export const deletionFacts = (batch: TraceDeletionBatch, target: { projectId: string; receivedAt: string }): TraceDeletion[] =>
   batch.traceIds.map((id) => ({ projectId: target.projectId, id, deletedAt: target.receivedAt }));

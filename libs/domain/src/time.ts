@@ -16,7 +16,9 @@ const ISO = /^(\d{4})-(\d{2})-(\d{2})(?:[T ](\d{2}):(\d{2})(?::(\d{2})(?:\.(\d+)
 export function parseTimestamp(value: unknown): number | null {
   const m = typeof value === 'string' ? ISO.exec(value) : null;
   if (!m) return null;
-  const [year, month, day, hour, minute, second, offsetHours, offsetMinutes] = [m[1], m[2], m[3], m[4], m[5], m[6], m[9], m[10]].map((part) => Number(part ?? 0));
+  const [year, month, day, hour, minute, second, offsetHours, offsetMinutes] = [m[1], m[2], m[3], m[4], m[5], m[6], m[9], m[10]].map(
+    (part) => Number(part ?? 0),
+  );
   if (hour > 23 || minute > 59 || second > 59 || offsetHours > 23 || offsetMinutes > 59) return null;
   const date = new Date(0);
   // setUTCFullYear, not Date.UTC: Date.UTC reads years 0–99 as 1900–1999.

@@ -14,7 +14,12 @@ export const auditSubject = (layout: StreamLayout, orgId: string | null): string
  * Appends one audit event to the AUDIT stream, for the API and the operator CLI alike. The
  * event id is the message id, so a retried publish is stored once.
  */
-export async function appendAuditEvent(js: JetStreamClient, layout: StreamLayout, record: AuditRecord, now: Date = new Date()): Promise<AuditEvent> {
+export async function appendAuditEvent(
+  js: JetStreamClient,
+  layout: StreamLayout,
+  record: AuditRecord,
+  now: Date = new Date(),
+): Promise<AuditEvent> {
   const event: AuditEvent = { ...record, id: randomUUID(), at: now.toISOString() };
   await publishAuditEvent(js, layout, event);
   return event;

@@ -14,14 +14,17 @@ describe(chunkNativeBatch.name, () => {
 
   it('splits in order under the limit, each event whole, and is deterministic', () => {
     fc.assert(
-      fc.property(fc.array(fc.record({ id: fc.string(), input: fc.string({ maxLength: 200 }) }), { minLength: 1, maxLength: 60 }), (events) => {
-        const raw = Buffer.from(JSON.stringify({ batch: events }));
-        const limit = 300;
-        const chunks = chunkNativeBatch(raw, events, limit);
-        expect(decode(chunks).flatMap((c) => c.batch)).toEqual(events);
-        for (const c of chunks) if (decode([c])[0].batch.length > 1) expect(c.byteLength).toBeLessThanOrEqual(limit);
-        expect(chunkNativeBatch(raw, events, limit)).toEqual(chunks);
-      }),
+      fc.property(
+        fc.array(fc.record({ id: fc.string(), input: fc.string({ maxLength: 200 }) }), { minLength: 1, maxLength: 60 }),
+        (events) => {
+          const raw = Buffer.from(JSON.stringify({ batch: events }));
+          const limit = 300;
+          const chunks = chunkNativeBatch(raw, events, limit);
+          expect(decode(chunks).flatMap((c) => c.batch)).toEqual(events);
+          for (const c of chunks) if (decode([c])[0].batch.length > 1) expect(c.byteLength).toBeLessThanOrEqual(limit);
+          expect(chunkNativeBatch(raw, events, limit)).toEqual(chunks);
+        },
+      ),
     );
   });
 
@@ -33,7 +36,9 @@ describe(chunkNativeBatch.name, () => {
 });
 
 describe(chunkOtlpExport.name, () => {
-  const spans = Array.from({ length: 30 }, (_, i) => span({ spanId: (i + 1).toString(16).padStart(16, '0'), name: `span-${i}`, attributes: [{ key: 'n', value: { intValue: i } }] }));
+  const spans = Array.from({ length: 30 }, (_, i) =>
+    span({ spanId: (i + 1).toString(16).padStart(16, '0'), name: `span-${i}`, attributes: [{ key: 'n', value: { intValue: i } }] }),
+  );
   const body = exportOf(spans);
   const decodeOtlp = (chunks: Uint8Array[]) => chunks.map((c) => JSON.parse(Buffer.from(c).toString('utf8')) as ExportTraceServiceRequest);
 
@@ -50,7 +55,12 @@ describe(chunkOtlpExport.name, () => {
     for (const c of chunks) expect(c.byteLength).toBeLessThanOrEqual(limit);
     const decoded = decodeOtlp(chunks);
     expect(decoded.flatMap((c) => c.resourceSpans!.flatMap((r) => r.scopeSpans!.flatMap((s) => s.spans)))).toEqual(spans);
-    for (const c of decoded) expect(c).toMatchObject({ resourceSpans: [{ resource: body.resourceSpans![0].resource, scopeSpans: [{ scope: body.resourceSpans![0].scopeSpans![0].scope }] }] });
+    for (const c of decoded)
+      expect(c).toMatchObject({
+        resourceSpans: [
+          { resource: body.resourceSpans![0].resource, scopeSpans: [{ scope: body.resourceSpans![0].scopeSpans![0].scope }] },
+        ],
+      });
     expect(chunkOtlpExport(raw, body, limit)).toEqual(chunks);
   });
 });

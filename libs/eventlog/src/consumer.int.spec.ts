@@ -8,7 +8,6 @@ import { deadLetterTexts, testRoute, until, useStreamsPerTest } from './testing/
 const sc = StringCodec();
 
 describe(PullConsumerRunner.name, () => {
-
   const streams = useStreamsPerTest('T');
 
   /** Every text the runners decoded, in order, redeliveries included. */
@@ -79,14 +78,21 @@ describe(PullConsumerRunner.name, () => {
     });
     expect(applied.sort()).toEqual(['a', 'b', 'c', 'd']);
     const dlq = await deadLetters();
-    expect(dlq).toEqual(expect.arrayContaining(['unreadable:cannot read', expect.stringMatching(/^poison:failed 3 times: poison refused/)]));
+    expect(dlq).toEqual(
+      expect.arrayContaining(['unreadable:cannot read', expect.stringMatching(/^poison:failed 3 times: poison refused/)]),
+    );
     expect(await counted(consumerAppliedMessages, { consumer: 'projector' })).toBe(appliedBefore + 4);
     expect(await counted(deadLetterCount, { stream: streams.layout.streamName('ingest'), consumer: 'projector' })).toBe(2);
   }, 60_000);
 
   it('never sees a dead-lettered message again: the server takes the termination, so a letter whose cause is fixed later is applied only by a retry', async () => {
     // A short ack wait, so a message the server still holds as unacknowledged comes back within the test.
-    const r = await runner(async () => undefined, () => true, 10, 1_000);
+    const r = await runner(
+      async () => undefined,
+      () => true,
+      10,
+      1_000,
+    );
     await publish(['unreadable']);
     await withRunner(r, async () => {
       await until(async () => (await deadLetters()).length === 1);
@@ -95,7 +101,11 @@ describe(PullConsumerRunner.name, () => {
     // nats-server 2.9 took `+TERM <reason>` for an unknown acknowledgement and redelivered the message after each ack wait.
     expect(decodedTexts).toEqual(['unreadable']);
     const info = await (await streams.nc.jetstreamManager()).consumers.info(streams.layout.streamName('ingest'), 'projector');
-    expect({ pending: info.num_pending, ackPending: info.num_ack_pending, redelivered: info.num_redelivered }).toEqual({ pending: 0, ackPending: 0, redelivered: 0 });
+    expect({ pending: info.num_pending, ackPending: info.num_ack_pending, redelivered: info.num_redelivered }).toEqual({
+      pending: 0,
+      ackPending: 0,
+      redelivered: 0,
+    });
   }, 30_000);
 
   it('shows its applied and dead-letter counts at 0 from the start, under the name it is given', async () => {
@@ -135,9 +145,13 @@ describe(PullConsumerRunner.name, () => {
 
   it('applies a lone message when it arrives, not when a fetch for a full batch gives up', async () => {
     const appliedAt = new Map<string, number>();
-    const r = await runner(async (items) => {
-      for (const item of items) appliedAt.set(item, performance.now());
-    }, undefined, 256);
+    const r = await runner(
+      async (items) => {
+        for (const item of items) appliedAt.set(item, performance.now());
+      },
+      undefined,
+      256,
+    );
     await withRunner(r, async () => {
       for (let i = 0; i < 5; i++) {
         await sleep(300);

@@ -7,7 +7,10 @@ describe(deadLetterOf.name, () => {
 
   it('reads back what the consumer wrote when it dead-lettered a message, beside the message headers', () => {
     const original = toNatsHeaders({ 'Spanlog-Schema': 'ingest.batch/v1', 'Spanlog-Blob': 'abc' });
-    const headers = deadLetterHeaders({ headers: original, stream: 'P_INGEST', consumer: 'P_ingest-projector', seq: 42, subject: 'P_ingest.o.p.batch' }, 'blob abc is missing');
+    const headers = deadLetterHeaders(
+      { headers: original, stream: 'P_INGEST', consumer: 'P_ingest-projector', seq: 42, subject: 'P_ingest.o.p.batch' },
+      'blob abc is missing',
+    );
     expect(headers).toMatchObject({ 'Spanlog-Schema': 'ingest.batch/v1', 'Spanlog-Blob': 'abc' });
     expect(deadLetterOf({ seq: 3, headers: toNatsHeaders(headers), storedAt })).toEqual({
       id: 3,
@@ -21,7 +24,15 @@ describe(deadLetterOf.name, () => {
   });
 
   it('gives null for what a message on the stream does not say', () => {
-    expect(deadLetterOf({ seq: 1, headers: undefined, storedAt })).toEqual({ id: 1, reason: null, stream: null, consumer: null, seq: null, subject: null, time: storedAt.toISOString() });
+    expect(deadLetterOf({ seq: 1, headers: undefined, storedAt })).toEqual({
+      id: 1,
+      reason: null,
+      stream: null,
+      consumer: null,
+      seq: null,
+      subject: null,
+      time: storedAt.toISOString(),
+    });
     expect(deadLetterOf({ seq: 1, headers: toNatsHeaders({ [DEAD_LETTER_HEADERS.seq]: 'twelve' }), storedAt }).seq).toBeNull();
   });
 

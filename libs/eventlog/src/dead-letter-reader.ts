@@ -44,9 +44,14 @@ export async function readDeadLetters(
   onBatch: (msgs: StreamMessage[]) => Promise<void>,
 ): Promise<void> {
   const toSeq = await streamLastSeq(nats, 'deadLetter');
-  const filterSubject = options.fromSource ? nats.layout.deadLetterSubject(options.fromSource.stream, options.fromSource.consumer) : undefined;
-  await replayStream(nats, 'deadLetter', { fromSeq: 1, toSeq, batchSize: READ_BATCH, filterSubject, headersOnly: !options.withData }, (msgs) =>
-    onBatch(msgs.map(fromConsumed)),
+  const filterSubject = options.fromSource
+    ? nats.layout.deadLetterSubject(options.fromSource.stream, options.fromSource.consumer)
+    : undefined;
+  await replayStream(
+    nats,
+    'deadLetter',
+    { fromSeq: 1, toSeq, batchSize: READ_BATCH, filterSubject, headersOnly: !options.withData },
+    (msgs) => onBatch(msgs.map(fromConsumed)),
   );
 }
 

@@ -31,7 +31,10 @@ export const DEAD_LETTER_HEADERS = {
 } as const;
 
 /** The headers of a message being dead-lettered: its own, then why and where from. */
-export function deadLetterHeaders(source: { headers: MsgHdrs | undefined; stream: string; consumer: string; seq: number; subject: string }, reason: string): Record<string, string> {
+export function deadLetterHeaders(
+  source: { headers: MsgHdrs | undefined; stream: string; consumer: string; seq: number; subject: string },
+  reason: string,
+): Record<string, string> {
   const headers: Record<string, string> = {};
   for (const [k, v] of source.headers ?? []) headers[k] = v[0];
   return {
@@ -90,13 +93,19 @@ export async function ensureDurableConsumer(jsm: JetStreamManager, stream: strin
 
 export function retryLater(route: DeadLetterRoute, msg: JsMsg, err: unknown): void {
   const delay = redeliveryDelayMs(msg.info.deliveryCount);
-  route.logger.warn({ seq: msg.seq, deliveries: msg.info.deliveryCount, delayMs: delay, err: errorText(err) }, 'message failed; will retry');
+  route.logger.warn(
+    { seq: msg.seq, deliveries: msg.info.deliveryCount, delayMs: delay, err: errorText(err) },
+    'message failed; will retry',
+  );
   msg.nak(delay);
 }
 
 /** Moves a message to the dead-letter stream with the reason and where it came from, then terminates it. */
 export async function deadLetter(route: DeadLetterRoute, msg: JsMsg, reason: string): Promise<void> {
-  const headers = deadLetterHeaders({ headers: msg.headers, stream: route.stream, consumer: route.durable, seq: msg.seq, subject: msg.subject }, reason);
+  const headers = deadLetterHeaders(
+    { headers: msg.headers, stream: route.stream, consumer: route.durable, seq: msg.seq, subject: msg.subject },
+    reason,
+  );
   try {
     await route.onDeadLetter?.(msg, reason);
     await route.js.publish(route.deadLetterSubject, msg.data, {

@@ -8,7 +8,8 @@ import type { StreamLayout } from './streams';
 /** Who appended an evaluator's score, in the envelope's key field: no API key, the evaluation worker. */
 const EVALUATOR_ACTOR = 'evaluator';
 
-export const evalJobSubject = (layout: StreamLayout, orgId: string, evaluatorId: string): string => `${layout.subjectRoot('evals')}.${orgId}.${evaluatorId}`;
+export const evalJobSubject = (layout: StreamLayout, orgId: string, evaluatorId: string): string =>
+  `${layout.subjectRoot('evals')}.${orgId}.${evaluatorId}`;
 
 /** Appends jobs to EVALS and resolves once all are acknowledged. */
 export async function appendEvalJobs(js: JetStreamClient, layout: StreamLayout, jobs: EvalJobPublication[]): Promise<void> {
@@ -37,7 +38,13 @@ export interface EvaluatedJob {
  * metadata), so it reaches the read model, retention and rebuilds like any score. The job id
  * is the score's id: a result appended twice is still one score.
  */
-export async function appendEvaluationScore(nats: NatsResources, publisher: ChunkPublisher, job: EvaluatedJob, result: EvaluationResult, atIso: string): Promise<void> {
+export async function appendEvaluationScore(
+  nats: NatsResources,
+  publisher: ChunkPublisher,
+  job: EvaluatedJob,
+  result: EvaluationResult,
+  atIso: string,
+): Promise<void> {
   const event = {
     id: `eval-${job.jobId}`,
     type: 'score-create',
@@ -54,6 +61,15 @@ export async function appendEvaluationScore(nats: NatsResources, publisher: Chun
       source: 'EVAL',
     },
   };
-  const envelope = { schema: INGEST_SCHEMAS.nativeBatch, orgId: job.orgId, projectId: job.projectId, apiKeyId: EVALUATOR_ACTOR, receivedAt: atIso, requestId: job.jobId };
-  await publisher.publish(nats.layout.ingestSubject(job.orgId, job.projectId, 'batch'), envelope, [new TextEncoder().encode(JSON.stringify({ batch: [event] }))]);
+  const envelope = {
+    schema: INGEST_SCHEMAS.nativeBatch,
+    orgId: job.orgId,
+    projectId: job.projectId,
+    apiKeyId: EVALUATOR_ACTOR,
+    receivedAt: atIso,
+    requestId: job.jobId,
+  };
+  await publisher.publish(nats.layout.ingestSubject(job.orgId, job.projectId, 'batch'), envelope, [
+    new TextEncoder().encode(JSON.stringify({ batch: [event] })),
+  ]);
 }

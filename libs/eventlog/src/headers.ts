@@ -6,8 +6,10 @@ export function toNatsHeaders(values: Record<string, string>): MsgHdrs {
   return h;
 }
 
-export const headerReader = (h: MsgHdrs | undefined) => (name: string): string | undefined =>
-  h?.has(name) ? h.get(name) : undefined;
+export const headerReader =
+  (h: MsgHdrs | undefined) =>
+  (name: string): string | undefined =>
+    h?.has(name) ? h.get(name) : undefined;
 
 /** Set when a chunk's bytes live in the blob bucket instead of the message. */
 export const BLOB_HEADER = 'Spanlog-Blob';

@@ -79,14 +79,28 @@ describe(ingestExportEntry.name, () => {
     const entry = entryOf(bytes('{"a":1}'), headers);
     expect(entry.readable).toBe(false);
     expect(entry.at).toBe(STORED_AT.getTime());
-    expect(JSON.parse(entry.line)).toMatchObject({ receivedAt: null, data: { a: 1 }, error: `envelope header ${ENVELOPE_HEADERS.receivedAt} is missing` });
-    expect(lineOf(bytes('{}'), {})).toMatchObject({ schema: null, receivedAt: null, orgId: ORG, projectId: PROJECT, data: {}, error: expect.stringMatching(/is missing/) });
+    expect(JSON.parse(entry.line)).toMatchObject({
+      receivedAt: null,
+      data: { a: 1 },
+      error: `envelope header ${ENVELOPE_HEADERS.receivedAt} is missing`,
+    });
+    expect(lineOf(bytes('{}'), {})).toMatchObject({
+      schema: null,
+      receivedAt: null,
+      orgId: ORG,
+      projectId: PROJECT,
+      data: {},
+      error: expect.stringMatching(/is missing/),
+    });
   });
 
   it('writes one line of valid JSON whose data is the stored value, for any JSON value in any layout', () => {
     fc.assert(
       fc.property(fc.jsonValue(), fc.constantFrom(0, 1, 2, '\t', '\r\n  '), (value, indent) => {
-        const text = typeof indent === 'string' && indent.startsWith('\r') ? JSON.stringify(value, null, 1).replace(/\n/g, indent) : JSON.stringify(value, null, indent);
+        const text =
+          typeof indent === 'string' && indent.startsWith('\r')
+            ? JSON.stringify(value, null, 1).replace(/\n/g, indent)
+            : JSON.stringify(value, null, indent);
         const entry = entryOf(bytes(text));
         expect(entry.line).not.toMatch(/[\r\n]/);
         expect(JSON.parse(entry.line).data).toEqual(JSON.parse(text));

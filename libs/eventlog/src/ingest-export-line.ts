@@ -24,7 +24,11 @@ const utf8 = new TextDecoder('utf-8', { fatal: true });
  * keeps the value and the line whole. `data` is what `read` resolved (object-store chunks
  * included), or the error that kept it from being read.
  */
-export function ingestExportEntry(msg: Pick<StreamMessage, 'seq' | 'subject' | 'headers' | 'storedAt'>, subjectRoot: string, data: Uint8Array | Error): IngestExportEntry {
+export function ingestExportEntry(
+  msg: Pick<StreamMessage, 'seq' | 'subject' | 'headers' | 'storedAt'>,
+  subjectRoot: string,
+  data: Uint8Array | Error,
+): IngestExportEntry {
   const header = headerReader(msg.headers);
   const [orgId = null, projectId = null] = msg.subject.slice(subjectRoot.length + 1).split('.');
   const receivedAtHeader = header(ENVELOPE_HEADERS.receivedAt);
@@ -45,7 +49,14 @@ export function ingestExportEntry(msg: Pick<StreamMessage, 'seq' | 'subject' | '
       errors.push(`data is not JSON: ${(err as Error).message}`);
     }
   }
-  const head = JSON.stringify({ seq: msg.seq, subject: msg.subject, receivedAt, schema: header(ENVELOPE_HEADERS.schema) ?? null, orgId, projectId });
+  const head = JSON.stringify({
+    seq: msg.seq,
+    subject: msg.subject,
+    receivedAt,
+    schema: header(ENVELOPE_HEADERS.schema) ?? null,
+    orgId,
+    projectId,
+  });
   const tail = errors.length ? `,"error":${JSON.stringify(errors.join('; '))}` : '';
   return {
     line: `${head.slice(0, -1)},"data":${json ?? 'null'}${tail}}`,

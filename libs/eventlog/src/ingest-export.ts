@@ -44,27 +44,46 @@ export interface IngestExportSummary {
  * stream order, awaiting `write` for each line, so a slow reader holds the export back instead
  * of filling memory. Deletion events are messages like the others and are included.
  */
-export async function exportIngest(nats: NatsResources, options: IngestExportOptions, write: (line: string) => Promise<void>): Promise<IngestExportSummary> {
+export async function exportIngest(
+  nats: NatsResources,
+  options: IngestExportOptions,
+  write: (line: string) => Promise<void>,
+): Promise<IngestExportSummary> {
   const root = nats.layout.subjectRoot('ingest');
   const filterSubject = `${root}.${options.orgId}.${options.projectId ?? '*'}.*`;
   const lastSeq = await streamLastSeq(nats, 'ingest');
-  const fromSeq = options.from ? await firstSeqStoredSince(nats, 'ingest', new Date(options.from.getTime() - RECEIVED_AT_SKEW_MS), filterSubject) : 1;
-  const beyond = options.to ? await firstSeqStoredSince(nats, 'ingest', new Date(options.to.getTime() + RECEIVED_AT_SKEW_MS), filterSubject) : null;
-  const summary: IngestExportSummary = { stream: nats.layout.streamName('ingest'), fromSeq: fromSeq ?? lastSeq + 1, toSeq: beyond === null ? lastSeq : beyond - 1, messages: 0, unreadable: 0 };
+  const fromSeq = options.from
+    ? await firstSeqStoredSince(nats, 'ingest', new Date(options.from.getTime() - RECEIVED_AT_SKEW_MS), filterSubject)
+    : 1;
+  const beyond = options.to
+    ? await firstSeqStoredSince(nats, 'ingest', new Date(options.to.getTime() + RECEIVED_AT_SKEW_MS), filterSubject)
+    : null;
+  const summary: IngestExportSummary = {
+    stream: nats.layout.streamName('ingest'),
+    fromSeq: fromSeq ?? lastSeq + 1,
+    toSeq: beyond === null ? lastSeq : beyond - 1,
+    messages: 0,
+    unreadable: 0,
+  };
   const from = options.from?.getTime() ?? -Infinity;
   const to = options.to?.getTime() ?? Infinity;
   const chunks = new ChunkReader(nats.js, nats.layout.blobBucket);
-  await replayStream(nats, 'ingest', { fromSeq: summary.fromSeq, toSeq: summary.toSeq, batchSize: EXPORT_BATCH, filterSubject }, async (msgs) => {
-    for (const consumed of msgs) {
-      if (consumed.seq > summary.toSeq) break;
-      const msg = fromConsumed(consumed);
-      const entry = ingestExportEntry(msg, root, await chunks.read(msg).catch(unreadable));
-      if (entry.at < from || entry.at >= to) continue;
-      await write(`${entry.line}\n`);
-      summary.messages++;
-      if (!entry.readable) summary.unreadable++;
-    }
-  });
+  await replayStream(
+    nats,
+    'ingest',
+    { fromSeq: summary.fromSeq, toSeq: summary.toSeq, batchSize: EXPORT_BATCH, filterSubject },
+    async (msgs) => {
+      for (const consumed of msgs) {
+        if (consumed.seq > summary.toSeq) break;
+        const msg = fromConsumed(consumed);
+        const entry = ingestExportEntry(msg, root, await chunks.read(msg).catch(unreadable));
+        if (entry.at < from || entry.at >= to) continue;
+        await write(`${entry.line}\n`);
+        summary.messages++;
+        if (!entry.readable) summary.unreadable++;
+      }
+    },
+  );
   return summary;
 }
 

@@ -23,7 +23,10 @@ describe(JobConsumer.name, () => {
   const streams = useStreamsPerTest('J');
 
   /** A started consumer of the test's EVALS stream. */
-  async function started(run: JobConsumerOptions<string>['run'], over: Partial<JobConsumerOptions<string>> = {}): Promise<JobConsumer<string>> {
+  async function started(
+    run: JobConsumerOptions<string>['run'],
+    over: Partial<JobConsumerOptions<string>> = {},
+  ): Promise<JobConsumer<string>> {
     const stream = streams.layout.streamName('evals');
     const consumer = new JobConsumer<string>({
       ...(await testRoute(streams, stream, 'worker')),
@@ -50,7 +53,8 @@ describe(JobConsumer.name, () => {
 
   const deadLetters = () => deadLetterTexts(streams);
 
-  const unacked = async () => (await (await streams.nc.jetstreamManager()).consumers.info(streams.layout.streamName('evals'), 'worker')).num_ack_pending;
+  const unacked = async () =>
+    (await (await streams.nc.jetstreamManager()).consumers.info(streams.layout.streamName('evals'), 'worker')).num_ack_pending;
 
   it('runs and acks each job when it is done, so jobs fetched after a hanging one finish while it still hangs', async () => {
     const hang = gate();
@@ -113,7 +117,9 @@ describe(JobConsumer.name, () => {
     await publish(['a', 'poison', 'unreadable', 'b']);
     // Two deliveries a second apart, then the dead letter: seconds alone, far longer on a loaded machine.
     await until(async () => done.length === 2 && (await deadLetters()).length === 2, 25_000);
-    expect(await deadLetters()).toEqual(expect.arrayContaining(['unreadable:cannot read', expect.stringMatching(/^poison:failed 2 times: poison refused/)]));
+    expect(await deadLetters()).toEqual(
+      expect.arrayContaining(['unreadable:cannot read', expect.stringMatching(/^poison:failed 2 times: poison refused/)]),
+    );
   }, 30_000);
 
   it('does not dead-letter while the store is down, and runs the job once it is back', async () => {

@@ -21,7 +21,15 @@ export function durableRoute(nats: NatsResources, streamKey: StreamKey, consumer
   const { js, jsm, layout } = nats;
   const stream = layout.streamName(streamKey);
   const durable = layout.consumerName(consumer);
-  return { js, jsm, stream, durable, name: consumer, deadLetterSubject: layout.deadLetterSubject(stream, durable), logger: logger.child({ consumer: durable }) };
+  return {
+    js,
+    jsm,
+    stream,
+    durable,
+    name: consumer,
+    deadLetterSubject: layout.deadLetterSubject(stream, durable),
+    logger: logger.child({ consumer: durable }),
+  };
 }
 
 /** A projection's durable consumer on one stream, named and dead-lettered the one way every projection is. */

@@ -44,16 +44,25 @@ describe(ChunkPublisher.name, () => {
   });
 
   it('turns a missing acknowledgement into 503 SERVICE_UNAVAILABLE with Retry-After', async () => {
-    const { js } = recordingJetStream((seq) => (seq === 2 ? Promise.reject(new Error('TIMEOUT')) : Promise.resolve({ seq, duplicate: false, stream: 'INGEST', domain: '' })));
-    const failure = await new ChunkPublisher(js, 'BLOBS', 1024).publish('s', envelope, [bytes('a'), bytes('b')]).catch((err: unknown) => err);
+    const { js } = recordingJetStream((seq) =>
+      seq === 2 ? Promise.reject(new Error('TIMEOUT')) : Promise.resolve({ seq, duplicate: false, stream: 'INGEST', domain: '' }),
+    );
+    const failure = await new ChunkPublisher(js, 'BLOBS', 1024)
+      .publish('s', envelope, [bytes('a'), bytes('b')])
+      .catch((err: unknown) => err);
     expect(failure).toBeInstanceOf(DomainError);
     expect(failure).toMatchObject({ code: 'SERVICE_UNAVAILABLE', status: 503, headers: { 'Retry-After': '1' } });
   });
 
   it('times every message from publish to acknowledgement, failures apart', async () => {
-    const published = async (outcome: string) => (await publishDuration.get()).values.find((v) => v.metricName === 'spanlog_nats_publish_duration_seconds_count' && v.labels.outcome === outcome)?.value ?? 0;
+    const published = async (outcome: string) =>
+      (await publishDuration.get()).values.find(
+        (v) => v.metricName === 'spanlog_nats_publish_duration_seconds_count' && v.labels.outcome === outcome,
+      )?.value ?? 0;
     const [acked, failed] = [await published('acked'), await published('failed')];
-    const { js } = recordingJetStream((seq) => (seq === 3 ? Promise.reject(new Error('TIMEOUT')) : Promise.resolve({ seq, duplicate: false, stream: 'INGEST', domain: '' })));
+    const { js } = recordingJetStream((seq) =>
+      seq === 3 ? Promise.reject(new Error('TIMEOUT')) : Promise.resolve({ seq, duplicate: false, stream: 'INGEST', domain: '' }),
+    );
     await new ChunkPublisher(js, 'BLOBS', 1024).publish('s', envelope, [bytes('a'), bytes('b'), bytes('c')]).catch(() => undefined);
     expect(await published('acked')).toBe(acked + 2);
     expect(await published('failed')).toBe(failed + 1);

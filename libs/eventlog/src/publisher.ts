@@ -27,7 +27,11 @@ export class ChunkPublisher {
     private readonly timeoutMs = 5_000,
   ) {}
 
-  async publish(subject: string, envelope: Omit<IngestEnvelope, 'chunkIndex' | 'chunkCount'>, chunks: Uint8Array[]): Promise<PublishResult> {
+  async publish(
+    subject: string,
+    envelope: Omit<IngestEnvelope, 'chunkIndex' | 'chunkCount'>,
+    chunks: Uint8Array[],
+  ): Promise<PublishResult> {
     try {
       const acks = await Promise.all(
         chunks.map((data, chunkIndex) => this.publishChunk(subject, { ...envelope, chunkIndex, chunkCount: chunks.length }, data)),

@@ -4,7 +4,6 @@ import { ensureDurableConsumer } from './dead-letter';
 import { consumerUnacknowledged, firstSeqStoredSince, replayStream, streamLastSeq } from './replay';
 import { closeTestStreams, openTestStreams, testStreamPrefix } from './testing/test-streams';
 
-
 describe(replayStream.name, () => {
   let nats: NatsResources;
 
@@ -15,7 +14,8 @@ describe(replayStream.name, () => {
   afterEach(() => closeTestStreams(nats));
 
   const append = async (n: number) => {
-    for (let i = 1; i <= n; i++) await nats.js.publish(nats.layout.ingestSubject('org', 'project', 'batch'), new TextEncoder().encode(String(i)));
+    for (let i = 1; i <= n; i++)
+      await nats.js.publish(nats.layout.ingestSubject('org', 'project', 'batch'), new TextEncoder().encode(String(i)));
   };
   const replay = async (fromSeq: number, toSeq: number, batchSize = 10) => {
     const batches: number[][] = [];
@@ -74,7 +74,9 @@ describe(replayStream.name, () => {
     const stream = nats.layout.streamName('ingest');
     await ensureDurableConsumer(nats.jsm, stream, nats.layout.consumerName('projector'), 30_000);
     const delivered: JsMsg[] = [];
-    for await (const msg of await (await nats.js.consumers.get(stream, nats.layout.consumerName('projector'))).fetch({ max_messages: 3, expires: 1_000 })) {
+    for await (const msg of await (
+      await nats.js.consumers.get(stream, nats.layout.consumerName('projector'))
+    ).fetch({ max_messages: 3, expires: 1_000 })) {
       delivered.push(msg);
       if (delivered.length === 3) break;
     }

@@ -37,7 +37,12 @@ export async function nextStoredSeq(nats: NatsResources, stream: StreamKey, seq:
  * subject of the stream by default) that the stream stored at or after `since`, or null when
  * there is none. The server finds it from its own index, without reading what comes before.
  */
-export async function firstSeqStoredSince(nats: NatsResources, stream: StreamKey, since: Date, filterSubject?: string): Promise<number | null> {
+export async function firstSeqStoredSince(
+  nats: NatsResources,
+  stream: StreamKey,
+  since: Date,
+  filterSubject?: string,
+): Promise<number | null> {
   const consumer = await nats.js.consumers.get(nats.layout.streamName(stream), {
     deliver_policy: DeliverPolicy.StartTime,
     opt_start_time: since.toISOString(),
@@ -112,7 +117,12 @@ const MAX_EMPTY_FETCHES = 4;
  * stream is met at once instead of after a fetch's wait, and a range whose last sequence
  * was purged still ends.
  */
-export async function replayStream(nats: NatsResources, stream: StreamKey, range: ReplayRange, onBatch: (msgs: JsMsg[]) => Promise<void>): Promise<number> {
+export async function replayStream(
+  nats: NatsResources,
+  stream: StreamKey,
+  range: ReplayRange,
+  onBatch: (msgs: JsMsg[]) => Promise<void>,
+): Promise<number> {
   let lastSeq = range.fromSeq - 1;
   if (range.fromSeq > range.toSeq) return lastSeq;
   const consumer = await nats.js.consumers.get(nats.layout.streamName(stream), {
@@ -137,7 +147,9 @@ export async function replayStream(nats: NatsResources, stream: StreamKey, range
         // An ordered consumer that missed a delivery (a client too slow to read, on a loaded
         // machine) re-creates itself from the next sequence and the fetch ends empty: ask again.
         if (++emptyFetches < MAX_EMPTY_FETCHES) continue;
-        throw new Error(`replay of ${stream} stalled after sequence ${lastSeq} with ${waiting} messages waiting (${MAX_EMPTY_FETCHES} fetches in a row returned nothing)`);
+        throw new Error(
+          `replay of ${stream} stalled after sequence ${lastSeq} with ${waiting} messages waiting (${MAX_EMPTY_FETCHES} fetches in a row returned nothing)`,
+        );
       }
       emptyFetches = 0;
       await onBatch(batch);

@@ -74,15 +74,26 @@ export async function deleteIngestBefore(nats: NatsResources, orgId: string, cut
 export function retentionEventLog(nats: NatsResources) {
   const publisher = new ChunkPublisher(nats.js, nats.layout.blobBucket, nats.maxMessageBytes);
   return {
-    appendDeletion: (target: { orgId: string; projectId: string; receivedAt: string }, batch: TraceDeletionBatch) => appendTraceDeletion(nats, publisher, target, batch),
+    appendDeletion: (target: { orgId: string; projectId: string; receivedAt: string }, batch: TraceDeletionBatch) =>
+      appendTraceDeletion(nats, publisher, target, batch),
     removeBefore: (orgId: string, cutoff: Date) => deleteIngestBefore(nats, orgId, cutoff),
   };
 }
 
 /** Audits what a run deleted, one event per organization it cleaned (SPEC 8.5: each run is audited with counts); an organization with nothing expired gets none. */
-export async function auditRetention(nats: NatsResources, organizations: { orgId: string; plan: string; cutoff: string; traces: number; spans: number; scores: number; removedMessages: number }[]): Promise<void> {
+export async function auditRetention(
+  nats: NatsResources,
+  organizations: { orgId: string; plan: string; cutoff: string; traces: number; spans: number; scores: number; removedMessages: number }[],
+): Promise<void> {
   for (const { orgId, ...counts } of organizations) {
     if (counts.traces === 0 && counts.removedMessages === 0) continue;
-    await appendAuditEvent(nats.js, nats.layout, { orgId, actorUserId: null, action: 'retention.run', target: orgId, details: counts, ip: null });
+    await appendAuditEvent(nats.js, nats.layout, {
+      orgId,
+      actorUserId: null,
+      action: 'retention.run',
+      target: orgId,
+      details: counts,
+      ip: null,
+    });
   }
 }

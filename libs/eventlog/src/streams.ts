@@ -1,11 +1,4 @@
-import {
-  type JetStreamManager,
-  type StreamConfig,
-  DiscardPolicy,
-  RetentionPolicy,
-  StorageType,
-  nanos,
-} from 'nats';
+import { type JetStreamManager, type StreamConfig, DiscardPolicy, RetentionPolicy, StorageType, nanos } from 'nats';
 
 /**
  * The streams of DESIGN "Streams", plus the dead-letter stream. Scores travel on INGEST with

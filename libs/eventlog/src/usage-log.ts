@@ -8,6 +8,11 @@ export const usageSubject = (layout: StreamLayout, orgId: string): string => `${
 /** Appends counts to USAGE and resolves once all are acknowledged; the count's id is the message id. */
 export async function appendUsage(js: JetStreamClient, layout: StreamLayout, events: UsageCounted[]): Promise<void> {
   await Promise.all(
-    events.map((e) => js.publish(usageSubject(layout, e.orgId), JSON.stringify(e), { msgID: e.id, headers: toNatsHeaders({ 'Spanlog-Schema': USAGE_SCHEMA }) })),
+    events.map((e) =>
+      js.publish(usageSubject(layout, e.orgId), JSON.stringify(e), {
+        msgID: e.id,
+        headers: toNatsHeaders({ 'Spanlog-Schema': USAGE_SCHEMA }),
+      }),
+    ),
   );
 }

@@ -42,7 +42,12 @@ function explainSpan(span: Obj, resourceSpans: Obj): SpanExplanation | null {
   const spanFields: Record<string, ExplainedField> = { type: field(mapping.type) };
   for (const [key, mapped] of Object.entries(mapping.span)) spanFields[key] = field(mapped);
   const { totalTokens } = spanValuesOf(mapping);
-  if (totalTokens !== undefined) spanFields.totalTokens = { value: totalTokens, from: [...spanFields.promptTokens.from, ...spanFields.completionTokens.from], rule: 'prompt + completion tokens' };
+  if (totalTokens !== undefined)
+    spanFields.totalTokens = {
+      value: totalTokens,
+      from: [...spanFields.promptTokens.from, ...spanFields.completionTokens.from],
+      rule: 'prompt + completion tokens',
+    };
   const traceFields: Record<string, ExplainedField> = {};
   for (const [key, mapped] of Object.entries(mapping.trace)) traceFields[key] = field(mapped);
   const isRoot = parentRefOf(span.parentSpanId).kind === 'root';
@@ -50,12 +55,23 @@ function explainSpan(span: Obj, resourceSpans: Obj): SpanExplanation | null {
   // The trace's own input and output, when it states any, win over these (ROOT_CONTENT_VERSION_TIME).
   for (const key of ['input', 'output'] as const) {
     const content = mapping.span[key];
-    if (isRoot && content) traceFields[key] = { value: content.value, from: content.from, rule: 'root span, unless the trace states its own' };
+    if (isRoot && content)
+      traceFields[key] = { value: content.value, from: content.from, rule: 'root span, unless the trace states its own' };
   }
-  if (resource.serviceTag !== undefined) traceFields.serviceTag = { value: resource.serviceTag, from: ['resource service.name'], rule: 'SPEC 2.1' };
+  if (resource.serviceTag !== undefined)
+    traceFields.serviceTag = { value: resource.serviceTag, from: ['resource service.name'], rule: 'SPEC 2.1' };
   const resourceKeys = Object.keys(resource.attributes);
-  if (resourceKeys.length > 0) traceFields.resourceMetadata = { value: resource.attributes, from: resourceKeys.map((k) => `resource ${k}`), rule: 'SPEC 2.1' };
-  return { traceId: traceHex, spanId: spanHex, name, span: spanFields, trace: traceFields, overridden: mapping.overridden.map((o) => ({ field: o.field, ...field(o) })), unused: mapping.unused };
+  if (resourceKeys.length > 0)
+    traceFields.resourceMetadata = { value: resource.attributes, from: resourceKeys.map((k) => `resource ${k}`), rule: 'SPEC 2.1' };
+  return {
+    traceId: traceHex,
+    spanId: spanHex,
+    name,
+    span: spanFields,
+    trace: traceFields,
+    overridden: mapping.overridden.map((o) => ({ field: o.field, ...field(o) })),
+    unused: mapping.unused,
+  };
 }
 
 /** Every span of a validated export, in body order (`validateOtlpRequest` first: malformed spans are skipped here). */

@@ -55,15 +55,24 @@ export function optionalString(value: unknown, path: string, problems: Problems)
 /** proto3 JSON allows enum names too, but Spanlog (SPEC 4.2, BAD_INPUTS 10) takes integers only. */
 export function optionalEnum(value: unknown, path: string, problems: Problems): void {
   if (isAbsent(value) || (typeof value === 'number' && Number.isInteger(value))) return;
-  problems.add(path, typeof value === 'string' ? `must be an integer, not an enum name (${JSON.stringify(value.slice(0, 40))})` : 'must be an integer');
+  problems.add(
+    path,
+    typeof value === 'string' ? `must be an integer, not an enum name (${JSON.stringify(value.slice(0, 40))})` : 'must be an integer',
+  );
 }
 
 const LATEST_TIME = toIso(TELEMETRY_RANGES.timestampMs.max);
 
 export function optionalUnixNano(value: unknown, path: string, problems: Problems): void {
   if (isAbsent(value) || unixNanoTextOf(value) !== null) return;
-  const integral = (typeof value === 'string' && /^\d+$/.test(value)) || (typeof value === 'number' && Number.isInteger(value) && value >= 0);
-  problems.add(path, integral ? `must be a time no later than ${LATEST_TIME}` : 'must be a non-negative integer of nanoseconds since the Unix epoch, as a decimal string or a number');
+  const integral =
+    (typeof value === 'string' && /^\d+$/.test(value)) || (typeof value === 'number' && Number.isInteger(value) && value >= 0);
+  problems.add(
+    path,
+    integral
+      ? `must be a time no later than ${LATEST_TIME}`
+      : 'must be a non-negative integer of nanoseconds since the Unix epoch, as a decimal string or a number',
+  );
 }
 
 export function requiredHex(value: unknown, digits: 16 | 32, path: string, problems: Problems): void {
@@ -109,7 +118,8 @@ function walk(list: unknown, path: string, stack: PendingValue[], problems: Prob
     }
     if (!isAbsent(value.stringValue) && typeof value.stringValue !== 'string') problems.add(`${at}.stringValue`, 'must be a string');
     if (!isAbsent(value.boolValue) && typeof value.boolValue !== 'boolean') problems.add(`${at}.boolValue`, 'must be a boolean');
-    if (!isAbsent(value.intValue) && !isInt64(value.intValue)) problems.add(`${at}.intValue`, 'must be a 64-bit integer, as a decimal string or a number');
+    if (!isAbsent(value.intValue) && !isInt64(value.intValue))
+      problems.add(`${at}.intValue`, 'must be a 64-bit integer, as a decimal string or a number');
     if (!isAbsent(value.doubleValue) && !isDouble(value.doubleValue)) problems.add(`${at}.doubleValue`, 'must be a number');
     if (!isAbsent(value.bytesValue) && !isBase64(value.bytesValue)) problems.add(`${at}.bytesValue`, 'must be a base64 string');
     const nested = !isAbsent(value.arrayValue) || !isAbsent(value.kvlistValue);

@@ -1,7 +1,32 @@
-import { type SpanFields, type TraceFields, foldFacts, nativeEventsToFacts, otelSpanUuid, otelTraceUuid, validateNativeBatch, versionOf } from '@app/domain';
+import {
+  type SpanFields,
+  type TraceFields,
+  foldFacts,
+  nativeEventsToFacts,
+  otelSpanUuid,
+  otelTraceUuid,
+  validateNativeBatch,
+  versionOf,
+} from '@app/domain';
 import type { KeyValue, Span } from './otlp-types';
 import { ROOT_CONTENT_VERSION_TIME, otlpToFacts } from './otlp-to-facts';
-import { ENVELOPE, PARENT_HEX, SPAN_HEX, TRACE_HEX, arr, attrs, bool, bytes, dbl, exportOf, int, kv, kvlist, span, str } from './testing/otlp-builders';
+import {
+  ENVELOPE,
+  PARENT_HEX,
+  SPAN_HEX,
+  TRACE_HEX,
+  arr,
+  attrs,
+  bool,
+  bytes,
+  dbl,
+  exportOf,
+  int,
+  kv,
+  kvlist,
+  span,
+  str,
+} from './testing/otlp-builders';
 import type { ExportOptions } from './testing/otlp-builders';
 
 /** The values of the one span a one-span export yields. */
@@ -36,7 +61,7 @@ describe(otlpToFacts.name, () => {
       ['tool.name wins over db.statement', { 'db.statement': 'SELECT 1', 'tool.name': 't' }, 'TOOL'],
       ['db.system is RETRIEVAL', { 'db.system': 'postgresql' }, 'RETRIEVAL'],
       ['db.statement is RETRIEVAL', { 'db.statement': 'SELECT 1' }, 'RETRIEVAL'],
-      ['nothing else is CUSTOM', { 'http.method': 'GET', 'gen_ai': 'x', llm: 'y' }, 'CUSTOM'],
+      ['nothing else is CUSTOM', { 'http.method': 'GET', gen_ai: 'x', llm: 'y' }, 'CUSTOM'],
       ['a key merely containing gen_ai. is CUSTOM', { 'x.gen_ai.y': 'z' }, 'CUSTOM'],
     ])('%s', (_, entries, type) => expect(withAttributes(entries).type).toBe(type));
 
@@ -52,29 +77,53 @@ describe(otlpToFacts.name, () => {
   describe('span fields from gen_ai.* (SPEC 2.2)', () => {
     it.each<[string, Parameters<typeof attrs>[0], Partial<SpanFields>]>([
       ['model from gen_ai.request.model', { 'gen_ai.request.model': 'gpt-4o-mini' }, { model: 'gpt-4o-mini' }],
-      ['model from gen_ai.response.model without a request model', { 'gen_ai.response.model': 'gpt-4o-mini-2024-07-18' }, { model: 'gpt-4o-mini-2024-07-18' }],
+      [
+        'model from gen_ai.response.model without a request model',
+        { 'gen_ai.response.model': 'gpt-4o-mini-2024-07-18' },
+        { model: 'gpt-4o-mini-2024-07-18' },
+      ],
       ['the request model wins over the response model', { 'gen_ai.response.model': 'b', 'gen_ai.request.model': 'a' }, { model: 'a' }],
       ['promptTokens from gen_ai.usage.input_tokens', { 'gen_ai.usage.input_tokens': 62 }, { promptTokens: 62 }],
       ['completionTokens from gen_ai.usage.output_tokens', { 'gen_ai.usage.output_tokens': 85 }, { completionTokens: 85 }],
-      ['totalTokens is the sum when both are set', { 'gen_ai.usage.input_tokens': 62, 'gen_ai.usage.output_tokens': 85 }, { promptTokens: 62, completionTokens: 85, totalTokens: 147 }],
+      [
+        'totalTokens is the sum when both are set',
+        { 'gen_ai.usage.input_tokens': 62, 'gen_ai.usage.output_tokens': 85 },
+        { promptTokens: 62, completionTokens: 85, totalTokens: 147 },
+      ],
       ['tokens as a decimal-string intValue', { 'gen_ai.usage.input_tokens': int('28') }, { promptTokens: 28 }],
       ['tokens as digits in a stringValue', { 'gen_ai.usage.output_tokens': '3' }, { completionTokens: 3 }],
       ['cost from gen_ai.usage.cost (double)', { 'gen_ai.usage.cost': 0.0000165 }, { cost: 0.0000165 }],
       ['cost from an intValue', { 'gen_ai.usage.cost': int(2) }, { cost: 2 }],
-      ['the largest cost and token counts TELEMETRY_RANGES allow', { 'gen_ai.usage.cost': 1_000_000, 'gen_ai.usage.input_tokens': 1_000_000_000, 'gen_ai.usage.output_tokens': 0 }, { cost: 1_000_000, promptTokens: 1_000_000_000, completionTokens: 0 }],
+      [
+        'the largest cost and token counts TELEMETRY_RANGES allow',
+        { 'gen_ai.usage.cost': 1_000_000, 'gen_ai.usage.input_tokens': 1_000_000_000, 'gen_ai.usage.output_tokens': 0 },
+        { cost: 1_000_000, promptTokens: 1_000_000_000, completionTokens: 0 },
+      ],
       ['input from gen_ai.prompt', { 'gen_ai.prompt': 'Hello?' }, { input: 'Hello?' }],
       ['output from gen_ai.completion', { 'gen_ai.completion': 'Hi!' }, { output: 'Hi!' }],
       ['input keeps a structured value', { 'gen_ai.prompt': kvlist(kv('role', str('user'))) }, { input: { role: 'user' } }],
-      ['modelParameters from gen_ai.request.* besides the model', { 'gen_ai.request.model': 'm', 'gen_ai.request.temperature': 0.5, 'gen_ai.request.max_tokens': 100 }, { modelParameters: { temperature: 0.5, max_tokens: 100 } }],
+      [
+        'modelParameters from gen_ai.request.* besides the model',
+        { 'gen_ai.request.model': 'm', 'gen_ai.request.temperature': 0.5, 'gen_ai.request.max_tokens': 100 },
+        { modelParameters: { temperature: 0.5, max_tokens: 100 } },
+      ],
     ])('%s', (_, entries, expected) => expect(withAttributes(entries)).toMatchObject(expected));
 
     it.each<[string, Parameters<typeof attrs>[0], (keyof SpanFields)[]]>([
-      ['no gen_ai.* attributes set nothing', { 'http.method': 'GET' }, ['model', 'modelParameters', 'promptTokens', 'completionTokens', 'totalTokens', 'cost', 'input', 'output']],
+      [
+        'no gen_ai.* attributes set nothing',
+        { 'http.method': 'GET' },
+        ['model', 'modelParameters', 'promptTokens', 'completionTokens', 'totalTokens', 'cost', 'input', 'output'],
+      ],
       ['totalTokens needs both counts', { 'gen_ai.usage.input_tokens': 5 }, ['totalTokens', 'completionTokens']],
       ['negative tokens are not counts', { 'gen_ai.usage.input_tokens': -1 }, ['promptTokens']],
       ['fractional tokens are not counts', { 'gen_ai.usage.input_tokens': 1.5 }, ['promptTokens']],
       ['tokens beyond 2^53 are not exact counts', { 'gen_ai.usage.input_tokens': int('9007199254740993') }, ['promptTokens']],
-      ['tokens beyond TELEMETRY_RANGES are not counts', { 'gen_ai.usage.input_tokens': 1_000_000_001, 'gen_ai.usage.output_tokens': '1000000001' }, ['promptTokens', 'completionTokens', 'totalTokens']],
+      [
+        'tokens beyond TELEMETRY_RANGES are not counts',
+        { 'gen_ai.usage.input_tokens': 1_000_000_001, 'gen_ai.usage.output_tokens': '1000000001' },
+        ['promptTokens', 'completionTokens', 'totalTokens'],
+      ],
       ['a cost beyond TELEMETRY_RANGES is no cost', { 'gen_ai.usage.cost': 1e308 }, ['cost']],
       ['a cost just beyond TELEMETRY_RANGES is no cost', { 'gen_ai.usage.cost': dbl('1000000.5') }, ['cost']],
       ['an infinite cost is no cost', { 'gen_ai.usage.cost': dbl('Infinity') }, ['cost']],
@@ -131,17 +180,35 @@ describe(otlpToFacts.name, () => {
     });
 
     it('makes every key and string safe for Postgres', () => {
-      const values = spanValues({ name: 'n\u0000ame', attributes: [kv('k\ud800', str('v\u0000'))], status: { code: 2, message: 'bad\udc00' } });
+      const values = spanValues({
+        name: 'n\u0000ame',
+        attributes: [kv('k\ud800', str('v\u0000'))],
+        status: { code: 2, message: 'bad\udc00' },
+      });
       expect(values).toMatchObject({ name: 'name', attributes: { 'k\ufffd': 'v' }, statusMessage: 'bad\ufffd' });
     });
   });
 
   describe('ids, parents and times', () => {
     it('maps ids per CONTRACT "Id mapping" and keeps hex lower-case', () => {
-      const { spans, traces } = otlpToFacts(exportOf([span({ traceId: TRACE_HEX.toUpperCase(), spanId: SPAN_HEX.toUpperCase(), parentSpanId: PARENT_HEX.toUpperCase() })]), ENVELOPE);
-      expect(spans[0]).toMatchObject({ id: otelSpanUuid(TRACE_HEX, SPAN_HEX), otelSpanId: SPAN_HEX, externalId: null, createdAt: ENVELOPE.receivedAt, projectId: ENVELOPE.projectId });
+      const { spans, traces } = otlpToFacts(
+        exportOf([span({ traceId: TRACE_HEX.toUpperCase(), spanId: SPAN_HEX.toUpperCase(), parentSpanId: PARENT_HEX.toUpperCase() })]),
+        ENVELOPE,
+      );
+      expect(spans[0]).toMatchObject({
+        id: otelSpanUuid(TRACE_HEX, SPAN_HEX),
+        otelSpanId: SPAN_HEX,
+        externalId: null,
+        createdAt: ENVELOPE.receivedAt,
+        projectId: ENVELOPE.projectId,
+      });
       expect(spans[0].values).toMatchObject({ traceId: otelTraceUuid(TRACE_HEX), parentId: otelSpanUuid(TRACE_HEX, PARENT_HEX) });
-      expect(traces[0]).toMatchObject({ id: '5b8efff7-9803-8103-d269-b633813fc60c', otelTraceId: TRACE_HEX, externalId: null, projectId: ENVELOPE.projectId });
+      expect(traces[0]).toMatchObject({
+        id: '5b8efff7-9803-8103-d269-b633813fc60c',
+        otelTraceId: TRACE_HEX,
+        externalId: null,
+        projectId: ENVELOPE.projectId,
+      });
     });
 
     it.each<[string, Partial<Span>]>([
@@ -219,16 +286,40 @@ describe(otlpToFacts.name, () => {
     });
 
     it.each<[string, Partial<Span>, ExportOptions, object]>([
-      ['a minimal span: kind only, UNSPECIFIED when absent', { kind: undefined, startTimeUnixNano: undefined, endTimeUnixNano: undefined }, { scope: {} }, { kind: 'UNSPECIFIED' }],
-      ['an unnamed kind as decimal text', { kind: 9, startTimeUnixNano: undefined, endTimeUnixNano: undefined }, { scope: {} }, { kind: '9' }],
-      ['scope name only', { startTimeUnixNano: undefined, endTimeUnixNano: undefined }, { scope: { name: 'ai' } }, { scope: { name: 'ai' }, kind: 'INTERNAL' }],
-      ['status OK', { status: { code: 1 }, startTimeUnixNano: undefined, endTimeUnixNano: undefined }, { scope: {} }, { kind: 'INTERNAL', status: { code: 'OK' } }],
+      [
+        'a minimal span: kind only, UNSPECIFIED when absent',
+        { kind: undefined, startTimeUnixNano: undefined, endTimeUnixNano: undefined },
+        { scope: {} },
+        { kind: 'UNSPECIFIED' },
+      ],
+      [
+        'an unnamed kind as decimal text',
+        { kind: 9, startTimeUnixNano: undefined, endTimeUnixNano: undefined },
+        { scope: {} },
+        { kind: '9' },
+      ],
+      [
+        'scope name only',
+        { startTimeUnixNano: undefined, endTimeUnixNano: undefined },
+        { scope: { name: 'ai' } },
+        { scope: { name: 'ai' }, kind: 'INTERNAL' },
+      ],
+      [
+        'status OK',
+        { status: { code: 1 }, startTimeUnixNano: undefined, endTimeUnixNano: undefined },
+        { scope: {} },
+        { kind: 'INTERNAL', status: { code: 'OK' } },
+      ],
     ])('%s', (_, s, options, metadata) => expect(spanValues(s, options).metadata).toEqual(metadata));
   });
 
   describe('trace fields', () => {
     it('resource attributes are the trace metadata, service.name its tag (SPEC 2.1)', () => {
-      const resource = [kv('service.name', str('checkout')), kv('process.pid', int(42)), kv('process.command_args', arr(str('node'), str('main.js')))];
+      const resource = [
+        kv('service.name', str('checkout')),
+        kv('process.pid', int(42)),
+        kv('process.command_args', arr(str('node'), str('main.js'))),
+      ];
       expect(traceValues({}, { resource })).toEqual({
         metadata: { 'service.name': 'checkout', 'process.pid': 42, 'process.command_args': ['node', 'main.js'] },
         tags: ['service:checkout'],
@@ -251,10 +342,20 @@ describe(otlpToFacts.name, () => {
       ['session.id', { 'session.id': 's1' }, {}, { sessionId: 's1' }],
       ['gen_ai.conversation.id without session.id', { 'gen_ai.conversation.id': 'c1' }, {}, { sessionId: 'c1' }],
       ['session.id wins over gen_ai.conversation.id', { 'gen_ai.conversation.id': 'c1', 'session.id': 's1' }, {}, { sessionId: 's1' }],
-      ['session.id on the resource wins over gen_ai.conversation.id on the span', { 'gen_ai.conversation.id': 'c1' }, { 'session.id': 's1' }, { sessionId: 's1' }],
+      [
+        'session.id on the resource wins over gen_ai.conversation.id on the span',
+        { 'gen_ai.conversation.id': 'c1' },
+        { 'session.id': 's1' },
+        { sessionId: 's1' },
+      ],
       ['deployment.environment.name', {}, { 'deployment.environment.name': 'prod' }, { environment: 'prod' }],
       ['deployment.environment without .name', {}, { 'deployment.environment': 'staging' }, { environment: 'staging' }],
-      ['deployment.environment.name wins over deployment.environment', { 'deployment.environment': 'old' }, { 'deployment.environment.name': 'new' }, { environment: 'new' }],
+      [
+        'deployment.environment.name wins over deployment.environment',
+        { 'deployment.environment': 'old' },
+        { 'deployment.environment.name': 'new' },
+        { environment: 'new' },
+      ],
     ])('%s', (_, spanAttributes, resourceAttributes, expected) => {
       expect(traceValues({ attributes: attrs(spanAttributes) }, { resource: attrs(resourceAttributes) })).toMatchObject(expected);
     });
@@ -274,7 +375,8 @@ describe(otlpToFacts.name, () => {
 
   describe('trace input and output from the root span', () => {
     const content = { 'gen_ai.prompt': 'question', 'gen_ai.completion': 'answer' };
-    const rootOf = (entries: Parameters<typeof attrs>[0]) => otlpToFacts(exportOf([span({ parentSpanId: '', attributes: attrs(entries) })]), ENVELOPE);
+    const rootOf = (entries: Parameters<typeof attrs>[0]) =>
+      otlpToFacts(exportOf([span({ parentSpanId: '', attributes: attrs(entries) })]), ENVELOPE);
 
     it('fills the trace input and output from the root span, versioned below every stated value', () => {
       const [trace] = rootOf(content).traces;
@@ -296,7 +398,16 @@ describe(otlpToFacts.name, () => {
       ['the root first', true],
       ['the trace-create first', false],
     ])('a native trace-create input wins over the root span, %s', (_, rootFirst) => {
-      const { events, errors } = validateNativeBatch({ batch: [{ id: 'e', type: 'trace-create', timestamp: '2020-01-01T00:00:00.000Z', body: { id: TRACE_HEX, name: 'stated', input: 'stated' } }] });
+      const { events, errors } = validateNativeBatch({
+        batch: [
+          {
+            id: 'e',
+            type: 'trace-create',
+            timestamp: '2020-01-01T00:00:00.000Z',
+            body: { id: TRACE_HEX, name: 'stated', input: 'stated' },
+          },
+        ],
+      });
       expect(errors).toEqual([]);
       const native = nativeEventsToFacts(events, ENVELOPE);
       const otlp = rootOf(content);
@@ -305,8 +416,14 @@ describe(otlpToFacts.name, () => {
     });
 
     it('among root exports the later one wins', () => {
-      const later = otlpToFacts(exportOf([span({ parentSpanId: '', attributes: attrs({ 'gen_ai.prompt': 'again' }) })]), { ...ENVELOPE, receivedAt: '2025-01-15T10:06:00.000Z' });
-      for (const order of [[rootOf(content), later], [later, rootOf(content)]]) {
+      const later = otlpToFacts(exportOf([span({ parentSpanId: '', attributes: attrs({ 'gen_ai.prompt': 'again' }) })]), {
+        ...ENVELOPE,
+        receivedAt: '2025-01-15T10:06:00.000Z',
+      });
+      for (const order of [
+        [rootOf(content), later],
+        [later, rootOf(content)],
+      ]) {
         expect(foldFacts(order).traces[0].values.input).toEqual('again');
       }
     });
@@ -327,7 +444,12 @@ describe(otlpToFacts.name, () => {
       const other = '0123456789abcdef0123456789abcdef';
       const body = {
         resourceSpans: [
-          { scopeSpans: [{ spans: [span({ spanId: '0000000000000001' })] }, { spans: [span({ spanId: '0000000000000002', traceId: other })] }] },
+          {
+            scopeSpans: [
+              { spans: [span({ spanId: '0000000000000001' })] },
+              { spans: [span({ spanId: '0000000000000002', traceId: other })] },
+            ],
+          },
           { resource: { attributes: attrs({ 'service.name': 'b' }) }, scopeSpans: [{ spans: [span({ spanId: '0000000000000003' })] }] },
         ],
       };
@@ -347,7 +469,10 @@ describe(otlpToFacts.name, () => {
     });
 
     it('skips a span with an invalid id rather than throwing (validation is upstream)', () => {
-      const { spans } = otlpToFacts(exportOf([span({ traceId: 'zz' }), span({ spanId: '0000000000000000' }), span({ parentSpanId: 'x' }), span()]), ENVELOPE);
+      const { spans } = otlpToFacts(
+        exportOf([span({ traceId: 'zz' }), span({ spanId: '0000000000000000' }), span({ parentSpanId: 'x' }), span()]),
+        ENVELOPE,
+      );
       expect(spans.map((s) => s.otelSpanId)).toEqual([SPAN_HEX]);
     });
   });

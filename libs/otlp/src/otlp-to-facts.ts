@@ -24,7 +24,17 @@ import {
 import { decodeAttributes } from './attributes';
 import type { ExportTraceServiceRequest } from './otlp-types';
 import { StatusCode } from './otlp-types';
-import { isLinkSpanHex, isLinkTraceHex, isoOfUnixNano, parentRefOf, spanHexOf, spanKindName, statusCodeName, traceHexOf, unixNanoText } from './otlp-wire';
+import {
+  isLinkSpanHex,
+  isLinkTraceHex,
+  isoOfUnixNano,
+  parentRefOf,
+  spanHexOf,
+  spanKindName,
+  statusCodeName,
+  traceHexOf,
+  unixNanoText,
+} from './otlp-wire';
 import { type SpanMapping, mapSpan } from './conventions/map-span';
 import { type EventView, type SpanView, labelOf } from './conventions/readers';
 
@@ -58,7 +68,10 @@ export function resourceContextOf(resourceSpans: Obj): ResourceContext {
 export function spanViewOf(span: Obj, resource: ResourceContext): SpanView {
   const events: EventView[] = listOr(span.events)
     .filter(isJsonObject)
-    .map((event) => ({ name: typeof event.name === 'string' ? sanitizeText(event.name) : '', attributes: decodeAttributes(event.attributes) }));
+    .map((event) => ({
+      name: typeof event.name === 'string' ? sanitizeText(event.name) : '',
+      attributes: decodeAttributes(event.attributes),
+    }));
   return { attributes: decodeAttributes(span.attributes), events, resource: resource.attributes };
 }
 
@@ -116,16 +129,18 @@ function scopeOf(scopeSpans: Obj): JsonObject | undefined {
 }
 
 function eventsOf(span: Obj): JsonValue[] {
-  return listOr(span.events).filter(isJsonObject).map((event) => {
-    const out: JsonObject = {};
-    const name = textOr(event.name);
-    const time = isoOfUnixNano(event.timeUnixNano);
-    const attributes = decodeAttributes(event.attributes);
-    if (name !== undefined) out.name = name;
-    if (time !== null) out.time = time;
-    if (Object.keys(attributes).length > 0) out.attributes = attributes;
-    return out;
-  });
+  return listOr(span.events)
+    .filter(isJsonObject)
+    .map((event) => {
+      const out: JsonObject = {};
+      const name = textOr(event.name);
+      const time = isoOfUnixNano(event.timeUnixNano);
+      const attributes = decodeAttributes(event.attributes);
+      if (name !== undefined) out.name = name;
+      if (time !== null) out.time = time;
+      if (Object.keys(attributes).length > 0) out.attributes = attributes;
+      return out;
+    });
 }
 
 function linksOf(span: Obj): JsonValue[] {
@@ -164,7 +179,8 @@ function spanMetadataOf(span: Obj, scope: JsonObject | undefined): JsonObject {
   const status = objectOr(span.status);
   const statusMessage = textOr(status.message);
   const code = statusCodeName(status.code);
-  if (code !== 'UNSET' || statusMessage !== undefined) metadata.status = statusMessage === undefined ? { code } : { code, message: statusMessage };
+  if (code !== 'UNSET' || statusMessage !== undefined)
+    metadata.status = statusMessage === undefined ? { code } : { code, message: statusMessage };
   const traceState = textOr(span.traceState);
   if (traceState !== undefined) metadata.traceState = traceState;
   const events = eventsOf(span);
@@ -195,7 +211,10 @@ export const ROOT_CONTENT_VERSION_TIME = '0000-01-01T00:00:00.000Z';
  * version's id part.
  */
 function rootContentOf(values: Partial<SpanFields>, receivedAt: string, spanHex: string): Versioned<TraceFields> {
-  return stamped<TraceFields>({ input: values.input, output: values.output }, versionOf(ROOT_CONTENT_VERSION_TIME, `root:${receivedAt}:${spanHex}`));
+  return stamped<TraceFields>(
+    { input: values.input, output: values.output },
+    versionOf(ROOT_CONTENT_VERSION_TIME, `root:${receivedAt}:${spanHex}`),
+  );
 }
 
 /** Decoded once per scope, shared by its spans. */

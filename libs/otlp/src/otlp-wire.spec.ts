@@ -1,5 +1,17 @@
 import fc from 'fast-check';
-import { MAX_UNIX_NANO, doubleOf, int64Of, isBase64, isoOfUnixNano, parentRefOf, spanHexOf, traceHexOf, unixNanoText, unixNanoTextOf, unixNanoTextToIso } from './otlp-wire';
+import {
+  MAX_UNIX_NANO,
+  doubleOf,
+  int64Of,
+  isBase64,
+  isoOfUnixNano,
+  parentRefOf,
+  spanHexOf,
+  traceHexOf,
+  unixNanoText,
+  unixNanoTextOf,
+  unixNanoTextToIso,
+} from './otlp-wire';
 
 describe('OTLP wire format', () => {
   it.each<[string, unknown, string | null]>([
@@ -43,7 +55,9 @@ describe('OTLP wire format', () => {
     fc.assert(
       fc.property(fc.bigInt({ min: 0n, max: BigInt(MAX_UNIX_NANO) }), (nanos) => {
         const ms = new Date(Number(nanos / 1_000_000n)).toISOString().slice(0, -1);
-        expect(unixNanoTextToIso(unixNanoTextOf(nanos.toString()) as string)).toBe(`${ms}${((nanos / 1_000n) % 1_000n).toString().padStart(3, '0')}Z`);
+        expect(unixNanoTextToIso(unixNanoTextOf(nanos.toString()) as string)).toBe(
+          `${ms}${((nanos / 1_000n) % 1_000n).toString().padStart(3, '0')}Z`,
+        );
       }),
     );
   });

@@ -15,9 +15,28 @@ const spanHex = fc.oneof(hex(16), fc.constantFrom('eee19b7ec3c1b174', '1DC676810
 const text = fc.string({ unit: 'binary', maxLength: 12 });
 const nanos = fc.oneof(fc.bigInt({ min: 0n, max: BigInt(MAX_UNIX_NANO) }).map(String), fc.nat(), fc.constant(1_736_935_200_123_456_000));
 const KEYS = [
-  'platform.span.type', 'gen_ai.request.model', 'gen_ai.response.model', 'gen_ai.usage.input_tokens', 'gen_ai.usage.output_tokens', 'gen_ai.usage.cost',
-  'gen_ai.prompt', 'gen_ai.completion', 'gen_ai.request.temperature', 'llm.system', 'tool.name', 'rpc.method', 'db.system', 'db.statement',
-  'user.id', 'session.id', 'gen_ai.conversation.id', 'deployment.environment.name', 'deployment.environment', 'service.name', '__proto__', 'constructor',
+  'platform.span.type',
+  'gen_ai.request.model',
+  'gen_ai.response.model',
+  'gen_ai.usage.input_tokens',
+  'gen_ai.usage.output_tokens',
+  'gen_ai.usage.cost',
+  'gen_ai.prompt',
+  'gen_ai.completion',
+  'gen_ai.request.temperature',
+  'llm.system',
+  'tool.name',
+  'rpc.method',
+  'db.system',
+  'db.statement',
+  'user.id',
+  'session.id',
+  'gen_ai.conversation.id',
+  'deployment.environment.name',
+  'deployment.environment',
+  'service.name',
+  '__proto__',
+  'constructor',
 ];
 const key = fc.oneof(fc.constantFrom(...KEYS), text);
 
@@ -26,7 +45,9 @@ const { anyValue } = fc.letrec<{ anyValue: AnyValue; keyValue: KeyValue }>((tie)
     { depthSize: 'small', maxDepth: 4 },
     fc.record({ stringValue: text }),
     fc.record({ intValue: fc.oneof(fc.integer(), fc.bigInt({ min: -(2n ** 63n), max: 2n ** 63n - 1n }).map(String)) }),
-    fc.record({ doubleValue: fc.oneof(fc.double({ noNaN: true, noDefaultInfinity: true }), fc.constantFrom('NaN', 'Infinity', '-Infinity', '1.5')) }),
+    fc.record({
+      doubleValue: fc.oneof(fc.double({ noNaN: true, noDefaultInfinity: true }), fc.constantFrom('NaN', 'Infinity', '-Infinity', '1.5')),
+    }),
     fc.record({ boolValue: fc.boolean() }),
     fc.record({ bytesValue: fc.base64String() }),
     fc.constant({}),
@@ -50,7 +71,9 @@ const span: fc.Arbitrary<Span> = fc.record(
     status: fc.record({ code: fc.integer({ min: 0, max: 3 }), message: text }, { requiredKeys: [] }),
     traceState: text,
     events: fc.array(fc.record({ name: text, timeUnixNano: nanos, attributes }, { requiredKeys: [] }), { maxLength: 2 }),
-    links: fc.array(fc.record({ traceId: traceHex, spanId: spanHex, attributes }, { requiredKeys: ['traceId', 'spanId'] }), { maxLength: 2 }),
+    links: fc.array(fc.record({ traceId: traceHex, spanId: spanHex, attributes }, { requiredKeys: ['traceId', 'spanId'] }), {
+      maxLength: 2,
+    }),
   },
   { requiredKeys: ['traceId', 'spanId'] },
 );
@@ -62,7 +85,13 @@ const otlpExport: fc.Arbitrary<ExportTraceServiceRequest> = fc.record(
         {
           resource: fc.record({ attributes }, { requiredKeys: [] }),
           scopeSpans: fc.array(
-            fc.record({ scope: fc.record({ name: text, version: text, attributes }, { requiredKeys: [] }), spans: fc.array(span, { maxLength: 5 }) }, { requiredKeys: [] }),
+            fc.record(
+              {
+                scope: fc.record({ name: text, version: text, attributes }, { requiredKeys: [] }),
+                spans: fc.array(span, { maxLength: 5 }),
+              },
+              { requiredKeys: [] },
+            ),
             { maxLength: 3 },
           ),
         },
@@ -74,7 +103,8 @@ const otlpExport: fc.Arbitrary<ExportTraceServiceRequest> = fc.record(
   { requiredKeys: [] },
 );
 
-const spansOf = (body: ExportTraceServiceRequest): Span[] => (body.resourceSpans ?? []).flatMap((r) => (r.scopeSpans ?? []).flatMap((s) => s.spans ?? []));
+const spansOf = (body: ExportTraceServiceRequest): Span[] =>
+  (body.resourceSpans ?? []).flatMap((r) => (r.scopeSpans ?? []).flatMap((s) => s.spans ?? []));
 
 /** Every string and key in a JSON value, iteratively. */
 function* stringsIn(value: unknown): Generator<string> {
@@ -131,7 +161,8 @@ describe('OTLP properties', () => {
   it('the same (trace, span) always maps to the same span id, whatever the case of its hex', () => {
     fc.assert(
       fc.property(traceHex, spanHex, (t, s) => {
-        const idOf = (traceId: string, spanId: string) => otlpToFacts({ resourceSpans: [{ scopeSpans: [{ spans: [{ traceId, spanId }] }] }] }, ENVELOPE).spans[0].id;
+        const idOf = (traceId: string, spanId: string) =>
+          otlpToFacts({ resourceSpans: [{ scopeSpans: [{ spans: [{ traceId, spanId }] }] }] }, ENVELOPE).spans[0].id;
         expect(idOf(t.toUpperCase(), s.toLowerCase())).toBe(idOf(t.toLowerCase(), s.toUpperCase()));
       }),
     );

@@ -24,8 +24,18 @@ describe(splitOtlpRequest.name, () => {
   it('splits by spans, each chunk within the limit and keeping resource and scope', () => {
     const body: ExportTraceServiceRequest = {
       resourceSpans: [
-        { resource: { attributes: attrs({ 'service.name': 'a' }) }, schemaUrl: 'https://x', scopeSpans: [{ scope: { name: 's1' }, spans: Array.from({ length: 40 }, (_, i) => spanN(i)) }, { scope: { name: 's2' }, spans: [spanN(40)] }] },
-        { resource: { attributes: attrs({ 'service.name': 'b' }) }, scopeSpans: [{ spans: Array.from({ length: 40 }, (_, i) => spanN(i + 41)) }] },
+        {
+          resource: { attributes: attrs({ 'service.name': 'a' }) },
+          schemaUrl: 'https://x',
+          scopeSpans: [
+            { scope: { name: 's1' }, spans: Array.from({ length: 40 }, (_, i) => spanN(i)) },
+            { scope: { name: 's2' }, spans: [spanN(40)] },
+          ],
+        },
+        {
+          resource: { attributes: attrs({ 'service.name': 'b' }) },
+          scopeSpans: [{ spans: Array.from({ length: 40 }, (_, i) => spanN(i + 41)) }],
+        },
       ],
     };
     const maxBytes = 2_000;
@@ -40,7 +50,10 @@ describe(splitOtlpRequest.name, () => {
     const body = exportOf(Array.from({ length: 100 }, (_, i) => spanN(i)));
     const chunks = splitOtlpRequest(body, 1_500);
     for (let i = 1; i < chunks.length; i++) {
-      const merged = exportOf([...chunks[i - 1].resourceSpans![0].scopeSpans![0].spans!, chunks[i].resourceSpans![0].scopeSpans![0].spans![0]]);
+      const merged = exportOf([
+        ...chunks[i - 1].resourceSpans![0].scopeSpans![0].spans!,
+        chunks[i].resourceSpans![0].scopeSpans![0].spans![0],
+      ]);
       expect(bytesOf(merged)).toBeGreaterThan(1_500);
     }
   });
@@ -59,7 +72,9 @@ describe(splitOtlpRequest.name, () => {
   });
 
   it('splits the largest fixture at any limit without losing or reordering a span', () => {
-    const body = JSON.parse(readFileSync(resolve(__dirname, '../../../../shared/fixtures/otlp/langgraph-js-2025-10-30.json'), 'utf8')) as ExportTraceServiceRequest;
+    const body = JSON.parse(
+      readFileSync(resolve(__dirname, '../../../../shared/fixtures/otlp/langgraph-js-2025-10-30.json'), 'utf8'),
+    ) as ExportTraceServiceRequest;
     fc.assert(
       fc.property(fc.integer({ min: 100, max: bytesOf(body) + 10 }), (maxBytes) => {
         const chunks = splitOtlpRequest(body, maxBytes);

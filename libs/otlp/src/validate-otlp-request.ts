@@ -4,7 +4,19 @@
  * snake_case keys (`resource_spans`) are unknown and an export spelled that way has no spans.
  * `null` is an absent field (proto3 JSON).
  */
-import { Problems, checkAttributes, checkScope, isObj, optionalArray, optionalEnum, optionalObject, optionalString, optionalUnixNano, requiredHex, throwIfAny } from './otlp-checks';
+import {
+  Problems,
+  checkAttributes,
+  checkScope,
+  isObj,
+  optionalArray,
+  optionalEnum,
+  optionalObject,
+  optionalString,
+  optionalUnixNano,
+  requiredHex,
+  throwIfAny,
+} from './otlp-checks';
 import { isLinkSpanHex, isLinkTraceHex, parentRefOf } from './otlp-wire';
 
 function checkStatus(value: unknown, path: string, problems: Problems): void {

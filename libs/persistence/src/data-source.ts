@@ -50,7 +50,11 @@ export async function assertSchemaCurrent(dataSource: DataSource): Promise<void>
 }
 
 /** Whether Postgres answers now: consumers must not count an outage against a message. */
-export const isReachable = (dataSource: DataSource): Promise<boolean> => dataSource.query('SELECT 1').then(() => true, () => false);
+export const isReachable = (dataSource: DataSource): Promise<boolean> =>
+  dataSource.query('SELECT 1').then(
+    () => true,
+    () => false,
+  );
 
 /**
  * An app's data source, connected, on a schema its code knows; one clear error otherwise.

@@ -1,11 +1,20 @@
 import { type KeysetOrder, keyset } from './keyset';
 
-const TIME_ID: KeysetOrder = { columns: [{ sql: 't.ts', type: 'timestamptz' }, { sql: 't.id', type: 'uuid' }] };
+const TIME_ID: KeysetOrder = {
+  columns: [
+    { sql: 't.ts', type: 'timestamptz' },
+    { sql: 't.id', type: 'uuid' },
+  ],
+};
 
 describe(keyset.name, () => {
   it('pages from the start without a position: no condition, the order and the limit as parameters', () => {
     const params: unknown[] = ['p'];
-    expect(keyset({ ...TIME_ID, descending: true }, undefined, 51, params)).toEqual({ after: 'true', orderBy: 't.ts DESC, t.id DESC', limit: 'LIMIT $2' });
+    expect(keyset({ ...TIME_ID, descending: true }, undefined, 51, params)).toEqual({
+      after: 'true',
+      orderBy: 't.ts DESC, t.id DESC',
+      limit: 'LIMIT $2',
+    });
     expect(params).toEqual(['p', 51]);
   });
 

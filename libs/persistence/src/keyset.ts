@@ -33,7 +33,11 @@ export function keyset(order: KeysetOrder, after: readonly unknown[] | null | un
   return { after: after ? afterCondition(order, after, params) : 'true', orderBy, limit: `LIMIT $${params.push(limit)}` };
 }
 
-function afterCondition({ columns, descending = false, nullsLast = false }: KeysetOrder, after: readonly unknown[], params: unknown[]): string {
+function afterCondition(
+  { columns, descending = false, nullsLast = false }: KeysetOrder,
+  after: readonly unknown[],
+  params: unknown[],
+): string {
   const past = (cols: readonly KeyColumn[], values: readonly unknown[]) =>
     `(${cols.map((c) => c.sql).join(', ')}) ${descending ? '<' : '>'} (${values.map((v, i) => `$${params.push(v)}::${cols[i].type}`).join(', ')})`;
   if (!nullsLast) return past(columns, after);

@@ -35,7 +35,10 @@ export class ProjectionCheckpoints {
 
   /** The watermark (0 before anything was recorded). */
   async appliedThrough(position: ProjectionPosition): Promise<number> {
-    const rows: { seq: string }[] = await this.db.query('SELECT seq FROM projection_checkpoints WHERE projection = $1 AND version = $2 AND stream = $3', key(position));
+    const rows: { seq: string }[] = await this.db.query(
+      'SELECT seq FROM projection_checkpoints WHERE projection = $1 AND version = $2 AND stream = $3',
+      key(position),
+    );
     return rows.length ? Number(rows[0].seq) : 0;
   }
 
@@ -55,7 +58,10 @@ export class ProjectionCheckpoints {
    * (`spanlog verify` checks the rows themselves).
    */
   async init(position: ProjectionPosition, seq: number): Promise<void> {
-    await this.db.query('INSERT INTO projection_checkpoints (projection, version, stream, seq) VALUES ($1, $2, $3, $4) ON CONFLICT DO NOTHING', [...key(position), seq]);
+    await this.db.query(
+      'INSERT INTO projection_checkpoints (projection, version, stream, seq) VALUES ($1, $2, $3, $4) ON CONFLICT DO NOTHING',
+      [...key(position), seq],
+    );
   }
 
   /** The version of a projection the live tables were built by; null before any was recorded. */

@@ -6,7 +6,10 @@ const pgError = (message: string, code?: string) => Object.assign(new Error(mess
 
 describe(isStoreUnavailable.name, () => {
   it.each([
-    ['nothing listens (server down)', Object.assign(new Error('connect ECONNREFUSED 127.0.0.1:5432'), { code: 'ECONNREFUSED', errno: -111 })],
+    [
+      'nothing listens (server down)',
+      Object.assign(new Error('connect ECONNREFUSED 127.0.0.1:5432'), { code: 'ECONNREFUSED', errno: -111 }),
+    ],
     ['fast shutdown ends the session', pgError('terminating connection due to administrator command', '57P01')],
     ['server shutting down or starting up', pgError('the database system is starting up', '57P03')],
     ['connection exception class', pgError('connection failure', '08006')],
@@ -14,7 +17,10 @@ describe(isStoreUnavailable.name, () => {
     ['socket closed under a query', pgError('Connection terminated unexpectedly')],
     ['pool could not connect in time', pgError('timeout exceeded when trying to connect')],
     ['wrapped by TypeORM', new QueryFailedError('SELECT 1', [], pgError('terminating connection due to administrator command', '57P01'))],
-    ['wrapped as a cause', new Error('lookup failed', { cause: Object.assign(new Error('connect ECONNREFUSED'), { code: 'ECONNREFUSED' }) })],
+    [
+      'wrapped as a cause',
+      new Error('lookup failed', { cause: Object.assign(new Error('connect ECONNREFUSED'), { code: 'ECONNREFUSED' }) }),
+    ],
   ])('is true when %s', (_, err) => {
     expect(isStoreUnavailable(err)).toBe(true);
   });

@@ -30,7 +30,13 @@ export async function projectionLag(ds: DataSource, nats: NatsResources, stream:
  * longer stored, which no consumer delivers and so nothing records as applied. One call costs a
  * few requests; any number of processes may run it at once (the move is a maximum).
  */
-export async function checkWatermark(ds: DataSource, nats: NatsResources, stream: StreamKey, consumer: string, position: ProjectionPosition): Promise<WatermarkCheck> {
+export async function checkWatermark(
+  ds: DataSource,
+  nats: NatsResources,
+  stream: StreamKey,
+  consumer: string,
+  position: ProjectionPosition,
+): Promise<WatermarkCheck> {
   // Read before the watermark: a message acked by then was committed by then, so it is counted as applied below.
   const ackFloor = await consumerAckFloor(nats, stream, consumer);
   const lastSeq = await streamLastSeq(nats, stream);
@@ -42,7 +48,12 @@ export async function checkWatermark(ds: DataSource, nats: NatsResources, stream
   // Sequences below a stored one (or below the end read before) that are not stored were removed.
   const removedThrough = next === null ? lastSeq : next - 1;
   if (removedThrough >= gap) {
-    return { state: 'skipped', watermark: await checkpoints.markHandledThrough(position, removedThrough), from: gap, through: removedThrough };
+    return {
+      state: 'skipped',
+      watermark: await checkpoints.markHandledThrough(position, removedThrough),
+      from: gap,
+      through: removedThrough,
+    };
   }
   if (gap <= ackFloor) return { state: 'lost', watermark, seq: gap };
   return { state: 'waiting', watermark };

@@ -27,7 +27,10 @@ const byAcks = (projection: Pick<StreamProjection<unknown>, 'name' | 'source'>):
  * watermark it records with its rows, what reads with `minSeq` wait for, not from acks.
  */
 export const STREAM_PROJECTION_LAGS: readonly StreamProjectionLag[] = [
-  { projection: telemetryProjection.name, lag: (ds, nats) => projectionLag(ds, nats, telemetryProjection.source.stream, telemetryPosition(nats)) },
+  {
+    projection: telemetryProjection.name,
+    lag: (ds, nats) => projectionLag(ds, nats, telemetryProjection.source.stream, telemetryPosition(nats)),
+  },
   byAcks(usageProjection),
   byAcks(auditProjection),
 ];

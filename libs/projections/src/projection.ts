@@ -50,7 +50,11 @@ export type Decoded<Event> = { ok: true; event: Event } | { ok: false; reason: s
  * Decodes one stored message the way every reader of a stream does: a message that can never
  * be applied (live dead-lettered it) is a reason, anything else (NATS unreachable) is thrown.
  */
-export async function decodeStored<Event>(projection: Pick<StreamProjection<Event, unknown, unknown>, 'decode'>, msg: StoredMessage, context: DecodeContext): Promise<Decoded<Event>> {
+export async function decodeStored<Event>(
+  projection: Pick<StreamProjection<Event, unknown, unknown>, 'decode'>,
+  msg: StoredMessage,
+  context: DecodeContext,
+): Promise<Decoded<Event>> {
   try {
     return { ok: true, event: await projection.decode(msg, context) };
   } catch (err) {

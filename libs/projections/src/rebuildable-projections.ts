@@ -65,7 +65,10 @@ export const REBUILDABLE_PROJECTIONS: readonly RebuildableProjection[] = [
   {
     name: modelStatsProjection.name,
     version: modelStatsProjection.version,
-    rebuild: (ds, _nats, onTick) => rebuildModelStats(ds, (done, total) => onTick({ projection: modelStatsProjection.name, phase: 'recount', done, total, processed: done })),
+    rebuild: (ds, _nats, onTick) =>
+      rebuildModelStats(ds, (done, total) =>
+        onTick({ projection: modelStatsProjection.name, phase: 'recount', done, total, processed: done }),
+      ),
   },
 ];
 

@@ -28,7 +28,9 @@ describe('API key principals cached while Postgres notifies key changes', () => 
 
   async function newKey(): Promise<{ secret: string; hash: string; id: string; orgId: string; projectId: string }> {
     const { orgId, projectId } = await seedProject(db.ds, { project: 'agents' });
-    const [user] = await db.ds.query(`INSERT INTO users (email, password_hash) VALUES ($1, 'x') RETURNING id`, [`${randomUUID()}@spanlog.test`]);
+    const [user] = await db.ds.query(`INSERT INTO users (email, password_hash) VALUES ($1, 'x') RETURNING id`, [
+      `${randomUUID()}@spanlog.test`,
+    ]);
     const key = await new TenancyRepository(db.ds).createApiKey(projectId, 'ingest', user.id);
     if (!key) throw new Error('no limit was given, yet the key was refused');
     return { secret: key.apiKey, hash: hashApiKey(key.apiKey), id: key.id, orgId, projectId };
@@ -39,10 +41,17 @@ describe('API key principals cached while Postgres notifies key changes', () => 
     const state = { listening: 0, lost: 0 };
     const applicationName = `spanlog-test-${randomUUID().slice(0, 8)}`;
     const cache = new PrincipalCache(TTL_MS);
-    const listener = ApiKeyChangeListener.start(cache, { url: db.url, applicationName, firstRetryMs, onListening: () => state.listening++, onLost: () => state.lost++ });
+    const listener = ApiKeyChangeListener.start(cache, {
+      url: db.url,
+      applicationName,
+      firstRetryMs,
+      onListening: () => state.listening++,
+      onLost: () => state.lost++,
+    });
     listeners.push(listener);
     await until(() => state.listening === 1);
-    const dropConnection = () => db.ds.query('SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE application_name = $1', [applicationName]);
+    const dropConnection = () =>
+      db.ds.query('SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE application_name = $1', [applicationName]);
     return { cache, lookup: new ApiKeyLookup(db.ds, cache, listener), state, dropConnection };
   }
 

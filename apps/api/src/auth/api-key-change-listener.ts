@@ -80,7 +80,12 @@ export class ApiKeyChangeListener implements ApiKeyChanges {
 
   private async connect(): Promise<void> {
     // Keepalive so a connection that died silently is noticed even when no look-up asks.
-    const client = new Client({ connectionString: this.options.url, application_name: this.options.applicationName, keepAlive: true, connectionTimeoutMillis: 5_000 });
+    const client = new Client({
+      connectionString: this.options.url,
+      application_name: this.options.applicationName,
+      keepAlive: true,
+      connectionTimeoutMillis: 5_000,
+    });
     this.client = client;
     client.on('notification', (n) => (n.payload === API_KEY_CREATED_PAYLOAD ? this.cache.keyCreated() : this.cache.invalidate()));
     client.on('error', (err) => this.lost(client, err));

@@ -37,7 +37,8 @@ function guardAt() {
 describe(ApiKeyGuard.name, () => {
   it('refuses an IP with 429 once it sent too many unknown keys in a second, without looking them up', async () => {
     const { attempt, clock, lookups } = guardAt();
-    for (let i = 0; i < FAILED_KEY_AUTHS_PER_SECOND_PER_IP; i++) expect(await attempt(`sl_unknown_${i}`)).toEqual({ code: 'UNAUTHORIZED', retryAfter: undefined });
+    for (let i = 0; i < FAILED_KEY_AUTHS_PER_SECOND_PER_IP; i++)
+      expect(await attempt(`sl_unknown_${i}`)).toEqual({ code: 'UNAUTHORIZED', retryAfter: undefined });
     expect(lookups).toEqual({ database: FAILED_KEY_AUTHS_PER_SECOND_PER_IP, known: 0 });
     clock.now += 400;
     expect(await attempt('sl_unknown_more')).toEqual({ code: 'RATE_LIMIT_EXCEEDED', retryAfter: '1' });
@@ -59,11 +60,17 @@ describe(ApiKeyGuard.name, () => {
   describe('Langfuse Basic credentials', () => {
     const basic = (user: string, secret: string) => `Basic ${Buffer.from(`${user}:${secret}`).toString('base64')}`;
     const attemptWith = async (url: string, authorization: string) => {
-      const keys = { find: async (secret: string) => (secret === GOOD_KEY ? principal : null), mayExist: async () => true } as unknown as ApiKeyLookup;
+      const keys = {
+        find: async (secret: string) => (secret === GOOD_KEY ? principal : null),
+        mayExist: async () => true,
+      } as unknown as ApiKeyLookup;
       const guard = new ApiKeyGuard(keys, new FailedAuthLimiter(() => 0));
       const req = { headers: { authorization }, ip: '198.51.100.7', url } as unknown as FastifyRequest;
       const context = { switchToHttp: () => ({ getRequest: () => req }) } as unknown as ExecutionContext;
-      return guard.canActivate(context).then(() => 'ok', (err: DomainError) => err.code);
+      return guard.canActivate(context).then(
+        () => 'ok',
+        (err: DomainError) => err.code,
+      );
     };
 
     it('take the secret part as the API key on Langfuse routes, whatever the public part', async () => {

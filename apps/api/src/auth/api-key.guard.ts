@@ -59,7 +59,11 @@ export class ApiKeyGuard implements CanActivate {
     const blockedForMs = this.failures.blockedForMs(req.ip);
     if (blockedForMs && !(await this.keys.mayExist(token))) {
       const seconds = Math.ceil(blockedForMs / 1_000);
-      throw new DomainError('RATE_LIMIT_EXCEEDED', `too many requests with invalid API keys from this address; retry after ${seconds} second${seconds === 1 ? '' : 's'}`, { 'Retry-After': String(seconds) });
+      throw new DomainError(
+        'RATE_LIMIT_EXCEEDED',
+        `too many requests with invalid API keys from this address; retry after ${seconds} second${seconds === 1 ? '' : 's'}`,
+        { 'Retry-After': String(seconds) },
+      );
     }
     const principal = await this.keys.find(token);
     if (!principal) {

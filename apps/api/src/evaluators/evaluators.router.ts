@@ -7,10 +7,16 @@ import type { EvaluatorsService } from './evaluators.service';
 export function evaluatorRouters(evaluators: EvaluatorsService, { authed }: RpcProcedures) {
   return {
     evaluator: router({
-      create: authed.input(withEvaluatorFields(ProjectInput)).mutation(({ ctx, input: { projectId, ...fields } }) => evaluators.create(ctx.actor, projectId, fields)),
+      create: authed
+        .input(withEvaluatorFields(ProjectInput))
+        .mutation(({ ctx, input: { projectId, ...fields } }) => evaluators.create(ctx.actor, projectId, fields)),
       list: authed.input(dto(ProjectInput)).query(({ ctx, input }) => evaluators.list(ctx.actor, input.projectId)),
-      update: authed.input(withEvaluatorFields(EvaluatorInput)).mutation(({ ctx, input: { projectId, id, ...fields } }) => evaluators.update(ctx.actor, projectId, id, fields)),
-      rotateSecret: authed.input(dto(EvaluatorInput)).mutation(({ ctx, input }) => evaluators.rotateSecret(ctx.actor, input.projectId, input.id)),
+      update: authed
+        .input(withEvaluatorFields(EvaluatorInput))
+        .mutation(({ ctx, input: { projectId, id, ...fields } }) => evaluators.update(ctx.actor, projectId, id, fields)),
+      rotateSecret: authed
+        .input(dto(EvaluatorInput))
+        .mutation(({ ctx, input }) => evaluators.rotateSecret(ctx.actor, input.projectId, input.id)),
       delete: authed.input(dto(EvaluatorInput)).mutation(({ ctx, input }) => evaluators.delete(ctx.actor, input.projectId, input.id)),
     }),
   };

@@ -2,7 +2,14 @@ import 'reflect-metadata';
 import { randomUUID } from 'node:crypto';
 import { TRPCError } from '@trpc/server';
 import type { AppConfig } from '@app/config';
-import { DomainError, type Evaluator, type EvaluatorPatch, type EvaluatorSettings, type EvaluatorWithSecret, type MemberRole } from '@app/domain';
+import {
+  DomainError,
+  type Evaluator,
+  type EvaluatorPatch,
+  type EvaluatorSettings,
+  type EvaluatorWithSecret,
+  type MemberRole,
+} from '@app/domain';
 import type { AuditRecord } from '@app/eventlog';
 import type { EvaluatorStore } from '@app/persistence';
 import type { AuditPublisher } from '../audit/audit.publisher';
@@ -74,9 +81,19 @@ function setup(nodeEnv = 'test', evaluatorAllowPrivateNetworks = nodeEnv !== 'pr
   const store = new MemoryStore();
   const audited: AuditRecord[] = [];
   const audit = { record: async (r: AuditRecord) => void audited.push(r) };
-  const service = new EvaluatorsService(access as unknown as AccessService, store as unknown as EvaluatorStore, audit as unknown as AuditPublisher, { nodeEnv, evaluatorAllowPrivateNetworks } as AppConfig);
+  const service = new EvaluatorsService(
+    access as unknown as AccessService,
+    store as unknown as EvaluatorStore,
+    audit as unknown as AuditPublisher,
+    { nodeEnv, evaluatorAllowPrivateNetworks } as AppConfig,
+  );
   const evaluatorRouter = router(evaluatorRouters(service, rpcProcedures(new RpcCallLimiter())));
-  const as = (userId: string) => evaluatorRouter.createCaller({ ip: '127.0.0.1', requestId: 'req-1', session: async () => ({ sub: userId, sid: 's', typ: 'access' as const }) }).evaluator;
+  const as = (userId: string) =>
+    evaluatorRouter.createCaller({
+      ip: '127.0.0.1',
+      requestId: 'req-1',
+      session: async () => ({ sub: userId, sid: 's', typ: 'access' as const }),
+    }).evaluator;
   return { as, store, audited, access };
 }
 
@@ -91,7 +108,13 @@ async function failure(call: Promise<unknown>): Promise<{ code: string; message:
   return { code, message };
 }
 
-const created = (over: Record<string, unknown> = {}) => ({ projectId: PROJECT, name: 'relevance', url: 'https://eval.example.com/score', headers: { Authorization: SECRET }, ...over });
+const created = (over: Record<string, unknown> = {}) => ({
+  projectId: PROJECT,
+  name: 'relevance',
+  url: 'https://eval.example.com/score',
+  headers: { Authorization: SECRET },
+  ...over,
+});
 
 describe('evaluator procedures', () => {
   it('creates an evaluator with every default filled, echoing the headers just sent and showing its signing secret, and audits it without them', async () => {
@@ -111,7 +134,16 @@ describe('evaluator procedures', () => {
       updatedAt: AT,
       signingSecret: store.secrets.get(evaluator.id),
     });
-    expect(audited).toEqual([{ orgId: ORG, actorUserId: 'admin', action: 'evaluator.created', target: evaluator.id, details: { projectId: PROJECT, name: 'relevance' }, ip: '127.0.0.1' }]);
+    expect(audited).toEqual([
+      {
+        orgId: ORG,
+        actorUserId: 'admin',
+        action: 'evaluator.created',
+        target: evaluator.id,
+        details: { projectId: PROJECT, name: 'relevance' },
+        ip: '127.0.0.1',
+      },
+    ]);
   });
 
   it('shows a new signing secret once, on rotation, with header values masked; never in a list; audited without it', async () => {
@@ -120,7 +152,14 @@ describe('evaluator procedures', () => {
     const rotated = await as('admin').rotateSecret({ projectId: PROJECT, id });
     expect(rotated).toMatchObject({ id, headers: { Authorization: MASKED_HEADER_VALUE }, signingSecret: store.secrets.get(id) });
     expect(rotated.signingSecret).not.toBe(first);
-    expect(audited.at(-1)).toEqual({ orgId: ORG, actorUserId: 'admin', action: 'evaluator.secret_rotated', target: id, details: { projectId: PROJECT, name: 'relevance' }, ip: '127.0.0.1' });
+    expect(audited.at(-1)).toEqual({
+      orgId: ORG,
+      actorUserId: 'admin',
+      action: 'evaluator.secret_rotated',
+      target: id,
+      details: { projectId: PROJECT, name: 'relevance' },
+      ip: '127.0.0.1',
+    });
     const [listed] = await as('member').list({ projectId: PROJECT });
     expect(listed).not.toHaveProperty('signingSecret');
     expect(JSON.stringify(audited)).not.toContain('whsec_');
@@ -141,7 +180,10 @@ describe('evaluator procedures', () => {
 
   it('refuses an address the worker would not call, when private networks are off (production), naming url', async () => {
     const metadata = created({ url: 'https://169.254.169.254/latest' });
-    expect(await failure(setup('production').as('admin').create(metadata))).toEqual({ code: 'BAD_REQUEST', message: expect.stringMatching(/^url: must not be a private, loopback, link-local or unspecified address/) });
+    expect(await failure(setup('production').as('admin').create(metadata))).toEqual({
+      code: 'BAD_REQUEST',
+      message: expect.stringMatching(/^url: must not be a private, loopback, link-local or unspecified address/),
+    });
     await expect(setup('production', true).as('admin').create(metadata)).resolves.toMatchObject({ url: 'https://169.254.169.254/latest' });
     await expect(setup('development').as('admin').create(metadata)).resolves.toMatchObject({ url: 'https://169.254.169.254/latest' });
   });
@@ -149,14 +191,21 @@ describe('evaluator procedures', () => {
   it('refuses http in production only', async () => {
     const local = created({ url: 'http://localhost:9000/score' });
     await expect(setup('development').as('admin').create(local)).resolves.toMatchObject({ url: 'http://localhost:9000/score' });
-    expect(await failure(setup('production').as('admin').create(local))).toEqual({ code: 'BAD_REQUEST', message: 'url: must be an https URL in production' });
+    expect(await failure(setup('production').as('admin').create(local))).toEqual({
+      code: 'BAD_REQUEST',
+      message: 'url: must be an https URL in production',
+    });
   });
 
   it('lets members read and owners or admins change, no one outside the organization', async () => {
     const { as } = setup();
     const { id } = await as('owner').create(created());
     expect(await as('member').list({ projectId: PROJECT })).toHaveLength(1);
-    for (const call of [as('member').create(created({ name: 'other' })), as('member').update({ projectId: PROJECT, id, enabled: false }), as('member').delete({ projectId: PROJECT, id })]) {
+    for (const call of [
+      as('member').create(created({ name: 'other' })),
+      as('member').update({ projectId: PROJECT, id, enabled: false }),
+      as('member').delete({ projectId: PROJECT, id }),
+    ]) {
       expect(await failure(call)).toMatchObject({ code: 'FORBIDDEN' });
     }
     expect(await failure(as('stranger').list({ projectId: PROJECT }))).toMatchObject({ code: 'FORBIDDEN' });
@@ -173,8 +222,17 @@ describe('evaluator procedures', () => {
     const { as, audited } = setup();
     const { id } = await as('admin').create(created({ filter: { spanTypes: ['LLM', 'TOOL'] } }));
     const tuned = await as('admin').update({ projectId: PROJECT, id, filter: { sampleRate: 0.5 }, retries: 3 });
-    expect(tuned).toMatchObject({ retries: 3, timeoutMs: 10_000, filter: { spanTypes: ['LLM', 'TOOL'], names: [], sampleRate: 0.5 }, headers: { Authorization: MASKED_HEADER_VALUE } });
-    expect(audited.at(-1)).toMatchObject({ action: 'evaluator.updated', target: id, details: { projectId: PROJECT, name: 'relevance', changed: ['retries', 'filter'] } });
+    expect(tuned).toMatchObject({
+      retries: 3,
+      timeoutMs: 10_000,
+      filter: { spanTypes: ['LLM', 'TOOL'], names: [], sampleRate: 0.5 },
+      headers: { Authorization: MASKED_HEADER_VALUE },
+    });
+    expect(audited.at(-1)).toMatchObject({
+      action: 'evaluator.updated',
+      target: id,
+      details: { projectId: PROJECT, name: 'relevance', changed: ['retries', 'filter'] },
+    });
 
     const rotated = await as('admin').update({ projectId: PROJECT, id, headers: { Authorization: 'Bearer new' } });
     expect(rotated.headers).toEqual({ Authorization: 'Bearer new' });
@@ -183,19 +241,34 @@ describe('evaluator procedures', () => {
 
   it('refuses a header value the call could not send, on create and on update, as a bad request naming the header', async () => {
     const { as, store } = setup();
-    const message = 'headers.Authorization: must be a string of at most 4096 Latin-1 characters without control characters such as CR, LF or NUL';
-    expect(await failure(as('admin').create(created({ headers: { Authorization: 'Bearer ключ' } })))).toEqual({ code: 'BAD_REQUEST', message });
+    const message =
+      'headers.Authorization: must be a string of at most 4096 Latin-1 characters without control characters such as CR, LF or NUL';
+    expect(await failure(as('admin').create(created({ headers: { Authorization: 'Bearer ключ' } })))).toEqual({
+      code: 'BAD_REQUEST',
+      message,
+    });
     const { id } = await as('admin').create(created());
-    expect(await failure(as('admin').update({ projectId: PROJECT, id, headers: { Authorization: 'Bearer \u{1f511}' } }))).toEqual({ code: 'BAD_REQUEST', message });
+    expect(await failure(as('admin').update({ projectId: PROJECT, id, headers: { Authorization: 'Bearer \u{1f511}' } }))).toEqual({
+      code: 'BAD_REQUEST',
+      message,
+    });
     expect(store.rows.get(id)?.headers).toEqual({ Authorization: SECRET });
   });
 
   it('refuses an update that changes nothing, and answers 404 for an evaluator the project does not have', async () => {
     const { as } = setup();
     const { id } = await as('admin').create(created());
-    expect(await failure(as('admin').update({ projectId: PROJECT, id }))).toMatchObject({ code: 'BAD_REQUEST', message: expect.stringMatching(/^nothing to change/) });
-    expect(await failure(as('admin').update({ projectId: PROJECT, id: randomUUID(), enabled: false }))).toMatchObject({ code: 'NOT_FOUND' });
-    expect(await failure(as('admin').update({ projectId: PROJECT, id: 'e', enabled: false }))).toEqual({ code: 'BAD_REQUEST', message: 'id: must be a UUID' });
+    expect(await failure(as('admin').update({ projectId: PROJECT, id }))).toMatchObject({
+      code: 'BAD_REQUEST',
+      message: expect.stringMatching(/^nothing to change/),
+    });
+    expect(await failure(as('admin').update({ projectId: PROJECT, id: randomUUID(), enabled: false }))).toMatchObject({
+      code: 'NOT_FOUND',
+    });
+    expect(await failure(as('admin').update({ projectId: PROJECT, id: 'e', enabled: false }))).toEqual({
+      code: 'BAD_REQUEST',
+      message: 'id: must be a UUID',
+    });
   });
 
   it('deletes once, audited', async () => {

@@ -86,7 +86,13 @@ export class EvaluatorsService implements OnModuleInit {
   }
 
   /** Audited as API keys are; the details never hold header values, the signing secret, nor the URL (its query may carry a token). */
-  private record(actor: Actor, orgId: string, action: EvaluatorAuditAction, target: string, details: Record<string, unknown>): Promise<void> {
+  private record(
+    actor: Actor,
+    orgId: string,
+    action: EvaluatorAuditAction,
+    target: string,
+    details: Record<string, unknown>,
+  ): Promise<void> {
     return this.audit.record({ orgId, actorUserId: actor.userId, action, target, details, ip: actor.ip });
   }
 }

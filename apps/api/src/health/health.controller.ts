@@ -21,7 +21,11 @@ export class HealthController {
     const postgres = (await isReachable(this.ds)) ? 'ok' : 'unreachable';
     const nats = this.nats.reachable ? 'ok' : 'unreachable';
     const reachable = postgres === 'ok' && nats === 'ok';
-    const lags = await Promise.all(STREAM_PROJECTION_LAGS.map(async ({ projection, lag }) => [projection, { lag: reachable ? await lag(this.ds, this.nats).catch(() => null) : null }] as const));
+    const lags = await Promise.all(
+      STREAM_PROJECTION_LAGS.map(
+        async ({ projection, lag }) => [projection, { lag: reachable ? await lag(this.ds, this.nats).catch(() => null) : null }] as const,
+      ),
+    );
     return { status: 'ok', checks: { postgres, nats }, projections: Object.fromEntries(lags) };
   }
 }

@@ -7,7 +7,8 @@ import { DomainError } from '@app/domain';
  * that Fastify enforces for every route; `raw` is the body after any Content-Encoding.
  */
 export function assertBodyWithin(raw: Buffer | undefined, limit: number): void {
-  if (raw && raw.byteLength > limit) throw new DomainError('PAYLOAD_TOO_LARGE', `body is ${raw.byteLength} bytes; at most ${limit} are allowed`);
+  if (raw && raw.byteLength > limit)
+    throw new DomainError('PAYLOAD_TOO_LARGE', `body is ${raw.byteLength} bytes; at most ${limit} are allowed`);
 }
 
 /**

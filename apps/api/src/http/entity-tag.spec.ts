@@ -2,7 +2,15 @@ import fc from 'fast-check';
 import { ifNoneMatchNames, strongEntityTag } from './entity-tag';
 
 describe(strongEntityTag.name, () => {
-  const version = { name: 'greeting', version: 3, template: 'Hi', labels: ['latest', 'production'], config: {}, commitMessage: null, createdAt: '2026-01-01T00:00:00.000Z' };
+  const version = {
+    name: 'greeting',
+    version: 3,
+    template: 'Hi',
+    labels: ['latest', 'production'],
+    config: {},
+    commitMessage: null,
+    createdAt: '2026-01-01T00:00:00.000Z',
+  };
 
   it('is a quoted tag, the same for the same representation', () => {
     const tag = strongEntityTag(['project-a', version]);

@@ -12,7 +12,10 @@ export function sendError(logger: Logger, err: unknown, req: FastifyRequest, rep
   const known = noRouteResponse(err, req) ?? toErrorResponse(err);
   if (known) {
     if (known.status >= 500) logger.warn({ reqId: req.id, err: known.message }, 'request failed');
-    void reply.status(known.status).headers(known.headers).send(errorBody(req.url, known.code, known.message));
+    void reply
+      .status(known.status)
+      .headers(known.headers)
+      .send(errorBody(req.url, known.code, known.message));
     return;
   }
   logger.error({ reqId: req.id, err, url: req.url }, 'unexpected error');

@@ -25,9 +25,21 @@ describe(toErrorResponse.name, () => {
 
   it.each([
     ['refused connection', Object.assign(new Error('connect ECONNREFUSED 127.0.0.1:5432'), { code: 'ECONNREFUSED' })],
-    ['session ended by a restart', new QueryFailedError('SELECT 1', [], Object.assign(new Error('terminating connection due to administrator command'), { code: '57P01' }))],
+    [
+      'session ended by a restart',
+      new QueryFailedError(
+        'SELECT 1',
+        [],
+        Object.assign(new Error('terminating connection due to administrator command'), { code: '57P01' }),
+      ),
+    ],
   ])('answers 503 with Retry-After when Postgres is unavailable (%s), so clients retry instead of seeing a 500', (_, err) => {
-    expect(toErrorResponse(err)).toEqual({ status: 503, code: 'SERVICE_UNAVAILABLE', message: expect.stringContaining('database'), headers: { 'Retry-After': '1' } });
+    expect(toErrorResponse(err)).toEqual({
+      status: 503,
+      code: 'SERVICE_UNAVAILABLE',
+      message: expect.stringContaining('database'),
+      headers: { 'Retry-After': '1' },
+    });
   });
 
   it('leaves a failing query to the 500 path: retrying cannot fix it', () => {

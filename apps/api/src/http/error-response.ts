@@ -23,11 +23,16 @@ const CODE_BY_STATUS: Record<number, ErrorCode> = {
 
 /** Fastify's own errors (body parsing, limits) by their code, with messages a client can act on. */
 const FASTIFY_ERRORS: Record<string, (err: Error) => Omit<ErrorResponse, 'headers'>> = {
-  FST_ERR_CTP_BODY_TOO_LARGE: () => ({ status: 413, code: 'PAYLOAD_TOO_LARGE', message: 'request body exceeds the size limit of this endpoint' }),
+  FST_ERR_CTP_BODY_TOO_LARGE: () => ({
+    status: 413,
+    code: 'PAYLOAD_TOO_LARGE',
+    message: 'request body exceeds the size limit of this endpoint',
+  }),
   FST_ERR_CTP_INVALID_MEDIA_TYPE: () => ({
     status: 415,
     code: 'UNSUPPORTED_MEDIA_TYPE',
-    message: 'Content-Type must be application/json: JSON is required, protobuf is not supported (OTLP exporters: use the http/json protocol)',
+    message:
+      'Content-Type must be application/json: JSON is required, protobuf is not supported (OTLP exporters: use the http/json protocol)',
   }),
   FST_ERR_CTP_INVALID_CONTENT_LENGTH: () => ({ status: 400, code: 'VALIDATION_ERROR', message: 'Content-Length does not match the body' }),
   FST_ERR_CTP_EMPTY_JSON_BODY: () => ({ status: 400, code: 'VALIDATION_ERROR', message: 'body is empty' }),

@@ -29,7 +29,10 @@ describe(parseJsonBytes.name, () => {
   });
 
   it('keeps the names and escapes where they are harmless: in values', () => {
-    expect(parse('{"note":"a constructor and __proto__","s":"\\u00e9t\\u00e9"}')).toEqual({ note: 'a constructor and __proto__', s: 'été' });
+    expect(parse('{"note":"a constructor and __proto__","s":"\\u00e9t\\u00e9"}')).toEqual({
+      note: 'a constructor and __proto__',
+      s: 'été',
+    });
   });
 
   it.each([

@@ -27,7 +27,9 @@ class RawClient {
       const end = this.buffered.indexOf('\r\n\r\n');
       if (end >= 0) {
         const [statusLine, ...lines] = this.buffered.slice(0, end).split('\r\n');
-        const headers = Object.fromEntries(lines.map((l) => [l.slice(0, l.indexOf(':')).toLowerCase(), l.slice(l.indexOf(':') + 1).trim()]));
+        const headers = Object.fromEntries(
+          lines.map((l) => [l.slice(0, l.indexOf(':')).toLowerCase(), l.slice(l.indexOf(':') + 1).trim()]),
+        );
         const length = Number(headers['content-length'] ?? 0);
         if (this.buffered.length >= end + 4 + length) {
           this.buffered = this.buffered.slice(end + 4 + length);
@@ -39,7 +41,8 @@ class RawClient {
   }
 }
 
-const postHead = (length: number) => `POST /echo HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: ${length}\r\n\r\n`;
+const postHead = (length: number) =>
+  `POST /echo HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: ${length}\r\n\r\n`;
 
 describe(registerOversizedBodyAnswer.name, () => {
   let fastify: FastifyInstance;

@@ -55,7 +55,9 @@ export function answerClientError(err: NodeJS.ErrnoException, socket: Socket): v
   const [status, message] = CLIENT_ERRORS[err.code ?? ''] ?? [400, 'the request is not valid HTTP'];
   if (socket.writable) {
     const text = body(message);
-    socket.write(`HTTP/1.1 ${status} ${STATUS_CODES[status]}\r\nContent-Length: ${Buffer.byteLength(text)}\r\nContent-Type: application/json; charset=utf-8\r\nConnection: close\r\n\r\n${text}`);
+    socket.write(
+      `HTTP/1.1 ${status} ${STATUS_CODES[status]}\r\nContent-Length: ${Buffer.byteLength(text)}\r\nContent-Type: application/json; charset=utf-8\r\nConnection: close\r\n\r\n${text}`,
+    );
   }
   socket.destroy(err);
 }

@@ -28,7 +28,12 @@ describe(registerRequestDecompression.name, () => {
   let fastify: FastifyInstance;
 
   const post = async (payload: Buffer | string, headers: Record<string, string> = {}) => {
-    const res = await fastify.inject({ method: 'POST', url: '/echo', payload, headers: { 'content-type': 'application/json', ...headers } });
+    const res = await fastify.inject({
+      method: 'POST',
+      url: '/echo',
+      payload,
+      headers: { 'content-type': 'application/json', ...headers },
+    });
     return { status: res.statusCode, body: res.json() as any, headers: res.headers };
   };
 
@@ -56,7 +61,10 @@ describe(registerRequestDecompression.name, () => {
     const proto = await post(zlib.gzipSync('{"__proto__":{"admin":true}}'), { 'content-encoding': 'gzip' });
     expect(proto).toMatchObject({ status: 400, body: { error: { code: 'VALIDATION_ERROR' } } });
     const deep = await post(zlib.gzipSync('['.repeat(10_000) + ']'.repeat(10_000)), { 'content-encoding': 'gzip' });
-    expect(deep).toMatchObject({ status: 400, body: { error: { code: 'VALIDATION_ERROR', message: expect.stringContaining(`${MAX_JSON_DEPTH} levels`) } } });
+    expect(deep).toMatchObject({
+      status: 400,
+      body: { error: { code: 'VALIDATION_ERROR', message: expect.stringContaining(`${MAX_JSON_DEPTH} levels`) } },
+    });
   });
 
   it('applies the body limit to the inflated size', async () => {
@@ -88,16 +96,27 @@ describe(registerRequestDecompression.name, () => {
       status: 400,
       body: { error: { code: 'VALIDATION_ERROR', message: 'body is not valid gzip data: unexpected end of file' } },
     });
-    expect(await post('{"not":"gzip"}', { 'content-encoding': 'gzip' })).toMatchObject({ status: 400, body: { error: { code: 'VALIDATION_ERROR' } } });
+    expect(await post('{"not":"gzip"}', { 'content-encoding': 'gzip' })).toMatchObject({
+      status: 400,
+      body: { error: { code: 'VALIDATION_ERROR' } },
+    });
   });
 
   it('answers 415 for an encoding it does not take', async () => {
     const res = await post(zlib.brotliCompressSync('{}'), { 'content-encoding': 'br' });
-    expect(res).toMatchObject({ status: 415, body: { error: { code: 'UNSUPPORTED_MEDIA_TYPE', message: expect.stringContaining('Content-Encoding br') } } });
+    expect(res).toMatchObject({
+      status: 415,
+      body: { error: { code: 'UNSUPPORTED_MEDIA_TYPE', message: expect.stringContaining('Content-Encoding br') } },
+    });
   });
 
   it('leaves responses uncompressed', async () => {
-    const res = await fastify.inject({ method: 'POST', url: '/echo', payload: { text: 'y'.repeat(10_000) }, headers: { 'accept-encoding': 'gzip' } });
+    const res = await fastify.inject({
+      method: 'POST',
+      url: '/echo',
+      payload: { text: 'y'.repeat(10_000) },
+      headers: { 'accept-encoding': 'gzip' },
+    });
     expect(res.headers['content-encoding']).toBeUndefined();
   });
 });

@@ -26,7 +26,10 @@ export async function registerRequestDecompression(fastify: FastifyInstance): Pr
       createInflate: () => new CappedInflate(createInflate(), MAX_BODY_BYTES),
     },
     onUnsupportedRequestEncoding: (encoding: string) =>
-      new DomainError('UNSUPPORTED_MEDIA_TYPE', `Content-Encoding ${encoding} is not supported: send the body as is, or with ${REQUEST_ENCODINGS.join(' or ')}`),
+      new DomainError(
+        'UNSUPPORTED_MEDIA_TYPE',
+        `Content-Encoding ${encoding} is not supported: send the body as is, or with ${REQUEST_ENCODINGS.join(' or ')}`,
+      ),
     // The plugin copies this error's own enumerable fields onto the zlib error it reports,
     // and a constructed error's message is not one of them (nor is a DomainError's status).
     onInvalidRequestPayload: (encoding: string, _req: unknown, err: Error) =>

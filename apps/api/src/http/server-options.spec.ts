@@ -8,7 +8,12 @@ async function clientIp(trustProxy: TrustProxy, remoteAddress: string, forwarded
   const app = Fastify(httpServerOptions({ trustProxy }));
   app.get('/ip', async (req) => req.ip);
   try {
-    const res = await app.inject({ method: 'GET', url: '/ip', remoteAddress, headers: forwardedFor ? { 'x-forwarded-for': forwardedFor } : {} });
+    const res = await app.inject({
+      method: 'GET',
+      url: '/ip',
+      remoteAddress,
+      headers: forwardedFor ? { 'x-forwarded-for': forwardedFor } : {},
+    });
     return res.body;
   } finally {
     await app.close();
@@ -38,10 +43,18 @@ describe(httpServerOptions.name, () => {
     app.get('/traces/:id', async () => 'found');
     try {
       const long = await app.inject({ method: 'GET', url: `/traces/secret-${'a'.repeat(MAX_PATH_SEGMENT_LENGTH)}` });
-      expect((await app.inject({ method: 'GET', url: `/traces/${encodeURIComponent('é'.repeat(MAX_NATIVE_ID_LENGTH))}` })).body).toBe('found');
-      expect({ status: long.statusCode, body: long.json() }).toEqual({ status: 414, body: { error: { code: 'VALIDATION_ERROR', message: 'the URL is too long: a path segment is longer than the server takes' } } });
+      expect((await app.inject({ method: 'GET', url: `/traces/${encodeURIComponent('é'.repeat(MAX_NATIVE_ID_LENGTH))}` })).body).toBe(
+        'found',
+      );
+      expect({ status: long.statusCode, body: long.json() }).toEqual({
+        status: 414,
+        body: { error: { code: 'VALIDATION_ERROR', message: 'the URL is too long: a path segment is longer than the server takes' } },
+      });
       const malformed = await app.inject({ method: 'GET', url: '/traces/secret-%zz' });
-      expect({ status: malformed.statusCode, body: malformed.json() }).toEqual({ status: 400, body: { error: { code: 'VALIDATION_ERROR', message: expect.stringMatching(/^the URL is not valid/) } } });
+      expect({ status: malformed.statusCode, body: malformed.json() }).toEqual({
+        status: 400,
+        body: { error: { code: 'VALIDATION_ERROR', message: expect.stringMatching(/^the URL is not valid/) } },
+      });
       expect(long.body + malformed.body).not.toContain('secret');
     } finally {
       await app.close();

@@ -3,7 +3,19 @@ import type { Logger } from 'pino';
 import { DataSource } from 'typeorm';
 import { APP_CONFIG, type AppConfig, LOGGER, createLogger, loadConfig } from '@app/config';
 import { ChunkPublisher, NatsResources } from '@app/eventlog';
-import { ApiKeyLookup, LoginFailuresStore, MonitorStore, PrincipalCache, ProjectionCheckpoints, SessionStore, TenancyRepository, TraceGroupQueries, TraceQueries, UsageQueries, openDataSource } from '@app/persistence';
+import {
+  ApiKeyLookup,
+  LoginFailuresStore,
+  MonitorStore,
+  PrincipalCache,
+  ProjectionCheckpoints,
+  SessionStore,
+  TenancyRepository,
+  TraceGroupQueries,
+  TraceQueries,
+  UsageQueries,
+  openDataSource,
+} from '@app/persistence';
 import { ApiKeyChangeListener } from '../auth/api-key-change-listener';
 
 /** Config, logger, Postgres and NATS for the API: opened once, closed on shutdown. */
@@ -17,10 +29,17 @@ import { ApiKeyChangeListener } from '../auth/api-key-change-listener';
       inject: [APP_CONFIG, LOGGER],
       useFactory: (c: AppConfig, logger: Logger) =>
         openDataSource({ url: c.databaseUrl, poolSize: 20, applicationName: 'spanlog-api' }, (err) =>
-          logger.warn({ err: err.message, code: (err as Error & { code?: string }).code }, 'Postgres ended a connection in use; the pool opens another'),
+          logger.warn(
+            { err: err.message, code: (err as Error & { code?: string }).code },
+            'Postgres ended a connection in use; the pool opens another',
+          ),
         ),
     },
-    { provide: NatsResources, inject: [APP_CONFIG], useFactory: (c: AppConfig) => NatsResources.open(c.natsUrl, 'spanlog-api', c.streamPrefix) },
+    {
+      provide: NatsResources,
+      inject: [APP_CONFIG],
+      useFactory: (c: AppConfig) => NatsResources.open(c.natsUrl, 'spanlog-api', c.streamPrefix),
+    },
     {
       provide: ChunkPublisher,
       inject: [NatsResources],
@@ -35,7 +54,11 @@ import { ApiKeyChangeListener } from '../auth/api-key-change-listener';
           url: c.databaseUrl,
           applicationName: 'spanlog-api-key-changes',
           onListening: () => logger.info('API key principals cached: listening for key changes'),
-          onLost: (err, retryInMs) => logger.warn({ err: err && String(err), retryInMs }, 'API key change listener disconnected: every key look-up goes to Postgres until it is back'),
+          onLost: (err, retryInMs) =>
+            logger.warn(
+              { err: err && String(err), retryInMs },
+              'API key change listener disconnected: every key look-up goes to Postgres until it is back',
+            ),
         }),
     },
     {
@@ -52,7 +75,22 @@ import { ApiKeyChangeListener } from '../auth/api-key-change-listener';
     { provide: MonitorStore, inject: [DataSource], useFactory: (ds: DataSource) => new MonitorStore(ds) },
     { provide: ProjectionCheckpoints, inject: [DataSource], useFactory: (ds: DataSource) => new ProjectionCheckpoints(ds) },
   ],
-  exports: [APP_CONFIG, LOGGER, DataSource, NatsResources, ChunkPublisher, ApiKeyLookup, TraceQueries, TraceGroupQueries, UsageQueries, SessionStore, LoginFailuresStore, TenancyRepository, MonitorStore, ProjectionCheckpoints],
+  exports: [
+    APP_CONFIG,
+    LOGGER,
+    DataSource,
+    NatsResources,
+    ChunkPublisher,
+    ApiKeyLookup,
+    TraceQueries,
+    TraceGroupQueries,
+    UsageQueries,
+    SessionStore,
+    LoginFailuresStore,
+    TenancyRepository,
+    MonitorStore,
+    ProjectionCheckpoints,
+  ],
 })
 export class InfrastructureModule implements OnApplicationShutdown {
   constructor(

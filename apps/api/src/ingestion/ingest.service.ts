@@ -1,9 +1,36 @@
 import { Inject, Injectable } from '@nestjs/common';
 import type { Logger } from 'pino';
 import { LOGGER } from '@app/config';
-import { DomainError, INGEST_SCHEMAS, type IngestSchema, type NativeEventError, PAYLOAD_LIMITS, SeqTokenCodec, scoreIdOf, validateNativeBatch, validateScoreRequest, validationError, writesSpan } from '@app/domain';
-import { ChunkPublisher, type IngestSubjectKind, NatsResources, chunkNativeBatch, chunkOtlpExport, chunkOtlpLogs, chunkScores } from '@app/eventlog';
-import { type ExportTraceServiceRequest, type SpanExplanation, explainOtlpRequest, genAiLogsOf, validateOtlpLogsRequest, validateOtlpRequest } from '@app/otlp';
+import {
+  DomainError,
+  INGEST_SCHEMAS,
+  type IngestSchema,
+  type NativeEventError,
+  PAYLOAD_LIMITS,
+  SeqTokenCodec,
+  scoreIdOf,
+  validateNativeBatch,
+  validateScoreRequest,
+  validationError,
+  writesSpan,
+} from '@app/domain';
+import {
+  ChunkPublisher,
+  type IngestSubjectKind,
+  NatsResources,
+  chunkNativeBatch,
+  chunkOtlpExport,
+  chunkOtlpLogs,
+  chunkScores,
+} from '@app/eventlog';
+import {
+  type ExportTraceServiceRequest,
+  type SpanExplanation,
+  explainOtlpRequest,
+  genAiLogsOf,
+  validateOtlpLogsRequest,
+  validateOtlpRequest,
+} from '@app/otlp';
 import { acceptedEvents, acceptedSpans } from '@app/metrics';
 import type { ApiKeyPrincipal } from '@app/persistence';
 import { assertBodyWithin } from '../http/body-limit';
@@ -47,7 +74,10 @@ export class IngestService {
     const seq = await this.append(principal, requestId, INGEST_SCHEMAS.nativeBatch, 'batch', chunks);
     acceptedEvents.inc({ kind: 'batch' }, events.length);
     acceptedSpans.inc({ kind: 'batch' }, events.filter((e) => writesSpan(e.type)).length);
-    this.logger.debug({ reqId: requestId, accepted: events.length, rejected: errors.length, chunks: chunks.length, seq }, 'native batch stored');
+    this.logger.debug(
+      { reqId: requestId, accepted: events.length, rejected: errors.length, chunks: chunks.length, seq },
+      'native batch stored',
+    );
     return { body: { accepted: events.length, errors }, seqToken: this.tokens.encode({ stream: 'ingest', seq }) };
   }
 
@@ -55,7 +85,12 @@ export class IngestService {
    * OTLP/JSON export (SPEC 4.2): checked whole, stored as the client's JSON (the processor
    * converts it), answered with the number of spans queued.
    */
-  async ingestOtlp(principal: ApiKeyPrincipal, requestId: string, raw: Buffer | undefined, body: unknown): Promise<IngestResult<{ accepted: number }>> {
+  async ingestOtlp(
+    principal: ApiKeyPrincipal,
+    requestId: string,
+    raw: Buffer | undefined,
+    body: unknown,
+  ): Promise<IngestResult<{ accepted: number }>> {
     assertBodyWithin(raw, PAYLOAD_LIMITS.otelTraces);
     await this.quota.assertCanIngestTraces(principal);
     const { spanCount } = validateOtlpRequest(body);
@@ -84,7 +119,12 @@ export class IngestService {
    * span are stored (cut out of the export, with their resource and scope) and converted by the
    * processor; the others are counted in the answer and dropped, as Spanlog keeps no general logs.
    */
-  async ingestOtlpLogs(principal: ApiKeyPrincipal, requestId: string, raw: Buffer | undefined, body: unknown): Promise<IngestResult<{ accepted: number; attached: number }>> {
+  async ingestOtlpLogs(
+    principal: ApiKeyPrincipal,
+    requestId: string,
+    raw: Buffer | undefined,
+    body: unknown,
+  ): Promise<IngestResult<{ accepted: number; attached: number }>> {
     assertBodyWithin(raw, PAYLOAD_LIMITS.otelLogs);
     await this.quota.assertCanIngestTraces(principal);
     const { recordCount } = validateOtlpLogsRequest(body);
@@ -104,7 +144,12 @@ export class IngestService {
    * Scores (CONTRACT "Scores"): checked whole, stored as sent on INGEST like all telemetry, so
    * retention, rebuilds and replays treat them as any score; answered with each score's id.
    */
-  async ingestScores(principal: ApiKeyPrincipal, requestId: string, raw: Buffer | undefined, body: unknown): Promise<IngestResult<{ accepted: number; ids: string[] }>> {
+  async ingestScores(
+    principal: ApiKeyPrincipal,
+    requestId: string,
+    raw: Buffer | undefined,
+    body: unknown,
+  ): Promise<IngestResult<{ accepted: number; ids: string[] }>> {
     assertBodyWithin(raw, PAYLOAD_LIMITS.scores);
     const scores = validateScoreRequest(body);
     const ids = scores.map((s) => scoreIdOf(s).id);
@@ -118,17 +163,31 @@ export class IngestService {
     return { body: { accepted: scores.length, ids }, seqToken: this.tokens.encode({ stream: 'ingest', seq }) };
   }
 
-  private async append(principal: ApiKeyPrincipal, requestId: string, schema: IngestSchema, kind: IngestSubjectKind, chunks: Uint8Array[]): Promise<number> {
+  private async append(
+    principal: ApiKeyPrincipal,
+    requestId: string,
+    schema: IngestSchema,
+    kind: IngestSubjectKind,
+    chunks: Uint8Array[],
+  ): Promise<number> {
     const subject = this.nats.layout.ingestSubject(principal.orgId, principal.projectId, kind);
     try {
       const result = await this.publisher.publish(
         subject,
-        { schema, orgId: principal.orgId, projectId: principal.projectId, apiKeyId: principal.apiKeyId, receivedAt: new Date().toISOString(), requestId },
+        {
+          schema,
+          orgId: principal.orgId,
+          projectId: principal.projectId,
+          apiKeyId: principal.apiKeyId,
+          receivedAt: new Date().toISOString(),
+          requestId,
+        },
         chunks,
       );
       return result.lastSeq;
     } catch (err) {
-      if (err instanceof DomainError) this.logger.warn({ reqId: requestId, err: String((err as { cause?: unknown }).cause ?? err) }, 'append failed');
+      if (err instanceof DomainError)
+        this.logger.warn({ reqId: requestId, err: String((err as { cause?: unknown }).cause ?? err) }, 'append failed');
       throw err;
     }
   }

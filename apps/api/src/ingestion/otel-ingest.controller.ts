@@ -18,7 +18,12 @@ export class OtelIngestController {
 
   @Post(['traces', 'v1/traces'])
   @HttpCode(200)
-  async ingestTraces(@Principal() principal: ApiKeyPrincipal, @Req() req: FastifyRequest, @Res({ passthrough: true }) reply: FastifyReply, @Query('explain') explain?: string) {
+  async ingestTraces(
+    @Principal() principal: ApiKeyPrincipal,
+    @Req() req: FastifyRequest,
+    @Res({ passthrough: true }) reply: FastifyReply,
+    @Query('explain') explain?: string,
+  ) {
     if (explain !== undefined && explain !== 'true' && explain !== 'false') throw validationError('explain: must be true or false');
     if (explain === 'true') return this.ingest.explainOtlp(req.rawBody, req.body);
     const result = await this.ingest.ingestOtlp(principal, req.id, req.rawBody, req.body);

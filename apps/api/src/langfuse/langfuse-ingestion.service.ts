@@ -1,5 +1,12 @@
 import { Injectable } from '@nestjs/common';
-import { DomainError, type LangfuseIngestionAnswer, type NativeEventError, PAYLOAD_LIMITS, langfuseIngestionToNative, validateNativeBatch } from '@app/domain';
+import {
+  DomainError,
+  type LangfuseIngestionAnswer,
+  type NativeEventError,
+  PAYLOAD_LIMITS,
+  langfuseIngestionToNative,
+  validateNativeBatch,
+} from '@app/domain';
 import type { ApiKeyPrincipal } from '@app/persistence';
 import { assertBodyWithin } from '../http/body-limit';
 import { IngestService } from '../ingestion/ingest.service';
@@ -7,7 +14,9 @@ import { IngestService } from '../ingestion/ingest.service';
 /** The ids of a batch's events, by index, as Langfuse names them in its answer. */
 const eventIdsOf = (body: unknown): string[] =>
   body !== null && typeof body === 'object' && Array.isArray((body as { batch?: unknown }).batch)
-    ? ((body as { batch: unknown[] }).batch.map((e) => (e !== null && typeof e === 'object' && typeof (e as { id?: unknown }).id === 'string' ? (e as { id: string }).id : '')) as string[])
+    ? ((body as { batch: unknown[] }).batch.map((e) =>
+        e !== null && typeof e === 'object' && typeof (e as { id?: unknown }).id === 'string' ? (e as { id: string }).id : '',
+      ) as string[])
     : [];
 
 /**
@@ -21,12 +30,18 @@ export class LangfuseIngestionService {
   constructor(private readonly service: IngestService) {}
 
   /** The answer, and the Spanlog-Seq token when anything was stored. */
-  async ingest(principal: ApiKeyPrincipal, requestId: string, raw: Buffer | undefined, body: unknown): Promise<{ body: LangfuseIngestionAnswer; seqToken: string | null }> {
+  async ingest(
+    principal: ApiKeyPrincipal,
+    requestId: string,
+    raw: Buffer | undefined,
+    body: unknown,
+  ): Promise<{ body: LangfuseIngestionAnswer; seqToken: string | null }> {
     // Checked here on the client's bytes: the native batch below is a converted copy.
     assertBodyWithin(raw, PAYLOAD_LIMITS.traces);
     const ids = eventIdsOf(body);
     const native = langfuseIngestionToNative(body);
-    const refusedOf = (errors: NativeEventError[]) => errors.map((e) => ({ id: ids[e.index] ?? e.id ?? '', status: 400, message: e.message, error: e.code }));
+    const refusedOf = (errors: NativeEventError[]) =>
+      errors.map((e) => ({ id: ids[e.index] ?? e.id ?? '', status: 400, message: e.message, error: e.code }));
     try {
       const result = await this.service.ingestNativeBatch(principal, requestId, undefined, native);
       const refused = new Set(result.body.errors.map((e) => e.index));

@@ -1,5 +1,11 @@
 import { Injectable } from '@nestjs/common';
-import { type LangfuseErrorBody, type LangfusePrompt, langfusePromptNotFound, parseLangfusePromptQuery, toLangfusePrompt } from '@app/domain';
+import {
+  type LangfuseErrorBody,
+  type LangfusePrompt,
+  langfusePromptNotFound,
+  parseLangfusePromptQuery,
+  toLangfusePrompt,
+} from '@app/domain';
 import { strongEntityTag } from '../http/entity-tag';
 import { PromptTemplatesService } from '../prompts/prompt-templates.service';
 

@@ -4,9 +4,13 @@ import { UNMATCHED_ROUTE, registerRequestMetrics } from './request-metrics';
 
 describe(registerRequestMetrics.name, () => {
   const count = async (labels: Partial<Record<'method' | 'route' | 'status', string>>) =>
-    (await httpRequests.get()).values.filter((v) => Object.entries(labels).every(([k, x]) => v.labels[k as keyof typeof labels] === x)).reduce((sum, v) => sum + v.value, 0);
+    (await httpRequests.get()).values
+      .filter((v) => Object.entries(labels).every(([k, x]) => v.labels[k as keyof typeof labels] === x))
+      .reduce((sum, v) => sum + v.value, 0);
   const timed = async (route: string) =>
-    (await httpRequestDuration.get()).values.filter((v) => v.metricName?.endsWith('_count') && v.labels.route === route).reduce((sum, v) => sum + v.value, 0);
+    (await httpRequestDuration.get()).values
+      .filter((v) => v.metricName?.endsWith('_count') && v.labels.route === route)
+      .reduce((sum, v) => sum + v.value, 0);
 
   beforeEach(() => {
     httpRequests.reset();

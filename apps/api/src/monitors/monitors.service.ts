@@ -1,5 +1,18 @@
 import { Injectable } from '@nestjs/common';
-import { ADMIN_ROLES, type AuditAction, MONITOR_LIMITS, decodeCursor, isBigintId, isJsonObject, isScoreMetric, keysetPage, monitorInputOf, notFound, validateMonitorInput, validationError } from '@app/domain';
+import {
+  ADMIN_ROLES,
+  type AuditAction,
+  MONITOR_LIMITS,
+  decodeCursor,
+  isBigintId,
+  isJsonObject,
+  isScoreMetric,
+  keysetPage,
+  monitorInputOf,
+  notFound,
+  validateMonitorInput,
+  validationError,
+} from '@app/domain';
 import { type Monitor, type MonitorHistoryEntry, MonitorLimitError, MonitorStore } from '@app/persistence';
 import { AuditPublisher } from '../audit/audit.publisher';
 import { type Actor, AccessService } from '../access/access.service';
@@ -77,7 +90,20 @@ export class MonitorsService {
     return { data: data.map(({ id: _id, ...entry }) => entry), meta: { nextCursor } };
   }
 
-  private record(actor: Actor, orgId: string, action: MonitorAuditAction, monitor: Monitor, extra: Record<string, unknown> = {}): Promise<void> {
-    return this.audit.record({ orgId, actorUserId: actor.userId, action, target: monitor.id, details: { projectId: monitor.projectId, name: monitor.name, ...extra }, ip: actor.ip });
+  private record(
+    actor: Actor,
+    orgId: string,
+    action: MonitorAuditAction,
+    monitor: Monitor,
+    extra: Record<string, unknown> = {},
+  ): Promise<void> {
+    return this.audit.record({
+      orgId,
+      actorUserId: actor.userId,
+      action,
+      target: monitor.id,
+      details: { projectId: monitor.projectId, name: monitor.name, ...extra },
+      ip: actor.ip,
+    });
   }
 }

@@ -1,5 +1,14 @@
 import { Injectable } from '@nestjs/common';
-import { PROMPT_TEMPLATE_LIMITS, type PromptVersion, decodeCursor, isPositiveInt, keysetPage, notFound, parsePromptListQuery, readPromptName } from '@app/domain';
+import {
+  PROMPT_TEMPLATE_LIMITS,
+  type PromptVersion,
+  decodeCursor,
+  isPositiveInt,
+  keysetPage,
+  notFound,
+  parsePromptListQuery,
+  readPromptName,
+} from '@app/domain';
 import { PromptTemplateStore } from '@app/persistence';
 import { type Actor, AccessService } from '../access/access.service';
 import { type PromptTemplatePage, PromptTemplatesService } from './prompt-templates.service';

@@ -20,7 +20,12 @@ export class PromptTemplatesController {
 
   /** The reply is sent here, since a 304 is a status the handler chooses. */
   @Get()
-  async get(@Principal() principal: ApiKeyPrincipal, @Query() query: Record<string, unknown>, @Headers('if-none-match') ifNoneMatch: string | undefined, @Res() reply: FastifyReply) {
+  async get(
+    @Principal() principal: ApiKeyPrincipal,
+    @Query() query: Record<string, unknown>,
+    @Headers('if-none-match') ifNoneMatch: string | undefined,
+    @Res() reply: FastifyReply,
+  ) {
     const answer = await this.prompts.get(principal.projectId, query);
     if (answer.kind === 'list') return reply.send(answer.page);
     void reply.headers({ ETag: answer.etag, 'Cache-Control': REVALIDATE_ON_USE });

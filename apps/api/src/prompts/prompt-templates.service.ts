@@ -90,7 +90,11 @@ export class PromptTemplatesService {
         action: n === 1 ? 'prompt_template.created' : 'prompt_template.version_pushed',
         details: { projectId: principal.projectId, name, version: n, labels: version.labels, commitMessage: version.commitMessage },
       },
-      ...moves.map((move): AuditRecord => ({ ...by, action: 'prompt_template.label_moved', details: { projectId: principal.projectId, name, label: move.label, fromVersion: move.fromVersion, toVersion: n } })),
+      ...moves.map((move): AuditRecord => ({
+        ...by,
+        action: 'prompt_template.label_moved',
+        details: { projectId: principal.projectId, name, label: move.label, fromVersion: move.fromVersion, toVersion: n },
+      })),
     ];
     await Promise.all(records.map((record) => this.audit.record(record)));
   }

@@ -7,7 +7,9 @@ export function promptRouters(prompts: PromptReadsService, { heavy }: RpcProcedu
   return {
     prompt: router({
       list: heavy.input(dto(PromptListInput)).query(({ ctx, input }) => prompts.listPrompts(ctx.actor, input.projectId, input.cursor)),
-      versions: heavy.input(dto(PromptVersionsInput)).query(({ ctx, input }) => prompts.promptVersions(ctx.actor, input.projectId, input.name, input.cursor)),
+      versions: heavy
+        .input(dto(PromptVersionsInput))
+        .query(({ ctx, input }) => prompts.promptVersions(ctx.actor, input.projectId, input.name, input.cursor)),
     }),
   };
 }

@@ -33,7 +33,13 @@ export class RateLimitGuard extends ThrottlerGuard {
     const req = context.switchToHttp().getRequest<FastifyRequest>();
     const reply = context.switchToHttp().getResponse<FastifyReply>();
     const key = this.generateKey(context, await this.getTracker(req), throttler.name ?? 'default');
-    const record = (await this.storageService.increment(key, ttl, limit, blockDuration, throttler.name ?? 'default')) as SlidingWindowRecord;
+    const record = (await this.storageService.increment(
+      key,
+      ttl,
+      limit,
+      blockDuration,
+      throttler.name ?? 'default',
+    )) as SlidingWindowRecord;
     void reply.headers({
       'RateLimit-Limit': limit,
       'RateLimit-Remaining': Math.max(0, limit - record.totalHits),

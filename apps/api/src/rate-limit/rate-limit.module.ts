@@ -6,7 +6,12 @@ import { RateLimitGuard, requestLimit } from './rate-limit.guard';
 import { SlidingWindowStorage } from './sliding-window.storage';
 
 @Module({
-  imports: [ThrottlerModule.forRoot({ storage: new SlidingWindowStorage(), throttlers: [{ name: 'default', ttl: RATE_LIMIT_WINDOW_MS, limit: requestLimit }] })],
+  imports: [
+    ThrottlerModule.forRoot({
+      storage: new SlidingWindowStorage(),
+      throttlers: [{ name: 'default', ttl: RATE_LIMIT_WINDOW_MS, limit: requestLimit }],
+    }),
+  ],
   providers: [RateLimitGuard],
   exports: [RateLimitGuard],
 })

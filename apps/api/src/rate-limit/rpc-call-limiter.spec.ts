@@ -21,7 +21,10 @@ describe(RpcCallLimiter.name, () => {
   it('counts whole spans in a bucket of their own, with its own limit', async () => {
     const limiter = new RpcCallLimiter(new SlidingWindowStorage(() => 0), { heavy: 3, wholeSpan: 1 });
     await limiter.take('a', 'wholeSpan');
-    await expect(limiter.take('a', 'wholeSpan')).rejects.toMatchObject({ code: 'RATE_LIMIT_EXCEEDED', message: expect.stringContaining('at most 1 whole spans (trace.span) per second') });
+    await expect(limiter.take('a', 'wholeSpan')).rejects.toMatchObject({
+      code: 'RATE_LIMIT_EXCEEDED',
+      message: expect.stringContaining('at most 1 whole spans (trace.span) per second'),
+    });
     await expect(limiter.take('a')).resolves.toBeUndefined();
   });
 });

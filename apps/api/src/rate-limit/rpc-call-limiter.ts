@@ -10,7 +10,10 @@ import { SlidingWindowStorage } from './sliding-window.storage';
 export class RpcCallLimiter {
   constructor(
     private readonly storage = new SlidingWindowStorage(),
-    private readonly limits: Record<RpcCallKind, number> = { heavy: RPC_LIMITS.heavyCallsPerSecondPerSession, wholeSpan: RPC_LIMITS.wholeSpansPerSecondPerSession },
+    private readonly limits: Record<RpcCallKind, number> = {
+      heavy: RPC_LIMITS.heavyCallsPerSecondPerSession,
+      wholeSpan: RPC_LIMITS.wholeSpansPerSecondPerSession,
+    },
   ) {}
 
   /** Counts one call of the session in the bucket of its kind, or refuses it with 429 and Retry-After. */
@@ -18,7 +21,11 @@ export class RpcCallLimiter {
     const limit = this.limits[kind];
     const record = await this.storage.increment(`rpc-${kind}:${sessionId}`, RATE_LIMIT_WINDOW_MS, limit);
     if (record.isBlocked) {
-      throw new DomainError('RATE_LIMIT_EXCEEDED', `Rate limit exceeded: at most ${limit} ${WHAT[kind]} per second per session, retry after 1 second`, { 'Retry-After': '1' });
+      throw new DomainError(
+        'RATE_LIMIT_EXCEEDED',
+        `Rate limit exceeded: at most ${limit} ${WHAT[kind]} per second per session, retry after 1 second`,
+        { 'Retry-After': '1' },
+      );
     }
   }
 }

@@ -35,7 +35,13 @@ export class SlidingWindowStorage implements ThrottlerStorage {
     if (!log) this.logs.set(key, (log = new SlidingWindowLog()));
     const { allowed, count, resetAtMs } = log.hit(now, limit, ttlMs);
     const secondsLeft = Math.max(0, resetAtMs - now) / 1_000;
-    return { totalHits: allowed ? count : count + 1, timeToExpire: secondsLeft, isBlocked: !allowed, timeToBlockExpire: allowed ? 0 : secondsLeft, resetAtMs };
+    return {
+      totalHits: allowed ? count : count + 1,
+      timeToExpire: secondsLeft,
+      isBlocked: !allowed,
+      timeToBlockExpire: allowed ? 0 : secondsLeft,
+      resetAtMs,
+    };
   }
 
   /** Keys idle for a sweep interval (longer than any window) are forgotten, so memory follows the active keys. */

@@ -1,6 +1,13 @@
 import { Injectable } from '@nestjs/common';
 import { DataSource } from 'typeorm';
-import { EVALUATOR_SCORE_SOURCE, type ObservedModel, PAYLOAD_LIMITS, type RoutingDecision, routeModel, validateRouteModelRequest } from '@app/domain';
+import {
+  EVALUATOR_SCORE_SOURCE,
+  type ObservedModel,
+  PAYLOAD_LIMITS,
+  type RoutingDecision,
+  routeModel,
+  validateRouteModelRequest,
+} from '@app/domain';
 import { type ModelWindowStats, readModelStats } from '@app/projections';
 import { assertBodyWithin } from '../http/body-limit';
 
@@ -34,6 +41,12 @@ function observedModel(s: ModelWindowStats, scoreName: string | undefined): Obse
     costUsd: s.costUsd,
     promptTokens: s.promptTokens,
     completionTokens: s.completionTokens,
-    quality: { scores: sum((c) => c.scores), numericScores: sum((c) => c.numericScores), valueSum: sum((c) => c.valueSum), judged: sum((c) => c.judged), passed: sum((c) => c.passed) },
+    quality: {
+      scores: sum((c) => c.scores),
+      numericScores: sum((c) => c.numericScores),
+      valueSum: sum((c) => c.valueSum),
+      judged: sum((c) => c.judged),
+      passed: sum((c) => c.passed),
+    },
   };
 }

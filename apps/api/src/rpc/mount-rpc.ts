@@ -58,7 +58,11 @@ export async function mountRpc(app: NestFastifyApplication): Promise<void> {
     const refusedBatch = parseError ? null : batchProblem(path);
     // A refused batch is answered as one call, so that the refusal is one error rather than one per call.
     const url = refusedBatch ? req.url.replace(/([?&])batch=1(&|$)/, '$1') : req.url;
-    const { request, error } = toRpcRequest({ url, headers: req.headers, body: !parseError && Buffer.isBuffer(req.body) ? req.body : undefined });
+    const { request, error } = toRpcRequest({
+      url,
+      headers: req.headers,
+      body: !parseError && Buffer.isBuffer(req.body) ? req.body : undefined,
+    });
     return resolveResponse({
       router,
       req: request,
@@ -71,7 +75,8 @@ export async function mountRpc(app: NestFastifyApplication): Promise<void> {
         requestId: req.id,
         session: () => {
           const token = bearerToken(req);
-          if (!token) return Promise.reject(new DomainError('UNAUTHORIZED', 'missing access token: send Authorization: Bearer <ACCESS_TOKEN>'));
+          if (!token)
+            return Promise.reject(new DomainError('UNAUTHORIZED', 'missing access token: send Authorization: Bearer <ACCESS_TOKEN>'));
           return auth.verifyAccessToken(token);
         },
       }),
@@ -80,20 +85,25 @@ export async function mountRpc(app: NestFastifyApplication): Promise<void> {
       },
     });
   };
-  await app.getHttpAdapter().getInstance().register(async (scope) => {
-    scope.removeAllContentTypeParsers();
-    scope.addContentTypeParser('*', { parseAs: 'buffer', bodyLimit: PAYLOAD_LIMITS.default }, (_req, body, done) => done(null, body));
-    // A wildcard, not `:path`: Fastify cuts a parameter at 100 characters and answered a batch of ~20 calls 404; batchProblem bounds it.
-    scope.all(`${RPC_PREFIX}/*`, async (req, reply) => {
-      // A procedure path has no slash: anything deeper is no RPC route, answered as every unknown path is.
-      if ((req.params as { '*': string })['*'].includes('/')) return reply.callNotFound();
-      return reply.send(await answer(req, null));
+  await app
+    .getHttpAdapter()
+    .getInstance()
+    .register(async (scope) => {
+      scope.removeAllContentTypeParsers();
+      scope.addContentTypeParser('*', { parseAs: 'buffer', bodyLimit: PAYLOAD_LIMITS.default }, (_req, body, done) => done(null, body));
+      // A wildcard, not `:path`: Fastify cuts a parameter at 100 characters and answered a batch of ~20 calls 404; batchProblem bounds it.
+      scope.all(`${RPC_PREFIX}/*`, async (req, reply) => {
+        // A procedure path has no slash: anything deeper is no RPC route, answered as every unknown path is.
+        if ((req.params as { '*': string })['*'].includes('/')) return reply.callNotFound();
+        return reply.send(await answer(req, null));
+      });
+      // What fails before the handler (a body over the limit, a bad Content-Length) is answered in tRPC's shape too.
+      scope.setErrorHandler(async (err, req, reply) => {
+        const known = toErrorResponse(err);
+        const error = known
+          ? (toTrpcError(new DomainError(known.code, known.message)) as TRPCError)
+          : new TRPCError({ code: 'INTERNAL_SERVER_ERROR', cause: err });
+        return reply.send(await answer(req, error));
+      });
     });
-    // What fails before the handler (a body over the limit, a bad Content-Length) is answered in tRPC's shape too.
-    scope.setErrorHandler(async (err, req, reply) => {
-      const known = toErrorResponse(err);
-      const error = known ? (toTrpcError(new DomainError(known.code, known.message)) as TRPCError) : new TRPCError({ code: 'INTERNAL_SERVER_ERROR', cause: err });
-      return reply.send(await answer(req, error));
-    });
-  });
 }

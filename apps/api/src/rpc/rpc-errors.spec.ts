@@ -53,7 +53,10 @@ describe(formatRpcError.name, () => {
   it('answers an internal error with a generic message and the request id, none of its own text, and no other error so', async () => {
     const internal = await callFailing(new Error(POSTGRES_MESSAGE));
     expect(internal.status).toBe(500);
-    expect(JSON.parse(internal.text).error).toMatchObject({ message: 'internal error (request id req-42); retry with backoff', data: { code: 'INTERNAL_SERVER_ERROR', httpStatus: 500 } });
+    expect(JSON.parse(internal.text).error).toMatchObject({
+      message: 'internal error (request id req-42); retry with backoff',
+      data: { code: 'INTERNAL_SERVER_ERROR', httpStatus: 500 },
+    });
     expect(internal.text).not.toContain('UTF8');
     expect(internal.text).not.toContain('stack');
 

@@ -45,6 +45,14 @@ export function toTrpcError(err: unknown): unknown {
  * and encodings); `onError` in mount-rpc.ts logs the real one under that id. Without a
  * context (a request tRPC could not read) there is no id to give.
  */
-export function formatRpcError<Shape extends { message: string }>({ shape, error, ctx }: { shape: Shape; error: TRPCError; ctx?: { requestId: string } }): Shape {
+export function formatRpcError<Shape extends { message: string }>({
+  shape,
+  error,
+  ctx,
+}: {
+  shape: Shape;
+  error: TRPCError;
+  ctx?: { requestId: string };
+}): Shape {
   return error.code === 'INTERNAL_SERVER_ERROR' ? { ...shape, message: internalErrorMessage(ctx?.requestId) } : shape;
 }

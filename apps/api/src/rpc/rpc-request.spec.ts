@@ -30,7 +30,9 @@ describe(toRpcRequest.name, () => {
   });
 
   it('forwards the headers that choose the answer format, and no others', () => {
-    const { request } = toRpcRequest(incoming({ headers: { 'trpc-accept': 'application/jsonl', authorization: 'Bearer t', cookie: 'c=1' } }));
+    const { request } = toRpcRequest(
+      incoming({ headers: { 'trpc-accept': 'application/jsonl', authorization: 'Bearer t', cookie: 'c=1' } }),
+    );
     expect(request.headers.get('trpc-accept')).toBe('application/jsonl');
     expect(request.headers.get('authorization')).toBeNull();
     expect(request.headers.get('cookie')).toBeNull();
@@ -40,7 +42,12 @@ describe(toRpcRequest.name, () => {
     ['a body that is not JSON', { body: '{nope' }, 'BAD_REQUEST', /not valid JSON/],
     ['a prototype-polluting key', { body: '{"__proto__":{"admin":true}}' }, 'BAD_REQUEST', /prototype/],
     ['?input= that is not JSON', { url: '/api/trpc/x?input=%7Bnope' }, 'BAD_REQUEST', /not valid JSON/],
-    ['a body of another media type', { body: 'orgId=o', headers: { 'content-type': 'application/x-www-form-urlencoded' } }, 'UNSUPPORTED_MEDIA_TYPE', /application\/json/],
+    [
+      'a body of another media type',
+      { body: 'orgId=o', headers: { 'content-type': 'application/x-www-form-urlencoded' } },
+      'UNSUPPORTED_MEDIA_TYPE',
+      /application\/json/,
+    ],
   ])('reports %s as a tRPC error, with no input passed on', async (_, given, code, message) => {
     const { request, error } = toRpcRequest(incoming(given));
     expect(error).toMatchObject({ code, message: expect.stringMatching(message) });

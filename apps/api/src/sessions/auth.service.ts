@@ -66,7 +66,14 @@ export class AuthService {
       case 'invalid':
         throw new DomainError('UNAUTHORIZED', 'refresh token is invalid or expired');
       case 'reused':
-        await this.audit.record({ orgId: null, actorUserId: outcome.userId, action: 'session.refresh_reuse', target: outcome.sessionId, details: {}, ip });
+        await this.audit.record({
+          orgId: null,
+          actorUserId: outcome.userId,
+          action: 'session.refresh_reuse',
+          target: outcome.sessionId,
+          details: {},
+          ip,
+        });
         throw new DomainError('UNAUTHORIZED', 'refresh token was already used; the session has been revoked');
       case 'rotated': {
         const user = await this.users.user(outcome.session.userId);

@@ -23,7 +23,11 @@ export class LoginThrottle implements OnModuleInit, OnModuleDestroy {
     const decision = await this.store.admit(loginAccountKey(email), Date.now());
     if (decision.admitted) return;
     const seconds = Math.max(1, Math.ceil(decision.retryAfterMs / 1_000));
-    throw new DomainError('RATE_LIMITED', `too many failed logins for this account; retry after ${seconds} second${seconds === 1 ? '' : 's'}`, { 'Retry-After': String(seconds) });
+    throw new DomainError(
+      'RATE_LIMITED',
+      `too many failed logins for this account; retry after ${seconds} second${seconds === 1 ? '' : 's'}`,
+      { 'Retry-After': String(seconds) },
+    );
   }
 
   succeeded(email: string): Promise<void> {
@@ -33,7 +37,9 @@ export class LoginThrottle implements OnModuleInit, OnModuleDestroy {
   onModuleInit(): void {
     // Rows of accounts nobody guesses at any more would otherwise stay for good.
     this.forgetting = setInterval(() => {
-      this.store.forgetBefore(Date.now(), LOGIN_THROTTLE.windowMs).catch((err: unknown) => this.logger.warn({ err }, 'forgetting old failed logins failed; next try later'));
+      this.store
+        .forgetBefore(Date.now(), LOGIN_THROTTLE.windowMs)
+        .catch((err: unknown) => this.logger.warn({ err }, 'forgetting old failed logins failed; next try later'));
     }, FORGET_EVERY_MS).unref();
   }
 

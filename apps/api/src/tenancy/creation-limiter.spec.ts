@@ -7,7 +7,11 @@ describe(CreationLimiter.name, () => {
       take();
       return null;
     } catch (err) {
-      return { code: (err as DomainError).code, retryAfter: (err as DomainError).headers['Retry-After'], message: (err as DomainError).message };
+      return {
+        code: (err as DomainError).code,
+        retryAfter: (err as DomainError).headers['Retry-After'],
+        message: (err as DomainError).message,
+      };
     }
   };
 
@@ -18,7 +22,11 @@ describe(CreationLimiter.name, () => {
       expect(refusal(() => limiter.take('a'))).toBeNull();
       clock.now += 10_000;
     }
-    expect(refusal(() => limiter.take('a'))).toEqual({ code: 'RATE_LIMIT_EXCEEDED', retryAfter: '30', message: 'a user may create at most 3 organizations, projects and API keys a minute; retry after 30 seconds' });
+    expect(refusal(() => limiter.take('a'))).toEqual({
+      code: 'RATE_LIMIT_EXCEEDED',
+      retryAfter: '30',
+      message: 'a user may create at most 3 organizations, projects and API keys a minute; retry after 30 seconds',
+    });
     expect(refusal(() => limiter.take('b'))).toBeNull();
     clock.now += 30_000;
     expect(refusal(() => limiter.take('a'))).toBeNull();

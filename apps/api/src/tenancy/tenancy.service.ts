@@ -1,6 +1,22 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { APP_CONFIG, type AppConfig } from '@app/config';
-import { ADMIN_ROLES, CREATION_RATE, DEFAULT_MAX_FREE_ORGS_PER_USER, DomainError, MAX_ACTIVE_API_KEYS_PER_PROJECT, type MemberRole, OWNER_ROLES, PLANS, TIME_ID_CURSOR, decodeCursor, keysetPage, notFound, usageReport, utcMonthOf, validationError } from '@app/domain';
+import {
+  ADMIN_ROLES,
+  CREATION_RATE,
+  DEFAULT_MAX_FREE_ORGS_PER_USER,
+  DomainError,
+  MAX_ACTIVE_API_KEYS_PER_PROJECT,
+  type MemberRole,
+  OWNER_ROLES,
+  PLANS,
+  TIME_ID_CURSOR,
+  decodeCursor,
+  keysetPage,
+  notFound,
+  usageReport,
+  utcMonthOf,
+  validationError,
+} from '@app/domain';
 import { TenancyRepository, UsageQueries } from '@app/persistence';
 import { type Actor, AccessService } from '../access/access.service';
 import { AuditPublisher } from '../audit/audit.publisher';
@@ -47,9 +63,19 @@ export class TenancyService {
     const org = await this.repo.createOrg(actor.userId, name, this.maxFreeOrgsPerUser);
     if (!org) {
       const max = this.maxFreeOrgsPerUser;
-      throw new DomainError('QUOTA_EXCEEDED', `a user may own at most ${max} Free organization${max === 1 ? '' : 's'}; upgrade one of yours to create another`);
+      throw new DomainError(
+        'QUOTA_EXCEEDED',
+        `a user may own at most ${max} Free organization${max === 1 ? '' : 's'}; upgrade one of yours to create another`,
+      );
     }
-    await this.audit.record({ orgId: org.id, actorUserId: actor.userId, action: 'organization.created', target: org.id, details: { name }, ip: actor.ip });
+    await this.audit.record({
+      orgId: org.id,
+      actorUserId: actor.userId,
+      action: 'organization.created',
+      target: org.id,
+      details: { name },
+      ip: actor.ip,
+    });
     return org;
   }
 
@@ -63,7 +89,14 @@ export class TenancyService {
     this.creations.take(actor.userId);
     const project = await this.repo.createProject(orgId, name);
     if (!project) throw validationError(`name: a project named "${name}" already exists in this organization`);
-    await this.audit.record({ orgId, actorUserId: actor.userId, action: 'project.created', target: project.id, details: { name }, ip: actor.ip });
+    await this.audit.record({
+      orgId,
+      actorUserId: actor.userId,
+      action: 'project.created',
+      target: project.id,
+      details: { name },
+      ip: actor.ip,
+    });
     return project;
   }
 
@@ -71,8 +104,19 @@ export class TenancyService {
     const orgId = await this.access.requireProjectRole(actor, projectId, ADMIN_ROLES);
     this.creations.take(actor.userId);
     const key = await this.repo.createApiKey(projectId, name, actor.userId, MAX_ACTIVE_API_KEYS_PER_PROJECT);
-    if (!key) throw new DomainError('QUOTA_EXCEEDED', `a project may have at most ${MAX_ACTIVE_API_KEYS_PER_PROJECT} active API keys; revoke one to create another`);
-    await this.audit.record({ orgId, actorUserId: actor.userId, action: 'api_key.created', target: key.id, details: { projectId, name, prefix: key.prefix }, ip: actor.ip });
+    if (!key)
+      throw new DomainError(
+        'QUOTA_EXCEEDED',
+        `a project may have at most ${MAX_ACTIVE_API_KEYS_PER_PROJECT} active API keys; revoke one to create another`,
+      );
+    await this.audit.record({
+      orgId,
+      actorUserId: actor.userId,
+      action: 'api_key.created',
+      target: key.id,
+      details: { projectId, name, prefix: key.prefix },
+      ip: actor.ip,
+    });
     return key;
   }
 
@@ -84,7 +128,14 @@ export class TenancyService {
   async revokeApiKey(actor: Actor, projectId: string, id: string) {
     const orgId = await this.access.requireProjectRole(actor, projectId, ADMIN_ROLES);
     if (!(await this.repo.revokeApiKey(projectId, id))) throw notFound(`API key ${id} not found in project ${projectId}`);
-    await this.audit.record({ orgId, actorUserId: actor.userId, action: 'api_key.revoked', target: id, details: { projectId }, ip: actor.ip });
+    await this.audit.record({
+      orgId,
+      actorUserId: actor.userId,
+      action: 'api_key.revoked',
+      target: id,
+      details: { projectId },
+      ip: actor.ip,
+    });
     return { id, revoked: true };
   }
 
@@ -110,7 +161,15 @@ export class TenancyService {
       case 'exists':
         throw validationError(`email: ${email} is already a member`);
       case 'added':
-        if (user) await this.audit.record({ orgId, actorUserId: actor.userId, action: 'member.added', target: user.id, details: { email: user.email, role }, ip: actor.ip });
+        if (user)
+          await this.audit.record({
+            orgId,
+            actorUserId: actor.userId,
+            action: 'member.added',
+            target: user.id,
+            details: { email: user.email, role },
+            ip: actor.ip,
+          });
         return { email, role };
     }
   }
@@ -129,9 +188,23 @@ export class TenancyService {
       if ((await this.repo.owners(orgId)) <= 1) throw validationError('userId: an organization keeps at least one owner');
     }
     const { revokedKeys } = await this.repo.removeMember(orgId, userId, revokeKeys);
-    await this.audit.record({ orgId, actorUserId: actor.userId, action: 'member.removed', target: userId, details: { role, revokedKeys: revokedKeys.length }, ip: actor.ip });
+    await this.audit.record({
+      orgId,
+      actorUserId: actor.userId,
+      action: 'member.removed',
+      target: userId,
+      details: { role, revokedKeys: revokedKeys.length },
+      ip: actor.ip,
+    });
     for (const key of revokedKeys) {
-      await this.audit.record({ orgId, actorUserId: actor.userId, action: 'api_key.revoked', target: key.id, details: { projectId: key.projectId, reason: 'its maker was removed from the organization' }, ip: actor.ip });
+      await this.audit.record({
+        orgId,
+        actorUserId: actor.userId,
+        action: 'api_key.revoked',
+        target: key.id,
+        details: { projectId: key.projectId, reason: 'its maker was removed from the organization' },
+        ip: actor.ip,
+      });
     }
     return { userId, removed: true, revokedKeys: revokedKeys.length };
   }
@@ -152,7 +225,11 @@ export class TenancyService {
   }
 
   private async auditPage(scope: { orgId: string } | { userId: string }, cursor?: string) {
-    const rows = await this.repo.auditLog(scope, AUDIT_PAGE + 1, cursor ? decodeCursor<[string, string]>(cursor, TIME_ID_CURSOR) : undefined);
+    const rows = await this.repo.auditLog(
+      scope,
+      AUDIT_PAGE + 1,
+      cursor ? decodeCursor<[string, string]>(cursor, TIME_ID_CURSOR) : undefined,
+    );
     const { data, nextCursor } = keysetPage(rows, AUDIT_PAGE, (row) => [row.createdAtText, row.id]);
     return { data: data.map(({ createdAtText: _, ...row }) => row), meta: { nextCursor } };
   }

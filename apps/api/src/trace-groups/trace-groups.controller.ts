@@ -28,7 +28,12 @@ export class TraceGroupsController {
   }
 
   @Get('sessions/:id')
-  async session(@Principal() principal: ApiKeyPrincipal, @Param('id') id: string, @Query() query: Record<string, unknown>, @ReadAfter() after: ReadAfter) {
+  async session(
+    @Principal() principal: ApiKeyPrincipal,
+    @Param('id') id: string,
+    @Query() query: Record<string, unknown>,
+    @ReadAfter() after: ReadAfter,
+  ) {
     await this.visibility.awaitRead(after.minSeq, after.reply);
     return this.groups.getSession(principal.projectId, id, withoutMinSeq(query));
   }

@@ -7,12 +7,20 @@ import type { TraceGroupReadsService } from './trace-group-reads.service';
 export function traceGroupRouters(reads: TraceGroupReadsService, { authed }: RpcProcedures) {
   return {
     traceSession: router({
-      list: authed.input(dto(ProjectInput)).query(({ ctx, input: { projectId, ...query } }) => reads.listSessions(ctx.actor, projectId, query)),
-      get: authed.input(dto(ProjectInput)).query(({ ctx, input: { projectId, ...query } }) => reads.getSession(ctx.actor, projectId, query)),
+      list: authed
+        .input(dto(ProjectInput))
+        .query(({ ctx, input: { projectId, ...query } }) => reads.listSessions(ctx.actor, projectId, query)),
+      get: authed
+        .input(dto(ProjectInput))
+        .query(({ ctx, input: { projectId, ...query } }) => reads.getSession(ctx.actor, projectId, query)),
     }),
     traceUser: router({
-      list: authed.input(dto(ProjectInput)).query(({ ctx, input: { projectId, ...query } }) => reads.listUsers(ctx.actor, projectId, query)),
-      get: authed.input(dto(ProjectInput)).query(({ ctx, input: { projectId, ...query } }) => reads.getUser(ctx.actor, projectId, (query as { id?: unknown }).id)),
+      list: authed
+        .input(dto(ProjectInput))
+        .query(({ ctx, input: { projectId, ...query } }) => reads.listUsers(ctx.actor, projectId, query)),
+      get: authed
+        .input(dto(ProjectInput))
+        .query(({ ctx, input: { projectId, ...query } }) => reads.getUser(ctx.actor, projectId, (query as { id?: unknown }).id)),
     }),
   };
 }

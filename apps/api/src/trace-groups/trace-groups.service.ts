@@ -1,5 +1,14 @@
 import { Injectable } from '@nestjs/common';
-import { type GroupFilter, TRACE_LIST_LIMITS, keysetPage, notFound, readGroupId, validateSessionListQuery, validateTracePageQuery, validateUserListQuery } from '@app/domain';
+import {
+  type GroupFilter,
+  TRACE_LIST_LIMITS,
+  keysetPage,
+  notFound,
+  readGroupId,
+  validateSessionListQuery,
+  validateTracePageQuery,
+  validateUserListQuery,
+} from '@app/domain';
 import { type GroupKind, type GroupRow, type GroupScoreRow, TraceGroupQueries, TraceQueries } from '@app/persistence';
 import { toScoreSummaries, toTraceResponse } from '../traces/trace.mapper';
 
@@ -7,7 +16,8 @@ const iso = (d: Date) => d.toISOString();
 
 function scoresByKey(rows: GroupScoreRow[]) {
   const byKey = new Map<string, { name: string | null; source: string | null; value: number | null; count: number }[]>();
-  for (const row of rows) byKey.set(row.key, [...(byKey.get(row.key) ?? []), { name: row.name, source: row.source, value: row.mean, count: row.count }]);
+  for (const row of rows)
+    byKey.set(row.key, [...(byKey.get(row.key) ?? []), { name: row.name, source: row.source, value: row.mean, count: row.count }]);
   return byKey;
 }
 
@@ -52,9 +62,20 @@ export class TraceGroupsService {
     const page = validateTracePageQuery(query);
     const row = await this.groups.findOne('session', projectId, id);
     if (!row) throw notFound(`session ${id} not found in this project`);
-    const [scores, rows] = await Promise.all([this.groups.scoreSummaries('session', projectId, [id]), this.groups.sessionTraces(projectId, id, { ...page, limit: page.limit + 1 })]);
+    const [scores, rows] = await Promise.all([
+      this.groups.scoreSummaries('session', projectId, [id]),
+      this.groups.sessionTraces(projectId, id, { ...page, limit: page.limit + 1 }),
+    ]);
     const { data: shown, nextCursor } = keysetPage(rows, page.limit, (t) => [t.cursor_ts, t.id]);
-    const traceScores = shown.length ? toScoreSummaries(await this.traces.scoreSummaries(projectId, shown.map((t) => t.id), TRACE_LIST_LIMITS.scoreGroups)) : new Map();
+    const traceScores = shown.length
+      ? toScoreSummaries(
+          await this.traces.scoreSummaries(
+            projectId,
+            shown.map((t) => t.id),
+            TRACE_LIST_LIMITS.scoreGroups,
+          ),
+        )
+      : new Map();
     return {
       ...toSession(row),
       scores: scoresByKey(scores).get(id) ?? [],
@@ -75,7 +96,15 @@ export class TraceGroupsService {
   private async page<T>(kind: GroupKind, projectId: string, filter: GroupFilter, shape: (row: GroupRow) => T) {
     const rows = await this.groups.list(kind, projectId, { ...filter, limit: filter.limit + 1 });
     const { data: shown, nextCursor } = keysetPage(rows, filter.limit, (row) => [row.last_ts_text, row.key]);
-    const scores = shown.length ? scoresByKey(await this.groups.scoreSummaries(kind, projectId, shown.map((r) => r.key))) : new Map();
+    const scores = shown.length
+      ? scoresByKey(
+          await this.groups.scoreSummaries(
+            kind,
+            projectId,
+            shown.map((r) => r.key),
+          ),
+        )
+      : new Map();
     return {
       data: shown.map((row) => ({ ...shape(row), scores: scores.get(row.key) ?? [] })),
       meta: { nextCursor },

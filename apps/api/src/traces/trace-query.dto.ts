@@ -1,4 +1,17 @@
-import { Optional, Required, TRACE_QUERY_LIMIT, anyJson, anyText, decimalInteger, numeric, storableText, storableTextList, text, timestampMs, uuid } from '@app/domain';
+import {
+  Optional,
+  Required,
+  TRACE_QUERY_LIMIT,
+  anyJson,
+  anyText,
+  decimalInteger,
+  numeric,
+  storableText,
+  storableTextList,
+  text,
+  timestampMs,
+  uuid,
+} from '@app/domain';
 
 const traceId = text(1, 256);
 

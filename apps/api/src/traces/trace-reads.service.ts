@@ -1,5 +1,13 @@
 import { Injectable } from '@nestjs/common';
-import { type JsonObject, ScorePageQuery, SpanPageQuery, TRACE_READ_LIMITS, TraceReadQuery, readPageQuery, validateFilterValuesQuery } from '@app/domain';
+import {
+  type JsonObject,
+  ScorePageQuery,
+  SpanPageQuery,
+  TRACE_READ_LIMITS,
+  TraceReadQuery,
+  readPageQuery,
+  validateFilterValuesQuery,
+} from '@app/domain';
 import { type Actor, AccessService } from '../access/access.service';
 import type { TraceGetInput, TraceListInput, TracePageInput, TraceSpanInput } from './trace-query.dto';
 import { TracesService } from './traces.service';
@@ -32,7 +40,12 @@ export class TraceReadsService {
   async getTrace(actor: Actor, input: TraceGetInput) {
     const page = readPageQuery(TraceReadQuery, input as unknown as JsonObject);
     await this.access.requireProjectRole(actor, input.projectId);
-    return this.traces.get(input.projectId, input.id, { limit: page.spansLimit, cursor: page.spansCursor, cursorField: 'spansCursor', bytes: TRACE_READ_LIMITS.rpc });
+    return this.traces.get(input.projectId, input.id, {
+      limit: page.spansLimit,
+      cursor: page.spansCursor,
+      cursorField: 'spansCursor',
+      bytes: TRACE_READ_LIMITS.rpc,
+    });
   }
 
   async traceSpans(actor: Actor, input: TracePageInput) {

@@ -34,7 +34,14 @@ export class TracesController {
   /** The trace with a page of spans and of scores (CONTRACT "Traces", TRACE_READ_LIMITS); `spansLimit`, `spansCursor` page the spans. */
   @Get(':id')
   get(@Principal() { projectId }: ApiKeyPrincipal, @Param('id') id: string, @Query() query: JsonObject, @ReadAfter() after: ReadAfter) {
-    return this.read(TraceReadQuery, query, after, (page) => this.traces.get(projectId, id, { limit: page.spansLimit, cursor: page.spansCursor, cursorField: 'spansCursor', bytes: TRACE_READ_LIMITS.rest }));
+    return this.read(TraceReadQuery, query, after, (page) =>
+      this.traces.get(projectId, id, {
+        limit: page.spansLimit,
+        cursor: page.spansCursor,
+        cursorField: 'spansCursor',
+        bytes: TRACE_READ_LIMITS.rest,
+      }),
+    );
   }
 
   /** A page of the trace's spans: `{data, meta: {nextCursor}}` as the trace list, `limit` and `cursor` as there. */
@@ -45,7 +52,12 @@ export class TracesController {
 
   /** One span whole, the fields a page cut included. */
   @Get(':id/spans/:spanId')
-  async span(@Principal() { projectId }: ApiKeyPrincipal, @Param('id') id: string, @Param('spanId') spanId: string, @ReadAfter() after: ReadAfter) {
+  async span(
+    @Principal() { projectId }: ApiKeyPrincipal,
+    @Param('id') id: string,
+    @Param('spanId') spanId: string,
+    @ReadAfter() after: ReadAfter,
+  ) {
     await this.visibility.awaitRead(after.minSeq, after.reply);
     return this.traces.span(projectId, id, spanId);
   }
@@ -57,7 +69,12 @@ export class TracesController {
   }
 
   /** Reads the page parameters first, so a refused one is answered without waiting for minSeq. */
-  private async read<Q extends object, R>(rules: new () => Q, query: JsonObject, after: ReadAfter, answer: (page: Q) => Promise<R>): Promise<R> {
+  private async read<Q extends object, R>(
+    rules: new () => Q,
+    query: JsonObject,
+    after: ReadAfter,
+    answer: (page: Q) => Promise<R>,
+  ): Promise<R> {
     const page = readPageQuery(rules, query);
     await this.visibility.awaitRead(after.minSeq, after.reply);
     return answer(page);

@@ -14,7 +14,9 @@ export function traceRouters(reads: TraceReadsService, { authed, heavy, wholeSpa
       span: wholeSpan.input(dto(TraceSpanInput)).query(({ ctx, input }) => reads.traceSpan(ctx.actor, input)),
       scores: heavy.input(dto(TracePageInput)).query(({ ctx, input }) => reads.traceScores(ctx.actor, input)),
       // A picker's known values: field, prefix, limit past the projectId go on for the domain's rules.
-      filterValues: authed.input(dto(ProjectInput)).query(({ ctx, input: { projectId, ...query } }) => reads.filterValues(ctx.actor, projectId, query)),
+      filterValues: authed
+        .input(dto(ProjectInput))
+        .query(({ ctx, input: { projectId, ...query } }) => reads.filterValues(ctx.actor, projectId, query)),
     }),
   };
 }

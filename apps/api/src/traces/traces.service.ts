@@ -82,13 +82,24 @@ export class TracesService {
       spanType: optional(q.spanType) && normalizeSpanType(q.spanType as string),
       model: optional(q.model),
       operation: optional(q.operation),
-      score: optional(q.scoreName) !== undefined || q.minScore !== undefined || q.maxScore !== undefined ? { name: optional(q.scoreName), min: q.minScore, max: q.maxScore } : undefined,
+      score:
+        optional(q.scoreName) !== undefined || q.minScore !== undefined || q.maxScore !== undefined
+          ? { name: optional(q.scoreName), min: q.minScore, max: q.maxScore }
+          : undefined,
       after: optional(q.cursor) ? decodeCursor<[string, string]>(q.cursor as string, TIME_ID_CURSOR) : undefined,
       limit: limit + 1,
       fieldBytes: TRACE_LIST_LIMITS.fieldBytes,
     });
     const { data: page, nextCursor } = keysetPage(rows, limit, (row) => [row.timestamp_text, row.id]);
-    const scores = page.length ? toScoreSummaries(await this.queries.scoreSummaries(projectId, page.map((r) => r.id), TRACE_LIST_LIMITS.scoreGroups)) : new Map();
+    const scores = page.length
+      ? toScoreSummaries(
+          await this.queries.scoreSummaries(
+            projectId,
+            page.map((r) => r.id),
+            TRACE_LIST_LIMITS.scoreGroups,
+          ),
+        )
+      : new Map();
     return {
       data: page.map((row) => ({ ...toTraceResponse(row), scores: scores.get(row.id) ?? [] })),
       meta: { nextCursor },
@@ -120,7 +131,12 @@ export class TracesService {
     });
   }
 
-  private withPages(row: TraceRow, spanPage: Awaited<ReturnType<TracesService['spanPage']>>, scorePage: Awaited<ReturnType<TracesService['scorePage']>>, scoreCount: number) {
+  private withPages(
+    row: TraceRow,
+    spanPage: Awaited<ReturnType<TracesService['spanPage']>>,
+    scorePage: Awaited<ReturnType<TracesService['scorePage']>>,
+    scoreCount: number,
+  ) {
     const scores = scorePage.data;
     // The page's scores at trace level; those about a span on that span too.
     const bySpan = new Map<string | null, typeof scores>();
@@ -165,17 +181,33 @@ export class TracesService {
     return row;
   }
 
-  private async spanPage(projectId: string, traceId: string, { limit = TRACE_READ_LIMITS.spans.default, cursor, cursorField, bytes }: PageRequest) {
+  private async spanPage(
+    projectId: string,
+    traceId: string,
+    { limit = TRACE_READ_LIMITS.spans.default, cursor, cursorField, bytes }: PageRequest,
+  ) {
     const after = optional(cursor) ? decodeCursor<RowPosition>(cursor as string, NULLABLE_TIME_ID_CURSOR, cursorField) : undefined;
     const { fieldBytes } = bytes;
-    const { ids, nextCursor } = pageOf(await this.queries.spanPageKeys(projectId, traceId, after, limit + 1, fieldBytes, TRACE_READ_LIMITS.rowOverheadBytes), limit, bytes);
+    const { ids, nextCursor } = pageOf(
+      await this.queries.spanPageKeys(projectId, traceId, after, limit + 1, fieldBytes, TRACE_READ_LIMITS.rowOverheadBytes),
+      limit,
+      bytes,
+    );
     const rows = ids.length ? await this.queries.spansByIds(projectId, traceId, ids, fieldBytes) : [];
     return { data: rows.map(toSpanPageResponse), meta: { nextCursor } };
   }
 
-  private async scorePage(projectId: string, traceId: string, { limit = TRACE_READ_LIMITS.scores.default, cursor, cursorField, bytes }: PageRequest) {
+  private async scorePage(
+    projectId: string,
+    traceId: string,
+    { limit = TRACE_READ_LIMITS.scores.default, cursor, cursorField, bytes }: PageRequest,
+  ) {
     const after = optional(cursor) ? decodeCursor<RowPosition>(cursor as string, NULLABLE_TIME_ID_CURSOR, cursorField) : undefined;
-    const { ids, nextCursor } = pageOf(await this.queries.scorePageKeys(projectId, traceId, after, limit + 1, TRACE_READ_LIMITS.rowOverheadBytes), limit, bytes);
+    const { ids, nextCursor } = pageOf(
+      await this.queries.scorePageKeys(projectId, traceId, after, limit + 1, TRACE_READ_LIMITS.rowOverheadBytes),
+      limit,
+      bytes,
+    );
     const rows = ids.length ? await this.queries.scoresByIds(projectId, traceId, ids) : [];
     return { data: rows.map(toScoreResponse), meta: { nextCursor } };
   }

@@ -39,10 +39,21 @@ export function registerAdminCommands(program: Command): void {
     .action(async (opts: { email: string; password: string; org: string; project: string; plan?: PlanName; json?: boolean }) => {
       const result = await withDatabase(async (ds) => {
         await assertSchemaCurrent(ds);
-        return bootstrapTenant(ds, { email: opts.email, password: opts.password, orgName: opts.org, projectName: opts.project, plan: opts.plan });
+        return bootstrapTenant(ds, {
+          email: opts.email,
+          password: opts.password,
+          orgName: opts.org,
+          projectName: opts.project,
+          plan: opts.plan,
+        });
       });
       printResult(result, !!opts.json, () =>
-        [`user     ${result.userId}`, `org      ${result.orgId}`, `project  ${result.projectId}`, `api key  ${result.apiKey}  (shown once; id ${result.apiKeyId})`].join('\n'),
+        [
+          `user     ${result.userId}`,
+          `org      ${result.orgId}`,
+          `project  ${result.projectId}`,
+          `api key  ${result.apiKey}  (shown once; id ${result.apiKeyId})`,
+        ].join('\n'),
       );
     });
 
@@ -103,7 +114,20 @@ export function registerAdminCommands(program: Command): void {
       );
       if (!run.ran) throw new CliError(`retention did not run: ${run.reason}`);
       printResult(run, !!opts.json, () =>
-        [`retention as of ${run.now}`, table(run.organizations.map((o) => [o.orgId, o.plan, `before ${o.cutoff}`, `${o.traces} traces`, `${o.spans} spans`, `${o.scores} scores`, `${o.removedMessages} messages removed`]))].join('\n'),
+        [
+          `retention as of ${run.now}`,
+          table(
+            run.organizations.map((o) => [
+              o.orgId,
+              o.plan,
+              `before ${o.cutoff}`,
+              `${o.traces} traces`,
+              `${o.spans} spans`,
+              `${o.scores} scores`,
+              `${o.removedMessages} messages removed`,
+            ]),
+          ),
+        ].join('\n'),
       );
     });
 }

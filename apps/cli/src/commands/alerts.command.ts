@@ -23,7 +23,14 @@ export function registerAlertsCommands(program: Command): void {
       printResult(monitors, !!opts.json, () =>
         monitors.length
           ? table(
-              monitors.map((m) => [m.id, m.name, m.enabled ? (m.state ?? 'pending') : 'disabled', `value ${valueText(m.value)}`, ruleText(m), `evaluated ${m.evaluatedAt ?? 'never'}`]),
+              monitors.map((m) => [
+                m.id,
+                m.name,
+                m.enabled ? (m.state ?? 'pending') : 'disabled',
+                `value ${valueText(m.value)}`,
+                ruleText(m),
+                `evaluated ${m.evaluatedAt ?? 'never'}`,
+              ]),
             )
           : 'no monitors',
       );
@@ -34,11 +41,23 @@ export function registerAlertsCommands(program: Command): void {
     .requiredOption('--id <monitorId>')
     .option('--cursor <cursor>', 'the nextCursor of the page before')
     .action(async (opts: ApiOptions & { project: string; id: string; cursor?: string }) => {
-      const page = await LoggedIn.open(opts.api).rpc.monitor.history.query({ projectId: opts.project, id: opts.id, ...(opts.cursor ? { cursor: opts.cursor } : {}) });
+      const page = await LoggedIn.open(opts.api).rpc.monitor.history.query({
+        projectId: opts.project,
+        id: opts.id,
+        ...(opts.cursor ? { cursor: opts.cursor } : {}),
+      });
       printResult(page, !!opts.json, () =>
         [
           page.data.length
-            ? table(page.data.map((h) => [h.at, `${h.previousState ?? 'pending'} → ${h.state}`, `value ${valueText(h.value)}`, `${h.comparison} ${h.threshold}`, `window ${h.windowStart} – ${h.windowEnd}`]))
+            ? table(
+                page.data.map((h) => [
+                  h.at,
+                  `${h.previousState ?? 'pending'} → ${h.state}`,
+                  `value ${valueText(h.value)}`,
+                  `${h.comparison} ${h.threshold}`,
+                  `window ${h.windowStart} – ${h.windowEnd}`,
+                ]),
+              )
             : 'no changes of state yet',
           ...(page.meta.nextCursor ? [`more: --cursor ${page.meta.nextCursor}`] : []),
         ].join('\n'),

@@ -1,5 +1,13 @@
 import type { Command } from 'commander';
-import { ChunkReader, type DeadLetter, PermanentMessageError, type StreamMessage, deadLetterOf, getDeadLetter, readDeadLetters } from '@app/eventlog';
+import {
+  ChunkReader,
+  type DeadLetter,
+  PermanentMessageError,
+  type StreamMessage,
+  deadLetterOf,
+  getDeadLetter,
+  readDeadLetters,
+} from '@app/eventlog';
 import { assertSchemaCurrent } from '@app/persistence';
 import { type DeadLetterRetry, UnknownDeadLetterError, retryDeadLetters } from '@app/projections';
 import { withDatabase } from '../database';
@@ -62,8 +70,12 @@ export function registerDlqCommands(program: Command): void {
     .option('--json', 'print JSON')
     .action(async (opts: { json?: boolean }) => {
       const letters: DeadLetter[] = [];
-      await withEventLog((nats) => readDeadLetters(nats, { withData: false }, async (msgs) => void letters.push(...msgs.map(deadLetterOf))));
-      printResult(letters, !!opts.json, () => table(letters.map((l) => [String(l.id), l.time, source(l), l.subject ?? '?', l.reason ?? ''])));
+      await withEventLog((nats) =>
+        readDeadLetters(nats, { withData: false }, async (msgs) => void letters.push(...msgs.map(deadLetterOf))),
+      );
+      printResult(letters, !!opts.json, () =>
+        table(letters.map((l) => [String(l.id), l.time, source(l), l.subject ?? '?', l.reason ?? ''])),
+      );
     });
 
   dlq
@@ -82,7 +94,9 @@ export function registerDlqCommands(program: Command): void {
 
   dlq
     .command('retry')
-    .description(`apply dead letters again through the projection that dead-lettered them, removing each applied one; exit ${DLQ_RETRY_INCOMPLETE_EXIT_CODE} when any stays`)
+    .description(
+      `apply dead letters again through the projection that dead-lettered them, removing each applied one; exit ${DLQ_RETRY_INCOMPLETE_EXIT_CODE} when any stays`,
+    )
     .option('--id <seq>', 'only this one (from dlq list); all by default', sequenceOption('--id'))
     .option('--json', 'print JSON')
     .action(async (opts: { id?: number; json?: boolean }) => {
@@ -90,14 +104,21 @@ export function registerDlqCommands(program: Command): void {
         withDatabase(async (ds) => {
           await assertSchemaCurrent(ds);
           try {
-            return await retryDeadLetters(ds, nats, { id: opts.id, onRetried: opts.json ? undefined : (r) => process.stderr.write(`${describeRetry(r)}\n`) });
+            return await retryDeadLetters(ds, nats, {
+              id: opts.id,
+              onRetried: opts.json ? undefined : (r) => process.stderr.write(`${describeRetry(r)}\n`),
+            });
           } catch (err) {
             if (err instanceof UnknownDeadLetterError) throw new CliError(err.message);
             throw err;
           }
         }),
       );
-      printResult(result, !!opts.json, () => `${result.applied} applied and removed, ${result.failed} failed again, ${result.kept} kept (no way to apply them again)`);
+      printResult(
+        result,
+        !!opts.json,
+        () => `${result.applied} applied and removed, ${result.failed} failed again, ${result.kept} kept (no way to apply them again)`,
+      );
       if (result.failed || result.kept) process.exitCode = DLQ_RETRY_INCOMPLETE_EXIT_CODE;
     });
 }

@@ -6,7 +6,15 @@ const PROJECT = '7d1c7a1e-3b7e-4c43-9d7e-2f0b8d1f6a10';
 
 /** The options commander gives for `argv`, through the real option declarations. */
 function parsed(argv: string[]): EvaluatorOptions {
-  const command = evaluatorSettingOptions(new Command().exitOverride().requiredOption('--project <id>').option('--id <id>').option('--name <name>').option('--url <url>').option('--enabled'));
+  const command = evaluatorSettingOptions(
+    new Command()
+      .exitOverride()
+      .requiredOption('--project <id>')
+      .option('--id <id>')
+      .option('--name <name>')
+      .option('--url <url>')
+      .option('--enabled'),
+  );
   command.parse(argv, { from: 'user' });
   return command.opts<EvaluatorOptions>();
 }
@@ -15,20 +23,33 @@ const inputOf = (...argv: string[]) => evaluatorInput(parsed(['--project', PROJE
 
 describe(evaluatorInput.name, () => {
   it('sends only what was given, so the API fills the defaults', () => {
-    expect(inputOf('--name', 'relevance', '--url', 'https://eval.example.com/score')).toEqual({ projectId: PROJECT, name: 'relevance', url: 'https://eval.example.com/score' });
+    expect(inputOf('--name', 'relevance', '--url', 'https://eval.example.com/score')).toEqual({
+      projectId: PROJECT,
+      name: 'relevance',
+      url: 'https://eval.example.com/score',
+    });
   });
 
   it('maps every option to its field', () => {
     const input = inputOf(
-      '--name', 'relevance',
-      '--url', 'https://eval.example.com/score',
-      '--header', 'Authorization: Bearer a:b',
-      '--header', 'X-Team:evals',
-      '--timeout-ms', '5000',
-      '--retries', '0',
-      '--span-types', 'LLM, tool',
-      '--names', 'chat,plan',
-      '--sample-rate', '0.5',
+      '--name',
+      'relevance',
+      '--url',
+      'https://eval.example.com/score',
+      '--header',
+      'Authorization: Bearer a:b',
+      '--header',
+      'X-Team:evals',
+      '--timeout-ms',
+      '5000',
+      '--retries',
+      '0',
+      '--span-types',
+      'LLM, tool',
+      '--names',
+      'chat,plan',
+      '--sample-rate',
+      '0.5',
       '--disabled',
     );
     expect(input).toEqual({

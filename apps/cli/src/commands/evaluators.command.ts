@@ -33,7 +33,12 @@ function numberOption(flag: string, value: string | undefined): number | undefin
 
 /** `a, b` → ['a', 'b']; an empty value is an empty list (`--names ''` clears the names on update). */
 const listOption = (value: string | undefined): string[] | undefined =>
-  value === undefined ? undefined : value.split(',').map((item) => item.trim()).filter(Boolean);
+  value === undefined
+    ? undefined
+    : value
+        .split(',')
+        .map((item) => item.trim())
+        .filter(Boolean);
 
 /** `--header 'Name: value'`, repeated, as curl takes it. */
 function headersOption(values: string[]): Record<string, string> | undefined {
@@ -60,7 +65,11 @@ function enabledOption({ enabled, disabled }: EvaluatorOptions): boolean | undef
  * the other values on update. Ranges and formats are checked by the API alone.
  */
 export function evaluatorInput(opts: EvaluatorOptions): RpcInputs['evaluator']['create'] & { id?: string } {
-  const filter = { spanTypes: listOption(opts.spanTypes), names: listOption(opts.names), sampleRate: numberOption('--sample-rate', opts.sampleRate) };
+  const filter = {
+    spanTypes: listOption(opts.spanTypes),
+    names: listOption(opts.names),
+    sampleRate: numberOption('--sample-rate', opts.sampleRate),
+  };
   const filterGiven = Object.values(filter).some((value) => value !== undefined);
   const fields = {
     id: opts.id,
@@ -78,7 +87,12 @@ export function evaluatorInput(opts: EvaluatorOptions): RpcInputs['evaluator']['
 /** The options create and update share. */
 export const evaluatorSettingOptions = (command: Command): Command =>
   command
-    .option('--header <header>', "a header sent with each call, as 'Name: value' (repeatable; on update, replaces them all)", (value: string, previous: string[]) => [...previous, value], [])
+    .option(
+      '--header <header>',
+      "a header sent with each call, as 'Name: value' (repeatable; on update, replaces them all)",
+      (value: string, previous: string[]) => [...previous, value],
+      [],
+    )
     .option('--timeout-ms <ms>', 'time-out of one call, 1000 to 30000 (default 10000)')
     .option('--retries <n>', 'retries on 5xx and network errors, 0 to 5 (default 1)')
     .option('--span-types <types>', 'comma-separated span types to evaluate (default LLM)')
@@ -100,12 +114,15 @@ const withSecret = (e: EvaluatorWithSecret): string =>
 export function registerEvaluatorsCommands(program: Command): void {
   const evaluators = program.command('evaluators').description("a project's webhook evaluators (needs a login)");
 
-  evaluatorSettingOptions(apiCommand(evaluators, 'create', 'add a webhook evaluator to a project').requiredOption('--project <id>').requiredOption('--name <name>').requiredOption('--url <url>')).action(
-    async (opts: EvaluatorOptions) => {
-      const evaluator = await LoggedIn.open(opts.api).rpc.evaluator.create.mutate(evaluatorInput(opts));
-      printResult(evaluator, !!opts.json, () => withSecret(evaluator));
-    },
-  );
+  evaluatorSettingOptions(
+    apiCommand(evaluators, 'create', 'add a webhook evaluator to a project')
+      .requiredOption('--project <id>')
+      .requiredOption('--name <name>')
+      .requiredOption('--url <url>'),
+  ).action(async (opts: EvaluatorOptions) => {
+    const evaluator = await LoggedIn.open(opts.api).rpc.evaluator.create.mutate(evaluatorInput(opts));
+    printResult(evaluator, !!opts.json, () => withSecret(evaluator));
+  });
 
   apiCommand(evaluators, 'list', "a project's evaluators by name; header values show as ***")
     .requiredOption('--project <id>')

@@ -31,29 +31,50 @@ export type ReadAccess = { kind: 'key'; api: ApiClient; key: string } | { kind: 
 
 /** A subcommand that reads a project's data with an API key, or else with the login session. */
 export const readCommand = (parent: Command, nameAndArgs: string, description: string): Command =>
-  keyCommand(parent, nameAndArgs, description).option('--project <id>', 'with the login session (no API key): the project to read (default: your only project, else the last one used)');
+  keyCommand(parent, nameAndArgs, description).option(
+    '--project <id>',
+    'with the login session (no API key): the project to read (default: your only project, else the last one used)',
+  );
 
-const REASONS: Record<ProjectReason, string> = { asked: '--project', only: 'your only project', last: 'the last one used; --project picks another' };
+const REASONS: Record<ProjectReason, string> = {
+  asked: '--project',
+  only: 'your only project',
+  last: 'the last one used; --project picks another',
+};
 
 /**
  * An API key when one is given (`--key`, `SPANLOG_API_KEY`), exactly as before; else the login
  * session, on the project asked for, the user's only one, or the last one used. Which project
  * and why is said on stderr, so stdout stays the answer alone (`--json`).
  */
-export async function readAccess(opts: ReadOptions, say: (line: string) => void = (line) => process.stderr.write(`spanlog: ${line}\n`)): Promise<ReadAccess> {
+export async function readAccess(
+  opts: ReadOptions,
+  say: (line: string) => void = (line) => process.stderr.write(`spanlog: ${line}\n`),
+): Promise<ReadAccess> {
   const key = opts.key ?? process.env.SPANLOG_API_KEY;
   if (key) {
-    if (opts.project !== undefined) throw new CliError('--project: an API key reads its own project; leave --project out, or leave the key out to use your login session');
+    if (opts.project !== undefined)
+      throw new CliError(
+        '--project: an API key reads its own project; leave --project out, or leave the key out to use your login session',
+      );
     return { kind: 'key', ...keyClient(opts) };
   }
-  if (!readSession()) throw new CliError('an API key or a login is needed: pass --key, set SPANLOG_API_KEY, or run spanlog login --email <email>');
+  if (!readSession())
+    throw new CliError('an API key or a login is needed: pass --key, set SPANLOG_API_KEY, or run spanlog login --email <email>');
   const me = LoggedIn.open(opts.api);
   const choices = await new SpanlogRpc(me).projects();
   const start = startingProject(choices, opts.project, readLastProject(me.api.baseUrl, me.userId));
   if (!start) {
-    if (opts.project !== undefined) throw new CliError(`--project ${opts.project}: none of your projects has this id (spanlog orgs, then spanlog projects --org <id>, lists them)`);
+    if (opts.project !== undefined)
+      throw new CliError(
+        `--project ${opts.project}: none of your projects has this id (spanlog orgs, then spanlog projects --org <id>, lists them)`,
+      );
     if (!choices.length) throw new CliError('you belong to no project yet: create one with spanlog projects or the dashboard');
-    const listed = choices.slice(0, 10).map((c) => `${c.project.id} (${c.org.name} / ${c.project.name})`).join(', ') + (choices.length > 10 ? ', …' : '');
+    const listed =
+      choices
+        .slice(0, 10)
+        .map((c) => `${c.project.id} (${c.org.name} / ${c.project.name})`)
+        .join(', ') + (choices.length > 10 ? ', …' : '');
     throw new CliError(`--project is needed: you belong to ${choices.length} projects: ${listed}`);
   }
   const { project, org } = start.choice;

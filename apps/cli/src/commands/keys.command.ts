@@ -20,7 +20,16 @@ export function registerKeysCommands(program: Command): void {
     .action(async (opts: ApiOptions & { project: string }) => {
       const listed = await LoggedIn.open(opts.api).rpc.apiKey.list.query({ projectId: opts.project });
       printResult(listed, !!opts.json, () =>
-        table(listed.map((k) => [k.id, `${k.prefix}…`, k.name, `created ${k.createdAt}`, `last used ${k.lastUsedAt ?? 'never'}`, k.revokedAt ? `revoked ${k.revokedAt}` : 'active'])),
+        table(
+          listed.map((k) => [
+            k.id,
+            `${k.prefix}…`,
+            k.name,
+            `created ${k.createdAt}`,
+            `last used ${k.lastUsedAt ?? 'never'}`,
+            k.revokedAt ? `revoked ${k.revokedAt}` : 'active',
+          ]),
+        ),
       );
     });
 

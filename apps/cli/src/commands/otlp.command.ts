@@ -20,7 +20,9 @@ export function registerOtlpCommands(program: Command): void {
   const otlp = program.command('otlp').description('OTLP/JSON exports');
   otlp
     .command('explain <file>')
-    .description('show, per span, each field with its value and the attribute it came from, and the attributes no rule used (reads the file; sends nothing)')
+    .description(
+      'show, per span, each field with its value and the attribute it came from, and the attributes no rule used (reads the file; sends nothing)',
+    )
     .option('--json', 'one JSON document on stdout')
     .action(async (file: string, opts: { json?: boolean }) => {
       const bytes = await readFile(file).catch((err: Error) => {

@@ -30,7 +30,21 @@ describe(promptPushBody.name, () => {
   });
 
   it('maps every option to its field, labels repeatable', () => {
-    expect(bodyOf('greeting', '--template', 'Hi', '--label', 'production', '--label', 'staging', '--config', '{"model":"m","t":0.2}', '--message', 'why')).toEqual({
+    expect(
+      bodyOf(
+        'greeting',
+        '--template',
+        'Hi',
+        '--label',
+        'production',
+        '--label',
+        'staging',
+        '--config',
+        '{"model":"m","t":0.2}',
+        '--message',
+        'why',
+      ),
+    ).toEqual({
       name: 'greeting',
       template: 'Hi',
       labels: ['production', 'staging'],
@@ -74,6 +88,16 @@ describe(describeVersion.name, () => {
       commitMessage: 'shorter',
       createdAt: '2026-01-01T00:00:00.000Z',
     });
-    expect(text).toBe(['g v2 [latest, production]  2026-01-01T00:00:00.000Z', '  shorter', '', 'system: Be brief.', 'user: {{q}}', '', 'config: {"model":"m"}'].join('\n'));
+    expect(text).toBe(
+      [
+        'g v2 [latest, production]  2026-01-01T00:00:00.000Z',
+        '  shorter',
+        '',
+        'system: Be brief.',
+        'user: {{q}}',
+        '',
+        'config: {"model":"m"}',
+      ].join('\n'),
+    );
   });
 });

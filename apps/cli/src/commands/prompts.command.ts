@@ -42,7 +42,8 @@ function configOption(value: string | undefined): Record<string, unknown> | unde
   } catch {
     throw new CliError('--config: must be a JSON object, e.g. \'{"model":"gpt-4o"}\'');
   }
-  if (config === null || typeof config !== 'object' || Array.isArray(config)) throw new CliError('--config: must be a JSON object, e.g. \'{"model":"gpt-4o"}\'');
+  if (config === null || typeof config !== 'object' || Array.isArray(config))
+    throw new CliError('--config: must be a JSON object, e.g. \'{"model":"gpt-4o"}\'');
   return config as Record<string, unknown>;
 }
 
@@ -52,7 +53,8 @@ function configOption(value: string | undefined): Record<string, unknown> | unde
  * names the field.
  */
 export function promptPushBody(name: string, opts: PushOptions, read: (path: string) => string = readText): Record<string, unknown> {
-  if ((opts.template === undefined) === (opts.file === undefined)) throw new CliError(opts.template === undefined ? 'give --template or --file' : 'give --template or --file, not both');
+  if ((opts.template === undefined) === (opts.file === undefined))
+    throw new CliError(opts.template === undefined ? 'give --template or --file' : 'give --template or --file, not both');
   const body: Record<string, unknown> = {
     name,
     template: opts.file === undefined ? opts.template : templateOfFile(read(opts.file)),
@@ -68,7 +70,13 @@ const heading = (v: PromptVersion): string => `${v.name} v${v.version} [${v.labe
 /** A version as a person reads it: the heading, then the text or one line per message, then the config. */
 export function describeVersion(v: PromptVersion): string {
   const template = typeof v.template === 'string' ? v.template : v.template.map((m) => `${m.role}: ${m.content}`).join('\n');
-  return [heading(v), ...(v.commitMessage ? [`  ${v.commitMessage}`] : []), '', template, ...(Object.keys(v.config).length ? ['', `config: ${JSON.stringify(v.config)}`] : [])].join('\n');
+  return [
+    heading(v),
+    ...(v.commitMessage ? [`  ${v.commitMessage}`] : []),
+    '',
+    template,
+    ...(Object.keys(v.config).length ? ['', `config: ${JSON.stringify(v.config)}`] : []),
+  ].join('\n');
 }
 
 export function registerPromptsCommands(program: Command): void {
@@ -79,9 +87,15 @@ export function registerPromptsCommands(program: Command): void {
     .option('--cursor <cursor>', 'nextCursor of the previous page')
     .action(async (opts: KeyOptions & { limit?: string; cursor?: string }) => {
       const { api, key } = keyClient(opts);
-      const page = await api.get<{ data: PromptTemplateSummary[]; meta: { nextCursor: string | null } }>(PATH, key, { limit: opts.limit, cursor: opts.cursor });
+      const page = await api.get<{ data: PromptTemplateSummary[]; meta: { nextCursor: string | null } }>(PATH, key, {
+        limit: opts.limit,
+        cursor: opts.cursor,
+      });
       printResult(page, !!opts.json, () =>
-        [table(page.data.map((t) => [t.name, `v${t.latestVersion}`, t.labels.join(','), t.updatedAt])), ...(page.meta.nextCursor ? [`more: --cursor ${page.meta.nextCursor}`] : [])].join('\n'),
+        [
+          table(page.data.map((t) => [t.name, `v${t.latestVersion}`, t.labels.join(','), t.updatedAt])),
+          ...(page.meta.nextCursor ? [`more: --cursor ${page.meta.nextCursor}`] : []),
+        ].join('\n'),
       );
     });
 
@@ -96,8 +110,16 @@ export function registerPromptsCommands(program: Command): void {
 
   keyCommand(prompts, 'push <name>', 'store a new version of a template (version 1 of a new name)')
     .option('--template <text>', 'the template text')
-    .option('--file <path>', 'read the template from a file: a JSON array of {role, content} messages is a chat template, anything else is text')
-    .option('--label <label>', 'a label to move to this version (repeatable)', (value: string, previous: string[]) => [...previous, value], [])
+    .option(
+      '--file <path>',
+      'read the template from a file: a JSON array of {role, content} messages is a chat template, anything else is text',
+    )
+    .option(
+      '--label <label>',
+      'a label to move to this version (repeatable)',
+      (value: string, previous: string[]) => [...previous, value],
+      [],
+    )
     .option('--config <json>', 'a JSON object stored with the version (model, parameters …)')
     .option('--message <text>', 'a commit message')
     .action(async (name: string, opts: PushOptions) => {

@@ -1,7 +1,13 @@
 import { SingleBar } from 'cli-progress';
 import type { Command } from 'commander';
 import { assertSchemaCurrent } from '@app/persistence';
-import { LiveTablesBusyError, REBUILDABLE_PROJECTIONS, RebuildBusyError, type RebuildTick, type RebuildableProjection } from '@app/projections';
+import {
+  LiveTablesBusyError,
+  REBUILDABLE_PROJECTIONS,
+  RebuildBusyError,
+  type RebuildTick,
+  type RebuildableProjection,
+} from '@app/projections';
 import { withDatabase } from '../database';
 import { withEventLog } from '../event-log';
 import { CliError, printResult } from '../output';
@@ -61,7 +67,8 @@ function progressBar(): { begin(): void; tick(t: RebuildTick): void; stop(): voi
 
 function describe(r: Record<string, unknown>): string {
   const seconds = `${(Number(r.durationMs) / 1000).toFixed(1)} s`;
-  if (r.projection === 'model-stats') return `rebuilt model-stats@${String(r.version)}: ${String(r.buckets)} hours of model stats counted again from the rows in ${seconds}`;
+  if (r.projection === 'model-stats')
+    return `rebuilt model-stats@${String(r.version)}: ${String(r.buckets)} hours of model stats counted again from the rows in ${seconds}`;
   const rows = r.rows
     ? Object.entries(r.rows as Record<string, number>).map(([table, n]) => `${n} rows of ${table}`)
     : [`${String(r.traces)} traces`, `${String(r.spans)} spans`, `${String(r.scores)} scores`];
@@ -75,7 +82,9 @@ export function registerRebuildCommand(program: Command): void {
   program
     .command('rebuild')
     .argument('[projections...]', `${NAMES.join(', ')} or all (the default)`)
-    .description('rebuild projections beside the live tables while they serve, and swap them in: telemetry from INGEST, usage from USAGE, audit from AUDIT, model-stats counted again from the rows (operator: DATABASE_URL / NATS_URL)')
+    .description(
+      'rebuild projections beside the live tables while they serve, and swap them in: telemetry from INGEST, usage from USAGE, audit from AUDIT, model-stats counted again from the rows (operator: DATABASE_URL / NATS_URL)',
+    )
     .option('--projection <name>', 'one projection (the same as naming it)')
     .option('--json', 'print JSON')
     .action(async (args: string[], opts: { projection?: string; json?: boolean }) => {
@@ -92,7 +101,8 @@ export function registerRebuildCommand(program: Command): void {
             }
           } catch (err) {
             if (err instanceof RebuildBusyError) throw new CliError(err.message);
-            if (err instanceof LiveTablesBusyError) throw new CliError(`${err.message}, so the rebuild was not swapped in and nothing changed; run it again`);
+            if (err instanceof LiveTablesBusyError)
+              throw new CliError(`${err.message}, so the rebuild was not swapped in and nothing changed; run it again`);
             throw err;
           } finally {
             progress.stop();

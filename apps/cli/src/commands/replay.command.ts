@@ -16,7 +16,9 @@ interface ReplayOptions {
 export function registerReplayCommand(program: Command): void {
   program
     .command('replay')
-    .description("apply one project's stored requests again from a point of INGEST: no webhook called, no usage counted twice (operator: DATABASE_URL / NATS_URL)")
+    .description(
+      "apply one project's stored requests again from a point of INGEST: no webhook called, no usage counted twice (operator: DATABASE_URL / NATS_URL)",
+    )
     .requiredOption('--project <id>', 'the project', uuidOption('--project', 'a project'))
     .option('--from-seq <n>', 'the INGEST sequence to start from', sequenceOption('--from-seq'))
     .option('--from-time <iso>', "start from the project's first request stored at or after this instant", timestampOption('--from-time'))

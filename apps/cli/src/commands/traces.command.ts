@@ -51,11 +51,17 @@ const FILTERS = {
 } as const;
 
 const traceCommand = (parent: Command, nameAndArgs: string, description: string): Command =>
-  readCommand(parent, nameAndArgs, description).option('--min-seq <token>', 'wait until the write that answered this Spanlog-Seq token is visible (with an API key)');
+  readCommand(parent, nameAndArgs, description).option(
+    '--min-seq <token>',
+    'wait until the write that answered this Spanlog-Seq token is visible (with an API key)',
+  );
 
 /** The access to read with; the RPC has no read-your-writes token, so a session read cannot wait for one. */
 function traceAccess(opts: TraceOptions): Promise<ReadAccess> {
-  if (opts.minSeq !== undefined && !(opts.key ?? process.env.SPANLOG_API_KEY)) throw new CliError('--min-seq needs an API key (--key or SPANLOG_API_KEY): the login session reads through the dashboard RPC, which does not take it');
+  if (opts.minSeq !== undefined && !(opts.key ?? process.env.SPANLOG_API_KEY))
+    throw new CliError(
+      '--min-seq needs an API key (--key or SPANLOG_API_KEY): the login session reads through the dashboard RPC, which does not take it',
+    );
   return readAccess(opts);
 }
 
@@ -69,7 +75,16 @@ const asTyped = <Input>(input: Record<string, unknown>): Input => input as Input
 /** `trace.list`'s input from the REST query: tags as a list, no minSeq. */
 function rpcListInput(projectId: string, query: Record<string, string | undefined>): RpcInputs['trace']['list'] {
   const { tags, minSeq: _minSeq, ...rest } = query;
-  return asTyped({ projectId, ...rest, ...(tags !== undefined && { tags: tags.split(',').map((t) => t.trim()).filter(Boolean) }) });
+  return asTyped({
+    projectId,
+    ...rest,
+    ...(tags !== undefined && {
+      tags: tags
+        .split(',')
+        .map((t) => t.trim())
+        .filter(Boolean),
+    }),
+  });
 }
 
 /** `trace.get`'s input from the options: a limit of digits as the number it is; anything else as sent, for the server to refuse naming the field. */
@@ -107,7 +122,10 @@ export function registerTracesCommands(program: Command): void {
       const access = await traceAccess(opts);
       const query = Object.fromEntries(Object.entries(FILTERS).map(([option, param]) => [param, opts[option as keyof typeof FILTERS]]));
       type Page = { data: TraceSummary[]; meta: { nextCursor: string | null } };
-      const page: Page = access.kind === 'key' ? await access.api.get<Page>('/api/v1/traces', access.key, query) : await access.me.rpc.trace.list.query(rpcListInput(access.projectId, query));
+      const page: Page =
+        access.kind === 'key'
+          ? await access.api.get<Page>('/api/v1/traces', access.key, query)
+          : await access.me.rpc.trace.list.query(rpcListInput(access.projectId, query));
       printResult(page, !!opts.json, () =>
         [
           table(page.data.map((t) => [t.timestamp ?? '', t.id, t.name ?? '(unnamed)', `${t.spanCount} spans`])),
@@ -123,29 +141,41 @@ export function registerTracesCommands(program: Command): void {
       const access = await traceAccess(opts);
       const trace: TracePage =
         access.kind === 'key'
-          ? await access.api.get<TracePage>(`/api/v1/traces/${encodeURIComponent(id)}`, access.key, { minSeq: opts.minSeq, spansLimit: opts.spansLimit, spansCursor: opts.spansCursor })
+          ? await access.api.get<TracePage>(`/api/v1/traces/${encodeURIComponent(id)}`, access.key, {
+              minSeq: opts.minSeq,
+              spansLimit: opts.spansLimit,
+              spansCursor: opts.spansCursor,
+            })
           : await access.me.rpc.trace.get.query(rpcGetInput(access.projectId, id, opts));
       printResult(trace, !!opts.json, () => [JSON.stringify(trace, null, 2), ...morePages(id, trace)].join('\n'));
     });
 
-  traceCommand(traces, 'span <traceId> <spanId>', 'one span whole, with the fields a page of `traces get` cut').action(async (traceId: string, spanId: string, opts: TraceOptions) => {
-    const access = await traceAccess(opts);
-    const span =
-      access.kind === 'key'
-        ? await access.api.get<unknown>(`/api/v1/traces/${encodeURIComponent(traceId)}/spans/${encodeURIComponent(spanId)}`, access.key, { minSeq: opts.minSeq })
-        : await access.me.rpc.trace.span.query({ projectId: access.projectId, traceId, spanId });
-    printResult(span, !!opts.json, () => JSON.stringify(span, null, 2));
-  });
+  traceCommand(traces, 'span <traceId> <spanId>', 'one span whole, with the fields a page of `traces get` cut').action(
+    async (traceId: string, spanId: string, opts: TraceOptions) => {
+      const access = await traceAccess(opts);
+      const span =
+        access.kind === 'key'
+          ? await access.api.get<unknown>(`/api/v1/traces/${encodeURIComponent(traceId)}/spans/${encodeURIComponent(spanId)}`, access.key, {
+              minSeq: opts.minSeq,
+            })
+          : await access.me.rpc.trace.span.query({ projectId: access.projectId, traceId, spanId });
+      printResult(span, !!opts.json, () => JSON.stringify(span, null, 2));
+    },
+  );
 }
 
 /** The lines that say what a page of `traces get` left for later, and the command that reads it. */
 export function morePages(id: string, trace: TracePage): string[] {
   const lines: string[] = [];
   if (trace.nextSpansCursor) {
-    lines.push(`${trace.spans.length} of ${trace.spanCount} spans shown; next page: spanlog traces get ${id} --spans-cursor ${trace.nextSpansCursor}`);
+    lines.push(
+      `${trace.spans.length} of ${trace.spanCount} spans shown; next page: spanlog traces get ${id} --spans-cursor ${trace.nextSpansCursor}`,
+    );
   }
   if (trace.nextScoresCursor) {
-    lines.push(`${trace.scores.length} of ${trace.scoreCount} scores shown; the rest: GET /api/v1/traces/${id}/scores?cursor=${trace.nextScoresCursor}`);
+    lines.push(
+      `${trace.scores.length} of ${trace.scoreCount} scores shown; the rest: GET /api/v1/traces/${id}/scores?cursor=${trace.nextScoresCursor}`,
+    );
   }
   return lines;
 }

@@ -19,12 +19,17 @@ export const NOT_A_TERMINAL_MESSAGE =
 
 function pollInterval(text: string): number {
   const ms = Number(text);
-  if (!Number.isInteger(ms) || ms < 250 || ms > 60_000) throw new CliError(`--interval: "${text}" must be a whole number of milliseconds from 250 to 60000`);
+  if (!Number.isInteger(ms) || ms < 250 || ms > 60_000)
+    throw new CliError(`--interval: "${text}" must be a whole number of milliseconds from 250 to 60000`);
   return ms;
 }
 
 export function registerTuiCommand(program: Command): void {
-  apiCommand(program, 'tui', 'the terminal UI: projects, live traces, span trees, API keys, usage and monitors (needs a login); opens on your only project, or the last one you opened')
+  apiCommand(
+    program,
+    'tui',
+    'the terminal UI: projects, live traces, span trees, API keys, usage and monitors (needs a login); opens on your only project, or the last one you opened',
+  )
     .option('--project <id>', 'open this project at once')
     .option('--interval <ms>', 'how often live screens read again', '2000')
     .action(async (opts: TuiOptions) => {

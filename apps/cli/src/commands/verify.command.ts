@@ -1,6 +1,13 @@
 import type { Command } from 'commander';
 import { assertSchemaCurrent } from '@app/persistence';
-import { type ProjectVerification, type RepairResult, UnknownProjectError, type Verification, repairTelemetry, verifyTelemetry } from '@app/projections';
+import {
+  type ProjectVerification,
+  type RepairResult,
+  UnknownProjectError,
+  type Verification,
+  repairTelemetry,
+  verifyTelemetry,
+} from '@app/projections';
 import { withDatabase } from '../database';
 import { withEventLog } from '../event-log';
 import { uuidOption } from '../options';
@@ -25,18 +32,25 @@ function describeProject(p: ProjectVerification): string {
 
 function describe(v: Verification, repaired: RepairResult | null): string {
   const lines = [`${v.stream} sequences ${v.fromSeq}–${v.toSeq}, applied through ${v.watermark}, ${v.projects.length} projects`];
-  if (repaired) lines.push(`repair applied ${repaired.messages} messages again${repaired.rejected ? `, ${repaired.rejected} unreadable` : ''}`);
+  if (repaired)
+    lines.push(`repair applied ${repaired.messages} messages again${repaired.rejected ? `, ${repaired.rejected} unreadable` : ''}`);
   const pending = v.projects.reduce((n, p) => n + p.pending, 0);
   if (pending) lines.push(`${pending} requests are still being applied`);
   for (const p of v.projects.filter((p) => !p.clean)) lines.push(describeProject(p));
-  lines.push(v.clean ? 'clean: every stored request is applied and its rows are present' : `${v.projects.filter((p) => !p.clean).length} projects differ`);
+  lines.push(
+    v.clean
+      ? 'clean: every stored request is applied and its rows are present'
+      : `${v.projects.filter((p) => !p.clean).length} projects differ`,
+  );
   return lines.join('\n');
 }
 
 export function registerVerifyCommand(program: Command): void {
   program
     .command('verify')
-    .description(`compare INGEST with the projections; exit ${VERIFY_DIFFERENCES_EXIT_CODE} when they differ (operator: DATABASE_URL / NATS_URL)`)
+    .description(
+      `compare INGEST with the projections; exit ${VERIFY_DIFFERENCES_EXIT_CODE} when they differ (operator: DATABASE_URL / NATS_URL)`,
+    )
     .option('--project <id>', 'one project only', uuidOption('--project', 'a project'))
     .option('--repair', 're-apply the stored requests that are missing from the projections (no webhook is called, no usage counted twice)')
     .option('--json', 'print JSON')

@@ -29,7 +29,14 @@ export interface AppProps {
 /** The letter that opens each section from anywhere inside a project. */
 export const SECTION_KEYS: Record<string, Section> = { t: 'traces', k: 'keys', u: 'usage', m: 'monitors', s: 'sessions', U: 'users' };
 
-const TITLES: Record<Section, string> = { traces: 'Traces', keys: 'Keys', usage: 'Usage', monitors: 'Monitors', sessions: 'Sessions', users: 'Users' };
+const TITLES: Record<Section, string> = {
+  traces: 'Traces',
+  keys: 'Keys',
+  usage: 'Usage',
+  monitors: 'Monitors',
+  sessions: 'Sessions',
+  users: 'Users',
+};
 
 function helpFor(screen: Screen): string {
   switch (screen.kind) {
@@ -74,12 +81,15 @@ export function App({ rpc, pollMs, projectId, lastProjectId, onProjectOpened }: 
   const traceListMemory = useRef<TraceListMemory>({ filter: {}, selectedId: undefined });
   // Set once a project is open: from then on the picker only offers.
   const opened = useRef(false);
-  const pick = useCallback((project: ProjectChoice) => {
-    opened.current = true;
-    traceListMemory.current = { filter: {}, selectedId: undefined };
-    dispatch({ kind: 'pickProject', project });
-    onProjectOpened(project);
-  }, [onProjectOpened]);
+  const pick = useCallback(
+    (project: ProjectChoice) => {
+      opened.current = true;
+      traceListMemory.current = { filter: {}, selectedId: undefined };
+      dispatch({ kind: 'pickProject', project });
+      onProjectOpened(project);
+    },
+    [onProjectOpened],
+  );
 
   useInput((input, key) => {
     if (capturing.current) return;
@@ -94,27 +104,137 @@ export function App({ rpc, pollMs, projectId, lastProjectId, onProjectOpened }: 
   const bodyHeight = Math.max(3, rows - 3);
   const project = nav.project;
   const body = (() => {
-    if (screen.kind === 'projects' || !project) return <ProjectPicker rpc={rpc} width={width} height={bodyHeight} pollMs={pollMs} preselect={projectId} lastProjectId={lastProjectId} autoOpen={!opened.current} onPick={pick} />;
+    if (screen.kind === 'projects' || !project)
+      return (
+        <ProjectPicker
+          rpc={rpc}
+          width={width}
+          height={bodyHeight}
+          pollMs={pollMs}
+          preselect={projectId}
+          lastProjectId={lastProjectId}
+          autoOpen={!opened.current}
+          onPick={pick}
+        />
+      );
     const projectKey = project.project.id;
     switch (screen.kind) {
       case 'traces':
-        return <TraceList key={projectKey} rpc={rpc} memory={traceListMemory.current} projectId={projectKey} width={width} height={bodyHeight} pollMs={pollMs} setCapturing={setCapturing} onOpen={(traceId) => dispatch({ kind: 'openTrace', traceId })} onBack={back} />;
+        return (
+          <TraceList
+            key={projectKey}
+            rpc={rpc}
+            memory={traceListMemory.current}
+            projectId={projectKey}
+            width={width}
+            height={bodyHeight}
+            pollMs={pollMs}
+            setCapturing={setCapturing}
+            onOpen={(traceId) => dispatch({ kind: 'openTrace', traceId })}
+            onBack={back}
+          />
+        );
       case 'trace':
-        return <TraceView key={screen.traceId} rpc={rpc} projectId={projectKey} traceId={screen.traceId} width={width} height={bodyHeight} pollMs={pollMs} onBack={back} />;
+        return (
+          <TraceView
+            key={screen.traceId}
+            rpc={rpc}
+            projectId={projectKey}
+            traceId={screen.traceId}
+            width={width}
+            height={bodyHeight}
+            pollMs={pollMs}
+            onBack={back}
+          />
+        );
       case 'keys':
-        return <Keys key={projectKey} rpc={rpc} projectId={projectKey} width={width} height={bodyHeight} pollMs={pollMs} setCapturing={setCapturing} onBack={back} />;
+        return (
+          <Keys
+            key={projectKey}
+            rpc={rpc}
+            projectId={projectKey}
+            width={width}
+            height={bodyHeight}
+            pollMs={pollMs}
+            setCapturing={setCapturing}
+            onBack={back}
+          />
+        );
       case 'usage':
-        return <Usage key={projectKey} rpc={rpc} orgId={project.org.id} orgName={project.org.name} width={width} height={bodyHeight} pollMs={pollMs} onBack={back} />;
+        return (
+          <Usage
+            key={projectKey}
+            rpc={rpc}
+            orgId={project.org.id}
+            orgName={project.org.name}
+            width={width}
+            height={bodyHeight}
+            pollMs={pollMs}
+            onBack={back}
+          />
+        );
       case 'monitors':
-        return <Monitors key={projectKey} rpc={rpc} projectId={projectKey} width={width} height={bodyHeight} pollMs={pollMs} onBack={back} />;
+        return (
+          <Monitors key={projectKey} rpc={rpc} projectId={projectKey} width={width} height={bodyHeight} pollMs={pollMs} onBack={back} />
+        );
       case 'sessions':
-        return <GroupList key={`sessions/${projectKey}`} kind="session" rpc={rpc} projectId={projectKey} width={width} height={bodyHeight} pollMs={pollMs} onOpen={(sessionId) => dispatch({ kind: 'openSession', sessionId })} onBack={back} />;
+        return (
+          <GroupList
+            key={`sessions/${projectKey}`}
+            kind="session"
+            rpc={rpc}
+            projectId={projectKey}
+            width={width}
+            height={bodyHeight}
+            pollMs={pollMs}
+            onOpen={(sessionId) => dispatch({ kind: 'openSession', sessionId })}
+            onBack={back}
+          />
+        );
       case 'users':
-        return <GroupList key={`users/${projectKey}`} kind="user" rpc={rpc} projectId={projectKey} width={width} height={bodyHeight} pollMs={pollMs} onOpen={(userId) => dispatch({ kind: 'openUser', userId })} onBack={back} />;
+        return (
+          <GroupList
+            key={`users/${projectKey}`}
+            kind="user"
+            rpc={rpc}
+            projectId={projectKey}
+            width={width}
+            height={bodyHeight}
+            pollMs={pollMs}
+            onOpen={(userId) => dispatch({ kind: 'openUser', userId })}
+            onBack={back}
+          />
+        );
       case 'session':
-        return <GroupView key={`session/${screen.sessionId}`} kind="session" rpc={rpc} projectId={projectKey} id={screen.sessionId} width={width} height={bodyHeight} pollMs={pollMs} onOpenTrace={(traceId) => dispatch({ kind: 'openTrace', traceId })} onBack={back} />;
+        return (
+          <GroupView
+            key={`session/${screen.sessionId}`}
+            kind="session"
+            rpc={rpc}
+            projectId={projectKey}
+            id={screen.sessionId}
+            width={width}
+            height={bodyHeight}
+            pollMs={pollMs}
+            onOpenTrace={(traceId) => dispatch({ kind: 'openTrace', traceId })}
+            onBack={back}
+          />
+        );
       case 'user':
-        return <GroupView key={`user/${screen.userId}`} kind="user" rpc={rpc} projectId={projectKey} id={screen.userId} width={width} height={bodyHeight} pollMs={pollMs} onOpenTrace={(traceId) => dispatch({ kind: 'openTrace', traceId })} onBack={back} />;
+        return (
+          <GroupView
+            key={`user/${screen.userId}`}
+            kind="user"
+            rpc={rpc}
+            projectId={projectKey}
+            id={screen.userId}
+            width={width}
+            height={bodyHeight}
+            pollMs={pollMs}
+            onOpenTrace={(traceId) => dispatch({ kind: 'openTrace', traceId })}
+            onBack={back}
+          />
+        );
     }
   })();
 

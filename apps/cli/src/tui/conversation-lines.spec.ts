@@ -4,7 +4,11 @@ describe(conversationLines.name, () => {
   it('writes each turn under its role, tool calls and results with their JSON indented', () => {
     const input = [
       { role: 'system', content: 'Be brief.' },
-      { role: 'assistant', content: null, tool_calls: [{ id: 'call_1', type: 'function', function: { name: 'get_weather', arguments: '{"city":"Paris"}' } }] },
+      {
+        role: 'assistant',
+        content: null,
+        tool_calls: [{ id: 'call_1', type: 'function', function: { name: 'get_weather', arguments: '{"city":"Paris"}' } }],
+      },
       { role: 'tool', tool_call_id: 'call_1', content: '18 degrees' },
       { role: 'user', content: [{ type: 'image_url', image_url: { url: 'https://example.com/a.png' } }] },
     ];
@@ -25,7 +29,14 @@ describe(conversationLines.name, () => {
   });
 
   it('ends with the other fields of the request the messages came in', () => {
-    expect(conversationLines({ model: 'gpt-4o', messages: [{ role: 'user', content: 'Hi' }] }, 'input')).toEqual(['user:', '  Hi', 'other fields:', '  {', '    "model": "gpt-4o"', '  }']);
+    expect(conversationLines({ model: 'gpt-4o', messages: [{ role: 'user', content: 'Hi' }] }, 'input')).toEqual([
+      'user:',
+      '  Hi',
+      'other fields:',
+      '  {',
+      '    "model": "gpt-4o"',
+      '  }',
+    ]);
   });
 
   it('leaves bare strings and values of no message format to the JSON view', () => {

@@ -12,7 +12,10 @@ function partLines(part: ConversationPart): string[] {
     case 'tool-call':
       return [`→ tool call ${part.name}${part.id ? ` ${part.id}` : ''}`, ...indent(valueLines(prettyJson(part.arguments)))];
     case 'tool-result':
-      return [`← tool result${part.name ? ` ${part.name}` : ''}${part.id ? ` ${part.id}` : ''}`, ...indent(valueLines(prettyJson(part.content)))];
+      return [
+        `← tool result${part.name ? ` ${part.name}` : ''}${part.id ? ` ${part.id}` : ''}`,
+        ...indent(valueLines(prettyJson(part.content))),
+      ];
     case 'json':
       return valueLines(prettyJson(part.value));
   }
@@ -27,6 +30,9 @@ export function conversationLines(value: unknown, side: ConversationSide): strin
   if (typeof value === 'string') return undefined;
   const view = toConversation(value, side);
   if (view.kind === 'json') return undefined;
-  const turns = view.turns.flatMap((turn) => [`${turn.role}${turn.name ? ` (${turn.name})` : ''}:`, ...indent(turn.parts.flatMap(partLines))]);
+  const turns = view.turns.flatMap((turn) => [
+    `${turn.role}${turn.name ? ` (${turn.name})` : ''}:`,
+    ...indent(turn.parts.flatMap(partLines)),
+  ]);
   return view.extra ? [...turns, 'other fields:', ...indent(valueLines(prettyJson(view.extra)))] : turns;
 }

@@ -29,12 +29,19 @@ describe('group rows', () => {
   });
 
   it('sums a group up in one line: traces, duration or sessions, tokens, cost, scores, users', () => {
-    expect(groupTotalsLine('session', session, now)).toBe('3 traces · lasting 2m 02s · 360 tokens · $0.03 · last 10:02:00 · helpful=0.75 (2) · users ada');
-    expect(groupTotalsLine('user', { ...session, userIds: undefined, sessionCount: 1, scores: [] }, now)).toBe('3 traces · 1 sessions · 360 tokens · $0.03 · last 10:02:00');
+    expect(groupTotalsLine('session', session, now)).toBe(
+      '3 traces · lasting 2m 02s · 360 tokens · $0.03 · last 10:02:00 · helpful=0.75 (2) · users ada',
+    );
+    expect(groupTotalsLine('user', { ...session, userIds: undefined, sessionCount: 1, scores: [] }, now)).toBe(
+      '3 traces · 1 sessions · 360 tokens · $0.03 · last 10:02:00',
+    );
   });
 
   it('reads a trace’s input and output as turns, and anything else as its text', () => {
-    const trace = { input: [{ role: 'user', content: 'Where is parcel 42?' }], output: { role: 'assistant', content: 'In Lyon.' } } as unknown as TraceSummary;
+    const trace = {
+      input: [{ role: 'user', content: 'Where is parcel 42?' }],
+      output: { role: 'assistant', content: 'In Lyon.' },
+    } as unknown as TraceSummary;
     expect(traceTurnLines(trace)).toEqual(['user:', '  Where is parcel 42?', 'assistant:', '  In Lyon.']);
     expect(traceTurnLines({ input: 'plain question', output: null } as unknown as TraceSummary)).toEqual(['input:', '  plain question']);
   });

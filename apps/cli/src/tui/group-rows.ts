@@ -18,7 +18,18 @@ const line = (marker: string, cells: string[], width: number) => fit(`${fit(mark
 
 export function groupHeaderRow(kind: GroupKind, width: number): string {
   const c = groupColumns(width);
-  return line(' ', [fit('LAST', c.time), fit(kind === 'session' ? 'SESSION' : 'USER', c.id), fit('TRACES', c.traces, 'right'), fit(kind === 'session' ? 'DURATION' : 'SESSIONS', c.duration, 'right'), fit('TOKENS', c.tokens, 'right'), fit('COST', c.cost, 'right')], width);
+  return line(
+    ' ',
+    [
+      fit('LAST', c.time),
+      fit(kind === 'session' ? 'SESSION' : 'USER', c.id),
+      fit('TRACES', c.traces, 'right'),
+      fit(kind === 'session' ? 'DURATION' : 'SESSIONS', c.duration, 'right'),
+      fit('TOKENS', c.tokens, 'right'),
+      fit('COST', c.cost, 'right'),
+    ],
+    width,
+  );
 }
 
 export function groupRow(kind: GroupKind, g: GroupSummary, selected: boolean, width: number, now: Date): string {
@@ -55,6 +66,9 @@ export function groupTotalsLine(kind: GroupKind, g: GroupSummary, now: Date): st
 
 /** A trace of a session read as turns: its input's, then its output's (as text when no message format is recognized). */
 export function traceTurnLines(t: TraceSummary): string[] {
-  const side = (value: unknown, which: 'input' | 'output') => (value === null || value === undefined ? [] : (conversationLines(value, which) ?? [`${which}:`, ...valueLines(value).map((l) => `  ${l}`)]));
+  const side = (value: unknown, which: 'input' | 'output') =>
+    value === null || value === undefined
+      ? []
+      : (conversationLines(value, which) ?? [`${which}:`, ...valueLines(value).map((l) => `  ${l}`)]);
   return [...side(t.input, 'input'), ...side(t.output, 'output')];
 }

@@ -1,8 +1,22 @@
 import { type KeyPress, MAX_LINE_LENGTH, actionFor, editLine } from './keys';
 
 const NO_KEY: KeyPress = {
-  upArrow: false, downArrow: false, leftArrow: false, rightArrow: false, pageUp: false, pageDown: false, home: false, end: false,
-  return: false, escape: false, ctrl: false, meta: false, tab: false, shift: false, backspace: false, delete: false,
+  upArrow: false,
+  downArrow: false,
+  leftArrow: false,
+  rightArrow: false,
+  pageUp: false,
+  pageDown: false,
+  home: false,
+  end: false,
+  return: false,
+  escape: false,
+  ctrl: false,
+  meta: false,
+  tab: false,
+  shift: false,
+  backspace: false,
+  delete: false,
 };
 const press = (key: Partial<KeyPress> = {}): KeyPress => ({ ...NO_KEY, ...key });
 

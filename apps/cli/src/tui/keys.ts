@@ -67,5 +67,12 @@ export function editLine(line: LineEdit, input: string, key: KeyPress): LineResu
   if (key.ctrl || key.meta || key.upArrow || key.downArrow || key.leftArrow || key.rightArrow || key.tab) return { kind: 'editing', line };
   // eslint-disable-next-line no-control-regex -- a pasted newline or escape must not reach the prompt
   const typed = input.replace(/[\u0000-\u001f\u007f]/g, '');
-  return { kind: 'editing', line: { text: Array.from(line.text + typed).slice(0, MAX_LINE_LENGTH).join('') } };
+  return {
+    kind: 'editing',
+    line: {
+      text: Array.from(line.text + typed)
+        .slice(0, MAX_LINE_LENGTH)
+        .join(''),
+    },
+  };
 }

@@ -54,4 +54,5 @@ export function reselect(state: ListState, previousId: string | undefined, ids: 
 }
 
 /** The rows on screen. */
-export const visibleRows = <T>(rows: readonly T[], state: ListState, height: number): T[] => rows.slice(state.top, state.top + Math.max(0, height));
+export const visibleRows = <T>(rows: readonly T[], state: ListState, height: number): T[] =>
+  rows.slice(state.top, state.top + Math.max(0, height));

@@ -20,15 +20,24 @@ describe('live trace list', () => {
 
   it('takes the page as the whole list when it is the last one, so deleted traces leave', () => {
     const shown = { rows: [row('t2', 2), row('t1', 1)], nextCursor: null };
-    expect(refreshTop(shown, { rows: [row('t3', 3), row('t1', 1)], nextCursor: null })).toEqual({ rows: [row('t3', 3), row('t1', 1)], nextCursor: null });
+    expect(refreshTop(shown, { rows: [row('t3', 3), row('t1', 1)], nextCursor: null })).toEqual({
+      rows: [row('t3', 3), row('t1', 1)],
+      nextCursor: null,
+    });
   });
 
   it('takes the page and its cursor when nothing older was loaded', () => {
-    expect(refreshTop({ rows: [], nextCursor: null }, { rows: [row('t9', 9)], nextCursor: 'c' })).toEqual({ rows: [row('t9', 9)], nextCursor: 'c' });
+    expect(refreshTop({ rows: [], nextCursor: null }, { rows: [row('t9', 9)], nextCursor: 'c' })).toEqual({
+      rows: [row('t9', 9)],
+      nextCursor: 'c',
+    });
   });
 
   it('appends an older page without repeating a row already shown', () => {
-    const next = appendPage({ rows: [row('t3', 3), row('t2', 2)], nextCursor: 'c1' }, { rows: [row('t2', 2), row('t1', 1)], nextCursor: null });
+    const next = appendPage(
+      { rows: [row('t3', 3), row('t2', 2)], nextCursor: 'c1' },
+      { rows: [row('t2', 2), row('t1', 1)], nextCursor: null },
+    );
     expect(ids(next.rows)).toEqual(['t3', 't2', 't1']);
     expect(next.nextCursor).toBeNull();
   });

@@ -31,7 +31,9 @@ export function refreshTop<T extends Listed>(current: LiveList<T>, page: LiveLis
   const last = page.rows[page.rows.length - 1];
   const inPage = new Set(page.rows.map((r) => r.id));
   const older = current.rows.filter((r) => !inPage.has(r.id) && compareListed(last, r) < 0);
-  return older.length ? { rows: [...page.rows, ...older], nextCursor: current.nextCursor } : { rows: page.rows, nextCursor: page.nextCursor };
+  return older.length
+    ? { rows: [...page.rows, ...older], nextCursor: current.nextCursor }
+    : { rows: page.rows, nextCursor: page.nextCursor };
 }
 
 /** An older page appended below. */

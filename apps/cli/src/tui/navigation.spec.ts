@@ -1,7 +1,10 @@
 import { START, currentScreen, navigate, sectionOf } from './navigation';
 import type { ProjectChoice } from './spanlog-rpc';
 
-const project: ProjectChoice = { project: { id: 'p1', name: 'proj', orgId: 'o1' }, org: { id: 'o1', name: 'Org', plan: 'free', role: 'owner' } };
+const project: ProjectChoice = {
+  project: { id: 'p1', name: 'proj', orgId: 'o1' },
+  org: { id: 'o1', name: 'Org', plan: 'free', role: 'owner' },
+};
 
 describe(navigate.name, () => {
   it('opens a project on its trace list and goes back to the picker with Esc', () => {

@@ -4,7 +4,12 @@ import type { ProjectChoice } from './spanlog-rpc';
 export const SECTIONS = ['traces', 'keys', 'usage', 'monitors', 'sessions', 'users'] as const;
 export type Section = (typeof SECTIONS)[number];
 
-export type Screen = { kind: 'projects' } | { kind: Section } | { kind: 'trace'; traceId: string } | { kind: 'session'; sessionId: string } | { kind: 'user'; userId: string };
+export type Screen =
+  | { kind: 'projects' }
+  | { kind: Section }
+  | { kind: 'trace'; traceId: string }
+  | { kind: 'session'; sessionId: string }
+  | { kind: 'user'; userId: string };
 
 /** The screens walked into, the last one shown; the project picker is always at the bottom. */
 export interface Navigation {

@@ -26,7 +26,19 @@ const line = (marker: string, cells: string[], width: number) => fit(`${fit(mark
 
 export function traceHeaderRow(width: number): string {
   const c = traceColumns(width);
-  return line(' ', [fit('TIME', c.time), fit('NAME', c.name), fit('USER', c.user), fit('SPANS', c.spans, 'right'), fit('LATENCY', c.latency, 'right'), fit('TOKENS', c.tokens, 'right'), fit('COST', c.cost, 'right')], width);
+  return line(
+    ' ',
+    [
+      fit('TIME', c.time),
+      fit('NAME', c.name),
+      fit('USER', c.user),
+      fit('SPANS', c.spans, 'right'),
+      fit('LATENCY', c.latency, 'right'),
+      fit('TOKENS', c.tokens, 'right'),
+      fit('COST', c.cost, 'right'),
+    ],
+    width,
+  );
 }
 
 export function traceRow(t: TraceSummary, selected: boolean, width: number, now: Date): string {
@@ -48,14 +60,27 @@ export function traceRow(t: TraceSummary, selected: boolean, width: number, now:
 
 /** Prompt → completion tokens, or nothing for a span that used none. */
 export const spanTokens = (s: Span): string =>
-  s.promptTokens === null && s.completionTokens === null ? '' : `${formatCount(s.promptTokens ?? 0)}→${formatCount(s.completionTokens ?? 0)}`;
+  s.promptTokens === null && s.completionTokens === null
+    ? ''
+    : `${formatCount(s.promptTokens ?? 0)}→${formatCount(s.completionTokens ?? 0)}`;
 
 export const scoreText = (scores: Score[]): string =>
   scores.map((s) => `${s.name}=${typeof s.value === 'number' ? Number(s.value.toPrecision(3)) : String(s.value)}`).join(' ');
 
 export function spanHeaderRow(width: number): string {
   const c = spanColumns(width);
-  return line(' ', [fit('SPAN', c.name), fit('TYPE', c.type), fit('DURATION', c.duration, 'right'), fit('MODEL', c.model), fit('TOKENS', c.tokens, 'right'), fit('COST', c.cost, 'right')], width);
+  return line(
+    ' ',
+    [
+      fit('SPAN', c.name),
+      fit('TYPE', c.type),
+      fit('DURATION', c.duration, 'right'),
+      fit('MODEL', c.model),
+      fit('TOKENS', c.tokens, 'right'),
+      fit('COST', c.cost, 'right'),
+    ],
+    width,
+  );
 }
 
 /** A span in the tree; an error is marked in the text too, since colour may not reach the user (NO_COLOR, a screen reader). */
@@ -81,7 +106,12 @@ export function traceHeaderLines(trace: Trace, now: Date): [string, string] {
   const traceScores = trace.scores.filter((s) => s.spanId === null);
   return [
     `${trace.name ?? '(unnamed)'} · ${formatTime(trace.timestamp, now)} · ${formatDuration(trace.latencyMs)} · ${formatCount(trace.totalTokens)} tokens · ${formatCost(trace.totalCost)} · ${trace.spanCount} spans`,
-    [`id ${trace.id}`, trace.userId ? `user ${trace.userId}` : '', trace.tags?.length ? `tags ${trace.tags.join(',')}` : '', traceScores.length ? `scores ${scoreText(traceScores)}` : '']
+    [
+      `id ${trace.id}`,
+      trace.userId ? `user ${trace.userId}` : '',
+      trace.tags?.length ? `tags ${trace.tags.join(',')}` : '',
+      traceScores.length ? `scores ${scoreText(traceScores)}` : '',
+    ]
       .filter(Boolean)
       .join(' · '),
   ];
@@ -93,14 +123,21 @@ function spanSummaryLines(span: Span, trace: Trace): string[] {
   return [
     `${span.name ?? '(unnamed)'} · ${span.type ?? ''}${span.operation ? ` ${span.operation}` : ''}${span.model ? ` · ${span.model}` : ''}`,
     `start ${span.startTime ?? NONE} · ${formatDuration(durationMs(span.startTime, span.endTime))} · tokens ${spanTokens(span) || '–'} · cost ${formatCost(span.cost)}`,
-    ...(span.level && span.level !== 'DEFAULT' ? [`level ${span.level}${span.statusMessage ? `: ${oneLine(span.statusMessage)}` : ''}`] : []),
+    ...(span.level && span.level !== 'DEFAULT'
+      ? [`level ${span.level}${span.statusMessage ? `: ${oneLine(span.statusMessage)}` : ''}`]
+      : []),
     ...(scores.length ? [`scores ${scoreText(scores)}`] : []),
   ];
 }
 
 /** The panel under the tree: the selected span, with its input and output on a line each. */
 export function spanPreviewLines(span: Span, trace: Trace): string[] {
-  return [...spanSummaryLines(span, trace), `input  ${valuePreview(span.input) || '(none)'}`, `output ${valuePreview(span.output) || '(none)'}`, 'Enter: the whole input and output'];
+  return [
+    ...spanSummaryLines(span, trace),
+    `input  ${valuePreview(span.input) || '(none)'}`,
+    `output ${valuePreview(span.output) || '(none)'}`,
+    'Enter: the whole input and output',
+  ];
 }
 
 /** One span's details: what it is, then its whole input and output, line by line (messages as turns). */
@@ -108,7 +145,13 @@ export function spanDetailLines(span: Span, trace: Trace, width: number): string
   const section = (title: string) => `── ${title} ${'─'.repeat(Math.max(0, width - title.length - 4))}`;
   const input = conversationLines(span.input, 'input') ?? valueLines(span.input);
   const output = conversationLines(span.output, 'output') ?? valueLines(span.output);
-  return [...spanSummaryLines(span, trace), section('input'), ...(input.length ? input : ['(none)']), section('output'), ...(output.length ? output : ['(none)'])];
+  return [
+    ...spanSummaryLines(span, trace),
+    section('input'),
+    ...(input.length ? input : ['(none)']),
+    section('output'),
+    ...(output.length ? output : ['(none)']),
+  ];
 }
 
 /** A window in its largest whole unit: "5m", "1h", "7d". */
@@ -134,7 +177,18 @@ const numberText = (n: number | null) => (n === null ? '–' : String(Number(n.t
 
 export function monitorHeaderRow(width: number): string {
   const c = monitorColumns(width);
-  return line(' ', [fit('STATE', c.state), fit('MONITOR', c.name), fit('WATCHES', c.metric), fit('VALUE', c.value, 'right'), fit('THRESHOLD', c.threshold, 'right'), fit('CHECKED', c.evaluated)], width);
+  return line(
+    ' ',
+    [
+      fit('STATE', c.state),
+      fit('MONITOR', c.name),
+      fit('WATCHES', c.metric),
+      fit('VALUE', c.value, 'right'),
+      fit('THRESHOLD', c.threshold, 'right'),
+      fit('CHECKED', c.evaluated),
+    ],
+    width,
+  );
 }
 
 export function monitorRow(m: Monitor, selected: boolean, width: number, now: Date): string {
@@ -155,5 +209,8 @@ export function monitorRow(m: Monitor, selected: boolean, width: number, now: Da
 
 /** One change of a monitor's state: "11:59:00 NO_DATA → ALERT   value 2346 > 2000". */
 export function monitorHistoryRow(h: MonitorHistoryEntry, width: number, now: Date): string {
-  return fit(`  ${fit(formatTime(h.at, now), 11)} ${fit(`${h.previousState ?? 'new'} → ${h.state}`, 17)} value ${numberText(h.value)} ${h.comparison} ${numberText(h.threshold)}`, width);
+  return fit(
+    `  ${fit(formatTime(h.at, now), 11)} ${fit(`${h.previousState ?? 'new'} → ${h.state}`, 17)} value ${numberText(h.value)} ${h.comparison} ${numberText(h.threshold)}`,
+    width,
+  );
 }

@@ -1,13 +1,25 @@
 import { MAX_DRAWN_DEPTH, type TreeSpan, spanTree } from './span-tree';
 
 const at = (ms: number) => new Date(Date.UTC(2026, 0, 1) + ms).toISOString();
-const span = (id: string, parentId: string | null, start: number, end: number | null = null): TreeSpan => ({ id, parentId, startTime: at(start), endTime: end === null ? null : at(end) });
+const span = (id: string, parentId: string | null, start: number, end: number | null = null): TreeSpan => ({
+  id,
+  parentId,
+  startTime: at(start),
+  endTime: end === null ? null : at(end),
+});
 
 const layout = (spans: TreeSpan[]) => spanTree(spans).map((r) => `${r.prefix}${r.span.id}`);
 
 describe(spanTree.name, () => {
   it('orders children by start time under their parent and draws the tree lines', () => {
-    const spans = [span('b', 'root', 20), span('root', null, 0, 100), span('a', 'root', 10, 30), span('a1', 'a', 11), span('a2', 'a', 12), span('b1', 'b', 21)];
+    const spans = [
+      span('b', 'root', 20),
+      span('root', null, 0, 100),
+      span('a', 'root', 10, 30),
+      span('a1', 'a', 11),
+      span('a2', 'a', 12),
+      span('b1', 'b', 21),
+    ];
     expect(layout(spans)).toEqual(['root', '├─a', '│ ├─a1', '│ └─a2', '└─b', '  └─b1']);
   });
 
@@ -21,7 +33,11 @@ describe(spanTree.name, () => {
   });
 
   it('places a span without a start time (the API may answer null) without moving the others’ offsets', () => {
-    const rows = spanTree([span('root', null, 1000, 1500), { ...span('unstarted', 'root', 0), startTime: null }, span('child', 'root', 1200)]);
+    const rows = spanTree([
+      span('root', null, 1000, 1500),
+      { ...span('unstarted', 'root', 0), startTime: null },
+      span('child', 'root', 1200),
+    ]);
     expect(rows.map((r) => [r.span.id, r.offsetMs, r.durationMs])).toEqual([
       ['root', 0, 500],
       ['child', 200, null],

@@ -58,10 +58,17 @@ export function spanTree<S extends TreeSpan>(spans: readonly S[]): TreeRow<S>[] 
       const { span, depth, lines, last } = stack.pop() as (typeof stack)[number];
       if (placed.has(span.id)) continue;
       placed.add(span.id);
-      rows.push({ span, depth, prefix: drawPrefix(lines, last, depth), offsetMs: Math.max(0, startMs(span) - origin) || 0, durationMs: durationMs(span.startTime, span.endTime) });
+      rows.push({
+        span,
+        depth,
+        prefix: drawPrefix(lines, last, depth),
+        offsetMs: Math.max(0, startMs(span) - origin) || 0,
+        durationMs: durationMs(span.startTime, span.endTime),
+      });
       const kids = (children.get(span.id) ?? []).filter((k) => !placed.has(k.id));
       const childLines = depth === 0 ? [] : [...lines, !last];
-      for (let i = kids.length - 1; i >= 0; i--) stack.push({ span: kids[i], depth: depth + 1, lines: childLines, last: i === kids.length - 1 });
+      for (let i = kids.length - 1; i >= 0; i--)
+        stack.push({ span: kids[i], depth: depth + 1, lines: childLines, last: i === kids.length - 1 });
     }
   };
   for (const root of roots) walk(root);

@@ -20,12 +20,29 @@ export interface ProjectChoice {
 type TraceRow = RpcOutputs['trace']['list']['data'][number];
 type TraceDetail = RpcOutputs['trace']['get'];
 
-export type TraceSummary = Pick<TraceRow, 'id' | 'name' | 'timestamp' | 'userId' | 'tags' | 'input' | 'output' | 'spanCount' | 'totalTokens' | 'totalCost' | 'latencyMs'>;
+export type TraceSummary = Pick<
+  TraceRow,
+  'id' | 'name' | 'timestamp' | 'userId' | 'tags' | 'input' | 'output' | 'spanCount' | 'totalTokens' | 'totalCost' | 'latencyMs'
+>;
 
 /** A span as a page of `trace.get` or `trace.spans` shows it, or `trace.span` whole (without `truncated`). */
 export type Span = Pick<
   RpcOutputs['trace']['span'],
-  'id' | 'parentId' | 'name' | 'type' | 'operation' | 'model' | 'promptTokens' | 'completionTokens' | 'cost' | 'input' | 'output' | 'startTime' | 'endTime' | 'level' | 'statusMessage'
+  | 'id'
+  | 'parentId'
+  | 'name'
+  | 'type'
+  | 'operation'
+  | 'model'
+  | 'promptTokens'
+  | 'completionTokens'
+  | 'cost'
+  | 'input'
+  | 'output'
+  | 'startTime'
+  | 'endTime'
+  | 'level'
+  | 'statusMessage'
 > &
   Pick<TraceDetail['spans'][number], 'truncated'>;
 
@@ -66,7 +83,11 @@ export class SpanlogRpc {
   async projects(): Promise<ProjectChoice[]> {
     const { rpc } = this.me;
     const organizations = await rpc.organization.list.query();
-    const lists = await Promise.all(organizations.map((org) => rpc.project.list.query({ orgId: org.id }).then((projects) => projects.map((project) => ({ project, org })))));
+    const lists = await Promise.all(
+      organizations.map((org) =>
+        rpc.project.list.query({ orgId: org.id }).then((projects) => projects.map((project) => ({ project, org }))),
+      ),
+    );
     return lists.flat();
   }
 

@@ -23,7 +23,10 @@ describe(parseTraceFilter.name, () => {
 
   it('reads back every filter it writes', () => {
     const value = fc.string({ minLength: 1, unit: 'grapheme' });
-    const filter: fc.Arbitrary<TraceFilter> = fc.record({ name: value, userId: value, tags: fc.array(value, { minLength: 1, maxLength: 3 }) }, { requiredKeys: [] });
+    const filter: fc.Arbitrary<TraceFilter> = fc.record(
+      { name: value, userId: value, tags: fc.array(value, { minLength: 1, maxLength: 3 }) },
+      { requiredKeys: [] },
+    );
     fc.assert(fc.property(filter, (f) => expect(parseTraceFilter(formatTraceFilter(f))).toEqual({ ok: true, filter: f })));
   });
 
@@ -40,6 +43,8 @@ describe(parseTraceFilter.name, () => {
 
 describe(formatTraceFilter.name, () => {
   it('writes plain values bare and quotes the rest', () => {
-    expect(formatTraceFilter({ name: 'two words', userId: 'alice', tags: ['a"b', 'prod'] })).toBe('name:"two words" user:alice tag:"a\\"b" tag:prod');
+    expect(formatTraceFilter({ name: 'two words', userId: 'alice', tags: ['a"b', 'prod'] })).toBe(
+      'name:"two words" user:alice tag:"a\\"b" tag:prod',
+    );
   });
 });

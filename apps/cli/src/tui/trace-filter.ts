@@ -100,4 +100,5 @@ export function formatTraceFilter(filter: TraceFilter): string {
   ].join(' ');
 }
 
-export const isEmptyFilter = (filter: TraceFilter): boolean => filter.name === undefined && filter.userId === undefined && !filter.tags?.length;
+export const isEmptyFilter = (filter: TraceFilter): boolean =>
+  filter.name === undefined && filter.userId === undefined && !filter.tags?.length;

@@ -3,7 +3,21 @@ import { ink } from './ink';
 import { fit } from './text';
 
 /** One screen line, cut to the width (never wrapped); the selected row in reverse video. */
-export function Line({ text, width, selected = false, color, dim = false, bold = false }: { text: string; width: number; selected?: boolean; color?: string; dim?: boolean; bold?: boolean }) {
+export function Line({
+  text,
+  width,
+  selected = false,
+  color,
+  dim = false,
+  bold = false,
+}: {
+  text: string;
+  width: number;
+  selected?: boolean;
+  color?: string;
+  dim?: boolean;
+  bold?: boolean;
+}) {
   const { Text } = ink();
   return (
     <Text wrap="truncate-end" inverse={selected} color={color} dimColor={dim} bold={bold}>

@@ -1,5 +1,12 @@
 import type { DataSource } from 'typeorm';
-import { type EvaluatedSpan, type EvaluationResult, type EvaluatorSettings, evalDeferralDelayMs, evalRunQuotaDecision, utcMonthOf } from '@app/domain';
+import {
+  type EvaluatedSpan,
+  type EvaluationResult,
+  type EvaluatorSettings,
+  evalDeferralDelayMs,
+  evalRunQuotaDecision,
+  utcMonthOf,
+} from '@app/domain';
 import { EvalJobs, UsageOutbox } from '@app/persistence';
 
 /** A job cleared to run: what the call needs, but its evaluator's secrets (EvaluatorStore.secrets). */
@@ -28,7 +35,12 @@ export type ClaimedJob =
  * its quota is not taken. The decisions themselves are libs/domain's (`evalRunQuotaDecision`,
  * `evalDeferralDelayMs`).
  */
-export async function claimEvalJob(db: DataSource, jobId: string, nowMs: number, admit: (url: string) => boolean = () => true): Promise<ClaimedJob> {
+export async function claimEvalJob(
+  db: DataSource,
+  jobId: string,
+  nowMs: number,
+  admit: (url: string) => boolean = () => true,
+): Promise<ClaimedJob> {
   return db.transaction(async (m) => {
     const jobs = new EvalJobs(m);
     const job = await jobs.readToClaim(jobId);

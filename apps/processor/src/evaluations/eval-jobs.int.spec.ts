@@ -25,18 +25,31 @@ describe('evaluation jobs', () => {
     const id = randomUUID();
     await db.ds.query(
       `INSERT INTO spans (project_id, id, trace_id, name, type, input, output, created_at) VALUES ($1, $2, $3, $4, $5, '"q"', $6, now())`,
-      [projectId, id, randomUUID(), over.name ?? 'chat', over.type ?? 'LLM', over.output === undefined ? '"a"' : over.output === null ? null : JSON.stringify(over.output)],
+      [
+        projectId,
+        id,
+        randomUUID(),
+        over.name ?? 'chat',
+        over.type ?? 'LLM',
+        over.output === undefined ? '"a"' : over.output === null ? null : JSON.stringify(over.output),
+      ],
     );
     return { projectId, id };
   }
-  const jobsOf = async (evaluatorId: string) => db.ds.query(`SELECT id, span_id, status, reason FROM eval_jobs WHERE evaluator_id = $1 ORDER BY span_id`, [evaluatorId]);
+  const jobsOf = async (evaluatorId: string) =>
+    db.ds.query(`SELECT id, span_id, status, reason FROM eval_jobs WHERE evaluator_id = $1 ORDER BY span_id`, [evaluatorId]);
 
   it('schedules each selected span with an output once per enabled evaluator', async () => {
     const { projectId } = await tenant();
     const llm = await evaluator(projectId);
     const tools = await evaluator(projectId, { spanTypes: ['TOOL'], names: ['search'], sampleRate: 1 });
     await evaluator(projectId, { spanTypes: ['LLM'], names: [], sampleRate: 1 }, false);
-    const spans = [await span(projectId), await span(projectId, { output: null }), await span(projectId, { type: 'TOOL', name: 'search' }), await span(projectId, { type: 'TOOL', name: 'fetch' })];
+    const spans = [
+      await span(projectId),
+      await span(projectId, { output: null }),
+      await span(projectId, { type: 'TOOL', name: 'search' }),
+      await span(projectId, { type: 'TOOL', name: 'fetch' }),
+    ];
     expect(await db.ds.transaction((m) => new EvalJobs(m).schedule(spans))).toBe(2);
     expect(await db.ds.transaction((m) => new EvalJobs(m).schedule(spans))).toBe(0);
     expect((await jobsOf(llm)).map((j: { span_id: string }) => j.span_id)).toEqual([spans[0].id]);
@@ -71,7 +84,10 @@ describe('evaluation jobs', () => {
     while (moved > 0);
     const mine = published.filter((j) => j.message.evaluatorId === id);
     expect(mine).toHaveLength(2);
-    expect(mine[0]).toEqual({ message: { schema: EVAL_JOB_SCHEMA, jobId: expect.any(String), orgId, projectId, evaluatorId: id }, deferrals: 0 });
+    expect(mine[0]).toEqual({
+      message: { schema: EVAL_JOB_SCHEMA, jobId: expect.any(String), orgId, projectId, evaluatorId: id },
+      deferrals: 0,
+    });
     expect(evalJobMessageId(mine[0])).toBe(mine[0].message.jobId);
     expect((await jobsOf(id)).map((j: { status: string }) => j.status)).toEqual(['published', 'published']);
     expect(await relayEvalJobs(db.ds, 1_000, async () => undefined)).toBe(0);
@@ -95,13 +111,18 @@ describe('evaluation jobs', () => {
     const first = await span(projectId);
     const second = await span(projectId);
     await db.ds.transaction((m) => new EvalJobs(m).schedule([first, second]));
-    const [a, b] = await db.ds.query(`SELECT id FROM eval_jobs WHERE span_id = ANY($1::uuid[]) ORDER BY span_id = $2 DESC`, [[first.id, second.id], first.id]);
+    const [a, b] = await db.ds.query(`SELECT id FROM eval_jobs WHERE span_id = ANY($1::uuid[]) ORDER BY span_id = $2 DESC`, [
+      [first.id, second.id],
+      first.id,
+    ]);
 
     // Claimed at once, the two race for the last run: exactly one gets it.
     const claims = await Promise.all([claimEvalJob(db.ds, a.id, NOW), claimEvalJob(db.ds, b.id, NOW)]);
     expect(claims.map((c) => c.kind).sort()).toEqual(['run', 'skipped']);
     const skipped = claims.find((c) => c.kind === 'skipped') as { reason: string };
-    expect(skipped.reason).toMatch(/quota: the free plan's monthly quota of 500 LLM evals is used up \(500 this month\); it resets at 2026-12-01T00:00:00.000Z/);
+    expect(skipped.reason).toMatch(
+      /quota: the free plan's monthly quota of 500 LLM evals is used up \(500 this month\); it resets at 2026-12-01T00:00:00.000Z/,
+    );
     const ran = claims.find((c) => c.kind === 'run') as Extract<(typeof claims)[number], { kind: 'run' }>;
     await finishEvalJob(db.ds, ran.run, { score: 1, pass: true, reason: null, metadata: null });
     const counted = await db.ds.query(`SELECT month, metric, n FROM usage_outbox WHERE org_id = $1`, [orgId]);
@@ -130,15 +151,22 @@ describe('evaluation jobs', () => {
     const again = await claimEvalJob(db.ds, jobId, NOW);
     expect(again).toEqual(first);
     if (again.kind !== 'run') throw new Error('unreachable');
-    expect(again.run).toMatchObject({ orgId, projectId, span: { spanId: s.id, input: 'q', output: 'a' }, evaluator: { id, url: 'https://eval.example.com', timeoutMs: 10_000, retries: 1 } });
+    expect(again.run).toMatchObject({
+      orgId,
+      projectId,
+      span: { spanId: s.id, input: 'q', output: 'a' },
+      evaluator: { id, url: 'https://eval.example.com', timeoutMs: 10_000, retries: 1 },
+    });
     await finishEvalJob(db.ds, again.run, { score: 0.5, pass: false, reason: 'meh', metadata: null });
-    expect(await db.ds.query(`SELECT status, score, pass, reason FROM eval_jobs WHERE id = $1`, [jobId])).toEqual([{ status: 'done', score: 0.5, pass: false, reason: 'meh' }]);
+    expect(await db.ds.query(`SELECT status, score, pass, reason FROM eval_jobs WHERE id = $1`, [jobId])).toEqual([
+      { status: 'done', score: 0.5, pass: false, reason: 'meh' },
+    ]);
 
     // Retention takes the result with the trace; the run stays counted for the month's quota.
     await db.ds.transaction((m) => deleteTraces(m, [{ projectId, id: again.run.span.traceId, deletedAt: '2026-11-21T00:00:00Z' }]));
-    expect(await db.ds.query(`SELECT status, score, pass, reason, started_at IS NOT NULL AS started FROM eval_jobs WHERE id = $1`, [jobId])).toEqual([
-      { status: 'done', score: null, pass: null, reason: null, started: true },
-    ]);
+    expect(
+      await db.ds.query(`SELECT status, score, pass, reason, started_at IS NOT NULL AS started FROM eval_jobs WHERE id = $1`, [jobId]),
+    ).toEqual([{ status: 'done', score: null, pass: null, reason: null, started: true }]);
   });
 
   it('skips, with the reason, a job whose evaluator was disabled or whose span was deleted', async () => {
@@ -150,7 +178,10 @@ describe('evaluation jobs', () => {
     const jobs: { id: string; span_id: string }[] = await db.ds.query(`SELECT id, span_id FROM eval_jobs WHERE evaluator_id = $1`, [id]);
     const jobOf = (spanId: string) => (jobs.find((j) => j.span_id === spanId) as { id: string }).id;
     await db.ds.query(`DELETE FROM spans WHERE project_id = $1 AND id = $2`, [projectId, gone.id]);
-    expect(await claimEvalJob(db.ds, jobOf(gone.id), NOW)).toEqual({ kind: 'skipped', reason: 'the span no longer exists (deleted by retention)' });
+    expect(await claimEvalJob(db.ds, jobOf(gone.id), NOW)).toEqual({
+      kind: 'skipped',
+      reason: 'the span no longer exists (deleted by retention)',
+    });
     await db.ds.query(`UPDATE evaluators SET enabled = false WHERE id = $1`, [id]);
     expect(await claimEvalJob(db.ds, jobOf(kept.id), NOW)).toEqual({ kind: 'skipped', reason: 'the evaluator is disabled' });
     expect((await jobsOf(id)).map((j: { status: string }) => j.status)).toEqual(['skipped', 'skipped']);
@@ -174,7 +205,12 @@ describe('evaluation jobs', () => {
     expect(await claimEvalJob(db.ds, jobId, NOW, full)).toEqual({ kind: 'deferred', delayMs: 1_000 });
     expect(asked).toEqual(['https://eval.example.com']);
     const waiting = async () =>
-      (await db.ds.query(`SELECT status, deferrals, started_at, round(extract(epoch FROM available_at - now()) * 1000) AS due_in_ms FROM eval_jobs WHERE id = $1`, [jobId]))[0];
+      (
+        await db.ds.query(
+          `SELECT status, deferrals, started_at, round(extract(epoch FROM available_at - now()) * 1000) AS due_in_ms FROM eval_jobs WHERE id = $1`,
+          [jobId],
+        )
+      )[0];
     expect(await waiting()).toMatchObject({ status: 'queued', deferrals: 1, started_at: null });
     // Not before it is due; then as a message of its own, which the stream does not drop as a repeat.
     expect(await relayMine()).toEqual([]);
@@ -186,7 +222,9 @@ describe('evaluation jobs', () => {
     expect(await claimEvalJob(db.ds, jobId, NOW, full)).toEqual({ kind: 'deferred', delayMs: 2_000 });
     expect(Number((await waiting()).due_in_ms)).toBeGreaterThan(1_000);
     // Deferring took none of the Free organization's runs, and a job with room runs.
-    expect(await db.ds.query(`SELECT count(*)::int AS n FROM eval_jobs WHERE org_id = $1 AND status IN ('running', 'done')`, [orgId])).toEqual([{ n: 0 }]);
+    expect(
+      await db.ds.query(`SELECT count(*)::int AS n FROM eval_jobs WHERE org_id = $1 AND status IN ('running', 'done')`, [orgId]),
+    ).toEqual([{ n: 0 }]);
     expect((await claimEvalJob(db.ds, jobId, NOW, () => true)).kind).toBe('run');
   });
 });

@@ -43,7 +43,10 @@ export class EvaluationWorker implements OnApplicationBootstrap, BeforeApplicati
     @Inject(APP_CONFIG) config: AppConfig,
     @Inject(LOGGER) private readonly logger: Logger,
   ) {
-    this.caller = new WebhookCaller({ requireHttps: config.nodeEnv === 'production', allowPrivateNetworks: config.evaluatorAllowPrivateNetworks });
+    this.caller = new WebhookCaller({
+      requireHttps: config.nodeEnv === 'production',
+      allowPrivateNetworks: config.evaluatorAllowPrivateNetworks,
+    });
     this.publisher = new ChunkPublisher(nats.js, nats.layout.blobBucket, nats.maxMessageBytes);
   }
 
@@ -83,7 +86,10 @@ export class EvaluationWorker implements OnApplicationBootstrap, BeforeApplicati
           this.logger.info({ jobId: job.jobId, evaluatorId: job.evaluatorId, reason: claimed.reason }, 'evaluation skipped');
           return;
         case 'deferred':
-          this.logger.debug({ jobId: job.jobId, evaluatorId: job.evaluatorId, delayMs: claimed.delayMs }, 'evaluation deferred: its URL has its share of the worker');
+          this.logger.debug(
+            { jobId: job.jobId, evaluatorId: job.evaluatorId, delayMs: claimed.delayMs },
+            'evaluation deferred: its URL has its share of the worker',
+          );
           return;
         case 'finished':
           return;
@@ -101,17 +107,30 @@ export class EvaluationWorker implements OnApplicationBootstrap, BeforeApplicati
     const { result, verdict, attempts } =
       'failure' in secrets
         ? { ...secrets.failure, attempts: 0 }
-        : await this.caller.evaluate({ target: run.evaluator, secrets, messageId: run.jobId, body: webhookRequestBody(run.span, run.evaluator) }, signal);
+        : await this.caller.evaluate(
+            { target: run.evaluator, secrets, messageId: run.jobId, body: webhookRequestBody(run.span, run.evaluator) },
+            signal,
+          );
     await appendEvaluationScore(
       this.nats,
       this.publisher,
-      { jobId: run.jobId, orgId: run.orgId, projectId: run.projectId, evaluatorName: run.evaluator.name, traceId: run.span.traceId, spanId: run.span.spanId },
+      {
+        jobId: run.jobId,
+        orgId: run.orgId,
+        projectId: run.projectId,
+        evaluatorName: run.evaluator.name,
+        traceId: run.span.traceId,
+        spanId: run.span.spanId,
+      },
       result,
       new Date().toISOString(),
     );
     await this.store(() => finishEvalJob(this.ds, run, result));
     evaluatorCalls.inc({ outcome: verdict });
-    this.logger.debug({ jobId: run.jobId, evaluatorId: run.evaluator.id, score: result.score, pass: result.pass, attempts }, 'evaluation done');
+    this.logger.debug(
+      { jobId: run.jobId, evaluatorId: run.evaluator.id, score: result.score, pass: result.pass, attempts },
+      'evaluation done',
+    );
   }
 
   /**
@@ -123,7 +142,12 @@ export class EvaluationWorker implements OnApplicationBootstrap, BeforeApplicati
       return await this.store(() => this.evaluators.secrets(run.evaluator.id));
     } catch (err) {
       if (!(err instanceof SecretBoxError)) throw err;
-      return { failure: evaluationOf({ kind: 'unsendable', message: `the evaluator's headers or signing secret cannot be read: ${err.message}` }, 1) };
+      return {
+        failure: evaluationOf(
+          { kind: 'unsendable', message: `the evaluator's headers or signing secret cannot be read: ${err.message}` },
+          1,
+        ),
+      };
     }
   }
 }

@@ -41,7 +41,9 @@ describe(WebhookCaller.name, () => {
     });
   const SIGNING_SECRET = `whsec_${randomBytes(32).toString('base64')}`;
   /** One evaluation's call: the test server's URL, 2 s per attempt, 2 retries, an Authorization header, unless `over` says otherwise. */
-  const evaluator = (over: Partial<{ url: string; retries: number; timeoutMs: number; headers: Record<string, string> }> = {}): WebhookRequest => {
+  const evaluator = (
+    over: Partial<{ url: string; retries: number; timeoutMs: number; headers: Record<string, string> }> = {},
+  ): WebhookRequest => {
     const { headers, ...target } = { url, headers: { authorization: 'Bearer k' }, timeoutMs: 2_000, retries: 2, ...over };
     return { target, secrets: { headers, signingSecret: SIGNING_SECRET }, messageId: 'job-1', body };
   };
@@ -64,7 +66,9 @@ describe(WebhookCaller.name, () => {
       expect(headers['webhook-signature']).toMatch(/^v1,[A-Za-z0-9+/]{43}=$/);
       expect(new Webhook(SIGNING_SECRET).verify(sent, headers as Record<string, string>)).toEqual(body);
     }
-    expect(() => new Webhook(`whsec_${randomBytes(32).toString('base64')}`).verify(calls[0].body, calls[0].headers as Record<string, string>)).toThrow(/No matching signature/);
+    expect(() =>
+      new Webhook(`whsec_${randomBytes(32).toString('base64')}`).verify(calls[0].body, calls[0].headers as Record<string, string>),
+    ).toThrow(/No matching signature/);
   });
 
   it('retries a 5xx up to `retries` times with backoff, then scores 0 and fail', async () => {
@@ -133,7 +137,16 @@ describe(WebhookCaller.name, () => {
     handle = reply(200, { score: 1, pass: true });
     const call = await caller().evaluate(evaluator({ headers: { 'X-Key': 'clé €' }, retries: 3 }));
     expect(calls).toHaveLength(0);
-    expect(call).toEqual({ verdict: 'error', result: { score: 0, pass: false, reason: expect.stringMatching(/could not be made: Invalid character in header content \["X-Key"\]/), metadata: null }, attempts: 1 });
+    expect(call).toEqual({
+      verdict: 'error',
+      result: {
+        score: 0,
+        pass: false,
+        reason: expect.stringMatching(/could not be made: Invalid character in header content \["X-Key"\]/),
+        metadata: null,
+      },
+      attempts: 1,
+    });
   });
 
   it('gives up a call in progress when aborted, rejecting instead of scoring, so the job can run again elsewhere', async () => {

@@ -67,7 +67,10 @@ export class WebhookCaller {
     try {
       signer = new Webhook(secrets.signingSecret);
     } catch (err) {
-      return { ...evaluationOf({ kind: 'unsendable', message: `the signing secret is not usable: ${(err as Error).message}` }, 1), attempts: 1 };
+      return {
+        ...evaluationOf({ kind: 'unsendable', message: `the signing secret is not usable: ${(err as Error).message}` }, 1),
+        attempts: 1,
+      };
     }
     const payload = JSON.stringify(body);
     for (let attempt = 1; ; attempt++) {
@@ -98,7 +101,8 @@ export class WebhookCaller {
     if (parsed.protocol !== 'https:' && parsed.protocol !== 'http:') return `evaluator URL must be http(s): ${url}`;
     if (this.policy.requireHttps && parsed.protocol !== 'https:') return 'evaluator URL must use HTTPS in production';
     // The rule evaluator.create applies; request-filtering-agent applies it again to the address a host name resolves to.
-    if (!this.policy.allowPrivateNetworks && isNonPublicHost(parsed)) return `evaluator URL must not name a private, loopback, link-local or unspecified address: ${parsed.hostname}`;
+    if (!this.policy.allowPrivateNetworks && isNonPublicHost(parsed))
+      return `evaluator URL must not name a private, loopback, link-local or unspecified address: ${parsed.hostname}`;
     return null;
   }
 
@@ -114,7 +118,12 @@ export class WebhookCaller {
   }
 
   /** Resolves with what the call came to; never rejects, so no call can fail its job (SPEC 6.1 rule 2). */
-  private call({ url, timeoutMs }: WebhookTarget, headers: Record<string, string>, payload: string, signal?: AbortSignal): Promise<CallOutcome> {
+  private call(
+    { url, timeoutMs }: WebhookTarget,
+    headers: Record<string, string>,
+    payload: string,
+    signal?: AbortSignal,
+  ): Promise<CallOutcome> {
     const request = url.startsWith('https:') ? httpsRequest : httpRequest;
     return new Promise<CallOutcome>((resolve) => {
       let req: ClientRequest;
@@ -122,7 +131,12 @@ export class WebhookCaller {
         req = request(url, {
           method: 'POST',
           agent: useAgent(url, { allowPrivateIPAddress: this.policy.allowPrivateNetworks }),
-          headers: { ...headers, 'content-type': 'application/json', 'content-length': Buffer.byteLength(payload), 'user-agent': 'spanlog-evaluator/1' },
+          headers: {
+            ...headers,
+            'content-type': 'application/json',
+            'content-length': Buffer.byteLength(payload),
+            'user-agent': 'spanlog-evaluator/1',
+          },
         });
       } catch (err) {
         // Node checks the URL and every header when the request is made, and throws: a value

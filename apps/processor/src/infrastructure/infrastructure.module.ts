@@ -16,12 +16,23 @@ import { EvaluatorStore, MonitorStore, ProjectionCheckpoints, SecretBox, openDat
       inject: [APP_CONFIG, LOGGER],
       useFactory: (c: AppConfig, logger: Logger) =>
         openDataSource({ url: c.databaseUrl, poolSize: 10, applicationName: 'spanlog-processor' }, (err) =>
-          logger.warn({ err: err.message, code: (err as Error & { code?: string }).code }, 'Postgres ended a connection in use; the pool opens another'),
+          logger.warn(
+            { err: err.message, code: (err as Error & { code?: string }).code },
+            'Postgres ended a connection in use; the pool opens another',
+          ),
         ),
     },
-    { provide: NatsResources, inject: [APP_CONFIG], useFactory: (c: AppConfig) => NatsResources.open(c.natsUrl, 'spanlog-processor', c.streamPrefix) },
+    {
+      provide: NatsResources,
+      inject: [APP_CONFIG],
+      useFactory: (c: AppConfig) => NatsResources.open(c.natsUrl, 'spanlog-processor', c.streamPrefix),
+    },
     { provide: ChunkReader, inject: [NatsResources], useFactory: (n: NatsResources) => new ChunkReader(n.js, n.layout.blobBucket) },
-    { provide: EvaluatorStore, inject: [DataSource, APP_CONFIG], useFactory: (ds: DataSource, c: AppConfig) => new EvaluatorStore(ds, new SecretBox(c.secretKey)) },
+    {
+      provide: EvaluatorStore,
+      inject: [DataSource, APP_CONFIG],
+      useFactory: (ds: DataSource, c: AppConfig) => new EvaluatorStore(ds, new SecretBox(c.secretKey)),
+    },
     { provide: MonitorStore, inject: [DataSource], useFactory: (ds: DataSource) => new MonitorStore(ds) },
     { provide: ProjectionCheckpoints, inject: [DataSource], useFactory: (ds: DataSource) => new ProjectionCheckpoints(ds) },
   ],

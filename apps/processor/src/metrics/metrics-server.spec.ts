@@ -36,7 +36,9 @@ describe(MetricsServer.name, () => {
   it('stops the start with a message naming METRICS_PORT when the port is taken', async () => {
     const { port, release } = await takenPort();
     try {
-      await expect(server(port).onApplicationBootstrap()).rejects.toThrow(`cannot serve metrics on METRICS_PORT ${port} (HOST 127.0.0.1): listen EADDRINUSE`);
+      await expect(server(port).onApplicationBootstrap()).rejects.toThrow(
+        `cannot serve metrics on METRICS_PORT ${port} (HOST 127.0.0.1): listen EADDRINUSE`,
+      );
     } finally {
       release();
     }

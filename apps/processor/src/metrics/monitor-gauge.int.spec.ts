@@ -13,12 +13,24 @@ describe('monitor gauges', () => {
     expect((await monitorEvaluationAgeGauge(monitors).get()).values).toEqual([{ labels: {}, value: 0 }]);
     const { projectId } = await seedProject(ds);
     const monitor = (name: string, enabled: boolean) =>
-      monitors.create(projectId, { name, metric: 'calls', scoreName: null, filter: {}, windowSeconds: 300, comparison: '<', threshold: 1, enabled });
+      monitors.create(projectId, {
+        name,
+        metric: 'calls',
+        scoreName: null,
+        filter: {},
+        windowSeconds: 300,
+        comparison: '<',
+        threshold: 1,
+        enabled,
+      });
     const evaluated = await monitor('evaluated', true);
     const alerting = await monitor('alerting', true);
     const never = await monitor('never evaluated', true);
     const disabled = await monitor('disabled', false);
-    await ds.query(`UPDATE monitors SET state = 'OK', created_at = now() - interval '2 hours', evaluated_at = now() - interval '10 minutes' WHERE id = $1`, [evaluated.id]);
+    await ds.query(
+      `UPDATE monitors SET state = 'OK', created_at = now() - interval '2 hours', evaluated_at = now() - interval '10 minutes' WHERE id = $1`,
+      [evaluated.id],
+    );
     await ds.query(`UPDATE monitors SET state = 'ALERT', evaluated_at = now() WHERE id = ANY($1)`, [[alerting.id, disabled.id]]);
     await ds.query(`UPDATE monitors SET created_at = now() - interval '1 hour' WHERE id = $1`, [never.id]);
 

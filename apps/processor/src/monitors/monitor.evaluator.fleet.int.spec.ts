@@ -29,11 +29,14 @@ describe('monitor evaluation by a fleet', () => {
   beforeAll(async () => {
     other = createDataSource({ url: db.url, poolSize: 4 });
     await other.initialize();
-    for (const projection of [telemetryProjection, modelStatsProjection]) await new ProjectionCheckpoints(db.ds).recordServingVersion(projection.name, projection.version);
+    for (const projection of [telemetryProjection, modelStatsProjection])
+      await new ProjectionCheckpoints(db.ds).recordServingVersion(projection.name, projection.version);
     const config = { monitorIntervalMs: 60_000, monitorSettleMs: -300_000, monitorMaxLagMessages: 10_000 } as AppConfig;
     for (const [i, ds] of [db.ds, other].entries()) {
       nats.push(await openTestStreams(`monitor-fleet-test-${i}`, prefix));
-      evaluators.push(new MonitorEvaluator(ds, nats[i], new MonitorStore(ds), new ProjectionCheckpoints(ds), config, pino({ level: 'silent' })));
+      evaluators.push(
+        new MonitorEvaluator(ds, nats[i], new MonitorStore(ds), new ProjectionCheckpoints(ds), config, pino({ level: 'silent' })),
+      );
     }
   });
 
@@ -42,7 +45,16 @@ describe('monitor evaluation by a fleet', () => {
     const { projectId } = await seedProject(ds);
     // Fewer than one call in an empty project: every evaluation moves each from no state to ALERT.
     for (let i = 0; i < MONITORS; i++) {
-      await new MonitorStore(ds).create(projectId, { name: `no traffic ${i}`, metric: 'calls', scoreName: null, filter: {}, windowSeconds: 300, comparison: '<', threshold: 1, enabled: true });
+      await new MonitorStore(ds).create(projectId, {
+        name: `no traffic ${i}`,
+        metric: 'calls',
+        scoreName: null,
+        filter: {},
+        windowSeconds: 300,
+        comparison: '<',
+        threshold: 1,
+        enabled: true,
+      });
     }
 
     await Promise.all(evaluators.map((e) => e.runRound()));
@@ -53,7 +65,9 @@ describe('monitor evaluation by a fleet', () => {
       [projectId],
     );
     expect(history).toEqual({ rows: MONITORS, monitors: MONITORS });
-    const [{ alert }] = await ds.query(`SELECT count(*) FILTER (WHERE state = 'ALERT')::int AS alert FROM monitors WHERE project_id = $1`, [projectId]);
+    const [{ alert }] = await ds.query(`SELECT count(*) FILTER (WHERE state = 'ALERT')::int AS alert FROM monitors WHERE project_id = $1`, [
+      projectId,
+    ]);
     expect(alert).toBe(MONITORS);
     const audit = await nats[0].jsm.streams.info(nats[0].layout.streamName('audit'));
     expect(audit.state.messages).toBe(MONITORS);

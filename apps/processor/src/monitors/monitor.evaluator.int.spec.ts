@@ -23,24 +23,44 @@ describe('monitor evaluator guards', () => {
   beforeAll(async () => {
     nats = await openTestStreams('monitor-guards-test', testStreamPrefix('M'));
     const config = { monitorIntervalMs: 60_000, monitorSettleMs: -300_000, monitorMaxLagMessages: MAX_LAG } as AppConfig;
-    evaluator = new MonitorEvaluator(db.ds, nats, new MonitorStore(db.ds), new ProjectionCheckpoints(db.ds), config, pino({ level: 'info' }, { write: (line: string) => void logs.push(JSON.parse(line)) }));
+    evaluator = new MonitorEvaluator(
+      db.ds,
+      nats,
+      new MonitorStore(db.ds),
+      new ProjectionCheckpoints(db.ds),
+      config,
+      pino({ level: 'info' }, { write: (line: string) => void logs.push(JSON.parse(line)) }),
+    );
   });
 
   afterAll(() => closeTestStreams(nats));
 
   beforeEach(async () => {
-    for (const projection of [telemetryProjection, modelStatsProjection]) await new ProjectionCheckpoints(db.ds).recordServingVersion(projection.name, projection.version);
+    for (const projection of [telemetryProjection, modelStatsProjection])
+      await new ProjectionCheckpoints(db.ds).recordServingVersion(projection.name, projection.version);
     await db.ds.query('DELETE FROM stats_5m_dirty');
   });
 
   /** A monitor that any evaluation moves from no state to ALERT: fewer than one call in an empty project. */
   const quietMonitor = async () => {
     const { projectId } = await seedProject(db.ds);
-    const monitor = await new MonitorStore(db.ds).create(projectId, { name: 'no traffic', metric: 'calls', scoreName: null, filter: {}, windowSeconds: 300, comparison: '<', threshold: 1, enabled: true });
+    const monitor = await new MonitorStore(db.ds).create(projectId, {
+      name: 'no traffic',
+      metric: 'calls',
+      scoreName: null,
+      filter: {},
+      windowSeconds: 300,
+      comparison: '<',
+      threshold: 1,
+      enabled: true,
+    });
     return { projectId, id: monitor.id };
   };
   const stateOf = async (id: string) => {
-    const [row] = await db.ds.query('SELECT state, (SELECT count(*)::int FROM monitor_history h WHERE h.monitor_id = m.id) AS changes FROM monitors m WHERE id = $1', [id]);
+    const [row] = await db.ds.query(
+      'SELECT state, (SELECT count(*)::int FROM monitor_history h WHERE h.monitor_id = m.id) AS changes FROM monitors m WHERE id = $1',
+      [id],
+    );
     return row as { state: string | null; changes: number };
   };
 
@@ -50,21 +70,26 @@ describe('monitor evaluator guards', () => {
     expect(await stateOf(monitor.id)).toEqual({ state: 'ALERT', changes: 1 });
   });
 
-  it.each([telemetryProjection, modelStatsProjection])('skips the round while the $name projection serves an older version than the code builds', async (projection) => {
-    const monitor = await quietMonitor();
-    await new ProjectionCheckpoints(db.ds).recordServingVersion(projection.name, projection.version - 1);
-    await evaluator.runRound();
-    expect(await stateOf(monitor.id)).toEqual({ state: null, changes: 0 });
+  it.each([telemetryProjection, modelStatsProjection])(
+    'skips the round while the $name projection serves an older version than the code builds',
+    async (projection) => {
+      const monitor = await quietMonitor();
+      await new ProjectionCheckpoints(db.ds).recordServingVersion(projection.name, projection.version - 1);
+      await evaluator.runRound();
+      expect(await stateOf(monitor.id)).toEqual({ state: null, changes: 0 });
 
-    await new ProjectionCheckpoints(db.ds).recordServingVersion(projection.name, projection.version);
-    await evaluator.runRound();
-    expect(await stateOf(monitor.id)).toEqual({ state: 'ALERT', changes: 1 });
-  });
+      await new ProjectionCheckpoints(db.ds).recordServingVersion(projection.name, projection.version);
+      await evaluator.runRound();
+      expect(await stateOf(monitor.id)).toEqual({ state: 'ALERT', changes: 1 });
+    },
+  );
 
   it('skips a project whose stats bucket inside the window awaits its recount, and evaluates the others', async () => {
     const marked = await quietMonitor();
     const other = await quietMonitor();
-    await db.ds.query(`INSERT INTO stats_5m_dirty (project_id, bucket) VALUES ($1, date_bin('5 minutes', now(), 'epoch'))`, [marked.projectId]);
+    await db.ds.query(`INSERT INTO stats_5m_dirty (project_id, bucket) VALUES ($1, date_bin('5 minutes', now(), 'epoch'))`, [
+      marked.projectId,
+    ]);
     await evaluator.runRound();
     expect(await stateOf(marked.id)).toEqual({ state: null, changes: 0 });
     expect(await stateOf(other.id)).toEqual({ state: 'ALERT', changes: 1 });
@@ -76,7 +101,10 @@ describe('monitor evaluator guards', () => {
 
   it('evaluates a monitor whose project has buckets awaiting their recount only before its window', async () => {
     const monitor = await quietMonitor();
-    await db.ds.query(`INSERT INTO stats_5m_dirty (project_id, bucket) VALUES ($1, date_bin('5 minutes', now() - interval '1 hour', 'epoch'))`, [monitor.projectId]);
+    await db.ds.query(
+      `INSERT INTO stats_5m_dirty (project_id, bucket) VALUES ($1, date_bin('5 minutes', now() - interval '1 hour', 'epoch'))`,
+      [monitor.projectId],
+    );
     await evaluator.runRound();
     expect(await stateOf(monitor.id)).toEqual({ state: 'ALERT', changes: 1 });
   });
@@ -84,7 +112,9 @@ describe('monitor evaluator guards', () => {
   it('warns once about a monitor that pending recounts in its window have kept unevaluated for 10 rounds, and says when it is evaluated again', async () => {
     const monitor = await quietMonitor();
     await db.ds.query(`UPDATE monitors SET created_at = now() - interval '9 minutes' WHERE id = $1`, [monitor.id]);
-    await db.ds.query(`INSERT INTO stats_5m_dirty (project_id, bucket) VALUES ($1, date_bin('5 minutes', now(), 'epoch'))`, [monitor.projectId]);
+    await db.ds.query(`INSERT INTO stats_5m_dirty (project_id, bucket) VALUES ($1, date_bin('5 minutes', now(), 'epoch'))`, [
+      monitor.projectId,
+    ]);
     const about = () => logs.filter((l) => l.monitor === monitor.id).map((l) => [l.level, l.msg]);
     await evaluator.runRound();
     expect(about()).toEqual([]);
@@ -92,7 +122,9 @@ describe('monitor evaluator guards', () => {
     await db.ds.query(`UPDATE monitors SET created_at = now() - interval '11 minutes' WHERE id = $1`, [monitor.id]);
     await evaluator.runRound();
     await evaluator.runRound();
-    expect(about()).toEqual([[40, expect.stringMatching(/^monitor not evaluated for a while: stats in its window keep awaiting their recount/)]]);
+    expect(about()).toEqual([
+      [40, expect.stringMatching(/^monitor not evaluated for a while: stats in its window keep awaiting their recount/)],
+    ]);
     expect(await stateOf(monitor.id)).toEqual({ state: null, changes: 0 });
 
     await db.ds.query('DELETE FROM stats_5m_dirty');

@@ -7,7 +7,14 @@ import type { NatsResources } from '@app/eventlog';
 import { MonitorStore, ProjectionCheckpoints } from '@app/persistence';
 import { closeTestStreams, openTestStreams, testStreamPrefix } from '@app/eventlog/testing/test-streams';
 import { seedProject, useTestDatabase } from '@app/persistence/testing/test-database';
-import { markModelStatsDirty, modelStatsKeysOf, modelStatsProjection, refreshDirtyOverviewStats, telemetryProjection, writeTelemetry } from '@app/projections';
+import {
+  markModelStatsDirty,
+  modelStatsKeysOf,
+  modelStatsProjection,
+  refreshDirtyOverviewStats,
+  telemetryProjection,
+  writeTelemetry,
+} from '@app/projections';
 import { MonitorEvaluator } from './monitor.evaluator';
 
 const MINUTE = 60_000;
@@ -28,10 +35,18 @@ describe('monitor evaluation by settled event time', () => {
   let projectId: string;
 
   beforeAll(async () => {
-    for (const projection of [telemetryProjection, modelStatsProjection]) await new ProjectionCheckpoints(db.ds).recordServingVersion(projection.name, projection.version);
+    for (const projection of [telemetryProjection, modelStatsProjection])
+      await new ProjectionCheckpoints(db.ds).recordServingVersion(projection.name, projection.version);
     nats = await openTestStreams('monitor-settle-test', testStreamPrefix('S'));
     const config = loadConfig({ SPANLOG_SECRET_KEY: randomBytes(32).toString('base64') });
-    evaluator = new MonitorEvaluator(db.ds, nats, new MonitorStore(db.ds), new ProjectionCheckpoints(db.ds), config, pino({ level: 'silent' }));
+    evaluator = new MonitorEvaluator(
+      db.ds,
+      nats,
+      new MonitorStore(db.ds),
+      new ProjectionCheckpoints(db.ds),
+      config,
+      pino({ level: 'silent' }),
+    );
     ({ projectId } = await seedProject(db.ds));
   });
 
@@ -41,8 +56,15 @@ describe('monitor evaluation by settled event time', () => {
   const ingest = async (startMs: number, ms: number) => {
     const traceId = randomUUID();
     const spans: SpanDelta[] = Array.from({ length: 10 }, () => ({
-      projectId, id: randomUUID(), otelSpanId: null, externalId: null, createdAt: iso(startMs),
-      ...stamped({ traceId, type: 'LLM', model: 'gpt-4o-mini', startTime: iso(startMs), endTime: iso(startMs + ms) }, versionOf(iso(startMs), randomUUID())),
+      projectId,
+      id: randomUUID(),
+      otelSpanId: null,
+      externalId: null,
+      createdAt: iso(startMs),
+      ...stamped(
+        { traceId, type: 'LLM', model: 'gpt-4o-mini', startTime: iso(startMs), endTime: iso(startMs + ms) },
+        versionOf(iso(startMs), randomUUID()),
+      ),
     }));
     const facts: TelemetryFacts = { traces: [], spans, scores: [], deletions: [] };
     await db.ds.transaction(async (m) => {
@@ -55,7 +77,16 @@ describe('monitor evaluation by settled event time', () => {
   const SLOW = 5_000;
 
   it('judges each window once, after the batches arriving within the settle and none in the future, and a batch for a window already judged changes nothing', async () => {
-    const monitor = await new MonitorStore(db.ds).create(projectId, { name: 'slow', metric: 'latency_p95', scoreName: null, filter: {}, windowSeconds: 300, comparison: '>', threshold: 1_000, enabled: true });
+    const monitor = await new MonitorStore(db.ds).create(projectId, {
+      name: 'slow',
+      metric: 'latency_p95',
+      scoreName: null,
+      filter: {},
+      windowSeconds: 300,
+      comparison: '>',
+      threshold: 1_000,
+      enabled: true,
+    });
     const round = async (clockMs: number) => {
       await evaluator.runRound(clockMs);
       return (await db.ds.query('SELECT state FROM monitors WHERE id = $1', [monitor.id]))[0].state as string;

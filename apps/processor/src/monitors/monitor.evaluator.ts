@@ -7,7 +7,14 @@ import { NatsResources, publishAuditEvent } from '@app/eventlog';
 import { type Monitor, MonitorStore, ProjectionCheckpoints, withAdvisoryLock } from '@app/persistence';
 import { type RoundSchedule, ScheduledRound } from '../infrastructure/scheduled-round';
 import { relayStateChangeAudits } from './monitor-audit-relay';
-import { hasDirtyOverviewBucket, modelStatsProjection, projectionLag, readWindowSums, telemetryPosition, telemetryProjection } from '@app/projections';
+import {
+  hasDirtyOverviewBucket,
+  modelStatsProjection,
+  projectionLag,
+  readWindowSums,
+  telemetryPosition,
+  telemetryProjection,
+} from '@app/projections';
 
 /** One processor evaluates at a time; the others skip the round. */
 const MONITOR_LOCK = 'spanlog.monitors';
@@ -93,10 +100,12 @@ export class MonitorEvaluator extends ScheduledRound {
   private async notReady(): Promise<string | null> {
     for (const projection of [telemetryProjection, modelStatsProjection]) {
       const serving = await this.checkpoints.servingVersion(projection.name);
-      if (serving !== null && serving < projection.version) return `the ${projection.name} projection is being rebuilt to version ${projection.version}`;
+      if (serving !== null && serving < projection.version)
+        return `the ${projection.name} projection is being rebuilt to version ${projection.version}`;
     }
     const lag = await projectionLag(this.ds, this.nats, 'ingest', telemetryPosition(this.nats));
-    if (lag > this.config.monitorMaxLagMessages) return `the telemetry projection is ${lag} messages behind (SPANLOG_MONITOR_MAX_LAG ${this.config.monitorMaxLagMessages})`;
+    if (lag > this.config.monitorMaxLagMessages)
+      return `the telemetry projection is ${lag} messages behind (SPANLOG_MONITOR_MAX_LAG ${this.config.monitorMaxLagMessages})`;
     return null;
   }
 
@@ -126,7 +135,9 @@ export class MonitorEvaluator extends ScheduledRound {
     const sums = await readWindowSums(this.ds, monitor.projectId, window.from, window.to, monitor.filter);
     const value = monitorValue(monitor.metric, monitor.scoreName, sums);
     const state = monitorStateOf(value, monitor.comparison, monitor.threshold);
-    const changed = await this.ds.transaction((m) => new MonitorStore(m).recordEvaluation(monitor, { state, value, windowStart: window.from, windowEnd: window.to }));
+    const changed = await this.ds.transaction((m) =>
+      new MonitorStore(m).recordEvaluation(monitor, { state, value, windowStart: window.from, windowEnd: window.to }),
+    );
     if (!changed) return;
     const details = {
       projectId: monitor.projectId,

@@ -1,6 +1,12 @@
 import type { Logger } from 'pino';
 import type { DataSource } from 'typeorm';
-import { type ChunkReader, type NatsResources, type ProjectionRunnerOptions, type PullConsumerRunner, projectionRunner } from '@app/eventlog';
+import {
+  type ChunkReader,
+  type NatsResources,
+  type ProjectionRunnerOptions,
+  type PullConsumerRunner,
+  projectionRunner,
+} from '@app/eventlog';
 import { projectionAppliedEvents } from '@app/metrics';
 import { isReachable } from '@app/persistence';
 import type { StreamProjection } from '@app/projections';

@@ -88,23 +88,33 @@ describe('rebuild of the usage and audit projections', () => {
   };
   // Every column but the times a row was last written, which a rebuild writes anew.
   const counters = async () =>
-    db.ds.query(`SELECT org_id::text, month, traces::int, spans::int, eval_runs::int FROM usage_counters ORDER BY org_id, month COLLATE "C"`) as Promise<unknown[]>;
+    db.ds.query(
+      `SELECT org_id::text, month, traces::int, spans::int, eval_runs::int FROM usage_counters ORDER BY org_id, month COLLATE "C"`,
+    ) as Promise<unknown[]>;
   const appliedIds = async () => ((await db.ds.query('SELECT id FROM usage_applied ORDER BY id')) as { id: string }[]).map((r) => r.id);
-  const auditRows = async () => ((await db.ds.query('SELECT to_jsonb(a) AS row FROM audit_log a ORDER BY id')) as { row: unknown }[]).map((r) => r.row);
+  const auditRows = async () =>
+    ((await db.ds.query('SELECT to_jsonb(a) AS row FROM audit_log a ORDER BY id')) as { row: unknown }[]).map((r) => r.row);
   const allApplied = () =>
     until(async () => {
-      const [{ usage, audit }] = await db.ds.query('SELECT (SELECT count(*) FROM usage_applied)::int AS usage, (SELECT count(*) FROM audit_log)::int AS audit');
+      const [{ usage, audit }] = await db.ds.query(
+        'SELECT (SELECT count(*) FROM usage_applied)::int AS usage, (SELECT count(*) FROM audit_log)::int AS audit',
+      );
       return usage === published.usage.size && audit === published.audit.size;
     });
-  const rebuild = async (name: string, onTick: (t: RebuildTick) => void = () => undefined) => (await projectionNamed(name)!.rebuild(db.ds, nats, onTick)) as unknown as Record<string, unknown>;
+  const rebuild = async (name: string, onTick: (t: RebuildTick) => void = () => undefined) =>
+    (await projectionNamed(name)!.rebuild(db.ds, nats, onTick)) as unknown as Record<string, unknown>;
 
   it('gives back every row after damage, counts a count published twice once, and skips what can never apply', async () => {
     await publish({ usage: 300, audit: 40 });
     // A relay's second publish of a count, after the duplicate window: stored twice, counted once.
     const again = [...published.usage.values()][0];
-    await nats.js.publish(usageSubject(nats.layout, again.orgId), JSON.stringify(again), { headers: toNatsHeaders({ 'Spanlog-Schema': usageProjection.schemas[0] }) });
+    await nats.js.publish(usageSubject(nats.layout, again.orgId), JSON.stringify(again), {
+      headers: toNatsHeaders({ 'Spanlog-Schema': usageProjection.schemas[0] }),
+    });
     // A count no version could add: live dead-letters it, the rebuild skips it.
-    await nats.js.publish(usageSubject(nats.layout, orgs[0]), JSON.stringify({ ...again, id: randomUUID(), n: -5 }), { headers: toNatsHeaders({ 'Spanlog-Schema': usageProjection.schemas[0] }) });
+    await nats.js.publish(usageSubject(nats.layout, orgs[0]), JSON.stringify({ ...again, id: randomUUID(), n: -5 }), {
+      headers: toNatsHeaders({ 'Spanlog-Schema': usageProjection.schemas[0] }),
+    });
     await allApplied();
     const before = { counters: await counters(), applied: await appliedIds(), audit: await auditRows() };
     expect(before.counters).toEqual(expectedCounters());
@@ -119,12 +129,21 @@ describe('rebuild of the usage and audit projections', () => {
     const ticks: RebuildTick[] = [];
     const usage = await rebuild('usage', (t) => ticks.push(t));
     const audit = await rebuild('audit');
-    expect(usage).toMatchObject({ projection: 'usage', version: 1, lastSeq: 302, messages: 302, skipped: 1, rows: { usage_applied: 300, usage_counters: before.counters.length } });
+    expect(usage).toMatchObject({
+      projection: 'usage',
+      version: 1,
+      lastSeq: 302,
+      messages: 302,
+      skipped: 1,
+      rows: { usage_applied: 300, usage_counters: before.counters.length },
+    });
     expect(audit).toMatchObject({ projection: 'audit', version: 1, lastSeq: 40, messages: 40, skipped: 0, rows: { audit_log: 40 } });
     expect(ticks.at(-1)).toEqual({ projection: 'usage', phase: 'swap', done: 302, total: 302, processed: 302 });
 
     expect({ counters: await counters(), applied: await appliedIds(), audit: await auditRows() }).toEqual(before);
-    expect(await db.ds.query(`SELECT projection, version FROM projection_versions WHERE projection IN ('usage', 'audit') ORDER BY 1`)).toEqual([
+    expect(
+      await db.ds.query(`SELECT projection, version FROM projection_versions WHERE projection IN ('usage', 'audit') ORDER BY 1`),
+    ).toEqual([
       { projection: 'audit', version: 1 },
       { projection: 'usage', version: 1 },
     ]);

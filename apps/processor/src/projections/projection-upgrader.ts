@@ -59,7 +59,10 @@ export class ProjectionUpgrader implements OnApplicationBootstrap, BeforeApplica
         return false;
       }
       if (serving >= projection.version) return false;
-      this.logger.info({ projection: projection.name, from: serving, to: projection.version }, 'projection is older than this code; rebuilding it while it serves');
+      this.logger.info(
+        { projection: projection.name, from: serving, to: projection.version },
+        'projection is older than this code; rebuilding it while it serves',
+      );
       let logged = 0;
       const result = await projection.rebuild(this.ds, this.nats, (tick) => {
         if (Date.now() - logged < PROGRESS_EVERY_MS) return;
@@ -72,7 +75,10 @@ export class ProjectionUpgrader implements OnApplicationBootstrap, BeforeApplica
       if (err instanceof RebuildBusyError) {
         this.logger.info({ projection: projection.name }, 'another process is rebuilding the projection; looking again later');
       } else if (!this.stopped) {
-        this.logger.error({ projection: projection.name, err: (err as Error).message }, 'projection rebuild failed; the old version keeps serving; trying again later');
+        this.logger.error(
+          { projection: projection.name, err: (err as Error).message },
+          'projection rebuild failed; the old version keeps serving; trying again later',
+        );
       }
       return true;
     }

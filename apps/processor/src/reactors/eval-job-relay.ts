@@ -10,7 +10,15 @@ import { relayOutbox } from './relay-outbox';
 
 /** Moves up to `limit` due jobs from `eval_jobs` to `publish`, marking them published once published. */
 export const relayEvalJobs = (ds: DataSource, limit: number, publish: (jobs: EvalJobPublication[]) => Promise<void>): Promise<number> =>
-  relayOutbox(ds, { take: (tx, n) => new EvalJobs(tx).takeDue(n), publish, settle: (tx, jobs) => new EvalJobs(tx).markPublished(jobs.map((j) => j.message.jobId)) }, limit);
+  relayOutbox(
+    ds,
+    {
+      take: (tx, n) => new EvalJobs(tx).takeDue(n),
+      publish,
+      settle: (tx, jobs) => new EvalJobs(tx).markPublished(jobs.map((j) => j.message.jobId)),
+    },
+    limit,
+  );
 
 /**
  * Moves the evaluation jobs the live projection created from `eval_jobs` to EVALS. Only the
@@ -21,7 +29,11 @@ export class EvalJobRelay implements OnApplicationBootstrap, BeforeApplicationSh
   private readonly loop: RelayLoop;
 
   constructor(ds: DataSource, nats: NatsResources, @Inject(LOGGER) logger: Logger) {
-    this.loop = new RelayLoop('evaluation job', (limit) => relayEvalJobs(ds, limit, (jobs) => appendEvalJobs(nats.js, nats.layout, jobs)), logger);
+    this.loop = new RelayLoop(
+      'evaluation job',
+      (limit) => relayEvalJobs(ds, limit, (jobs) => appendEvalJobs(nats.js, nats.layout, jobs)),
+      logger,
+    );
   }
 
   onApplicationBootstrap(): void {

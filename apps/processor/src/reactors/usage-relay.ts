@@ -10,7 +10,11 @@ import { relayOutbox } from './relay-outbox';
 
 /** Moves up to `limit` counts from `usage_outbox` to `publish`, deleting them once published. */
 export const relayUsage = (ds: DataSource, limit: number, publish: (events: UsageCounted[]) => Promise<void>): Promise<number> =>
-  relayOutbox(ds, { take: (tx, n) => new UsageOutbox(tx).take(n), publish, settle: (tx, events) => new UsageOutbox(tx).delete(events.map((e) => e.id)) }, limit);
+  relayOutbox(
+    ds,
+    { take: (tx, n) => new UsageOutbox(tx).take(n), publish, settle: (tx, events) => new UsageOutbox(tx).delete(events.map((e) => e.id)) },
+    limit,
+  );
 
 /**
  * Moves usage counted by the live projection from the outbox to the USAGE stream. Only the

@@ -23,6 +23,11 @@ describe(countRetentionRun.name, () => {
     countRetentionRun({ ran: false, reason: 'another retention run holds the lock' });
     const after = await counted();
     expect(after.runs).toEqual({ ...before.runs, finished: before.runs.finished + 1, skipped: before.runs.skipped + 1 });
-    expect(after.deleted).toEqual({ traces: before.deleted.traces + 3, spans: before.deleted.spans + 13, scores: before.deleted.scores + 1, messages: before.deleted.messages + 47 });
+    expect(after.deleted).toEqual({
+      traces: before.deleted.traces + 3,
+      spans: before.deleted.spans + 13,
+      scores: before.deleted.scores + 1,
+      messages: before.deleted.messages + 47,
+    });
   });
 });

@@ -47,7 +47,10 @@ export class RetentionScheduler extends ScheduledRound {
       await auditRetention(this.nats, run.organizations);
       this.logger.info({ organizations: run.organizations }, 'retention run finished');
     } catch (err) {
-      this.logger.error({ err: String(err), organizations: run.organizations }, 'retention run finished, but its audit entries could not be appended');
+      this.logger.error(
+        { err: String(err), organizations: run.organizations },
+        'retention run finished, but its audit entries could not be appended',
+      );
     }
   }
 }

@@ -22,7 +22,12 @@ const UNITS: Record<ChartUnit, { ticks: (ticks: number[]) => string[]; value: (v
 const POINT_SPACE_PX = 10;
 
 const total = (values: ArrayLike<number | null | undefined>) => Array.from(values).reduce<number>((sum, v) => sum + (v ?? 0), 0);
-const hoveredTime = legendValue((s) => new Date(s * 1000).toISOString().replace('T', ' ').replace(/:\d\d\.\d+Z$/, 'Z'));
+const hoveredTime = legendValue((s) =>
+  new Date(s * 1000)
+    .toISOString()
+    .replace('T', ' ')
+    .replace(/:\d\d\.\d+Z$/, 'Z'),
+);
 
 /**
  * A time-series line chart (uPlot: ~50 KB, canvas, draws thousands of points in a few ms).
@@ -84,7 +89,8 @@ export function TimeChart({
             value: (_u: uPlot, v: number | null, _s: number, idx: number | null) => hovered(v, idx),
             points: {
               space: POINT_SPACE_PX,
-              show: (u: uPlot, _si: number, i0: number, i1: number) => !bars && showPoints(s.values, i1 - i0 + 1, u.bbox.width / devicePixelRatio, POINT_SPACE_PX),
+              show: (u: uPlot, _si: number, i0: number, i1: number) =>
+                !bars && showPoints(s.values, i1 - i0 + 1, u.bbox.width / devicePixelRatio, POINT_SPACE_PX),
             },
           })),
         ],

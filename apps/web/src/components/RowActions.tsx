@@ -13,7 +13,17 @@ export function ActionsHead() {
  * A row's action that cannot be undone: it runs only once the person said yes to `question`.
  * `label` is what the button says, `of` the row it acts on (read by screen readers only).
  */
-export function ConfirmButton({ label, of, question, onConfirm }: { label: string; of: ReactNode; question: string; onConfirm: () => void }) {
+export function ConfirmButton({
+  label,
+  of,
+  question,
+  onConfirm,
+}: {
+  label: string;
+  of: ReactNode;
+  question: string;
+  onConfirm: () => void;
+}) {
   return (
     <button
       type="button"

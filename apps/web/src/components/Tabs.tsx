@@ -6,7 +6,17 @@ export interface Tab {
 }
 
 /** ARIA tabs: one tab stop, arrows move between tabs, each tab names the panel it controls. */
-export function TabList({ tabs, selected, onSelect, label }: { tabs: readonly Tab[]; selected: string; onSelect: (id: string) => void; label: string }) {
+export function TabList({
+  tabs,
+  selected,
+  onSelect,
+  label,
+}: {
+  tabs: readonly Tab[];
+  selected: string;
+  onSelect: (id: string) => void;
+  label: string;
+}) {
   const refs = useRef<(HTMLButtonElement | null)[]>([]);
   const move = (e: KeyboardEvent, index: number) => {
     const step = e.key === 'ArrowRight' ? 1 : e.key === 'ArrowLeft' ? -1 : 0;

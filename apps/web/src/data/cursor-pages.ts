@@ -14,7 +14,11 @@ interface CursorPagesOptions {
 }
 
 /** The pages of a keyset-paged RPC, read one more at a time with `fetchNextPage`. */
-export function useCursorPages<P extends CursorPage>(queryKey: QueryKey, fetchPage: (cursor: string | undefined) => Promise<P>, { from, ...options }: CursorPagesOptions = {}) {
+export function useCursorPages<P extends CursorPage>(
+  queryKey: QueryKey,
+  fetchPage: (cursor: string | undefined) => Promise<P>,
+  { from, ...options }: CursorPagesOptions = {},
+) {
   return useInfiniteQuery({
     queryKey,
     queryFn: ({ pageParam }) => fetchPage(pageParam),

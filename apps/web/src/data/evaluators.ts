@@ -29,7 +29,10 @@ export function useSaveEvaluator(projectId: string, editing: Evaluator | null) {
 /** Enabling or disabling, rotating the secret and deleting, from the list's row actions. */
 export function useEvaluatorActions(projectId: string) {
   const refresh = useRefreshEvaluators(projectId);
-  const toggle = useMutation({ mutationFn: (e: Evaluator) => rpc.evaluator.update.mutate({ projectId, id: e.id, enabled: !e.enabled }), onSuccess: refresh });
+  const toggle = useMutation({
+    mutationFn: (e: Evaluator) => rpc.evaluator.update.mutate({ projectId, id: e.id, enabled: !e.enabled }),
+    onSuccess: refresh,
+  });
   const rotate = useMutation({ mutationFn: (e: Evaluator) => rpc.evaluator.rotateSecret.mutate({ projectId, id: e.id }) });
   const remove = useMutation({ mutationFn: (e: Evaluator) => rpc.evaluator.delete.mutate({ projectId, id: e.id }), onSuccess: refresh });
   return { toggle, rotate, remove };

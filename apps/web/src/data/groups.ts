@@ -15,7 +15,9 @@ type GroupInput = { projectId: string };
 
 /** The project's sessions, the most recently active first. */
 export function useSessionList(projectId: string, filters: GroupFilters) {
-  return useCursorPages(keys.sessions.list(projectId, filters), (cursor) => rpc.traceSession.list.query({ projectId, ...filters, cursor } as GroupInput));
+  return useCursorPages(keys.sessions.list(projectId, filters), (cursor) =>
+    rpc.traceSession.list.query({ projectId, ...filters, cursor } as GroupInput),
+  );
 }
 
 /** A session's totals (on each page) and its traces in time order, a page at a time. */
@@ -25,7 +27,9 @@ export function useTraceSession(projectId: string, id: string) {
 
 /** The project's users (the userId its traces carry), the most recently seen first. */
 export function useUserList(projectId: string, filters: GroupFilters) {
-  return useCursorPages(keys.users.list(projectId, filters), (cursor) => rpc.traceUser.list.query({ projectId, ...filters, cursor } as GroupInput));
+  return useCursorPages(keys.users.list(projectId, filters), (cursor) =>
+    rpc.traceUser.list.query({ projectId, ...filters, cursor } as GroupInput),
+  );
 }
 
 /** A user's totals. */

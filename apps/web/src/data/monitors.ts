@@ -12,12 +12,19 @@ const MONITOR_POLL_MS = 15_000;
 
 /** The project's monitors, polled: one query for the page and the nav's ALERT count. */
 export function useMonitors(projectId: string) {
-  return useQuery({ queryKey: keys.monitors.all(projectId), queryFn: () => rpc.monitor.list.query({ projectId }), refetchInterval: MONITOR_POLL_MS, enabled: projectId !== '' });
+  return useQuery({
+    queryKey: keys.monitors.all(projectId),
+    queryFn: () => rpc.monitor.list.query({ projectId }),
+    refetchInterval: MONITOR_POLL_MS,
+    enabled: projectId !== '',
+  });
 }
 
 /** A monitor's changes of state, newest first, polled with the list. */
 export function useMonitorHistory(projectId: string, id: string) {
-  return useCursorPages(keys.monitors.history(projectId, id), (cursor) => rpc.monitor.history.query({ projectId, id, cursor }), { refetchInterval: MONITOR_POLL_MS });
+  return useCursorPages(keys.monitors.history(projectId, id), (cursor) => rpc.monitor.history.query({ projectId, id, cursor }), {
+    refetchInterval: MONITOR_POLL_MS,
+  });
 }
 
 /** Re-reads the project's monitors and their histories. */
@@ -29,7 +36,8 @@ export function useRefreshMonitors(projectId: string) {
 /** Creates a monitor, or updates `editing`. */
 export function useSaveMonitor(projectId: string, editing: Monitor | null) {
   return useMutation({
-    mutationFn: (input: ReturnType<typeof toMonitorInput>) => (editing ? rpc.monitor.update.mutate({ ...input, projectId, id: editing.id }) : rpc.monitor.create.mutate({ ...input, projectId })),
+    mutationFn: (input: ReturnType<typeof toMonitorInput>) =>
+      editing ? rpc.monitor.update.mutate({ ...input, projectId, id: editing.id }) : rpc.monitor.create.mutate({ ...input, projectId }),
   });
 }
 

@@ -11,8 +11,10 @@ export const keys = {
     filterValues: (projectId: string, field: string, term: string | null) => ['traces', projectId, 'filter-values', field, term] as const,
     one: (projectId: string, traceId: string) => ['traces', projectId, 'trace', traceId] as const,
     /** Pages after the first, which the trace itself carries with the cursor they start from. */
-    spans: (projectId: string, traceId: string, from: string | null | undefined) => ['traces', projectId, 'trace', traceId, 'spans', from] as const,
-    span: (projectId: string, traceId: string, spanId: string | undefined) => ['traces', projectId, 'trace', traceId, 'span', spanId] as const,
+    spans: (projectId: string, traceId: string, from: string | null | undefined) =>
+      ['traces', projectId, 'trace', traceId, 'spans', from] as const,
+    span: (projectId: string, traceId: string, spanId: string | undefined) =>
+      ['traces', projectId, 'trace', traceId, 'span', spanId] as const,
   },
   sessions: {
     list: (projectId: string, filters: object) => ['sessions', projectId, 'list', filters] as const,

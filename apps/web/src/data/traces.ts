@@ -15,14 +15,19 @@ type ListInput = Parameters<typeof rpc.trace.list.query>[0];
  * validation, where a time is already epoch milliseconds; on the wire it is the ISO string the
  * DTO reads (CONTRACT).
  */
-export type TraceFilters = Omit<ListInput, 'projectId' | 'cursor' | 'limit' | 'fromTimestamp' | 'toTimestamp'> & { fromTimestamp?: string; toTimestamp?: string };
+export type TraceFilters = Omit<ListInput, 'projectId' | 'cursor' | 'limit' | 'fromTimestamp' | 'toTimestamp'> & {
+  fromTimestamp?: string;
+  toTimestamp?: string;
+};
 
 const PAGE = 50;
 const FILTER_VALUES = 20;
 
 /** The project's traces, newest first, a page at a time. */
 export function useTraceList(projectId: string, filters: TraceFilters) {
-  return useCursorPages(keys.traces.list(projectId, filters), (cursor) => rpc.trace.list.query({ projectId, limit: PAGE, ...filters, cursor } as unknown as ListInput));
+  return useCursorPages(keys.traces.list(projectId, filters), (cursor) =>
+    rpc.trace.list.query({ projectId, limit: PAGE, ...filters, cursor } as unknown as ListInput),
+  );
 }
 
 /** The project's known values of a filter that contain `term` in any case; nothing is read until a term is given. */
@@ -43,7 +48,10 @@ export function useTrace(projectId: string, traceId: string) {
 
 /** The pages of spans after the trace's first, from its cursor; read only once `enabled`. */
 export function useLaterSpans(projectId: string, traceId: string, from: string | null | undefined, enabled: boolean) {
-  return useCursorPages(keys.traces.spans(projectId, traceId, from), (cursor) => rpc.trace.spans.query({ projectId, traceId, cursor }), { from: from ?? '', enabled: enabled && !!from });
+  return useCursorPages(keys.traces.spans(projectId, traceId, from), (cursor) => rpc.trace.spans.query({ projectId, traceId, cursor }), {
+    from: from ?? '',
+    enabled: enabled && !!from,
+  });
 }
 
 /** One span whole, for a span whose large fields a page cut. */

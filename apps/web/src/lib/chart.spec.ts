@@ -18,7 +18,7 @@ describe('chart', () => {
     expect(new Set(costTicks([0.00001, 0.00002, 0.00003])).size).toBe(3);
   });
 
-  it('ranges a flat zero (nothing spent) over the unit\'s own small range, and leaves the rest to uPlot', () => {
+  it("ranges a flat zero (nothing spent) over the unit's own small range, and leaves the rest to uPlot", () => {
     expect(flatRange(0, 0, [0, 1])).toEqual([0, 1]);
     expect(flatRange(null, null, [0, 10])).toEqual([0, 10]);
     expect(flatRange(0, 0.0003, [0, 1])).toBeNull();
@@ -29,7 +29,7 @@ describe('chart', () => {
     expect(countTicks([0, 0.5, 1])).toEqual(['0.0', '0.5', '1.0']);
   });
 
-  it('leaves the legend value empty until a point is hovered, then writes it in the chart\'s format', () => {
+  it("leaves the legend value empty until a point is hovered, then writes it in the chart's format", () => {
     const value = legendValue(formatCost);
     expect([value(null, null), value(0.00012, null), value(0.00012, 3), value(null, 3)]).toEqual(['', '', '$0.00012', '–']);
   });
@@ -37,7 +37,14 @@ describe('chart', () => {
   it('marks the points of a series with one value, however many buckets it spans', () => {
     expect(showPoints([null, null, 4, null], 4, 300, 10)).toBe(true);
     expect(showPoints([4], 1, 300, 10)).toBe(true);
-    expect(showPoints(Array.from({ length: 288 }, (_, i) => i), 288, 300, 10)).toBe(false);
+    expect(
+      showPoints(
+        Array.from({ length: 288 }, (_, i) => i),
+        288,
+        300,
+        10,
+      ),
+    ).toBe(false);
     expect(showPoints([1, 2, 3], 3, 300, 10)).toBe(true);
   });
 });

@@ -52,7 +52,12 @@ export function legendValue(format: (v: number) => string): (value: number | nul
  * Whether to mark a series' points: always when it has at most one value (a line needs two,
  * so a lone value would draw nothing), else when they are at least `spacePx` apart (uPlot's rule).
  */
-export function showPoints(values: readonly (number | null | undefined)[], visiblePoints: number, widthPx: number, spacePx: number): boolean {
+export function showPoints(
+  values: readonly (number | null | undefined)[],
+  visiblePoints: number,
+  widthPx: number,
+  spacePx: number,
+): boolean {
   let present = 0;
   for (const v of values) if (v !== null && v !== undefined && ++present > 1) break;
   if (present <= 1) return true;

@@ -25,6 +25,10 @@ export function searchTerm(text: string, list: boolean): string {
 /** The text after picking `value`: it, or for a list the items before the last one followed by it. */
 export function withPicked(text: string, value: string, list: boolean): string {
   if (!list) return value;
-  const items = text.split(',').slice(0, -1).map((t) => t.trim()).filter(Boolean);
+  const items = text
+    .split(',')
+    .slice(0, -1)
+    .map((t) => t.trim())
+    .filter(Boolean);
   return [...items, value].join(', ');
 }

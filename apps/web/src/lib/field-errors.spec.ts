@@ -12,7 +12,9 @@ describe(fieldErrors.name, () => {
     expect(fieldErrors('input.filter.model: does not apply to the metric score_mean (only filter.traceName does)').byField).toEqual({
       model: 'input.filter.model: does not apply to the metric score_mean (only filter.traceName does)',
     });
-    expect(fieldErrors('input.windowSeconds: must be a whole number').byField).toEqual({ windowSeconds: 'input.windowSeconds: must be a whole number' });
+    expect(fieldErrors('input.windowSeconds: must be a whole number').byField).toEqual({
+      windowSeconds: 'input.windowSeconds: must be a whole number',
+    });
   });
 });
 
@@ -24,7 +26,13 @@ describe(formErrors.name, () => {
   });
 
   it('puts a renamed server field beside the form field that asks for it, and a field the form lacks with the general messages', () => {
-    expect(formErrors('input.windowSeconds: must be a multiple of 300; threshold: must be a number; input.scoreName: is required; quota exceeded', FIELDS, { windowSeconds: 'windowMinutes' })).toEqual({
+    expect(
+      formErrors(
+        'input.windowSeconds: must be a multiple of 300; threshold: must be a number; input.scoreName: is required; quota exceeded',
+        FIELDS,
+        { windowSeconds: 'windowMinutes' },
+      ),
+    ).toEqual({
       by: { windowMinutes: 'input.windowSeconds: must be a multiple of 300', threshold: 'threshold: must be a number' },
       general: ['quota exceeded', 'input.scoreName: is required'],
     });

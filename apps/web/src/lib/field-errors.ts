@@ -22,7 +22,11 @@ export function fieldErrors(message: string): { byField: Record<string, string>;
  * under another (`windowSeconds` typed as `windowMinutes`) goes to that field through `rename`,
  * and a message about a field the form does not have stays general.
  */
-export function formErrors<Field extends string>(message: string | null, fields: readonly Field[], rename: Partial<Record<string, Field>> = {}): { by: Partial<Record<Field, string>>; general: string[] } {
+export function formErrors<Field extends string>(
+  message: string | null,
+  fields: readonly Field[],
+  rename: Partial<Record<string, Field>> = {},
+): { by: Partial<Record<Field, string>>; general: string[] } {
   if (!message) return { by: {}, general: [] };
   const { byField, general } = fieldErrors(message);
   const by: Partial<Record<Field, string>> = {};

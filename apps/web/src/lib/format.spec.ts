@@ -15,7 +15,18 @@ describe('format', () => {
 
   it('writes counts for a tree row in at most four characters', () => {
     expect([0, 950, 999, 1000, 1234, 9_960, 34_499, 999_499, 999_500, 1_500_000, 25_000_000, null].map(formatCompactCount)).toEqual([
-      '0', '950', '999', '1k', '1.2k', '10k', '34k', '999k', '1M', '1.5M', '25M', '–',
+      '0',
+      '950',
+      '999',
+      '1k',
+      '1.2k',
+      '10k',
+      '34k',
+      '999k',
+      '1M',
+      '1.5M',
+      '25M',
+      '–',
     ]);
   });
 });

@@ -18,7 +18,10 @@ export function formatCount(n: number | null | undefined): string {
 
 export function formatTime(iso: string | null | undefined): string {
   if (!iso) return '–';
-  return new Date(iso).toISOString().replace('T', ' ').replace(/\.\d+Z$/, 'Z');
+  return new Date(iso)
+    .toISOString()
+    .replace('T', ' ')
+    .replace(/\.\d+Z$/, 'Z');
 }
 
 /** One line of a JSON value for a table cell: strings as they are, the rest as compact JSON. */

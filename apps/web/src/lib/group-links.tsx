@@ -18,7 +18,13 @@ interface LinkProps {
 export function SessionLink({ projectId, id, inRow = false }: LinkProps) {
   if (!id) return <>–</>;
   return (
-    <Link to={`/p/${projectId}/sessions/${encodeURIComponent(id)}`} onClick={stop} title={id} tabIndex={inRow ? -1 : undefined} data-testid="session-link">
+    <Link
+      to={`/p/${projectId}/sessions/${encodeURIComponent(id)}`}
+      onClick={stop}
+      title={id}
+      tabIndex={inRow ? -1 : undefined}
+      data-testid="session-link"
+    >
       {id}
     </Link>
   );
@@ -28,7 +34,13 @@ export function SessionLink({ projectId, id, inRow = false }: LinkProps) {
 export function UserLink({ projectId, id, inRow = false }: LinkProps) {
   if (!id) return <>–</>;
   return (
-    <Link to={`/p/${projectId}/users/${encodeURIComponent(id)}`} onClick={stop} title={id} tabIndex={inRow ? -1 : undefined} data-testid="user-link">
+    <Link
+      to={`/p/${projectId}/users/${encodeURIComponent(id)}`}
+      onClick={stop}
+      title={id}
+      tabIndex={inRow ? -1 : undefined}
+      data-testid="user-link"
+    >
       {id}
     </Link>
   );

@@ -2,7 +2,17 @@ import { EMPTY_MONITOR, filterText, metricText, monitorNumber, monitorValuesOf, 
 
 describe(toMonitorInput.name, () => {
   it('sends the window in seconds, the filter without blanks and no score name for a span metric', () => {
-    expect(toMonitorInput({ ...EMPTY_MONITOR, name: ' slow ', model: ' gpt-4o ', operation: ' chat ', scoreName: 'ignored', windowMinutes: '60', threshold: '2000' })).toEqual({
+    expect(
+      toMonitorInput({
+        ...EMPTY_MONITOR,
+        name: ' slow ',
+        model: ' gpt-4o ',
+        operation: ' chat ',
+        scoreName: 'ignored',
+        windowMinutes: '60',
+        threshold: '2000',
+      }),
+    ).toEqual({
       name: 'slow',
       metric: 'latency_p95',
       filter: { model: 'gpt-4o', operation: 'chat' },
@@ -14,7 +24,9 @@ describe(toMonitorInput.name, () => {
   });
 
   it('sends a score metric its score name, and what does not read as a number as typed, for the server to name', () => {
-    expect(toMonitorInput({ ...EMPTY_MONITOR, metric: 'score_mean', scoreName: 'helpful', windowMinutes: 'soon', threshold: '' })).toMatchObject({
+    expect(
+      toMonitorInput({ ...EMPTY_MONITOR, metric: 'score_mean', scoreName: 'helpful', windowMinutes: 'soon', threshold: '' }),
+    ).toMatchObject({
       scoreName: 'helpful',
       windowSeconds: 'soon',
       threshold: '',
@@ -22,8 +34,30 @@ describe(toMonitorInput.name, () => {
   });
 
   it('reads a stored monitor back into the form unchanged', () => {
-    const stored = { name: 'x', metric: 'score_mean', scoreName: 'helpful', filter: { traceName: 'chat' }, windowSeconds: 900, comparison: '<', threshold: 0.5, enabled: false };
-    expect(toMonitorInput(monitorValuesOf({ ...stored, id: 'm', projectId: 'p', state: null, value: null, evaluatedAt: null, createdAt: '', updatedAt: '' } as Parameters<typeof monitorValuesOf>[0]))).toEqual(stored);
+    const stored = {
+      name: 'x',
+      metric: 'score_mean',
+      scoreName: 'helpful',
+      filter: { traceName: 'chat' },
+      windowSeconds: 900,
+      comparison: '<',
+      threshold: 0.5,
+      enabled: false,
+    };
+    expect(
+      toMonitorInput(
+        monitorValuesOf({
+          ...stored,
+          id: 'm',
+          projectId: 'p',
+          state: null,
+          value: null,
+          evaluatedAt: null,
+          createdAt: '',
+          updatedAt: '',
+        } as Parameters<typeof monitorValuesOf>[0]),
+      ),
+    ).toEqual(stored);
   });
 });
 
@@ -32,7 +66,14 @@ describe('monitor text', () => {
     expect([windowText(300), windowText(3600), windowText(604_800), windowText(5400)]).toEqual(['5 min', '1 h', '7 d', '90 min']);
     expect([filterText({}), filterText({ model: 'gpt-4o', traceName: 'chat' })]).toEqual(['all', 'model gpt-4o, trace chat']);
     expect(filterText({ operation: 'execute_tool', traceName: 'chat' })).toBe('operation execute_tool, trace chat');
-    expect([metricText({ metric: 'calls', scoreName: null }), metricText({ metric: 'score_mean', scoreName: 'helpful' })]).toEqual(['calls', 'score_mean (helpful)']);
-    expect([monitorNumber('latency_p95', 2345.678), monitorNumber('error_rate', 0.123456), monitorNumber('calls', null)]).toEqual(['2346 ms', '0.1235', '–']);
+    expect([metricText({ metric: 'calls', scoreName: null }), metricText({ metric: 'score_mean', scoreName: 'helpful' })]).toEqual([
+      'calls',
+      'score_mean (helpful)',
+    ]);
+    expect([monitorNumber('latency_p95', 2345.678), monitorNumber('error_rate', 0.123456), monitorNumber('calls', null)]).toEqual([
+      '2346 ms',
+      '0.1235',
+      '–',
+    ]);
   });
 });

@@ -81,7 +81,12 @@ export function windowText(seconds: number): string {
 
 /** The filter as one phrase: "model gpt-4o, trace chat", or "all" without one. */
 export function filterText(filter: Monitor['filter']): string {
-  const parts = [filter.model && `model ${filter.model}`, filter.spanType && `span type ${filter.spanType}`, filter.operation && `operation ${filter.operation}`, filter.traceName && `trace ${filter.traceName}`].filter(Boolean);
+  const parts = [
+    filter.model && `model ${filter.model}`,
+    filter.spanType && `span type ${filter.spanType}`,
+    filter.operation && `operation ${filter.operation}`,
+    filter.traceName && `trace ${filter.traceName}`,
+  ].filter(Boolean);
   return parts.length ? parts.join(', ') : 'all';
 }
 

@@ -10,11 +10,20 @@ export const RANGES = [
 ] as const;
 
 export function totals(series: Overview['series']) {
-  return series.reduce((sum, p) => ({ traces: sum.traces + p.traces, spans: sum.spans + p.spans, errors: sum.errors + p.errors, costUsd: sum.costUsd + p.costUsd, tokens: sum.tokens + p.tokens }), {
-    traces: 0,
-    spans: 0,
-    errors: 0,
-    costUsd: 0,
-    tokens: 0,
-  });
+  return series.reduce(
+    (sum, p) => ({
+      traces: sum.traces + p.traces,
+      spans: sum.spans + p.spans,
+      errors: sum.errors + p.errors,
+      costUsd: sum.costUsd + p.costUsd,
+      tokens: sum.tokens + p.tokens,
+    }),
+    {
+      traces: 0,
+      spans: 0,
+      errors: 0,
+      costUsd: 0,
+      tokens: 0,
+    },
+  );
 }

@@ -17,5 +17,7 @@ export function seatsLeft(plan: PlanName, used: number): number | null {
 /** "2 of 3 seats used", or "5 seats used (no limit on the growth plan)". */
 export function seatsText(plan: PlanName, used: number): string {
   const seats = PLANS[plan].seats;
-  return seats === null ? `${used} seat${used === 1 ? '' : 's'} used (no limit on the ${plan} plan)` : `${used} of ${seats} seat${seats === 1 ? '' : 's'} used`;
+  return seats === null
+    ? `${used} seat${used === 1 ? '' : 's'} used (no limit on the ${plan} plan)`
+    : `${used} of ${seats} seat${seats === 1 ? '' : 's'} used`;
 }

@@ -94,7 +94,10 @@ describe(subtreeTotals.name, () => {
   });
 
   it('sums a root with 150,000 children', () => {
-    const spans = [span('root', null, { totalTokens: 1 }), ...Array.from({ length: 150_000 }, (_, i) => span(`c${i}`, 'root', { totalTokens: 1 }))];
+    const spans = [
+      span('root', null, { totalTokens: 1 }),
+      ...Array.from({ length: 150_000 }, (_, i) => span(`c${i}`, 'root', { totalTokens: 1 })),
+    ];
     expect(subtreeTotals(buildWaterfall(spans))[0].tokens).toBe(150_001);
   });
 });

@@ -7,7 +7,17 @@ import { ErrorAlert } from '../components/ErrorAlert';
 import { FormErrors, formFields } from '../components/form/fields';
 import { formErrors } from '../lib/field-errors';
 import { formatTime } from '../lib/format';
-import { EMPTY_MONITOR, type Monitor, type MonitorFormValues, filterText, metricText, monitorNumber, monitorValuesOf, toMonitorInput, windowText } from '../lib/monitor-form';
+import {
+  EMPTY_MONITOR,
+  type Monitor,
+  type MonitorFormValues,
+  filterText,
+  metricText,
+  monitorNumber,
+  monitorValuesOf,
+  toMonitorInput,
+  windowText,
+} from '../lib/monitor-form';
 import { useDeleteMonitor, useMonitorHistory, useMonitors, useRefreshMonitors, useSaveMonitor } from '../data/monitors';
 import { useCurrentProject } from '../data/projects';
 import { errorMessage } from '../rpc';
@@ -46,13 +56,41 @@ function MonitorForm({ projectId, editing, onDone }: { projectId: string; editin
   };
   const score = isScoreMetric(metric);
   return (
-    <form onSubmit={submit} className="evaluator-form" aria-label={editing ? `Edit monitor ${editing.name}` : 'Create a monitor'} noValidate>
+    <form
+      onSubmit={submit}
+      className="evaluator-form"
+      aria-label={editing ? `Edit monitor ${editing.name}` : 'Create a monitor'}
+      noValidate
+    >
       <Field name="name" label="Name" defaultValue={initial.name} error={by.name} required />
-      <Choice name="metric" label="Metric" options={MONITOR_METRICS} value={metric} onChange={(e) => setMetric(e.target.value)} error={by.metric} />
-      {score && <Field name="scoreName" label="Score name" defaultValue={initial.scoreName} error={by.scoreName} hint="the scores this metric is about" />}
+      <Choice
+        name="metric"
+        label="Metric"
+        options={MONITOR_METRICS}
+        value={metric}
+        onChange={(e) => setMetric(e.target.value)}
+        error={by.metric}
+      />
+      {score && (
+        <Field
+          name="scoreName"
+          label="Score name"
+          defaultValue={initial.scoreName}
+          error={by.scoreName}
+          hint="the scores this metric is about"
+        />
+      )}
       {!score && <Field name="model" label="Model (optional)" defaultValue={initial.model} error={by.model} />}
       {!score && <Field name="spanType" label="Span type (optional)" defaultValue={initial.spanType} error={by.spanType} />}
-      {!score && <Field name="operation" label="Operation (optional)" defaultValue={initial.operation} error={by.operation} hint="chat, execute_tool, invoke_agent…" />}
+      {!score && (
+        <Field
+          name="operation"
+          label="Operation (optional)"
+          defaultValue={initial.operation}
+          error={by.operation}
+          hint="chat, execute_tool, invoke_agent…"
+        />
+      )}
       <Field name="traceName" label="Trace name (optional)" defaultValue={initial.traceName} error={by.traceName} />
       <Field
         name="windowMinutes"
@@ -65,8 +103,22 @@ function MonitorForm({ projectId, editing, onDone }: { projectId: string; editin
         error={by.windowMinutes}
         hint={`${MONITOR_LIMITS.minWindowSeconds / 60} to ${MONITOR_LIMITS.maxWindowSeconds / 60}, in steps of ${MONITOR_LIMITS.windowStepSeconds / 60}`}
       />
-      <Choice name="comparison" label="Alert when the value is" options={MONITOR_COMPARISONS} defaultValue={initial.comparison} error={by.comparison} />
-      <Field name="threshold" label="Threshold" type="number" step="any" defaultValue={initial.threshold} error={by.threshold} hint={metric === 'latency_p95' ? 'milliseconds' : metric.endsWith('rate') ? '0 to 1' : undefined} />
+      <Choice
+        name="comparison"
+        label="Alert when the value is"
+        options={MONITOR_COMPARISONS}
+        defaultValue={initial.comparison}
+        error={by.comparison}
+      />
+      <Field
+        name="threshold"
+        label="Threshold"
+        type="number"
+        step="any"
+        defaultValue={initial.threshold}
+        error={by.threshold}
+        hint={metric === 'latency_p95' ? 'milliseconds' : metric.endsWith('rate') ? '0 to 1' : undefined}
+      />
       <Check name="enabled" label="Enabled" defaultChecked={initial.enabled} error={by.enabled} />
       <FormErrors general={general} marked={Object.keys(by).length > 0} />
       <button type="submit" disabled={save.isPending}>
@@ -120,7 +172,9 @@ function History({ projectId, monitor }: { projectId: string; monitor: Monitor }
           ))}
         </tbody>
       </table>
-      {!history.isLoading && rows.length === 0 && <p className="muted">No evaluation yet: the processor evaluates monitors once a minute by default.</p>}
+      {!history.isLoading && rows.length === 0 && (
+        <p className="muted">No evaluation yet: the processor evaluates monitors once a minute by default.</p>
+      )}
       {history.hasNextPage && (
         <button type="button" onClick={() => void history.fetchNextPage()} disabled={history.isFetchingNextPage}>
           Older changes
@@ -165,7 +219,9 @@ export function MonitorsPage() {
       )}
       <ErrorAlert error={failure} />
       {isLoading && <p role="status">Loading monitors…</p>}
-      {!isLoading && monitors.length === 0 && !error && <p className="muted">No monitors in this project yet{canManage ? '' : ': owners and admins create them'}.</p>}
+      {!isLoading && monitors.length === 0 && !error && (
+        <p className="muted">No monitors in this project yet{canManage ? '' : ': owners and admins create them'}.</p>
+      )}
       {monitors.length > 0 && (
         <table className="plain">
           <caption>Monitors of the project</caption>

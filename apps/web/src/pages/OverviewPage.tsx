@@ -78,7 +78,9 @@ function Charts({ overview }: { overview: Overview }) {
           <dd data-testid="kpi-spans">{formatCount(sum.spans)}</dd>
         </div>
         <div>
-          <dt title="Spans whose operation calls a model (chat, text_completion, generate_content), or of type LLM without an operation">LLM calls</dt>
+          <dt title="Spans whose operation calls a model (chat, text_completion, generate_content), or of type LLM without an operation">
+            LLM calls
+          </dt>
           <dd data-testid="kpi-llm-calls">{formatCount(overview.llmCalls)}</dd>
         </div>
         <div>

@@ -19,7 +19,10 @@ export function ProjectPicker() {
       {(data ?? []).map(({ org, projects }) => (
         <div key={org.id}>
           <h2>
-            {org.name} <small>({org.plan}, {org.role})</small>
+            {org.name}{' '}
+            <small>
+              ({org.plan}, {org.role})
+            </small>
           </h2>
           <ul>
             {projects.map((p) => (

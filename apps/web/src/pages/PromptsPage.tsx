@@ -5,7 +5,9 @@ import { type PromptVersion as Version, usePromptVersions, usePrompts } from '..
 import { useCurrentProject } from '../data/projects';
 import { formatTime } from '../lib/format';
 
-const asText = (v: Version) => (typeof v.template === 'string' ? v.template : JSON.stringify(v.template, null, 2)) + `\n\nconfig: ${JSON.stringify(v.config ?? {}, null, 2)}\n`;
+const asText = (v: Version) =>
+  (typeof v.template === 'string' ? v.template : JSON.stringify(v.template, null, 2)) +
+  `\n\nconfig: ${JSON.stringify(v.config ?? {}, null, 2)}\n`;
 
 function Diff({ older, newer }: { older: Version; newer: Version }) {
   const parts = useMemo(() => diffLines(asText(older), asText(newer)), [older, newer]);
@@ -25,7 +27,17 @@ function Diff({ older, newer }: { older: Version; newer: Version }) {
 }
 
 /** One side of the comparison: a version of the prompt, by number. */
-function VersionPick({ label, versions, value, onPick }: { label: string; versions: Version[]; value: number | null; onPick: (version: number) => void }) {
+function VersionPick({
+  label,
+  versions,
+  value,
+  onPick,
+}: {
+  label: string;
+  versions: Version[];
+  value: number | null;
+  onPick: (version: number) => void;
+}) {
   return (
     <label>
       {label}{' '}

@@ -13,10 +13,12 @@ function Turn({ projectId, trace, index }: { projectId: string; trace: SessionTr
     <article className="session-turn" aria-labelledby={`turn-${trace.id}`} data-trace-id={trace.id}>
       <header className="session-turn-head">
         <h2 id={`turn-${trace.id}`}>
-          <span className="muted">#{index + 1}</span> <Link to={`/p/${projectId}/traces/${encodeURIComponent(trace.id)}`}>{trace.name ?? 'Unnamed trace'}</Link>
+          <span className="muted">#{index + 1}</span>{' '}
+          <Link to={`/p/${projectId}/traces/${encodeURIComponent(trace.id)}`}>{trace.name ?? 'Unnamed trace'}</Link>
         </h2>
         <span className="muted">
-          {formatTime(trace.timestamp)} · {formatMs(trace.latencyMs)} · {formatCount(trace.totalTokens)} tokens · {formatCost(trace.totalCost)}
+          {formatTime(trace.timestamp)} · {formatMs(trace.latencyMs)} · {formatCount(trace.totalTokens)} tokens ·{' '}
+          {formatCost(trace.totalCost)}
         </span>
         {trace.userId && <UserLink projectId={projectId} id={trace.userId} />}
         <ScoreBadges scores={trace.scores} format={formatScore} />

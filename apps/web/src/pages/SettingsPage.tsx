@@ -38,7 +38,12 @@ export function SettingsPage() {
   return (
     <section aria-labelledby="settings-title">
       <h1 id="settings-title">Settings{project ? ` · ${project.name}` : ''}</h1>
-      <TabList label="Settings" tabs={TABS} selected={selected} onSelect={(id) => void navigate(`/p/${projectId}/settings/${id}`, { replace: true })} />
+      <TabList
+        label="Settings"
+        tabs={TABS}
+        selected={selected}
+        onSelect={(id) => void navigate(`/p/${projectId}/settings/${id}`, { replace: true })}
+      />
       <TabPanel id={selected}>{panel()}</TabPanel>
     </section>
   );

@@ -73,7 +73,8 @@ function SpanDetails({ span, scores }: { span: Span; scores: Score[] }) {
         <div>
           <dt>Tokens</dt>
           <dd data-testid="span-tokens">
-            {formatCount(span.promptTokens)} prompt · {formatCount(span.completionTokens)} completion · {formatCount(span.totalTokens)} total
+            {formatCount(span.promptTokens)} prompt · {formatCount(span.completionTokens)} completion · {formatCount(span.totalTokens)}{' '}
+            total
           </dd>
         </div>
         <div>
@@ -120,8 +121,16 @@ function SpanDetails({ span, scores }: { span: Span; scores: Score[] }) {
  * unloaded they are totals of the loaded spans, so they are marked as a lower bound.
  */
 function RowTotals({ totals, complete }: { totals: SubtreeTotals; complete: boolean }) {
-  const parts = [totals.tokens === null ? null : `${formatCompactCount(totals.tokens)} tok`, totals.cost === null ? null : formatCost(totals.cost)].filter(Boolean);
-  const whole = [totals.tokens === null ? null : `${formatCount(totals.tokens)} tokens`, totals.cost === null ? null : formatCost(totals.cost)].filter(Boolean).join(' · ');
+  const parts = [
+    totals.tokens === null ? null : `${formatCompactCount(totals.tokens)} tok`,
+    totals.cost === null ? null : formatCost(totals.cost),
+  ].filter(Boolean);
+  const whole = [
+    totals.tokens === null ? null : `${formatCount(totals.tokens)} tokens`,
+    totals.cost === null ? null : formatCost(totals.cost),
+  ]
+    .filter(Boolean)
+    .join(' · ');
   const title = `${whole || 'No tokens or cost'} in this span and the spans below it${complete ? '' : ' (of loaded spans)'}`;
   return (
     <span className="wf-totals" data-testid="span-subtree-totals" title={title}>
@@ -180,7 +189,12 @@ function SpanTree({
   onNearEnd: () => void;
 }) {
   const scroller = useRef<HTMLDivElement>(null);
-  const virtual = useVirtualizer({ count: rows.length, getScrollElement: () => scroller.current, estimateSize: () => ROW_HEIGHT, overscan: 20 });
+  const virtual = useVirtualizer({
+    count: rows.length,
+    getScrollElement: () => scroller.current,
+    estimateSize: () => ROW_HEIGHT,
+    overscan: 20,
+  });
   const items = virtual.getVirtualItems();
   const lastIndex = items[items.length - 1]?.index ?? -1;
   const [focusId, setFocusId] = useState<string | null>(null);
@@ -195,7 +209,19 @@ function SpanTree({
 
   const move = (e: KeyboardEvent, index: number) => {
     const target =
-      e.key === 'ArrowDown' ? index + 1 : e.key === 'ArrowUp' ? index - 1 : e.key === 'Home' ? 0 : e.key === 'End' ? rows.length - 1 : e.key === 'PageDown' ? index + 20 : e.key === 'PageUp' ? index - 20 : null;
+      e.key === 'ArrowDown'
+        ? index + 1
+        : e.key === 'ArrowUp'
+          ? index - 1
+          : e.key === 'Home'
+            ? 0
+            : e.key === 'End'
+              ? rows.length - 1
+              : e.key === 'PageDown'
+                ? index + 20
+                : e.key === 'PageUp'
+                  ? index - 20
+                  : null;
     if (target === null) return;
     e.preventDefault();
     const nextIndex = Math.min(rows.length - 1, Math.max(0, target));
@@ -231,7 +257,8 @@ function SpanTree({
                   </span>
                 )}
                 <span className={`type-dot ${typeClass(row.span.type)}`} aria-hidden="true" />
-                <span className="wf-label">{row.span.name ?? row.span.id}</span> <small className="wf-kind">{[row.span.type, row.span.operation].filter(Boolean).join(' · ')}</small>
+                <span className="wf-label">{row.span.name ?? row.span.id}</span>{' '}
+                <small className="wf-kind">{[row.span.type, row.span.operation].filter(Boolean).join(' · ')}</small>
                 {row.span.model && (
                   <span className="model-chip" data-testid="span-row-model">
                     {row.span.model}
@@ -332,8 +359,21 @@ export function TracePage() {
       <TraceIO trace={trace} />
       <div className="trace-body">
         <section aria-labelledby="tree-title" className="waterfall">
-          <h2 id="tree-title">Spans ({rows.length < trace.spanCount ? `${formatCount(rows.length)} of ${formatCount(trace.spanCount)} loaded` : formatCount(rows.length)})</h2>
-          <SpanTree rows={rows} totals={totals} complete={!spans.hasMore} selectedId={selected?.id} onSelect={setSelectedId} onNearEnd={onNearEnd} />
+          <h2 id="tree-title">
+            Spans (
+            {rows.length < trace.spanCount
+              ? `${formatCount(rows.length)} of ${formatCount(trace.spanCount)} loaded`
+              : formatCount(rows.length)}
+            )
+          </h2>
+          <SpanTree
+            rows={rows}
+            totals={totals}
+            complete={!spans.hasMore}
+            selectedId={selected?.id}
+            onSelect={setSelectedId}
+            onNearEnd={onNearEnd}
+          />
           <p className="muted" role="status" data-testid="span-pages">
             {spans.loading ? 'Loading more spans…' : spans.hasMore ? 'More spans load as you scroll.' : ''}
             {spans.error ? ` ${errorMessage(spans.error)}` : ''}

@@ -36,7 +36,12 @@ function filtersFrom(params: URLSearchParams) {
     operation: text('operation'),
     model: text('model'),
     scoreName: text('scoreName'),
-    tags: params.get('tags') ? (params.get('tags') as string).split(',').map((t) => t.trim()).filter(Boolean) : undefined,
+    tags: params.get('tags')
+      ? (params.get('tags') as string)
+          .split(',')
+          .map((t) => t.trim())
+          .filter(Boolean)
+      : undefined,
     minScore: num('minScore'),
     maxScore: num('maxScore'),
     fromTimestamp: time('from'),
@@ -119,7 +124,12 @@ export function TracesPage() {
   const list = useTraceList(projectId, filters);
   const rows = useMemo(() => list.data?.pages.flatMap((p) => p.data) ?? [], [list.data]);
   const scroller = useRef<HTMLDivElement>(null);
-  const virtual = useVirtualizer({ count: rows.length, getScrollElement: () => scroller.current, estimateSize: () => ROW_HEIGHT, overscan: 10 });
+  const virtual = useVirtualizer({
+    count: rows.length,
+    getScrollElement: () => scroller.current,
+    estimateSize: () => ROW_HEIGHT,
+    overscan: 10,
+  });
   const items = virtual.getVirtualItems();
   const lastIndex = items[items.length - 1]?.index ?? -1;
 
@@ -146,7 +156,9 @@ export function TracesPage() {
       <Filters projectId={projectId} />
       <ErrorAlert error={list.error} />
       <p className="muted" role="status">
-        {list.isLoading ? 'Loading traces…' : `${rows.length.toLocaleString('en-US')} trace${rows.length === 1 ? '' : 's'} shown${list.hasNextPage ? ', more below' : ''}`}
+        {list.isLoading
+          ? 'Loading traces…'
+          : `${rows.length.toLocaleString('en-US')} trace${rows.length === 1 ? '' : 's'} shown${list.hasNextPage ? ', more below' : ''}`}
       </p>
       <div role="table" aria-label="Traces" aria-rowcount={rows.length + 1} className="grid-table">
         <div role="rowgroup">
@@ -179,7 +191,9 @@ export function TracesPage() {
           </div>
         </div>
       </div>
-      {!list.isLoading && rows.length === 0 && <p>No traces match. Ingest some with an API key (Settings → API keys), or clear the filters.</p>}
+      {!list.isLoading && rows.length === 0 && (
+        <p>No traces match. Ingest some with an API key (Settings → API keys), or clear the filters.</p>
+      )}
     </section>
   );
 }

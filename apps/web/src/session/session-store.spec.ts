@@ -13,8 +13,12 @@ class MemoryStorage implements KeyValueStorage {
   }
 }
 
-const json = (status: number, body: unknown) => new Response(JSON.stringify(body), { status, headers: { 'content-type': 'application/json' } });
-const tokens = (n: number, expiresAt: number) => ({ data: { access_token: `access-${n}`, refresh_token: `refresh-${n}`, expires_at: expiresAt, user: { id: 'u', email: 'a@b.c' } }, error: null });
+const json = (status: number, body: unknown) =>
+  new Response(JSON.stringify(body), { status, headers: { 'content-type': 'application/json' } });
+const tokens = (n: number, expiresAt: number) => ({
+  data: { access_token: `access-${n}`, refresh_token: `refresh-${n}`, expires_at: expiresAt, user: { id: 'u', email: 'a@b.c' } },
+  error: null,
+});
 
 function setup(now = 1_000) {
   const storage = new MemoryStorage();
@@ -57,7 +61,9 @@ describe(SessionStore.name, () => {
     clock.now = 2_000 - REFRESH_MARGIN_SECONDS + 1;
     answers.push(json(200, tokens(2, 3_000)));
     expect(await Promise.all([store.accessToken(), store.accessToken()])).toEqual(['access-2', 'access-2']);
-    expect(calls.filter((c) => c.url.endsWith('/refresh'))).toEqual([{ url: '/api/v1/auth/refresh', body: { refresh_token: 'refresh-1' } }]);
+    expect(calls.filter((c) => c.url.endsWith('/refresh'))).toEqual([
+      { url: '/api/v1/auth/refresh', body: { refresh_token: 'refresh-1' } },
+    ]);
     expect([...storage.items.values()]).toEqual(['refresh-2']);
   });
 
@@ -65,7 +71,11 @@ describe(SessionStore.name, () => {
     const first = setup();
     first.answers.push(json(200, tokens(1, 2_000)));
     await first.store.login('a@b.c', 'pw');
-    const reloaded = new SessionStore(first.storage, async () => json(200, tokens(2, 3_000)), () => 1_500);
+    const reloaded = new SessionStore(
+      first.storage,
+      async () => json(200, tokens(2, 3_000)),
+      () => 1_500,
+    );
     expect(reloaded.resumable).toBe(true);
     expect(await reloaded.accessToken()).toBe('access-2');
     expect(reloaded.current?.user.email).toBe('a@b.c');
@@ -85,7 +95,11 @@ describe(SessionStore.name, () => {
   it('keeps the session when the network fails during a refresh', async () => {
     const storage = new MemoryStorage();
     storage.setItem('spanlog.refresh', 'refresh-1');
-    const store = new SessionStore(storage, () => Promise.reject(new TypeError('network down')), () => 1_000);
+    const store = new SessionStore(
+      storage,
+      () => Promise.reject(new TypeError('network down')),
+      () => 1_000,
+    );
     expect(await store.refresh()).toBe(false);
     expect(store.resumable).toBe(true);
   });

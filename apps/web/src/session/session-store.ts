@@ -72,7 +72,11 @@ export class SessionStore {
   }
 
   async login(email: string, password: string): Promise<Session> {
-    const res = await this.fetchFn('/api/v1/auth/login', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ email, password }) });
+    const res = await this.fetchFn('/api/v1/auth/login', {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ email, password }),
+    });
     const { data, message } = await envelope(res);
     if (!res.ok || !isTokenAnswer(data) || !data.user) throw new LoginError(message ?? 'the login answer could not be read');
     return this.keep(data, data.user, 'signed-in');
@@ -100,7 +104,8 @@ export class SessionStore {
   async logout(): Promise<void> {
     const token = this.session?.accessToken;
     this.clear('signed-out');
-    if (token) await this.fetchFn('/api/v1/auth/logout', { method: 'POST', headers: { authorization: `Bearer ${token}` } }).catch(() => undefined);
+    if (token)
+      await this.fetchFn('/api/v1/auth/logout', { method: 'POST', headers: { authorization: `Bearer ${token}` } }).catch(() => undefined);
   }
 
   /** The server refused the session (a 401 after a refresh): back to the login page. */
@@ -113,7 +118,11 @@ export class SessionStore {
     if (!refreshToken) return false;
     let res: Response;
     try {
-      res = await this.fetchFn('/api/v1/auth/refresh', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ refresh_token: refreshToken }) });
+      res = await this.fetchFn('/api/v1/auth/refresh', {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ refresh_token: refreshToken }),
+      });
     } catch {
       // Offline is not an expired session: keep the tokens, let the caller's request fail.
       return false;

@@ -17,7 +17,9 @@ export function useSession(): SessionState {
     lastEvent: null,
   }));
   useEffect(() => {
-    const off = session.subscribe((event) => setState({ status: session.current ? 'signed-in' : 'signed-out', current: session.current, lastEvent: event }));
+    const off = session.subscribe((event) =>
+      setState({ status: session.current ? 'signed-in' : 'signed-out', current: session.current, lastEvent: event }),
+    );
     if (!session.current && session.resumable) {
       void session.accessToken().then((token) => {
         if (!token) setState((s) => ({ ...s, status: 'signed-out', current: null }));

@@ -75,7 +75,12 @@ export function ApiKeys({ projectId, org }: { projectId: string; org: Org | null
               {manages && (
                 <td>
                   {!k.revokedAt && (
-                    <ConfirmButton label="Revoke" of={k.name} question={`Revoke the key "${k.name}"? Clients using it get 401 at once.`} onConfirm={() => revoke.mutate(k.id)} />
+                    <ConfirmButton
+                      label="Revoke"
+                      of={k.name}
+                      question={`Revoke the key "${k.name}"? Clients using it get 401 at once.`}
+                      onConfirm={() => revoke.mutate(k.id)}
+                    />
                   )}
                 </td>
               )}

@@ -18,7 +18,12 @@ export function AuditLog({ org }: { org: Org }) {
       </p>
     );
   }
-  if (!hasRole(org.role, ADMIN_ROLES)) return <p role="note">Owners and admins read the audit log of {org.name}; you are a {org.role}.</p>;
+  if (!hasRole(org.role, ADMIN_ROLES))
+    return (
+      <p role="note">
+        Owners and admins read the audit log of {org.name}; you are a {org.role}.
+      </p>
+    );
   return <AuditEntries org={org} />;
 }
 

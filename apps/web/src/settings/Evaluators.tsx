@@ -11,7 +11,17 @@ import type { Org } from '../data/projects';
 import { errorMessage } from '../rpc';
 import { type EvaluatorFormValues, toEvaluatorInput } from './evaluator-form';
 
-const EMPTY: EvaluatorFormValues = { name: '', url: '', headers: '', timeoutMs: '', retries: '', spanTypes: 'LLM', names: '', sampleRate: '', enabled: true };
+const EMPTY: EvaluatorFormValues = {
+  name: '',
+  url: '',
+  headers: '',
+  timeoutMs: '',
+  retries: '',
+  spanTypes: 'LLM',
+  names: '',
+  sampleRate: '',
+  enabled: true,
+};
 
 const valuesOf = (e: Evaluator): EvaluatorFormValues => ({
   name: e.name,
@@ -28,7 +38,15 @@ const valuesOf = (e: Evaluator): EvaluatorFormValues => ({
 const FORM_FIELDS = Object.keys(EMPTY) as (keyof EvaluatorFormValues)[];
 const { Field, TextArea, Check } = formFields<EvaluatorFormValues>('ev');
 
-function EvaluatorForm({ projectId, editing, onDone }: { projectId: string; editing: Evaluator | null; onDone: (secret: string | null) => void }) {
+function EvaluatorForm({
+  projectId,
+  editing,
+  onDone,
+}: {
+  projectId: string;
+  editing: Evaluator | null;
+  onDone: (secret: string | null) => void;
+}) {
   const initial = editing ? valuesOf(editing) : EMPTY;
   const [error, setError] = useState<string | null>(null);
   const save = useSaveEvaluator(projectId, editing);
@@ -38,13 +56,28 @@ function EvaluatorForm({ projectId, editing, onDone }: { projectId: string; edit
     const f = new FormData(e.currentTarget);
     const text = (k: keyof EvaluatorFormValues) => String(f.get(k) ?? '');
     setError(null);
-    const values: EvaluatorFormValues = { name: text('name'), url: text('url'), headers: text('headers'), timeoutMs: text('timeoutMs'), retries: text('retries'), spanTypes: text('spanTypes'), names: text('names'), sampleRate: text('sampleRate'), enabled: f.get('enabled') === 'on' };
+    const values: EvaluatorFormValues = {
+      name: text('name'),
+      url: text('url'),
+      headers: text('headers'),
+      timeoutMs: text('timeoutMs'),
+      retries: text('retries'),
+      spanTypes: text('spanTypes'),
+      names: text('names'),
+      sampleRate: text('sampleRate'),
+      enabled: f.get('enabled') === 'on',
+    };
     // An edit with the headers box left empty keeps the stored ones (they are never shown again).
     const input = toEvaluatorInput(values, { keepHeaders: !!editing && values.headers.trim() === '' });
     save.mutate(input, { onSuccess: (answer) => onDone(answer.signingSecret), onError: (err) => setError(errorMessage(err)) });
   };
   return (
-    <form onSubmit={submit} className="evaluator-form" aria-label={editing ? `Edit evaluator ${editing.name}` : 'Create an evaluator'} noValidate>
+    <form
+      onSubmit={submit}
+      className="evaluator-form"
+      aria-label={editing ? `Edit evaluator ${editing.name}` : 'Create an evaluator'}
+      noValidate
+    >
       <Field name="name" label="Name (the score name)" defaultValue={initial.name} error={by.name} required />
       <Field name="url" label="Webhook URL" defaultValue={initial.url} error={by.url} hint="HTTPS in production" required />
       <TextArea
@@ -53,13 +86,32 @@ function EvaluatorForm({ projectId, editing, onDone }: { projectId: string; edit
         rows={2}
         defaultValue=""
         error={by.headers}
-        hint={editing ? `Stored: ${Object.keys(editing.headers).join(', ') || 'none'}. Leave empty to keep them.` : 'Values are never shown again.'}
+        hint={
+          editing
+            ? `Stored: ${Object.keys(editing.headers).join(', ') || 'none'}. Leave empty to keep them.`
+            : 'Values are never shown again.'
+        }
       />
-      <Field name="timeoutMs" label="Time-out (ms)" type="number" defaultValue={initial.timeoutMs} error={by.timeoutMs} hint="1000 to 30000, default 10000" />
+      <Field
+        name="timeoutMs"
+        label="Time-out (ms)"
+        type="number"
+        defaultValue={initial.timeoutMs}
+        error={by.timeoutMs}
+        hint="1000 to 30000, default 10000"
+      />
       <Field name="retries" label="Retries" type="number" defaultValue={initial.retries} error={by.retries} hint="0 to 5, default 1" />
       <Field name="spanTypes" label="Span types (comma-separated)" defaultValue={initial.spanTypes} error={by.spanTypes} />
       <Field name="names" label="Span names (comma-separated, empty for any)" defaultValue={initial.names} error={by.names} />
-      <Field name="sampleRate" label="Sample rate" type="number" step="any" defaultValue={initial.sampleRate} error={by.sampleRate} hint="0 to 1, default 1" />
+      <Field
+        name="sampleRate"
+        label="Sample rate"
+        type="number"
+        step="any"
+        defaultValue={initial.sampleRate}
+        error={by.sampleRate}
+        hint="0 to 1, default 1"
+      />
       <Check name="enabled" label="Enabled" defaultChecked={initial.enabled} error={by.enabled} />
       <FormErrors general={general} marked={Object.keys(by).length > 0} />
       <button type="submit" disabled={save.isPending}>
@@ -143,7 +195,12 @@ export function Evaluators({ projectId, org }: { projectId: string; org: Org | n
                   <button type="button" onClick={() => rotate.mutate(e, { onSuccess: (a) => setSecret(a.signingSecret) })}>
                     Rotate secret <span className="visually-hidden">of {e.name}</span>
                   </button>
-                  <ConfirmButton label="Delete" of={e.name} question={`Delete the evaluator "${e.name}"?`} onConfirm={() => remove.mutate(e)} />
+                  <ConfirmButton
+                    label="Delete"
+                    of={e.name}
+                    question={`Delete the evaluator "${e.name}"?`}
+                    onConfirm={() => remove.mutate(e)}
+                  />
                 </td>
               )}
             </tr>

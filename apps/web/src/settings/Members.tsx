@@ -76,7 +76,12 @@ export function Members({ org }: { org: Org }) {
               {manages && (
                 <td>
                   {removable(m.role) && (
-                    <ConfirmButton label="Remove" of={m.email} question={`Remove ${m.email} from ${org.name}?`} onConfirm={() => remove.mutate(m.userId)} />
+                    <ConfirmButton
+                      label="Remove"
+                      of={m.email}
+                      question={`Remove ${m.email} from ${org.name}?`}
+                      onConfirm={() => remove.mutate(m.userId)}
+                    />
                   )}
                 </td>
               )}

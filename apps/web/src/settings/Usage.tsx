@@ -45,7 +45,12 @@ export function Usage({ org }: { org: Org }) {
         </>
       )}
       <ErrorAlert error={daily.error} />
-      {daily.data && (daily.data.days.length ? <TimeChart title={`Daily usage, ${daily.data.month}`} times={times} stepMs={86_400_000} series={series} bars /> : <p className="muted">Nothing counted this month yet.</p>)}
+      {daily.data &&
+        (daily.data.days.length ? (
+          <TimeChart title={`Daily usage, ${daily.data.month}`} times={times} stepMs={86_400_000} series={series} bars />
+        ) : (
+          <p className="muted">Nothing counted this month yet.</p>
+        ))}
     </div>
   );
 }

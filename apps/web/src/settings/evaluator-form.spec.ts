@@ -1,6 +1,16 @@
 import { toEvaluatorInput } from './evaluator-form';
 
-const values = { name: 'judge', url: 'https://e.test/hook', headers: 'Authorization: Bearer x:y\n\n X-A : 1 ', timeoutMs: '', retries: '2', spanTypes: 'LLM, TOOL', names: '', sampleRate: '0.5', enabled: true };
+const values = {
+  name: 'judge',
+  url: 'https://e.test/hook',
+  headers: 'Authorization: Bearer x:y\n\n X-A : 1 ',
+  timeoutMs: '',
+  retries: '2',
+  spanTypes: 'LLM, TOOL',
+  names: '',
+  sampleRate: '0.5',
+  enabled: true,
+};
 
 describe(toEvaluatorInput.name, () => {
   it('sends headers per line, lists split on commas, blank numbers left to the server default', () => {

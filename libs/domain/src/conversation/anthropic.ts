@@ -24,7 +24,9 @@ function block(value: unknown): ConversationPart | undefined {
     case 'tool_use':
     case 'server_tool_use': {
       const name = stringAt(value, 'name');
-      return name === undefined ? undefined : { kind: 'tool-call', id: stringAt(value, 'id') ?? null, name, arguments: at(value, 'input') ?? null };
+      return name === undefined
+        ? undefined
+        : { kind: 'tool-call', id: stringAt(value, 'id') ?? null, name, arguments: at(value, 'input') ?? null };
     }
     case 'tool_result':
       return { kind: 'tool-result', id: stringAt(value, 'tool_use_id') ?? null, name: null, content: at(value, 'content') ?? null };
@@ -34,7 +36,9 @@ function block(value: unknown): ConversationPart | undefined {
       return { kind: 'json', value };
     default:
       // Server tools answer in `<tool>_tool_result` blocks (web_search_tool_result, …).
-      return typeof type === 'string' && type.endsWith('_tool_result') ? { kind: 'tool-result', id: stringAt(value, 'tool_use_id') ?? null, name: null, content: at(value, 'content') ?? null } : undefined;
+      return typeof type === 'string' && type.endsWith('_tool_result')
+        ? { kind: 'tool-result', id: stringAt(value, 'tool_use_id') ?? null, name: null, content: at(value, 'content') ?? null }
+        : undefined;
   }
 }
 

@@ -24,11 +24,20 @@ function part(value: unknown): ConversationPart | undefined {
   const call = firstAt(value, 'functionCall', 'function_call');
   if (isObj(call)) {
     const name = stringAt(call, 'name');
-    return name === undefined ? undefined : { kind: 'tool-call', id: stringAt(call, 'id') ?? null, name, arguments: at(call, 'args') ?? null };
+    return name === undefined
+      ? undefined
+      : { kind: 'tool-call', id: stringAt(call, 'id') ?? null, name, arguments: at(call, 'args') ?? null };
   }
   const response = firstAt(value, 'functionResponse', 'function_response');
-  if (isObj(response)) return { kind: 'tool-result', id: stringAt(response, 'id') ?? null, name: stringAt(response, 'name') ?? null, content: at(response, 'response') ?? null };
-  if (['executableCode', 'executable_code', 'codeExecutionResult', 'code_execution_result'].some((k) => Object.hasOwn(value, k))) return { kind: 'json', value };
+  if (isObj(response))
+    return {
+      kind: 'tool-result',
+      id: stringAt(response, 'id') ?? null,
+      name: stringAt(response, 'name') ?? null,
+      content: at(response, 'response') ?? null,
+    };
+  if (['executableCode', 'executable_code', 'codeExecutionResult', 'code_execution_result'].some((k) => Object.hasOwn(value, k)))
+    return { kind: 'json', value };
   return undefined;
 }
 
@@ -46,7 +55,8 @@ function contentsOf(value: Obj): ConversationTurn[] | undefined {
   const contents = at(value, 'contents');
   if (!Array.isArray(contents)) return undefined;
   const system = firstAt(value, 'systemInstruction', 'system_instruction');
-  const systemTurn = system === undefined ? undefined : typeof system === 'string' ? turn('system', [text(system)]) : content(system, 'system');
+  const systemTurn =
+    system === undefined ? undefined : typeof system === 'string' ? turn('system', [text(system)]) : content(system, 'system');
   if (system !== undefined && systemTurn === undefined) return undefined;
   const turns = readAll(contents, (c) => content(c, 'user'));
   return turns && (systemTurn ? [{ ...systemTurn, role: 'system' }, ...turns] : turns);
@@ -58,7 +68,8 @@ function read(value: unknown, side: ConversationSide): ConversationTurn[] | unde
   if (!isObj(value)) return undefined;
   if (Object.hasOwn(value, 'contents')) return contentsOf(value);
   const candidates = at(value, 'candidates');
-  if (Array.isArray(candidates)) return candidates.length > 0 ? readAll(candidates, (c) => (isObj(c) ? content(at(c, 'content'), 'assistant') : undefined)) : undefined;
+  if (Array.isArray(candidates))
+    return candidates.length > 0 ? readAll(candidates, (c) => (isObj(c) ? content(at(c, 'content'), 'assistant') : undefined)) : undefined;
   if (isObj(at(value, 'content'))) {
     const one = content(at(value, 'content'), implied);
     return one && [one];

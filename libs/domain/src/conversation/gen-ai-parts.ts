@@ -18,10 +18,17 @@ function part(value: unknown): ConversationPart | undefined {
     }
     case 'tool_call': {
       const name = stringAt(value, 'name');
-      return name === undefined ? undefined : { kind: 'tool-call', id: stringAt(value, 'id') ?? null, name, arguments: at(value, 'arguments') ?? null };
+      return name === undefined
+        ? undefined
+        : { kind: 'tool-call', id: stringAt(value, 'id') ?? null, name, arguments: at(value, 'arguments') ?? null };
     }
     case 'tool_call_response':
-      return { kind: 'tool-result', id: stringAt(value, 'id') ?? null, name: stringAt(value, 'name') ?? null, content: at(value, 'response') ?? at(value, 'result') ?? null };
+      return {
+        kind: 'tool-result',
+        id: stringAt(value, 'id') ?? null,
+        name: stringAt(value, 'name') ?? null,
+        content: at(value, 'response') ?? at(value, 'result') ?? null,
+      };
     case 'uri': {
       const uri = stringAt(value, 'uri');
       if (uri === undefined || at(value, 'modality') !== 'image') return { kind: 'json', value };
@@ -30,7 +37,9 @@ function part(value: unknown): ConversationPart | undefined {
     }
     case 'blob':
     case 'file':
-      return at(value, 'modality') === 'image' ? { kind: 'image', url: null, mediaType: stringAt(value, 'mime_type') ?? null } : { kind: 'json', value };
+      return at(value, 'modality') === 'image'
+        ? { kind: 'image', url: null, mediaType: stringAt(value, 'mime_type') ?? null }
+        : { kind: 'json', value };
     default:
       return { kind: 'json', value };
   }

@@ -16,7 +16,15 @@ const CLASS_ROLES: Record<string, string> = {
   FunctionMessage: 'tool',
   ChatMessage: 'chat',
 };
-const TYPE_ROLES: Record<string, string> = { human: 'user', ai: 'assistant', system: 'system', tool: 'tool', function: 'tool', chat: 'chat', developer: 'developer' };
+const TYPE_ROLES: Record<string, string> = {
+  human: 'user',
+  ai: 'assistant',
+  system: 'system',
+  tool: 'tool',
+  function: 'tool',
+  chat: 'chat',
+  developer: 'developer',
+};
 
 /** The role and the message's fields, or undefined for anything that is no LangChain message. */
 function unwrap(value: Obj): { role: string; fields: Obj } | undefined {
@@ -53,7 +61,9 @@ function block(value: unknown): ConversationPart {
 function toolCall(value: unknown): ConversationPart | undefined {
   if (!isObj(value)) return undefined;
   const name = stringAt(value, 'name');
-  return name === undefined ? undefined : { kind: 'tool-call', id: stringAt(value, 'id') ?? null, name, arguments: at(value, 'args') ?? null };
+  return name === undefined
+    ? undefined
+    : { kind: 'tool-call', id: stringAt(value, 'id') ?? null, name, arguments: at(value, 'args') ?? null };
 }
 
 function message(value: unknown): ConversationTurn | undefined {
@@ -63,10 +73,15 @@ function message(value: unknown): ConversationTurn | undefined {
   const { fields } = found;
   const role = found.role === 'chat' ? roleOf(at(fields, 'role')) : found.role;
   const content = at(fields, 'content');
-  if (role === undefined || (content !== undefined && content !== null && typeof content !== 'string' && !Array.isArray(content))) return undefined;
+  if (role === undefined || (content !== undefined && content !== null && typeof content !== 'string' && !Array.isArray(content)))
+    return undefined;
   const toolCallId = stringAt(fields, 'tool_call_id');
-  if (role === 'tool') return turn('tool', [{ kind: 'tool-result', id: toolCallId ?? null, name: stringAt(fields, 'name') ?? null, content: content ?? null }]);
-  const parts: ConversationPart[] = typeof content === 'string' ? (content ? [text(content)] : []) : Array.isArray(content) ? content.map(block) : [];
+  if (role === 'tool')
+    return turn('tool', [
+      { kind: 'tool-result', id: toolCallId ?? null, name: stringAt(fields, 'name') ?? null, content: content ?? null },
+    ]);
+  const parts: ConversationPart[] =
+    typeof content === 'string' ? (content ? [text(content)] : []) : Array.isArray(content) ? content.map(block) : [];
   const calls = at(fields, 'tool_calls');
   const extra = at(fields, 'additional_kwargs');
   if (Array.isArray(calls) && calls.length > 0) {

@@ -58,7 +58,8 @@ const CONTENT_KEYS = ['content', 'contents', 'tool_calls', 'function_call', 'ref
 export function readOpenAiMessage(value: unknown, impliedRole?: string): ConversationTurn | undefined {
   if (!isObj(value)) return undefined;
   // A choice: `{index, finish_reason, message}`.
-  if (impliedRole === undefined && !Object.hasOwn(value, 'role') && isObj(at(value, 'message'))) return readOpenAiMessage(at(value, 'message'), 'assistant');
+  if (impliedRole === undefined && !Object.hasOwn(value, 'role') && isObj(at(value, 'message')))
+    return readOpenAiMessage(at(value, 'message'), 'assistant');
   const role = Object.hasOwn(value, 'role') ? roleOf(at(value, 'role')) : impliedRole;
   // Chat messages carry no `type`; Anthropic's response and Responses' items do.
   if (role === undefined || Object.hasOwn(value, 'type') || !CONTENT_KEYS.some((k) => Object.hasOwn(value, k))) return undefined;
@@ -67,7 +68,12 @@ export function readOpenAiMessage(value: unknown, impliedRole?: string): Convers
   const parts: ConversationPart[] = [];
   const toolCallId = stringAt(value, 'tool_call_id');
   if (role === 'tool' || toolCallId !== undefined) {
-    parts.push({ kind: 'tool-result', id: toolCallId ?? null, name: stringAt(value, 'name') ?? null, content: at(value, 'content') ?? null });
+    parts.push({
+      kind: 'tool-result',
+      id: toolCallId ?? null,
+      name: stringAt(value, 'name') ?? null,
+      content: at(value, 'content') ?? null,
+    });
   } else parts.push(...content);
   const refusal = stringAt(value, 'refusal');
   if (refusal) parts.push(text(refusal));

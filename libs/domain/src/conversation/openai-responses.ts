@@ -46,10 +46,13 @@ function item(value: unknown): ConversationTurn | undefined {
   }
   if (typeof type !== 'string') return undefined;
   if (type === 'reasoning') return turn('assistant', [{ kind: 'json', value }]);
-  if (type.endsWith('_call_output')) return turn('tool', [{ kind: 'tool-result', id: callId(value), name: null, content: at(value, 'output') ?? null }]);
+  if (type.endsWith('_call_output'))
+    return turn('tool', [{ kind: 'tool-result', id: callId(value), name: null, content: at(value, 'output') ?? null }]);
   if (type.endsWith('_call')) {
     const name = stringAt(value, 'name') ?? type.slice(0, -'_call'.length);
-    return turn('assistant', [{ kind: 'tool-call', id: callId(value), name, arguments: firstAt(value, 'arguments', 'input', 'action', 'query') ?? null }]);
+    return turn('assistant', [
+      { kind: 'tool-call', id: callId(value), name, arguments: firstAt(value, 'arguments', 'input', 'action', 'query') ?? null },
+    ]);
   }
   return undefined;
 }
@@ -63,10 +66,12 @@ function read(value: unknown): ConversationTurn[] | undefined {
   if (Array.isArray(value)) return items(value);
   if (!isObj(value)) return undefined;
   // A response (`object: 'response'`) or the output list alone.
-  if (Array.isArray(at(value, 'output')) && (at(value, 'object') === 'response' || Object.keys(value).length === 1)) return items(at(value, 'output'));
+  if (Array.isArray(at(value, 'output')) && (at(value, 'object') === 'response' || Object.keys(value).length === 1))
+    return items(at(value, 'output'));
   const input = at(value, 'input');
   // `{input: '…'}` alone is any chain's input; a Responses request says its model or instructions.
-  if (input === undefined || (typeof input === 'string' && !Object.hasOwn(value, 'model') && !Object.hasOwn(value, 'instructions'))) return undefined;
+  if (input === undefined || (typeof input === 'string' && !Object.hasOwn(value, 'model') && !Object.hasOwn(value, 'instructions')))
+    return undefined;
   const turns = items(input);
   const instructions = at(value, 'instructions');
   if (!turns || (instructions !== undefined && instructions !== null && typeof instructions !== 'string')) return undefined;

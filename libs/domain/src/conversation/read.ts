@@ -55,7 +55,11 @@ export function imageFromUrl(url: string): ImagePart {
 
 export const nameOrNull = (value: unknown): string | null => (typeof value === 'string' && value.length > 0 ? value : null);
 
-export const turn = (role: string, parts: ConversationPart[], name: unknown = null): ConversationTurn => ({ role, name: nameOrNull(name), parts });
+export const turn = (role: string, parts: ConversationPart[], name: unknown = null): ConversationTurn => ({
+  role,
+  name: nameOrNull(name),
+  parts,
+});
 
 /**
  * The message list inside a value: an array as it is (a batch of one list, as LangChain's

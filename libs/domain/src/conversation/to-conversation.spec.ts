@@ -28,22 +28,47 @@ function summary(view: ConversationView): string[] {
 }
 
 type Payloads = Record<string, unknown>;
-const capturedSide = (name: string, side: ConversationSide): unknown => ((captured as Payloads)[name] as Record<ConversationSide, unknown>)[side];
+const capturedSide = (name: string, side: ConversationSide): unknown =>
+  ((captured as Payloads)[name] as Record<ConversationSide, unknown>)[side];
 const doc = (name: string): unknown => (vendorDocs as Payloads)[name];
 
 describe(toConversation.name, () => {
   it.each<[string, ConversationSide, string[]]>([
-    ['langfuse-openai OpenAI.chat', 'input', ['openai-chat', 'system: "You answer geography questions."', 'user: "What is the capital of France?"']],
+    [
+      'langfuse-openai OpenAI.chat',
+      'input',
+      ['openai-chat', 'system: "You answer geography questions."', 'user: "What is the capital of France?"'],
+    ],
     ['langfuse-openai OpenAI.chat', 'output', ['openai-chat', 'assistant: "The capital of France is Paris."']],
-    ['openinference-instrumentation-openai OpenAI Chat Completions', 'input', ['openai-chat', 'system: "You answer geography questions."', 'user: "What is the capital of France?"']],
-    ['openinference-instrumentation-openai OpenAI Chat Completions', 'output', ['openai-chat', 'assistant: "The capital of France is Paris."']],
-    ['traceloop-instrumentation-openai chat gpt-4o-mini', 'input', ['otel-genai', 'system: "You answer geography questions."', 'user: "What is the capital of France?"']],
+    [
+      'openinference-instrumentation-openai OpenAI Chat Completions',
+      'input',
+      ['openai-chat', 'system: "You answer geography questions."', 'user: "What is the capital of France?"'],
+    ],
+    [
+      'openinference-instrumentation-openai OpenAI Chat Completions',
+      'output',
+      ['openai-chat', 'assistant: "The capital of France is Paris."'],
+    ],
+    [
+      'traceloop-instrumentation-openai chat gpt-4o-mini',
+      'input',
+      ['otel-genai', 'system: "You answer geography questions."', 'user: "What is the capital of France?"'],
+    ],
     ['traceloop-instrumentation-openai chat gpt-4o-mini', 'output', ['otel-genai', 'assistant: "The capital of France is Paris."']],
     ['vercel-ai ai.generateText.doGenerate', 'input', ['openai-chat', 'user: "What is the capital of France?"']],
     ['vercel-ai ai.generateText.doGenerate', 'output', ['text', 'assistant: "The capital of France is Paris."']],
     ['vercel-ai ai.generateText', 'input', ['text', 'user: "What is the capital of France?"']],
-    ['vercel-aisdk-2025-11-17 tool call', 'output', ['vercel-ai', 'assistant: call getWeather#call_DgKARp7a7IhJPDczfifMp6Ra {"location":"San Francisco"}']],
-    ['openai-agents-2025-09-30 tool call', 'output', ['openai-chat', 'assistant: call get_weather#call_Kud0j0DxWSmLzv9W5m6qVqXn {"city":"Tokyo"}']],
+    [
+      'vercel-aisdk-2025-11-17 tool call',
+      'output',
+      ['vercel-ai', 'assistant: call getWeather#call_DgKARp7a7IhJPDczfifMp6Ra {"location":"San Francisco"}'],
+    ],
+    [
+      'openai-agents-2025-09-30 tool call',
+      'output',
+      ['openai-chat', 'assistant: call get_weather#call_Kud0j0DxWSmLzv9W5m6qVqXn {"city":"Tokyo"}'],
+    ],
     [
       'openai-agents-2025-09-30 after the tool',
       'input',
@@ -68,15 +93,34 @@ describe(toConversation.name, () => {
     [
       'google-adk-2025-08-28 model call',
       'input',
-      ['openai-chat', 'system: "Always greet using the say_hello tool.\\n\\nYou a…"', 'user: "hi"', 'assistant: call say_hello#? null', 'tool: result say_hello#? {"greeting": "Hello Langfuse 👋"}'],
+      [
+        'openai-chat',
+        'system: "Always greet using the say_hello tool.\\n\\nYou a…"',
+        'user: "hi"',
+        'assistant: call say_hello#? null',
+        'tool: result say_hello#? {"greeting": "Hello Langfuse 👋"}',
+      ],
     ],
     ['langgraph-js-2025-10-30 model node', 'input', ['langchain', `user: "What's the weather in San Francisco?"`]],
-    ['langgraph-js-2025-10-30 model node', 'output', ['langchain', 'assistant (model): call get_weather#call_VEZJgIQLgzcb80IIyQJm7JCi {"city":"San Francisco"}']],
-    ['langgraph-js-2025-10-30 tools node', 'output', ['langchain', `tool: result get_weather#call_VEZJgIQLgzcb80IIyQJm7JCi It's always sunny in San Francisco!`]],
+    [
+      'langgraph-js-2025-10-30 model node',
+      'output',
+      ['langchain', 'assistant (model): call get_weather#call_VEZJgIQLgzcb80IIyQJm7JCi {"city":"San Francisco"}'],
+    ],
+    [
+      'langgraph-js-2025-10-30 tools node',
+      'output',
+      ['langchain', `tool: result get_weather#call_VEZJgIQLgzcb80IIyQJm7JCi It's always sunny in San Francisco!`],
+    ],
     [
       'langgraph-js-2025-10-30 LLM after the tool',
       'input',
-      ['openai-chat', `user: "What's the weather in San Francisco?"`, 'assistant: call get_weather#call_VEZJgIQLgzcb80IIyQJm7JCi {"city":"San Francisco"}', `get_weather: "It's always sunny in San Francisco!"`],
+      [
+        'openai-chat',
+        `user: "What's the weather in San Francisco?"`,
+        'assistant: call get_weather#call_VEZJgIQLgzcb80IIyQJm7JCi {"city":"San Francisco"}',
+        `get_weather: "It's always sunny in San Francisco!"`,
+      ],
     ],
     ['crewai-2025-07-11 LLM', 'output', ['openai-chat', 'assistant: "I now can give a great answer  \\nFinal Answer:…"']],
   ])('captured %s (%s)', (name, side, expected) => {
@@ -112,17 +156,33 @@ describe(toConversation.name, () => {
     [
       'anthropic request with a tool round trip',
       'input',
-      ['anthropic', 'system: "You are a weather bot."', 'user: [image image/jpeg] | "Weather in Paris?"', 'assistant: "Checking." | call get_weather#toolu_1 {"city":"Paris"}', 'user: result #toolu_1 18 degrees'],
+      [
+        'anthropic',
+        'system: "You are a weather bot."',
+        'user: [image image/jpeg] | "Weather in Paris?"',
+        'assistant: "Checking." | call get_weather#toolu_1 {"city":"Paris"}',
+        'user: result #toolu_1 18 degrees',
+      ],
     ],
     ['anthropic response', 'output', ['anthropic', 'assistant: "It is 18 degrees in Paris."']],
     [
       'gemini request',
       'input',
-      ['gemini', 'system: "You are a weather bot."', 'user: "Weather in this city?" | [image image/png]', 'assistant: call get_weather#? {"city":"Paris"}', 'user: result get_weather#? {"temperature":18}'],
+      [
+        'gemini',
+        'system: "You are a weather bot."',
+        'user: "Weather in this city?" | [image image/png]',
+        'assistant: call get_weather#? {"city":"Paris"}',
+        'user: result get_weather#? {"temperature":18}',
+      ],
     ],
     ['gemini response', 'output', ['gemini', 'assistant: "It is 18 degrees."']],
     ['otel-genai output with a tool call', 'output', ['otel-genai', 'assistant: "Let me look." | call search#call_3 {"q":"otel"}']],
-    ['otel-genai input with a tool response and an image', 'input', ['otel-genai', 'user: "Describe" | [image https://example.com/a.png image/png]', 'tool: result #call_3 found 3 pages']],
+    [
+      'otel-genai input with a tool response and an image',
+      'input',
+      ['otel-genai', 'user: "Describe" | [image https://example.com/a.png image/png]', 'tool: result #call_3 found 3 pages'],
+    ],
     [
       'vercel-ai prompt messages',
       'input',
@@ -134,7 +194,17 @@ describe(toConversation.name, () => {
         'tool: result getWeather#call_4 {"type":"json","value":{"temperature":18}}',
       ],
     ],
-    ['langchain message dicts', 'input', ['langchain', 'system: "Be brief."', 'user: "Weather in Paris?"', 'assistant: call get_weather#call_5 {"city":"Paris"}', 'tool: result get_weather#call_5 18 degrees']],
+    [
+      'langchain message dicts',
+      'input',
+      [
+        'langchain',
+        'system: "Be brief."',
+        'user: "Weather in Paris?"',
+        'assistant: call get_weather#call_5 {"city":"Paris"}',
+        'tool: result get_weather#call_5 18 degrees',
+      ],
+    ],
     ['langchain messages_to_dict', 'input', ['langchain', 'user: "Hi"', 'assistant: "Hello!"']],
   ])('documented %s (%s)', (name, side, expected) => {
     expect(summary(toConversation(doc(name), side))).toEqual(expected);
@@ -172,13 +242,31 @@ describe(toConversation.name, () => {
   });
 
   it('shows a Gemini inline part as an image only when its media type is an image', () => {
-    const view = toConversation({ contents: [{ role: 'user', parts: [{ inlineData: { mimeType: 'audio/wav', data: 'UklGR' } }, { inlineData: { mimeType: 'image/png', data: 'iVBO' } }] }] }, 'input');
+    const view = toConversation(
+      {
+        contents: [
+          {
+            role: 'user',
+            parts: [{ inlineData: { mimeType: 'audio/wav', data: 'UklGR' } }, { inlineData: { mimeType: 'image/png', data: 'iVBO' } }],
+          },
+        ],
+      },
+      'input',
+    );
     expect(summary(view)).toEqual(['gemini', 'user: json | [image image/png]']);
   });
 
   it('keeps a data URL image as its media type, never its bytes', () => {
-    const view = toConversation([{ role: 'user', content: [{ type: 'image_url', image_url: { url: 'data:image/webp;base64,AAAA' } }] }], 'input');
-    expect(view).toEqual({ kind: 'conversation', format: 'openai-chat', turns: [{ role: 'user', name: null, parts: [{ kind: 'image', url: null, mediaType: 'image/webp' }] }], extra: null });
+    const view = toConversation(
+      [{ role: 'user', content: [{ type: 'image_url', image_url: { url: 'data:image/webp;base64,AAAA' } }] }],
+      'input',
+    );
+    expect(view).toEqual({
+      kind: 'conversation',
+      format: 'openai-chat',
+      turns: [{ role: 'user', name: null, parts: [{ kind: 'image', url: null, mediaType: 'image/webp' }] }],
+      extra: null,
+    });
   });
 
   it('a message nested in messages without end is read to one level only', () => {

@@ -15,7 +15,16 @@ import { vercelAi } from './vercel-ai';
  * rejects Anthropic's and Vercel's content blocks, the GenAI parts have a `type` that
  * Gemini's lack, and a plain `{role, content: '…'}` list reads the same in all of them.
  */
-export const CONVERSATION_FORMATS: readonly ConversationFormat[] = [plainText, genAiParts, gemini, openAiChat, openAiResponses, anthropic, vercelAi, langChain];
+export const CONVERSATION_FORMATS: readonly ConversationFormat[] = [
+  plainText,
+  genAiParts,
+  gemini,
+  openAiChat,
+  openAiResponses,
+  anthropic,
+  vercelAi,
+  langChain,
+];
 
 /**
  * The keys that hold a request's or response's messages, with the keys read beside them: the
@@ -32,7 +41,9 @@ const ENVELOPES: readonly (readonly [holder: string, read: readonly string[]])[]
 
 function extraOf(value: unknown, format: ConversationFormatName): Record<string, unknown> | null {
   if (!isObj(value) || format === 'text') return null;
-  const envelope = ENVELOPES.find(([holder]) => Array.isArray(at(value, holder)) || (holder === 'input' && typeof at(value, holder) === 'string'));
+  const envelope = ENVELOPES.find(
+    ([holder]) => Array.isArray(at(value, holder)) || (holder === 'input' && typeof at(value, holder) === 'string'),
+  );
   if (!envelope) return null;
   const rest = Object.entries(value).filter(([key]) => !envelope[1].includes(key));
   return rest.length > 0 ? Object.fromEntries(rest) : null;
@@ -42,7 +53,8 @@ function extraOf(value: unknown, format: ConversationFormatName): Record<string,
 export function toConversation(value: unknown, side: ConversationSide): ConversationView {
   for (const format of CONVERSATION_FORMATS) {
     const turns = format.read(value, side);
-    if (turns !== undefined && turns.length > 0) return { kind: 'conversation', format: format.name, turns, extra: extraOf(value, format.name) };
+    if (turns !== undefined && turns.length > 0)
+      return { kind: 'conversation', format: format.name, turns, extra: extraOf(value, format.name) };
   }
   return { kind: 'json', value };
 }

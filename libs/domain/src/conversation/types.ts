@@ -25,7 +25,8 @@ export interface ConversationTurn {
   parts: ConversationPart[];
 }
 
-export type ConversationFormatName = 'text' | 'openai-chat' | 'openai-responses' | 'anthropic' | 'gemini' | 'otel-genai' | 'vercel-ai' | 'langchain';
+export type ConversationFormatName =
+  'text' | 'openai-chat' | 'openai-responses' | 'anthropic' | 'gemini' | 'otel-genai' | 'vercel-ai' | 'langchain';
 
 export type ConversationView =
   | {

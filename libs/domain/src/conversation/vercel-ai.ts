@@ -33,7 +33,12 @@ function part(value: unknown): ConversationPart | undefined {
     case 'tool-call':
       return toolCall(value);
     case 'tool-result':
-      return { kind: 'tool-result', id: stringAt(value, 'toolCallId') ?? null, name: stringAt(value, 'toolName') ?? null, content: firstAt(value, 'output', 'result') ?? null };
+      return {
+        kind: 'tool-result',
+        id: stringAt(value, 'toolCallId') ?? null,
+        name: stringAt(value, 'toolName') ?? null,
+        content: firstAt(value, 'output', 'result') ?? null,
+      };
     case 'file':
     case 'reasoning':
     case 'redacted-reasoning':
@@ -50,7 +55,11 @@ function message(value: unknown): ConversationTurn | undefined {
 export const vercelAi: ConversationFormat = {
   name: 'vercel-ai',
   read(value) {
-    if (Array.isArray(value) && value.length > 0 && value.every((v) => isObj(v) && !Object.hasOwn(v, 'role') && Object.hasOwn(v, 'toolCallId'))) {
+    if (
+      Array.isArray(value) &&
+      value.length > 0 &&
+      value.every((v) => isObj(v) && !Object.hasOwn(v, 'role') && Object.hasOwn(v, 'toolCallId'))
+    ) {
       const calls = readAll(value, toolCall);
       return calls && [turn('assistant', calls)];
     }

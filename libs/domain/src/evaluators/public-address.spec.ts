@@ -28,7 +28,13 @@ describe(isNonPublicHost.name, () => {
     expect(isNonPublicHost(new URL(url))).toBe(true);
   });
 
-  it.each(['https://eval.example.com/score', 'https://93.184.215.14/', 'https://[2606:4700::1111]/', 'https://localhost.example.com/', 'https://8.8.8.8:8443/x'])('takes %s', (url) => {
+  it.each([
+    'https://eval.example.com/score',
+    'https://93.184.215.14/',
+    'https://[2606:4700::1111]/',
+    'https://localhost.example.com/',
+    'https://8.8.8.8:8443/x',
+  ])('takes %s', (url) => {
     expect(isNonPublicHost(new URL(url))).toBe(false);
   });
 });

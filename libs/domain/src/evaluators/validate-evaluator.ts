@@ -28,7 +28,18 @@ const HTTP_TOKEN = /^[!#$%&'*+\-.^_`|~0-9A-Za-z]+$/;
  */
 const INVALID_HEADER_VALUE = /[^\t\x20-\x7e\x80-\xff]/;
 /** Headers the evaluator call sets itself: a configured value would corrupt the request's framing, or its signature. */
-const RESERVED_HEADERS = new Set(['host', 'content-length', 'transfer-encoding', 'connection', 'keep-alive', 'upgrade', 'te', 'trailer', 'expect', ...Object.values(SIGNATURE_HEADERS)]);
+const RESERVED_HEADERS = new Set([
+  'host',
+  'content-length',
+  'transfer-encoding',
+  'connection',
+  'keep-alive',
+  'upgrade',
+  'te',
+  'trailer',
+  'expect',
+  ...Object.values(SIGNATURE_HEADERS),
+]);
 
 const invalid = (path: string, rule: string) => validationError(`${path}: ${rule}`);
 
@@ -42,23 +53,29 @@ const unique = <T>(values: T[]): T[] => [...new Set(values)];
 const NAME_RULE = `must be a non-blank string of at most ${LIMITS.nameLength} characters`;
 const name: FieldRule = {
   read: (v) => (typeof v === 'string' ? v.trim() : v),
-  ...ruleOf((v) => {
-    if (typeof v !== 'string' || !v || v.length > LIMITS.nameLength) return NAME_RULE;
-    return isStorableText(v) ? null : UNSTORABLE_TEXT;
-  }, { type: 'string', minLength: 1, maxLength: LIMITS.nameLength }),
+  ...ruleOf(
+    (v) => {
+      if (typeof v !== 'string' || !v || v.length > LIMITS.nameLength) return NAME_RULE;
+      return isStorableText(v) ? null : UNSTORABLE_TEXT;
+    },
+    { type: 'string', minLength: 1, maxLength: LIMITS.nameLength },
+  ),
 };
 
 /** The URL as it will be called (WHATWG-normalized), so what is stored is what is shown and used. */
 const url: FieldRule = {
   read: (v) => (typeof v === 'string' && URL.canParse(v) ? new URL(v).href : v),
-  ...ruleOf((v) => {
-    const parsed = typeof v === 'string' && URL.canParse(v) ? new URL(v) : null;
-    if (!parsed || (parsed.protocol !== 'https:' && parsed.protocol !== 'http:') || parsed.href.length > LIMITS.urlLength) {
-      return `must be an absolute http or https URL of at most ${LIMITS.urlLength} characters`;
-    }
-    // Credentials in a URL end up in logs and answers; headers are where secrets belong.
-    return parsed.username || parsed.password ? 'must not carry credentials; send them in headers (for example Authorization)' : null;
-  }, { type: 'string', format: 'uri', maxLength: LIMITS.urlLength }),
+  ...ruleOf(
+    (v) => {
+      const parsed = typeof v === 'string' && URL.canParse(v) ? new URL(v) : null;
+      if (!parsed || (parsed.protocol !== 'https:' && parsed.protocol !== 'http:') || parsed.href.length > LIMITS.urlLength) {
+        return `must be an absolute http or https URL of at most ${LIMITS.urlLength} characters`;
+      }
+      // Credentials in a URL end up in logs and answers; headers are where secrets belong.
+      return parsed.username || parsed.password ? 'must not carry credentials; send them in headers (for example Authorization)' : null;
+    },
+    { type: 'string', format: 'uri', maxLength: LIMITS.urlLength },
+  ),
 };
 
 /** The deployment's rules for the URL (`url` checked the rest). */
@@ -67,7 +84,10 @@ function refuseUrlOfDeployment(href: string, { requireHttps, refuseNonPublicHost
   if (requireHttps && parsed.protocol !== 'https:') throw invalid('url', 'must be an https URL in production');
   // Saved, it would only ever score 0: the call refuses the address (SPANLOG_EVALUATOR_ALLOW_PRIVATE_NETWORKS).
   if (refuseNonPublicHosts && isNonPublicHost(parsed)) {
-    throw invalid('url', `must not be a private, loopback, link-local or unspecified address (${parsed.hostname}): this server calls public addresses only`);
+    throw invalid(
+      'url',
+      `must not be a private, loopback, link-local or unspecified address (${parsed.hostname}): this server calls public addresses only`,
+    );
   }
 }
 
@@ -77,7 +97,8 @@ function headersProblem(value: unknown): Problem {
   if (entries.length > LIMITS.headers) return `must hold at most ${LIMITS.headers} headers`;
   const seen = new Set<string>();
   for (const [headerName, headerValue] of entries) {
-    if (headerName.length > LIMITS.headerNameLength) return `header names must be at most ${LIMITS.headerNameLength} characters (${shown(headerName)})`;
+    if (headerName.length > LIMITS.headerNameLength)
+      return `header names must be at most ${LIMITS.headerNameLength} characters (${shown(headerName)})`;
     if (!HTTP_TOKEN.test(headerName)) return `${shown(headerName)} is not a valid HTTP header name`;
     const at = `.${headerName}`;
     const key = headerName.toLowerCase();
@@ -86,12 +107,19 @@ function headersProblem(value: unknown): Problem {
     if (seen.has(key)) return { path: at, message: 'is given twice (header names are case-insensitive)' };
     seen.add(key);
     if (typeof headerValue !== 'string' || headerValue.length > LIMITS.headerValueLength || INVALID_HEADER_VALUE.test(headerValue)) {
-      return { path: at, message: `must be a string of at most ${LIMITS.headerValueLength} Latin-1 characters without control characters such as CR, LF or NUL` };
+      return {
+        path: at,
+        message: `must be a string of at most ${LIMITS.headerValueLength} Latin-1 characters without control characters such as CR, LF or NUL`,
+      };
     }
   }
   return null;
 }
-const headers = ruleOf(headersProblem, { type: 'object', maxProperties: LIMITS.headers, additionalProperties: { type: 'string', maxLength: LIMITS.headerValueLength } });
+const headers = ruleOf(headersProblem, {
+  type: 'object',
+  maxProperties: LIMITS.headers,
+  additionalProperties: { type: 'string', maxLength: LIMITS.headerValueLength },
+});
 
 /** The first item of a list a check refuses, as the part of the list at fault. */
 function firstItemProblem(items: unknown[], problem: (item: unknown) => string | null): Problem {
@@ -102,7 +130,8 @@ function firstItemProblem(items: unknown[], problem: (item: unknown) => string |
   return null;
 }
 
-const SPAN_TYPE_RULE = 'must be a span type: AGENT, TOOL, LLM, RETRIEVAL, CHAIN, EMBEDDING, EVENT, CUSTOM or another upper-case word of at most 64 characters';
+const SPAN_TYPE_RULE =
+  'must be a span type: AGENT, TOOL, LLM, RETRIEVAL, CHAIN, EMBEDDING, EVENT, CUSTOM or another upper-case word of at most 64 characters';
 const spanTypes: FieldRule = {
   read: (v) => (Array.isArray(v) ? v.map((item) => (typeof item === 'string' ? item.trim().toUpperCase() : item)) : v),
   ...ruleOf(
@@ -148,7 +177,8 @@ class EvaluatorFields {
   @Optional(headers) headers?: Record<string, string>;
   @Optional(integer(LIMITS.timeoutMs)) timeoutMs?: number;
   @Optional(integer(LIMITS.retries)) retries?: number;
-  @Optional({ ...nested(EvaluatorFilterFields), message: `must be an object with ${FILTER_FIELDS.join(', ')}` }) filter?: EvaluatorFilterFields;
+  @Optional({ ...nested(EvaluatorFilterFields), message: `must be an object with ${FILTER_FIELDS.join(', ')}` })
+  filter?: EvaluatorFilterFields;
   @Optional(bool) enabled?: boolean;
 }
 

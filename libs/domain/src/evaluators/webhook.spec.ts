@@ -2,7 +2,11 @@ import fc from 'fast-check';
 import { EVALUATOR_LIMITS } from '../limits';
 import { type CallOutcome, evalDeferralDelayMs, evaluationOf, isRetryable, webhookRequestBody, webhookRetryDelayMs } from './webhook';
 
-const answer = (status: number, body: unknown): CallOutcome => ({ kind: 'answer', status, body: typeof body === 'string' ? body : JSON.stringify(body) });
+const answer = (status: number, body: unknown): CallOutcome => ({
+  kind: 'answer',
+  status,
+  body: typeof body === 'string' ? body : JSON.stringify(body),
+});
 
 describe('webhook evaluator rules (SPEC 6.1)', () => {
   const evaluator = {
@@ -17,7 +21,10 @@ describe('webhook evaluator rules (SPEC 6.1)', () => {
   };
 
   it('sends input and output as text, the configuration without its headers, and no expected output', () => {
-    const body = webhookRequestBody({ traceId: 't', spanId: 's', input: { messages: [{ role: 'user', content: 'hi' }] }, output: 'hello' }, evaluator);
+    const body = webhookRequestBody(
+      { traceId: 't', spanId: 's', input: { messages: [{ role: 'user', content: 'hi' }] }, output: 'hello' },
+      evaluator,
+    );
     expect(body).toEqual({
       traceId: 't',
       spanId: 's',
@@ -34,14 +41,21 @@ describe('webhook evaluator rules (SPEC 6.1)', () => {
       verdict: 'pass',
       result: { score: 0.8, pass: true, reason: 'fine', metadata: { judge: 'x' } },
     });
-    expect(evaluationOf(answer(201, { score: 0, pass: false }), 1)).toEqual({ verdict: 'fail', result: { score: 0, pass: false, reason: null, metadata: null } });
+    expect(evaluationOf(answer(201, { score: 0, pass: false }), 1)).toEqual({
+      verdict: 'fail',
+      result: { score: 0, pass: false, reason: null, metadata: null },
+    });
   });
 
   it.each([
     ['an HTTP error', answer(401, 'no'), /HTTP 401 after 1 attempt: no/],
     ['a server error after retries', answer(503, 'down'), /HTTP 503 after 3 attempts/],
     ['no answer', { kind: 'network', message: 'connect ECONNREFUSED' } as CallOutcome, /failed after 3 attempts: connect ECONNREFUSED/],
-    ['a call that could not be made', { kind: 'unsendable', message: 'Invalid character in header content ["x-key"]' } as CallOutcome, /could not be made: Invalid character in header content \["x-key"\]/],
+    [
+      'a call that could not be made',
+      { kind: 'unsendable', message: 'Invalid character in header content ["x-key"]' } as CallOutcome,
+      /could not be made: Invalid character in header content \["x-key"\]/,
+    ],
     ['invalid JSON', answer(200, '{nope'), /not JSON/],
     ['not an object', answer(200, [1]), /not a JSON object/],
     ['a score above 1', answer(200, { score: 1.5, pass: true }), /score must be a number from 0.0 to 1.0/],

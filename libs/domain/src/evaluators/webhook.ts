@@ -51,7 +51,10 @@ const asText = (value: JsonValue | null): string => (typeof value === 'string' ?
  * The call's body. `metadata` is the evaluator's configuration without its headers: they
  * usually hold the endpoint's credentials, which the endpoint has no need to see echoed.
  */
-export function webhookRequestBody(span: EvaluatedSpan, evaluator: Omit<EvaluatorSettings, 'headers'> & { id: string }): WebhookRequestBody {
+export function webhookRequestBody(
+  span: EvaluatedSpan,
+  evaluator: Omit<EvaluatorSettings, 'headers'> & { id: string },
+): WebhookRequestBody {
   return {
     traceId: span.traceId,
     spanId: span.spanId,
@@ -100,7 +103,10 @@ export interface Evaluation {
   result: EvaluationResult;
 }
 
-const failed = (reason: string): Evaluation => ({ verdict: 'error', result: { score: 0, pass: false, reason: reason.slice(0, EVALUATOR_LIMITS.reasonLength), metadata: null } });
+const failed = (reason: string): Evaluation => ({
+  verdict: 'error',
+  result: { score: 0, pass: false, reason: reason.slice(0, EVALUATOR_LIMITS.reasonLength), metadata: null },
+});
 
 /**
  * The result a final outcome gives (SPEC 6.1 rule 2): the endpoint's score and pass flag, or
@@ -110,7 +116,8 @@ export function evaluationOf(outcome: CallOutcome, attempts: number): Evaluation
   const tries = attempts === 1 ? '1 attempt' : `${attempts} attempts`;
   if (outcome.kind === 'unsendable') return failed(`webhook call could not be made: ${outcome.message}`);
   if (outcome.kind === 'network') return failed(`webhook call failed after ${tries}: ${outcome.message}`);
-  if (outcome.status < 200 || outcome.status > 299) return failed(`webhook answered HTTP ${outcome.status} after ${tries}: ${outcome.body.slice(0, 500)}`);
+  if (outcome.status < 200 || outcome.status > 299)
+    return failed(`webhook answered HTTP ${outcome.status} after ${tries}: ${outcome.body.slice(0, 500)}`);
   let answer: unknown;
   try {
     answer = JSON.parse(outcome.body);
@@ -119,10 +126,12 @@ export function evaluationOf(outcome: CallOutcome, attempts: number): Evaluation
   }
   const a = answer as Record<string, unknown> | null;
   if (!a || typeof a !== 'object' || Array.isArray(a)) return failed('webhook answer is not a JSON object');
-  if (typeof a.score !== 'number' || !Number.isFinite(a.score) || a.score < 0 || a.score > 1) return failed('webhook answer: score must be a number from 0.0 to 1.0');
+  if (typeof a.score !== 'number' || !Number.isFinite(a.score) || a.score < 0 || a.score > 1)
+    return failed('webhook answer: score must be a number from 0.0 to 1.0');
   if (typeof a.pass !== 'boolean') return failed('webhook answer: pass must be a boolean');
   if (a.reason !== undefined && a.reason !== null && typeof a.reason !== 'string') return failed('webhook answer: reason must be a string');
-  if (a.metadata !== undefined && a.metadata !== null && (typeof a.metadata !== 'object' || Array.isArray(a.metadata))) return failed('webhook answer: metadata must be an object');
+  if (a.metadata !== undefined && a.metadata !== null && (typeof a.metadata !== 'object' || Array.isArray(a.metadata)))
+    return failed('webhook answer: metadata must be an object');
   return {
     verdict: a.pass ? 'pass' : 'fail',
     result: {

@@ -23,7 +23,8 @@ export interface EvalJobPublication {
  * The message id of a publication: the job id, then one per deferral, so a relay that
  * publishes a job twice is stored once, while a deferred job published again is a new message.
  */
-export const evalJobMessageId = ({ message, deferrals }: EvalJobPublication): string => (deferrals ? `${message.jobId}.${deferrals}` : message.jobId);
+export const evalJobMessageId = ({ message, deferrals }: EvalJobPublication): string =>
+  deferrals ? `${message.jobId}.${deferrals}` : message.jobId;
 
 class EvalJobFields implements EvalJobMessage {
   @Required(oneOf([EVAL_JOB_SCHEMA])) schema: typeof EVAL_JOB_SCHEMA;
@@ -33,4 +34,5 @@ class EvalJobFields implements EvalJobMessage {
   @Required(uuidShaped) evaluatorId: string;
 }
 
-export const parseEvalJobMessage = (value: unknown): EvalJobMessage => readMessage(EvalJobFields, value, `not an ${EVAL_JOB_SCHEMA} message`);
+export const parseEvalJobMessage = (value: unknown): EvalJobMessage =>
+  readMessage(EvalJobFields, value, `not an ${EVAL_JOB_SCHEMA} message`);

@@ -58,13 +58,23 @@ describe(SeqTokenCodec.name, () => {
     // A character in the middle: the last one carries padding bits that decode to nothing.
     const at = 10;
     expect(codec.decode(token.slice(0, at) + (token[at] === 'A' ? 'B' : 'A') + token.slice(at + 1))).toBeNull();
-    for (const junk of ['ingest.7', '', 'v1.', 'v1.' + 'A'.repeat(22), 'v1.' + 'A'.repeat(23), '\u0000', 'v1.%%%']) expect(codec.decode(junk)).toBeNull();
+    for (const junk of ['ingest.7', '', 'v1.', 'v1.' + 'A'.repeat(22), 'v1.' + 'A'.repeat(23), '\u0000', 'v1.%%%'])
+      expect(codec.decode(junk)).toBeNull();
     fc.assert(fc.property(fc.string(), (text) => expect(codec.decode(text)).toBeNull()));
   });
 });
 
 describe(parseAuditEvent.name, () => {
-  const event = { id: 'e', orgId: 'o', actorUserId: null, action: 'prompt_template.created', target: 'greeting', details: {}, ip: null, at: '2026-01-01T00:00:00.000Z' };
+  const event = {
+    id: 'e',
+    orgId: 'o',
+    actorUserId: null,
+    action: 'prompt_template.created',
+    target: 'greeting',
+    details: {},
+    ip: null,
+    at: '2026-01-01T00:00:00.000Z',
+  };
 
   it('reads the API key that acted, and events written before keys could act', () => {
     expect(parseAuditEvent({ ...event, actorApiKeyId: 'k' })).toMatchObject({ actorApiKeyId: 'k', action: 'prompt_template.created' });
@@ -89,6 +99,8 @@ describe('stream message readers', () => {
   it('read an evaluation job, and refuse another schema', () => {
     const job = { schema: 'eval.job/v1', jobId: id, orgId: id, projectId: id, evaluatorId: id };
     expect(parseEvalJobMessage(job)).toEqual(job);
-    expect(() => parseEvalJobMessage({ ...job, schema: 'eval.job/v2' })).toThrow('not an eval.job/v1 message: schema: must be one of eval.job/v1');
+    expect(() => parseEvalJobMessage({ ...job, schema: 'eval.job/v2' })).toThrow(
+      'not an eval.job/v1 message: schema: must be one of eval.job/v1',
+    );
   });
 });

@@ -17,7 +17,11 @@ export interface UsageCounted {
   source: 'live';
 }
 
-const MONTH: FieldRule = { test: (v) => typeof v === 'string' && /^\d{4}-\d{2}$/.test(v), message: 'must be a month, 2026-11', schema: { type: 'string', pattern: '^\\d{4}-\\d{2}$' } };
+const MONTH: FieldRule = {
+  test: (v) => typeof v === 'string' && /^\d{4}-\d{2}$/.test(v),
+  message: 'must be a month, 2026-11',
+  schema: { type: 'string', pattern: '^\\d{4}-\\d{2}$' },
+};
 
 class UsageCountedFields implements UsageCounted {
   @Required(uuidShaped) id: string;

@@ -21,7 +21,7 @@ export function jsonDepthExceeds(bytes: Uint8Array, limit: number): boolean {
 
 /** Index of the quote that ends the string opened at `open`, or -1 when it never ends. */
 function closingQuote(buf: Buffer, open: number): number {
-  for (let from = open + 1; ; ) {
+  for (let from = open + 1; ;) {
     const quote = buf.indexOf(0x22, from);
     if (quote < 0) return -1;
     // A backslash escapes the byte after it, so the quote is escaped exactly when an odd

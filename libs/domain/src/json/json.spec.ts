@@ -39,7 +39,11 @@ describe(jsonDepthExceeds.name, () => {
 
   it('agrees with the real depth of any JSON value', () => {
     const depth = (v: unknown): number =>
-      Array.isArray(v) ? 1 + Math.max(0, ...v.map(depth)) : v !== null && typeof v === 'object' ? 1 + Math.max(0, ...Object.values(v).map(depth)) : 0;
+      Array.isArray(v)
+        ? 1 + Math.max(0, ...v.map(depth))
+        : v !== null && typeof v === 'object'
+          ? 1 + Math.max(0, ...Object.values(v).map(depth))
+          : 0;
     fc.assert(
       fc.property(fc.jsonValue({ maxDepth: 6 }), (v) => {
         const d = depth(v);

@@ -22,6 +22,9 @@ describe(parseJsonSafely.name, () => {
         expect(parseJsonSafely(text, 'error')).toEqual(JSON.parse(text));
       }),
     );
-    expect(parseJsonSafely('{"note":"a constructor and __proto__","s":"\\u00e9"}', 'error')).toEqual({ note: 'a constructor and __proto__', s: 'é' });
+    expect(parseJsonSafely('{"note":"a constructor and __proto__","s":"\\u00e9"}', 'error')).toEqual({
+      note: 'a constructor and __proto__',
+      s: 'é',
+    });
   });
 });

@@ -7,9 +7,19 @@ describe(langfuseIngestionToNative.name, () => {
   it('turns the older observation events into the native event of their kind, without the kind', () => {
     const body = {
       batch: [
-        { id: 'e1', type: 'observation-create', timestamp: at, body: { id: 'o1', traceId: 't1', type: 'GENERATION', name: 'chat', startTime: at, model: 'gpt-4o-mini' } },
+        {
+          id: 'e1',
+          type: 'observation-create',
+          timestamp: at,
+          body: { id: 'o1', traceId: 't1', type: 'GENERATION', name: 'chat', startTime: at, model: 'gpt-4o-mini' },
+        },
         { id: 'e2', type: 'observation-update', timestamp: at, body: { id: 'o2', traceId: 't1', type: 'SPAN', output: 'done' } },
-        { id: 'e3', type: 'observation-create', timestamp: at, body: { id: 'o3', traceId: 't1', type: 'EVENT', name: 'click', startTime: at } },
+        {
+          id: 'e3',
+          type: 'observation-create',
+          timestamp: at,
+          body: { id: 'o3', traceId: 't1', type: 'EVENT', name: 'click', startTime: at },
+        },
         { id: 'e4', type: 'score-create', timestamp: at, body: { traceId: 't1', name: 'quality', value: 1 } },
       ],
     };

@@ -67,8 +67,11 @@ describe(toLangfusePrompt.name, () => {
 });
 
 describe(langfusePromptNotFound.name, () => {
-  it("words the 404 as Langfuse does, in its {message, error} shape", () => {
-    expect(langfusePromptNotFound('a', { by: 'label', label: 'production' })).toEqual({ message: "Prompt not found: 'a' with label 'production'", error: 'LangfuseNotFoundError' });
+  it('words the 404 as Langfuse does, in its {message, error} shape', () => {
+    expect(langfusePromptNotFound('a', { by: 'label', label: 'production' })).toEqual({
+      message: "Prompt not found: 'a' with label 'production'",
+      error: 'LangfuseNotFoundError',
+    });
     expect(langfusePromptNotFound('a', { by: 'version', version: 7 }).message).toBe("Prompt not found: 'a' with version 7");
   });
 });

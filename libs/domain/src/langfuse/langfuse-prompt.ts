@@ -49,7 +49,9 @@ export function toLangfusePrompt(version: PromptVersion): LangfusePrompt {
     createdAt: version.createdAt,
     updatedAt: version.createdAt,
   };
-  return typeof version.template === 'string' ? { ...common, type: 'text', prompt: version.template } : { ...common, type: 'chat', prompt: version.template };
+  return typeof version.template === 'string'
+    ? { ...common, type: 'text', prompt: version.template }
+    : { ...common, type: 'chat', prompt: version.template };
 }
 
 /** Langfuse's 404 for a fetch that matches no version, worded as Langfuse words it. */

@@ -38,7 +38,9 @@ export function latencyQuantile(h: LatencyHistogram, q: number): number | null {
   if (total === 0) return null;
   const rank = Math.max(1, Math.ceil(q * total));
   let seen = 0;
-  for (const bucket of Object.keys(h).map(Number).sort((a, b) => a - b)) {
+  for (const bucket of Object.keys(h)
+    .map(Number)
+    .sort((a, b) => a - b)) {
     seen += h[bucket];
     if (seen >= rank) return bucket === 0 ? 1 : Math.sqrt(upperBound(bucket - 1) * upperBound(bucket));
   }

@@ -23,11 +23,22 @@ describe('validateMonitorInput', () => {
     const m = validateMonitorInput({ ...valid, filter: { model: 'gpt-4o', traceName: 'chat', operation: 'chat' } });
     expect(m).toEqual({ ...valid, scoreName: null, filter: { model: 'gpt-4o', traceName: 'chat', operation: 'chat' }, enabled: true });
     expect(validateMonitorInput(monitorInputOf(m))).toEqual(m);
-    expect(validateMonitorInput({ ...valid, metric: 'score_pass_rate', scoreName: 'helpful', threshold: 0.8, comparison: '<', filter: { traceName: 'chat' } })).toMatchObject({ scoreName: 'helpful' });
+    expect(
+      validateMonitorInput({
+        ...valid,
+        metric: 'score_pass_rate',
+        scoreName: 'helpful',
+        threshold: 0.8,
+        comparison: '<',
+        filter: { traceName: 'chat' },
+      }),
+    ).toMatchObject({ scoreName: 'helpful' });
   });
 
   it('refuses with a message naming the field', () => {
-    expect(refusal({ ...valid, metric: 'p99' })).toBe('input.metric: must be one of error_rate, latency_p95, cost, calls, score_mean, score_pass_rate');
+    expect(refusal({ ...valid, metric: 'p99' })).toBe(
+      'input.metric: must be one of error_rate, latency_p95, cost, calls, score_mean, score_pass_rate',
+    );
     expect(refusal({ ...valid, windowSeconds: 60 })).toMatch(/^input\.windowSeconds: must be a whole number of seconds from 300/);
     expect(refusal({ ...valid, windowSeconds: 8 * 86_400 })).toMatch(/^input\.windowSeconds:/);
     expect(refusal({ ...valid, windowSeconds: 301 })).toMatch(/^input\.windowSeconds:/);
@@ -39,8 +50,12 @@ describe('validateMonitorInput', () => {
     expect(refusal({ ...valid, thresold: 3 })).toMatch(/^input\.thresold: is not a monitor field/);
     expect(refusal({ ...valid, metric: 'score_mean' })).toBe('input.scoreName: is required for the metric score_mean');
     expect(refusal({ ...valid, scoreName: 'x' })).toBe('input.scoreName: applies only to the metrics score_mean, score_pass_rate');
-    expect(refusal({ ...valid, metric: 'score_mean', scoreName: 'x', filter: { model: 'm' } })).toMatch(/^input\.filter\.model: does not apply/);
-    expect(refusal({ ...valid, metric: 'score_mean', scoreName: 'x', filter: { operation: 'chat' } })).toMatch(/^input\.filter\.operation: does not apply/);
+    expect(refusal({ ...valid, metric: 'score_mean', scoreName: 'x', filter: { model: 'm' } })).toMatch(
+      /^input\.filter\.model: does not apply/,
+    );
+    expect(refusal({ ...valid, metric: 'score_mean', scoreName: 'x', filter: { operation: 'chat' } })).toMatch(
+      /^input\.filter\.operation: does not apply/,
+    );
     expect(refusal({ ...valid, filter: { operation: '' } })).toBe('input.filter.operation: must be a string of 1 to 256 characters');
     expect(refusal({ ...valid, metric: 'error_rate', threshold: 5 })).toBe('input.threshold: must be from 0 to 1 for the rate error_rate');
     expect(refusal([])).toBe('input must be an object');

@@ -3,9 +3,27 @@ import { isJsonObject } from '../json/types';
 import { histogramCount, latencyQuantile } from '../model-stats/latency-histogram';
 import { Optional, Required, nested, oneOf, text, validateDto } from '../validation';
 import type { ScoreSums, SpanSums, StatsFilter } from '../stats/overview';
-import { MONITOR_COMPARISONS, MONITOR_LIMITS, MONITOR_METRICS, type MonitorComparison, type MonitorMetric, type MonitorState, RATE_METRICS, SCORE_METRICS } from './monitor-terms';
+import {
+  MONITOR_COMPARISONS,
+  MONITOR_LIMITS,
+  MONITOR_METRICS,
+  type MonitorComparison,
+  type MonitorMetric,
+  type MonitorState,
+  RATE_METRICS,
+  SCORE_METRICS,
+} from './monitor-terms';
 
-export { MONITOR_COMPARISONS, MONITOR_LIMITS, MONITOR_METRICS, MONITOR_STATES, type MonitorComparison, type MonitorMetric, type MonitorState, isScoreMetric } from './monitor-terms';
+export {
+  MONITOR_COMPARISONS,
+  MONITOR_LIMITS,
+  MONITOR_METRICS,
+  MONITOR_STATES,
+  type MonitorComparison,
+  type MonitorMetric,
+  type MonitorState,
+  isScoreMetric,
+} from './monitor-terms';
 
 class MonitorFilterInput {
   @Optional(text(1, MONITOR_LIMITS.filterValue)) model?: string;
@@ -16,7 +34,10 @@ class MonitorFilterInput {
 
 const windowRule = {
   test: (v: unknown) =>
-    Number.isInteger(v) && (v as number) >= MONITOR_LIMITS.minWindowSeconds && (v as number) <= MONITOR_LIMITS.maxWindowSeconds && (v as number) % MONITOR_LIMITS.windowStepSeconds === 0,
+    Number.isInteger(v) &&
+    (v as number) >= MONITOR_LIMITS.minWindowSeconds &&
+    (v as number) <= MONITOR_LIMITS.maxWindowSeconds &&
+    (v as number) % MONITOR_LIMITS.windowStepSeconds === 0,
   message: `must be a whole number of seconds from ${MONITOR_LIMITS.minWindowSeconds} (5 minutes) to ${MONITOR_LIMITS.maxWindowSeconds} (7 days), a multiple of ${MONITOR_LIMITS.windowStepSeconds}`,
 };
 
@@ -71,13 +92,25 @@ export function validateMonitorInput(input: unknown): MonitorSettings {
   if (m.filter?.operation !== undefined) filter.operation = m.filter.operation;
   const isScore = SCORE_METRICS.includes(m.metric);
   if (isScore && m.scoreName === undefined) throw validationError(`input.scoreName: is required for the metric ${m.metric}`);
-  if (!isScore && m.scoreName !== undefined) throw validationError(`input.scoreName: applies only to the metrics ${SCORE_METRICS.join(', ')}`);
+  if (!isScore && m.scoreName !== undefined)
+    throw validationError(`input.scoreName: applies only to the metrics ${SCORE_METRICS.join(', ')}`);
   // Scores are counted per trace name, not per span: a model, span type or operation filter would be ignored, so it is refused.
   for (const field of ['model', 'spanType', 'operation'] as const) {
-    if (isScore && filter[field] !== undefined) throw validationError(`input.filter.${field}: does not apply to the metric ${m.metric} (only filter.traceName does)`);
+    if (isScore && filter[field] !== undefined)
+      throw validationError(`input.filter.${field}: does not apply to the metric ${m.metric} (only filter.traceName does)`);
   }
-  if (RATE_METRICS.includes(m.metric) && (m.threshold < 0 || m.threshold > 1)) throw validationError(`input.threshold: must be from 0 to 1 for the rate ${m.metric}`);
-  return { name: m.name, metric: m.metric, scoreName: m.scoreName ?? null, filter, windowSeconds: m.windowSeconds, comparison: m.comparison, threshold: m.threshold, enabled: m.enabled ?? true };
+  if (RATE_METRICS.includes(m.metric) && (m.threshold < 0 || m.threshold > 1))
+    throw validationError(`input.threshold: must be from 0 to 1 for the rate ${m.metric}`);
+  return {
+    name: m.name,
+    metric: m.metric,
+    scoreName: m.scoreName ?? null,
+    filter,
+    windowSeconds: m.windowSeconds,
+    comparison: m.comparison,
+    threshold: m.threshold,
+    enabled: m.enabled ?? true,
+  };
 }
 
 /** A monitor's settings in the client's shape, for laying an update's fields over. */
@@ -130,7 +163,15 @@ export function monitorValue(metric: MonitorMetric, scoreName: string | null, su
     case 'score_pass_rate': {
       const named = sums.scores.filter((s) => s.name === scoreName);
       const sum = (f: (s: ScoreSums) => number) => named.reduce((n, s) => n + f(s), 0);
-      return metric === 'score_mean' ? ratio(sum((s) => s.valueSum), sum((s) => s.numericScores)) : ratio(sum((s) => s.passed), sum((s) => s.judged));
+      return metric === 'score_mean'
+        ? ratio(
+            sum((s) => s.valueSum),
+            sum((s) => s.numericScores),
+          )
+        : ratio(
+            sum((s) => s.passed),
+            sum((s) => s.judged),
+          );
     }
   }
 }

@@ -1,5 +1,13 @@
 import { type JsonObject, type JsonValue, isJsonObject } from '../json/types';
-import { SCORE_DATA_TYPES, SCORE_SOURCES, SPAN_LEVELS, SPAN_TYPE_PATTERN, type ScoreDataType, type ScoreSource, type SpanLevel } from '../telemetry/records';
+import {
+  SCORE_DATA_TYPES,
+  SCORE_SOURCES,
+  SPAN_LEVELS,
+  SPAN_TYPE_PATTERN,
+  type ScoreDataType,
+  type ScoreSource,
+  type SpanLevel,
+} from '../telemetry/records';
 import {
   type FieldRule,
   Optional,
@@ -92,9 +100,18 @@ const usageDetails = ruleOf(
     const entries = Object.entries(value);
     if (entries.length > MAX_USAGE_TYPES) return `must name at most ${MAX_USAGE_TYPES} usage types`;
     const bad = entries.find(([type, n]) => !USAGE_TYPE_NAME.test(type) || !count.test?.(n, value));
-    return bad === undefined ? null : { path: `.${bad[0]}`, message: `must be a usage type of 1 to 64 letters, digits, _ . : or - with an integer from ${TELEMETRY_RANGES.spanTokens.min} to ${TELEMETRY_RANGES.spanTokens.max}` };
+    return bad === undefined
+      ? null
+      : {
+          path: `.${bad[0]}`,
+          message: `must be a usage type of 1 to 64 letters, digits, _ . : or - with an integer from ${TELEMETRY_RANGES.spanTokens.min} to ${TELEMETRY_RANGES.spanTokens.max}`,
+        };
   },
-  { type: 'object', maxProperties: MAX_USAGE_TYPES, additionalProperties: { type: 'integer', minimum: TELEMETRY_RANGES.spanTokens.min, maximum: TELEMETRY_RANGES.spanTokens.max } },
+  {
+    type: 'object',
+    maxProperties: MAX_USAGE_TYPES,
+    additionalProperties: { type: 'integer', minimum: TELEMETRY_RANGES.spanTokens.min, maximum: TELEMETRY_RANGES.spanTokens.max },
+  },
 );
 
 /** A generation is an LLM span: a `type` in its body is ignored. */
@@ -139,7 +156,11 @@ export class ScoreBody {
   @Optional({
     test: (v, dto) => {
       const { value } = dto as ScoreBody;
-      return typeof v === 'string' && (SCORE_DATA_TYPES as readonly string[]).includes(v) && (!isScoreValue(value) || scoreDataTypeOf(value) === v);
+      return (
+        typeof v === 'string' &&
+        (SCORE_DATA_TYPES as readonly string[]).includes(v) &&
+        (!isScoreValue(value) || scoreDataTypeOf(value) === v)
+      );
     },
     message: `must be one of ${SCORE_DATA_TYPES.join(', ')} and agree with the value: NUMERIC for a number, CATEGORICAL for a string, BOOLEAN for a boolean`,
   })

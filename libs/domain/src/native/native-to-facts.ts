@@ -1,4 +1,14 @@
-import { type MappedId, SPANLOG_NAMESPACE, type SpanIdentity, type TraceIdentity, legacyTraceIds, nativeId, spanIdOf, traceIdOf, uuidV5 } from '../ids';
+import {
+  type MappedId,
+  SPANLOG_NAMESPACE,
+  type SpanIdentity,
+  type TraceIdentity,
+  legacyTraceIds,
+  nativeId,
+  spanIdOf,
+  traceIdOf,
+  uuidV5,
+} from '../ids';
 import { sanitizeJson, sanitizeText } from '../json/sanitize';
 import {
   type ScoreDelta,
@@ -25,7 +35,10 @@ export interface FactTarget {
   receivedAt: string;
 }
 
-type SpanEvent = Extract<ValidNativeEvent, { type: 'span-create' | 'span-update' | 'generation-create' | 'generation-update' | 'event-create' }>;
+type SpanEvent = Extract<
+  ValidNativeEvent,
+  { type: 'span-create' | 'span-update' | 'generation-create' | 'generation-update' | 'event-create' }
+>;
 type ScoreEvent = Extract<ValidNativeEvent, { type: 'score-create' }>;
 
 /** Sanitized before hashing: UUIDv5 hashes UTF-8 via encodeURIComponent, which throws on a lone surrogate. */
@@ -76,7 +89,11 @@ function traceMentioned(traceId: string, at: string, spanStart: string | null, t
 }
 
 /** Usage by type: the types the event names, else its `usage` counts as input and output. */
-function usageDetailsOf(named: Record<string, number> | undefined, input: number | undefined, output: number | undefined): UsageDetails | undefined {
+function usageDetailsOf(
+  named: Record<string, number> | undefined,
+  input: number | undefined,
+  output: number | undefined,
+): UsageDetails | undefined {
   if (named !== undefined) return namedUsage(named);
   return usageOfTotals({ input, output }, []);
 }
@@ -136,8 +153,13 @@ function spanChanged(event: SpanEvent, values: Partial<SpanFields>, version: Ver
 function scoreCreated(event: ScoreEvent, at: string, version: Version, target: FactTarget): ScoreDelta {
   const { body } = event;
   // Without a client id the event names the score, so a retried event is still one score.
-  const { id, externalId } = body.id === undefined ? { id: uuidV5(sanitizeText(event.id), SCORE_EVENT_NAMESPACE), externalId: null } : mapId(body.id);
-  const values = scoreFieldsOf(body, { traceId: sanitizeText(body.traceId), spanId: body.spanId === undefined ? undefined : sanitizeText(body.spanId) }, at);
+  const { id, externalId } =
+    body.id === undefined ? { id: uuidV5(sanitizeText(event.id), SCORE_EVENT_NAMESPACE), externalId: null } : mapId(body.id);
+  const values = scoreFieldsOf(
+    body,
+    { traceId: sanitizeText(body.traceId), spanId: body.spanId === undefined ? undefined : sanitizeText(body.spanId) },
+    at,
+  );
   return { projectId: target.projectId, id, externalId, createdAt: target.receivedAt, ...stamped(values, version) };
 }
 

@@ -56,7 +56,17 @@ const FULL: Record<NativeEventType, JsonObject> = {
     level: 'WARNING',
     statusMessage: 'slow',
   },
-  'span-update': { id: 'span-1', traceId: 'trace-1', name: 'step', type: 'MY_OWN_TYPE', startTime: AT, endTime: AT, output: true, level: 'ERROR', statusMessage: 'failed' },
+  'span-update': {
+    id: 'span-1',
+    traceId: 'trace-1',
+    name: 'step',
+    type: 'MY_OWN_TYPE',
+    startTime: AT,
+    endTime: AT,
+    output: true,
+    level: 'ERROR',
+    statusMessage: 'failed',
+  },
   'generation-create': {
     id: 'gen-1',
     traceId: 'trace-1',
@@ -72,8 +82,28 @@ const FULL: Record<NativeEventType, JsonObject> = {
     level: 'DEFAULT',
   },
   'generation-update': { id: 'gen-1', traceId: 'trace-1', endTime: AT, output: 'done', usage: { output: 3 }, cost: 0, model: 'gpt-4o' },
-  'event-create': { id: 'event-1', traceId: 'trace-1', parentObservationId: 'span-1', name: 'cache-miss', startTime: AT, input: 'k', output: 'v', metadata: { k: 1 }, level: 'DEBUG' },
-  'score-create': { id: 'score-1', traceId: 'trace-1', spanId: 'span-1', name: 'correct', value: true, dataType: 'BOOLEAN', comment: 'ok', metadata: { by: 'me' }, source: 'EVAL' },
+  'event-create': {
+    id: 'event-1',
+    traceId: 'trace-1',
+    parentObservationId: 'span-1',
+    name: 'cache-miss',
+    startTime: AT,
+    input: 'k',
+    output: 'v',
+    metadata: { k: 1 },
+    level: 'DEBUG',
+  },
+  'score-create': {
+    id: 'score-1',
+    traceId: 'trace-1',
+    spanId: 'span-1',
+    name: 'correct',
+    value: true,
+    dataType: 'BOOLEAN',
+    comment: 'ok',
+    metadata: { by: 'me' },
+    source: 'EVAL',
+  },
   'sdk-log': { log: { level: 'info', message: 'hello' } },
 };
 
@@ -96,7 +126,13 @@ describe(validateNativeBatch.name, () => {
 
   it('accepts the bounds of TELEMETRY_RANGES themselves', () => {
     const { spanCost, spanTokens } = TELEMETRY_RANGES;
-    const body = { ...MINIMAL['generation-create'], startTime: '2099-12-31T23:59:59.999Z', endTime: '1970-01-01T00:00:00Z', cost: spanCost.max, usage: { input: spanTokens.max, output: 0, total: spanTokens.max } };
+    const body = {
+      ...MINIMAL['generation-create'],
+      startTime: '2099-12-31T23:59:59.999Z',
+      endTime: '1970-01-01T00:00:00Z',
+      cost: spanCost.max,
+      usage: { input: spanTokens.max, output: 0, total: spanTokens.max },
+    };
     expect(validateOne('generation-create', body).errors).toEqual([]);
   });
 
@@ -108,7 +144,11 @@ describe(validateNativeBatch.name, () => {
     ['trace-create', { id: '', name: 'n' }, 'body.id: must be a string of 1 to 256 characters'],
     ['trace-create', { id: long(257), name: 'n' }, 'body.id: must be a string of 1 to 256 characters'],
     ['trace-create', { id: 7, name: 'n' }, 'body.id: must be a string of 1 to 256 characters'],
-    ['trace-create', { id: 't', name: 'n', timestamp: 'yesterday' }, 'body.timestamp: must be an ISO 8601 timestamp from 1970-01-01T00:00:00.000Z to 2099-12-31T23:59:59.999Z'],
+    [
+      'trace-create',
+      { id: 't', name: 'n', timestamp: 'yesterday' },
+      'body.timestamp: must be an ISO 8601 timestamp from 1970-01-01T00:00:00.000Z to 2099-12-31T23:59:59.999Z',
+    ],
     ['trace-create', { id: 't', name: 'n', userId: long(257) }, 'body.userId: must be a string of 0 to 256 characters'],
     ['trace-create', { id: 't', name: 'n', sessionId: 5 }, 'body.sessionId: must be a string of 0 to 256 characters'],
     ['trace-create', { id: 't', name: 'n', metadata: [] }, 'body.metadata: must be an object'],
@@ -118,45 +158,145 @@ describe(validateNativeBatch.name, () => {
     ['span-create', {}, 'body.id: must be a string of 1 to 256 characters'],
     ['span-create', { id: 's', name: 'n', startTime: AT }, 'body.traceId: must be a string of 1 to 256 characters'],
     ['span-create', { id: 's', traceId: 't', startTime: AT }, 'body.name: must be a string of 1 to 1000 characters'],
-    ['span-create', { id: 's', traceId: 't', name: 'n' }, 'body.startTime: must be an ISO 8601 timestamp from 1970-01-01T00:00:00.000Z to 2099-12-31T23:59:59.999Z'],
-    ['span-create', { id: 's', traceId: 't', name: 'n', startTime: '2025-13-01T00:00:00Z' }, 'body.startTime: must be an ISO 8601 timestamp from 1970-01-01T00:00:00.000Z to 2099-12-31T23:59:59.999Z'],
-    ['span-create', { id: 's', traceId: 't', name: 'n', startTime: AT, endTime: 1736935200000 }, 'body.endTime: must be an ISO 8601 timestamp from 1970-01-01T00:00:00.000Z to 2099-12-31T23:59:59.999Z'],
-    ['span-create', { id: 's', traceId: 't', name: 'n', startTime: AT, parentObservationId: '' }, 'body.parentObservationId: must be a string of 1 to 256 characters'],
-    ['span-create', { id: 's', traceId: 't', name: 'n', startTime: AT, type: 'tool' }, expect.stringMatching(/^body\.type: must be an upper-case word/)],
-    ['span-create', { id: 's', traceId: 't', name: 'n', startTime: AT, type: long(65).toUpperCase() }, expect.stringMatching(/^body\.type: must be an upper-case word/)],
-    ['span-create', { id: 's', traceId: 't', name: 'n', startTime: AT, level: 'LOUD' }, 'body.level: must be one of DEBUG, DEFAULT, WARNING, ERROR'],
+    [
+      'span-create',
+      { id: 's', traceId: 't', name: 'n' },
+      'body.startTime: must be an ISO 8601 timestamp from 1970-01-01T00:00:00.000Z to 2099-12-31T23:59:59.999Z',
+    ],
+    [
+      'span-create',
+      { id: 's', traceId: 't', name: 'n', startTime: '2025-13-01T00:00:00Z' },
+      'body.startTime: must be an ISO 8601 timestamp from 1970-01-01T00:00:00.000Z to 2099-12-31T23:59:59.999Z',
+    ],
+    [
+      'span-create',
+      { id: 's', traceId: 't', name: 'n', startTime: AT, endTime: 1736935200000 },
+      'body.endTime: must be an ISO 8601 timestamp from 1970-01-01T00:00:00.000Z to 2099-12-31T23:59:59.999Z',
+    ],
+    [
+      'span-create',
+      { id: 's', traceId: 't', name: 'n', startTime: AT, parentObservationId: '' },
+      'body.parentObservationId: must be a string of 1 to 256 characters',
+    ],
+    [
+      'span-create',
+      { id: 's', traceId: 't', name: 'n', startTime: AT, type: 'tool' },
+      expect.stringMatching(/^body\.type: must be an upper-case word/),
+    ],
+    [
+      'span-create',
+      { id: 's', traceId: 't', name: 'n', startTime: AT, type: long(65).toUpperCase() },
+      expect.stringMatching(/^body\.type: must be an upper-case word/),
+    ],
+    [
+      'span-create',
+      { id: 's', traceId: 't', name: 'n', startTime: AT, level: 'LOUD' },
+      'body.level: must be one of DEBUG, DEFAULT, WARNING, ERROR',
+    ],
     ['span-create', { id: 's', traceId: 't', name: 'n', startTime: AT, statusMessage: ['x'] }, 'body.statusMessage: must be a string'],
     ['generation-create', { id: 's', traceId: 't', name: 'n', startTime: AT, usageDetails: [] }, 'body.usageDetails: must be an object'],
-    ['generation-update', { id: 's', traceId: 't', usageDetails: { input: -1 } }, expect.stringMatching(/^body\.usageDetails\.input: must be a usage type of 1 to 64 letters/)],
-    ['generation-update', { id: 's', traceId: 't', usageDetails: { 'two words': 1 } }, expect.stringMatching(/^body\.usageDetails\.two words: must be a usage type/)],
-    ['generation-update', { id: 's', traceId: 't', usageDetails: Object.fromEntries(Array.from({ length: 33 }, (_, i) => [`t${i}`, 1])) }, 'body.usageDetails: must name at most 32 usage types'],
+    [
+      'generation-update',
+      { id: 's', traceId: 't', usageDetails: { input: -1 } },
+      expect.stringMatching(/^body\.usageDetails\.input: must be a usage type of 1 to 64 letters/),
+    ],
+    [
+      'generation-update',
+      { id: 's', traceId: 't', usageDetails: { 'two words': 1 } },
+      expect.stringMatching(/^body\.usageDetails\.two words: must be a usage type/),
+    ],
+    [
+      'generation-update',
+      { id: 's', traceId: 't', usageDetails: Object.fromEntries(Array.from({ length: 33 }, (_, i) => [`t${i}`, 1])) },
+      'body.usageDetails: must name at most 32 usage types',
+    ],
     ['span-update', { id: 's' }, 'body.traceId: must be a string of 1 to 256 characters'],
     ['span-update', { id: 's', traceId: 't', name: '' }, 'body.name: must be a string of 1 to 1000 characters'],
-    ['span-update', { id: 's', traceId: 't', endTime: 'soon' }, 'body.endTime: must be an ISO 8601 timestamp from 1970-01-01T00:00:00.000Z to 2099-12-31T23:59:59.999Z'],
-    ['generation-create', { id: 'g', traceId: 't', name: 'n', startTime: AT, usage: { input: -1 } }, 'body.usage.input: must be an integer from 0 to 1000000000'],
-    ['generation-create', { id: 'g', traceId: 't', name: 'n', startTime: AT, usage: { output: 1.5 } }, 'body.usage.output: must be an integer from 0 to 1000000000'],
-    ['generation-create', { id: 'g', traceId: 't', name: 'n', startTime: AT, usage: { total: 2 ** 53 } }, 'body.usage.total: must be an integer from 0 to 1000000000'],
-    ['generation-create', { id: 'g', traceId: 't', name: 'n', startTime: AT, usage: { input: 1_000_000_001 } }, 'body.usage.input: must be an integer from 0 to 1000000000'],
-    ['generation-create', { id: 'g', traceId: 't', name: 'n', startTime: AT, cost: 1.7976931348623157e308 }, 'body.cost: must be a number from 0 to 1000000'],
-    ['generation-create', { id: 'g', traceId: 't', name: 'n', startTime: AT, cost: 1_000_000.01 }, 'body.cost: must be a number from 0 to 1000000'],
-    ['generation-create', { id: 'g', traceId: 't', name: 'n', startTime: '2100-01-01T00:00:00Z' }, 'body.startTime: must be an ISO 8601 timestamp from 1970-01-01T00:00:00.000Z to 2099-12-31T23:59:59.999Z'],
-    ['trace-create', { id: 't', name: 'n', timestamp: '9999-12-31T00:00:00Z' }, 'body.timestamp: must be an ISO 8601 timestamp from 1970-01-01T00:00:00.000Z to 2099-12-31T23:59:59.999Z'],
-    ['span-update', { id: 's', traceId: 't', endTime: '2024-02-30T00:00:00Z' }, 'body.endTime: must be an ISO 8601 timestamp from 1970-01-01T00:00:00.000Z to 2099-12-31T23:59:59.999Z'],
+    [
+      'span-update',
+      { id: 's', traceId: 't', endTime: 'soon' },
+      'body.endTime: must be an ISO 8601 timestamp from 1970-01-01T00:00:00.000Z to 2099-12-31T23:59:59.999Z',
+    ],
+    [
+      'generation-create',
+      { id: 'g', traceId: 't', name: 'n', startTime: AT, usage: { input: -1 } },
+      'body.usage.input: must be an integer from 0 to 1000000000',
+    ],
+    [
+      'generation-create',
+      { id: 'g', traceId: 't', name: 'n', startTime: AT, usage: { output: 1.5 } },
+      'body.usage.output: must be an integer from 0 to 1000000000',
+    ],
+    [
+      'generation-create',
+      { id: 'g', traceId: 't', name: 'n', startTime: AT, usage: { total: 2 ** 53 } },
+      'body.usage.total: must be an integer from 0 to 1000000000',
+    ],
+    [
+      'generation-create',
+      { id: 'g', traceId: 't', name: 'n', startTime: AT, usage: { input: 1_000_000_001 } },
+      'body.usage.input: must be an integer from 0 to 1000000000',
+    ],
+    [
+      'generation-create',
+      { id: 'g', traceId: 't', name: 'n', startTime: AT, cost: 1.7976931348623157e308 },
+      'body.cost: must be a number from 0 to 1000000',
+    ],
+    [
+      'generation-create',
+      { id: 'g', traceId: 't', name: 'n', startTime: AT, cost: 1_000_000.01 },
+      'body.cost: must be a number from 0 to 1000000',
+    ],
+    [
+      'generation-create',
+      { id: 'g', traceId: 't', name: 'n', startTime: '2100-01-01T00:00:00Z' },
+      'body.startTime: must be an ISO 8601 timestamp from 1970-01-01T00:00:00.000Z to 2099-12-31T23:59:59.999Z',
+    ],
+    [
+      'trace-create',
+      { id: 't', name: 'n', timestamp: '9999-12-31T00:00:00Z' },
+      'body.timestamp: must be an ISO 8601 timestamp from 1970-01-01T00:00:00.000Z to 2099-12-31T23:59:59.999Z',
+    ],
+    [
+      'span-update',
+      { id: 's', traceId: 't', endTime: '2024-02-30T00:00:00Z' },
+      'body.endTime: must be an ISO 8601 timestamp from 1970-01-01T00:00:00.000Z to 2099-12-31T23:59:59.999Z',
+    ],
     ['generation-create', { id: 'g', traceId: 't', name: 'n', startTime: AT, usage: [{ input: 1 }] }, 'body.usage: must be an object'],
     ['generation-create', { id: 'g', traceId: 't', name: 'n', startTime: AT, usage: 12 }, 'body.usage: must be an object'],
     ['generation-create', { id: 'g', traceId: 't', name: 'n', startTime: AT, cost: -0.5 }, 'body.cost: must be a number from 0 to 1000000'],
-    ['generation-create', { id: 'g', traceId: 't', name: 'n', startTime: AT, cost: '0.1' }, 'body.cost: must be a number from 0 to 1000000'],
-    ['generation-create', { id: 'g', traceId: 't', name: 'n', startTime: AT, modelParameters: 'hot' }, 'body.modelParameters: must be an object'],
-    ['generation-create', { id: 'g', traceId: 't', name: 'n', startTime: AT, model: long(257) }, 'body.model: must be a string of 0 to 256 characters'],
+    [
+      'generation-create',
+      { id: 'g', traceId: 't', name: 'n', startTime: AT, cost: '0.1' },
+      'body.cost: must be a number from 0 to 1000000',
+    ],
+    [
+      'generation-create',
+      { id: 'g', traceId: 't', name: 'n', startTime: AT, modelParameters: 'hot' },
+      'body.modelParameters: must be an object',
+    ],
+    [
+      'generation-create',
+      { id: 'g', traceId: 't', name: 'n', startTime: AT, model: long(257) },
+      'body.model: must be a string of 0 to 256 characters',
+    ],
     ['generation-update', { id: 'g', traceId: 't', usage: { total: '3' } }, 'body.usage.total: must be an integer from 0 to 1000000000'],
-    ['event-create', { id: 'e', traceId: 't', name: 'n' }, 'body.startTime: must be an ISO 8601 timestamp from 1970-01-01T00:00:00.000Z to 2099-12-31T23:59:59.999Z'],
+    [
+      'event-create',
+      { id: 'e', traceId: 't', name: 'n' },
+      'body.startTime: must be an ISO 8601 timestamp from 1970-01-01T00:00:00.000Z to 2099-12-31T23:59:59.999Z',
+    ],
     ['event-create', { id: 'e', traceId: 't', startTime: AT, name: 'n', metadata: 1 }, 'body.metadata: must be an object'],
     ['score-create', { name: 'q', value: 1 }, 'body.traceId: must be a string of 1 to 256 characters'],
     ['score-create', { traceId: 't', value: 1 }, 'body.name: must be a string of 1 to 1000 characters'],
     ['score-create', { traceId: 't', name: 'q' }, 'body.value: must be a number, a string or a boolean'],
     ['score-create', { traceId: 't', name: 'q', value: null }, 'body.value: must be a number, a string or a boolean'],
     ['score-create', { traceId: 't', name: 'q', value: { no: 1 } }, 'body.value: must be a number, a string or a boolean'],
-    ['score-create', { traceId: 't', name: 'q', value: 'x', dataType: 'NUMERIC' }, expect.stringMatching(/^body\.dataType: must be one of NUMERIC, CATEGORICAL, BOOLEAN and agree with the value/)],
+    [
+      'score-create',
+      { traceId: 't', name: 'q', value: 'x', dataType: 'NUMERIC' },
+      expect.stringMatching(/^body\.dataType: must be one of NUMERIC, CATEGORICAL, BOOLEAN and agree with the value/),
+    ],
     ['score-create', { traceId: 't', name: 'q', value: 1, dataType: 'BOOLEAN' }, expect.stringMatching(/^body\.dataType: /)],
     ['score-create', { traceId: 't', name: 'q', value: 1, dataType: 'PERCENT' }, expect.stringMatching(/^body\.dataType: /)],
     ['score-create', { traceId: 't', name: 'q', value: 1, source: 'USER' }, 'body.source: must be one of API, EVAL, ANNOTATION'],
@@ -175,9 +315,21 @@ describe(validateNativeBatch.name, () => {
     [{ type: 'sdk-log', timestamp: AT, body: {} }, null, 'batch[0].id: must be a string of 1 to 256 characters'],
     [{ id: 'e', type: 'trace-update', timestamp: AT, body: {} }, 'e', `batch[0].type: must be one of ${NATIVE_EVENT_TYPES.join(', ')}`],
     [{ id: 'e', type: 'toString', timestamp: AT, body: {} }, 'e', expect.stringMatching(/^batch\[0\]\.type: must be one of/)],
-    [{ id: 'e', type: 'sdk-log', body: {} }, 'e', 'batch[0].timestamp: must be an ISO 8601 timestamp from 1970-01-01T00:00:00.000Z to 2099-12-31T23:59:59.999Z'],
-    [{ id: 'e', type: 'sdk-log', timestamp: 1736935200000, body: {} }, 'e', 'batch[0].timestamp: must be an ISO 8601 timestamp from 1970-01-01T00:00:00.000Z to 2099-12-31T23:59:59.999Z'],
-    [{ id: 'e', type: 'sdk-log', timestamp: '2025-02-31 25:00', body: {} }, 'e', 'batch[0].timestamp: must be an ISO 8601 timestamp from 1970-01-01T00:00:00.000Z to 2099-12-31T23:59:59.999Z'],
+    [
+      { id: 'e', type: 'sdk-log', body: {} },
+      'e',
+      'batch[0].timestamp: must be an ISO 8601 timestamp from 1970-01-01T00:00:00.000Z to 2099-12-31T23:59:59.999Z',
+    ],
+    [
+      { id: 'e', type: 'sdk-log', timestamp: 1736935200000, body: {} },
+      'e',
+      'batch[0].timestamp: must be an ISO 8601 timestamp from 1970-01-01T00:00:00.000Z to 2099-12-31T23:59:59.999Z',
+    ],
+    [
+      { id: 'e', type: 'sdk-log', timestamp: '2025-02-31 25:00', body: {} },
+      'e',
+      'batch[0].timestamp: must be an ISO 8601 timestamp from 1970-01-01T00:00:00.000Z to 2099-12-31T23:59:59.999Z',
+    ],
     [{ id: 'e', type: 'sdk-log', timestamp: AT }, 'e', 'batch[0].body: must be an object'],
     [{ id: 'e', type: 'sdk-log', timestamp: AT, body: null }, 'e', 'batch[0].body: must be an object'],
     [{ id: 'e', type: 'sdk-log', timestamp: AT, body: [] }, 'e', 'batch[0].body: must be an object'],
@@ -189,19 +341,39 @@ describe(validateNativeBatch.name, () => {
     const batch = [event('sdk-log', {}), { ...event('trace-create', {}), id: 'bad' }, event('sdk-log', {})];
     const { events, errors } = validateNativeBatch({ batch });
     expect(events.map((e) => e.index)).toEqual([0, 2]);
-    expect(errors).toEqual([{ index: 1, id: 'bad', code: 'VALIDATION_ERROR', message: 'batch[1].body.id: must be a string of 1 to 256 characters' }]);
+    expect(errors).toEqual([
+      { index: 1, id: 'bad', code: 'VALIDATION_ERROR', message: 'batch[1].body.id: must be a string of 1 to 256 characters' },
+    ]);
   });
 
   it('treats null as absent: optional fields vanish, required ones are missing', () => {
-    const body = { id: 's', traceId: 't', name: 'n', startTime: AT, parentObservationId: null, endTime: null, level: null, input: null, metadata: null };
+    const body = {
+      id: 's',
+      traceId: 't',
+      name: 'n',
+      startTime: AT,
+      parentObservationId: null,
+      endTime: null,
+      level: null,
+      input: null,
+      metadata: null,
+    };
     const [accepted] = validateOne('span-create', body).events;
     expect(Object.keys(accepted.body).sort()).toEqual(['id', 'name', 'startTime', 'traceId']);
-    expect(validateOne('span-create', { ...body, name: null }).errors[0].message).toBe('batch[0].body.name: must be a string of 1 to 1000 characters');
-    expect(validateOne('generation-update', { id: 'g', traceId: 't', usage: { input: null, output: 2 } }).events[0].body).toEqual({ id: 'g', traceId: 't', usage: { output: 2 } });
+    expect(validateOne('span-create', { ...body, name: null }).errors[0].message).toBe(
+      'batch[0].body.name: must be a string of 1 to 1000 characters',
+    );
+    expect(validateOne('generation-update', { id: 'g', traceId: 't', usage: { input: null, output: 2 } }).events[0].body).toEqual({
+      id: 'g',
+      traceId: 't',
+      usage: { output: 2 },
+    });
   });
 
   it('ignores unknown fields, even ones named like Object.prototype members', () => {
-    const body = JSON.parse(`{"id":"s","traceId":"t","name":"n","startTime":"${AT}","promptName":"p","constructor":1,"toString":2,"__proto__":{"x":1}}`);
+    const body = JSON.parse(
+      `{"id":"s","traceId":"t","name":"n","startTime":"${AT}","promptName":"p","constructor":1,"toString":2,"__proto__":{"x":1}}`,
+    );
     const [accepted] = validateOne('span-create', body).events;
     expect(Object.keys(accepted.body).sort()).toEqual(['id', 'name', 'startTime', 'traceId']);
   });
@@ -217,7 +389,9 @@ describe(validateNativeBatch.name, () => {
   });
 
   it('keeps input and output as sent, by reference, whatever their keys', () => {
-    const input = JSON.parse('{"constructor":{"prototype":1},"toString":"x","valueOf":[],"__proto__":{"a":1},"nested":[{"hasOwnProperty":0}]}');
+    const input = JSON.parse(
+      '{"constructor":{"prototype":1},"toString":"x","valueOf":[],"__proto__":{"a":1},"nested":[{"hasOwnProperty":0}]}',
+    );
     const [accepted] = validateOne('trace-create', { id: 't', name: 'n', input, output: input }).events;
     expect(accepted.type === 'trace-create' && accepted.body.input).toBe(input);
     expect(accepted.type === 'trace-create' && accepted.body.output).toBe(input);
@@ -242,14 +416,19 @@ describe(validateNativeBatch.name, () => {
     expect(validateOne('generation-create', { ...MINIMAL['generation-create'], type: 'not even upper-case' }).errors).toEqual([]);
   });
 
-  it.each([undefined, null, 'batch', [], {}, { batch: {} }, { batch: 'x' }, { events: [] }])('refuses a body that is not a batch: %j', (body) => {
-    expect(() => validateNativeBatch(body)).toThrow(new DomainError('VALIDATION_ERROR', 'body must be an object with a "batch" array'));
-  });
+  it.each([undefined, null, 'batch', [], {}, { batch: {} }, { batch: 'x' }, { events: [] }])(
+    'refuses a body that is not a batch: %j',
+    (body) => {
+      expect(() => validateNativeBatch(body)).toThrow(new DomainError('VALIDATION_ERROR', 'body must be an object with a "batch" array'));
+    },
+  );
 
   it(`accepts ${MAX_BATCH_EVENTS} events and refuses one more as too large`, () => {
     const batch = Array.from({ length: MAX_BATCH_EVENTS + 1 }, (_, i) => ({ ...event('sdk-log', {}), id: `e${i}` }));
     expect(validateNativeBatch({ batch: batch.slice(1) }).events).toHaveLength(MAX_BATCH_EVENTS);
-    expect(() => validateNativeBatch({ batch })).toThrow(expect.objectContaining({ code: 'PAYLOAD_TOO_LARGE', message: 'batch has 1001 events; at most 1000 are allowed' }));
+    expect(() => validateNativeBatch({ batch })).toThrow(
+      expect.objectContaining({ code: 'PAYLOAD_TOO_LARGE', message: 'batch has 1001 events; at most 1000 are allowed' }),
+    );
   });
 
   it('accepts an empty batch', () => {
@@ -261,7 +440,10 @@ describe(validateNativeBatch.name, () => {
     for (let i = 0; i < 63; i++) deep = i % 2 ? [deep] : { d: deep };
     const huge = 'x'.repeat(5 * 1024 * 1024);
     const { events, errors } = validateNativeBatch({
-      batch: [event('trace-create', { id: 't', name: 'n', input: deep, output: huge, metadata: { deep } }), event('trace-create', { id: 't', name: huge })],
+      batch: [
+        event('trace-create', { id: 't', name: 'n', input: deep, output: huge, metadata: { deep } }),
+        event('trace-create', { id: 't', name: huge }),
+      ],
     });
     expect(events).toHaveLength(1);
     expect(errors[0].message).toBe('batch[1].body.name: must be a string of 1 to 1000 characters');

@@ -6,7 +6,15 @@ describe(patternProblem.name, () => {
     expect(patternProblem(pattern)).toBeNull();
   });
 
-  it.each(['^gpt-4o$', '^(openai/)?gpt-4o(-\\d{4}-\\d{2}-\\d{2})?$', '^claude-.*$', '^[a-z]+-\\d+$', '^(a|b)c$', '^(?:x\\d+)?$', '^a\\$b$'])('accepts %s', (pattern) => {
+  it.each([
+    '^gpt-4o$',
+    '^(openai/)?gpt-4o(-\\d{4}-\\d{2}-\\d{2})?$',
+    '^claude-.*$',
+    '^[a-z]+-\\d+$',
+    '^(a|b)c$',
+    '^(?:x\\d+)?$',
+    '^a\\$b$',
+  ])('accepts %s', (pattern) => {
     expect(patternProblem(pattern)).toBeNull();
   });
 

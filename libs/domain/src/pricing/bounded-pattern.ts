@@ -24,7 +24,8 @@ function quantifierAt(pattern: string, i: number): { repeats: boolean; unbounded
 
 /** What is wrong with a pattern, or null when it may be compiled and matched safely. */
 export function patternProblem(pattern: string): string | null {
-  if (pattern.length === 0 || pattern.length > MAX_PATTERN_LENGTH) return `must be a regular expression of 1 to ${MAX_PATTERN_LENGTH} characters`;
+  if (pattern.length === 0 || pattern.length > MAX_PATTERN_LENGTH)
+    return `must be a regular expression of 1 to ${MAX_PATTERN_LENGTH} characters`;
   if (!pattern.startsWith('^') || !pattern.endsWith('$') || pattern.endsWith('\\$')) return 'must be anchored: start with ^ and end with $';
   try {
     new RegExp(pattern, 'i');
@@ -54,7 +55,8 @@ export function patternProblem(pattern: string): string | null {
     } else if (c === ')') {
       const risky = groups.pop() ?? false;
       const quantifier = quantifierAt(pattern, i + 1);
-      if (quantifier?.repeats && risky) return 'must not repeat a group that holds an unbounded quantifier or an alternation (it could take long to match)';
+      if (quantifier?.repeats && risky)
+        return 'must not repeat a group that holds an unbounded quantifier or an alternation (it could take long to match)';
       if (risky || quantifier?.unbounded) groups[groups.length - 1] = true;
       if (quantifier) i = quantifier.end - 1;
     } else {

@@ -89,7 +89,10 @@ export const BUILT_IN_PRICES: readonly PriceDefinition[] = [
   openai('gpt-4.1-mini', 'gpt-4.1-mini', { input: 0.4, cached_input: 0.1, output: 1.6 }),
   openai('gpt-4.1-nano', 'gpt-4.1-nano', { input: 0.1, cached_input: 0.025, output: 0.4 }),
   // gpt-4o's first snapshot (2024-05-13) kept its launch price, so it is not matched here.
-  { ...openai('gpt-4o', 'gpt-4o', { input: 2.5, cached_input: 1.25, output: 10 }), matchPattern: '^(openai/)?gpt-4o(-2024-08-06|-2024-11-20)?$' },
+  {
+    ...openai('gpt-4o', 'gpt-4o', { input: 2.5, cached_input: 1.25, output: 10 }),
+    matchPattern: '^(openai/)?gpt-4o(-2024-08-06|-2024-11-20)?$',
+  },
   openai('gpt-4o-mini', 'gpt-4o-mini', { input: 0.15, cached_input: 0.075, output: 0.6 }),
   openai('o1', 'o1', { input: 15, cached_input: 7.5, output: 60 }),
   openai('o3-mini', 'o3-mini', { input: 1.1, cached_input: 0.55, output: 4.4 }),

@@ -36,7 +36,10 @@ describe(costOf.name, () => {
           expected += tokens * price;
         }
         expect(cost.total).toBeCloseTo(expected, 9);
-        expect(cost.total).toBeCloseTo(Object.values(cost.details).reduce((a, b) => a + b, 0), 9);
+        expect(cost.total).toBeCloseTo(
+          Object.values(cost.details).reduce((a, b) => a + b, 0),
+          9,
+        );
       }),
     );
   });

@@ -22,7 +22,10 @@ describe(validatePriceDefinition.name, () => {
   it.each([
     [{ ...VALID, id: '' }, 'id: must be a string of 1 to 200 characters'],
     [{ ...VALID, matchPattern: 'm' }, 'matchPattern: must be anchored: start with ^ and end with $'],
-    [{ ...VALID, matchPattern: '^(m+)+$' }, 'matchPattern: must not repeat a group that holds an unbounded quantifier or an alternation (it could take long to match)'],
+    [
+      { ...VALID, matchPattern: '^(m+)+$' },
+      'matchPattern: must not repeat a group that holds an unbounded quantifier or an alternation (it could take long to match)',
+    ],
     [{ ...VALID, matchPattern: '^[$' }, 'matchPattern: must be a valid regular expression'],
     [{ ...VALID, startDate: 'soon' }, expect.stringMatching(/^startDate: must be an ISO 8601 timestamp/)],
     [{ ...VALID, prices: {} }, 'prices: must name 1 to 32 usage types'],

@@ -29,17 +29,28 @@ export interface PriceDefinition {
   readOn?: string;
 }
 
-const pattern = ruleOf((value) => (typeof value === 'string' ? patternProblem(value) : 'must be a string'), { type: 'string', maxLength: MAX_PATTERN_LENGTH });
+const pattern = ruleOf((value) => (typeof value === 'string' ? patternProblem(value) : 'must be a string'), {
+  type: 'string',
+  maxLength: MAX_PATTERN_LENGTH,
+});
 
 const prices = ruleOf(
   (value) => {
     if (!isJsonObject(value)) return 'must be an object';
     const entries = Object.entries(value);
     if (entries.length === 0 || entries.length > MAX_USAGE_TYPES) return `must name 1 to ${MAX_USAGE_TYPES} usage types`;
-    const bad = entries.find(([type, price]) => !USAGE_TYPE_NAME.test(type) || typeof price !== 'number' || !(price >= 0) || price > TELEMETRY_RANGES.spanCost.max);
-    return bad === undefined ? null : { path: `.${bad[0]}`, message: `must be a price per token from 0 to ${TELEMETRY_RANGES.spanCost.max}` };
+    const bad = entries.find(
+      ([type, price]) => !USAGE_TYPE_NAME.test(type) || typeof price !== 'number' || !(price >= 0) || price > TELEMETRY_RANGES.spanCost.max,
+    );
+    return bad === undefined
+      ? null
+      : { path: `.${bad[0]}`, message: `must be a price per token from 0 to ${TELEMETRY_RANGES.spanCost.max}` };
   },
-  { type: 'object', maxProperties: MAX_USAGE_TYPES, additionalProperties: { type: 'number', minimum: 0, maximum: TELEMETRY_RANGES.spanCost.max } },
+  {
+    type: 'object',
+    maxProperties: MAX_USAGE_TYPES,
+    additionalProperties: { type: 'number', minimum: 0, maximum: TELEMETRY_RANGES.spanCost.max },
+  },
 );
 
 export class PriceDefinitionInput {

@@ -4,7 +4,13 @@ import { PRICE_VERSION_TIME, priceSpan } from './price-spans';
 import { PriceTable } from './price-table';
 
 const TABLE = new PriceTable([
-  { id: 'm-old', modelName: 'm', matchPattern: '^m$', startDate: '2025-01-01T00:00:00.000Z', prices: { input: 2, output: 10, cached_input: 1 } },
+  {
+    id: 'm-old',
+    modelName: 'm',
+    matchPattern: '^m$',
+    startDate: '2025-01-01T00:00:00.000Z',
+    prices: { input: 2, output: 10, cached_input: 1 },
+  },
   { id: 'm-new', modelName: 'm', matchPattern: '^m$', startDate: '2025-06-01T00:00:00.000Z', prices: { input: 1, output: 5 } },
 ]);
 const V1 = versionOf('2025-07-01T00:00:00.000Z', 'e1');
@@ -27,11 +33,20 @@ const pricedSpan = (delta: SpanDelta, table: PriceTable): SpanDelta => {
 
 describe(priceSpan.name, () => {
   it('prices usage by the definition valid at the span start, each type, below every client version', () => {
-    const priced = pricedSpan(span({ model: 'm', startTime: '2025-03-01T00:00:00.000Z', usageDetails: { input: 10, cached_input: 4, reasoning: 1 } }), TABLE);
-    expect(priced.values).toMatchObject({ cost: 20 + 4 + 10, costSource: 'price:m-old', costDetails: { input: 20, cached_input: 4, reasoning: 10 } });
+    const priced = pricedSpan(
+      span({ model: 'm', startTime: '2025-03-01T00:00:00.000Z', usageDetails: { input: 10, cached_input: 4, reasoning: 1 } }),
+      TABLE,
+    );
+    expect(priced.values).toMatchObject({
+      cost: 20 + 4 + 10,
+      costSource: 'price:m-old',
+      costDetails: { input: 20, cached_input: 4, reasoning: 10 },
+    });
     const version = versionOf(PRICE_VERSION_TIME, `price:${V1}`);
     expect(priced.versions).toMatchObject({ cost: version, costSource: version, costDetails: version });
-    expect(pricedSpan(span({ model: 'M', startTime: '2025-06-01T00:00:00.000Z', usageDetails: { input: 10 } }), TABLE).values.costSource).toBe('price:m-new');
+    expect(
+      pricedSpan(span({ model: 'M', startTime: '2025-06-01T00:00:00.000Z', usageDetails: { input: 10 } }), TABLE).values.costSource,
+    ).toBe('price:m-new');
   });
 
   it('keeps a client cost, saying so, in any order of the events', () => {

@@ -34,13 +34,31 @@ describe(PriceTable.name, () => {
   });
 
   it('prices nothing before the first definition of the model starts', () => {
-    const dated: PriceDefinition = { id: 'x-2025', modelName: 'x', matchPattern: '^x$', startDate: '2025-01-01T00:00:00.000Z', prices: { input: 1 } };
+    const dated: PriceDefinition = {
+      id: 'x-2025',
+      modelName: 'x',
+      matchPattern: '^x$',
+      startDate: '2025-01-01T00:00:00.000Z',
+      prices: { input: 1 },
+    };
     expect(new PriceTable([dated]).definitionAt('x', at('2024-12-31T00:00:00Z'))).toBeUndefined();
   });
 
   it('takes the first model in table order whose pattern matches, then its date', () => {
-    const wide: PriceDefinition = { id: 'any', modelName: 'any', matchPattern: '^.*$', startDate: '2020-01-01T00:00:00.000Z', prices: { input: 1 } };
-    const narrow: PriceDefinition = { id: 'x', modelName: 'x', matchPattern: '^x$', startDate: '2020-01-01T00:00:00.000Z', prices: { input: 2 } };
+    const wide: PriceDefinition = {
+      id: 'any',
+      modelName: 'any',
+      matchPattern: '^.*$',
+      startDate: '2020-01-01T00:00:00.000Z',
+      prices: { input: 1 },
+    };
+    const narrow: PriceDefinition = {
+      id: 'x',
+      modelName: 'x',
+      matchPattern: '^x$',
+      startDate: '2020-01-01T00:00:00.000Z',
+      prices: { input: 2 },
+    };
     expect(new PriceTable([narrow, wide]).definitionAt('x', NOW)?.id).toBe('x');
     expect(new PriceTable([wide, narrow]).definitionAt('x', NOW)?.id).toBe('any');
   });

@@ -49,4 +49,5 @@ export const DEFAULT_LABEL = 'production';
 export type PromptPick = { by: 'default' } | { by: 'version'; version: number } | { by: 'label'; label: string };
 
 /** The labels a resolve shows: the stored ones, with `latest` on the newest version; sorted. */
-export const resolvedLabels = (stored: readonly string[], isLatest: boolean): string[] => (isLatest ? [...stored, LATEST_LABEL] : [...stored]).sort();
+export const resolvedLabels = (stored: readonly string[], isLatest: boolean): string[] =>
+  (isLatest ? [...stored, LATEST_LABEL] : [...stored]).sort();

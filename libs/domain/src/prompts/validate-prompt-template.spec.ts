@@ -53,7 +53,11 @@ describe(validatePromptVersionInput.name, () => {
   });
 
   it('treats optional fields sent as null as absent', () => {
-    expect(validatePromptVersionInput({ name: 'a', template: 't', labels: null, config: null, commitMessage: null })).toMatchObject({ labels: [], config: {}, commitMessage: null });
+    expect(validatePromptVersionInput({ name: 'a', template: 't', labels: null, config: null, commitMessage: null })).toMatchObject({
+      labels: [],
+      config: {},
+      commitMessage: null,
+    });
   });
 
   const base = { name: 'greeting', template: 'Hi' };
@@ -74,7 +78,10 @@ describe(validatePromptVersionInput.name, () => {
     ['template: is required', { ...base, template: '' }],
     ['template: is required', { ...base, template: [] }],
     ['template: is required', { ...base, template: { role: 'user', content: 'x' } }],
-    ['template: is required', { ...base, template: Array.from({ length: PROMPT_TEMPLATE_LIMITS.messages + 1 }, () => ({ role: 'user', content: 'x' })) }],
+    [
+      'template: is required',
+      { ...base, template: Array.from({ length: PROMPT_TEMPLATE_LIMITS.messages + 1 }, () => ({ role: 'user', content: 'x' })) },
+    ],
     ['template: must not contain NUL', { ...base, template: 'a\u0000b' }],
     ['template[0]: must be an object with role and content', { ...base, template: ['hi'] }],
     ['template[1].role: must be', { ...base, template: [{ role: 'user', content: 'x' }, { content: 'x' }] }],
@@ -83,7 +90,10 @@ describe(validatePromptVersionInput.name, () => {
     ['template[0].content: must be a string', { ...base, template: [{ role: 'user', content: 3 }] }],
     ['template[0].content: must not contain NUL', { ...base, template: [{ role: 'user', content: 'x\udc00' }] }],
     ['labels: must be an array', { ...base, labels: 'production' }],
-    ['labels: must be an array of at most 20', { ...base, labels: Array.from({ length: PROMPT_TEMPLATE_LIMITS.labels + 1 }, (_, i) => `l${i}`) }],
+    [
+      'labels: must be an array of at most 20',
+      { ...base, labels: Array.from({ length: PROMPT_TEMPLATE_LIMITS.labels + 1 }, (_, i) => `l${i}`) },
+    ],
     ['labels[1]: must be 1 to 64 characters of a-z', { ...base, labels: ['ok', 'Prod'] }],
     ['labels[0]: must be', { ...base, labels: ['-x'] }],
     ['labels[0]: must be', { ...base, labels: ['x'.repeat(PROMPT_TEMPLATE_LIMITS.labelLength + 1)] }],
@@ -101,7 +111,9 @@ describe(validatePromptVersionInput.name, () => {
 
   it('takes every name of the allowed characters, and keeps it as sent', () => {
     const char = fc.constantFrom(...'aZ09_-./:@+ éß中'.split(''));
-    const name = fc.tuple(fc.constantFrom('a', 'Z', '7', 'é'), fc.array(char, { maxLength: 60 }), fc.constantFrom('b', '9', '_')).map(([first, rest, last]) => first + rest.join('') + last);
+    const name = fc
+      .tuple(fc.constantFrom('a', 'Z', '7', 'é'), fc.array(char, { maxLength: 60 }), fc.constantFrom('b', '9', '_'))
+      .map(([first, rest, last]) => first + rest.join('') + last);
     fc.assert(fc.property(name, (n) => expect(validatePromptVersionInput({ name: n, template: 't' }).name).toBe(n)));
   });
 });
@@ -109,15 +121,31 @@ describe(validatePromptVersionInput.name, () => {
 describe(parsePromptTemplateQuery.name, () => {
   it('lists without a name, 50 at a time by default, from an opaque cursor', () => {
     expect(parsePromptTemplateQuery({})).toEqual({ kind: 'list', limit: 50, after: null });
-    expect(parsePromptTemplateQuery({ limit: '100', cursor: encodeCursor(['a/b c']) })).toEqual({ kind: 'list', limit: 100, after: 'a/b c' });
+    expect(parsePromptTemplateQuery({ limit: '100', cursor: encodeCursor(['a/b c']) })).toEqual({
+      kind: 'list',
+      limit: 100,
+      after: 'a/b c',
+    });
     expect(parsePromptTemplateQuery({ limit: '', cursor: '' })).toEqual({ kind: 'list', limit: 50, after: null });
   });
 
   it('resolves a name by default, by version or by label, latest included', () => {
     expect(parsePromptTemplateQuery({ name: 'greeting' })).toEqual({ kind: 'resolve', name: 'greeting', pick: { by: 'default' } });
-    expect(parsePromptTemplateQuery({ name: 'greeting', version: '12' })).toEqual({ kind: 'resolve', name: 'greeting', pick: { by: 'version', version: 12 } });
-    expect(parsePromptTemplateQuery({ name: 'greeting', label: 'staging' })).toEqual({ kind: 'resolve', name: 'greeting', pick: { by: 'label', label: 'staging' } });
-    expect(parsePromptTemplateQuery({ name: 'greeting', label: 'latest' })).toEqual({ kind: 'resolve', name: 'greeting', pick: { by: 'label', label: 'latest' } });
+    expect(parsePromptTemplateQuery({ name: 'greeting', version: '12' })).toEqual({
+      kind: 'resolve',
+      name: 'greeting',
+      pick: { by: 'version', version: 12 },
+    });
+    expect(parsePromptTemplateQuery({ name: 'greeting', label: 'staging' })).toEqual({
+      kind: 'resolve',
+      name: 'greeting',
+      pick: { by: 'label', label: 'staging' },
+    });
+    expect(parsePromptTemplateQuery({ name: 'greeting', label: 'latest' })).toEqual({
+      kind: 'resolve',
+      name: 'greeting',
+      pick: { by: 'label', label: 'latest' },
+    });
   });
 
   it.each([
@@ -143,7 +171,11 @@ describe(parsePromptTemplateQuery.name, () => {
 
   it('reads back every cursor it writes', () => {
     const name = fc.stringMatching(/^[a-z0-9][a-z0-9 _./:@+-]{0,40}[a-z0-9]$/);
-    fc.assert(fc.property(name, (n) => expect(parsePromptTemplateQuery({ cursor: encodeCursor([n]) })).toEqual({ kind: 'list', limit: 50, after: n })));
+    fc.assert(
+      fc.property(name, (n) =>
+        expect(parsePromptTemplateQuery({ cursor: encodeCursor([n]) })).toEqual({ kind: 'list', limit: 50, after: n }),
+      ),
+    );
   });
 });
 

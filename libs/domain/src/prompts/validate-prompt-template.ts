@@ -13,7 +13,8 @@ import { type ChatMessage, LATEST_LABEL, type PromptPick, type PromptVersionInpu
  */
 const NAME = /^[\p{L}\p{N}][\p{L}\p{M}\p{N} _.\-/:@+]*$/u;
 const NAME_RULE = `must be 1 to ${LIMITS.nameLength} characters: letters, digits, spaces and _ - . / : @ +, starting with a letter or digit and not ending with a space`;
-const isPromptName = (value: unknown): value is string => typeof value === 'string' && value.length <= LIMITS.nameLength && NAME.test(value) && !value.endsWith(' ');
+const isPromptName = (value: unknown): value is string =>
+  typeof value === 'string' && value.length <= LIMITS.nameLength && NAME.test(value) && !value.endsWith(' ');
 const LABEL = /^[a-z0-9][a-z0-9_.-]*$/;
 const LABEL_RULE = `must be 1 to ${LIMITS.labelLength} characters of a-z, 0-9 and _ - ., starting with a letter or digit`;
 const ROLE = /^[A-Za-z][A-Za-z0-9_-]*$/;
@@ -76,7 +77,9 @@ function templateProblem(value: unknown): Problem {
 const configProblem = (value: unknown): Problem => (isJsonObject(value) ? unstorable(value, '') : 'must be an object');
 
 const commitMessageProblem = (value: unknown): Problem =>
-  typeof value !== 'string' || value.length > LIMITS.commitMessageLength ? `must be a string of at most ${LIMITS.commitMessageLength} characters` : unstorable(value, '');
+  typeof value !== 'string' || value.length > LIMITS.commitMessageLength
+    ? `must be a string of at most ${LIMITS.commitMessageLength} characters`
+    : unstorable(value, '');
 
 const chatMessageSchema: JsonSchema = {
   type: 'object',
@@ -86,10 +89,29 @@ const chatMessageSchema: JsonSchema = {
 
 /** The body of POST /api/v1/prompt-templates; unknown fields are ignored, and so are a chat message's. */
 class PromptVersionBody {
-  @Required({ test: isPromptName, message: NAME_RULE, schema: { type: 'string', minLength: 1, maxLength: LIMITS.nameLength, pattern: NAME.source } }) name: string;
-  @Required(ruleOf(templateProblem, { anyOf: [{ type: 'string', minLength: 1 }, { type: 'array', minItems: 1, maxItems: LIMITS.messages, items: chatMessageSchema }] }))
+  @Required({
+    test: isPromptName,
+    message: NAME_RULE,
+    schema: { type: 'string', minLength: 1, maxLength: LIMITS.nameLength, pattern: NAME.source },
+  })
+  name: string;
+  @Required(
+    ruleOf(templateProblem, {
+      anyOf: [
+        { type: 'string', minLength: 1 },
+        { type: 'array', minItems: 1, maxItems: LIMITS.messages, items: chatMessageSchema },
+      ],
+    }),
+  )
   template: string | ChatMessage[];
-  @Optional(ruleOf(labelsProblem, { type: 'array', maxItems: LIMITS.labels, items: { type: 'string', maxLength: LIMITS.labelLength, pattern: LABEL.source } })) labels?: string[];
+  @Optional(
+    ruleOf(labelsProblem, {
+      type: 'array',
+      maxItems: LIMITS.labels,
+      items: { type: 'string', maxLength: LIMITS.labelLength, pattern: LABEL.source },
+    }),
+  )
+  labels?: string[];
   @Optional(ruleOf(configProblem, { type: 'object' })) config?: JsonObject;
   @Optional(ruleOf(commitMessageProblem, { type: 'string', maxLength: LIMITS.commitMessageLength })) commitMessage?: string;
 }
@@ -114,7 +136,8 @@ export function validatePromptVersionInput(body: unknown): PromptVersionInput {
 }
 
 /** What GET /api/v1/prompt-templates asks for. */
-export type PromptTemplateQuery = { kind: 'list'; limit: number; after: string | null } | { kind: 'resolve'; name: string; pick: PromptPick };
+export type PromptTemplateQuery =
+  { kind: 'list'; limit: number; after: string | null } | { kind: 'resolve'; name: string; pick: PromptPick };
 
 /** A query parameter given once, as text; an empty one is absent, as in the trace list. */
 function param(query: Record<string, unknown>, name: string): string | undefined {
@@ -161,7 +184,10 @@ export function parsePromptTemplateQuery(query: Record<string, unknown>): Prompt
 /** A page of the list: `limit` 1–100 (default 50) names after `cursor`, the opaque position of the previous page's end. */
 export function parsePromptListQuery(query: Record<string, unknown>): { limit: number; after: string | null } {
   const cursor = param(query, 'cursor');
-  return { limit: readLimit(param(query, 'limit')), after: cursor === undefined ? null : decodeCursor<[string]>(cursor, [isPromptName])[0] };
+  return {
+    limit: readLimit(param(query, 'limit')),
+    after: cursor === undefined ? null : decodeCursor<[string]>(cursor, [isPromptName])[0],
+  };
 }
 
 /** Which version of `name` a resolve asks for: `version` or `label` (`latest` included), not both, else the default pick. */

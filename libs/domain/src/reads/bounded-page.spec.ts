@@ -21,21 +21,26 @@ describe(boundedPage.name, () => {
 
   it('is a prefix within both bounds, and pages through every row exactly once', () => {
     fc.assert(
-      fc.property(fc.array(fc.nat({ max: 300 }), { maxLength: 60 }), fc.integer({ min: 1, max: 10 }), fc.integer({ min: 1, max: 400 }), (sizes, limit, budgetBytes) => {
-        const all = rows(...sizes);
-        const seen: number[] = [];
-        let rest = all;
-        while (rest.length) {
-          const page = boundedPage(rest.slice(0, limit + 1), { limit, budgetBytes });
-          expect(page.rows.length).toBeGreaterThan(0);
-          expect(page.rows.length).toBeLessThanOrEqual(limit);
-          if (page.rows.length > 1) expect(page.rows.reduce((n, r) => n + r.bytes, 0)).toBeLessThanOrEqual(budgetBytes);
-          expect(page.hasMore).toBe(page.rows.length < rest.length);
-          seen.push(...page.rows.map((r) => r.i));
-          rest = rest.slice(page.rows.length);
-        }
-        expect(seen).toEqual(all.map((r) => r.i));
-      }),
+      fc.property(
+        fc.array(fc.nat({ max: 300 }), { maxLength: 60 }),
+        fc.integer({ min: 1, max: 10 }),
+        fc.integer({ min: 1, max: 400 }),
+        (sizes, limit, budgetBytes) => {
+          const all = rows(...sizes);
+          const seen: number[] = [];
+          let rest = all;
+          while (rest.length) {
+            const page = boundedPage(rest.slice(0, limit + 1), { limit, budgetBytes });
+            expect(page.rows.length).toBeGreaterThan(0);
+            expect(page.rows.length).toBeLessThanOrEqual(limit);
+            if (page.rows.length > 1) expect(page.rows.reduce((n, r) => n + r.bytes, 0)).toBeLessThanOrEqual(budgetBytes);
+            expect(page.hasMore).toBe(page.rows.length < rest.length);
+            seen.push(...page.rows.map((r) => r.i));
+            rest = rest.slice(page.rows.length);
+          }
+          expect(seen).toEqual(all.map((r) => r.i));
+        },
+      ),
     );
   });
 });

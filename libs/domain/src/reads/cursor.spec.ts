@@ -23,10 +23,16 @@ const displacement = fc.tuple(fc.constantFrom('+', '-'), fc.integer({ min: 0, ma
 describe('a (time, id) cursor', () => {
   it('reads back every cursor it wrote, whatever instant Postgres wrote', () => {
     fc.assert(
-      fc.property(fc.integer({ min: Date.parse('0001-01-01T00:00:00Z'), max: Date.parse('9999-12-31T23:59:59.999Z') }), fc.integer({ min: 0, max: 999 }), displacement, fc.uuid(), (ms, micros, zone, id) => {
-        const cursor: Cursor = [pgText(ms, micros, zone), id];
-        expect(decodeListCursor(encodeCursor(cursor))).toEqual(cursor);
-      }),
+      fc.property(
+        fc.integer({ min: Date.parse('0001-01-01T00:00:00Z'), max: Date.parse('9999-12-31T23:59:59.999Z') }),
+        fc.integer({ min: 0, max: 999 }),
+        displacement,
+        fc.uuid(),
+        (ms, micros, zone, id) => {
+          const cursor: Cursor = [pgText(ms, micros, zone), id];
+          expect(decodeListCursor(encodeCursor(cursor))).toEqual(cursor);
+        },
+      ),
     );
   });
 
@@ -41,17 +47,25 @@ describe('a (time, id) cursor', () => {
     ['a displacement Postgres refuses', '2026-01-01 00:00:00+16'],
     ['displacement minutes past 59', '2026-01-01 00:00:00+01:60'],
   ])('refuses a cursor with %s as a 400, before Postgres sees it', (_, text) => {
-    expect(() => decodeListCursor(tampered([text, ID]))).toThrow(new DomainError('VALIDATION_ERROR', 'cursor: not a cursor returned by this endpoint'));
+    expect(() => decodeListCursor(tampered([text, ID]))).toThrow(
+      new DomainError('VALIDATION_ERROR', 'cursor: not a cursor returned by this endpoint'),
+    );
   });
 });
 
 describe('a (time or null, id) cursor', () => {
   it('reads back every position it wrote, a time sorted last (null) included', () => {
     fc.assert(
-      fc.property(fc.option(fc.integer({ min: 0, max: Date.parse('2099-12-31T23:59:59.999Z') }), { nil: null }), fc.integer({ min: 0, max: 999 }), displacement, fc.uuid(), (ms, micros, zone, id) => {
-        const cursor: RowCursor = [ms === null ? null : pgText(ms, micros, zone), id];
-        expect(decodeRowCursor(encodeCursor(cursor), 'spansCursor')).toEqual(cursor);
-      }),
+      fc.property(
+        fc.option(fc.integer({ min: 0, max: Date.parse('2099-12-31T23:59:59.999Z') }), { nil: null }),
+        fc.integer({ min: 0, max: 999 }),
+        displacement,
+        fc.uuid(),
+        (ms, micros, zone, id) => {
+          const cursor: RowCursor = [ms === null ? null : pgText(ms, micros, zone), id];
+          expect(decodeRowCursor(encodeCursor(cursor), 'spansCursor')).toEqual(cursor);
+        },
+      ),
     );
   });
 
@@ -62,18 +76,30 @@ describe('a (time or null, id) cursor', () => {
     ['a number for the time', tampered([0, ID])],
     ['a time Postgres never wrote', tampered(['2026-02-30 00:00:00+00', ID])],
   ])('refuses %s as a 400 naming the parameter', (_, raw) => {
-    expect(() => decodeRowCursor(raw, 'spansCursor')).toThrow(new DomainError('VALIDATION_ERROR', 'spansCursor: not a cursor returned by this endpoint'));
+    expect(() => decodeRowCursor(raw, 'spansCursor')).toThrow(
+      new DomainError('VALIDATION_ERROR', 'spansCursor: not a cursor returned by this endpoint'),
+    );
   });
 
   it('is not a trace list cursor: the list refuses a null time', () => {
-    expect(() => decodeListCursor(tampered([null, ID]))).toThrow(new DomainError('VALIDATION_ERROR', 'cursor: not a cursor returned by this endpoint'));
+    expect(() => decodeListCursor(tampered([null, ID]))).toThrow(
+      new DomainError('VALIDATION_ERROR', 'cursor: not a cursor returned by this endpoint'),
+    );
   });
 });
 
 describe('a single-number cursor', () => {
   it('reads back every bigint id and int it wrote', () => {
-    fc.assert(fc.property(fc.bigInt({ min: 1n, max: 10n ** 18n - 1n }), (id) => expect(decodeCursor<[string]>(encodeCursor([String(id)]), [isBigintId])).toEqual([String(id)])));
-    fc.assert(fc.property(fc.integer({ min: 1, max: 2 ** 31 - 1 }), (n) => expect(decodeCursor<[number]>(encodeCursor([n]), [isPositiveInt])).toEqual([n])));
+    fc.assert(
+      fc.property(fc.bigInt({ min: 1n, max: 10n ** 18n - 1n }), (id) =>
+        expect(decodeCursor<[string]>(encodeCursor([String(id)]), [isBigintId])).toEqual([String(id)]),
+      ),
+    );
+    fc.assert(
+      fc.property(fc.integer({ min: 1, max: 2 ** 31 - 1 }), (n) =>
+        expect(decodeCursor<[number]>(encodeCursor([n]), [isPositiveInt])).toEqual([n]),
+      ),
+    );
   });
 
   it.each([
@@ -82,7 +108,9 @@ describe('a single-number cursor', () => {
     ['a number past bigint', tampered(['1'.repeat(19)])],
     ['a number for the id', tampered([12])],
   ])('refuses %s as a 400 naming the parameter', (_, raw) => {
-    expect(() => decodeCursor<[string]>(raw, [isBigintId])).toThrow(new DomainError('VALIDATION_ERROR', 'cursor: not a cursor returned by this endpoint'));
+    expect(() => decodeCursor<[string]>(raw, [isBigintId])).toThrow(
+      new DomainError('VALIDATION_ERROR', 'cursor: not a cursor returned by this endpoint'),
+    );
   });
 
   it('refuses a version past a Postgres int', () => {

@@ -15,7 +15,11 @@ export type CursorPart<T extends CursorValue> = (value: unknown) => value is T;
 export const encodeCursor = (position: readonly CursorValue[]): string => Buffer.from(JSON.stringify(position)).toString('base64url');
 
 /** The position a cursor names, each part checked by its rule; `field` names the parameter in the error. */
-export function decodeCursor<T extends CursorValue[]>(raw: string, parts: { readonly [K in keyof T]: CursorPart<T[K]> }, field = 'cursor'): T {
+export function decodeCursor<T extends CursorValue[]>(
+  raw: string,
+  parts: { readonly [K in keyof T]: CursorPart<T[K]> },
+  field = 'cursor',
+): T {
   const rules = parts as readonly CursorPart<CursorValue>[];
   try {
     const value: unknown = JSON.parse(Buffer.from(raw, 'base64url').toString('utf8'));
@@ -30,7 +34,11 @@ export function decodeCursor<T extends CursorValue[]>(raw: string, parts: { read
  * A page of at most `limit` rows from a query that fetched `limit + 1`, and the cursor after
  * its last row when more follow.
  */
-export function keysetPage<R>(rows: readonly R[], limit: number, position: (row: R) => readonly CursorValue[]): { data: R[]; nextCursor: string | null } {
+export function keysetPage<R>(
+  rows: readonly R[],
+  limit: number,
+  position: (row: R) => readonly CursorValue[],
+): { data: R[]; nextCursor: string | null } {
   const data = rows.slice(0, limit);
   const last = data[data.length - 1];
   return { data, nextCursor: rows.length > limit && last !== undefined ? encodeCursor(position(last)) : null };
@@ -53,7 +61,15 @@ export function isPgTimestamptzText(value: unknown): value is string {
   const date = new Date(0);
   date.setUTCFullYear(year, month - 1, day);
   const isCalendarDay = year >= 1 && date.getUTCMonth() === month - 1 && date.getUTCDate() === day;
-  return isCalendarDay && hour <= 23 && minute <= 59 && second <= 59 && offsetHours <= MAX_OFFSET_HOURS && offsetMinutes <= 59 && offsetSeconds <= 59;
+  return (
+    isCalendarDay &&
+    hour <= 23 &&
+    minute <= 59 &&
+    second <= 59 &&
+    offsetHours <= MAX_OFFSET_HOURS &&
+    offsetMinutes <= 59 &&
+    offsetSeconds <= 59
+  );
 }
 
 /** Fixed-width UTC ISO with microseconds, as `to_char` writes a cursor's time. */
@@ -77,7 +93,8 @@ export const isRowId: CursorPart<string> = isUuidShaped;
 export const isBigintId = (value: unknown): value is string => typeof value === 'string' && /^[1-9][0-9]{0,17}$/.test(value);
 
 /** A positive Postgres int (1 to 2^31 − 1). */
-export const isPositiveInt = (value: unknown): value is number => Number.isInteger(value) && (value as number) >= 1 && (value as number) <= 2_147_483_647;
+export const isPositiveInt = (value: unknown): value is number =>
+  Number.isInteger(value) && (value as number) >= 1 && (value as number) <= 2_147_483_647;
 
 /** A position in an order by (time as Postgres wrote it, id): the trace list, the audit log. */
 export const TIME_ID_CURSOR = [isPgTimestamptzText, isRowId] as const;

@@ -3,7 +3,11 @@ import { normalizeSpanType, validateFilterValuesQuery } from './filter-values';
 describe(validateFilterValuesQuery.name, () => {
   it('reads the field, a lower-cased part to look for and a bounded limit', () => {
     expect(validateFilterValuesQuery({ field: 'model' })).toEqual({ field: 'model', limit: 20 });
-    expect(validateFilterValuesQuery({ field: 'spanType', prefix: 'LlM', limit: 50 })).toEqual({ field: 'spanType', contains: 'llm', limit: 50 });
+    expect(validateFilterValuesQuery({ field: 'spanType', prefix: 'LlM', limit: 50 })).toEqual({
+      field: 'spanType',
+      contains: 'llm',
+      limit: 50,
+    });
     expect(validateFilterValuesQuery({ field: 'tags', prefix: '' })).toEqual({ field: 'tags', limit: 20 });
   });
 

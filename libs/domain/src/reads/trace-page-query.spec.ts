@@ -3,7 +3,10 @@ import { ScorePageQuery, SpanPageQuery, TraceReadQuery, readPageQuery } from './
 
 describe(readPageQuery.name, () => {
   it('reads sizes from query strings and JSON alike, and ignores other keys', () => {
-    expect(readPageQuery(TraceReadQuery, { spansLimit: '25', spansCursor: 'abc', minSeq: 'x' })).toEqual({ spansLimit: 25, spansCursor: 'abc' });
+    expect(readPageQuery(TraceReadQuery, { spansLimit: '25', spansCursor: 'abc', minSeq: 'x' })).toEqual({
+      spansLimit: 25,
+      spansCursor: 'abc',
+    });
     expect(readPageQuery(SpanPageQuery, { limit: 1000, projectId: 'p' })).toEqual({ limit: 1000 });
     expect(readPageQuery(ScorePageQuery, {})).toEqual({});
   });

@@ -13,7 +13,10 @@ const pageSize = ({ min, max }: { min: number; max: number }): FieldRule => ({
 });
 
 /** A cursor as a page answered it: base64url text, bounded before it is decoded. */
-const cursorText: FieldRule = { test: (v) => typeof v === 'string' && v.length <= 1_024, message: 'must be a cursor string returned by this endpoint' };
+const cursorText: FieldRule = {
+  test: (v) => typeof v === 'string' && v.length <= 1_024,
+  message: 'must be a cursor string returned by this endpoint',
+};
 
 /** What pages the spans of a trace read (GET /api/v1/traces/:id, RPC trace.get). */
 export class TraceReadQuery {

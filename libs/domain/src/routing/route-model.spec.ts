@@ -9,7 +9,14 @@ const latencies = (...ms: number[]): LatencyHistogram => {
   return h;
 };
 
-const observed = (o: { calls: number; ms: number; cost: number; meanScore?: number; passRate?: number; errors?: number }): ObservedModel => ({
+const observed = (o: {
+  calls: number;
+  ms: number;
+  cost: number;
+  meanScore?: number;
+  passRate?: number;
+  errors?: number;
+}): ObservedModel => ({
   calls: o.calls,
   errors: o.errors ?? 0,
   latency: latencies(...Array.from({ length: o.calls }, () => o.ms)),
@@ -44,7 +51,9 @@ describe(routeModel.name, () => {
   it('excludes a model over maxP95LatencyMs and says why, in words a person reads', () => {
     const decision = routeModel({ candidates: ['large', 'small'], objective: 'quality', constraints: { maxP95LatencyMs: 1_500 } }, stats);
     expect(decision.model).toBe('small');
-    expect(decision.reason).toMatch(/^small: p95 \d{3} ms, \$0\.0004\/call, mean score 0\.6, pass rate 0\.7 over 100 calls in 24 h \(best quality\); large excluded: p95 2,\d{3} ms > maxP95LatencyMs 1,500$/);
+    expect(decision.reason).toMatch(
+      /^small: p95 \d{3} ms, \$0\.0004\/call, mean score 0\.6, pass rate 0\.7 over 100 calls in 24 h \(best quality\); large excluded: p95 2,\d{3} ms > maxP95LatencyMs 1,500$/,
+    );
     expect(decision.candidates.find((c) => c.model === 'large')).toMatchObject({ eligible: false, rank: null });
   });
 
@@ -61,20 +70,35 @@ describe(routeModel.name, () => {
   it('answers no model when every candidate breaks a constraint', () => {
     const decision = routeModel({ candidates: ['small', 'large'], constraints: { minPassRate: 0.99 } }, stats);
     expect(decision.model).toBeNull();
-    expect(decision.reason).toMatch(/^no candidate meets the constraints; small excluded: pass rate 0\.7 < minPassRate 0\.99; large excluded/);
+    expect(decision.reason).toMatch(
+      /^no candidate meets the constraints; small excluded: pass rate 0\.7 < minPassRate 0\.99; large excluded/,
+    );
   });
 
   it('always ranks every eligible candidate once, 1..n, whatever the stats', () => {
-    const model = fc.record({ calls: fc.integer({ min: 0, max: 1_000 }), ms: fc.double({ min: 1, max: 1e6, noNaN: true }), cost: fc.double({ min: 0, max: 10, noNaN: true }), meanScore: fc.double({ min: 0, max: 1, noNaN: true }) });
+    const model = fc.record({
+      calls: fc.integer({ min: 0, max: 1_000 }),
+      ms: fc.double({ min: 1, max: 1e6, noNaN: true }),
+      cost: fc.double({ min: 0, max: 10, noNaN: true }),
+      meanScore: fc.double({ min: 0, max: 1, noNaN: true }),
+    });
     fc.assert(
-      fc.property(fc.dictionary(fc.string({ minLength: 1, maxLength: 8 }), model, { minKeys: 1, maxKeys: 6 }), fc.constantFrom('cost', 'latency', 'quality', 'balanced' as const), (models, objective) => {
-        const names = Object.keys(models);
-        const seen = new Map(Object.entries(models).filter(([, m]) => m.calls > 0).map(([n, m]) => [n, observed(m)]));
-        const decision = routeModel({ candidates: names, objective }, seen);
-        const ranks = decision.candidates.map((c) => c.rank).sort((a, b) => (a as number) - (b as number));
-        expect(ranks).toEqual(names.map((_, i) => i + 1));
-        expect(decision.model).toBe(decision.candidates.find((c) => c.rank === 1)?.model);
-      }),
+      fc.property(
+        fc.dictionary(fc.string({ minLength: 1, maxLength: 8 }), model, { minKeys: 1, maxKeys: 6 }),
+        fc.constantFrom('cost', 'latency', 'quality', 'balanced' as const),
+        (models, objective) => {
+          const names = Object.keys(models);
+          const seen = new Map(
+            Object.entries(models)
+              .filter(([, m]) => m.calls > 0)
+              .map(([n, m]) => [n, observed(m)]),
+          );
+          const decision = routeModel({ candidates: names, objective }, seen);
+          const ranks = decision.candidates.map((c) => c.rank).sort((a, b) => (a as number) - (b as number));
+          expect(ranks).toEqual(names.map((_, i) => i + 1));
+          expect(decision.model).toBe(decision.candidates.find((c) => c.rank === 1)?.model);
+        },
+      ),
     );
   });
 });
@@ -82,7 +106,15 @@ describe(routeModel.name, () => {
 describe(validateRouteModelRequest.name, () => {
   it('takes the contract shape with its defaults absent', () => {
     expect(validateRouteModelRequest({ candidates: ['a'] })).toMatchObject({ candidates: ['a'] });
-    expect(validateRouteModelRequest({ candidates: ['a', 'b'], objective: 'cost', constraints: { maxCostUsd: 0.1, maxP95LatencyMs: 900, minPassRate: 0.5 }, scoreName: 'q', windowHours: 48 })).toMatchObject({
+    expect(
+      validateRouteModelRequest({
+        candidates: ['a', 'b'],
+        objective: 'cost',
+        constraints: { maxCostUsd: 0.1, maxP95LatencyMs: 900, minPassRate: 0.5 },
+        scoreName: 'q',
+        windowHours: 48,
+      }),
+    ).toMatchObject({
       constraints: { maxCostUsd: 0.1, maxP95LatencyMs: 900, minPassRate: 0.5 },
     });
   });
@@ -97,7 +129,9 @@ describe(validateRouteModelRequest.name, () => {
     [{ candidates: ['a'], constraints: { minPassRate: 2 } }, 'minPassRate'],
     [{ candidates: ['a'], windowHours: 0 }, 'body.windowHours'],
   ])('refuses %j naming %s', (body, field) => {
-    expect(() => validateRouteModelRequest(body)).toThrow(expect.objectContaining({ code: 'VALIDATION_ERROR', message: expect.stringContaining(field) }));
+    expect(() => validateRouteModelRequest(body)).toThrow(
+      expect.objectContaining({ code: 'VALIDATION_ERROR', message: expect.stringContaining(field) }),
+    );
   });
 
   it('answers anything with a request or a DomainError', () => {

@@ -13,7 +13,8 @@ export const EVALUATOR_SCORE_SOURCE = 'EVAL';
 
 class RouteConstraints {
   @Optional(amount) maxCostUsd?: number;
-  @Optional({ test: (v) => typeof v === 'number' && Number.isFinite(v) && v > 0, message: 'must be a positive number' }) maxP95LatencyMs?: number;
+  @Optional({ test: (v) => typeof v === 'number' && Number.isFinite(v) && v > 0, message: 'must be a positive number' })
+  maxP95LatencyMs?: number;
   @Optional({ test: (v) => typeof v === 'number' && v >= 0 && v <= 1, message: 'must be a number from 0 to 1' }) minPassRate?: number;
 }
 
@@ -92,7 +93,19 @@ export interface RoutingDecision {
 const ratio = (n: number, d: number): number | null => (d > 0 ? Number((n / d).toPrecision(12)) : null);
 
 export function candidateStats(o: ObservedModel | undefined): CandidateStats {
-  if (!o) return { calls: 0, errorRate: null, p50LatencyMs: null, p95LatencyMs: null, meanCostUsd: null, promptTokens: 0, completionTokens: 0, scores: 0, meanScore: null, passRate: null };
+  if (!o)
+    return {
+      calls: 0,
+      errorRate: null,
+      p50LatencyMs: null,
+      p95LatencyMs: null,
+      meanCostUsd: null,
+      promptTokens: 0,
+      completionTokens: 0,
+      scores: 0,
+      meanScore: null,
+      passRate: null,
+    };
   const round = (v: number | null) => (v === null ? null : Math.round(v));
   return {
     calls: o.calls,
@@ -122,7 +135,8 @@ function checkConstraints(s: CandidateStats, c: RouteConstraints): { excluded: s
   }
   if (c.maxP95LatencyMs !== undefined) {
     if (s.p95LatencyMs === null) unknown.push('latency unknown');
-    else if (s.p95LatencyMs > c.maxP95LatencyMs) excluded.push(`p95 ${number(s.p95LatencyMs)} ms > maxP95LatencyMs ${number(c.maxP95LatencyMs)}`);
+    else if (s.p95LatencyMs > c.maxP95LatencyMs)
+      excluded.push(`p95 ${number(s.p95LatencyMs)} ms > maxP95LatencyMs ${number(c.maxP95LatencyMs)}`);
   }
   if (c.minPassRate !== undefined) {
     if (s.passRate === null) unknown.push('pass rate unknown');

@@ -9,7 +9,14 @@ const target = { projectId: '00000000-0000-4000-8000-000000000001', receivedAt: 
 describe(validateScoreRequest.name, () => {
   it('takes one score or a list of them', () => {
     expect(validateScoreRequest({ traceId: 't1', name: 'quality', value: 0.9 })).toHaveLength(1);
-    expect(validateScoreRequest({ scores: [{ traceId: 't1', name: 'a', value: true }, { traceId: 't1', name: 'b', value: 'good' }] })).toHaveLength(2);
+    expect(
+      validateScoreRequest({
+        scores: [
+          { traceId: 't1', name: 'a', value: true },
+          { traceId: 't1', name: 'b', value: 'good' },
+        ],
+      }),
+    ).toHaveLength(2);
     expect(validateScoreRequest({ scores: [] })).toEqual([]);
   });
 
@@ -17,10 +24,20 @@ describe(validateScoreRequest.name, () => {
     [[], 'body must be a score object'],
     [{ scores: 'x' }, 'scores: must be an array'],
     [{ traceId: 't1', value: 1 }, 'body.name'],
-    [{ scores: [{ traceId: 't1', name: 'a', value: 1 }, { traceId: 't1', name: 'a', value: null }] }, 'scores[1].value'],
+    [
+      {
+        scores: [
+          { traceId: 't1', name: 'a', value: 1 },
+          { traceId: 't1', name: 'a', value: null },
+        ],
+      },
+      'scores[1].value',
+    ],
     [{ scores: [{ traceId: 't1', name: 'a', value: 1, dataType: 'BOOLEAN' }] }, 'scores[0].dataType'],
   ])('refuses %j naming %s', (body, field) => {
-    expect(() => validateScoreRequest(body)).toThrow(expect.objectContaining({ code: 'VALIDATION_ERROR', message: expect.stringContaining(field) }));
+    expect(() => validateScoreRequest(body)).toThrow(
+      expect.objectContaining({ code: 'VALIDATION_ERROR', message: expect.stringContaining(field) }),
+    );
   });
 
   it('refuses more than MAX_SCORES_PER_REQUEST as too large', () => {
@@ -65,12 +82,33 @@ describe(scoreTargetOf.name, () => {
 
 describe(scoreRequestToFacts.name, () => {
   it('states each score once, stamped with the time it was received, with its data type inferred', () => {
-    const facts = scoreRequestToFacts(validateScoreRequest({ scores: [{ traceId: 't1', name: 'ok', value: true }, { id: 's2', traceId: 't1', name: 'q', value: 0.5, comment: 'fine' }] }), target);
+    const facts = scoreRequestToFacts(
+      validateScoreRequest({
+        scores: [
+          { traceId: 't1', name: 'ok', value: true },
+          { id: 's2', traceId: 't1', name: 'q', value: 0.5, comment: 'fine' },
+        ],
+      }),
+      target,
+    );
     expect(facts.traces).toEqual([]);
     expect(facts.scores.map((s) => s.values)).toEqual([
       { traceId: nativeId('t1').id, name: 'ok', value: true, dataType: 'BOOLEAN', source: 'API', timestamp: target.receivedAt },
-      { traceId: nativeId('t1').id, name: 'q', value: 0.5, dataType: 'NUMERIC', comment: 'fine', source: 'API', timestamp: target.receivedAt },
+      {
+        traceId: nativeId('t1').id,
+        name: 'q',
+        value: 0.5,
+        dataType: 'NUMERIC',
+        comment: 'fine',
+        source: 'API',
+        timestamp: target.receivedAt,
+      },
     ]);
-    expect(facts.scores[1]).toMatchObject({ id: nativeId('s2').id, externalId: 's2', projectId: target.projectId, createdAt: target.receivedAt });
+    expect(facts.scores[1]).toMatchObject({
+      id: nativeId('s2').id,
+      externalId: 's2',
+      projectId: target.projectId,
+      createdAt: target.receivedAt,
+    });
   });
 });

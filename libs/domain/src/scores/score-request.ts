@@ -49,7 +49,10 @@ export function scoreIdOf(score: ScoreBody): { id: string; externalId: string | 
  * span; anything else is a native id or a UUID.
  */
 export function scoreTargetOf(score: Pick<ScoreBody, 'traceId' | 'spanId'>): { traceId: string; spanId: string | undefined } {
-  return { traceId: traceIdOf(score.traceId).id, spanId: score.spanId === undefined ? undefined : spanIdOf(score.traceId, score.spanId).id };
+  return {
+    traceId: traceIdOf(score.traceId).id,
+    spanId: score.spanId === undefined ? undefined : spanIdOf(score.traceId, score.spanId).id,
+  };
 }
 
 /** What a score body states, of the trace and span `ids` name (as the caller read them), at `at`: the native batch's and POST /api/v1/scores' score alike. */
@@ -75,7 +78,13 @@ export function scoreRequestToFacts(scores: ScoreBody[], target: FactTarget): Te
   for (const score of scores) {
     const { id, externalId } = scoreIdOf(score);
     const values = scoreFieldsOf(score, score, target.receivedAt);
-    const delta: ScoreDelta = { projectId: target.projectId, id, externalId, createdAt: target.receivedAt, ...stamped(values, versionOf(target.receivedAt, id)) };
+    const delta: ScoreDelta = {
+      projectId: target.projectId,
+      id,
+      externalId,
+      createdAt: target.receivedAt,
+      ...stamped(values, versionOf(target.receivedAt, id)),
+    };
     facts.scores.push(delta);
   }
   return facts;

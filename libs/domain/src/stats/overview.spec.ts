@@ -10,7 +10,16 @@ const histOf = (...ms: number[]) => {
   for (const v of ms) h[latencyBucketOf(v)] = (h[latencyBucketOf(v)] ?? 0) + 1;
   return h;
 };
-const spans = (over: Partial<SpanSums>): SpanSums => ({ calls: 0, errors: 0, costUsd: 0, promptTokens: 0, completionTokens: 0, totalTokens: 0, latency: {}, ...over });
+const spans = (over: Partial<SpanSums>): SpanSums => ({
+  calls: 0,
+  errors: 0,
+  costUsd: 0,
+  promptTokens: 0,
+  completionTokens: 0,
+  totalTokens: 0,
+  latency: {},
+  ...over,
+});
 const refusal = (input: unknown): string => {
   try {
     validateOverviewRange(input);
@@ -31,7 +40,11 @@ describe('overview range', () => {
   });
 
   it('keeps a requested bucket that is a whole number of 5-minute buckets', () => {
-    expect(validateOverviewRange({ from: new Date(T0).toISOString(), to: new Date(T0 + HOUR).toISOString(), bucketSeconds: 600 })).toEqual({ fromMs: T0, toMs: T0 + HOUR, bucketSeconds: 600 });
+    expect(validateOverviewRange({ from: new Date(T0).toISOString(), to: new Date(T0 + HOUR).toISOString(), bucketSeconds: 600 })).toEqual({
+      fromMs: T0,
+      toMs: T0 + HOUR,
+      bucketSeconds: 600,
+    });
   });
 
   it('refuses bad ranges naming the field', () => {
@@ -40,16 +53,25 @@ describe('overview range', () => {
     expect(refusal({ from, to: 'yesterday' })).toMatch(/^input\.to: must be an ISO 8601 timestamp/);
     expect(refusal({ from, to: from })).toBe('input.to: must be after input.from');
     expect(refusal({ from, to: new Date(T0 + 91 * 24 * HOUR).toISOString() })).toBe('input.to: must be at most 90 days after input.from');
-    expect(refusal({ from, to: new Date(T0 + HOUR).toISOString(), bucketSeconds: 60 })).toBe('input.bucketSeconds: must be a whole multiple of 300 seconds');
+    expect(refusal({ from, to: new Date(T0 + HOUR).toISOString(), bucketSeconds: 60 })).toBe(
+      'input.bucketSeconds: must be a whole multiple of 300 seconds',
+    );
     expect(refusal({ from, to: new Date(T0 + HOUR).toISOString(), bucketSeconds: '300' })).toMatch(/^input\.bucketSeconds:/);
-    expect(refusal({ from, to: new Date(T0 + 30 * 24 * HOUR).toISOString(), bucketSeconds: 300 })).toMatch(/^input\.bucketSeconds: gives 8641 points/);
+    expect(refusal({ from, to: new Date(T0 + 30 * 24 * HOUR).toISOString(), bucketSeconds: 300 })).toMatch(
+      /^input\.bucketSeconds: gives 8641 points/,
+    );
   });
 });
 
 describe('buildOverview', () => {
   const range = { fromMs: T0 + 2 * 60_000, toMs: T0 + 20 * 60_000, bucketSeconds: 600 };
   const sums: OverviewSums = {
-    series: [{ t: T0 + 600_000, ...spans({ calls: 20, errors: 1, costUsd: 0.1 + 0.2, totalTokens: 300, latency: histOf(...Array(19).fill(100), 5000) }) }],
+    series: [
+      {
+        t: T0 + 600_000,
+        ...spans({ calls: 20, errors: 1, costUsd: 0.1 + 0.2, totalTokens: 300, latency: histOf(...Array(19).fill(100), 5000) }),
+      },
+    ],
     traces: [
       { t: T0, traces: 2 },
       { t: T0 + 600_000, traces: 5 },
@@ -75,7 +97,16 @@ describe('buildOverview', () => {
     expect(o.from).toBe('2026-11-24T10:02:00.000Z');
     expect(o.bucketSeconds).toBe(600);
     expect(o.series.map((p) => p.t)).toEqual(['2026-11-24T10:00:00.000Z', '2026-11-24T10:10:00.000Z']);
-    expect(o.series[0]).toEqual({ t: '2026-11-24T10:00:00.000Z', traces: 2, spans: 0, errors: 0, latencyP50Ms: null, latencyP95Ms: null, costUsd: 0, tokens: 0 });
+    expect(o.series[0]).toEqual({
+      t: '2026-11-24T10:00:00.000Z',
+      traces: 2,
+      spans: 0,
+      errors: 0,
+      latencyP50Ms: null,
+      latencyP95Ms: null,
+      costUsd: 0,
+      tokens: 0,
+    });
     const p = o.series[1];
     expect(p).toMatchObject({ traces: 5, spans: 20, errors: 1, costUsd: 0.3, tokens: 300 });
     // Quantiles come from the merged histogram, within the histogram's 9.1%.
@@ -86,7 +117,16 @@ describe('buildOverview', () => {
   it('orders models and span types by calls, with ratios of sums and null where nothing was counted', () => {
     const o = buildOverview(range, sums);
     expect(o.models.map((m) => m.model)).toEqual(['c', 'a', 'b']);
-    expect(o.models[1]).toEqual({ model: 'a', calls: 3, errors: 0, costUsd: 0.5, promptTokens: 7, completionTokens: 9, latencyP50Ms: null, latencyP95Ms: null });
+    expect(o.models[1]).toEqual({
+      model: 'a',
+      calls: 3,
+      errors: 0,
+      costUsd: 0.5,
+      promptTokens: 7,
+      completionTokens: 9,
+      latencyP50Ms: null,
+      latencyP95Ms: null,
+    });
     expect(o.models[2].latencyP95Ms).toBeCloseTo(10, -1);
     expect(o.spanTypes).toEqual([
       { spanType: 'GENERATION', calls: 4, errors: 1, errorRate: 0.25 },
@@ -102,7 +142,11 @@ describe('buildOverview', () => {
     const o = buildOverview(range, {
       ...sums,
       operations: [
-        { operation: 'chat', spanType: 'LLM', ...spans({ calls: 5, errors: 1, costUsd: 0.1, totalTokens: 50, latency: histOf(100, 100, 100, 100, 100) }) },
+        {
+          operation: 'chat',
+          spanType: 'LLM',
+          ...spans({ calls: 5, errors: 1, costUsd: 0.1, totalTokens: 50, latency: histOf(100, 100, 100, 100, 100) }),
+        },
         { operation: 'chat', spanType: 'GENERATION', ...spans({ calls: 2, costUsd: 0.2, totalTokens: 20, latency: histOf(100, 100) }) },
         { operation: 'text_completion', spanType: 'LLM', ...spans({ calls: 1 }) },
         // Tools and agents sent with gen_ai.* keys are typed LLM (SPEC 2.3 row 2): not LLM calls.

@@ -61,7 +61,8 @@ export interface StatsFilter {
 }
 
 const wholeBucketMultiple = {
-  test: (v: unknown) => Number.isInteger(v) && (v as number) >= OVERVIEW_LIMITS.bucketSeconds && (v as number) % OVERVIEW_LIMITS.bucketSeconds === 0,
+  test: (v: unknown) =>
+    Number.isInteger(v) && (v as number) >= OVERVIEW_LIMITS.bucketSeconds && (v as number) % OVERVIEW_LIMITS.bucketSeconds === 0,
   message: `must be a whole multiple of ${OVERVIEW_LIMITS.bucketSeconds} seconds`,
 };
 
@@ -81,7 +82,10 @@ export interface OverviewRange {
 /** The smallest listed bucket giving at most `autoPoints` points over the range. */
 export function chooseBucketSeconds(fromMs: number, toMs: number): number {
   const span = toMs - fromMs;
-  return AUTO_BUCKET_SECONDS.find((s) => Math.ceil(span / (s * 1000)) <= OVERVIEW_LIMITS.autoPoints) ?? AUTO_BUCKET_SECONDS[AUTO_BUCKET_SECONDS.length - 1];
+  return (
+    AUTO_BUCKET_SECONDS.find((s) => Math.ceil(span / (s * 1000)) <= OVERVIEW_LIMITS.autoPoints) ??
+    AUTO_BUCKET_SECONDS[AUTO_BUCKET_SECONDS.length - 1]
+  );
 }
 
 /** `stats.overview`'s input past its projectId: `{ from, to, bucketSeconds? }`. */
@@ -92,11 +96,14 @@ export function validateOverviewRange(input: unknown): OverviewRange {
   const fromMs = Date.parse(checked.value.from);
   const toMs = Date.parse(checked.value.to);
   if (toMs <= fromMs) throw validationError('input.to: must be after input.from');
-  if (toMs - fromMs > OVERVIEW_LIMITS.maxRangeDays * DAY_MS) throw validationError(`input.to: must be at most ${OVERVIEW_LIMITS.maxRangeDays} days after input.from`);
+  if (toMs - fromMs > OVERVIEW_LIMITS.maxRangeDays * DAY_MS)
+    throw validationError(`input.to: must be at most ${OVERVIEW_LIMITS.maxRangeDays} days after input.from`);
   const bucketSeconds = checked.value.bucketSeconds ?? chooseBucketSeconds(fromMs, toMs);
   const points = Math.ceil((toMs - fromMs) / (bucketSeconds * 1000)) + 1;
   if (points > OVERVIEW_LIMITS.maxPoints) {
-    throw validationError(`input.bucketSeconds: gives ${points} points over the range; at most ${OVERVIEW_LIMITS.maxPoints} (a larger bucket, or leave it out to have one chosen)`);
+    throw validationError(
+      `input.bucketSeconds: gives ${points} points over the range; at most ${OVERVIEW_LIMITS.maxPoints} (a larger bucket, or leave it out to have one chosen)`,
+    );
   }
   return { fromMs, toMs, bucketSeconds };
 }
@@ -148,7 +155,16 @@ function byOperation(sums: OverviewSums['operations']): (SpanSums & { operation:
     const m = merged.get(s.operation);
     if (!m) {
       merged.set(s.operation, {
-        sums: { operation: s.operation, calls: s.calls, errors: s.errors, costUsd: s.costUsd, promptTokens: s.promptTokens, completionTokens: s.completionTokens, totalTokens: s.totalTokens, latency: {} },
+        sums: {
+          operation: s.operation,
+          calls: s.calls,
+          errors: s.errors,
+          costUsd: s.costUsd,
+          promptTokens: s.promptTokens,
+          completionTokens: s.completionTokens,
+          totalTokens: s.totalTokens,
+          latency: {},
+        },
         histograms: [s.latency],
       });
       continue;
@@ -169,7 +185,16 @@ export interface Overview {
   to: string;
   bucketSeconds: number;
   series: OverviewPoint[];
-  models: { model: string; calls: number; errors: number; costUsd: number; promptTokens: number; completionTokens: number; latencyP50Ms: number | null; latencyP95Ms: number | null }[];
+  models: {
+    model: string;
+    calls: number;
+    errors: number;
+    costUsd: number;
+    promptTokens: number;
+    completionTokens: number;
+    latencyP50Ms: number | null;
+    latencyP95Ms: number | null;
+  }[];
   spanTypes: { spanType: string; calls: number; errors: number; errorRate: number | null }[];
   /** Spans that are LLM calls by `isLlmCall`: not every span of type LLM. */
   llmCalls: number;
@@ -234,6 +259,12 @@ export function buildOverview(range: OverviewRange, sums: OverviewSums): Overvie
         latencyP50Ms: quantile(s.latency, 0.5),
         latencyP95Ms: quantile(s.latency, 0.95),
       })),
-    scores: sums.scores.map((s) => ({ name: s.name, source: s.source, count: s.scores, mean: ratio(s.valueSum, s.numericScores), passRate: ratio(s.passed, s.judged) })),
+    scores: sums.scores.map((s) => ({
+      name: s.name,
+      source: s.source,
+      count: s.scores,
+      mean: ratio(s.valueSum, s.numericScores),
+      passRate: ratio(s.passed, s.judged),
+    })),
   };
 }

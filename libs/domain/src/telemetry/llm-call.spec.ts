@@ -9,7 +9,8 @@ describe(isLlmCall.name, () => {
   });
 
   it('leaves out tools, agents and other operations sent as LLM', () => {
-    for (const operation of ['execute_tool', 'invoke_agent', 'embeddings', 'retrieval', 'workflow']) expect(isLlmCall({ type: 'LLM', operation })).toBe(false);
+    for (const operation of ['execute_tool', 'invoke_agent', 'embeddings', 'retrieval', 'workflow'])
+      expect(isLlmCall({ type: 'LLM', operation })).toBe(false);
   });
 
   it('counts a span without an operation by its type', () => {

@@ -79,9 +79,18 @@ function foldByKey<D extends { projectId: string; id: string }>(items: D[], merg
 /** One delta per row, so a batch of messages becomes one upsert per table. */
 export function foldFacts(facts: TelemetryFacts[]): TelemetryFacts {
   return {
-    traces: foldByKey(facts.flatMap((f) => f.traces), mergeTrace),
-    spans: foldByKey(facts.flatMap((f) => f.spans), mergeSpan),
-    scores: foldByKey(facts.flatMap((f) => f.scores), mergeScore),
+    traces: foldByKey(
+      facts.flatMap((f) => f.traces),
+      mergeTrace,
+    ),
+    spans: foldByKey(
+      facts.flatMap((f) => f.spans),
+      mergeSpan,
+    ),
+    scores: foldByKey(
+      facts.flatMap((f) => f.scores),
+      mergeScore,
+    ),
     // A deletion is final, whatever its order among the other facts.
     deletions: facts.flatMap((f) => f.deletions),
   };

@@ -26,7 +26,18 @@ describe(usageOfTotals.name, () => {
 
 describe(namedUsage.name, () => {
   it('takes known names to their types (first met wins), keeps other names, drops totals and non-counts', () => {
-    expect(namedUsage({ prompt_tokens: 3, input: 9, completion_tokens: 2, total_tokens: 5, cached_tokens_x: 1, bad: -1, text: 'x', 'no spaces': 1 })).toEqual({ input: 3, output: 2, cached_tokens_x: 1 });
+    expect(
+      namedUsage({
+        prompt_tokens: 3,
+        input: 9,
+        completion_tokens: 2,
+        total_tokens: 5,
+        cached_tokens_x: 1,
+        bad: -1,
+        text: 'x',
+        'no spaces': 1,
+      }),
+    ).toEqual({ input: 3, output: 2, cached_tokens_x: 1 });
   });
 
   it(`keeps at most ${MAX_USAGE_TYPES} types`, () => {

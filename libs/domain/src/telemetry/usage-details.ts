@@ -56,7 +56,10 @@ const USAGE_TYPE_ALIASES: Readonly<Record<string, string | null>> = {
 };
 
 const isCount = (value: JsonValue | undefined): value is number =>
-  typeof value === 'number' && Number.isInteger(value) && value >= TELEMETRY_RANGES.spanTokens.min && value <= TELEMETRY_RANGES.spanTokens.max;
+  typeof value === 'number' &&
+  Number.isInteger(value) &&
+  value >= TELEMETRY_RANGES.spanTokens.min &&
+  value <= TELEMETRY_RANGES.spanTokens.max;
 
 /**
  * Usage a client sent by name, its types already apart (Langfuse's `usage_details`, a native

@@ -4,7 +4,9 @@ import { readGroupId, validateSessionListQuery, validateTracePageQuery, validate
 describe(validateSessionListQuery.name, () => {
   it('reads REST query text and RPC JSON alike, with the trace list’s page size', () => {
     expect(validateSessionListQuery({})).toEqual({ limit: 50 });
-    expect(validateSessionListQuery({ limit: '7', id: 'AbC', userId: 'u1', environment: 'prod', fromTimestamp: '2026-01-01T00:00:00+01:00' })).toEqual({
+    expect(
+      validateSessionListQuery({ limit: '7', id: 'AbC', userId: 'u1', environment: 'prod', fromTimestamp: '2026-01-01T00:00:00+01:00' }),
+    ).toEqual({
       limit: 7,
       idContains: 'AbC',
       userId: 'u1',

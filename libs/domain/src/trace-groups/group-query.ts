@@ -76,7 +76,8 @@ function check<T extends object>(cls: new () => T, input: unknown): T {
 }
 
 function groupFilter(q: GroupFilterFields, userId?: string): GroupFilter {
-  if (q.fromTimestamp && q.toTimestamp && q.toTimestamp < q.fromTimestamp) throw validationError('toTimestamp: must not be before fromTimestamp');
+  if (q.fromTimestamp && q.toTimestamp && q.toTimestamp < q.fromTimestamp)
+    throw validationError('toTimestamp: must not be before fromTimestamp');
   const nonEmpty = (v: string | undefined) => (v === undefined || v === '' ? undefined : v);
   return {
     idContains: nonEmpty(q.id),
@@ -112,7 +113,9 @@ export function validateTracePageQuery(input: unknown): TracePageQuery {
 /** A session's or user's id as a path or RPC field: text Postgres can compare. */
 export function readGroupId(raw: unknown, field: string): string {
   if (typeof raw !== 'string' || raw.length === 0 || raw.length > 10_000 || !isStorableText(raw)) {
-    throw validationError(`${field}: must be a non-empty string of at most 10000 characters that ${UNSTORABLE_TEXT.replace('must', 'does')}`);
+    throw validationError(
+      `${field}: must be a non-empty string of at most 10000 characters that ${UNSTORABLE_TEXT.replace('must', 'does')}`,
+    );
   }
   return raw;
 }

@@ -1,6 +1,13 @@
 import fc from 'fast-check';
 import type { JsonObject } from '../json/types';
-import { GenerationCreateBody, GenerationUpdateBody, NATIVE_EVENT_BODIES, NATIVE_EVENT_TYPES, ScoreBody, TraceCreateBody } from '../native/native-events.dto';
+import {
+  GenerationCreateBody,
+  GenerationUpdateBody,
+  NATIVE_EVENT_BODIES,
+  NATIVE_EVENT_TYPES,
+  ScoreBody,
+  TraceCreateBody,
+} from '../native/native-events.dto';
 import { ClosedDto, type DtoClass, type FieldRule, Optional, Required, UpdateOf, refusalsOf, schemaOf, toDto, validateDto } from './fields';
 import { decimalInteger, nested, oneOf, requiredText, text, timestamp, uuid } from './rules';
 
@@ -27,7 +34,9 @@ describe(toDto.name, () => {
   });
 
   it('survives the values that make class-transformer throw or drop keys', () => {
-    const hostile = JSON.parse('{"id":{"constructor":1},"name":[{"constructor":"x"}],"metadata":{"toString":1,"valueOf":2},"usage":{"input":{"constructor":1}}}');
+    const hostile = JSON.parse(
+      '{"id":{"constructor":1},"name":[{"constructor":"x"}],"metadata":{"toString":1,"valueOf":2},"usage":{"input":{"constructor":1}}}',
+    );
     expect(() => toDto(GenerationCreateBody, hostile)).not.toThrow();
     expect(toDto(GenerationCreateBody, hostile).metadata).toBe(hostile.metadata);
   });
@@ -46,11 +55,16 @@ class Probe extends Limits {
 describe(validateDto.name, () => {
   it('answers with the DTO, or the first field at fault in declaration order', () => {
     expect(validateDto(ScoreBody, { traceId: 't', name: 'q', value: 1 }, 'score')).toEqual({ ok: true, value: expect.any(ScoreBody) });
-    expect(validateDto(ScoreBody, { value: {} }, 'score')).toEqual({ ok: false, message: 'score.traceId: must be a string of 1 to 256 characters' });
+    expect(validateDto(ScoreBody, { value: {} }, 'score')).toEqual({
+      ok: false,
+      message: 'score.traceId: must be a string of 1 to 256 characters',
+    });
   });
 
   it('words a refusal inside a nested DTO by its path', () => {
-    expect(validateDto(GenerationCreateBody, { id: 'g', traceId: 't', name: 'n', startTime: AT, usage: { input: 1 } }, 'body').ok).toBe(true);
+    expect(validateDto(GenerationCreateBody, { id: 'g', traceId: 't', name: 'n', startTime: AT, usage: { input: 1 } }, 'body').ok).toBe(
+      true,
+    );
     expect(validateDto(GenerationCreateBody, { id: 'g', traceId: 't', name: 'n', startTime: AT, usage: { input: -1 } }, 'body')).toEqual({
       ok: false,
       message: 'body.usage.input: must be an integer from 0 to 1000000000',
@@ -62,18 +76,31 @@ describe(validateDto.name, () => {
   });
 
   it('checks inherited fields first, names top-level fields bare under an empty path, and takes anything for a rule without a test', () => {
-    expect(validateDto(Probe, { projectId: 'p', label: '' }, '')).toEqual({ ok: false, message: 'label: must be a string of 1 to 10 characters' });
+    expect(validateDto(Probe, { projectId: 'p', label: '' }, '')).toEqual({
+      ok: false,
+      message: 'label: must be a string of 1 to 10 characters',
+    });
     expect(validateDto(Probe, { projectId: 'p', label: 'l' }, '')).toEqual({ ok: false, message: 'projectId: must be a UUID' });
-    expect(validateDto(Probe, { projectId: '6f1c2a4e-8d3b-4b7a-9c1e-2f3a4b5c6d7e', label: 'l', limit: '5', inner: { label: 'i', limit: '0' } }, '')).toEqual({
+    expect(
+      validateDto(
+        Probe,
+        { projectId: '6f1c2a4e-8d3b-4b7a-9c1e-2f3a4b5c6d7e', label: 'l', limit: '5', inner: { label: 'i', limit: '0' } },
+        '',
+      ),
+    ).toEqual({
       ok: false,
       message: 'inner.limit: must be a decimal integer from 1 to 5',
     });
-    expect(validateDto(Probe, { projectId: '6f1c2a4e-8d3b-4b7a-9c1e-2f3a4b5c6d7e', label: 'l', limit: '5' }, '')).toEqual({ ok: true, value: expect.objectContaining({ limit: 5 }) });
+    expect(validateDto(Probe, { projectId: '6f1c2a4e-8d3b-4b7a-9c1e-2f3a4b5c6d7e', label: 'l', limit: '5' }, '')).toEqual({
+      ok: true,
+      value: expect.objectContaining({ limit: 5 }),
+    });
   });
   it("appends the part of a value a rule names to the field's path", () => {
     const pairs: FieldRule = {
       test: (v) => Array.isArray(v) && v.every((x) => typeof x === 'number'),
-      message: (v) => (Array.isArray(v) ? { path: `[${v.findIndex((x) => typeof x !== 'number')}]`, message: 'must be a number' } : 'must be an array'),
+      message: (v) =>
+        Array.isArray(v) ? { path: `[${v.findIndex((x) => typeof x !== 'number')}]`, message: 'must be a number' } : 'must be an array',
     };
     class Series {
       @Required(pairs) points: number[];
@@ -94,9 +121,15 @@ describe(ClosedDto.name, () => {
   }
 
   it('refuses undeclared fields by name before any declared one, at whatever depth the closed DTO sits', () => {
-    expect(validateDto(Window, { size: 9, sise: 3, extra: 1 }, '')).toEqual({ ok: false, message: 'unknown fields "sise", "extra"; the fields are size, limits' });
+    expect(validateDto(Window, { size: 9, sise: 3, extra: 1 }, '')).toEqual({
+      ok: false,
+      message: 'unknown fields "sise", "extra"; the fields are size, limits',
+    });
     expect(validateDto(Window, { size: 9 }, 'body')).toEqual({ ok: false, message: 'body.size: must be a decimal integer from 1 to 5' });
-    expect(validateDto(Parent, { window: { size: 1, sise: 3 } }, 'input')).toEqual({ ok: false, message: 'input.window: unknown field "sise"; the fields are size, limits' });
+    expect(validateDto(Parent, { window: { size: 1, sise: 3 } }, 'input')).toEqual({
+      ok: false,
+      message: 'input.window: unknown field "sise"; the fields are size, limits',
+    });
   });
 
   it('states that no other field is taken', () => {
@@ -109,8 +142,14 @@ describe(UpdateOf.name, () => {
   it("keeps the base's fields as they are and the create body's own ones, optional, in their order", () => {
     expect(schemaOf(GenerationUpdateBody)).toEqual({ ...schemaOf(GenerationCreateBody), required: ['id', 'traceId'] });
     expect(validateDto(GenerationUpdateBody, { id: 'g', traceId: 't' }, '')).toEqual({ ok: true, value: { id: 'g', traceId: 't' } });
-    expect(validateDto(GenerationUpdateBody, { traceId: 't', name: '' }, '')).toEqual({ ok: false, message: expect.stringMatching(/^id: /) });
-    expect(validateDto(GenerationUpdateBody, { id: 'g', traceId: 't', name: '', cost: -1 }, '')).toEqual({ ok: false, message: expect.stringMatching(/^name: /) });
+    expect(validateDto(GenerationUpdateBody, { traceId: 't', name: '' }, '')).toEqual({
+      ok: false,
+      message: expect.stringMatching(/^id: /),
+    });
+    expect(validateDto(GenerationUpdateBody, { id: 'g', traceId: 't', name: '', cost: -1 }, '')).toEqual({
+      ok: false,
+      message: expect.stringMatching(/^name: /),
+    });
   });
 });
 
@@ -139,7 +178,11 @@ describe(schemaOf.name, () => {
         label: { type: 'string', minLength: 1, maxLength: 10 },
         limit: { type: 'integer', minimum: 1, maximum: 5 },
         projectId: { type: 'string', format: 'uuid' },
-        inner: { type: 'object', properties: { label: { type: 'string', minLength: 1, maxLength: 10 }, limit: { type: 'integer', minimum: 1, maximum: 5 } }, required: ['label'] },
+        inner: {
+          type: 'object',
+          properties: { label: { type: 'string', minLength: 1, maxLength: 10 }, limit: { type: 'integer', minimum: 1, maximum: 5 } },
+          required: ['label'],
+        },
         anything: {},
       },
       required: ['label', 'projectId'],
@@ -147,7 +190,11 @@ describe(schemaOf.name, () => {
   });
 
   it('takes the schema a hand-written rule states', () => {
-    const even: FieldRule = { test: (v) => Number.isInteger(v) && (v as number) % 2 === 0, message: 'must be an even integer', schema: { type: 'integer', description: 'even' } };
+    const even: FieldRule = {
+      test: (v) => Number.isInteger(v) && (v as number) % 2 === 0,
+      message: 'must be an even integer',
+      schema: { type: 'integer', description: 'even' },
+    };
     class Pair {
       @Optional(even) size?: number;
       @Required(oneOf(['a', 'b'])) side: string;
@@ -158,7 +205,11 @@ describe(schemaOf.name, () => {
       properties: {
         size: { type: 'integer', description: 'even' },
         side: { type: 'string', enum: ['a', 'b'] },
-        at: { type: 'string', format: 'date-time', description: 'an ISO 8601 timestamp from 1970-01-01T00:00:00.000Z to 2099-12-31T23:59:59.999Z' },
+        at: {
+          type: 'string',
+          format: 'date-time',
+          description: 'an ISO 8601 timestamp from 1970-01-01T00:00:00.000Z to 2099-12-31T23:59:59.999Z',
+        },
       },
       required: ['side'],
     });
@@ -172,14 +223,74 @@ describe(schemaOf.name, () => {
 });
 
 describe('validateDto on arbitrary JSON', () => {
-  const FIELD_NAMES = ['id', 'traceId', 'parentObservationId', 'name', 'type', 'timestamp', 'startTime', 'endTime', 'userId', 'sessionId', 'metadata', 'tags', 'input', 'output', 'level', 'statusMessage', 'model', 'modelParameters', 'usage', 'cost', 'spanId', 'value', 'dataType', 'source', 'log', 'label', 'limit', 'projectId', 'inner'];
+  const FIELD_NAMES = [
+    'id',
+    'traceId',
+    'parentObservationId',
+    'name',
+    'type',
+    'timestamp',
+    'startTime',
+    'endTime',
+    'userId',
+    'sessionId',
+    'metadata',
+    'tags',
+    'input',
+    'output',
+    'level',
+    'statusMessage',
+    'model',
+    'modelParameters',
+    'usage',
+    'cost',
+    'spanId',
+    'value',
+    'dataType',
+    'source',
+    'log',
+    'label',
+    'limit',
+    'projectId',
+    'inner',
+  ];
   const fieldValue = fc.oneof(
     fc.jsonValue({ maxDepth: 2 }),
-    fc.constantFrom(AT, '2025-01-15T10:00:00+02:00', '2025-02-30', 'soon', '', 'LLM', 'tool', 'ERROR', 'NUMERIC', 'BOOLEAN', 'API', '3', '007', -1, 0, 1.5, 2 ** 53, true),
-    fc.record({ input: fc.jsonValue({ maxDepth: 1 }), output: fc.nat(), total: fc.integer(), label: fc.string(), limit: fc.nat() }, { requiredKeys: [] }),
+    fc.constantFrom(
+      AT,
+      '2025-01-15T10:00:00+02:00',
+      '2025-02-30',
+      'soon',
+      '',
+      'LLM',
+      'tool',
+      'ERROR',
+      'NUMERIC',
+      'BOOLEAN',
+      'API',
+      '3',
+      '007',
+      -1,
+      0,
+      1.5,
+      2 ** 53,
+      true,
+    ),
+    fc.record(
+      { input: fc.jsonValue({ maxDepth: 1 }), output: fc.nat(), total: fc.integer(), label: fc.string(), limit: fc.nat() },
+      { requiredKeys: [] },
+    ),
   );
   /** Valid for every type, so that changing a few fields gives both verdicts. */
-  const VALID_FOR_ALL = { id: 'x', traceId: 't', name: 'n', startTime: AT, value: 1, label: 'l', projectId: '6f1c2a4e-8d3b-4b7a-9c1e-2f3a4b5c6d7e' };
+  const VALID_FOR_ALL = {
+    id: 'x',
+    traceId: 't',
+    name: 'n',
+    startTime: AT,
+    value: 1,
+    label: 'l',
+    projectId: '6f1c2a4e-8d3b-4b7a-9c1e-2f3a4b5c6d7e',
+  };
   const body = fc.oneof(
     fc.dictionary(fc.constantFrom(...FIELD_NAMES), fieldValue, { maxKeys: 3 }).map((changes) => ({ ...VALID_FOR_ALL, ...changes })),
     fc.dictionary(fc.string(), fc.jsonValue()),

@@ -63,15 +63,22 @@ export const Optional = (rule: FieldRule): PropertyDecorator => field(rule, true
  * fields and any create field to change): a class over `base` declaring `create`'s own fields
  * again, each optional, in their order.
  */
-export function UpdateOf<B extends object, C extends B>(base: abstract new () => B, create: DtoClass<C>): new () => B & Partial<Omit<C, keyof B>> {
+export function UpdateOf<B extends object, C extends B>(
+  base: abstract new () => B,
+  create: DtoClass<C>,
+): new () => B & Partial<Omit<C, keyof B>> {
   const update = class extends (base as abstract new () => object) {};
-  declaredFields.set(update, (declaredFields.get(create) ?? []).map((spec) => ({ ...spec, optional: true })));
+  declaredFields.set(
+    update,
+    (declaredFields.get(create) ?? []).map((spec) => ({ ...spec, optional: true })),
+  );
   return update as new () => B & Partial<Omit<C, keyof B>>;
 }
 
 const ancestry = (cls: DtoClass): DtoClass[] => {
   const chain: DtoClass[] = [];
-  for (let c: unknown = cls; typeof c === 'function' && c !== Function.prototype; c = Object.getPrototypeOf(c)) chain.unshift(c as DtoClass);
+  for (let c: unknown = cls; typeof c === 'function' && c !== Function.prototype; c = Object.getPrototypeOf(c))
+    chain.unshift(c as DtoClass);
   return chain;
 };
 
@@ -131,14 +138,18 @@ function collectRefusals(cls: DtoClass, dto: object, prefix: string, limit: numb
   const undeclared = undeclaredFields.get(dto);
   if (undeclared) {
     const fields = fieldsOf(cls).map((f) => f.key);
-    out.push({ path: prefix.slice(0, -1), message: `unknown field${undeclared.length > 1 ? 's' : ''} ${undeclared.map(shown).join(', ')}; the fields are ${fields.join(', ')}` });
+    out.push({
+      path: prefix.slice(0, -1),
+      message: `unknown field${undeclared.length > 1 ? 's' : ''} ${undeclared.map(shown).join(', ')}; the fields are ${fields.join(', ')}`,
+    });
     return;
   }
   for (const { key, rule, optional } of fieldsOf(cls)) {
     const value = (dto as Record<string, unknown>)[key];
     if (value === undefined && optional) continue;
     if (rule.test && !rule.test(value, dto)) out.push(refusalOf(rule, value, prefix + key));
-    else if (rule.nested && typeof value === 'object' && value !== null) collectRefusals(rule.nested, value, `${prefix}${key}.`, limit, out);
+    else if (rule.nested && typeof value === 'object' && value !== null)
+      collectRefusals(rule.nested, value, `${prefix}${key}.`, limit, out);
     if (out.length >= limit) return;
   }
 }
@@ -188,5 +199,10 @@ export function schemaOf(cls: DtoClass): JsonSchema {
     properties[key] = rule.nested ? { ...schemaOf(rule.nested), ...rule.schema } : (rule.schema ?? {});
     if (!optional && rule.test) required.push(key);
   }
-  return { type: 'object', properties, ...(required.length && { required }), ...(closedClasses.has(cls) && { additionalProperties: false }) };
+  return {
+    type: 'object',
+    properties,
+    ...(required.length && { required }),
+    ...(closedClasses.has(cls) && { additionalProperties: false }),
+  };
 }

@@ -1,3 +1,17 @@
-export { ClosedDto, type DtoCheck, type DtoClass, type FieldRefusal, type FieldRule, Optional, Required, UpdateOf, isFieldDto, refusalsOf, schemaOf, toDto, validateDto } from './fields';
+export {
+  ClosedDto,
+  type DtoCheck,
+  type DtoClass,
+  type FieldRefusal,
+  type FieldRule,
+  Optional,
+  Required,
+  UpdateOf,
+  isFieldDto,
+  refusalsOf,
+  schemaOf,
+  toDto,
+  validateDto,
+} from './fields';
 export type { JsonSchema } from './json-schema';
 export * from './rules';

@@ -3,7 +3,15 @@
  * values it accepts: only the keywords the rules use.
  */
 export interface JsonSchema {
-  type?: 'string' | 'number' | 'integer' | 'boolean' | 'object' | 'array' | 'null' | readonly ('string' | 'number' | 'integer' | 'boolean' | 'object' | 'array' | 'null')[];
+  type?:
+    | 'string'
+    | 'number'
+    | 'integer'
+    | 'boolean'
+    | 'object'
+    | 'array'
+    | 'null'
+    | readonly ('string' | 'number' | 'integer' | 'boolean' | 'object' | 'array' | 'null')[];
   minimum?: number;
   maximum?: number;
   minLength?: number;

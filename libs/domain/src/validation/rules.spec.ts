@@ -21,9 +21,12 @@ describe('decimalInteger', () => {
     expect(read(value)).toBe(Number(value));
   });
 
-  it.each(['0x10', '1e2', '5.0', '+5', ' 5', '5 ', '0b11', '0o7', '010', '', '0', '101', '-1', 'Infinity', 16.5, '16abc', true, null])('refuses %p naming the field and its range', (value) => {
-    expect(read(value)).toEqual(REFUSAL);
-  });
+  it.each(['0x10', '1e2', '5.0', '+5', ' 5', '5 ', '0b11', '0o7', '010', '', '0', '101', '-1', 'Infinity', 16.5, '16abc', true, null])(
+    'refuses %p naming the field and its range',
+    (value) => {
+      expect(read(value)).toEqual(REFUSAL);
+    },
+  );
 
   it('takes exactly the decimal digits of an integer in range, whatever the text', () => {
     fc.assert(
@@ -54,7 +57,9 @@ describe('requiredText', () => {
 
 describe('storableText', () => {
   it('refuses what Postgres cannot store, and a repeated query parameter, naming the field', () => {
-    expect(readField(storableText, { field: 'a\u0000' }, true)).toEqual(['field: must not contain NUL characters or unpaired UTF-16 surrogates']);
+    expect(readField(storableText, { field: 'a\u0000' }, true)).toEqual([
+      'field: must not contain NUL characters or unpaired UTF-16 surrogates',
+    ]);
     expect(readField(storableText, { field: ['a', 'b'] }, true)).toEqual(['field: must be a string']);
     expect(readField(storableText, {}, true)).toBeUndefined();
   });

@@ -29,7 +29,14 @@ export interface TestStreams {
 
 /** A consumer's connection, names and dead-letter subject on `stream` of the test's streams, under the bare `durable` name, logging nothing. */
 export async function testRoute({ nc, layout }: TestStreams, stream: string, durable: string) {
-  return { js: nc.jetstream(), jsm: await nc.jetstreamManager(), stream, durable, deadLetterSubject: layout.deadLetterSubject(stream, durable), logger: pino({ level: 'silent' }) };
+  return {
+    js: nc.jetstream(),
+    jsm: await nc.jetstreamManager(),
+    stream,
+    durable,
+    deadLetterSubject: layout.deadLetterSubject(stream, durable),
+    logger: pino({ level: 'silent' }),
+  };
 }
 
 /**

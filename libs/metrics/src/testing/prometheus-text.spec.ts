@@ -25,7 +25,12 @@ describe(parsePrometheusText.name, () => {
     const families = parsePrometheusText(text);
     expect([...families.keys()]).toEqual(['http_total', 'temp', 'lat']);
     expect(families.get('http_total')).toMatchObject({ type: 'counter', help: 'Requests, with a \\ and a\nline feed' });
-    expect(sampleOf(families, 'http_total', { status: '500' })).toEqual({ name: 'http_total', labels: { route: 'quote " back \\ nl \n', status: '500' }, value: 1500, timestamp: 1_700_000_000_000 });
+    expect(sampleOf(families, 'http_total', { status: '500' })).toEqual({
+      name: 'http_total',
+      labels: { route: 'quote " back \\ nl \n', status: '500' },
+      value: 1500,
+      timestamp: 1_700_000_000_000,
+    });
     expect(sampleOf(families, 'http_total', { route: '/a/:id' })?.value).toBe(3);
     expect(() => sampleOf(families, 'temp')).toThrow(/4 samples of temp/);
     expect(sampleOf(families, 'absent')).toBeUndefined();
@@ -86,7 +91,13 @@ describe(parsePrometheusText.name, () => {
           const registry = new Registry();
           const counter = new Counter({ name: 'c_total', help: 'a counter with \\ and \n', labelNames: ['v'], registers: [registry] });
           const gauge = new Gauge({ name: 'g', help: 'a gauge', labelNames: ['v'], registers: [registry] });
-          const histogram = new Histogram({ name: 'h_seconds', help: 'a histogram', labelNames: ['v'], buckets: [0.5, 10, 50], registers: [registry] });
+          const histogram = new Histogram({
+            name: 'h_seconds',
+            help: 'a histogram',
+            labelNames: ['v'],
+            buckets: [0.5, 10, 50],
+            registers: [registry],
+          });
           for (const [v, n] of counts) counter.inc({ v }, n);
           for (const [v, x] of gauges) gauge.set({ v }, x);
           for (const [v, x] of observations) histogram.observe({ v }, x);

@@ -103,7 +103,8 @@ export function parsePrometheusText(text: string): Map<string, MetricFamily> {
 
 /** A sample named `x_bucket`, `x_sum` or `x_count` belongs to the family `x` being read when that is a histogram or summary. */
 function familyName(sampleName: string, current: MetricFamily | null): string {
-  if (current && current.type !== 'untyped' && SUFFIXES[current.type].some((suffix) => sampleName === current.name + suffix)) return current.name;
+  if (current && current.type !== 'untyped' && SUFFIXES[current.type].some((suffix) => sampleName === current.name + suffix))
+    return current.name;
   return sampleName;
 }
 
@@ -199,7 +200,8 @@ function checkFamily(family: MetricFamily): void {
     const sorted = [...buckets].sort((a, b) => a.le - b.le);
     if (sorted.at(-1)?.le !== Infinity) throw new PrometheusTextError(null, `histogram ${key} has no +Inf bucket`);
     sorted.forEach((b, i) => {
-      if (i > 0 && b.value < sorted[i - 1].value) throw new PrometheusTextError(null, `histogram ${key}: bucket le=${b.le} holds less than the one before`);
+      if (i > 0 && b.value < sorted[i - 1].value)
+        throw new PrometheusTextError(null, `histogram ${key}: bucket le=${b.le} holds less than the one before`);
     });
     if (sorted.at(-1)?.value !== count) throw new PrometheusTextError(null, `histogram ${key}: the +Inf bucket is not the count`);
   }
@@ -207,7 +209,9 @@ function checkFamily(family: MetricFamily): void {
 
 /** The one sample of `name` whose labels include `labels`; undefined when there is none, an error when several match. */
 export function sampleOf(families: Map<string, MetricFamily>, name: string, labels: Record<string, string> = {}): Sample | undefined {
-  const matches = [...families.values()].flatMap((f) => f.samples).filter((s) => s.name === name && Object.entries(labels).every(([k, v]) => s.labels[k] === v));
+  const matches = [...families.values()]
+    .flatMap((f) => f.samples)
+    .filter((s) => s.name === name && Object.entries(labels).every(([k, v]) => s.labels[k] === v));
   if (matches.length > 1) throw new Error(`${matches.length} samples of ${name} match ${JSON.stringify(labels)}`);
   return matches[0];
 }

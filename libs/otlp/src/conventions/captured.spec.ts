@@ -38,7 +38,13 @@ describe('captured exports of the real libraries', () => {
 
   it('OpenTelemetry instrumentation-openai: model and tokens on the span; its content comes as log records', () => {
     const [llm] = convert('otel-instrumentation-openai').spans;
-    expect(llm.values).toMatchObject({ type: 'LLM', model: 'gpt-4o-mini', promptTokens: 23, completionTokens: 7, modelParameters: { temperature: 0 } });
+    expect(llm.values).toMatchObject({
+      type: 'LLM',
+      model: 'gpt-4o-mini',
+      promptTokens: 23,
+      completionTokens: 7,
+      modelParameters: { temperature: 0 },
+    });
     expect(llm.values.input).toBeUndefined();
   });
 
@@ -69,19 +75,22 @@ describe('captured exports of the real libraries', () => {
     expect(outer?.values).not.toHaveProperty('model');
   });
 
-  it.each(['langfuse-tracing', 'langfuse-openai'])("%s: the trace gets user, session, tags and metadata, its root span's name (SPEC 2.1); the root span stays CUSTOM", (name) => {
-    const { spans, traces } = convert(name);
-    expect(traces).toHaveLength(1);
-    expect(traces[0].values).toMatchObject({
-      name: 'answer-question',
-      userId: 'user-42',
-      sessionId: 'session-7',
-      tags: ['service:unknown_service:node', 'geo', 'capital'],
-      metadata: { feature: 'quiz' },
-    });
-    const root = spans.find((s) => s.values.name === 'answer-question');
-    expect(root?.values).toMatchObject({ type: 'CUSTOM', input: { question: QUESTION }, output: { answer: ANSWER } });
-  });
+  it.each(['langfuse-tracing', 'langfuse-openai'])(
+    "%s: the trace gets user, session, tags and metadata, its root span's name (SPEC 2.1); the root span stays CUSTOM",
+    (name) => {
+      const { spans, traces } = convert(name);
+      expect(traces).toHaveLength(1);
+      expect(traces[0].values).toMatchObject({
+        name: 'answer-question',
+        userId: 'user-42',
+        sessionId: 'session-7',
+        tags: ['service:unknown_service:node', 'geo', 'capital'],
+        metadata: { feature: 'quiz' },
+      });
+      const root = spans.find((s) => s.values.name === 'answer-question');
+      expect(root?.values).toMatchObject({ type: 'CUSTOM', input: { question: QUESTION }, output: { answer: ANSWER } });
+    },
+  );
 
   it('Langfuse: a cost the SDK sends is the span cost', () => {
     const llm = convert('langfuse-tracing').spans.find((s) => s.values.type === 'LLM');

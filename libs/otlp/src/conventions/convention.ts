@@ -34,7 +34,17 @@ export interface MappedTraceValues {
 export type MappedSpanField = keyof MappedSpanValues;
 export type MappedTraceField = keyof MappedTraceValues;
 
-export const MAPPED_SPAN_FIELDS: readonly MappedSpanField[] = ['operation', 'model', 'modelParameters', 'promptTokens', 'completionTokens', 'usageDetails', 'cost', 'input', 'output'];
+export const MAPPED_SPAN_FIELDS: readonly MappedSpanField[] = [
+  'operation',
+  'model',
+  'modelParameters',
+  'promptTokens',
+  'completionTokens',
+  'usageDetails',
+  'cost',
+  'input',
+  'output',
+];
 export const MAPPED_TRACE_FIELDS: readonly MappedTraceField[] = ['name', 'userId', 'sessionId', 'environment', 'tags', 'metadata'];
 
 export interface Convention {

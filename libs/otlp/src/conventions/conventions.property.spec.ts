@@ -15,7 +15,14 @@ const text = fc.string({ unit: 'binary', maxLength: 16 }).map(sanitizeText);
 /** JSON text a convention might send, well-formed or not, deep or not, with poisoned keys or not. */
 const jsonText = fc.oneof(
   fc.jsonValue({ maxDepth: 3 }).map((v) => JSON.stringify(v)),
-  fc.constantFrom('{"__proto__":{"x":1},"a":[1]}', '[{"role":"user","content":"\\u0000\\ud800"}]', `${'['.repeat(100)}${']'.repeat(100)}`, '{"input":5,"output":"7"}', '{', '["a", 3, null]'),
+  fc.constantFrom(
+    '{"__proto__":{"x":1},"a":[1]}',
+    '[{"role":"user","content":"\\u0000\\ud800"}]',
+    `${'['.repeat(100)}${']'.repeat(100)}`,
+    '{"input":5,"output":"7"}',
+    '{',
+    '["a", 3, null]',
+  ),
 );
 /** Values as `decodeAttributes` yields them: text, numbers (int64 beyond 2^53 as text), booleans, null, lists, objects. */
 const { value } = fc.letrec<{ value: JsonValue }>((tie) => ({
@@ -34,16 +41,47 @@ const { value } = fc.letrec<{ value: JsonValue }>((tie) => ({
 }));
 
 /** Every key a table names, flattened keys with indices, and arbitrary keys. */
-const NAMED_KEYS = [SPEC_KEYS, GEN_AI_KEYS, OPENINFERENCE_KEYS, OPENLLMETRY_KEYS, VERCEL_AI_KEYS, LANGFUSE_KEYS].flatMap((keys) => Object.values(keys) as string[]);
+const NAMED_KEYS = [SPEC_KEYS, GEN_AI_KEYS, OPENINFERENCE_KEYS, OPENLLMETRY_KEYS, VERCEL_AI_KEYS, LANGFUSE_KEYS].flatMap(
+  (keys) => Object.values(keys) as string[],
+);
 const flattened = fc
-  .tuple(fc.constantFrom('llm.input_messages', 'llm.output_messages', 'gen_ai.prompt', 'gen_ai.completion'), fc.oneof(fc.nat(3).map(String), text), fc.constantFrom('message.role', 'message.content', 'role', 'content', 'message.tool_calls.0.tool_call.id', '__proto__', 'a.b.c.d.e.f.g.h.i.j'))
+  .tuple(
+    fc.constantFrom('llm.input_messages', 'llm.output_messages', 'gen_ai.prompt', 'gen_ai.completion'),
+    fc.oneof(fc.nat(3).map(String), text),
+    fc.constantFrom(
+      'message.role',
+      'message.content',
+      'role',
+      'content',
+      'message.tool_calls.0.tool_call.id',
+      '__proto__',
+      'a.b.c.d.e.f.g.h.i.j',
+    ),
+  )
   .map(([prefix, index, rest]) => `${prefix}.${index}.${rest}`);
-const key = fc.oneof(fc.constantFrom(...NAMED_KEYS, 'langfuse.trace.metadata.__proto__', 'ai.telemetry.metadata.userId', 'platform.span.type', 'tool.name', 'db.system'), flattened, text);
+const key = fc.oneof(
+  fc.constantFrom(
+    ...NAMED_KEYS,
+    'langfuse.trace.metadata.__proto__',
+    'ai.telemetry.metadata.userId',
+    'platform.span.type',
+    'tool.name',
+    'db.system',
+  ),
+  flattened,
+  text,
+);
 const attributes: fc.Arbitrary<JsonObject> = fc.dictionary(key, value, { maxKeys: 12 });
-const eventName = fc.oneof(fc.constantFrom(...Object.values(GEN_AI_EVENTS), 'gen_ai.user.message', 'gen_ai.system.message', 'gen_ai.tool.message'), text);
+const eventName = fc.oneof(
+  fc.constantFrom(...Object.values(GEN_AI_EVENTS), 'gen_ai.user.message', 'gen_ai.system.message', 'gen_ai.tool.message'),
+  text,
+);
 const spanView: fc.Arbitrary<SpanView> = fc.record({
   attributes,
-  events: fc.array(fc.record({ name: eventName, attributes, body: fc.option(value, { nil: undefined }) }, { requiredKeys: ['name', 'attributes'] }), { maxLength: 3 }),
+  events: fc.array(
+    fc.record({ name: eventName, attributes, body: fc.option(value, { nil: undefined }) }, { requiredKeys: ['name', 'attributes'] }),
+    { maxLength: 3 },
+  ),
   resource: attributes,
 });
 
@@ -54,7 +92,8 @@ const FIELD_CHECKS: Record<string, (v: JsonValue) => boolean> = {
   modelParameters: isJsonObject,
   promptTokens: (v) => Number.isSafeInteger(v) && (v as number) >= 0,
   completionTokens: (v) => Number.isSafeInteger(v) && (v as number) >= 0,
-  usageDetails: (v) => isJsonObject(v) && Object.keys(v).length > 0 && Object.values(v).every((n) => Number.isSafeInteger(n) && (n as number) >= 0),
+  usageDetails: (v) =>
+    isJsonObject(v) && Object.keys(v).length > 0 && Object.values(v).every((n) => Number.isSafeInteger(n) && (n as number) >= 0),
   cost: (v) => typeof v === 'number' && Number.isFinite(v) && v >= 0,
   input: (v) => v !== null && v !== undefined,
   output: (v) => v !== null && v !== undefined,
@@ -81,7 +120,10 @@ describe.each(CONVENTIONS.map((c) => [c.name, c] as [string, Convention]))('%s t
   it('never throws and finds only values its field can hold, read from the span it was given', () => {
     fc.assert(
       fc.property(spanView, (span) => {
-        const rules = [...MAPPED_SPAN_FIELDS.map((f) => [f, convention.span[f]] as const), ...MAPPED_TRACE_FIELDS.map((f) => [f, convention.trace[f]] as const)];
+        const rules = [
+          ...MAPPED_SPAN_FIELDS.map((f) => [f, convention.span[f]] as const),
+          ...MAPPED_TRACE_FIELDS.map((f) => [f, convention.trace[f]] as const),
+        ];
         for (const [field, fieldRules] of rules) {
           for (const rule of (fieldRules ?? []) as readonly ((s: SpanView) => { value: JsonValue; from: string[] } | undefined)[]) {
             const found = rule(span);

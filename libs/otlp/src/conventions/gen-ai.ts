@@ -9,7 +9,20 @@
 import { type JsonObject, type JsonValue, USAGE_TYPES, isJsonObject } from '@app/domain';
 import type { Convention } from './convention';
 import { OPENLLMETRY_KEYS } from './openllmetry';
-import { type EventView, type Found, type Rule, type SpanView, attribute, countOf, get, has, labelOf, onlyWhere, presentOf, structuredOf } from './readers';
+import {
+  type EventView,
+  type Found,
+  type Rule,
+  type SpanView,
+  attribute,
+  countOf,
+  get,
+  has,
+  labelOf,
+  onlyWhere,
+  presentOf,
+  structuredOf,
+} from './readers';
 import { SPEC_KEYS } from './spec';
 import { type UsageTable, usageOf } from './usage';
 
@@ -69,8 +82,14 @@ function inputMessagesOf(attributes: JsonObject, where: (key: string) => string)
   const messages = asList(get(attributes, GEN_AI_KEYS.inputMessages));
   const instructions = presentOf(structuredOf(get(attributes, GEN_AI_KEYS.systemInstructions)));
   if (messages === undefined && instructions === undefined) return undefined;
-  const system = instructions === undefined ? [] : [{ role: 'system', parts: typeof instructions === 'string' ? [{ type: 'text', content: instructions }] : instructions }];
-  const from = [...(instructions === undefined ? [] : [where(GEN_AI_KEYS.systemInstructions)]), ...(messages === undefined ? [] : [where(GEN_AI_KEYS.inputMessages)])];
+  const system =
+    instructions === undefined
+      ? []
+      : [{ role: 'system', parts: typeof instructions === 'string' ? [{ type: 'text', content: instructions }] : instructions }];
+  const from = [
+    ...(instructions === undefined ? [] : [where(GEN_AI_KEYS.systemInstructions)]),
+    ...(messages === undefined ? [] : [where(GEN_AI_KEYS.inputMessages)]),
+  ];
   return { value: [...system, ...(messages ?? [])], from };
 }
 
@@ -122,11 +141,15 @@ export function contentOfEvents(events: readonly EventView[]): { input?: Found; 
     input:
       (details && inputMessagesOf(details.attributes, detailsAt)) ??
       (messages.length > 0 ? { value: messages, from: [...new Set(messagesFrom)] } : undefined) ??
-      (promptValue !== undefined ? { value: promptValue, from: [`event ${GEN_AI_EVENTS.contentPrompt} ${GEN_AI_KEYS.prompt}`] } : undefined),
+      (promptValue !== undefined
+        ? { value: promptValue, from: [`event ${GEN_AI_EVENTS.contentPrompt} ${GEN_AI_KEYS.prompt}`] }
+        : undefined),
     output:
       (details && outputMessagesOf(details.attributes, detailsAt)) ??
       (choices.length > 0 ? { value: choices, from: [...new Set(choicesFrom)] } : undefined) ??
-      (completionValue !== undefined ? { value: completionValue, from: [`event ${GEN_AI_EVENTS.contentCompletion} ${GEN_AI_KEYS.completion}`] } : undefined),
+      (completionValue !== undefined
+        ? { value: completionValue, from: [`event ${GEN_AI_EVENTS.contentCompletion} ${GEN_AI_KEYS.completion}`] }
+        : undefined),
   };
 }
 

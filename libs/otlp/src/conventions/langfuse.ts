@@ -5,7 +5,20 @@
  */
 import { type JsonObject, type UsageDetails, namedUsage } from '@app/domain';
 import { type Convention, kindTable } from './convention';
-import { type Found, type Rule, amountOf, attribute, countOf, get, idLabelOf, labelOf, labelsOf, objectOf, prefixedObjectOf, structuredOf } from './readers';
+import {
+  type Found,
+  type Rule,
+  amountOf,
+  attribute,
+  countOf,
+  get,
+  idLabelOf,
+  labelOf,
+  labelsOf,
+  objectOf,
+  prefixedObjectOf,
+  structuredOf,
+} from './readers';
 
 export const LANGFUSE_KEYS = {
   observationType: 'langfuse.observation.type',

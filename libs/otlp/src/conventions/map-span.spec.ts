@@ -5,14 +5,27 @@ import type { EventView, SpanView } from './readers';
 const view = (attributes: JsonObject, events: EventView[] = [], resource: JsonObject = {}): SpanView => ({ attributes, events, resource });
 const valuesOf = (attributes: JsonObject, events: EventView[] = []) => {
   const { span, trace } = mapSpan(view(attributes, events));
-  const entries: [string, Mapped][] = [...Object.entries(span), ...Object.entries(trace).map(([k, v]): [string, Mapped] => [`trace.${k}`, v])];
+  const entries: [string, Mapped][] = [
+    ...Object.entries(span),
+    ...Object.entries(trace).map(([k, v]): [string, Mapped] => [`trace.${k}`, v]),
+  ];
   return Object.fromEntries(entries.map(([k, v]) => [k, v.value]));
 };
 
 describe(spanTypeOf.name, () => {
   it.each([
-    ['platform.span.type wins over everything (row 1)', { 'platform.span.type': 'agent', 'openinference.span.kind': 'TOOL', 'gen_ai.system': 'x' }, 'AGENT', 'SPEC 2.3 row 1'],
-    ['any gen_ai. or llm. key is LLM before a convention kind (row 2)', { 'openinference.span.kind': 'CHAIN', 'llm.system': 'openai' }, 'LLM', 'SPEC 2.3 row 2'],
+    [
+      'platform.span.type wins over everything (row 1)',
+      { 'platform.span.type': 'agent', 'openinference.span.kind': 'TOOL', 'gen_ai.system': 'x' },
+      'AGENT',
+      'SPEC 2.3 row 1',
+    ],
+    [
+      'any gen_ai. or llm. key is LLM before a convention kind (row 2)',
+      { 'openinference.span.kind': 'CHAIN', 'llm.system': 'openai' },
+      'LLM',
+      'SPEC 2.3 row 2',
+    ],
     ['gen_ai.operation.name is itself a gen_ai. key (row 2)', { 'gen_ai.operation.name': 'execute_tool' }, 'LLM', 'SPEC 2.3 row 2'],
     ['tool.name before a convention kind (row 3)', { 'tool.name': 't', 'langfuse.observation.type': 'agent' }, 'TOOL', 'SPEC 2.3 row 3'],
     ['db.statement (row 4)', { 'db.statement': 'select 1' }, 'RETRIEVAL', 'SPEC 2.3 row 4'],
@@ -24,7 +37,12 @@ describe(spanTypeOf.name, () => {
     ['Langfuse generation is LLM', { 'langfuse.observation.type': 'generation' }, 'LLM', 'Langfuse kind'],
     ['Langfuse span states no type', { 'langfuse.observation.type': 'span' }, 'CUSTOM', 'SPEC 2.3 row 5'],
     ['an unknown kind value states no type', { 'openinference.span.kind': 'SOMETHING' }, 'CUSTOM', 'SPEC 2.3 row 5'],
-    ['OpenInference before Langfuse', { 'openinference.span.kind': 'AGENT', 'langfuse.observation.type': 'tool' }, 'AGENT', 'OpenInference kind'],
+    [
+      'OpenInference before Langfuse',
+      { 'openinference.span.kind': 'AGENT', 'langfuse.observation.type': 'tool' },
+      'AGENT',
+      'OpenInference kind',
+    ],
   ])('%s', (_, attributes, type, rule) => {
     expect(spanTypeOf(view(attributes))).toMatchObject({ value: type, rule });
   });
@@ -34,7 +52,12 @@ describe('operation', () => {
   const operationOf = (attributes: JsonObject) => mapSpan(view(attributes)).span.operation;
   it.each([
     ['OTel GenAI chat', { 'gen_ai.operation.name': 'chat' }, 'chat', 'OTel GenAI'],
-    ['OTel GenAI execute_tool (an LLM type by SPEC 2.3 row 2, a tool by operation)', { 'gen_ai.operation.name': 'execute_tool' }, 'execute_tool', 'OTel GenAI'],
+    [
+      'OTel GenAI execute_tool (an LLM type by SPEC 2.3 row 2, a tool by operation)',
+      { 'gen_ai.operation.name': 'execute_tool' },
+      'execute_tool',
+      'OTel GenAI',
+    ],
     ['OTel GenAI invoke_agent', { 'gen_ai.operation.name': 'invoke_agent' }, 'invoke_agent', 'OTel GenAI'],
     ['OTel GenAI embeddings', { 'gen_ai.operation.name': 'embeddings' }, 'embeddings', 'OTel GenAI'],
     ['OTel GenAI names not listed are kept as sent', { 'gen_ai.operation.name': 'generate_content' }, 'generate_content', 'OTel GenAI'],
@@ -58,7 +81,12 @@ describe('operation', () => {
     ['Vercel embed', { 'ai.operationId': 'ai.embed' }, 'embeddings', 'Vercel AI SDK'],
     ['Langfuse generation', { 'langfuse.observation.type': 'generation' }, 'chat', 'Langfuse'],
     ['Langfuse tool', { 'langfuse.observation.type': 'tool' }, 'execute_tool', 'Langfuse'],
-    ['OTel GenAI before OpenInference', { 'gen_ai.operation.name': 'invoke_agent', 'openinference.span.kind': 'LLM' }, 'invoke_agent', 'OTel GenAI'],
+    [
+      'OTel GenAI before OpenInference',
+      { 'gen_ai.operation.name': 'invoke_agent', 'openinference.span.kind': 'LLM' },
+      'invoke_agent',
+      'OTel GenAI',
+    ],
   ])('%s', (_, attributes, value, rule) => {
     expect(operationOf(attributes)).toMatchObject({ value, rule });
   });
@@ -73,17 +101,49 @@ describe('operation', () => {
   });
 
   it('never changes the type SPEC 2.3 decides', () => {
-    expect(mapSpan(view({ 'gen_ai.operation.name': 'execute_tool', 'gen_ai.tool.name': 'search' })).type).toMatchObject({ value: 'LLM', rule: 'SPEC 2.3 row 2' });
+    expect(mapSpan(view({ 'gen_ai.operation.name': 'execute_tool', 'gen_ai.tool.name': 'search' })).type).toMatchObject({
+      value: 'LLM',
+      rule: 'SPEC 2.3 row 2',
+    });
   });
 });
 
 describe('tool input and output', () => {
   it.each([
-    ['OTel GenAI arguments and result', { 'gen_ai.operation.name': 'execute_tool', 'gen_ai.tool.call.arguments': '{"city":"Paris"}', 'gen_ai.tool.call.result': '{"temp":18}' }, ['gen_ai.tool.call.arguments', 'gen_ai.tool.call.result'], 'OTel GenAI'],
-    ['OpenInference TOOL input.value and output.value', { 'openinference.span.kind': 'TOOL', 'input.value': '{"city":"Paris"}', 'output.value': '{"temp":18}' }, ['input.value', 'output.value'], 'OpenInference'],
-    ['Vercel ai.toolCall.args and .result', { 'ai.operationId': 'ai.toolCall', 'ai.toolCall.args': '{"city":"Paris"}', 'ai.toolCall.result': '{"temp":18}' }, ['ai.toolCall.args', 'ai.toolCall.result'], 'Vercel AI SDK'],
-    ['OpenLLMetry entity input and output', { 'traceloop.span.kind': 'tool', 'traceloop.entity.input': '{"city":"Paris"}', 'traceloop.entity.output': '{"temp":18}' }, ['traceloop.entity.input', 'traceloop.entity.output'], 'OpenLLMetry'],
-    ['Pydantic AI tool_arguments and tool_response, on a span naming its tool', { 'gen_ai.tool.name': 'weather', tool_arguments: '{"city":"Paris"}', tool_response: '{"temp":18}' }, ['tool_arguments', 'tool_response'], 'OTel GenAI'],
+    [
+      'OTel GenAI arguments and result',
+      {
+        'gen_ai.operation.name': 'execute_tool',
+        'gen_ai.tool.call.arguments': '{"city":"Paris"}',
+        'gen_ai.tool.call.result': '{"temp":18}',
+      },
+      ['gen_ai.tool.call.arguments', 'gen_ai.tool.call.result'],
+      'OTel GenAI',
+    ],
+    [
+      'OpenInference TOOL input.value and output.value',
+      { 'openinference.span.kind': 'TOOL', 'input.value': '{"city":"Paris"}', 'output.value': '{"temp":18}' },
+      ['input.value', 'output.value'],
+      'OpenInference',
+    ],
+    [
+      'Vercel ai.toolCall.args and .result',
+      { 'ai.operationId': 'ai.toolCall', 'ai.toolCall.args': '{"city":"Paris"}', 'ai.toolCall.result': '{"temp":18}' },
+      ['ai.toolCall.args', 'ai.toolCall.result'],
+      'Vercel AI SDK',
+    ],
+    [
+      'OpenLLMetry entity input and output',
+      { 'traceloop.span.kind': 'tool', 'traceloop.entity.input': '{"city":"Paris"}', 'traceloop.entity.output': '{"temp":18}' },
+      ['traceloop.entity.input', 'traceloop.entity.output'],
+      'OpenLLMetry',
+    ],
+    [
+      'Pydantic AI tool_arguments and tool_response, on a span naming its tool',
+      { 'gen_ai.tool.name': 'weather', tool_arguments: '{"city":"Paris"}', tool_response: '{"temp":18}' },
+      ['tool_arguments', 'tool_response'],
+      'OTel GenAI',
+    ],
   ])('%s', (_, attributes, [inputKey, outputKey], rule) => {
     const { span } = mapSpan(view(attributes));
     expect(span.input).toEqual({ value: { city: 'Paris' }, from: [inputKey], rule });
@@ -95,13 +155,24 @@ describe('tool input and output', () => {
   });
 
   it('a result that is no JSON stays the text that was sent', () => {
-    expect(valuesOf({ 'gen_ai.tool.call.arguments': 'x', 'gen_ai.tool.call.result': 'sunny' })).toMatchObject({ input: 'x', output: 'sunny' });
+    expect(valuesOf({ 'gen_ai.tool.call.arguments': 'x', 'gen_ai.tool.call.result': 'sunny' })).toMatchObject({
+      input: 'x',
+      output: 'sunny',
+    });
   });
 });
 
 describe(mapSpan.name, () => {
   it('SPEC 2.2 attributes win over every convention, and the losers are listed as overridden', () => {
-    const mapping = mapSpan(view({ 'gen_ai.request.model': 'a', 'llm.model_name': 'b', 'langfuse.observation.model.name': 'c', 'gen_ai.prompt': 'p', 'gen_ai.input.messages': '[{"role":"user"}]' }));
+    const mapping = mapSpan(
+      view({
+        'gen_ai.request.model': 'a',
+        'llm.model_name': 'b',
+        'langfuse.observation.model.name': 'c',
+        'gen_ai.prompt': 'p',
+        'gen_ai.input.messages': '[{"role":"user"}]',
+      }),
+    );
     expect(mapping.span.model).toEqual({ value: 'a', from: ['gen_ai.request.model'], rule: 'SPEC 2.2' });
     expect(mapping.span.input).toEqual({ value: 'p', from: ['gen_ai.prompt'], rule: 'SPEC 2.2' });
     expect(mapping.overridden).toEqual(
@@ -143,11 +214,23 @@ describe(mapSpan.name, () => {
   });
 
   it('the 1.37 details event and the ≤ 1.26 content events', () => {
-    expect(valuesOf({}, [{ name: 'gen_ai.client.inference.operation.details', attributes: { 'gen_ai.input.messages': [{ role: 'user' }], 'gen_ai.output.messages': '[{"role":"assistant"}]' } }])).toEqual({
+    expect(
+      valuesOf({}, [
+        {
+          name: 'gen_ai.client.inference.operation.details',
+          attributes: { 'gen_ai.input.messages': [{ role: 'user' }], 'gen_ai.output.messages': '[{"role":"assistant"}]' },
+        },
+      ]),
+    ).toEqual({
       input: [{ role: 'user' }],
       output: [{ role: 'assistant' }],
     });
-    expect(valuesOf({}, [{ name: 'gen_ai.content.prompt', attributes: { 'gen_ai.prompt': 'Q' } }, { name: 'gen_ai.content.completion', attributes: { 'gen_ai.completion': 'A' } }])).toEqual({ input: 'Q', output: 'A' });
+    expect(
+      valuesOf({}, [
+        { name: 'gen_ai.content.prompt', attributes: { 'gen_ai.prompt': 'Q' } },
+        { name: 'gen_ai.content.completion', attributes: { 'gen_ai.completion': 'A' } },
+      ]),
+    ).toEqual({ input: 'Q', output: 'A' });
   });
 
   it('OpenLLMetry flattened prompts and completions become message lists in index order', () => {
@@ -174,12 +257,21 @@ describe(mapSpan.name, () => {
   });
 
   it('JSON text that is no object or array stays the text that was sent', () => {
-    expect(valuesOf({ 'langfuse.observation.input': '42', 'langfuse.observation.output': '{"a":' })).toEqual({ input: '42', output: '{"a":' });
+    expect(valuesOf({ 'langfuse.observation.input': '42', 'langfuse.observation.output': '{"a":' })).toEqual({
+      input: '42',
+      output: '{"a":',
+    });
   });
 
   it('Vercel usage and model count on provider calls only', () => {
     const usage = { 'ai.model.id': 'm', 'ai.usage.inputTokens': 3, 'ai.usage.outputTokens': 4 };
-    expect(valuesOf({ ...usage, 'ai.operationId': 'ai.streamText.doStream' })).toEqual({ operation: 'chat', model: 'm', promptTokens: 3, completionTokens: 4, usageDetails: { input: 3, output: 4 } });
+    expect(valuesOf({ ...usage, 'ai.operationId': 'ai.streamText.doStream' })).toEqual({
+      operation: 'chat',
+      model: 'm',
+      promptTokens: 3,
+      completionTokens: 4,
+      usageDetails: { input: 3, output: 4 },
+    });
     expect(valuesOf({ ...usage, 'ai.operationId': 'ai.streamText' })).toEqual({ operation: 'chain' });
   });
 

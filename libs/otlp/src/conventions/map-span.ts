@@ -5,7 +5,15 @@
  * `explain` are one computation and cannot disagree.
  */
 import { type JsonValue, SPAN_TYPE_PATTERN } from '@app/domain';
-import { type Convention, MAPPED_SPAN_FIELDS, MAPPED_TRACE_FIELDS, type MappedSpanField, type MappedSpanValues, type MappedTraceField, type MappedTraceValues } from './convention';
+import {
+  type Convention,
+  MAPPED_SPAN_FIELDS,
+  MAPPED_TRACE_FIELDS,
+  type MappedSpanField,
+  type MappedSpanValues,
+  type MappedTraceField,
+  type MappedTraceValues,
+} from './convention';
 import { GEN_AI } from './gen-ai';
 import { LANGFUSE } from './langfuse';
 import { OPENINFERENCE } from './openinference';
@@ -81,8 +89,16 @@ interface TableRule {
 const rulesInOrder = (rulesOf: (c: Convention) => readonly Rule[] | undefined): readonly TableRule[] =>
   CONVENTIONS.flatMap((convention) => (rulesOf(convention) ?? []).map((rule) => ({ rule, table: convention.name })));
 
-const SPAN_FIELD_RULES = MAPPED_SPAN_FIELDS.map((field) => ({ field, label: field, rules: rulesInOrder((c) => c.span[field] as readonly Rule[] | undefined) }));
-const TRACE_FIELD_RULES = MAPPED_TRACE_FIELDS.map((field) => ({ field, label: `trace.${field}`, rules: rulesInOrder((c) => c.trace[field] as readonly Rule[] | undefined) }));
+const SPAN_FIELD_RULES = MAPPED_SPAN_FIELDS.map((field) => ({
+  field,
+  label: field,
+  rules: rulesInOrder((c) => c.span[field] as readonly Rule[] | undefined),
+}));
+const TRACE_FIELD_RULES = MAPPED_TRACE_FIELDS.map((field) => ({
+  field,
+  label: `trace.${field}`,
+  rules: rulesInOrder((c) => c.trace[field] as readonly Rule[] | undefined),
+}));
 
 /**
  * The values the tables find for one field, highest precedence first: every one for `explain`

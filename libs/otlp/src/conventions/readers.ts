@@ -4,7 +4,16 @@
  * readers that turn one attribute, a family of flattened attributes or a span event into a
  * value. A reader answers undefined, never throws, for anything it cannot read.
  */
-import { type JsonObject, type JsonValue, MAX_JSON_DEPTH, TELEMETRY_RANGES, isJsonObject, jsonDepthExceeds, parseJsonSafely, sanitizeJson } from '@app/domain';
+import {
+  type JsonObject,
+  type JsonValue,
+  MAX_JSON_DEPTH,
+  TELEMETRY_RANGES,
+  isJsonObject,
+  jsonDepthExceeds,
+  parseJsonSafely,
+  sanitizeJson,
+} from '@app/domain';
 import { setOwn } from '../attributes';
 import { doubleOf } from '../otlp-wire';
 
@@ -158,7 +167,8 @@ export function flattenedListOf(attributes: JsonObject, prefix: string): Found<J
     if (!key.startsWith(`${prefix}.`)) continue;
     const path = key.slice(prefix.length + 1).split('.');
     if (!INDEX.test(path[0]) || path.length < 2) continue;
-    const segments = path.length > MAX_FLATTENED_DEPTH ? [...path.slice(0, MAX_FLATTENED_DEPTH - 1), path.slice(MAX_FLATTENED_DEPTH - 1).join('.')] : path;
+    const segments =
+      path.length > MAX_FLATTENED_DEPTH ? [...path.slice(0, MAX_FLATTENED_DEPTH - 1), path.slice(MAX_FLATTENED_DEPTH - 1).join('.')] : path;
     let node = root;
     for (const segment of segments.slice(0, -1)) {
       const next = Object.hasOwn(node, segment) ? node[segment] : undefined;

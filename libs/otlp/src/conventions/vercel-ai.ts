@@ -5,7 +5,19 @@
  */
 import { USAGE_TYPES } from '@app/domain';
 import { type Convention, kindTable } from './convention';
-import { type SpanView, attribute, countOf, get, idLabelOf, labelOf, labelsOf, onlyWhere, prefixedObjectOf, presentOf, structuredOf } from './readers';
+import {
+  type SpanView,
+  attribute,
+  countOf,
+  get,
+  idLabelOf,
+  labelOf,
+  labelsOf,
+  onlyWhere,
+  prefixedObjectOf,
+  presentOf,
+  structuredOf,
+} from './readers';
 import { type UsageTable, usageOf } from './usage';
 
 export const VERCEL_AI_KEYS = {
@@ -98,8 +110,14 @@ export const VERCEL_AI: Convention = {
     operation: [kindTable(VERCEL_AI_KEYS.operationId, OPERATIONS)],
     model: [onlyWhere(isProviderCall, attribute(VERCEL_AI_KEYS.modelId, labelOf))],
     // AI SDK 5+ names usage input/output; 4 named it prompt/completion.
-    promptTokens: [onlyWhere(isProviderCall, attribute(VERCEL_AI_KEYS.inputTokens, countOf)), onlyWhere(isProviderCall, attribute(VERCEL_AI_KEYS.promptTokens, countOf))],
-    completionTokens: [onlyWhere(isProviderCall, attribute(VERCEL_AI_KEYS.outputTokens, countOf)), onlyWhere(isProviderCall, attribute(VERCEL_AI_KEYS.completionTokens, countOf))],
+    promptTokens: [
+      onlyWhere(isProviderCall, attribute(VERCEL_AI_KEYS.inputTokens, countOf)),
+      onlyWhere(isProviderCall, attribute(VERCEL_AI_KEYS.promptTokens, countOf)),
+    ],
+    completionTokens: [
+      onlyWhere(isProviderCall, attribute(VERCEL_AI_KEYS.outputTokens, countOf)),
+      onlyWhere(isProviderCall, attribute(VERCEL_AI_KEYS.completionTokens, countOf)),
+    ],
     usageDetails: [onlyWhere(isProviderCall, usageOf(USAGE))],
     // A provider call carries the messages it sent; the call around it the prompt it was given (`{prompt}` or `{system, messages}`).
     input: [

@@ -4,7 +4,20 @@
  * of the span and its records arrives first. Every other record states nothing Spanlog keeps.
  */
 import { createHash } from 'node:crypto';
-import { type JsonObject, type SpanDelta, type SpanFields, type TelemetryFacts, type TraceDelta, emptyFacts, isJsonObject, otelSpanUuid, otelTraceUuid, sanitizeText, stamped, versionOf } from '@app/domain';
+import {
+  type JsonObject,
+  type SpanDelta,
+  type SpanFields,
+  type TelemetryFacts,
+  type TraceDelta,
+  emptyFacts,
+  isJsonObject,
+  otelSpanUuid,
+  otelTraceUuid,
+  sanitizeText,
+  stamped,
+  versionOf,
+} from '@app/domain';
 import { decodeAnyValue, decodeAttributes } from '../attributes';
 import { contentOfEvents, isGenAiContentEvent } from '../conventions/gen-ai';
 import type { EventView } from '../conventions/readers';
@@ -106,7 +119,10 @@ export function otlpLogsToFacts(body: ExportLogsServiceRequest, envelope: OtlpEn
     const at = group.latest ?? envelope.receivedAt;
     const traceId = otelTraceUuid(group.traceHex);
     const values: Partial<SpanFields> = { traceId, input: input?.value, output: output?.value };
-    const digest = createHash('sha1').update(JSON.stringify([values.input ?? null, values.output ?? null])).digest('hex').slice(0, 16);
+    const digest = createHash('sha1')
+      .update(JSON.stringify([values.input ?? null, values.output ?? null]))
+      .digest('hex')
+      .slice(0, 16);
     facts.spans.push({
       projectId: envelope.projectId,
       id: otelSpanUuid(group.traceHex, group.spanHex),

@@ -8,14 +8,23 @@ import { genAiLogsOf, otlpLogsToFacts } from './otlp-logs-to-facts';
 import type { ExportLogsServiceRequest, LogRecord } from './otlp-logs-types';
 import { validateOtlpLogsRequest } from './validate-otlp-logs';
 
-const captured = JSON.parse(readFileSync(resolve(__dirname, '../testing/captured/otel-instrumentation-openai.json'), 'utf8')) as { requests: { path: string; body: any }[] };
+const captured = JSON.parse(readFileSync(resolve(__dirname, '../testing/captured/otel-instrumentation-openai.json'), 'utf8')) as {
+  requests: { path: string; body: any }[];
+};
 const spanExport = captured.requests.find((r) => r.path === '/v1/traces')!.body;
 const logsExport = captured.requests.find((r) => r.path === '/v1/logs')!.body as ExportLogsServiceRequest;
 
 const TRACE = '5b8efff798038103d269b633813fc60c';
 const SPAN = 'eee19b7ec3c1b174';
-const record = (overrides: Partial<LogRecord> = {}): LogRecord => ({ timeUnixNano: '1736935200000000000', traceId: TRACE, spanId: SPAN, ...overrides });
-const logsOf = (...logRecords: LogRecord[]): ExportLogsServiceRequest => ({ resourceLogs: [{ resource: { attributes: attrs({ 'service.name': 'svc' }) }, scopeLogs: [{ scope: { name: 'lib' }, logRecords }] }] });
+const record = (overrides: Partial<LogRecord> = {}): LogRecord => ({
+  timeUnixNano: '1736935200000000000',
+  traceId: TRACE,
+  spanId: SPAN,
+  ...overrides,
+});
+const logsOf = (...logRecords: LogRecord[]): ExportLogsServiceRequest => ({
+  resourceLogs: [{ resource: { attributes: attrs({ 'service.name': 'svc' }) }, scopeLogs: [{ scope: { name: 'lib' }, logRecords }] }],
+});
 
 describe('OTLP log records with GenAI content (captured from @opentelemetry/instrumentation-openai)', () => {
   const spanFacts = otlpToFacts(spanExport, ENVELOPE);
@@ -41,16 +50,29 @@ describe('OTLP log records with GenAI content (captured from @opentelemetry/inst
   });
 
   it('mentions the trace, so content that arrives before its span still belongs to a trace row', () => {
-    expect(logFacts.traces).toEqual([expect.objectContaining({ id: spanFacts.traces[0].id, otelTraceId: spanFacts.traces[0].otelTraceId, values: {} })]);
+    expect(logFacts.traces).toEqual([
+      expect.objectContaining({ id: spanFacts.traces[0].id, otelTraceId: spanFacts.traces[0].otelTraceId, values: {} }),
+    ]);
   });
 
   it('content the span states in its attributes wins over records dated after it, even in the future, in either order', () => {
     const ownSpan = spanExport.resourceSpans[0].scopeSpans[0].spans[0];
     const in2099 = otlpLogsToFacts(
-      logsOf(record({ timeUnixNano: '4070908800000000000', traceId: ownSpan.traceId, spanId: ownSpan.spanId, eventName: 'gen_ai.user.message', body: kvlist(kv('content', str('from the log'))) })),
+      logsOf(
+        record({
+          timeUnixNano: '4070908800000000000',
+          traceId: ownSpan.traceId,
+          spanId: ownSpan.spanId,
+          eventName: 'gen_ai.user.message',
+          body: kvlist(kv('content', str('from the log'))),
+        }),
+      ),
       ENVELOPE,
     );
-    const withPrompt = otlpToFacts({ resourceSpans: [{ scopeSpans: [{ spans: [{ ...ownSpan, attributes: attrs({ 'gen_ai.prompt': 'own' }) }] }] }] }, ENVELOPE);
+    const withPrompt = otlpToFacts(
+      { resourceSpans: [{ scopeSpans: [{ spans: [{ ...ownSpan, attributes: attrs({ 'gen_ai.prompt': 'own' }) }] }] }] },
+      ENVELOPE,
+    );
     expect(withPrompt.spans[0].id).toBe(in2099.spans[0].id);
     expect(mergeSpan(in2099.spans[0], withPrompt.spans[0]).values.input).toBe('own');
     expect(mergeSpan(withPrompt.spans[0], in2099.spans[0]).values.input).toBe('own');
@@ -58,7 +80,10 @@ describe('OTLP log records with GenAI content (captured from @opentelemetry/inst
 
   it('among records the newest fills the field, in either order', () => {
     const at = (timeUnixNano: string, content: string) =>
-      otlpLogsToFacts(logsOf(record({ timeUnixNano, eventName: 'gen_ai.user.message', body: kvlist(kv('content', str(content))) })), ENVELOPE).spans[0];
+      otlpLogsToFacts(
+        logsOf(record({ timeUnixNano, eventName: 'gen_ai.user.message', body: kvlist(kv('content', str(content))) })),
+        ENVELOPE,
+      ).spans[0];
     const older = at('1736935200000000000', 'first');
     const newer = at('1736935260000000000', 'second');
     expect(JSON.stringify(mergeSpan(older, newer).values.input)).toContain('second');
@@ -68,7 +93,18 @@ describe('OTLP log records with GenAI content (captured from @opentelemetry/inst
   it('content the span states in its attributes wins over its records (they are older: records are versioned by their own time)', () => {
     // The span is exported when it ends, after its records were written: it arrives later than their time.
     const afterTheRecords = { ...ENVELOPE, receivedAt: '2026-12-01T00:00:00.000Z' };
-    const withPrompt = otlpToFacts({ resourceSpans: [{ scopeSpans: [{ spans: [{ ...spanExport.resourceSpans[0].scopeSpans[0].spans[0], attributes: attrs({ 'gen_ai.prompt': 'own' }) }] }] }] }, afterTheRecords);
+    const withPrompt = otlpToFacts(
+      {
+        resourceSpans: [
+          {
+            scopeSpans: [
+              { spans: [{ ...spanExport.resourceSpans[0].scopeSpans[0].spans[0], attributes: attrs({ 'gen_ai.prompt': 'own' }) }] },
+            ],
+          },
+        ],
+      },
+      afterTheRecords,
+    );
     expect(mergeSpan(logFacts.spans[0], withPrompt.spans[0]).values.input).toBe('own');
     expect(mergeSpan(withPrompt.spans[0], logFacts.spans[0]).values.input).toBe('own');
   });
@@ -84,19 +120,34 @@ describe(genAiLogsOf.name, () => {
       record({ attributes: attrs({ 'event.name': 'gen_ai.choice' }), traceId: '00000000000000000000000000000000' }),
       record({ body: str('a plain log line') }),
     );
-    expect(genAiLogsOf(body)).toEqual({ request: { resourceLogs: [{ resource: body.resourceLogs![0].resource, scopeLogs: [{ scope: { name: 'lib' }, logRecords: [kept] }] }] }, records: 1 });
+    expect(genAiLogsOf(body)).toEqual({
+      request: {
+        resourceLogs: [{ resource: body.resourceLogs![0].resource, scopeLogs: [{ scope: { name: 'lib' }, logRecords: [kept] }] }],
+      },
+      records: 1,
+    });
     expect(genAiLogsOf(logsOf(record({ eventName: 'app.started' })))).toBeNull();
   });
 });
 
 describe(otlpLogsToFacts.name, () => {
   it('reads the event name from the eventName field first, then the event.name attribute', () => {
-    const facts = otlpLogsToFacts(logsOf(record({ eventName: 'gen_ai.user.message', attributes: attrs({ 'event.name': 'other' }), body: kvlist(kv('content', str('Hi'))) })), ENVELOPE);
+    const facts = otlpLogsToFacts(
+      logsOf(
+        record({ eventName: 'gen_ai.user.message', attributes: attrs({ 'event.name': 'other' }), body: kvlist(kv('content', str('Hi'))) }),
+      ),
+      ENVELOPE,
+    );
     expect(facts.spans[0].values.input).toEqual([{ role: 'user', content: 'Hi' }]);
   });
 
   it('states nothing for records without content it reads', () => {
-    expect(otlpLogsToFacts(logsOf(record({ eventName: 'gen_ai.choice' })), ENVELOPE)).toEqual({ traces: [], spans: [], scores: [], deletions: [] });
+    expect(otlpLogsToFacts(logsOf(record({ eventName: 'gen_ai.choice' })), ENVELOPE)).toEqual({
+      traces: [],
+      spans: [],
+      scores: [],
+      deletions: [],
+    });
   });
 });
 
@@ -108,27 +159,54 @@ describe(validateOtlpLogsRequest.name, () => {
 
   it.each([
     ['not an object', [], 'request body: must be an object (ExportLogsServiceRequest)'],
-    ['a bad span id', logsOf(record({ spanId: 'zz' })), 'resourceLogs[0].scopeLogs[0].logRecords[0].spanId: must be empty or 16 hex characters'],
-    ['an enum name for the severity', logsOf(record({ severityNumber: 'INFO' as never })), 'resourceLogs[0].scopeLogs[0].logRecords[0].severityNumber: must be an integer, not an enum name ("INFO")'],
-    ['a body that is no AnyValue', logsOf(record({ body: { intValue: 'x' } as never })), 'resourceLogs[0].scopeLogs[0].logRecords[0].body.intValue: must be a 64-bit integer, as a decimal string or a number'],
+    [
+      'a bad span id',
+      logsOf(record({ spanId: 'zz' })),
+      'resourceLogs[0].scopeLogs[0].logRecords[0].spanId: must be empty or 16 hex characters',
+    ],
+    [
+      'an enum name for the severity',
+      logsOf(record({ severityNumber: 'INFO' as never })),
+      'resourceLogs[0].scopeLogs[0].logRecords[0].severityNumber: must be an integer, not an enum name ("INFO")',
+    ],
+    [
+      'a body that is no AnyValue',
+      logsOf(record({ body: { intValue: 'x' } as never })),
+      'resourceLogs[0].scopeLogs[0].logRecords[0].body.intValue: must be a 64-bit integer, as a decimal string or a number',
+    ],
   ])('refuses %s, naming the path', (_, body, message) => {
     expect(() => validateOtlpLogsRequest(body)).toThrow(new DomainError('VALIDATION_ERROR', message));
   });
 
   it('never throws anything but a validation error, and what it accepts converts without throwing', () => {
-    const anyValue = fc.oneof(fc.record({ stringValue: fc.string() }), fc.record({ intValue: fc.oneof(fc.integer(), fc.string()) }), fc.record({ kvlistValue: fc.record({ values: fc.array(fc.record({ key: fc.string(), value: fc.record({ stringValue: fc.string() }) })) }) }), fc.anything());
+    const anyValue = fc.oneof(
+      fc.record({ stringValue: fc.string() }),
+      fc.record({ intValue: fc.oneof(fc.integer(), fc.string()) }),
+      fc.record({
+        kvlistValue: fc.record({ values: fc.array(fc.record({ key: fc.string(), value: fc.record({ stringValue: fc.string() }) })) }),
+      }),
+      fc.anything(),
+    );
     const logRecord = fc.record(
       {
         traceId: fc.oneof(fc.constant(TRACE), fc.string()),
         spanId: fc.oneof(fc.constant(SPAN), fc.constant(''), fc.string()),
-        eventName: fc.oneof(fc.constantFrom('gen_ai.user.message', 'gen_ai.choice', 'gen_ai.client.inference.operation.details'), fc.string()),
+        eventName: fc.oneof(
+          fc.constantFrom('gen_ai.user.message', 'gen_ai.choice', 'gen_ai.client.inference.operation.details'),
+          fc.string(),
+        ),
         timeUnixNano: fc.oneof(fc.nat().map(String), fc.anything()),
         body: anyValue,
         attributes: fc.array(fc.record({ key: fc.constantFrom('event.name', 'content', 'gen_ai.input.messages'), value: anyValue })),
       },
       { requiredKeys: [] },
     );
-    const body = fc.oneof(fc.anything(), fc.record({ resourceLogs: fc.array(fc.record({ scopeLogs: fc.array(fc.record({ logRecords: fc.array(logRecord, { maxLength: 4 }) })) })) }));
+    const body = fc.oneof(
+      fc.anything(),
+      fc.record({
+        resourceLogs: fc.array(fc.record({ scopeLogs: fc.array(fc.record({ logRecords: fc.array(logRecord, { maxLength: 4 }) })) })),
+      }),
+    );
     fc.assert(
       fc.property(body, (b) => {
         try {

@@ -2,7 +2,20 @@
  * Structural check of an OTLP/JSON ExportLogsServiceRequest, as `validateOtlpRequest` checks
  * traces: paths in every message, unknown fields ignored, `null` absent.
  */
-import { Problems, checkAnyValue, checkAttributes, checkScope, isAbsent, isObj, optionalArray, optionalEnum, optionalObject, optionalString, optionalUnixNano, throwIfAny } from '../otlp-checks';
+import {
+  Problems,
+  checkAnyValue,
+  checkAttributes,
+  checkScope,
+  isAbsent,
+  isObj,
+  optionalArray,
+  optionalEnum,
+  optionalObject,
+  optionalString,
+  optionalUnixNano,
+  throwIfAny,
+} from '../otlp-checks';
 
 /** A record's trace or span id: absent or empty (no span), else hex of that length. */
 function optionalHex(value: unknown, digits: 16 | 32, path: string, problems: Problems): void {

@@ -20,7 +20,18 @@ export const kv = (key: string, value: AnyValue): KeyValue => ({ key, value });
 /** `{key: value}` shorthand for string attributes, the common case in tests. */
 export const attrs = (entries: Record<string, string | number | boolean | AnyValue>): KeyValue[] =>
   Object.entries(entries).map(([key, v]) =>
-    kv(key, typeof v === 'string' ? str(v) : typeof v === 'number' ? (Number.isInteger(v) ? int(v) : dbl(v)) : typeof v === 'boolean' ? bool(v) : v),
+    kv(
+      key,
+      typeof v === 'string'
+        ? str(v)
+        : typeof v === 'number'
+          ? Number.isInteger(v)
+            ? int(v)
+            : dbl(v)
+          : typeof v === 'boolean'
+            ? bool(v)
+            : v,
+    ),
   );
 
 export function span(overrides: Partial<Span> = {}): Span {
@@ -42,6 +53,9 @@ export interface ExportOptions {
   scope?: InstrumentationScope;
 }
 
-export function exportOf(spans: Span[], { resource = attrs({ 'service.name': 'svc' }), scope = { name: 'lib', version: '1.0.0' } }: ExportOptions = {}): ExportTraceServiceRequest {
+export function exportOf(
+  spans: Span[],
+  { resource = attrs({ 'service.name': 'svc' }), scope = { name: 'lib', version: '1.0.0' } }: ExportOptions = {},
+): ExportTraceServiceRequest {
   return { resourceSpans: [{ resource: { attributes: resource }, scopeSpans: [{ scope, spans }] }] };
 }

@@ -1,5 +1,12 @@
 import type { EntityManager } from 'typeorm';
-import { EVAL_JOB_SCHEMA, type EvalJobPublication, type EvaluatedSpan, type EvaluationResult, type EvaluatorSettings, type PlanName } from '@app/domain';
+import {
+  EVAL_JOB_SCHEMA,
+  type EvalJobPublication,
+  type EvaluatedSpan,
+  type EvaluationResult,
+  type EvaluatorSettings,
+  type PlanName,
+} from '@app/domain';
 import { returnedRows } from '../query-result';
 
 /** A job as a claim reads it, with its organization's plan, its evaluator and its span (null or false where they are gone). */
@@ -40,7 +47,10 @@ export class EvalJobs {
   async schedule(spans: { projectId: string; id: string }[]): Promise<number> {
     if (!spans.length) return 0;
     const projectIds = [...new Set(spans.map((s) => s.projectId))];
-    const evaluated: { project_id: string }[] = await this.db.query('SELECT DISTINCT project_id FROM evaluators WHERE enabled AND project_id = ANY($1::uuid[])', [projectIds]);
+    const evaluated: { project_id: string }[] = await this.db.query(
+      'SELECT DISTINCT project_id FROM evaluators WHERE enabled AND project_id = ANY($1::uuid[])',
+      [projectIds],
+    );
     if (!evaluated.length) return 0;
     const withEvaluators = new Set(evaluated.map((r) => r.project_id));
     const candidates = spans.filter((s) => withEvaluators.has(s.projectId)).map((s) => ({ project_id: s.projectId, id: s.id }));
@@ -114,7 +124,10 @@ export class EvalJobs {
    */
   async countStartedRuns(orgId: string, since: string): Promise<number> {
     await this.db.query('SELECT pg_advisory_xact_lock(hashtext($1))', [`spanlog:eval-quota:${orgId}`]);
-    const [{ used }] = await this.db.query(`SELECT count(*)::int AS used FROM eval_jobs WHERE org_id = $1 AND status IN ('running', 'done') AND started_at >= $2`, [orgId, since]);
+    const [{ used }] = await this.db.query(
+      `SELECT count(*)::int AS used FROM eval_jobs WHERE org_id = $1 AND status IN ('running', 'done') AND started_at >= $2`,
+      [orgId, since],
+    );
     return used;
   }
 

@@ -25,7 +25,8 @@ export const newSigningSecret = (): string => `whsec_${randomBytes(SIGNING_SECRE
 const headersContext = (id: string) => `evaluator:${id}:headers`;
 const secretContext = (id: string) => `evaluator:${id}:signing-secret`;
 
-export const sealHeaders = (box: SecretBox, id: string, headers: Record<string, string>): string => box.seal(JSON.stringify(headers), headersContext(id));
+export const sealHeaders = (box: SecretBox, id: string, headers: Record<string, string>): string =>
+  box.seal(JSON.stringify(headers), headersContext(id));
 
 export const sealSigningSecret = (box: SecretBox, id: string, secret: string): string => box.seal(secret, secretContext(id));
 

@@ -34,7 +34,8 @@ describe(EvaluatorStore.name, () => {
     const { signingSecret: _shownOnce, ...evaluator } = await store.create(projectId, s);
     return evaluator;
   };
-  const rawRow = async (id: string) => (await db.ds.query('SELECT headers, headers_sealed, signing_secret_sealed FROM evaluators WHERE id = $1', [id]))[0];
+  const rawRow = async (id: string) =>
+    (await db.ds.query('SELECT headers, headers_sealed, signing_secret_sealed FROM evaluators WHERE id = $1', [id]))[0];
   /** A row as a version before sealing stored it: header values in plaintext, no signing secret. */
   const plaintextRow = async (projectId: string, headers: Record<string, string>): Promise<string> => {
     const [{ id }] = await db.ds.query(
@@ -47,7 +48,13 @@ describe(EvaluatorStore.name, () => {
   it('stores an evaluator and reads it back as the domain shape, dates as ISO strings', async () => {
     const projectId = await newProject();
     const { signingSecret, ...created } = await store.create(projectId, settings());
-    expect(created).toEqual({ id: expect.any(String), projectId, ...settings(), createdAt: expect.any(String), updatedAt: created.createdAt });
+    expect(created).toEqual({
+      id: expect.any(String),
+      projectId,
+      ...settings(),
+      createdAt: expect.any(String),
+      updatedAt: created.createdAt,
+    });
     expect(signingSecret).toMatch(/^whsec_[A-Za-z0-9+/]{43}=$/);
     expect(new Date(created.createdAt).toISOString()).toBe(created.createdAt);
     expect(await stored(projectId, created.id)).toEqual(created);
@@ -74,7 +81,12 @@ describe(EvaluatorStore.name, () => {
   it('changes only the fields given, merges filter members, replaces headers and moves updatedAt', async () => {
     const projectId = await newProject();
     const created = await create(projectId, settings({ filter: { spanTypes: ['LLM', 'TOOL'], names: ['chat'], sampleRate: 1 } }));
-    const updated = await store.update(projectId, created.id, { timeoutMs: 2_000, filter: { sampleRate: 0.5 }, headers: { 'X-Key': 'k' }, enabled: false });
+    const updated = await store.update(projectId, created.id, {
+      timeoutMs: 2_000,
+      filter: { sampleRate: 0.5 },
+      headers: { 'X-Key': 'k' },
+      enabled: false,
+    });
     expect(updated).toEqual({
       ...created,
       timeoutMs: 2_000,
@@ -91,7 +103,10 @@ describe(EvaluatorStore.name, () => {
     const projectId = await newProject();
     await store.create(projectId, settings({ name: 'a' }));
     const b = await store.create(projectId, settings({ name: 'b' }));
-    await expect(store.update(projectId, b.id, { name: 'a' })).rejects.toMatchObject({ code: 'VALIDATION_ERROR', message: expect.stringMatching(/^name: an evaluator named "a"/) });
+    await expect(store.update(projectId, b.id, { name: 'a' })).rejects.toMatchObject({
+      code: 'VALIDATION_ERROR',
+      message: expect.stringMatching(/^name: an evaluator named "a"/),
+    });
     await expect(store.update(projectId, b.id, { name: 'b' })).resolves.toMatchObject({ name: 'b' });
   });
 
@@ -137,7 +152,10 @@ describe(EvaluatorStore.name, () => {
     const row = await rawRow(id);
     expect(row.headers).toBeNull();
     expect(row.headers_sealed).not.toContain('legacy');
-    expect(await store.secrets(id)).toEqual({ headers: { Authorization: 'Bearer legacy' }, signingSecret: expect.stringMatching(/^whsec_/) });
+    expect(await store.secrets(id)).toEqual({
+      headers: { Authorization: 'Bearer legacy' },
+      signingSecret: expect.stringMatching(/^whsec_/),
+    });
     // The worker finds it in plaintext too, if no API read it first.
     const unread = await plaintextRow(projectId, { 'X-Key': 'k' });
     expect(await store.secrets(unread)).toEqual({ headers: { 'X-Key': 'k' }, signingSecret: expect.stringMatching(/^whsec_/) });
@@ -151,7 +169,9 @@ describe(EvaluatorStore.name, () => {
     expect(await store.prepare()).toBe(0);
     // A wrong key is refused before it seals anything: a row still in plaintext stays readable with the right one.
     const waiting = await plaintextRow(projectId, { Authorization: 'Bearer meanwhile' });
-    await expect(new EvaluatorStore(db.ds, new SecretBox(randomBytes(32))).prepare()).rejects.toThrow(/SPANLOG_SECRET_KEY does not open the evaluator secrets stored in this database/);
+    await expect(new EvaluatorStore(db.ds, new SecretBox(randomBytes(32))).prepare()).rejects.toThrow(
+      /SPANLOG_SECRET_KEY does not open the evaluator secrets stored in this database/,
+    );
     expect(await rawRow(waiting)).toMatchObject({ headers: { Authorization: 'Bearer meanwhile' }, headers_sealed: null });
     expect(await store.prepare()).toBe(1);
   });

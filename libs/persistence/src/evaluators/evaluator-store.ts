@@ -1,9 +1,25 @@
 import { randomUUID } from 'node:crypto';
 import type { DataSource, EntityManager } from 'typeorm';
-import { type Evaluator, type EvaluatorFilter, type EvaluatorPatch, type EvaluatorSettings, type EvaluatorWithSecret, validationError } from '@app/domain';
+import {
+  type Evaluator,
+  type EvaluatorFilter,
+  type EvaluatorPatch,
+  type EvaluatorSettings,
+  type EvaluatorWithSecret,
+  validationError,
+} from '@app/domain';
 import { returnedRows } from '../query-result';
 import { type SecretBox, SecretBoxError } from '../secrets/secret-box';
-import { type EvaluatorSecrets, type StoredSecrets, isPlaintext, newSigningSecret, openHeaders, openSecrets, sealHeaders, sealSigningSecret } from './evaluator-secrets';
+import {
+  type EvaluatorSecrets,
+  type StoredSecrets,
+  isPlaintext,
+  newSigningSecret,
+  openHeaders,
+  openSecrets,
+  sealHeaders,
+  sealSigningSecret,
+} from './evaluator-secrets';
 
 interface EvaluatorRow extends StoredSecrets {
   project_id: string;
@@ -17,7 +33,8 @@ interface EvaluatorRow extends StoredSecrets {
   updated_at: Date;
 }
 
-const COLUMNS = 'id, project_id, name, url, headers, headers_sealed, signing_secret_sealed, timeout_ms, retries, filter, enabled, created_at, updated_at';
+const COLUMNS =
+  'id, project_id, name, url, headers, headers_sealed, signing_secret_sealed, timeout_ms, retries, filter, enabled, created_at, updated_at';
 /** The migration's UNIQUE (project_id, name), under the name Postgres gives it. */
 const UNIQUE_NAME = 'evaluators_project_id_name_key';
 const UNIQUE_VIOLATION = '23505';
@@ -42,7 +59,8 @@ async function uniqueName<T>(name: string | undefined, write: () => Promise<T>):
     return await write();
   } catch (err) {
     const { code, constraint } = err as { code?: string; constraint?: string };
-    if (code === UNIQUE_VIOLATION && constraint === UNIQUE_NAME) throw validationError(`name: an evaluator named "${name}" already exists in this project`);
+    if (code === UNIQUE_VIOLATION && constraint === UNIQUE_NAME)
+      throw validationError(`name: an evaluator named "${name}" already exists in this project`);
     throw err;
   }
 }
@@ -89,7 +107,10 @@ export class EvaluatorStore {
    */
   secrets(id: string): Promise<EvaluatorSecrets | null> {
     return this.db.transaction(async (m) => {
-      const select = () => m.query('SELECT id, headers, headers_sealed, signing_secret_sealed FROM evaluators WHERE id = $1', [id]) as Promise<StoredSecrets[]>;
+      const select = () =>
+        m.query('SELECT id, headers, headers_sealed, signing_secret_sealed FROM evaluators WHERE id = $1', [id]) as Promise<
+          StoredSecrets[]
+        >;
       let [row] = await select();
       if (row && isPlaintext(row)) {
         await this.sealPlaintext(m, { id });
@@ -107,7 +128,18 @@ export class EvaluatorStore {
       const [row]: EvaluatorRow[] = await this.db.query(
         `INSERT INTO evaluators (id, project_id, name, url, headers_sealed, signing_secret_sealed, timeout_ms, retries, filter, enabled)
          VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9::jsonb, $10) RETURNING ${COLUMNS}`,
-        [id, projectId, s.name, s.url, sealHeaders(this.box, id, s.headers), sealSigningSecret(this.box, id, signingSecret), s.timeoutMs, s.retries, JSON.stringify(s.filter), s.enabled],
+        [
+          id,
+          projectId,
+          s.name,
+          s.url,
+          sealHeaders(this.box, id, s.headers),
+          sealSigningSecret(this.box, id, signingSecret),
+          s.timeoutMs,
+          s.retries,
+          JSON.stringify(s.filter),
+          s.enabled,
+        ],
       );
       return { ...toEvaluator(this.box, row), signingSecret };
     });
@@ -190,17 +222,20 @@ export class EvaluatorStore {
    * seal each row once. Call inside a transaction.
    */
   private async sealPlaintext(m: EntityManager, where: { projectId: string } | { id: string } | null = null): Promise<number> {
-    const [filter, params]: [string, string[]] = !where ? ['', []] : 'id' in where ? ['AND id = $1', [where.id]] : ['AND project_id = $1', [where.projectId]];
+    const [filter, params]: [string, string[]] = !where
+      ? ['', []]
+      : 'id' in where
+        ? ['AND id = $1', [where.id]]
+        : ['AND project_id = $1', [where.projectId]];
     const rows: { id: string; headers: Record<string, string> }[] = await m.query(
       `SELECT id, headers FROM evaluators WHERE headers_sealed IS NULL ${filter} ORDER BY id FOR UPDATE`,
       params,
     );
     for (const row of rows) {
-      await m.query('UPDATE evaluators SET headers = NULL, headers_sealed = $2, signing_secret_sealed = coalesce(signing_secret_sealed, $3) WHERE id = $1', [
-        row.id,
-        sealHeaders(this.box, row.id, row.headers),
-        sealSigningSecret(this.box, row.id, newSigningSecret()),
-      ]);
+      await m.query(
+        'UPDATE evaluators SET headers = NULL, headers_sealed = $2, signing_secret_sealed = coalesce(signing_secret_sealed, $3) WHERE id = $1',
+        [row.id, sealHeaders(this.box, row.id, row.headers), sealSigningSecret(this.box, row.id, newSigningSecret())],
+      );
     }
     return rows.length;
   }

@@ -1,7 +1,14 @@
 import type { DataSource, EntityManager } from 'typeorm';
 import { type KeysetOrder, keyset } from '../keyset';
 import { returnedRows } from '../query-result';
-import { MONITOR_LIMITS, type MonitorComparison, type MonitorMetric, type MonitorSettings, type MonitorState, type StatsFilter } from '@app/domain';
+import {
+  MONITOR_LIMITS,
+  type MonitorComparison,
+  type MonitorMetric,
+  type MonitorSettings,
+  type MonitorState,
+  type StatsFilter,
+} from '@app/domain';
 
 /** A monitor as the RPC answers it. */
 export interface Monitor extends MonitorSettings {
@@ -83,7 +90,19 @@ const SAME_RULE = `(m.metric, m.score_name, m.filter_model, m.filter_span_type, 
 /** Times to the millisecond, so that `updatedAt` as answered compares equal to the stored one. */
 const NOW_MS = `date_trunc('milliseconds', now())`;
 
-const settingsParams = (s: MonitorSettings) => [s.name, s.metric, s.scoreName, s.filter.model ?? null, s.filter.spanType ?? null, s.filter.traceName ?? null, s.windowSeconds, s.comparison, s.threshold, s.enabled, s.filter.operation ?? null];
+const settingsParams = (s: MonitorSettings) => [
+  s.name,
+  s.metric,
+  s.scoreName,
+  s.filter.model ?? null,
+  s.filter.spanType ?? null,
+  s.filter.traceName ?? null,
+  s.windowSeconds,
+  s.comparison,
+  s.threshold,
+  s.enabled,
+  s.filter.operation ?? null,
+];
 
 /** The project already has as many monitors as it may. */
 export class MonitorLimitError extends Error {}
@@ -135,7 +154,9 @@ export class MonitorStore {
   }
 
   async list(projectId: string): Promise<Monitor[]> {
-    const rows: MonitorRow[] = await this.db.query(`SELECT ${COLUMNS} FROM monitors WHERE project_id = $1 ORDER BY created_at, id`, [projectId]);
+    const rows: MonitorRow[] = await this.db.query(`SELECT ${COLUMNS} FROM monitors WHERE project_id = $1 ORDER BY created_at, id`, [
+      projectId,
+    ]);
     return rows.map(toMonitor);
   }
 
@@ -161,7 +182,9 @@ export class MonitorStore {
               state = CASE WHEN n.enabled AND ${SAME_RULE} THEN m.state END,
               value = CASE WHEN n.enabled AND ${SAME_RULE} THEN m.value END
          FROM new n
-        WHERE m.project_id = $1 AND m.id = $2 RETURNING ${COLUMNS.split(',').map((c) => `m.${c.trim()}`).join(', ')}`,
+        WHERE m.project_id = $1 AND m.id = $2 RETURNING ${COLUMNS.split(',')
+          .map((c) => `m.${c.trim()}`)
+          .join(', ')}`,
       [projectId, id, ...settingsParams(s)],
     );
     const [row] = returnedRows<MonitorRow>(result);
@@ -169,19 +192,30 @@ export class MonitorStore {
   }
 
   async delete(projectId: string, id: string): Promise<boolean> {
-    return returnedRows(await this.db.query('DELETE FROM monitors WHERE project_id = $1 AND id = $2 RETURNING id', [projectId, id])).length > 0;
+    return (
+      returnedRows(await this.db.query('DELETE FROM monitors WHERE project_id = $1 AND id = $2 RETURNING id', [projectId, id])).length > 0
+    );
   }
 
   /** State changes newest first, a page at a time; the cursor is the last entry's id. */
   async history(monitorId: string, before: string | null, limit: number): Promise<{ entries: (MonitorHistoryEntry & { id: string })[] }> {
     const params: unknown[] = [monitorId];
     const page = keyset(HISTORY_ORDER, before === null ? null : [before], limit, params);
-    const rows: { id: string; at: Date; state: MonitorState; previous_state: MonitorState | null; value: number | null; threshold: number; comparison: MonitorComparison; window_start: Date; window_end: Date }[] =
-      await this.db.query(
-        `SELECT id::text AS id, at, state, previous_state, value, threshold, comparison, window_start, window_end FROM monitor_history
+    const rows: {
+      id: string;
+      at: Date;
+      state: MonitorState;
+      previous_state: MonitorState | null;
+      value: number | null;
+      threshold: number;
+      comparison: MonitorComparison;
+      window_start: Date;
+      window_end: Date;
+    }[] = await this.db.query(
+      `SELECT id::text AS id, at, state, previous_state, value, threshold, comparison, window_start, window_end FROM monitor_history
           WHERE monitor_id = $1 AND ${page.after} ORDER BY ${page.orderBy} ${page.limit}`,
-        params,
-      );
+      params,
+    );
     return {
       entries: rows.map((r) => ({
         id: r.id,
@@ -200,7 +234,9 @@ export class MonitorStore {
   /** Every enabled monitor with its project's organization, for an evaluation round. */
   async enabled(): Promise<(Monitor & { orgId: string })[]> {
     const rows: (MonitorRow & { org_id: string })[] = await this.db.query(
-      `SELECT ${COLUMNS.split(',').map((c) => `m.${c.trim()}`).join(', ')}, p.org_id FROM monitors m JOIN projects p ON p.id = m.project_id WHERE m.enabled ORDER BY m.project_id, m.id`,
+      `SELECT ${COLUMNS.split(',')
+        .map((c) => `m.${c.trim()}`)
+        .join(', ')}, p.org_id FROM monitors m JOIN projects p ON p.id = m.project_id WHERE m.enabled ORDER BY m.project_id, m.id`,
     );
     return rows.map((r) => ({ ...toMonitor(r), orgId: r.org_id }));
   }
@@ -254,7 +290,9 @@ export class MonitorStore {
    * by Postgres' clock; null when none is enabled. No monitor named: metrics carry no tenant ids.
    */
   async oldestEvaluationAge(): Promise<number | null> {
-    const [row]: { seconds: number | null }[] = await this.db.query('SELECT max(extract(epoch FROM now() - coalesce(evaluated_at, created_at)))::float8 AS seconds FROM monitors WHERE enabled');
+    const [row]: { seconds: number | null }[] = await this.db.query(
+      'SELECT max(extract(epoch FROM now() - coalesce(evaluated_at, created_at)))::float8 AS seconds FROM monitors WHERE enabled',
+    );
     return row?.seconds ?? null;
   }
 

@@ -6,7 +6,14 @@ import { PromptTemplateStore } from './prompt-template-store';
 
 const KEY = randomUUID();
 
-const input = (name: string, over: Partial<PromptVersionInput> = {}): PromptVersionInput => ({ name, template: `text of ${name}`, labels: [], config: {}, commitMessage: null, ...over });
+const input = (name: string, over: Partial<PromptVersionInput> = {}): PromptVersionInput => ({
+  name,
+  template: `text of ${name}`,
+  labels: [],
+  config: {},
+  commitMessage: null,
+  ...over,
+});
 
 describe(PromptTemplateStore.name, () => {
   const db = useTestDatabase();
@@ -21,9 +28,14 @@ describe(PromptTemplateStore.name, () => {
 
   it('numbers concurrent pushes of one name 1..n in commit order, over several connections', async () => {
     const project = await newProject();
-    const pushed = await Promise.all(Array.from({ length: 12 }, (_, i) => store.push(project, input('busy', { commitMessage: `push ${i}` }), KEY)));
+    const pushed = await Promise.all(
+      Array.from({ length: 12 }, (_, i) => store.push(project, input('busy', { commitMessage: `push ${i}` }), KEY)),
+    );
     expect(pushed.map((p) => p.version.version).sort((a, b) => a - b)).toEqual(Array.from({ length: 12 }, (_, i) => i + 1));
-    const rows: { version: number; created_at: Date }[] = await db.ds.query('SELECT version, created_at FROM prompt_versions WHERE project_id = $1 ORDER BY version', [project]);
+    const rows: { version: number; created_at: Date }[] = await db.ds.query(
+      'SELECT version, created_at FROM prompt_versions WHERE project_id = $1 ORDER BY version',
+      [project],
+    );
     expect(rows.map((r) => r.created_at.getTime())).toEqual([...rows.map((r) => r.created_at.getTime())].sort((a, b) => a - b));
   });
 
@@ -45,8 +57,14 @@ describe(PromptTemplateStore.name, () => {
     const second = await store.push(project, input('greet', { labels: ['staging'] }), KEY);
     expect(second.labelMoves).toEqual([{ label: 'staging', fromVersion: 1 }]);
     expect(second.version.labels).toEqual(['staging']);
-    expect(await store.resolve(project, 'greet', { by: 'version', version: 1 })).toMatchObject({ version: { version: 1, labels: ['production'] }, isLatest: false });
-    expect(await store.resolve(project, 'greet', { by: 'label', label: 'staging' })).toMatchObject({ version: { version: 2, labels: ['staging'] }, isLatest: true });
+    expect(await store.resolve(project, 'greet', { by: 'version', version: 1 })).toMatchObject({
+      version: { version: 1, labels: ['production'] },
+      isLatest: false,
+    });
+    expect(await store.resolve(project, 'greet', { by: 'label', label: 'staging' })).toMatchObject({
+      version: { version: 2, labels: ['staging'] },
+      isLatest: true,
+    });
   });
 
   it('resolves production by default when a version has it, else the newest; null when nothing matches', async () => {
@@ -69,8 +87,16 @@ describe(PromptTemplateStore.name, () => {
       { role: 'system', content: 'Be brief.' },
       { role: 'user', content: '{{question}} — ünïcode 😀' },
     ];
-    await store.push(project, input('chat', { template: chat, config: { model: 'm', nested: { t: [1, 0.5] } }, commitMessage: 'first' }), KEY);
-    expect((await store.resolve(project, 'chat', { by: 'default' }))?.version).toMatchObject({ template: chat, config: { model: 'm', nested: { t: [1, 0.5] } }, commitMessage: 'first' });
+    await store.push(
+      project,
+      input('chat', { template: chat, config: { model: 'm', nested: { t: [1, 0.5] } }, commitMessage: 'first' }),
+      KEY,
+    );
+    expect((await store.resolve(project, 'chat', { by: 'default' }))?.version).toMatchObject({
+      template: chat,
+      config: { model: 'm', nested: { t: [1, 0.5] } },
+      commitMessage: 'first',
+    });
   });
 
   it('lists names in byte order a page at a time, with their labels and latest', async () => {

@@ -109,7 +109,12 @@ export class PromptTemplateStore {
     });
   }
 
-  private async insertNextVersion(tx: EntityManager, projectId: string, input: PromptVersionInput, apiKeyId: string): Promise<Omit<VersionRow, 'labels'>> {
+  private async insertNextVersion(
+    tx: EntityManager,
+    projectId: string,
+    input: PromptVersionInput,
+    apiKeyId: string,
+  ): Promise<Omit<VersionRow, 'labels'>> {
     for (let attempt = 0; attempt < PROMPT_TEMPLATE_LIMITS.pushAttempts; attempt++) {
       // clock_timestamp(): a push that waited is created after the one it waited for, not at its transaction's start.
       const [row]: Omit<VersionRow, 'labels'>[] = await tx.query(
@@ -154,7 +159,12 @@ export class PromptTemplateStore {
         ORDER BY n.name`,
       params,
     );
-    return rows.map((r) => ({ name: r.name, latestVersion: r.latest_version, labels: resolvedLabels(r.labels, true), updatedAt: r.updated_at.toISOString() }));
+    return rows.map((r) => ({
+      name: r.name,
+      latestVersion: r.latest_version,
+      labels: resolvedLabels(r.labels, true),
+      updatedAt: r.updated_at.toISOString(),
+    }));
   }
 
   /** A page of one name's versions, newest first, below `before` when given; each with its stored labels and `latest` on the newest. */

@@ -17,7 +17,10 @@ export class RetentionQueries {
 
   /** Up to `limit` of the project's traces created before `cutoff`, oldest first. */
   async tracesCreatedBefore(projectId: string, cutoff: Date, limit: number): Promise<string[]> {
-    const rows: { id: string }[] = await this.db.query('SELECT id FROM traces WHERE project_id = $1 AND created_at < $2 ORDER BY created_at, id LIMIT $3', [projectId, cutoff.toISOString(), limit]);
+    const rows: { id: string }[] = await this.db.query(
+      'SELECT id FROM traces WHERE project_id = $1 AND created_at < $2 ORDER BY created_at, id LIMIT $3',
+      [projectId, cutoff.toISOString(), limit],
+    );
     return rows.map((r) => r.id);
   }
 

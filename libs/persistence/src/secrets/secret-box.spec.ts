@@ -32,6 +32,7 @@ describe(SecretBox.name, () => {
         expect(() => box.open(changed, 'evaluator:1:headers')).toThrow(SecretBoxError);
       }),
     );
-    for (const notSealed of ['', 'plain', 'v2.a.b.c', 'v1.a.b', `${sealed}.x`]) expect(() => box.open(notSealed, 'evaluator:1:headers')).toThrow(SecretBoxError);
+    for (const notSealed of ['', 'plain', 'v2.a.b.c', 'v1.a.b', `${sealed}.x`])
+      expect(() => box.open(notSealed, 'evaluator:1:headers')).toThrow(SecretBoxError);
   });
 });

@@ -31,7 +31,9 @@ export class SecretBox {
     const iv = randomBytes(IV_BYTES);
     const cipher = createCipheriv('aes-256-gcm', this.key, iv).setAAD(Buffer.from(context, 'utf8'));
     const ciphertext = Buffer.concat([cipher.update(plaintext, 'utf8'), cipher.final()]);
-    return [VERSION, iv, ciphertext, cipher.getAuthTag()].map((part) => (typeof part === 'string' ? part : part.toString('base64url'))).join('.');
+    return [VERSION, iv, ciphertext, cipher.getAuthTag()]
+      .map((part) => (typeof part === 'string' ? part : part.toString('base64url')))
+      .join('.');
   }
 
   /** The plaintext of a sealed value; throws SecretBoxError when it is not one, was changed, or was sealed under another key or context. */
@@ -41,7 +43,8 @@ export class SecretBox {
       throw new SecretBoxError(`not a sealed value of version ${VERSION}`);
     }
     const [ivBytes, ciphertextBytes, tagBytes] = [iv, ciphertext, tag].map(canonicalBase64Url);
-    if (ivBytes?.length !== IV_BYTES || !ciphertextBytes || tagBytes?.length !== TAG_BYTES) throw new SecretBoxError('not a sealed value: bad encoding, IV or tag');
+    if (ivBytes?.length !== IV_BYTES || !ciphertextBytes || tagBytes?.length !== TAG_BYTES)
+      throw new SecretBoxError('not a sealed value: bad encoding, IV or tag');
     try {
       const decipher = createDecipheriv('aes-256-gcm', this.key, ivBytes).setAAD(Buffer.from(context, 'utf8')).setAuthTag(tagBytes);
       return Buffer.concat([decipher.update(ciphertextBytes), decipher.final()]).toString('utf8');

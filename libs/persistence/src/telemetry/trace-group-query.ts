@@ -37,9 +37,20 @@ export type SessionTraceRow = TraceRow & { cursor_ts: string };
 
 const GROUP_USERS_SHOWN = 5;
 /** Groups, the most recently active first: last trace time, then key, descending. */
-const groupOrder = (col: string): KeysetOrder => ({ columns: [{ sql: 'max(t."timestamp")', type: 'timestamptz' }, { sql: `t.${col}`, type: 'text' }], descending: true });
+const groupOrder = (col: string): KeysetOrder => ({
+  columns: [
+    { sql: 'max(t."timestamp")', type: 'timestamptz' },
+    { sql: `t.${col}`, type: 'text' },
+  ],
+  descending: true,
+});
 /** A session's traces in time order, then id. */
-const SESSION_TRACES_ORDER: KeysetOrder = { columns: [{ sql: 't."timestamp"', type: 'timestamptz' }, { sql: 't.id', type: 'uuid' }] };
+const SESSION_TRACES_ORDER: KeysetOrder = {
+  columns: [
+    { sql: 't."timestamp"', type: 'timestamptz' },
+    { sql: 't.id', type: 'uuid' },
+  ],
+};
 const MICRO_ISO = (expr: string) => `to_char(${expr} AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"')`;
 
 /**
@@ -91,12 +102,16 @@ export class TraceGroupQueries {
              FROM traces t2 JOIN spans s ON s.project_id = t2.project_id AND s.trace_id = t2.id
             WHERE t2.project_id = $1 AND t2.${col} = g.key
          ) a ON true
-         ${kind === 'session' ? `LEFT JOIN LATERAL (
+         ${
+           kind === 'session'
+             ? `LEFT JOIN LATERAL (
            SELECT array_agg(d.user_id ORDER BY d.user_id) AS user_ids
              FROM (SELECT DISTINCT t3.user_id FROM traces t3
                     WHERE t3.project_id = $1 AND t3.session_id = g.key AND t3.user_id IS NOT NULL
                     ORDER BY t3.user_id LIMIT ${GROUP_USERS_SHOWN}) d
-         ) u ON true` : ''}
+         ) u ON true`
+             : ''
+         }
         ORDER BY g.last_ts DESC, g.key DESC`,
       params,
     );

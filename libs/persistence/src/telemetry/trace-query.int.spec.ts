@@ -15,11 +15,21 @@ describe(TraceQueries.name, () => {
   const projectId = randomUUID();
 
   const trace = (id: string, timestamp: string): TraceDelta => ({
-    projectId, id, otelTraceId: null, externalId: null, createdAt: AT, firstEventTime: AT, minSpanStart: null,
+    projectId,
+    id,
+    otelTraceId: null,
+    externalId: null,
+    createdAt: AT,
+    firstEventTime: AT,
+    minSpanStart: null,
     ...stamped({ name: 'stored before the range checks', timestamp }, versionOf(AT, 'e')),
   });
   const span = (traceId: string, values: Partial<SpanFields>): SpanDelta => ({
-    projectId, id: randomUUID(), otelSpanId: null, externalId: null, createdAt: AT,
+    projectId,
+    id: randomUUID(),
+    otelSpanId: null,
+    externalId: null,
+    createdAt: AT,
     ...stamped({ traceId, name: 'llm', startTime: FAR, ...values }, versionOf(AT, 'e')),
   });
   const store = (traceId: string, timestamp: string, spans: Partial<SpanFields>[], input?: string) =>
@@ -51,7 +61,7 @@ describe(TraceQueries.name, () => {
     expect((await queries.spansOf(projectId, huge)).map((s) => s.cost)).toEqual([Number.MAX_VALUE, Number.MAX_VALUE]);
   });
 
-  it('pages a trace\'s spans by start then id in Postgres, a span without a start last, fields over the bound left out and named', async () => {
+  it("pages a trace's spans by start then id in Postgres, a span without a start last, fields over the bound left out and named", async () => {
     const id = randomUUID();
     const big = 'x'.repeat(5_000);
     await store(id, AT, [
@@ -79,7 +89,7 @@ describe(TraceQueries.name, () => {
     expect(whole?.name).toBe('a');
   });
 
-  it('leaves a list page\'s large trace input out, naming its size, and keeps it for the single read', async () => {
+  it("leaves a list page's large trace input out, naming its size, and keeps it for the single read", async () => {
     const id = randomUUID();
     await store(id, '2026-01-02T00:00:00.000Z', [], 'y'.repeat(2_000));
     const [row] = await queries.list({ projectId, ids: [id], limit: 1, fieldBytes: 1_000 });

@@ -106,7 +106,8 @@ const CUTTABLE_TRACE_FIELDS = ['input', 'output', 'metadata'] as const;
  * `truncated` (a list page of 100 traces must not carry 100 inputs of 5 MB).
  */
 export function traceSelect(cutAbove: string | null): string {
-  const field = (c: string) => (cutAbove ? `CASE WHEN octet_length(t.${c}::text) > ${cutAbove} THEN NULL ELSE t.${c} END AS ${c}` : `t.${c}`);
+  const field = (c: string) =>
+    cutAbove ? `CASE WHEN octet_length(t.${c}::text) > ${cutAbove} THEN NULL ELSE t.${c} END AS ${c}` : `t.${c}`;
   const truncated = cutAbove
     ? `jsonb_strip_nulls(jsonb_build_object(${CUTTABLE_TRACE_FIELDS.map((c) => `'${c}', CASE WHEN octet_length(t.${c}::text) > ${cutAbove} THEN octet_length(t.${c}::text) END`).join(', ')}))`
     : `'{}'::jsonb`;
@@ -166,9 +167,21 @@ const SPAN_COLUMNS = `${FIXED_SPAN_COLUMNS}, ${CUTTABLE_SPAN_FIELDS.map(([column
 const SPAN_FIELD_SIZES = `CROSS JOIN LATERAL (SELECT ${CUTTABLE_SPAN_FIELDS.map(([column, , value]) => `octet_length(${value}::text) AS ${column}`).join(', ')}) z`;
 
 /** The trace list's order: newest first (`traces_project_timestamp_idx`). */
-const TRACE_LIST_ORDER: KeysetOrder = { columns: [{ sql: 't."timestamp"', type: 'timestamptz' }, { sql: 't.id', type: 'uuid' }], descending: true };
+const TRACE_LIST_ORDER: KeysetOrder = {
+  columns: [
+    { sql: 't."timestamp"', type: 'timestamptz' },
+    { sql: 't.id', type: 'uuid' },
+  ],
+  descending: true,
+};
 /** A trace's spans and scores: by time, null last, then id (the index on the trace's times serves it). */
-const spanOrder = (time: string): KeysetOrder => ({ columns: [{ sql: time, type: 'timestamptz' }, { sql: 'id', type: 'uuid' }], nullsLast: true });
+const spanOrder = (time: string): KeysetOrder => ({
+  columns: [
+    { sql: time, type: 'timestamptz' },
+    { sql: 'id', type: 'uuid' },
+  ],
+  nullsLast: true,
+});
 const SPAN_PAGE_ORDER = spanOrder('start_time');
 const SCORE_PAGE_ORDER = spanOrder('"timestamp"');
 
@@ -205,7 +218,12 @@ export class TraceQueries {
     if (f.ids) add((p) => `t.id = ANY(${p}::uuid[])`, f.ids);
     // Any case: a name is free text (docs/dashboard.md "Trace list filters").
     // The index holds the name's prefix only (migration TraceNameLowerIndex): it finds the rows, the whole name decides.
-    if (f.name !== undefined) add((p) => `left(lower(t.name), ${TRACE_NAME_INDEX_PREFIX}) = left(lower(${p}), ${TRACE_NAME_INDEX_PREFIX}) AND lower(t.name) = lower(${p})`, f.name);
+    if (f.name !== undefined)
+      add(
+        (p) =>
+          `left(lower(t.name), ${TRACE_NAME_INDEX_PREFIX}) = left(lower(${p}), ${TRACE_NAME_INDEX_PREFIX}) AND lower(t.name) = lower(${p})`,
+        f.name,
+      );
     if (f.tags?.length) add((p) => `t.tags @> ${p}::text[]`, f.tags);
     if (f.userId !== undefined) add((p) => `t.user_id = ${p}`, f.userId);
     if (f.sessionId !== undefined) add((p) => `t.session_id = ${p}`, f.sessionId);
@@ -219,7 +237,11 @@ export class TraceQueries {
       add((p) => `EXISTS (SELECT 1 FROM spans s WHERE s.project_id = t.project_id AND s.trace_id = t.id AND s.model = ${p})`, f.model);
     }
     if (f.operation !== undefined) {
-      add((p) => `EXISTS (SELECT 1 FROM spans s WHERE s.project_id = t.project_id AND s.trace_id = t.id AND lower(s.operation) = lower(${p}))`, f.operation);
+      add(
+        (p) =>
+          `EXISTS (SELECT 1 FROM spans s WHERE s.project_id = t.project_id AND s.trace_id = t.id AND lower(s.operation) = lower(${p}))`,
+        f.operation,
+      );
     }
     if (f.score) {
       const conditions = ['c.project_id = t.project_id', 'c.trace_id = t.id'];
@@ -233,7 +255,10 @@ export class TraceQueries {
       where.push(`EXISTS (SELECT 1 FROM scores c WHERE ${conditions.join(' AND ')})`);
     }
     const page = keyset(TRACE_LIST_ORDER, f.after, f.limit, params);
-    return this.db.query(`${traceSelect('$2::int')} WHERE ${where.join(' AND ')} AND ${page.after} ORDER BY ${page.orderBy} ${page.limit}`, params);
+    return this.db.query(
+      `${traceSelect('$2::int')} WHERE ${where.join(' AND ')} AND ${page.after} ORDER BY ${page.orderBy} ${page.limit}`,
+      params,
+    );
   }
 
   /**
@@ -241,7 +266,13 @@ export class TraceQueries {
    * timestamp index's first rows, so bounded at any size): newest use first, then most used.
    * `contains` is lower case, matched anywhere in the value.
    */
-  async recentTraceValues(projectId: string, column: TraceValueColumn, contains: string | undefined, recent: number, limit: number): Promise<string[]> {
+  async recentTraceValues(
+    projectId: string,
+    column: TraceValueColumn,
+    contains: string | undefined,
+    recent: number,
+    limit: number,
+  ): Promise<string[]> {
     const value = column === 'tags' ? 'unnest(r.v)' : 'r.v';
     const rows: { value: string }[] = await this.db.query(
       `SELECT x.value FROM (
@@ -257,7 +288,13 @@ export class TraceQueries {
   }
 
   /** A span dimension's known values from the 5-minute span stats since `since` (ISO): newest bucket first, then most calls. */
-  async statsSpanValues(projectId: string, column: 'span_type' | 'model' | 'operation', contains: string | undefined, since: string, limit: number): Promise<string[]> {
+  async statsSpanValues(
+    projectId: string,
+    column: 'span_type' | 'model' | 'operation',
+    contains: string | undefined,
+    since: string,
+    limit: number,
+  ): Promise<string[]> {
     const rows: { value: string }[] = await this.db.query(
       `SELECT ${column} AS value FROM span_stats_5m
         WHERE project_id = $1 AND bucket >= $2::timestamptz AND ${column} <> '' AND ($3::text IS NULL OR strpos(lower(${column}), $3) > 0)
@@ -278,7 +315,10 @@ export class TraceQueries {
 
   /** Every span of a trace, unbounded: only for tests of what the projection stored; the API pages with spanPageKeys. */
   spansOf(projectId: string, traceId: string): Promise<SpanRow[]> {
-    return this.db.query(`SELECT ${SPAN_COLUMNS} FROM spans s WHERE s.project_id = $1 AND s.trace_id = $2 ORDER BY s.start_time NULLS LAST, s.id`, [projectId, traceId]);
+    return this.db.query(
+      `SELECT ${SPAN_COLUMNS} FROM spans s WHERE s.project_id = $1 AND s.trace_id = $2 ORDER BY s.start_time NULLS LAST, s.id`,
+      [projectId, traceId],
+    );
   }
 
   /** Every score of a trace, unbounded: as spansOf. */
@@ -296,7 +336,14 @@ export class TraceQueries {
    * weighs: keys first (LIMIT in Postgres, through the index on the trace's start times), then
    * the sizes of those rows only.
    */
-  spanPageKeys(projectId: string, traceId: string, after: RowPosition | undefined, take: number, fieldBytes: number, rowBytes: number): Promise<SizedKeyRow[]> {
+  spanPageKeys(
+    projectId: string,
+    traceId: string,
+    after: RowPosition | undefined,
+    take: number,
+    fieldBytes: number,
+    rowBytes: number,
+  ): Promise<SizedKeyRow[]> {
     const params: unknown[] = [projectId, traceId, fieldBytes, rowBytes];
     const page = keyset(SPAN_PAGE_ORDER, after, take, params);
     const shown = CUTTABLE_SPAN_FIELDS.map(([column]) => `CASE WHEN z.${column} > $3 THEN 0 ELSE coalesce(z.${column}, 0) END`).join(' + ');
@@ -313,7 +360,9 @@ export class TraceQueries {
 
   /** Spans of a trace by id, in page order, every field larger than `fieldBytes` left out and named in `truncated`. */
   spansByIds(projectId: string, traceId: string, ids: string[], fieldBytes: number): Promise<SpanPageRow[]> {
-    const kept = CUTTABLE_SPAN_FIELDS.map(([column, , value]) => `CASE WHEN z.${column} > $4 THEN NULL ELSE ${value} END AS ${column}`).join(', ');
+    const kept = CUTTABLE_SPAN_FIELDS.map(
+      ([column, , value]) => `CASE WHEN z.${column} > $4 THEN NULL ELSE ${value} END AS ${column}`,
+    ).join(', ');
     const cut = CUTTABLE_SPAN_FIELDS.map(([column, name]) => `'${name}', CASE WHEN z.${column} > $4 THEN z.${column} END`).join(', ');
     return this.db.query(
       `SELECT ${FIXED_SPAN_COLUMNS}, ${kept}, jsonb_strip_nulls(jsonb_build_object(${cut})) AS truncated
@@ -326,16 +375,21 @@ export class TraceQueries {
 
   /** One span of a trace, whole. */
   async spanOf(projectId: string, traceId: string, ids: string[]): Promise<SpanRow | null> {
-    const rows: SpanRow[] = await this.db.query(`SELECT ${SPAN_COLUMNS} FROM spans s WHERE s.project_id = $1 AND s.trace_id = $2 AND s.id = ANY($3::uuid[]) ORDER BY s.id LIMIT 1`, [
-      projectId,
-      traceId,
-      ids,
-    ]);
+    const rows: SpanRow[] = await this.db.query(
+      `SELECT ${SPAN_COLUMNS} FROM spans s WHERE s.project_id = $1 AND s.trace_id = $2 AND s.id = ANY($3::uuid[]) ORDER BY s.id LIMIT 1`,
+      [projectId, traceId, ids],
+    );
     return rows[0] ?? null;
   }
 
   /** As spanPageKeys, for a trace's scores by time then id (a score is at most one scores request, so none is cut). */
-  scorePageKeys(projectId: string, traceId: string, after: RowPosition | undefined, take: number, rowBytes: number): Promise<SizedKeyRow[]> {
+  scorePageKeys(
+    projectId: string,
+    traceId: string,
+    after: RowPosition | undefined,
+    take: number,
+    rowBytes: number,
+  ): Promise<SizedKeyRow[]> {
     const params: unknown[] = [projectId, traceId, rowBytes];
     const page = keyset(SCORE_PAGE_ORDER, after, take, params);
     return this.db.query(
@@ -360,7 +414,10 @@ export class TraceQueries {
   }
 
   async scoreCount(projectId: string, traceId: string): Promise<number> {
-    const [row] = (await this.db.query(`SELECT count(*)::int AS n FROM scores WHERE project_id = $1 AND trace_id = $2`, [projectId, traceId])) as { n: number }[];
+    const [row] = (await this.db.query(`SELECT count(*)::int AS n FROM scores WHERE project_id = $1 AND trace_id = $2`, [
+      projectId,
+      traceId,
+    ])) as { n: number }[];
     return row.n;
   }
 

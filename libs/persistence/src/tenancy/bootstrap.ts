@@ -40,7 +40,8 @@ export async function bootstrapTenant(db: DataSource, input: BootstrapInput): Pr
     const org = owned ?? (await repo.createOrg(user.id, input.orgName));
     if (!org) throw new Error(`organization "${input.orgName}" could not be created`);
     if (input.plan && org.plan !== input.plan) await repo.setPlan(org.id, input.plan);
-    const project = (await repo.projectsOf(org.id)).find((p) => p.name === input.projectName) ?? (await repo.createProject(org.id, input.projectName));
+    const project =
+      (await repo.projectsOf(org.id)).find((p) => p.name === input.projectName) ?? (await repo.createProject(org.id, input.projectName));
     if (!project) throw new Error(`project "${input.projectName}" could not be created`);
     const key = await repo.createApiKey(project.id, input.keyName ?? 'bootstrap', user.id);
     if (!key) throw new Error(`an API key could not be made for project "${input.projectName}"`);

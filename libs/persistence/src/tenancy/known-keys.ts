@@ -53,7 +53,9 @@ export class KnownKeys {
   private async read(): Promise<void> {
     const generation = this.cache.changesSeen();
     const startedAt = this.now();
-    const rows: { prefix: string }[] = await this.db.query(`SELECT left(key_hash, ${HASH_PREFIX_LENGTH}) AS prefix FROM api_keys WHERE revoked_at IS NULL`);
+    const rows: { prefix: string }[] = await this.db.query(
+      `SELECT left(key_hash, ${HASH_PREFIX_LENGTH}) AS prefix FROM api_keys WHERE revoked_at IS NULL`,
+    );
     this.prefixes = new Set(rows.map((r) => r.prefix));
     this.loadedGeneration = generation;
     this.loadedAt = startedAt;

@@ -24,9 +24,15 @@ describe(LoginFailuresStore.name, () => {
     const t0 = Date.now();
     for (let i = 0; i < LOGIN_THROTTLE.freeFailures; i++) expect((await store.admit(key, t0)).admitted).toBe(true);
     expect(await store.admit(key, t0 + 10)).toEqual({ admitted: false, retryAfterMs: LOGIN_THROTTLE.firstLockMs - 10 });
-    expect(await store.admit(key, t0 + LOGIN_THROTTLE.firstLockMs)).toMatchObject({ admitted: true, next: { failures: LOGIN_THROTTLE.freeFailures + 1 } });
+    expect(await store.admit(key, t0 + LOGIN_THROTTLE.firstLockMs)).toMatchObject({
+      admitted: true,
+      next: { failures: LOGIN_THROTTLE.freeFailures + 1 },
+    });
     await store.clear(key);
-    expect(await store.admit(key, t0 + LOGIN_THROTTLE.firstLockMs + 1)).toMatchObject({ admitted: true, next: { failures: 1, lockedUntilMs: null } });
+    expect(await store.admit(key, t0 + LOGIN_THROTTLE.firstLockMs + 1)).toMatchObject({
+      admitted: true,
+      next: { failures: 1, lockedUntilMs: null },
+    });
   });
 
   it('forgets accounts whose last failure left the window', async () => {
@@ -34,6 +40,8 @@ describe(LoginFailuresStore.name, () => {
     await store.admit(loginAccountKey('old@spanlog.test'), now - LOGIN_THROTTLE.windowMs - 1_000);
     await store.admit(loginAccountKey('recent@spanlog.test'), now);
     expect(await store.forgetBefore(now, LOGIN_THROTTLE.windowMs)).toBe(1);
-    expect(await db.ds.query('SELECT 1 FROM login_failures WHERE account_key = $1', [loginAccountKey('recent@spanlog.test')])).toHaveLength(1);
+    expect(await db.ds.query('SELECT 1 FROM login_failures WHERE account_key = $1', [loginAccountKey('recent@spanlog.test')])).toHaveLength(
+      1,
+    );
   });
 });

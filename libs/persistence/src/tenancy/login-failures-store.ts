@@ -13,7 +13,10 @@ export class LoginFailuresStore {
   async admit(accountKey: string, nowMs: number): Promise<LoginAdmission> {
     return this.db.transaction(async (m) => {
       // A row to lock even on the account's first attempt; failures 0 reads as no history.
-      await m.query(`INSERT INTO login_failures (account_key, failures, last_failure_at) VALUES ($1, 0, to_timestamp(0)) ON CONFLICT DO NOTHING`, [accountKey]);
+      await m.query(
+        `INSERT INTO login_failures (account_key, failures, last_failure_at) VALUES ($1, 0, to_timestamp(0)) ON CONFLICT DO NOTHING`,
+        [accountKey],
+      );
       const [row]: LoginFailures[] = await m.query(
         `SELECT failures, (extract(epoch FROM last_failure_at) * 1000)::float8 AS "lastFailureAtMs", (extract(epoch FROM locked_until) * 1000)::float8 AS "lockedUntilMs"
            FROM login_failures WHERE account_key = $1 FOR UPDATE`,
@@ -38,7 +41,9 @@ export class LoginFailuresStore {
 
   /** Forgets accounts whose last failure is older than `windowMs`: they count from zero anyway. */
   async forgetBefore(nowMs: number, windowMs: number): Promise<number> {
-    const rows = await this.db.query('DELETE FROM login_failures WHERE last_failure_at < to_timestamp($1::float8 / 1000) RETURNING 1', [nowMs - windowMs]);
+    const rows = await this.db.query('DELETE FROM login_failures WHERE last_failure_at < to_timestamp($1::float8 / 1000) RETURNING 1', [
+      nowMs - windowMs,
+    ]);
     return affectedRows(rows);
   }
 }

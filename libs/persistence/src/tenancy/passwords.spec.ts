@@ -49,7 +49,12 @@ describe(PasswordVerifier.name, () => {
         });
       });
     const bounded = new PasswordVerifier({ concurrent: 1, queued: 2 }, check);
-    const outcomes = Array.from({ length: 5 }, () => bounded.verify(stored, 'whatever').then((ok) => ({ ok }), (err: unknown) => ({ err })));
+    const outcomes = Array.from({ length: 5 }, () =>
+      bounded.verify(stored, 'whatever').then(
+        (ok) => ({ ok }),
+        (err: unknown) => ({ err }),
+      ),
+    );
     // Let the first check start and the refusals settle.
     await new Promise((resolve) => setImmediate(resolve));
     while (pending.length) {

@@ -28,7 +28,8 @@ export class PasswordVerifier {
   }
 
   async verify(hash: string | null, password: string): Promise<boolean> {
-    if (this.limit.pendingCount >= this.bounds.queued) throw serviceUnavailable('too many logins are being checked at once; retry in a second');
+    if (this.limit.pendingCount >= this.bounds.queued)
+      throw serviceUnavailable('too many logins are being checked at once; retry in a second');
     const ok = await this.limit(async () => this.check(hash ?? (await this.decoyHash), password).catch(() => false));
     return hash !== null && ok;
   }

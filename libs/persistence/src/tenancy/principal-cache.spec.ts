@@ -1,7 +1,13 @@
 import type { ApiKeyPrincipal } from './api-key-lookup';
 import { PrincipalCache } from './principal-cache';
 
-const principal = (apiKeyId = 'key-1'): ApiKeyPrincipal => ({ apiKeyId, projectId: 'project-1', orgId: 'org-1', plan: 'free', rateLimitPerSecond: null });
+const principal = (apiKeyId = 'key-1'): ApiKeyPrincipal => ({
+  apiKeyId,
+  projectId: 'project-1',
+  orgId: 'org-1',
+  plan: 'free',
+  rateLimitPerSecond: null,
+});
 
 /** A cache on a clock the test moves, listening unless told otherwise. */
 function cacheAt(ttlMs = 1_000, listening = true) {

@@ -62,11 +62,17 @@ export class SessionStore {
 
   /** Whether the session is live and is this user's: a token naming someone else's session is no session. */
   async isLiveFor(sessionId: string, userId: string): Promise<boolean> {
-    const rows = await this.db.query('SELECT 1 FROM user_sessions WHERE id = $1 AND user_id = $2 AND revoked_at IS NULL AND expires_at > now()', [sessionId, userId]);
+    const rows = await this.db.query(
+      'SELECT 1 FROM user_sessions WHERE id = $1 AND user_id = $2 AND revoked_at IS NULL AND expires_at > now()',
+      [sessionId, userId],
+    );
     return rows.length > 0;
   }
 
   async revoke(sessionId: string, reason: 'logout' | 'admin'): Promise<void> {
-    await this.db.query('UPDATE user_sessions SET revoked_at = now(), revoked_reason = $2 WHERE id = $1 AND revoked_at IS NULL', [sessionId, reason]);
+    await this.db.query('UPDATE user_sessions SET revoked_at = now(), revoked_reason = $2 WHERE id = $1 AND revoked_at IS NULL', [
+      sessionId,
+      reason,
+    ]);
   }
 }

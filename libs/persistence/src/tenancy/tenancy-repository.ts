@@ -42,7 +42,13 @@ export interface AuditLogRow {
 }
 
 /** Audit events, newest first. */
-const AUDIT_LOG_ORDER: KeysetOrder = { columns: [{ sql: 'a.created_at', type: 'timestamptz' }, { sql: 'a.id', type: 'uuid' }], descending: true };
+const AUDIT_LOG_ORDER: KeysetOrder = {
+  columns: [
+    { sql: 'a.created_at', type: 'timestamptz' },
+    { sql: 'a.id', type: 'uuid' },
+  ],
+  descending: true,
+};
 
 export interface Member {
   userId: string;
@@ -63,13 +69,18 @@ export class TenancyRepository {
 
   /** The one read that returns a password hash: for login only. */
   async credentials(email: string): Promise<{ id: string; email: string; passwordHash: string } | null> {
-    const rows = await this.db.query('SELECT id, email, password_hash AS "passwordHash" FROM users WHERE lower(email) = lower($1)', [email]);
+    const rows = await this.db.query('SELECT id, email, password_hash AS "passwordHash" FROM users WHERE lower(email) = lower($1)', [
+      email,
+    ]);
     return rows[0] ?? null;
   }
 
   /** A new user with this password hash (argon2, `hashPassword`). */
   async createUser(email: string, passwordHash: string): Promise<{ id: string; email: string }> {
-    const [user] = await this.db.query('INSERT INTO users (email, password_hash) VALUES ($1, $2) RETURNING id, email', [email, passwordHash]);
+    const [user] = await this.db.query('INSERT INTO users (email, password_hash) VALUES ($1, $2) RETURNING id, email', [
+      email,
+      passwordHash,
+    ]);
     return user;
   }
 
@@ -153,7 +164,10 @@ export class TenancyRepository {
     return this.db.transaction(async (m) => {
       if (maxActive > 0) {
         await m.query('SELECT 1 FROM projects WHERE id = $1 FOR UPDATE', [projectId]);
-        const [{ active }]: { active: number }[] = await m.query('SELECT count(*)::int AS active FROM api_keys WHERE project_id = $1 AND revoked_at IS NULL', [projectId]);
+        const [{ active }]: { active: number }[] = await m.query(
+          'SELECT count(*)::int AS active FROM api_keys WHERE project_id = $1 AND revoked_at IS NULL',
+          [projectId],
+        );
         if (active >= maxActive) return null;
       }
       const [row] = await m.query(
@@ -195,7 +209,12 @@ export class TenancyRepository {
    * A null user (an e-mail with no account) goes through the same checks and is added nowhere,
    * so the outcome does not tell whether the account exists.
    */
-  async addMember(orgId: string, userId: string | null, role: MemberRole, seats: (plan: PlanName) => number | null): Promise<{ outcome: 'added' | 'exists' | 'no_seat'; plan: PlanName }> {
+  async addMember(
+    orgId: string,
+    userId: string | null,
+    role: MemberRole,
+    seats: (plan: PlanName) => number | null,
+  ): Promise<{ outcome: 'added' | 'exists' | 'no_seat'; plan: PlanName }> {
     return this.db.transaction(async (m) => {
       const [{ plan }]: { plan: PlanName }[] = await m.query('SELECT plan FROM organizations WHERE id = $1 FOR UPDATE', [orgId]);
       const existing = userId ? await m.query('SELECT 1 FROM memberships WHERE org_id = $1 AND user_id = $2', [orgId, userId]) : [];
@@ -212,9 +231,14 @@ export class TenancyRepository {
    * Removes a member and, when asked, revokes in the same transaction the keys they made in
    * the organization's projects that still work. Answers the keys revoked.
    */
-  async removeMember(orgId: string, userId: string, revokeKeys: boolean): Promise<{ removed: boolean; revokedKeys: { id: string; projectId: string }[] }> {
+  async removeMember(
+    orgId: string,
+    userId: string,
+    revokeKeys: boolean,
+  ): Promise<{ removed: boolean; revokedKeys: { id: string; projectId: string }[] }> {
     return this.db.transaction(async (m) => {
-      const removed = affectedRows(await m.query('DELETE FROM memberships WHERE org_id = $1 AND user_id = $2 RETURNING user_id', [orgId, userId])) > 0;
+      const removed =
+        affectedRows(await m.query('DELETE FROM memberships WHERE org_id = $1 AND user_id = $2 RETURNING user_id', [orgId, userId])) > 0;
       if (!removed || !revokeKeys) return { removed, revokedKeys: [] };
       const revoked = await m.query(
         `UPDATE api_keys k SET revoked_at = now() FROM projects p

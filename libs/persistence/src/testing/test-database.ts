@@ -65,9 +65,15 @@ export function useTestDatabase(): TestDatabaseHandle {
 }
 
 /** An organization (on `plan`, the column's default when not given) with one project: the tenancy rows most stores need. */
-export async function seedProject(ds: DataSource, { plan, project = 'p' }: { plan?: string; project?: string } = {}): Promise<{ orgId: string; projectId: string }> {
+export async function seedProject(
+  ds: DataSource,
+  { plan, project = 'p' }: { plan?: string; project?: string } = {},
+): Promise<{ orgId: string; projectId: string }> {
   const orgName = `org ${randomUUID()}`;
-  const [org] = plan === undefined ? await ds.query(`INSERT INTO organizations (name) VALUES ($1) RETURNING id`, [orgName]) : await ds.query(`INSERT INTO organizations (name, plan) VALUES ($1, $2) RETURNING id`, [orgName, plan]);
+  const [org] =
+    plan === undefined
+      ? await ds.query(`INSERT INTO organizations (name) VALUES ($1) RETURNING id`, [orgName])
+      : await ds.query(`INSERT INTO organizations (name, plan) VALUES ($1, $2) RETURNING id`, [orgName, plan]);
   const [row] = await ds.query(`INSERT INTO projects (org_id, name) VALUES ($1, $2) RETURNING id`, [org.id, project]);
   return { orgId: org.id as string, projectId: row.id as string };
 }

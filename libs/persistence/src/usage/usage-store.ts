@@ -55,10 +55,10 @@ export class UsageQueries {
   constructor(private readonly db: DataSource) {}
 
   async month(orgId: string, month: string): Promise<MonthUsage> {
-    const rows = await this.db.query(
-      'SELECT traces, spans, eval_runs AS "evalRuns" FROM usage_counters WHERE org_id = $1 AND month = $2',
-      [orgId, month],
-    );
+    const rows = await this.db.query('SELECT traces, spans, eval_runs AS "evalRuns" FROM usage_counters WHERE org_id = $1 AND month = $2', [
+      orgId,
+      month,
+    ]);
     return rows[0] ?? { traces: 0, spans: 0, evalRuns: 0 };
   }
 

@@ -13,7 +13,15 @@ describe('audit projection', () => {
   const db = useTestDatabase();
 
   const event = (over: Partial<AuditEvent> = {}): AuditEvent => ({
-    id: randomUUID(), orgId: randomUUID(), actorUserId: null, action: 'api_key.created', target: 'k1', details: { name: 'ci' }, ip: '10.0.0.1', at: '2026-11-24T10:00:00.000Z', ...over,
+    id: randomUUID(),
+    orgId: randomUUID(),
+    actorUserId: null,
+    action: 'api_key.created',
+    target: 'k1',
+    details: { name: 'ci' },
+    ip: '10.0.0.1',
+    at: '2026-11-24T10:00:00.000Z',
+    ...over,
   });
 
   it('decodes a stored event with text Postgres cannot hold made storable, and refuses anything else for good', async () => {

@@ -21,6 +21,20 @@ async function insertAuditEvents(tx: EntityManager, events: AuditEvent[]): Promi
      SELECT id, org_id, actor_user_id, actor_api_key_id, action, target, details, ip, created_at
        FROM jsonb_to_recordset($1::jsonb) AS r (id uuid, org_id uuid, actor_user_id uuid, actor_api_key_id uuid, action text, target text, details jsonb, ip text, created_at timestamptz)
      ON CONFLICT (id) DO NOTHING`,
-    [JSON.stringify(events.map((e) => ({ id: e.id, org_id: e.orgId, actor_user_id: e.actorUserId, actor_api_key_id: e.actorApiKeyId ?? null, action: e.action, target: e.target, details: e.details, ip: e.ip, created_at: e.at })))],
+    [
+      JSON.stringify(
+        events.map((e) => ({
+          id: e.id,
+          org_id: e.orgId,
+          actor_user_id: e.actorUserId,
+          actor_api_key_id: e.actorApiKeyId ?? null,
+          action: e.action,
+          target: e.target,
+          details: e.details,
+          ip: e.ip,
+          created_at: e.at,
+        })),
+      ),
+    ],
   );
 }

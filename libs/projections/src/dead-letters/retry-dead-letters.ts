@@ -42,7 +42,11 @@ type Reapply = (msg: StreamMessage, letter: DeadLetter) => Promise<void>;
  * applied (by sequence, never a purge). A dead letter that fails again, or whose consumer has
  * no way to apply it again, stays.
  */
-export async function retryDeadLetters(ds: DataSource, nats: NatsResources, options: { id?: number; onRetried?: (r: DeadLetterRetry) => void } = {}): Promise<RetryResult> {
+export async function retryDeadLetters(
+  ds: DataSource,
+  nats: NatsResources,
+  options: { id?: number; onRetried?: (r: DeadLetterRetry) => void } = {},
+): Promise<RetryResult> {
   const result: RetryResult = { retried: [], applied: 0, failed: 0, kept: 0 };
   const paths = reapplyPaths(ds, nats);
   const retry = async (msg: StreamMessage) => {
@@ -64,9 +68,19 @@ export async function retryDeadLetters(ds: DataSource, nats: NatsResources, opti
   return result;
 }
 
-async function retryOne(nats: NatsResources, paths: Map<string, Reapply>, msg: StreamMessage, letter: DeadLetter): Promise<DeadLetterRetry> {
+async function retryOne(
+  nats: NatsResources,
+  paths: Map<string, Reapply>,
+  msg: StreamMessage,
+  letter: DeadLetter,
+): Promise<DeadLetterRetry> {
   const reapply = paths.get(sourceKey(letter.stream, letter.consumer));
-  if (!reapply) return { ...letter, outcome: 'kept', error: `messages of ${letter.stream ?? 'an unknown stream'} (consumer ${letter.consumer ?? 'unknown'}) have no way to be applied again` };
+  if (!reapply)
+    return {
+      ...letter,
+      outcome: 'kept',
+      error: `messages of ${letter.stream ?? 'an unknown stream'} (consumer ${letter.consumer ?? 'unknown'}) have no way to be applied again`,
+    };
   try {
     await reapply(msg, letter);
   } catch (err) {
@@ -95,7 +109,10 @@ function reapplyPaths(ds: DataSource, nats: NatsResources): Map<string, Reapply>
       async (msg, letter) => {
         if (letter.seq === null) throw new Error('the dead letter does not say which INGEST sequence it was');
         const decoded = await telemetryProjection.decode({ seq: letter.seq, headers: msg.headers, data: msg.data }, { chunks });
-        await applyTelemetryBatch(ds, telemetry, await telemetryProjection.prepare([decoded]), { scheduleEvaluations: true, countUsage: true });
+        await applyTelemetryBatch(ds, telemetry, await telemetryProjection.prepare([decoded]), {
+          scheduleEvaluations: true,
+          countUsage: true,
+        });
       },
     ],
   ]);

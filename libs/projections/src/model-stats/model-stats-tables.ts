@@ -54,7 +54,8 @@ export async function refreshDirtyModelStats(ds: DataSource, limit: number, pace
   return ds.transaction(async (m) => {
     // The tables before the dirty rows: a batch holds the tables and waits for these rows, so the other order could deadlock with a rebuild's swap.
     await m.query(`LOCK TABLE ${TELEMETRY_TABLES.join(', ')} IN ACCESS SHARE MODE`);
-    const buckets: Bucket[] = await m.query(`SELECT d.project_id, d.model, d.hour FROM ${DUE_MODEL_MARKS('$2', '$3')} ORDER BY d.hour LIMIT $1 FOR UPDATE OF d SKIP LOCKED`,
+    const buckets: Bucket[] = await m.query(
+      `SELECT d.project_id, d.model, d.hour FROM ${DUE_MODEL_MARKS('$2', '$3')} ORDER BY d.hour LIMIT $1 FOR UPDATE OF d SKIP LOCKED`,
       [limit, pace.floorMs, pace.msPerRow],
     );
     if (!buckets.length) return 0;
@@ -91,7 +92,10 @@ export async function refreshDirtyModelStats(ds: DataSource, limit: number, pace
           AND NOT EXISTS (SELECT 1 FROM agg a WHERE a.project_id = b.project_id AND a.model = b.model AND a.hour = b.hour)`,
       params,
     );
-    await m.query(`DELETE FROM model_score_stats m USING (${BUCKETS}) b WHERE m.project_id = b.project_id AND m.model = b.model AND m.hour = b.hour`, params);
+    await m.query(
+      `DELETE FROM model_score_stats m USING (${BUCKETS}) b WHERE m.project_id = b.project_id AND m.model = b.model AND m.hour = b.hour`,
+      params,
+    );
     await m.query(
       `WITH b AS (${BUCKETS}),
        about AS (
@@ -112,7 +116,10 @@ export async function refreshDirtyModelStats(ds: DataSource, limit: number, pace
          FROM once GROUP BY 1, 2, 3, 4, 5`,
       params,
     );
-    await m.query(`DELETE FROM model_stats_dirty d USING (${BUCKETS}) b WHERE d.project_id = b.project_id AND d.model = b.model AND d.hour = b.hour`, params);
+    await m.query(
+      `DELETE FROM model_stats_dirty d USING (${BUCKETS}) b WHERE d.project_id = b.project_id AND d.model = b.model AND d.hour = b.hour`,
+      params,
+    );
     return buckets.length;
   });
 }
@@ -145,8 +152,24 @@ export interface ModelWindowStats {
 }
 
 /** The stats of `models` in a project over the hours from `since` (inclusive); models without any are absent. */
-export async function readModelStats(db: Pick<DataSource, 'query'>, projectId: string, models: string[], since: Date): Promise<Map<string, ModelWindowStats>> {
-  const rows: { model: string; calls: number; errors: number; timed: number; latency_sum: number; hists: LatencyHistogram[]; costed: number; cost: number; prompt: number; completion: number }[] = await db.query(
+export async function readModelStats(
+  db: Pick<DataSource, 'query'>,
+  projectId: string,
+  models: string[],
+  since: Date,
+): Promise<Map<string, ModelWindowStats>> {
+  const rows: {
+    model: string;
+    calls: number;
+    errors: number;
+    timed: number;
+    latency_sum: number;
+    hists: LatencyHistogram[];
+    costed: number;
+    cost: number;
+    prompt: number;
+    completion: number;
+  }[] = await db.query(
     `SELECT model, sum(calls)::float8 AS calls, sum(errors)::float8 AS errors, sum(timed_calls)::float8 AS timed, sum(latency_sum_ms) AS latency_sum,
             jsonb_agg(latency_hist) AS hists, sum(costed_calls)::float8 AS costed, sum(cost_usd) AS cost,
             sum(prompt_tokens)::float8 AS prompt, sum(completion_tokens)::float8 AS completion
@@ -171,14 +194,31 @@ export async function readModelStats(db: Pick<DataSource, 'query'>, projectId: s
       },
     ]),
   );
-  const scores: { model: string; source: string; name: string; scores: number; numeric: number; value_sum: number; judged: number; passed: number }[] = await db.query(
+  const scores: {
+    model: string;
+    source: string;
+    name: string;
+    scores: number;
+    numeric: number;
+    value_sum: number;
+    judged: number;
+    passed: number;
+  }[] = await db.query(
     `SELECT model, source, name, sum(scores)::float8 AS scores, sum(numeric_scores)::float8 AS numeric, sum(value_sum) AS value_sum,
             sum(judged)::float8 AS judged, sum(passed)::float8 AS passed
        FROM model_score_stats WHERE project_id = $1 AND model = ANY($2::text[]) AND hour >= $3 GROUP BY model, source, name`,
     [projectId, models, since],
   );
   for (const s of scores) {
-    stats.get(s.model)?.scores.push({ source: s.source, name: s.name, scores: s.scores, numericScores: s.numeric, valueSum: s.value_sum, judged: s.judged, passed: s.passed });
+    stats.get(s.model)?.scores.push({
+      source: s.source,
+      name: s.name,
+      scores: s.scores,
+      numericScores: s.numeric,
+      valueSum: s.value_sum,
+      judged: s.judged,
+      passed: s.passed,
+    });
   }
   return stats;
 }

@@ -15,7 +15,11 @@ const START = '2024-03-01T10:20:00.000Z';
 const END = '2024-03-01T10:20:00.250Z';
 
 const span = (n: number, fields: Partial<SpanFields>): SpanDelta => ({
-  projectId, id: randomUUID(), otelSpanId: null, externalId: null, createdAt: START,
+  projectId,
+  id: randomUUID(),
+  otelSpanId: null,
+  externalId: null,
+  createdAt: START,
   ...stamped<SpanFields>({ traceId, startTime: START, endTime: END, ...fields }, versionOf(START, `e${n}`)),
 });
 
@@ -45,12 +49,18 @@ describe('overview stats by operation', () => {
        VALUES ($1, '2024-03-01T10:20:00Z', 'LLM', '', '', 5, 1, '{}', 0.25, 0, 0, 30)`,
       [projectId],
     );
-    await ds.query(`INSERT INTO projection_versions (projection, version) VALUES ($1, 2) ON CONFLICT (projection) DO UPDATE SET version = 2`, [modelStatsProjection.name]);
+    await ds.query(
+      `INSERT INTO projection_versions (projection, version) VALUES ($1, 2) ON CONFLICT (projection) DO UPDATE SET version = 2`,
+      [modelStatsProjection.name],
+    );
 
     await rebuildModelStats(ds);
     expect(await new ProjectionCheckpoints(ds).servingVersion(modelStatsProjection.name)).toBe(3);
 
-    const stored = await ds.query('SELECT operation, span_type, sum(calls)::int AS calls FROM span_stats_5m WHERE project_id = $1 GROUP BY 1, 2 ORDER BY 1, 2', [projectId]);
+    const stored = await ds.query(
+      'SELECT operation, span_type, sum(calls)::int AS calls FROM span_stats_5m WHERE project_id = $1 GROUP BY 1, 2 ORDER BY 1, 2',
+      [projectId],
+    );
     expect(stored).toEqual([
       { operation: '', span_type: 'CHAIN', calls: 1 },
       { operation: '', span_type: 'LLM', calls: 1 },
@@ -60,14 +70,53 @@ describe('overview stats by operation', () => {
     ]);
 
     const range = { fromMs: Date.parse('2024-03-01T10:00:00Z'), toMs: Date.parse('2024-03-01T11:00:00Z'), bucketSeconds: 300 };
-    const overview = buildOverview(range, await readOverviewSums(ds, projectId, new Date(range.fromMs), new Date(range.toMs), range.bucketSeconds));
+    const overview = buildOverview(
+      range,
+      await readOverviewSums(ds, projectId, new Date(range.fromMs), new Date(range.toMs), range.bucketSeconds),
+    );
     expect(overview.spanTypes.find((t) => t.spanType === 'LLM')?.calls).toBe(5);
     expect(overview.llmCalls).toBe(3);
     expect(overview.operations).toEqual([
-      { operation: null, calls: 2, errors: 0, errorRate: 0, costUsd: 0, tokens: 0, latencyP50Ms: expect.any(Number), latencyP95Ms: expect.any(Number) },
-      { operation: 'chat', calls: 2, errors: 1, errorRate: 0.5, costUsd: 0.25, tokens: 30, latencyP50Ms: expect.any(Number), latencyP95Ms: expect.any(Number) },
-      { operation: 'execute_tool', calls: 1, errors: 0, errorRate: 0, costUsd: 0, tokens: 0, latencyP50Ms: expect.any(Number), latencyP95Ms: expect.any(Number) },
-      { operation: 'invoke_agent', calls: 1, errors: 0, errorRate: 0, costUsd: 0, tokens: 0, latencyP50Ms: expect.any(Number), latencyP95Ms: expect.any(Number) },
+      {
+        operation: null,
+        calls: 2,
+        errors: 0,
+        errorRate: 0,
+        costUsd: 0,
+        tokens: 0,
+        latencyP50Ms: expect.any(Number),
+        latencyP95Ms: expect.any(Number),
+      },
+      {
+        operation: 'chat',
+        calls: 2,
+        errors: 1,
+        errorRate: 0.5,
+        costUsd: 0.25,
+        tokens: 30,
+        latencyP50Ms: expect.any(Number),
+        latencyP95Ms: expect.any(Number),
+      },
+      {
+        operation: 'execute_tool',
+        calls: 1,
+        errors: 0,
+        errorRate: 0,
+        costUsd: 0,
+        tokens: 0,
+        latencyP50Ms: expect.any(Number),
+        latencyP95Ms: expect.any(Number),
+      },
+      {
+        operation: 'invoke_agent',
+        calls: 1,
+        errors: 0,
+        errorRate: 0,
+        costUsd: 0,
+        tokens: 0,
+        latencyP50Ms: expect.any(Number),
+        latencyP95Ms: expect.any(Number),
+      },
     ]);
     expect(Math.abs((overview.operations[1].latencyP50Ms as number) - 250) / 250).toBeLessThan(0.091);
 

@@ -13,7 +13,11 @@ const projectId = randomUUID();
 const traceId = randomUUID();
 
 const llmSpan = (model: string, startTime: string, n: number): SpanDelta => ({
-  projectId, id: randomUUID(), otelSpanId: null, externalId: null, createdAt: startTime,
+  projectId,
+  id: randomUUID(),
+  otelSpanId: null,
+  externalId: null,
+  createdAt: startTime,
   ...stamped({ traceId, type: 'LLM', model, startTime, endTime: startTime }, versionOf(startTime, `e${n}`)),
 });
 
@@ -33,9 +37,14 @@ describe(rebuildModelStats.name, () => {
     await second.initialize();
   });
 
-  const statsOf = (ds: DataSource) => ds.query('SELECT model, hour, calls FROM model_stats WHERE project_id = $1 ORDER BY model, hour', [projectId]);
+  const statsOf = (ds: DataSource) =>
+    ds.query('SELECT model, hour, calls FROM model_stats WHERE project_id = $1 ORDER BY model, hour', [projectId]);
   const heldRebuildLocks = async () =>
-    (await first.query(`SELECT count(*)::int AS n FROM pg_locks WHERE locktype = 'advisory' AND granted AND database = (SELECT oid FROM pg_database WHERE datname = current_database())`))[0].n;
+    (
+      await first.query(
+        `SELECT count(*)::int AS n FROM pg_locks WHERE locktype = 'advisory' AND granted AND database = (SELECT oid FROM pg_database WHERE datname = current_database())`,
+      )
+    )[0].n;
 
   it('refuses a second rebuild with RebuildBusyError while the first runs, and the first leaves the stats equal to a recount', async () => {
     const spans = [
@@ -68,7 +77,11 @@ describe(rebuildModelStats.name, () => {
       await blocker.commitTransaction();
       await blocker.release();
     }
-    await expect(running).resolves.toMatchObject({ projection: modelStatsProjection.name, version: modelStatsProjection.version, buckets: expect.any(Number) });
+    await expect(running).resolves.toMatchObject({
+      projection: modelStatsProjection.name,
+      version: modelStatsProjection.version,
+      buckets: expect.any(Number),
+    });
 
     const expected = [
       { model: 'claude', hour: new Date('2024-03-01T10:00:00Z'), calls: 1 },

@@ -26,7 +26,7 @@ export async function rebuildModelStats(ds: DataSource, onProgress?: (done: numb
   const buckets = await withRebuildLock(ds, modelStatsProjection.name, async () => {
     const total = await markAllModelStatsDirty(ds);
     let buckets = 0;
-    for (let n; (n = await modelStatsProjection.refresh(ds, BUCKETS_PER_TRANSACTION)) > 0; ) {
+    for (let n; (n = await modelStatsProjection.refresh(ds, BUCKETS_PER_TRANSACTION)) > 0;) {
       buckets += n;
       onProgress?.(Math.min(buckets, total), total);
     }

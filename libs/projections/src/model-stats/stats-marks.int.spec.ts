@@ -15,8 +15,15 @@ const START = '2024-03-01T10:20:00.000Z';
 const A_MINUTE = { floorMs: 60_000, msPerRow: 0 };
 
 const llmSpan = (n: number): SpanDelta => ({
-  projectId, id: randomUUID(), otelSpanId: null, externalId: null, createdAt: START,
-  ...stamped({ traceId, type: 'LLM', model: 'gpt-4o-mini', startTime: START, endTime: '2024-03-01T10:20:01.000Z' }, versionOf(START, `e${n}`)),
+  projectId,
+  id: randomUUID(),
+  otelSpanId: null,
+  externalId: null,
+  createdAt: START,
+  ...stamped(
+    { traceId, type: 'LLM', model: 'gpt-4o-mini', startTime: START, endTime: '2024-03-01T10:20:01.000Z' },
+    versionOf(START, `e${n}`),
+  ),
 });
 const facts = (spans: SpanDelta[]): TelemetryFacts => ({ traces: [], spans, scores: [], deletions: [] });
 /** A batch as the live apply writes it: the rows, then their buckets marked. */
@@ -30,12 +37,21 @@ const apply = (ds: DataSource, spans: SpanDelta[]) =>
 describe('stats marks and their age', () => {
   const db = useTestDatabase();
 
-  const calls = async () => (await db.ds.query('SELECT coalesce(sum(calls), 0)::int AS n FROM model_stats WHERE project_id = $1', [projectId]))[0].n;
-  const overviewCalls = async () => (await db.ds.query('SELECT coalesce(sum(calls), 0)::int AS n FROM span_stats_5m WHERE project_id = $1', [projectId]))[0].n;
+  const calls = async () =>
+    (await db.ds.query('SELECT coalesce(sum(calls), 0)::int AS n FROM model_stats WHERE project_id = $1', [projectId]))[0].n;
+  const overviewCalls = async () =>
+    (await db.ds.query('SELECT coalesce(sum(calls), 0)::int AS n FROM span_stats_5m WHERE project_id = $1', [projectId]))[0].n;
   const markTimes = async () =>
-    db.ds.query(`SELECT (SELECT marked_at FROM model_stats_dirty WHERE project_id = $1) AS hourly, (SELECT marked_at FROM stats_5m_dirty WHERE project_id = $1) AS overview`, [projectId]);
+    db.ds.query(
+      `SELECT (SELECT marked_at FROM model_stats_dirty WHERE project_id = $1) AS hourly, (SELECT marked_at FROM stats_5m_dirty WHERE project_id = $1) AS overview`,
+      [projectId],
+    );
   const age = (seconds: number) =>
-    Promise.all(['model_stats_dirty', 'stats_5m_dirty'].map((t) => db.ds.query(`UPDATE ${t} SET marked_at = now() - $2::int * interval '1 second' WHERE project_id = $1`, [projectId, seconds])));
+    Promise.all(
+      ['model_stats_dirty', 'stats_5m_dirty'].map((t) =>
+        db.ds.query(`UPDATE ${t} SET marked_at = now() - $2::int * interval '1 second' WHERE project_id = $1`, [projectId, seconds]),
+      ),
+    );
 
   it('recounts a bucket only once its first mark is old enough, and a mark made again keeps the first time', async () => {
     await apply(db.ds, [llmSpan(1)]);

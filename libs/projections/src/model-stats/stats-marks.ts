@@ -20,7 +20,8 @@ export const HOUR_OF = (column: string): string => `date_trunc('hour', ${column}
  */
 const SPAN_MODEL_BUCKETS = (rows: string, where = 'true') =>
   `SELECT DISTINCT project_id, model, ${HOUR_OF('start_time')} FROM ${rows} WHERE ${where} AND model IS NOT NULL AND start_time IS NOT NULL`;
-const SPAN_OVERVIEW_BUCKETS = (rows: string, where = 'true') => `SELECT project_id, ${statsBucketOf('start_time')} FROM ${rows} WHERE ${where} AND start_time IS NOT NULL`;
+const SPAN_OVERVIEW_BUCKETS = (rows: string, where = 'true') =>
+  `SELECT project_id, ${statsBucketOf('start_time')} FROM ${rows} WHERE ${where} AND start_time IS NOT NULL`;
 
 /**
  * CTEs that mark the buckets a span upsert moves its rows out of and into: `upserted` names the
@@ -51,7 +52,9 @@ export const markUpsertedSpansSql = (upserted: string): string => `spans_were AS
  */
 export async function markModelStatsDirty(manager: EntityManager, keys: ModelStatsKeys): Promise<void> {
   const scoredSpans = keys.scores.filter((s) => s.spanId !== undefined).map((s) => ({ projectId: s.projectId, id: s.spanId as string }));
-  const scoredTraces = keys.scores.filter((s) => s.spanId === undefined && s.traceId !== undefined).map((s) => ({ projectId: s.projectId, id: s.traceId as string }));
+  const scoredTraces = keys.scores
+    .filter((s) => s.spanId === undefined && s.traceId !== undefined)
+    .map((s) => ({ projectId: s.projectId, id: s.traceId as string }));
   const renamed = keys.traces.filter((t) => t.named);
   if (!keys.spans.length && !keys.traces.length && !keys.scores.length) return;
   const ids = (list: { projectId: string; id: string }[]) => [list.map((k) => k.projectId), list.map((k) => k.id)];

@@ -127,7 +127,13 @@ export async function rebuildInShadow<Event, Batch, Swapped>(
       await new ProjectionCheckpoints(m).recordServingVersion(projection.name, projection.version);
       return result;
     });
-    return { stream: nats.layout.streamName(stream), lastSeq: replayer.seq, messages: replayer.messages, skipped: replayer.skipped, swapped };
+    return {
+      stream: nats.layout.streamName(stream),
+      lastSeq: replayer.seq,
+      messages: replayer.messages,
+      skipped: replayer.skipped,
+      swapped,
+    };
   } catch (err) {
     await dropShadowTables(runner.manager, shadow).catch(() => undefined);
     throw err;

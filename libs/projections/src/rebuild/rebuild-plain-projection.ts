@@ -20,7 +20,9 @@ export async function rebuildPlainProjection<Event, Batch>(
   options: RebuildOptions = {},
 ): Promise<PlainRebuildResult> {
   const started = Date.now();
-  const run = await withRebuildLock(ds, projection.name, (runner) => rebuildInShadow(runner, nats, projection, { beforeSwap: countShadowRows }, options));
+  const run = await withRebuildLock(ds, projection.name, (runner) =>
+    rebuildInShadow(runner, nats, projection, { beforeSwap: countShadowRows }, options),
+  );
   return {
     projection: projection.name,
     version: projection.version,

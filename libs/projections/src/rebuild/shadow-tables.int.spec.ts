@@ -6,14 +6,25 @@ import { useTestDatabase } from '@app/persistence/testing/test-database';
 import { auditProjection } from '../audit/audit.projection';
 import { telemetryProjection } from '../telemetry/telemetry.projection';
 import { usageProjection } from '../usage/usage.projection';
-import { LiveTablesBusyError, createShadowTables, indexShadowTables, lockLiveTables, shadowTablesOf, swapInShadowTables, writeToShadowTables } from './shadow-tables';
+import {
+  LiveTablesBusyError,
+  createShadowTables,
+  indexShadowTables,
+  lockLiveTables,
+  shadowTablesOf,
+  swapInShadowTables,
+  writeToShadowTables,
+} from './shadow-tables';
 
 describe('shadow tables', () => {
   const db = useTestDatabase();
 
   /** Every index and constraint of the tables, by name, with what it is on. */
   const names = async (tables: readonly string[]) => ({
-    indexes: await db.ds.query(`SELECT tablename, indexname, indexdef FROM pg_indexes WHERE tablename = ANY($1) AND schemaname = 'public' ORDER BY 1, 2`, [tables]),
+    indexes: await db.ds.query(
+      `SELECT tablename, indexname, indexdef FROM pg_indexes WHERE tablename = ANY($1) AND schemaname = 'public' ORDER BY 1, 2`,
+      [tables],
+    ),
     constraints: await db.ds.query(
       `SELECT conrelid::regclass::text AS tablename, conname, pg_get_constraintdef(oid) AS definition FROM pg_constraint WHERE conrelid::regclass::text = ANY($1) ORDER BY 1, 2`,
       [tables],
@@ -34,7 +45,9 @@ describe('shadow tables', () => {
     const before = await names(telemetryProjection.tables);
     await swapEmpty(telemetryProjection);
     expect(await names(telemetryProjection.tables)).toEqual(before);
-    await expect(db.ds.query(`INSERT INTO spans (project_id, id, created_at, level) VALUES (gen_random_uuid(), gen_random_uuid(), now(), 'LOUD')`)).rejects.toThrow(/check constraint/);
+    await expect(
+      db.ds.query(`INSERT INTO spans (project_id, id, created_at, level) VALUES (gen_random_uuid(), gen_random_uuid(), now(), 'LOUD')`),
+    ).rejects.toThrow(/check constraint/);
     const [trace] = await db.ds.query(
       `INSERT INTO traces (project_id, id, first_event_time, created_at) VALUES (gen_random_uuid(), gen_random_uuid(), '2026-01-01T00:00:00Z', now()) RETURNING "timestamp"`,
     );
@@ -48,7 +61,9 @@ describe('shadow tables', () => {
       await swapEmpty(projection);
       expect(await names(projection.tables)).toEqual(before);
     }
-    await expect(db.ds.query(`INSERT INTO usage_counters (org_id, month) VALUES (gen_random_uuid(), '2026-1')`)).rejects.toThrow(/check constraint/);
+    await expect(db.ds.query(`INSERT INTO usage_counters (org_id, month) VALUES (gen_random_uuid(), '2026-1')`)).rejects.toThrow(
+      /check constraint/,
+    );
   });
 
   it('gives up on the swap, changing nothing, when the live tables stay in use', async () => {
@@ -89,14 +104,18 @@ describe('shadow tables', () => {
       await swapper.release();
     }
     expect(await db.ds.query('SELECT spans::int FROM usage_counters WHERE org_id = $1', [orgId])).toEqual([{ spans: 2 + 3 + 4 }]);
-    expect(await db.ds.query('SELECT count(*)::int AS n FROM usage_applied WHERE id = ANY($1)', [[applied.id, replayed.id, liveOnly.id]])).toEqual([{ n: 3 }]);
+    expect(
+      await db.ds.query('SELECT count(*)::int AS n FROM usage_applied WHERE id = ANY($1)', [[applied.id, replayed.id, liveOnly.id]]),
+    ).toEqual([{ n: 3 }]);
   });
 });
 
 /** Until another session of this database waits for a lock. */
 async function waitUntilBlocked(ds: DataSource): Promise<void> {
   for (let i = 0; i < 100; i++) {
-    const [{ n }] = await ds.query(`SELECT count(*)::int AS n FROM pg_stat_activity WHERE datname = current_database() AND wait_event_type = 'Lock'`);
+    const [{ n }] = await ds.query(
+      `SELECT count(*)::int AS n FROM pg_stat_activity WHERE datname = current_database() AND wait_event_type = 'Lock'`,
+    );
     if (n > 0) return;
     await new Promise((resolve) => setTimeout(resolve, 50));
   }

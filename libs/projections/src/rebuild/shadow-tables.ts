@@ -92,7 +92,8 @@ export async function lockLiveTables(manager: EntityManager, s: ShadowTables, ti
   try {
     await manager.query(`LOCK TABLE ${s.tables.map((t) => liveTable(s, t)).join(', ')} IN ACCESS EXCLUSIVE MODE`);
   } catch (err) {
-    if ((err as { code?: string }).code === '55P03') throw new LiveTablesBusyError(`the live tables stayed in use for ${timeoutMs / 1000} s`);
+    if ((err as { code?: string }).code === '55P03')
+      throw new LiveTablesBusyError(`the live tables stayed in use for ${timeoutMs / 1000} s`);
     throw err;
   }
 }
@@ -110,7 +111,9 @@ export async function swapInShadowTables(manager: EntityManager, s: ShadowTables
 
 /** Rows in each shadow table, for the rebuild's report. */
 export async function countShadowRows(manager: EntityManager, s: ShadowTables): Promise<Record<string, number>> {
-  const [rows] = await manager.query(`SELECT ${s.tables.map((t, i) => `(SELECT count(*) FROM ${shadowTable(s, t)})::int AS c${i}`).join(', ')}`);
+  const [rows] = await manager.query(
+    `SELECT ${s.tables.map((t, i) => `(SELECT count(*) FROM ${shadowTable(s, t)})::int AS c${i}`).join(', ')}`,
+  );
   return Object.fromEntries(s.tables.map((t, i) => [t, rows[`c${i}`] as number]));
 }
 

@@ -34,21 +34,36 @@ const RETENTION_LOCK = 'spanlog.retention';
 export async function runRetention(db: DataSource, log: RetentionLog, nowMs: number): Promise<RetentionRun> {
   const run = await withAdvisoryLock(db, RETENTION_LOCK, async (): Promise<RetentionRun> => {
     const now = new Date(nowMs).toISOString();
-    const plansWithRetention = Object.entries(PLANS).filter(([, p]) => p.retentionDays !== null).map(([name]) => name as PlanName);
+    const plansWithRetention = Object.entries(PLANS)
+      .filter(([, p]) => p.retentionDays !== null)
+      .map(([name]) => name as PlanName);
     const queries = new RetentionQueries(db);
     const orgs = await queries.organizationsOnPlans(plansWithRetention);
     const organizations: OrganizationRetention[] = [];
     for (const org of orgs) {
       const cutoff = retentionCutoff(org.plan, nowMs) as Date;
       const deleted = await cleanOrganization(db, queries, log, org.id, cutoff, now);
-      organizations.push({ orgId: org.id, plan: org.plan, cutoff: cutoff.toISOString(), ...deleted, removedMessages: await log.removeBefore(org.id, cutoff) });
+      organizations.push({
+        orgId: org.id,
+        plan: org.plan,
+        cutoff: cutoff.toISOString(),
+        ...deleted,
+        removedMessages: await log.removeBefore(org.id, cutoff),
+      });
     }
     return { ran: true, now, organizations };
   });
   return run.locked ? run.value : { ran: false, reason: 'another retention run holds the lock' };
 }
 
-async function cleanOrganization(db: DataSource, queries: RetentionQueries, log: RetentionLog, orgId: string, cutoff: Date, now: string): Promise<DeletedRows> {
+async function cleanOrganization(
+  db: DataSource,
+  queries: RetentionQueries,
+  log: RetentionLog,
+  orgId: string,
+  cutoff: Date,
+  now: string,
+): Promise<DeletedRows> {
   const total: DeletedRows = { traces: 0, spans: 0, scores: 0 };
   for (const projectId of await queries.projectIdsOf(orgId)) {
     for (;;) {
@@ -58,7 +73,12 @@ async function cleanOrganization(db: DataSource, queries: RetentionQueries, log:
       // whichever of the two deletes first, these are the rows that go.
       const deleted = await queries.rowsOfTraces(projectId, traceIds);
       await log.appendDeletion({ orgId, projectId, receivedAt: now }, { reason: 'retention', cutoff: cutoff.toISOString(), traceIds });
-      await db.transaction((m) => deleteTraces(m, traceIds.map((id) => ({ projectId, id, deletedAt: now }))));
+      await db.transaction((m) =>
+        deleteTraces(
+          m,
+          traceIds.map((id) => ({ projectId, id, deletedAt: now })),
+        ),
+      );
       total.traces += deleted.traces;
       total.spans += deleted.spans;
       total.scores += deleted.scores;

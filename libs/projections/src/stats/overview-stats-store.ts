@@ -2,7 +2,16 @@ import type { DataSource } from 'typeorm';
 import { type LatencyHistogram, type OverviewSums, type ScoreSums, type SpanSums, type StatsFilter, latencyBucketSql } from '@app/domain';
 import { returnedRows } from '@app/persistence';
 import { TELEMETRY_TABLES } from '../telemetry/tables/telemetry-writer';
-import { RECOUNT_AT_ONCE, RECOUNT_DUE, type RecountPace, SCORE_NUMBER_SQL, SCORE_PASS_SQL, SCORE_TIME, STATS_DIMENSION_LENGTH, statsBucketOf } from './stats-buckets';
+import {
+  RECOUNT_AT_ONCE,
+  RECOUNT_DUE,
+  type RecountPace,
+  SCORE_NUMBER_SQL,
+  SCORE_PASS_SQL,
+  SCORE_TIME,
+  STATS_DIMENSION_LENGTH,
+  statsBucketOf,
+} from './stats-buckets';
 
 type Db = Pick<DataSource, 'query'>;
 
@@ -47,7 +56,8 @@ export async function refreshDirtyOverviewStats(ds: DataSource, limit: number, p
   return ds.transaction(async (m) => {
     // The tables before the dirty rows, as refreshDirtyModelStats and for the same reason.
     await m.query(`LOCK TABLE ${TELEMETRY_TABLES.join(', ')} IN ACCESS SHARE MODE`);
-    const buckets: Bucket[] = await m.query(`SELECT d.project_id, d.bucket FROM ${DUE_OVERVIEW_MARKS('$2', '$3')} ORDER BY d.bucket LIMIT $1 FOR UPDATE OF d SKIP LOCKED`,
+    const buckets: Bucket[] = await m.query(
+      `SELECT d.project_id, d.bucket FROM ${DUE_OVERVIEW_MARKS('$2', '$3')} ORDER BY d.bucket LIMIT $1 FOR UPDATE OF d SKIP LOCKED`,
       [limit, pace.floorMs, pace.msPerRow],
     );
     if (!buckets.length) return 0;
@@ -120,7 +130,10 @@ export async function discardOldestDirtyOverviewBucket(ds: DataSource, pace: Rec
 
 /** Whether a project has an overview bucket in [from, to) still waiting for its recount. */
 export async function hasDirtyOverviewBucket(db: Db, projectId: string, from: Date, to: Date): Promise<boolean> {
-  const [row] = await db.query('SELECT EXISTS (SELECT 1 FROM stats_5m_dirty WHERE project_id = $1 AND bucket >= $2 AND bucket < $3) AS dirty', [projectId, from, to]);
+  const [row] = await db.query(
+    'SELECT EXISTS (SELECT 1 FROM stats_5m_dirty WHERE project_id = $1 AND bucket >= $2 AND bucket < $3) AS dirty',
+    [projectId, from, to],
+  );
   return row.dirty;
 }
 
@@ -148,7 +161,15 @@ async function groupedSpanSums(db: Db, group: string, where: string, params: unk
   const sums = new Map<string, SpanSums>(
     rows.map((r) => [
       r.g,
-      { calls: r.calls, errors: r.errors, costUsd: r.cost, promptTokens: r.prompt, completionTokens: r.completion, totalTokens: r.total, latency: {} as LatencyHistogram },
+      {
+        calls: r.calls,
+        errors: r.errors,
+        costUsd: r.cost,
+        promptTokens: r.prompt,
+        completionTokens: r.completion,
+        totalTokens: r.total,
+        latency: {} as LatencyHistogram,
+      },
     ]),
   );
   const hist: { g: string; k: string; n: number }[] = await db.query(
@@ -166,13 +187,22 @@ async function groupedSpanSums(db: Db, group: string, where: string, params: unk
 }
 
 async function groupedScoreSums(db: Db, where: string, params: unknown[]): Promise<(ScoreSums & { name: string; source: string })[]> {
-  const rows: { name: string; source: string; scores: number; numeric: number; value_sum: number; judged: number; passed: number }[] = await db.query(
-    `SELECT name, source, sum(scores)::float8 AS scores, sum(numeric_scores)::float8 AS numeric, sum(value_sum) AS value_sum,
+  const rows: { name: string; source: string; scores: number; numeric: number; value_sum: number; judged: number; passed: number }[] =
+    await db.query(
+      `SELECT name, source, sum(scores)::float8 AS scores, sum(numeric_scores)::float8 AS numeric, sum(value_sum) AS value_sum,
             sum(judged)::float8 AS judged, sum(passed)::float8 AS passed
        FROM score_stats_5m WHERE project_id = $1 AND bucket >= $2 AND bucket < $3 ${where} GROUP BY name, source ORDER BY name, source`,
-    params,
-  );
-  return rows.map((r) => ({ name: r.name, source: r.source, scores: r.scores, numericScores: r.numeric, valueSum: r.value_sum, judged: r.judged, passed: r.passed }));
+      params,
+    );
+  return rows.map((r) => ({
+    name: r.name,
+    source: r.source,
+    scores: r.scores,
+    numericScores: r.numeric,
+    valueSum: r.value_sum,
+    judged: r.judged,
+    passed: r.passed,
+  }));
 }
 
 /** Everything the overview shows of a project's buckets in [from, to), series points `bucketSeconds` wide from the epoch. */
@@ -201,7 +231,13 @@ export async function readOverviewSums(db: Db, projectId: string, from: Date, to
 }
 
 /** A monitor's window: span sums and score sums of the buckets in [from, to) that match the filter. */
-export async function readWindowSums(db: Db, projectId: string, from: Date, to: Date, filter: StatsFilter): Promise<{ spans: SpanSums | null; scores: (ScoreSums & { name: string; source: string })[] }> {
+export async function readWindowSums(
+  db: Db,
+  projectId: string,
+  from: Date,
+  to: Date,
+  filter: StatsFilter,
+): Promise<{ spans: SpanSums | null; scores: (ScoreSums & { name: string; source: string })[] }> {
   const params = [projectId, from, to, filter.model ?? null, filter.spanType ?? null, filter.traceName ?? null, filter.operation ?? null];
   const spans = await groupedSpanSums(
     db,

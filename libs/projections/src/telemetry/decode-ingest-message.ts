@@ -42,7 +42,10 @@ function priced(facts: TelemetryFacts): TelemetryFacts {
  * sent, so conversion runs here: a corrected converter applies to old data on rebuild.
  * Anything unreadable is permanent: retrying cannot fix it.
  */
-export async function decodeIngestMessage(msg: Pick<JsMsg, 'seq' | 'headers' | 'data'>, chunks: ChunkReader): Promise<DecodedIngestMessage> {
+export async function decodeIngestMessage(
+  msg: Pick<JsMsg, 'seq' | 'headers' | 'data'>,
+  chunks: ChunkReader,
+): Promise<DecodedIngestMessage> {
   let envelope: IngestEnvelope;
   let body: unknown;
   try {

@@ -34,7 +34,10 @@ export async function rebuildTelemetry(ds: DataSource, nats: NatsResources, opti
     // can apply would otherwise never be counted: `spanlog dlq retry` then finds its rows existing).
     const position = telemetryPosition(nats);
     const liveFloor = await new ProjectionCheckpoints(runner.manager).appliedThrough(position);
-    const deadLettered = await deadLetteredSeqs(nats, { stream: position.stream, consumer: nats.layout.consumerName(telemetryProjection.source.consumer) });
+    const deadLettered = await deadLetteredSeqs(nats, {
+      stream: position.stream,
+      consumer: nats.layout.consumerName(telemetryProjection.source.consumer),
+    });
     const rowsLiveMayLack = new RowsLiveMayLack();
     const run = await rebuildInShadow(
       runner,
@@ -59,7 +62,16 @@ export async function rebuildTelemetry(ds: DataSource, nats: NatsResources, opti
     // Model stats are counted from the rows, which are new tables now: every bucket is counted again (outside the swap's locks).
     await markAllModelStatsDirty(runner.manager);
     const { stream, lastSeq, messages, skipped, swapped } = run;
-    return { projection: telemetryProjection.name, version: telemetryProjection.version, stream, lastSeq, messages, skipped, ...swapped, durationMs: Date.now() - started };
+    return {
+      projection: telemetryProjection.name,
+      version: telemetryProjection.version,
+      stream,
+      lastSeq,
+      messages,
+      skipped,
+      ...swapped,
+      durationMs: Date.now() - started,
+    };
   });
 }
 

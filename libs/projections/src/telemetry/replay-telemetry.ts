@@ -48,14 +48,28 @@ export async function replayTelemetry(ds: DataSource, nats: NatsResources, optio
   const started = Date.now();
   const filterSubject = await projectSubjects(ds, nats, options.projectId);
   const toSeq = await streamLastSeq(nats, 'ingest');
-  const fromSeq = 'seq' in options.from ? options.from.seq : ((await firstSeqStoredSince(nats, 'ingest', options.from.time, filterSubject)) ?? toSeq + 1);
+  const fromSeq =
+    'seq' in options.from ? options.from.seq : ((await firstSeqStoredSince(nats, 'ingest', options.from.time, filterSubject)) ?? toSeq + 1);
   const position = telemetryPosition(nats);
   // Read before any message: one applied by then was counted by then.
   const checkpoints = new ProjectionCheckpoints(ds);
   const watermark = await checkpoints.appliedThrough(position);
   const appliedAbove = new Set(await checkpoints.appliedAboveWatermark(position));
-  const deadLettered = await deadLetteredSeqs(nats, { stream: position.stream, consumer: nats.layout.consumerName(telemetryProjection.source.consumer) });
-  const result: ReplayResult = { projectId: options.projectId, stream: position.stream, fromSeq, toSeq, messages: 0, applied: 0, skipped: 0, deadLettered: 0, durationMs: 0 };
+  const deadLettered = await deadLetteredSeqs(nats, {
+    stream: position.stream,
+    consumer: nats.layout.consumerName(telemetryProjection.source.consumer),
+  });
+  const result: ReplayResult = {
+    projectId: options.projectId,
+    stream: position.stream,
+    fromSeq,
+    toSeq,
+    messages: 0,
+    applied: 0,
+    skipped: 0,
+    deadLettered: 0,
+    durationMs: 0,
+  };
   const chunks = new ChunkReader(nats.js, nats.layout.blobBucket);
   const apply = async (items: DecodedIngestMessage[], countUsage: boolean) => {
     if (!items.length) return;

@@ -14,12 +14,22 @@ const T0 = Date.UTC(2026, 10, 1, 9);
 const at = (seconds: number) => new Date(T0 + seconds * 1000).toISOString();
 
 const envelope = (schema: IngestSchema, receivedAt: string): IngestEnvelope => ({
-  schema, orgId: randomUUID(), projectId, apiKeyId: 'key-1', receivedAt, requestId: randomUUID(), chunkIndex: 0, chunkCount: 1,
+  schema,
+  orgId: randomUUID(),
+  projectId,
+  apiKeyId: 'key-1',
+  receivedAt,
+  requestId: randomUUID(),
+  chunkIndex: 0,
+  chunkCount: 1,
 });
 const stored = (seq: number, headers: Record<string, string> | undefined, body: string): StoredMessage => ({
-  seq, headers: headers && toNatsHeaders(headers), data: new TextEncoder().encode(body),
+  seq,
+  headers: headers && toNatsHeaders(headers),
+  data: new TextEncoder().encode(body),
 });
-const request = (seq: number, schema: IngestSchema, body: unknown): StoredMessage => stored(seq, envelopeToHeaders(envelope(schema, at(seq))), JSON.stringify(body));
+const request = (seq: number, schema: IngestSchema, body: unknown): StoredMessage =>
+  stored(seq, envelopeToHeaders(envelope(schema, at(seq))), JSON.stringify(body));
 
 /**
  * One trace told over three requests as a client sends it: created with a retrieval span and a
@@ -30,10 +40,25 @@ const REQUESTS: StoredMessage[] = [
   request(1, INGEST_SCHEMAS.nativeBatch, {
     batch: [
       { id: 'e1', type: 'trace-create', timestamp: at(1), body: { id: 'tr', name: 'first name', tags: ['a'] } },
-      { id: 'e2', type: 'span-create', timestamp: at(1), body: { id: 's1', traceId: 'tr', name: 'retrieve', startTime: at(1), input: { q: 'why' } } },
       {
-        id: 'e3', type: 'generation-create', timestamp: at(1),
-        body: { id: 'g1', traceId: 'tr', parentObservationId: 's1', name: 'answer', model: 'gpt-4o', startTime: at(1.5), usage: { input: 10, output: 5 } },
+        id: 'e2',
+        type: 'span-create',
+        timestamp: at(1),
+        body: { id: 's1', traceId: 'tr', name: 'retrieve', startTime: at(1), input: { q: 'why' } },
+      },
+      {
+        id: 'e3',
+        type: 'generation-create',
+        timestamp: at(1),
+        body: {
+          id: 'g1',
+          traceId: 'tr',
+          parentObservationId: 's1',
+          name: 'answer',
+          model: 'gpt-4o',
+          startTime: at(1.5),
+          usage: { input: 10, output: 5 },
+        },
       },
     ],
   }),
@@ -44,7 +69,12 @@ const REQUESTS: StoredMessage[] = [
       { id: 'e6', type: 'generation-update', timestamp: at(2), body: { id: 'g1', traceId: 'tr', endTime: at(2), output: 'because' } },
     ],
   }),
-  request(3, INGEST_SCHEMAS.scores, { scores: [{ traceId: 'tr', name: 'quality', value: 0.9 }, { traceId: 'tr', spanId: 'g1', name: 'correct', value: true }] }),
+  request(3, INGEST_SCHEMAS.scores, {
+    scores: [
+      { traceId: 'tr', name: 'quality', value: 0.9 },
+      { traceId: 'tr', spanId: 'g1', name: 'correct', value: true },
+    ],
+  }),
 ];
 
 describe('telemetry projection', () => {
@@ -52,7 +82,8 @@ describe('telemetry projection', () => {
   // No message here refers to the object store, so the reader never opens it.
   const context = { chunks: new ChunkReader(undefined as never, 'unused') };
 
-  const decodeAll = async (msgs: StoredMessage[]): Promise<DecodedIngestMessage[]> => Promise.all(msgs.map((m) => telemetryProjection.decode(m, context)));
+  const decodeAll = async (msgs: StoredMessage[]): Promise<DecodedIngestMessage[]> =>
+    Promise.all(msgs.map((m) => telemetryProjection.decode(m, context)));
   const applyInOrder = async (msgs: StoredMessage[], batchSize: number) => {
     for (let i = 0; i < msgs.length; i += batchSize) {
       const batch = await telemetryProjection.prepare(await decodeAll(msgs.slice(i, i + batchSize)));
@@ -63,7 +94,13 @@ describe('telemetry projection', () => {
   const readBack = async () => {
     const queries = new TraceQueries(db.ds);
     const traces = await queries.list({ projectId, limit: 100 });
-    return Promise.all(traces.map(async (t) => ({ trace: t, spans: await queries.spansOf(projectId, t.id), scores: await queries.scoresOf(projectId, t.id) })));
+    return Promise.all(
+      traces.map(async (t) => ({
+        trace: t,
+        spans: await queries.spansOf(projectId, t.id),
+        scores: await queries.scoresOf(projectId, t.id),
+      })),
+    );
   };
   const clear = () => db.ds.query(`TRUNCATE ${TELEMETRY_TABLES.join(', ')}`);
 
@@ -84,7 +121,10 @@ describe('telemetry projection', () => {
       { ok: false, reason: expect.stringContaining(`${INGEST_SCHEMAS.scores} data rejected`) },
       { ok: false, reason: expect.stringContaining(`${INGEST_SCHEMAS.nativeBatch} data rejected`) },
     ]);
-    expect(await decodeStored(telemetryProjection, REQUESTS[0], context)).toMatchObject({ ok: true, event: { seq: 1, envelope: { projectId } } });
+    expect(await decodeStored(telemetryProjection, REQUESTS[0], context)).toMatchObject({
+      ok: true,
+      event: { seq: 1, envelope: { projectId } },
+    });
   });
 
   it('writes the same rows whether the requests are applied once, twice, one by one or in reverse', async () => {
@@ -97,7 +137,10 @@ describe('telemetry projection', () => {
       ['retrieve', 'CUSTOM', { docs: 3 }],
       ['answer', 'LLM', 'because'],
     ]);
-    expect(once[0].scores.map((c) => [c.name, c.value]).sort()).toEqual([['correct', true], ['quality', 0.9]]);
+    expect(once[0].scores.map((c) => [c.name, c.value]).sort()).toEqual([
+      ['correct', true],
+      ['quality', 0.9],
+    ]);
 
     await applyInOrder(REQUESTS, REQUESTS.length);
     expect(await readBack()).toEqual(once);
@@ -117,13 +160,27 @@ describe('telemetry projection', () => {
     await new ProjectionCheckpoints(db.ds).init(position, 0);
     const generation = (seq: number, model: string, startTime: string) =>
       request(seq, INGEST_SCHEMAS.nativeBatch, {
-        batch: [{ id: `m${seq}`, type: 'generation-create', timestamp: at(seq), body: { id: 'moved', traceId: 'marks', name: 'call', model, startTime } }],
+        batch: [
+          {
+            id: `m${seq}`,
+            type: 'generation-create',
+            timestamp: at(seq),
+            body: { id: 'moved', traceId: 'marks', name: 'call', model, startTime },
+          },
+        ],
       });
     const applyLive = async (msg: StoredMessage) =>
-      applyTelemetryBatch(db.ds, position, await telemetryProjection.prepare(await decodeAll([msg])), { scheduleEvaluations: false, countUsage: false });
+      applyTelemetryBatch(db.ds, position, await telemetryProjection.prepare(await decodeAll([msg])), {
+        scheduleEvaluations: false,
+        countUsage: false,
+      });
     const marks = async () => ({
-      model: (await db.ds.query(`SELECT model, hour FROM model_stats_dirty WHERE project_id = $1 ORDER BY hour`, [projectId])).map((r: { model: string; hour: Date }) => [r.model, r.hour.toISOString()]),
-      overview: (await db.ds.query(`SELECT bucket FROM stats_5m_dirty WHERE project_id = $1 ORDER BY bucket`, [projectId])).map((r: { bucket: Date }) => r.bucket.toISOString()),
+      model: (await db.ds.query(`SELECT model, hour FROM model_stats_dirty WHERE project_id = $1 ORDER BY hour`, [projectId])).map(
+        (r: { model: string; hour: Date }) => [r.model, r.hour.toISOString()],
+      ),
+      overview: (await db.ds.query(`SELECT bucket FROM stats_5m_dirty WHERE project_id = $1 ORDER BY bucket`, [projectId])).map(
+        (r: { bucket: Date }) => r.bucket.toISOString(),
+      ),
     });
     const clearMarks = () => db.ds.query('DELETE FROM model_stats_dirty; DELETE FROM stats_5m_dirty');
 
@@ -134,7 +191,10 @@ describe('telemetry projection', () => {
     await clearMarks();
     await applyLive(generation(21, 'gpt-4o-mini', '2026-11-01T11:31:00.000Z'));
     expect(await marks()).toEqual({
-      model: [['gpt-4o', '2026-11-01T09:00:00.000Z'], ['gpt-4o-mini', '2026-11-01T11:00:00.000Z']],
+      model: [
+        ['gpt-4o', '2026-11-01T09:00:00.000Z'],
+        ['gpt-4o-mini', '2026-11-01T11:00:00.000Z'],
+      ],
       overview: ['2026-11-01T09:05:00.000Z', '2026-11-01T11:30:00.000Z'],
     });
   });

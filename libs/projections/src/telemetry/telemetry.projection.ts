@@ -5,7 +5,15 @@ import { EvalJobs, ProjectionCheckpoints, type ProjectionPosition, type UsageCou
 import { type ModelStatsKeys, markModelStatsDirty } from '../model-stats/stats-marks';
 import type { StreamProjection } from '../projection';
 import { type DecodedIngestMessage, decodeIngestMessage } from './decode-ingest-message';
-import { type NewRows, type PreparedTelemetry, TELEMETRY_TABLES, type WrittenTelemetry, lockTelemetryTables, prepareTelemetry, writePreparedTelemetry } from './tables/telemetry-writer';
+import {
+  type NewRows,
+  type PreparedTelemetry,
+  TELEMETRY_TABLES,
+  type WrittenTelemetry,
+  lockTelemetryTables,
+  prepareTelemetry,
+  writePreparedTelemetry,
+} from './tables/telemetry-writer';
 
 /** Decoded messages ready to write: folded and serialized, off the store's critical path. */
 export interface TelemetryBatch {
@@ -85,7 +93,12 @@ export interface ApplyOptions {
  * dead-letter retry do: the rows, the hooks asked for, and the sequences applied, in one
  * transaction. Returns the watermark after it.
  */
-export async function applyTelemetryBatch(ds: DataSource, position: ProjectionPosition, batch: TelemetryBatch, options: ApplyOptions): Promise<number> {
+export async function applyTelemetryBatch(
+  ds: DataSource,
+  position: ProjectionPosition,
+  batch: TelemetryBatch,
+  options: ApplyOptions,
+): Promise<number> {
   // The spans are left out: the span upsert marks the buckets its rows leave and join itself.
   const statsKeys = { ...modelStatsKeysOf(batch.telemetry.facts), spans: [] };
   return ds.transaction(async (m) => {

@@ -86,7 +86,12 @@ export async function verifyTelemetry(ds: DataSource, nats: NatsResources, optio
  * applied (their usage is counted now: it never was) or writing rows that are missing (applied
  * and counted before: not counted again). No webhook is called.
  */
-export async function repairTelemetry(ds: DataSource, nats: NatsResources, verification: Verification, options: VerifyOptions = {}): Promise<RepairResult> {
+export async function repairTelemetry(
+  ds: DataSource,
+  nats: NatsResources,
+  verification: Verification,
+  options: VerifyOptions = {},
+): Promise<RepairResult> {
   let projects = verification.projects;
   // The lists are cut at LISTED_SEQS: then the full lists are made once more.
   if (projects.some((p) => p.unapplied.count > p.unapplied.seqs.length || p.writingMissingRows.count > p.writingMissingRows.seqs.length)) {
@@ -103,11 +108,19 @@ export async function repairTelemetry(ds: DataSource, nats: NatsResources, verif
     const items = pending[kind];
     if (!items.length || items.length < atLeast) return;
     pending[kind] = [];
-    await applyTelemetryBatch(ds, position, await telemetryProjection.prepare(items), { scheduleEvaluations: false, countUsage: kind === 'counted' });
+    await applyTelemetryBatch(ds, position, await telemetryProjection.prepare(items), {
+      scheduleEvaluations: false,
+      countUsage: kind === 'counted',
+    });
     result.messages += items.length;
   };
   const sorted = [...wanted].sort((a, b) => a - b);
-  const range = { fromSeq: sorted[0], toSeq: sorted[sorted.length - 1], batchSize: READ_BATCH, filterSubject: options.projectId === undefined ? undefined : await projectSubjects(ds, nats, options.projectId) };
+  const range = {
+    fromSeq: sorted[0],
+    toSeq: sorted[sorted.length - 1],
+    batchSize: READ_BATCH,
+    filterSubject: options.projectId === undefined ? undefined : await projectSubjects(ds, nats, options.projectId),
+  };
   await replayStream(nats, 'ingest', range, async (msgs) => {
     for (const msg of msgs) {
       if (!wanted.has(msg.seq)) continue;
@@ -139,7 +152,10 @@ async function verifyOn(runner: QueryRunner, nats: NatsResources, options: Verif
   const toSeq = options.toSeq ?? (await streamLastSeq(nats, 'ingest'));
   const wholeStream = fromSeq <= 1 && options.toSeq === undefined;
 
-  const projects = new Map<string, { orgId: string; messages: number; applied: number; pending: number; unapplied: number[]; rejected: number[] }>();
+  const projects = new Map<
+    string,
+    { orgId: string; messages: number; applied: number; pending: number; unapplied: number[]; rejected: number[] }
+  >();
   const projectOf = (orgId: string, projectId: string) => {
     let p = projects.get(projectId);
     if (!p) projects.set(projectId, (p = { orgId, messages: 0, applied: 0, pending: 0, unapplied: [], rejected: [] }));
@@ -165,13 +181,22 @@ async function verifyOn(runner: QueryRunner, nats: NatsResources, options: Verif
       }
     });
     await expected.seal();
-    const projectIds = options.projectId ? [options.projectId] : [...new Set([...projects.keys(), ...(wholeStream ? await ExpectedRows.projectsWithRows(runner) : [])])];
+    const projectIds = options.projectId
+      ? [options.projectId]
+      : [...new Set([...projects.keys(), ...(wholeStream ? await ExpectedRows.projectsWithRows(runner) : [])])];
     const counts = await expected.compare(projectIds, wholeStream);
     const missingSeqs = await expected.seqsWritingMissingRows();
     const orgs = await orgsOf(runner, projectIds);
     const list = (seqs: number[]): SeqList => ({ count: seqs.length, seqs: seqs.slice(0, listed) });
     const report: ProjectVerification[] = projectIds.map((projectId) => {
-      const p = projects.get(projectId) ?? { orgId: orgs.get(projectId) ?? '', messages: 0, applied: 0, pending: 0, unapplied: [], rejected: [] };
+      const p = projects.get(projectId) ?? {
+        orgId: orgs.get(projectId) ?? '',
+        messages: 0,
+        applied: 0,
+        pending: 0,
+        unapplied: [],
+        rejected: [],
+      };
       const rows = counts.get(projectId) as ProjectRowCounts;
       const missing = missingSeqs.get(projectId) ?? [];
       const clean = !p.unapplied.length && !p.rejected.length && ROW_TABLES.every((t) => rows[t].missing === 0 && !rows[t].extra);
@@ -203,6 +228,8 @@ function expectedRowsOf({ seq, facts }: DecodedIngestMessage): ExpectedRow[] {
 }
 
 async function orgsOf(runner: QueryRunner, projectIds: string[]): Promise<Map<string, string>> {
-  const rows: { id: string; org_id: string }[] = await runner.query('SELECT id, org_id FROM projects WHERE id = ANY($1::uuid[])', [projectIds]);
+  const rows: { id: string; org_id: string }[] = await runner.query('SELECT id, org_id FROM projects WHERE id = ANY($1::uuid[])', [
+    projectIds,
+  ]);
   return new Map(rows.map((r) => [r.id, r.org_id]));
 }

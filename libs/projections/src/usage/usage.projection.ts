@@ -43,4 +43,3 @@ async function applyUsage(manager: EntityManager, events: UsageCounted[]): Promi
     [JSON.stringify(events.map((e) => ({ id: e.id, org_id: e.orgId, month: e.month, metric: e.metric, n: e.n })))],
   );
 }
-

@@ -65,7 +65,11 @@ export function GroupList({ kind, rpc, projectId, width, height, pollMs, onOpen,
   });
   const now = new Date();
   const noun = kind === 'session' ? 'sessions' : 'users';
-  const note = !list.loaded ? `loading ${noun}…` : list.rows.length === 0 ? `no ${noun} yet: traces name them by ${kind === 'session' ? 'sessionId' : 'userId'}` : `${list.rows.length}${list.hasMore ? '+' : ''} ${noun}, most recently active first`;
+  const note = !list.loaded
+    ? `loading ${noun}…`
+    : list.rows.length === 0
+      ? `no ${noun} yet: traces name them by ${kind === 'session' ? 'sessionId' : 'userId'}`
+      : `${list.rows.length}${list.hasMore ? '+' : ''} ${noun}, most recently active first`;
   return (
     <Rows height={height} width={width}>
       <MessageLine key="m" error={list.error} note={note} width={width} />
@@ -93,9 +97,16 @@ const TURN_LINES = 8;
  */
 export function GroupView({ kind, rpc, projectId, id, width, height, pollMs, onOpenTrace, onBack }: ViewProps) {
   const { useInput } = ink();
-  const totals = usePolling<GroupSummary>(() => (kind === 'session' ? rpc.session(projectId, id, 1) : rpc.user(projectId, id)), pollMs, `${kind}/${projectId}/${id}`);
+  const totals = usePolling<GroupSummary>(
+    () => (kind === 'session' ? rpc.session(projectId, id, 1) : rpc.user(projectId, id)),
+    pollMs,
+    `${kind}/${projectId}/${id}`,
+  );
   const traces = usePagedList<TraceSummary>(
-    (cursor) => (kind === 'session' ? rpc.session(projectId, id, PAGE_SIZE, cursor).then((s) => ({ data: s.traces, meta: s.meta })) : rpc.traces(projectId, { userId: id }, PAGE_SIZE, cursor)),
+    (cursor) =>
+      kind === 'session'
+        ? rpc.session(projectId, id, PAGE_SIZE, cursor).then((s) => ({ data: s.traces, meta: s.meta }))
+        : rpc.traces(projectId, { userId: id }, PAGE_SIZE, cursor),
     pollMs,
     `${kind}-traces/${projectId}/${id}`,
   );
@@ -123,19 +134,28 @@ export function GroupView({ kind, rpc, projectId, id, width, height, pollMs, onO
   return (
     <Rows height={height} width={width}>
       <Line key="t" text={title} width={width} bold />
-      <MessageLine key="m" error={totals.error ?? traces.error} note={totals.data ? groupTotalsLine(kind, totals.data, now) : 'loading…'} width={width} />
+      <MessageLine
+        key="m"
+        error={totals.error ?? traces.error}
+        note={totals.data ? groupTotalsLine(kind, totals.data, now) : 'loading…'}
+        width={width}
+      />
       <Line key="h" text={traceHeaderRow(width)} width={width} dim />
       {...visibleRows(traces.rows, shown, rowsHeight).map((t, i) => {
         const isSelected = shown.top + i === shown.index;
         return <Line key={t.id} text={traceRow(t, isSelected, width, now)} width={width} selected={isSelected} />;
       })}
-      {...Array.from({ length: Math.max(0, rowsHeight - Math.max(0, traces.rows.length - shown.top)) }, (_, i) => <Line key={`pad${i}`} text="" width={width} />)}
-      {...(withTurns && selected
+      {...Array.from({ length: Math.max(0, rowsHeight - Math.max(0, traces.rows.length - shown.top)) }, (_, i) => (
+        <Line key={`pad${i}`} text="" width={width} />
+      ))}
+      {...withTurns && selected
         ? [
             <Line key="th" text={`── ${selected.name ?? '(unnamed)'} ${'─'.repeat(width)}`} width={width} dim />,
-            ...Array.from({ length: TURN_LINES }, (_, i) => <Line key={`turn${i}`} text={turns[i] ?? (i === 0 && turns.length === 0 ? '  no input or output' : '')} width={width} />),
+            ...Array.from({ length: TURN_LINES }, (_, i) => (
+              <Line key={`turn${i}`} text={turns[i] ?? (i === 0 && turns.length === 0 ? '  no input or output' : '')} width={width} />
+            )),
           ]
-        : [])}
+        : []}
     </Rows>
   );
 }

@@ -17,7 +17,12 @@ interface Props extends ProjectScreenProps {
 export const KEYS_HELP = '↑↓ move · n new key · r revoke · Esc back · Tab screens · q quit';
 
 /** What the keys screen is doing besides listing: naming a new key, showing its secret, or confirming a revoke. */
-type Mode = { kind: 'list' } | { kind: 'naming'; line: LineEdit } | { kind: 'secret'; key: CreatedKey } | { kind: 'confirmRevoke'; key: ApiKey } | { kind: 'busy'; what: string };
+type Mode =
+  | { kind: 'list' }
+  | { kind: 'naming'; line: LineEdit }
+  | { kind: 'secret'; key: CreatedKey }
+  | { kind: 'confirmRevoke'; key: ApiKey }
+  | { kind: 'busy'; what: string };
 
 export function Keys({ rpc, projectId, width, height, pollMs, setCapturing, onBack }: Props) {
   const { useInput } = ink();
@@ -115,22 +120,39 @@ export function Keys({ rpc, projectId, width, height, pollMs, setCapturing, onBa
     mode.kind === 'naming' ? (
       <Line key="m" text={`Name of the new key: ${mode.line.text}█  (Enter create · Esc cancel)`} width={width} color="cyan" />
     ) : mode.kind === 'confirmRevoke' ? (
-      <Line key="m" text={`y/n: revoke ${mode.key.name} (${mode.key.prefix}…)? Requests with it get 401 from then on.`} width={width} color="yellow" />
+      <Line
+        key="m"
+        text={`y/n: revoke ${mode.key.name} (${mode.key.prefix}…)? Requests with it get 401 from then on.`}
+        width={width}
+        color="yellow"
+      />
     ) : mode.kind === 'busy' ? (
       <Line key="m" text={mode.what} width={width} dim />
     ) : (
-      <MessageLine key="m" error={message.error ?? error} note={message.note ?? (data ? `${keys.length} ${keys.length === 1 ? 'key' : 'keys'}` : 'loading keys…')} width={width} />
+      <MessageLine
+        key="m"
+        error={message.error ?? error}
+        note={message.note ?? (data ? `${keys.length} ${keys.length === 1 ? 'key' : 'keys'}` : 'loading keys…')}
+        width={width}
+      />
     );
   const nameWidth = Math.max(8, width - 2 - 14 - 12 - 12 - 12 - 4);
   return (
     <Rows height={height} width={width}>
       {prompt}
-      <Line key="h" text={`  ${fit('NAME', nameWidth)} ${fit('PREFIX', 14)} ${fit('CREATED', 12)} ${fit('LAST USED', 12)} ${fit('STATE', 12)}`} width={width} dim />
+      <Line
+        key="h"
+        text={`  ${fit('NAME', nameWidth)} ${fit('PREFIX', 14)} ${fit('CREATED', 12)} ${fit('LAST USED', 12)} ${fit('STATE', 12)}`}
+        width={width}
+        dim
+      />
       {...visibleRows(keys, shown, rowsHeight).map((k, i) => {
         const selected = shown.top + i === shown.index;
         const now = new Date();
         const text = `${fit(k.name, nameWidth)} ${fit(`${k.prefix}…`, 14)} ${fit(formatTime(k.createdAt, now), 12)} ${fit(k.lastUsedAt ? formatTime(k.lastUsedAt, now) : 'never', 12)} ${fit(k.revokedAt ? 'revoked' : 'active', 12)}`;
-        return <Line key={k.id} text={`${selected ? '›' : ' '} ${text}`} width={width} selected={selected} dim={!!k.revokedAt && !selected} />;
+        return (
+          <Line key={k.id} text={`${selected ? '›' : ' '} ${text}`} width={width} selected={selected} dim={!!k.revokedAt && !selected} />
+        );
       })}
     </Rows>
   );

@@ -25,7 +25,11 @@ export function Monitors({ rpc, projectId, width, height, pollMs, onBack }: Prop
   const rowsHeight = height - 2 - (withHistory ? HISTORY_LINES + 1 : 0);
   const shown = clampList(list, monitors.length, rowsHeight);
   const selected = withHistory ? monitors[shown.index] : undefined;
-  const history = usePolling(() => (selected ? rpc.monitorHistory(projectId, selected.id) : Promise.resolve(null)), pollMs, `monitor-history/${projectId}/${selected?.id ?? ''}`);
+  const history = usePolling(
+    () => (selected ? rpc.monitorHistory(projectId, selected.id) : Promise.resolve(null)),
+    pollMs,
+    `monitor-history/${projectId}/${selected?.id ?? ''}`,
+  );
   useInput((input, key) => {
     const action = actionFor(input, key);
     if (action.kind === 'move') setList(moveSelection(listRef.current, action.move, monitors.length, rowsHeight));
@@ -36,7 +40,12 @@ export function Monitors({ rpc, projectId, width, height, pollMs, onBack }: Prop
     .filter(([, n]) => n > 0)
     .map(([state, n]) => `${n} ${state}`)
     .join(' · ');
-  const note = data === undefined ? 'loading monitors…' : monitors.length === 0 ? 'no monitors in this project (spanlog alerts, or the dashboard, creates them)' : counts;
+  const note =
+    data === undefined
+      ? 'loading monitors…'
+      : monitors.length === 0
+        ? 'no monitors in this project (spanlog alerts, or the dashboard, creates them)'
+        : counts;
   const now = new Date();
   const changes = history.data?.data.slice(0, HISTORY_LINES) ?? [];
   const historyNote = history.error ?? (history.data === undefined ? 'loading…' : changes.length === 0 ? 'no evaluation yet' : null);
@@ -46,19 +55,37 @@ export function Monitors({ rpc, projectId, width, height, pollMs, onBack }: Prop
       <Line key="h" text={monitorHeaderRow(width)} width={width} dim />
       {...visibleRows(monitors, shown, rowsHeight).map((m, i) => {
         const isSelected = shown.top + i === shown.index;
-        return <Line key={m.id} text={monitorRow(m, isSelected, width, now)} width={width} selected={isSelected} color={m.enabled && m.state ? STATE_COLOR[m.state] : undefined} dim={!m.enabled && !isSelected} />;
+        return (
+          <Line
+            key={m.id}
+            text={monitorRow(m, isSelected, width, now)}
+            width={width}
+            selected={isSelected}
+            color={m.enabled && m.state ? STATE_COLOR[m.state] : undefined}
+            dim={!m.enabled && !isSelected}
+          />
+        );
       })}
-      {...Array.from({ length: Math.max(0, rowsHeight - Math.max(0, monitors.length - shown.top)) }, (_, i) => <Line key={`pad${i}`} text="" width={width} />)}
-      {...(selected
+      {...Array.from({ length: Math.max(0, rowsHeight - Math.max(0, monitors.length - shown.top)) }, (_, i) => (
+        <Line key={`pad${i}`} text="" width={width} />
+      ))}
+      {...selected
         ? [
             <Line key="hh" text={`── history of ${selected.name} ${'─'.repeat(width)}`} width={width} dim />,
             ...Array.from({ length: HISTORY_LINES }, (_, i) => {
               const change = changes[i];
               const text = change ? monitorHistoryRow(change, width, now) : i === 0 && historyNote ? `  ${historyNote}` : '';
-              return <Line key={`h${i}`} text={text} width={width} color={change ? STATE_COLOR[change.state] : history.error ? 'red' : undefined} />;
+              return (
+                <Line
+                  key={`h${i}`}
+                  text={text}
+                  width={width}
+                  color={change ? STATE_COLOR[change.state] : history.error ? 'red' : undefined}
+                />
+              );
             }),
           ]
-        : [])}
+        : []}
     </Rows>
   );
 }

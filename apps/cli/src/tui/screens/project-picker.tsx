@@ -51,14 +51,23 @@ export function ProjectPicker({ rpc, width, height, pollMs, preselect, lastProje
 
   const note = missing
     ? `--project ${preselect}: none of your projects has this id; choose one`
-    : data === undefined ? 'loading projects…' : choices.length === 0 ? 'you belong to no project yet: create one with spanlog projects or the dashboard' : 'Choose a project';
+    : data === undefined
+      ? 'loading projects…'
+      : choices.length === 0
+        ? 'you belong to no project yet: create one with spanlog projects or the dashboard'
+        : 'Choose a project';
   const orgWidth = Math.min(28, Math.floor(width / 3));
   return (
     <Rows height={height} width={width}>
       <MessageLine key="message" error={error} note={note} width={width} />
       <Line key="header" text={`  ${fit('ORGANIZATION', orgWidth)} PROJECT`} width={width} dim />
       {visibleRows(choices, shown, rowsHeight).map((c, i) => (
-        <Line key={c.project.id} text={`${shown.top + i === shown.index ? '›' : ' '} ${fit(`${c.org.name} (${c.org.plan})`, orgWidth)} ${c.project.name}`} width={width} selected={shown.top + i === shown.index} />
+        <Line
+          key={c.project.id}
+          text={`${shown.top + i === shown.index ? '›' : ' '} ${fit(`${c.org.name} (${c.org.plan})`, orgWidth)} ${c.project.name}`}
+          width={width}
+          selected={shown.top + i === shown.index}
+        />
       ))}
     </Rows>
   );

@@ -47,7 +47,12 @@ export function TraceList({ rpc, memory, projectId, width, height, pollMs, setCa
     (next: LiveList<TraceSummary>) => {
       const current = viewRef.current;
       const selectedId = current.live.rows[current.list.index]?.id ?? memory.selectedId;
-      const nextList = reselect(current.list, selectedId, next.rows.map((r) => r.id), rowsHeight);
+      const nextList = reselect(
+        current.list,
+        selectedId,
+        next.rows.map((r) => r.id),
+        rowsHeight,
+      );
       memory.selectedId = next.rows[nextList.index]?.id ?? selectedId;
       setView({ live: next, list: nextList });
     },
@@ -158,7 +163,17 @@ export function TraceList({ rpc, memory, projectId, width, height, pollMs, setCa
   const status = editing
     ? null
     : `${isEmptyFilter(filter) ? 'all traces' : `filter ${formatTraceFilter(filter)}`} · ${live.rows.length}${live.nextCursor ? '+' : ''} shown · live`;
-  const empty = loaded && live.rows.length === 0 ? [<Line key="empty" text={isEmptyFilter(filter) ? '  no traces yet: they appear here as they arrive' : '  no trace matches the filter'} width={width} dim />] : [];
+  const empty =
+    loaded && live.rows.length === 0
+      ? [
+          <Line
+            key="empty"
+            text={isEmptyFilter(filter) ? '  no traces yet: they appear here as they arrive' : '  no trace matches the filter'}
+            width={width}
+            dim
+          />,
+        ]
+      : [];
   return (
     <Rows height={height} width={width}>
       {editing ? (

@@ -60,7 +60,11 @@ export function TraceView({ rpc, projectId, traceId, width, height, pollMs, onBa
   const selected = rows[shown.index]?.span;
   const pageSpan = detail ? spans.find((s) => s.id === detail.spanId) : undefined;
   // A span whose input or output a page cut is read whole for its details.
-  const whole = usePolling(() => (pageSpan?.truncated ? rpc.span(projectId, traceId, pageSpan.id) : Promise.resolve(null)), null, pageSpan?.truncated ? pageSpan.id : '');
+  const whole = usePolling(
+    () => (pageSpan?.truncated ? rpc.span(projectId, traceId, pageSpan.id) : Promise.resolve(null)),
+    null,
+    pageSpan?.truncated ? pageSpan.id : '',
+  );
   const detailSpan = whole.data ?? pageSpan;
   const fullLines = detailSpan && trace ? spanDetailLines(detailSpan, trace, width) : [];
   const fullHeight = height - 1;
@@ -71,7 +75,12 @@ export function TraceView({ rpc, projectId, traceId, width, height, pollMs, onBa
     if (detail) {
       if (action.kind === 'back') setDetail(null);
       else if (action.kind === 'move') {
-        const scroll = moveSelection({ index: detail.top, top: detail.top }, action.move, Math.max(1, fullLines.length - fullHeight + 1), fullHeight);
+        const scroll = moveSelection(
+          { index: detail.top, top: detail.top },
+          action.move,
+          Math.max(1, fullLines.length - fullHeight + 1),
+          fullHeight,
+        );
         setDetail({ ...detail, top: scroll.index });
       }
       return;
@@ -81,25 +90,33 @@ export function TraceView({ rpc, projectId, traceId, width, height, pollMs, onBa
       const next = moveSelection(current, action.move, rows.length, treeHeight);
       setSelection({ list: next, spanId: ids[next.index] });
       if (next.index >= rows.length - 1) loadMore();
-    }
-    else if (action.kind === 'open' && rows[current.index]) setDetail({ spanId: rows[current.index].span.id, top: 0 });
+    } else if (action.kind === 'open' && rows[current.index]) setDetail({ spanId: rows[current.index].span.id, top: 0 });
     else if (action.kind === 'back') onBack();
   });
 
-  if (!trace) return <Rows height={height} width={width}>{[<MessageLine key="m" error={error} note="loading the trace…" width={width} />]}</Rows>;
+  if (!trace)
+    return (
+      <Rows height={height} width={width}>
+        {[<MessageLine key="m" error={error} note="loading the trace…" width={width} />]}
+      </Rows>
+    );
 
   if (detail && detailSpan) {
     return (
       <Rows height={height} width={width}>
         <MessageLine key="m" error={error} note={`span ${detailSpan.id} · ↑↓ scroll · Esc back to the tree`} width={width} />
-        {...fullLines.slice(detail.top, detail.top + fullHeight).map((line, i) => <Line key={`d${detail.top + i}`} text={line} width={width} />)}
+        {...fullLines
+          .slice(detail.top, detail.top + fullHeight)
+          .map((line, i) => <Line key={`d${detail.top + i}`} text={line} width={width} />)}
       </Rows>
     );
   }
 
   const header = traceHeaderLines(trace, new Date());
   // On the line under the tree, where a long header cannot push it out of the terminal's width.
-  const loaded = nextCursor ? ` ${spans.length} of ${trace.spanCount} spans loaded${later.loading ? ', loading more…' : ' · ↓ on the last loads more'} ` : '';
+  const loaded = nextCursor
+    ? ` ${spans.length} of ${trace.spanCount} spans loaded${later.loading ? ', loading more…' : ' · ↓ on the last loads more'} `
+    : '';
   const preview = selected ? spanPreviewLines(selected, trace).slice(0, detailHeight) : [];
   return (
     <Rows height={height} width={width}>
@@ -108,11 +125,26 @@ export function TraceView({ rpc, projectId, traceId, width, height, pollMs, onBa
       <Line key="cols" text={spanHeaderRow(width)} width={width} dim />
       {...visibleRows(rows, shown, treeHeight).map((row, i) => {
         const isSelected = shown.top + i === shown.index;
-        return <Line key={row.span.id} text={spanRow(row, isSelected, width)} width={width} selected={isSelected} color={row.span.level === 'ERROR' ? 'red' : undefined} />;
+        return (
+          <Line
+            key={row.span.id}
+            text={spanRow(row, isSelected, width)}
+            width={width}
+            selected={isSelected}
+            color={row.span.level === 'ERROR' ? 'red' : undefined}
+          />
+        );
       })}
-      {...(rows.length === 0 ? [<Line key="nospans" text="  no spans yet: they appear as they arrive" width={width} dim />] : [])}
-      {...Array.from({ length: Math.max(0, treeHeight - Math.max(1, rows.length)) }, (_, i) => <Line key={`pad${i}`} text="" width={width} />)}
-      <Line key="sep" text={loaded ? `──${loaded}${'─'.repeat(Math.max(0, width - loaded.length - 2))}` : '─'.repeat(width)} width={width} dim />
+      {...rows.length === 0 ? [<Line key="nospans" text="  no spans yet: they appear as they arrive" width={width} dim />] : []}
+      {...Array.from({ length: Math.max(0, treeHeight - Math.max(1, rows.length)) }, (_, i) => (
+        <Line key={`pad${i}`} text="" width={width} />
+      ))}
+      <Line
+        key="sep"
+        text={loaded ? `──${loaded}${'─'.repeat(Math.max(0, width - loaded.length - 2))}` : '─'.repeat(width)}
+        width={width}
+        dim
+      />
       {...preview.map((line, i) => <Line key={`p${i}`} text={line} width={width} />)}
     </Rows>
   );

@@ -19,12 +19,25 @@ export function Usage({ rpc, orgId, orgName, width, height, pollMs, onBack }: Pr
   useInput((input, key) => {
     if (actionFor(input, key).kind === 'back') onBack();
   });
-  if (!usage) return <Rows height={height} width={width}>{[<MessageLine key="m" error={error} note="loading usage…" width={width} />]}</Rows>;
+  if (!usage)
+    return (
+      <Rows height={height} width={width}>
+        {[<MessageLine key="m" error={error} note="loading usage…" width={width} />]}
+      </Rows>
+    );
   const bar = Math.max(5, Math.min(30, width - 50));
-  const overage = usage.overage.traces || usage.overage.evalRuns ? `overage: ${usage.overage.traces.toLocaleString('en-US')} traces, ${usage.overage.evalRuns.toLocaleString('en-US')} eval runs (billed)` : 'no overage';
+  const overage =
+    usage.overage.traces || usage.overage.evalRuns
+      ? `overage: ${usage.overage.traces.toLocaleString('en-US')} traces, ${usage.overage.evalRuns.toLocaleString('en-US')} eval runs (billed)`
+      : 'no overage';
   return (
     <Rows height={height} width={width}>
-      <MessageLine key="m" error={error} note={`${orgName} · plan ${usage.plan} · ${usage.month} (UTC month; the whole organization)`} width={width} />
+      <MessageLine
+        key="m"
+        error={error}
+        note={`${orgName} · plan ${usage.plan} · ${usage.month} (UTC month; the whole organization)`}
+        width={width}
+      />
       <Line key="b1" text="" width={width} />
       <Line key="t" text={`${fit('traces', 10)} ${formatQuota(usage.traces, usage.limits.traces, bar)}`} width={width} />
       <Line key="s" text={`${fit('spans', 10)} ${usage.spans.toLocaleString('en-US')}`} width={width} />

@@ -5,7 +5,14 @@ import { LOGGER } from '@app/config';
 import { ChunkReader, NatsResources, type PullConsumerRunner, consumerAckFloor } from '@app/eventlog';
 import { projectionAppliedSpans } from '@app/metrics';
 import { ProjectionCheckpoints, type ProjectionPosition } from '@app/persistence';
-import { type DecodedIngestMessage, type TelemetryBatch, applyTelemetryBatch, checkWatermark, telemetryPosition, telemetryProjection } from '@app/projections';
+import {
+  type DecodedIngestMessage,
+  type TelemetryBatch,
+  applyTelemetryBatch,
+  checkWatermark,
+  telemetryPosition,
+  telemetryProjection,
+} from '@app/projections';
 import { type CountedBatch, liveRunner } from '../live-runner';
 
 /** How often the watermark is checked for removed sequences and lost messages. */
@@ -38,11 +45,16 @@ export class TelemetryProjection implements OnApplicationBootstrap, BeforeApplic
     projectionAppliedSpans.inc({ projection: this.position.projection }, 0);
     const { stream, consumer } = telemetryProjection.source;
     await this.checkpoints.init(this.position, await consumerAckFloor(this.nats, stream, consumer));
-    this.runner = liveRunner(telemetryProjection, { ds: this.ds, nats: this.nats, chunks: this.chunks, logger: this.logger }, {
-      apply: (batch) => this.apply(batch),
-      // A dead-lettered message is handled: reads stop waiting for it, `spanlog verify` reports its rows.
-      onDeadLetter: (msg) => this.ds.transaction((m) => new ProjectionCheckpoints(m).recordApplied(this.position, [msg.seq])).then(() => undefined),
-    });
+    this.runner = liveRunner(
+      telemetryProjection,
+      { ds: this.ds, nats: this.nats, chunks: this.chunks, logger: this.logger },
+      {
+        apply: (batch) => this.apply(batch),
+        // A dead-lettered message is handled: reads stop waiting for it, `spanlog verify` reports its rows.
+        onDeadLetter: (msg) =>
+          this.ds.transaction((m) => new ProjectionCheckpoints(m).recordApplied(this.position, [msg.seq])).then(() => undefined),
+      },
+    );
     await this.runner.start();
     this.watermarkTimer = setInterval(() => {
       this.watermarkCheck ??= this.checkWatermark().finally(() => (this.watermarkCheck = null));
@@ -62,16 +74,29 @@ export class TelemetryProjection implements OnApplicationBootstrap, BeforeApplic
     await applyTelemetryBatch(this.ds, this.position, batch, { scheduleEvaluations: true, countUsage: true });
     const { facts } = batch.telemetry;
     projectionAppliedSpans.inc({ projection: this.position.projection }, facts.spans.length);
-    this.logger.debug({ messages: batch.seqs.length, traces: facts.traces.length, spans: facts.spans.length, scores: facts.scores.length }, 'batch projected');
+    this.logger.debug(
+      { messages: batch.seqs.length, traces: facts.traces.length, spans: facts.spans.length, scores: facts.scores.length },
+      'batch projected',
+    );
   }
 
   private async checkWatermark(): Promise<void> {
     try {
-      const check = await checkWatermark(this.ds, this.nats, telemetryProjection.source.stream, telemetryProjection.source.consumer, this.position);
-      if (check.state === 'skipped') this.logger.info({ from: check.from, through: check.through }, 'watermark moved past sequences no longer stored');
+      const check = await checkWatermark(
+        this.ds,
+        this.nats,
+        telemetryProjection.source.stream,
+        telemetryProjection.source.consumer,
+        this.position,
+      );
+      if (check.state === 'skipped')
+        this.logger.info({ from: check.from, through: check.through }, 'watermark moved past sequences no longer stored');
       if (check.state === 'lost' && check.seq !== this.lastLostSeq) {
         this.lastLostSeq = check.seq;
-        this.logger.error({ seq: check.seq, stream: this.position.stream }, 'a stored message was acknowledged without being applied; run spanlog verify --repair');
+        this.logger.error(
+          { seq: check.seq, stream: this.position.stream },
+          'a stored message was acknowledged without being applied; run spanlog verify --repair',
+        );
       }
     } catch (err) {
       this.logger.warn({ err: (err as Error).message }, 'watermark check failed; trying again');

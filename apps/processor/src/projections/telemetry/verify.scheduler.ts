@@ -49,7 +49,10 @@ export class VerifyScheduler extends ScheduledRound {
         if (to < from) return;
         const check = await verifyTelemetry(this.ds, this.nats, { fromSeq: from, toSeq: to });
         if (!check.clean) {
-          this.logger.error({ fromSeq: from, toSeq: to, projects: check.projects.filter((p) => !p.clean).map(summary) }, 'applied requests are missing from the projections; run spanlog verify --repair');
+          this.logger.error(
+            { fromSeq: from, toSeq: to, projects: check.projects.filter((p) => !p.clean).map(summary) },
+            'applied requests are missing from the projections; run spanlog verify --repair',
+          );
         }
         await this.checkpoints.markHandledThrough(this.progress, to);
         // Counted once the range is done with: a round that fails before checks it again.

@@ -128,7 +128,11 @@ export function Conversation({
               {turn.role}
               {turn.name && <span className="muted"> · {turn.name}</span>}
             </div>
-            {turn.parts.length ? turn.parts.map((part, j) => <Part key={j} part={part} tools={tools} />) : <div className="muted">(no content)</div>}
+            {turn.parts.length ? (
+              turn.parts.map((part, j) => <Part key={j} part={part} tools={tools} />)
+            ) : (
+              <div className="muted">(no content)</div>
+            )}
           </li>
         ))}
       </ol>

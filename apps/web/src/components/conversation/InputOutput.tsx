@@ -4,9 +4,22 @@ import { JsonView } from '../JsonView';
 import { Conversation, FORMAT_LABELS, type ToolIndex, indexTools } from './Conversation';
 
 /** A bare string reads the same as text: it gets no guessed role and no toggle. */
-const viewOf = (value: unknown, side: 'input' | 'output'): ConversationView => (typeof value === 'string' ? { kind: 'json', value } : toConversation(value, side));
+const viewOf = (value: unknown, side: 'input' | 'output'): ConversationView =>
+  typeof value === 'string' ? { kind: 'json', value } : toConversation(value, side);
 
-function Side({ value, view, raw, label, tools }: { value: unknown; view: ConversationView; raw: boolean; label: string; tools: ToolIndex }) {
+function Side({
+  value,
+  view,
+  raw,
+  label,
+  tools,
+}: {
+  value: unknown;
+  view: ConversationView;
+  raw: boolean;
+  label: string;
+  tools: ToolIndex;
+}) {
   if (raw || view.kind === 'json') return <JsonView value={value} label={label} />;
   return <Conversation turns={view.turns} format={view.format} extra={view.extra} label={label} tools={tools} />;
 }
@@ -18,7 +31,10 @@ function Side({ value, view, raw, label, tools }: { value: unknown; view: Conver
 export function InputOutput({ input, output, scope }: { input: unknown; output: unknown; scope?: string }) {
   const inputView = useMemo(() => viewOf(input, 'input'), [input]);
   const outputView = useMemo(() => viewOf(output, 'output'), [output]);
-  const tools = useMemo(() => indexTools([inputView, outputView].flatMap((v) => (v.kind === 'conversation' ? v.turns : []))), [inputView, outputView]);
+  const tools = useMemo(
+    () => indexTools([inputView, outputView].flatMap((v) => (v.kind === 'conversation' ? v.turns : []))),
+    [inputView, outputView],
+  );
   const [raw, setRaw] = useState(false);
   const formats = [...new Set([inputView, outputView].flatMap((v) => (v.kind === 'conversation' ? [FORMAT_LABELS[v.format]] : [])))];
   const inputLabel = scope ? `${scope} input` : 'Input';

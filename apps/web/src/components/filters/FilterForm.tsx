@@ -45,11 +45,31 @@ export function FilterText({ name, label, ...input }: { name: string; label: str
 }
 
 /** A filter offering the project's known values that contain what is typed, in any case. */
-export function FilterPicker({ projectId, field, label, list }: { projectId: string; field: FilterValueField; label: string; list?: boolean }) {
+export function FilterPicker({
+  projectId,
+  field,
+  label,
+  list,
+}: {
+  projectId: string;
+  field: FilterValueField;
+  label: string;
+  list?: boolean;
+}) {
   const [term, setTerm] = useState<string | null>(null);
   const values = useFilterValues(projectId, field, term);
   const value = useUrlValue(field);
-  return <Combobox name={field} label={label} list={list} defaultValue={value} options={values.data?.data ?? []} loading={values.isFetching} onSearch={setTerm} />;
+  return (
+    <Combobox
+      name={field}
+      label={label}
+      list={list}
+      defaultValue={value}
+      options={values.data?.data ?? []}
+      loading={values.isFetching}
+      onSearch={setTerm}
+    />
+  );
 }
 
 /** The time range, in the URL as `from` and `to`. */

@@ -47,7 +47,14 @@ export function formFields<Values>(prefix: string) {
     );
   }
 
-  function Choice({ name, label, options, error, hint, ...select }: Labelled<Name> & { options: readonly string[] } & SelectHTMLAttributes<HTMLSelectElement>) {
+  function Choice({
+    name,
+    label,
+    options,
+    error,
+    hint,
+    ...select
+  }: Labelled<Name> & { options: readonly string[] } & SelectHTMLAttributes<HTMLSelectElement>) {
     const { id, msg } = ids(name);
     return (
       <div className="field">

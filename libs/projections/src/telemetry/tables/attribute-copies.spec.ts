@@ -3,13 +3,25 @@ import { leanAttributes } from './attribute-copies';
 
 const delta = (values: Partial<SpanFields>, versions: Partial<Record<keyof SpanFields, string>> = {}): SpanDelta => {
   const d = stamped(values, versionOf('2024-01-01T00:00:00.000Z', 'e'));
-  return { projectId: 'p', id: 's', otelSpanId: null, externalId: null, createdAt: '2024-01-01T00:00:00.000Z', values: d.values, versions: { ...d.versions, ...versions } };
+  return {
+    projectId: 'p',
+    id: 's',
+    otelSpanId: null,
+    externalId: null,
+    createdAt: '2024-01-01T00:00:00.000Z',
+    values: d.values,
+    versions: { ...d.versions, ...versions },
+  };
 };
 
 describe(leanAttributes.name, () => {
   it('leaves out the attributes that are the input and output the same event set, and names their keys', () => {
     const messages = [{ role: 'user' }];
-    expect(leanAttributes(delta({ input: messages, output: 'done', attributes: { 'llm.input_messages': messages, 'output.value': 'done', other: 1 } }))).toEqual({
+    expect(
+      leanAttributes(
+        delta({ input: messages, output: 'done', attributes: { 'llm.input_messages': messages, 'output.value': 'done', other: 1 } }),
+      ),
+    ).toEqual({
       attributes: { other: 1 },
       input_attribute: 'llm.input_messages',
       output_attribute: 'output.value',
@@ -17,7 +29,11 @@ describe(leanAttributes.name, () => {
   });
 
   it('gives input and output two keys when both are the same text', () => {
-    expect(leanAttributes(delta({ input: 'x', output: 'x', attributes: { a: 'x', b: 'x' } }))).toEqual({ attributes: {}, input_attribute: 'a', output_attribute: 'b' });
+    expect(leanAttributes(delta({ input: 'x', output: 'x', attributes: { a: 'x', b: 'x' } }))).toEqual({
+      attributes: {},
+      input_attribute: 'a',
+      output_attribute: 'b',
+    });
   });
 
   it.each([

@@ -21,7 +21,9 @@ export function leanAttributes(delta: SpanDelta): LeanAttributes | null {
   const inputKey = copyOf(delta, 'input', undefined);
   const outputKey = copyOf(delta, 'output', inputKey);
   if (inputKey === undefined && outputKey === undefined) return null;
-  const lean: LeanAttributes = { attributes: Object.fromEntries(Object.entries(attributes).filter(([key]) => key !== inputKey && key !== outputKey)) };
+  const lean: LeanAttributes = {
+    attributes: Object.fromEntries(Object.entries(attributes).filter(([key]) => key !== inputKey && key !== outputKey)),
+  };
   if (inputKey !== undefined) lean.input_attribute = inputKey;
   if (outputKey !== undefined) lean.output_attribute = outputKey;
   return lean;

@@ -26,7 +26,12 @@ export function mentionedTraces(facts: TelemetryFacts): MentionedTraces {
   for (const s of facts.spans) mention(s.projectId, s.values.traceId);
   for (const s of facts.scores) mention(s.projectId, s.values.traceId);
   const asked = [...mentioned.values()];
-  return { keys: asked.map((a) => keyOf(a.projectId, a.of)), projectIds: asked.map((a) => a.projectId), traceIds: asked.map((a) => a.traceId), deletedIds: asked.map((a) => a.of) };
+  return {
+    keys: asked.map((a) => keyOf(a.projectId, a.of)),
+    projectIds: asked.map((a) => a.projectId),
+    traceIds: asked.map((a) => a.traceId),
+    deletedIds: asked.map((a) => a.of),
+  };
 }
 
 /**
@@ -35,7 +40,11 @@ export function mentionedTraces(facts: TelemetryFacts): MentionedTraces {
  * so it usually finds none) instead of a look-up per row in the upserts. Call after the
  * batch's own deletions, in its transaction.
  */
-export async function withoutDeletedTraces(manager: EntityManager, facts: TelemetryFacts, mentioned: MentionedTraces = mentionedTraces(facts)): Promise<TelemetryFacts> {
+export async function withoutDeletedTraces(
+  manager: EntityManager,
+  facts: TelemetryFacts,
+  mentioned: MentionedTraces = mentionedTraces(facts),
+): Promise<TelemetryFacts> {
   if (!mentioned.keys.length) return facts;
   // Positions come back rather than ids, so the match is Postgres's uuid equality whatever the text's case.
   const found: { n: number }[] = await manager.query(
@@ -44,7 +53,11 @@ export async function withoutDeletedTraces(manager: EntityManager, facts: Teleme
     [mentioned.projectIds, mentioned.traceIds],
   );
   if (!found.length) return facts;
-  await tombstoneUnderNewIds(manager, found.map(({ n }) => n - 1).filter((i) => mentioned.deletedIds[i] !== mentioned.traceIds[i]), mentioned);
+  await tombstoneUnderNewIds(
+    manager,
+    found.map(({ n }) => n - 1).filter((i) => mentioned.deletedIds[i] !== mentioned.traceIds[i]),
+    mentioned,
+  );
 
   const deleted = new Set(found.map(({ n }) => mentioned.keys[n - 1]));
   const live = (projectId: string, traceId: string | undefined) => traceId === undefined || !deleted.has(keyOf(projectId, traceId));
@@ -68,6 +81,10 @@ async function tombstoneUnderNewIds(manager: EntityManager, positions: number[],
      SELECT r.project_id, r.id, d.deleted_at FROM unnest($1::uuid[], $2::uuid[], $3::uuid[]) AS r (project_id, id, legacy_id)
        JOIN deleted_traces d ON d.project_id = r.project_id AND d.id = r.legacy_id
      ON CONFLICT DO NOTHING`,
-    [positions.map((i) => mentioned.projectIds[i]), positions.map((i) => mentioned.deletedIds[i]), positions.map((i) => mentioned.traceIds[i])],
+    [
+      positions.map((i) => mentioned.projectIds[i]),
+      positions.map((i) => mentioned.deletedIds[i]),
+      positions.map((i) => mentioned.traceIds[i]),
+    ],
   );
 }

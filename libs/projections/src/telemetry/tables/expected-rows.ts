@@ -61,7 +61,12 @@ export class ExpectedRows {
   async compare(projectIds: string[], withExtra: boolean): Promise<Map<string, ProjectRowCounts>> {
     const result = new Map<string, ProjectRowCounts>();
     for (const projectId of projectIds) {
-      result.set(projectId, Object.fromEntries(ROW_TABLES.map((t) => [t, { expected: 0, stored: 0, missing: 0, extra: withExtra ? 0 : null }])) as ProjectRowCounts);
+      result.set(
+        projectId,
+        Object.fromEntries(
+          ROW_TABLES.map((t) => [t, { expected: 0, stored: 0, missing: 0, extra: withExtra ? 0 : null }]),
+        ) as ProjectRowCounts,
+      );
     }
     for (const table of ROW_TABLES) {
       const rows: { project_id: string; expected: number; missing: number }[] = await this.runner.query(
@@ -72,14 +77,19 @@ export class ExpectedRows {
           GROUP BY e.project_id`,
         [table, projectIds],
       );
-      for (const r of rows) Object.assign((result.get(r.project_id) as ProjectRowCounts)[table], { expected: r.expected, missing: r.missing });
+      for (const r of rows)
+        Object.assign((result.get(r.project_id) as ProjectRowCounts)[table], { expected: r.expected, missing: r.missing });
       const stored: { project_id: string; stored: number; extra: number }[] = await this.runner.query(
         `SELECT r.project_id, count(*)::int AS stored,
                 count(*) FILTER (WHERE NOT EXISTS (SELECT 1 FROM verify_expected e WHERE e.tbl = $1 AND e.project_id = r.project_id AND e.id = r.id))::int AS extra
            FROM ${table} r WHERE r.project_id = ANY($2::uuid[]) GROUP BY r.project_id`,
         [table, projectIds],
       );
-      for (const r of stored) Object.assign((result.get(r.project_id) as ProjectRowCounts)[table], { stored: r.stored, ...(withExtra ? { extra: r.extra } : {}) });
+      for (const r of stored)
+        Object.assign((result.get(r.project_id) as ProjectRowCounts)[table], {
+          stored: r.stored,
+          ...(withExtra ? { extra: r.extra } : {}),
+        });
     }
     return result;
   }
@@ -97,7 +107,11 @@ export class ExpectedRows {
       );
       for (const r of rows) bySeq.set(r.project_id, [...(bySeq.get(r.project_id) ?? []), Number(r.seq)]);
     }
-    for (const [projectId, seqs] of bySeq) bySeq.set(projectId, [...new Set(seqs)].sort((a, b) => a - b));
+    for (const [projectId, seqs] of bySeq)
+      bySeq.set(
+        projectId,
+        [...new Set(seqs)].sort((a, b) => a - b),
+      );
     return bySeq;
   }
 
@@ -107,7 +121,9 @@ export class ExpectedRows {
 
   /** The projects with rows in any table, for a check over every project. */
   static async projectsWithRows(runner: QueryRunner): Promise<string[]> {
-    const rows: { project_id: string }[] = await runner.query(ROW_TABLES.map((t) => `SELECT DISTINCT project_id FROM ${t}`).join(' UNION '));
+    const rows: { project_id: string }[] = await runner.query(
+      ROW_TABLES.map((t) => `SELECT DISTINCT project_id FROM ${t}`).join(' UNION '),
+    );
     return rows.map((r) => r.project_id);
   }
 

@@ -9,7 +9,8 @@ const FIXTURES = resolve(__dirname, '../../../../../../shared/fixtures/otlp');
 const CAPTURED = resolve(__dirname, '../../../../otlp/src/testing/captured');
 
 /** Text of `length` characters that opens like JSON and does not close like it, as the bench's prompts do. */
-const prose = (seed: string, length: number): string => `${seed} ${'the agent called a tool to look up order status '.repeat(8)}`.slice(0, length);
+const prose = (seed: string, length: number): string =>
+  `${seed} ${'the agent called a tool to look up order status '.repeat(8)}`.slice(0, length);
 
 /** One trace shaped as the bench's (bench/payloads.ts): an agent root, a model call, a tool call. */
 function benchShapedExport(): unknown {
@@ -79,10 +80,14 @@ function benchShapedExport(): unknown {
 /** Every OTLP trace export the tests hold, by name: the shared fixtures, the captured exports' trace requests, a bench-shaped one. */
 export function otlpExports(): Record<string, unknown> {
   const exports: Record<string, unknown> = { 'bench-shaped': benchShapedExport() };
-  for (const name of readdirSync(FIXTURES).filter((n) => n.endsWith('.json') && !n.endsWith('.expected.json')).sort()) {
+  for (const name of readdirSync(FIXTURES)
+    .filter((n) => n.endsWith('.json') && !n.endsWith('.expected.json'))
+    .sort()) {
     exports[`fixtures/${name}`] = JSON.parse(readFileSync(resolve(FIXTURES, name), 'utf8'));
   }
-  for (const name of readdirSync(CAPTURED).filter((n) => n.endsWith('.json')).sort()) {
+  for (const name of readdirSync(CAPTURED)
+    .filter((n) => n.endsWith('.json'))
+    .sort()) {
     const { requests } = JSON.parse(readFileSync(resolve(CAPTURED, name), 'utf8')) as { requests: { path: string; body: unknown }[] };
     requests.forEach((request, i) => {
       if (request.path.endsWith('/v1/traces')) exports[`captured/${name}#${i}`] = request.body;
@@ -92,7 +97,9 @@ export function otlpExports(): Record<string, unknown> {
 }
 
 /** What the processor stores of an export: its folded facts and the upserts' row parameters, as text. */
-export async function storedFormOf(body: unknown): Promise<{ facts: string; rows: { traces: string | null; spans: string | null; scores: string | null } }> {
+export async function storedFormOf(
+  body: unknown,
+): Promise<{ facts: string; rows: { traces: string | null; spans: string | null; scores: string | null } }> {
   validateOtlpRequest(body);
   const folded = foldFacts([otlpToFacts(body as Parameters<typeof otlpToFacts>[0], ENVELOPE)]);
   const { rows } = await prepareTelemetry(folded);

@@ -14,7 +14,12 @@ export interface ReplayedRow {
  * never count, because once the swap is done it finds them already there. Call with the
  * live tables locked.
  */
-export async function countRowsOnlyInShadow(manager: EntityManager, s: ShadowTables, table: 'traces' | 'spans', rows: ReplayedRow[]): Promise<{ orgId: string; month: string; n: number }[]> {
+export async function countRowsOnlyInShadow(
+  manager: EntityManager,
+  s: ShadowTables,
+  table: 'traces' | 'spans',
+  rows: ReplayedRow[],
+): Promise<{ orgId: string; month: string; n: number }[]> {
   if (!rows.length) return [];
   return manager.query(
     `SELECT r.org_id AS "orgId", to_char(s.created_at AT TIME ZONE 'UTC', 'YYYY-MM') AS month, count(*)::int AS n

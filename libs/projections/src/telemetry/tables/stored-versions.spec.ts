@@ -15,7 +15,10 @@ const setting = (fields: (keyof SpanFields)[], version: Version) => Object.fromE
 describe(storedVersions.name, () => {
   it('stores the version one event gave most fields once, and names the fields it did not set with null', () => {
     const unset: (keyof SpanFields)[] = ['model', 'cost'];
-    const versions = setting(ALL_SPAN_FIELDS.filter((f) => !unset.includes(f)), A);
+    const versions = setting(
+      ALL_SPAN_FIELDS.filter((f) => !unset.includes(f)),
+      A,
+    );
     expect(stored(versions)).toEqual({ '*': A, model: null, cost: null });
   });
 
@@ -33,7 +36,10 @@ describe(storedVersions.name, () => {
   });
 
   it('gives every field the version it had, and none to a field it had none for', () => {
-    const versionsArb = fc.dictionary(fc.constantFrom(...ALL_SPAN_FIELDS), fc.constantFrom(A, B, versionOf('2024-01-01T00:00:00.000Z', 'x')));
+    const versionsArb = fc.dictionary(
+      fc.constantFrom(...ALL_SPAN_FIELDS),
+      fc.constantFrom(A, B, versionOf('2024-01-01T00:00:00.000Z', 'x')),
+    );
     fc.assert(
       fc.property(versionsArb, (versions) => {
         const result = stored(versions);

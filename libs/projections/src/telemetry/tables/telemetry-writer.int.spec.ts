@@ -29,11 +29,21 @@ const projectId = randomUUID();
 const traceId = randomUUID();
 
 const trace = (iso: string, eventId: string, values: Partial<TraceFields>, minSpanStart: string | null = null): TraceDelta => ({
-  projectId, id: traceId, otelTraceId: null, externalId: 'ext', createdAt: iso, firstEventTime: iso, minSpanStart,
+  projectId,
+  id: traceId,
+  otelTraceId: null,
+  externalId: 'ext',
+  createdAt: iso,
+  firstEventTime: iso,
+  minSpanStart,
   ...stamped(values, versionOf(iso, eventId)),
 });
 const span = (id: string, iso: string, eventId: string, values: Partial<SpanFields>): SpanDelta => ({
-  projectId, id, otelSpanId: null, externalId: null, createdAt: iso,
+  projectId,
+  id,
+  otelSpanId: null,
+  externalId: null,
+  createdAt: iso,
   ...stamped({ traceId, ...values }, versionOf(iso, eventId)),
 });
 const facts = (partial: Partial<TelemetryFacts>): TelemetryFacts => ({ traces: [], spans: [], scores: [], deletions: [], ...partial });
@@ -48,7 +58,12 @@ describe(writeTelemetry.name, () => {
     facts({ traces: [trace('2024-01-01T00:00:01.000Z', 'b', { name: 'oldest', userId: 'u-old', input: { deep: ['v'] } })] }),
     facts({ traces: [trace('2024-01-01T00:00:02.000Z', 'c', { userId: 'u-mid' }, '2024-01-01T00:00:00.500Z')] }),
   ];
-  const orders = [[0, 1, 2], [2, 1, 0], [1, 0, 2], [1, 2, 0, 0, 1]];
+  const orders = [
+    [0, 1, 2],
+    [2, 1, 0],
+    [1, 0, 2],
+    [1, 2, 0, 0, 1],
+  ];
 
   it.each(orders)('converges to the same row whatever the order (%p…)', async (...order: number[]) => {
     for (const i of order) await db.ds.transaction((m) => writeTelemetry(m, events[i]));
@@ -70,8 +85,18 @@ describe(writeTelemetry.name, () => {
         facts({
           traces: [trace('2024-01-01T00:00:00.000Z', 'e0', { name: 't' })],
           spans: [
-            span(randomUUID(), '2024-01-01T00:00:00.000Z', 'e1', { startTime: '2024-01-01T00:00:00.000Z', endTime: '2024-01-01T00:00:02.000Z', totalTokens: 15, cost: 0.0000045 }),
-            span(randomUUID(), '2024-01-01T00:00:00.000Z', 'e2', { startTime: '2024-01-01T00:00:01.000Z', promptTokens: 10, completionTokens: 5, cost: 0.0000045 }),
+            span(randomUUID(), '2024-01-01T00:00:00.000Z', 'e1', {
+              startTime: '2024-01-01T00:00:00.000Z',
+              endTime: '2024-01-01T00:00:02.000Z',
+              totalTokens: 15,
+              cost: 0.0000045,
+            }),
+            span(randomUUID(), '2024-01-01T00:00:00.000Z', 'e2', {
+              startTime: '2024-01-01T00:00:01.000Z',
+              promptTokens: 10,
+              completionTokens: 5,
+              cost: 0.0000045,
+            }),
           ],
         }),
       ),
@@ -85,19 +110,39 @@ describe(writeTelemetry.name, () => {
     expect(first.newTraces).toEqual([{ projectId, month: '2024-01', n: 1 }]);
     const again = await db.ds.transaction((m) => writeTelemetry(m, foldFacts([events[1], events[0]])));
     expect(again.newTraces).toEqual([]);
-    const spans = await db.ds.transaction((m) => writeTelemetry(m, facts({ spans: [span(randomUUID(), '2024-02-01T00:00:00.000Z', 's1', { name: 'a' }), span(randomUUID(), '2024-02-01T00:00:00.000Z', 's2', { name: 'b' })] })));
+    const spans = await db.ds.transaction((m) =>
+      writeTelemetry(
+        m,
+        facts({
+          spans: [
+            span(randomUUID(), '2024-02-01T00:00:00.000Z', 's1', { name: 'a' }),
+            span(randomUUID(), '2024-02-01T00:00:00.000Z', 's2', { name: 'b' }),
+          ],
+        }),
+      ),
+    );
     expect(spans.newSpans).toEqual([{ projectId, month: '2024-02', n: 2 }]);
   });
 
   it('deletes a trace with its spans for good: later spans and a replay of the trace write nothing', async () => {
     const spanId = randomUUID();
-    await db.ds.transaction((m) => writeTelemetry(m, facts({ traces: events[0].traces, spans: [span(spanId, '2024-01-01T00:00:00.000Z', 's1', { name: 'a' })] })));
+    await db.ds.transaction((m) =>
+      writeTelemetry(m, facts({ traces: events[0].traces, spans: [span(spanId, '2024-01-01T00:00:00.000Z', 's1', { name: 'a' })] })),
+    );
     const deleted = await db.ds.transaction((m) => deleteTraces(m, [{ projectId, id: traceId, deletedAt: '2024-02-01T00:00:00.000Z' }]));
     expect(deleted).toEqual({ traces: 1, spans: 1, scores: 0 });
-    const replay = await db.ds.transaction((m) => writeTelemetry(m, foldFacts([...events, facts({ spans: [span(randomUUID(), '2024-03-01T00:00:00.000Z', 's2', { name: 'late' })] })])));
+    const replay = await db.ds.transaction((m) =>
+      writeTelemetry(m, foldFacts([...events, facts({ spans: [span(randomUUID(), '2024-03-01T00:00:00.000Z', 's2', { name: 'late' })] })])),
+    );
     expect(replay).toEqual({ newTraces: [], newSpans: [] });
-    expect((await db.ds.query('SELECT count(*)::int AS n FROM traces')).concat(await db.ds.query('SELECT count(*)::int AS n FROM spans'))).toEqual([{ n: 0 }, { n: 0 }]);
-    expect(await db.ds.transaction((m) => deleteTraces(m, [{ projectId, id: traceId, deletedAt: '2024-02-01T00:00:00.000Z' }]))).toEqual({ traces: 0, spans: 0, scores: 0 });
+    expect(
+      (await db.ds.query('SELECT count(*)::int AS n FROM traces')).concat(await db.ds.query('SELECT count(*)::int AS n FROM spans')),
+    ).toEqual([{ n: 0 }, { n: 0 }]);
+    expect(await db.ds.transaction((m) => deleteTraces(m, [{ projectId, id: traceId, deletedAt: '2024-02-01T00:00:00.000Z' }]))).toEqual({
+      traces: 0,
+      spans: 0,
+      scores: 0,
+    });
   });
 
   it('writes nothing of a trace its own batch deletes, and the rest of the batch', async () => {
@@ -107,7 +152,10 @@ describe(writeTelemetry.name, () => {
         m,
         facts({
           traces: events[0].traces,
-          spans: [span(randomUUID(), '2024-01-01T00:00:00.000Z', 's1', { name: 'gone' }), span(randomUUID(), '2024-01-01T00:00:00.000Z', 's2', { traceId: otherTrace, name: 'kept' })],
+          spans: [
+            span(randomUUID(), '2024-01-01T00:00:00.000Z', 's1', { name: 'gone' }),
+            span(randomUUID(), '2024-01-01T00:00:00.000Z', 's2', { traceId: otherTrace, name: 'kept' }),
+          ],
           deletions: [{ projectId, id: traceId, deletedAt: '2024-02-01T00:00:00.000Z' }],
         }),
       ),
@@ -123,14 +171,20 @@ describe(writeTelemetry.name, () => {
     await db.ds.transaction((m) => deleteTraces(m, [{ projectId, id: legacyId, deletedAt: '2024-02-01T00:00:00.000Z' }]));
     const at = '2024-03-01T00:00:00.000Z';
     const later = nativeEventsToFacts(
-      validateNativeBatch({ batch: [{ id: 'e1', type: 'span-create', timestamp: at, body: { id: 'late', traceId: hex.toUpperCase(), name: 'late', startTime: at } }] }).events,
+      validateNativeBatch({
+        batch: [
+          { id: 'e1', type: 'span-create', timestamp: at, body: { id: 'late', traceId: hex.toUpperCase(), name: 'late', startTime: at } },
+        ],
+      }).events,
       { projectId, receivedAt: at },
     );
     expect(later.traces.map((t) => t.id)).toEqual([otelTraceUuid(hex)]);
     expect(await db.ds.transaction((m) => writeTelemetry(m, later))).toEqual({ newTraces: [], newSpans: [] });
     expect(await db.ds.query('SELECT count(*)::int AS n FROM spans')).toEqual([{ n: 0 }]);
     // Tombstoned under its id too, as any deleted trace is, for verify and every later batch.
-    expect(await db.ds.query('SELECT id, deleted_at FROM deleted_traces WHERE project_id = $1 ORDER BY id = $2', [projectId, legacyId])).toEqual([
+    expect(
+      await db.ds.query('SELECT id, deleted_at FROM deleted_traces WHERE project_id = $1 ORDER BY id = $2', [projectId, legacyId]),
+    ).toEqual([
       { id: otelTraceUuid(hex), deleted_at: new Date('2024-02-01T00:00:00.000Z') },
       { id: legacyId, deleted_at: new Date('2024-02-01T00:00:00.000Z') },
     ]);
@@ -155,8 +209,14 @@ describe(writeTelemetry.name, () => {
     const prompt = 'the prompt, as the client sent it';
     const completion = 'the completion';
     const otlpSpan = (id: string) =>
-      span(id, '2024-01-01T00:00:01.000Z', 'otlp', { name: 'chat', input: prompt, output: completion, attributes: { 'gen_ai.prompt': prompt, 'gen_ai.completion': completion, 'gen_ai.system': 'openai' } });
-    const readAttributes = async (id: string) => (await new TraceQueries(db.ds).spansOf(projectId, traceId)).find((r) => r.id === id)?.attributes;
+      span(id, '2024-01-01T00:00:01.000Z', 'otlp', {
+        name: 'chat',
+        input: prompt,
+        output: completion,
+        attributes: { 'gen_ai.prompt': prompt, 'gen_ai.completion': completion, 'gen_ai.system': 'openai' },
+      });
+    const readAttributes = async (id: string) =>
+      (await new TraceQueries(db.ds).spansOf(projectId, traceId)).find((r) => r.id === id)?.attributes;
 
     it('are stored once, in input and output, and read back whole', async () => {
       const id = randomUUID();
@@ -171,9 +231,15 @@ describe(writeTelemetry.name, () => {
       const id = randomUUID();
       await db.ds.transaction((m) => writeTelemetry(m, facts({ spans: [otlpSpan(id)] })));
       await db.ds.transaction((m) => writeTelemetry(m, facts({ spans: [otlpSpan(id)] })));
-      await db.ds.transaction((m) => writeTelemetry(m, facts({ spans: [span(id, '2024-01-01T00:00:02.000Z', 'later', { input: 'another input' })] })));
+      await db.ds.transaction((m) =>
+        writeTelemetry(m, facts({ spans: [span(id, '2024-01-01T00:00:02.000Z', 'later', { input: 'another input' })] })),
+      );
       const [row] = await new TraceQueries(db.ds).spansOf(projectId, traceId);
-      expect(row).toMatchObject({ input: 'another input', output: completion, attributes: { 'gen_ai.prompt': prompt, 'gen_ai.completion': completion, 'gen_ai.system': 'openai' } });
+      expect(row).toMatchObject({
+        input: 'another input',
+        output: completion,
+        attributes: { 'gen_ai.prompt': prompt, 'gen_ai.completion': completion, 'gen_ai.system': 'openai' },
+      });
     });
 
     it('are stored whole again when SpanAttributeCopies is reverted', async () => {
@@ -183,7 +249,9 @@ describe(writeTelemetry.name, () => {
       const runner = db.ds.createQueryRunner();
       try {
         await migration.down(runner);
-        expect(await db.ds.query('SELECT attributes FROM spans WHERE id = $1', [id])).toEqual([{ attributes: { 'gen_ai.prompt': prompt, 'gen_ai.completion': completion, 'gen_ai.system': 'openai' } }]);
+        expect(await db.ds.query('SELECT attributes FROM spans WHERE id = $1', [id])).toEqual([
+          { attributes: { 'gen_ai.prompt': prompt, 'gen_ai.completion': completion, 'gen_ai.system': 'openai' } },
+        ]);
       } finally {
         await migration.up(runner);
         await runner.release();
@@ -232,13 +300,24 @@ describe(writeTelemetry.name, () => {
       eventId: fc.constantFrom(...EVENT_IDS),
       fields: fc.subarray(FIELDS),
     });
-    const deltaOf = (id: string, { second, eventId, fields }: { second: number; eventId: string; fields: (keyof SpanFields)[] }): SpanDelta => {
+    const deltaOf = (
+      id: string,
+      { second, eventId, fields }: { second: number; eventId: string; fields: (keyof SpanFields)[] },
+    ): SpanDelta => {
       const content = contentOf(second * EVENT_IDS.length + EVENT_IDS.indexOf(eventId));
       const values = Object.fromEntries(fields.map((f) => [f, content[f]])) as Partial<SpanFields>;
-      return { projectId, id, otelSpanId: null, externalId: null, createdAt: '2024-01-01T00:00:00.000Z', ...stamped(values, versionOf(`2024-01-01T00:00:0${second}.000Z`, eventId)) };
+      return {
+        projectId,
+        id,
+        otelSpanId: null,
+        externalId: null,
+        createdAt: '2024-01-01T00:00:00.000Z',
+        ...stamped(values, versionOf(`2024-01-01T00:00:0${second}.000Z`, eventId)),
+      };
     };
 
-    const writeSpans = (spans: SpanDelta[]) => db.ds.transaction((m) => writeTelemetry(m, foldFacts(spans.map((s) => facts({ spans: [s] })))));
+    const writeSpans = (spans: SpanDelta[]) =>
+      db.ds.transaction((m) => writeTelemetry(m, foldFacts(spans.map((s) => facts({ spans: [s] })))));
     /** The row as a reader sees it: attributes whole, whichever form they are stored in. */
     const storedRow = async (id: string) =>
       (
@@ -250,9 +329,12 @@ describe(writeTelemetry.name, () => {
       )[0].row;
     const storedVersionsOf = async (id: string) =>
       Object.fromEntries(
-        (await db.ds.query(`SELECT f, spanlog_version(s.versions, f) AS v FROM spans s, unnest($3::text[]) AS f WHERE s.project_id = $1 AND s.id = $2`, [projectId, id, FIELDS])).map(
-          (r: { f: string; v: string | null }) => [r.f, r.v],
-        ),
+        (
+          await db.ds.query(
+            `SELECT f, spanlog_version(s.versions, f) AS v FROM spans s, unnest($3::text[]) AS f WHERE s.project_id = $1 AND s.id = $2`,
+            [projectId, id, FIELDS],
+          )
+        ).map((r: { f: string; v: string | null }) => [r.f, r.v]),
       );
 
     it('merge a row in SQL as mergeVersioned folds its deltas, in any order and batching, over rows of either format', async () => {
@@ -268,13 +350,17 @@ describe(writeTelemetry.name, () => {
             if (firstStoredOldFormat) {
               await writeSpans([first]);
               // What the writer stored before CompactVersions: every field with its own version.
-              await db.ds.query('UPDATE spans SET versions = $3 WHERE project_id = $1 AND id = $2', [projectId, id, JSON.stringify(first.versions)]);
+              await db.ds.query('UPDATE spans SET versions = $3 WHERE project_id = $1 AND id = $2', [
+                projectId,
+                id,
+                JSON.stringify(first.versions),
+              ]);
             }
             // Replays of the first two deltas too: merging is idempotent.
             const applied = [...(firstStoredOldFormat ? rest : deltas), ...deltas.slice(0, 2)]
               .map((d, i) => ({ d, ...shuffle[i] }))
               .sort((x, y) => x.key - y.key);
-            for (let i = 0; i < applied.length; ) {
+            for (let i = 0; i < applied.length;) {
               let end = i + 1;
               while (end < applied.length && applied[end - 1].batchWithNext) end++;
               await writeSpans(applied.slice(i, end).map((x) => x.d));
@@ -295,7 +381,10 @@ describe(writeTelemetry.name, () => {
     it('keep the operation in its column, the newer version winning in either order (issue 26)', async () => {
       const older = deltaOf(randomUUID(), { second: 1, eventId: 'a', fields: ['operation', 'type'] });
       const newer = { ...deltaOf(older.id, { second: 2, eventId: 'a', fields: ['operation'] }), id: older.id };
-      for (const order of [[older, newer], [newer, older]]) {
+      for (const order of [
+        [older, newer],
+        [newer, older],
+      ]) {
         const id = randomUUID();
         for (const delta of order) await writeSpans([{ ...delta, id }]);
         const [row] = await db.ds.query('SELECT operation, type FROM spans WHERE project_id = $1 AND id = $2', [projectId, id]);

@@ -101,10 +101,15 @@ const traceRecord = (d: TraceDelta) =>
   );
 const spanRecord = (d: SpanDelta) =>
   Object.assign(
-    withFields({ project_id: d.projectId, id: d.id, otel_span_id: d.otelSpanId, external_id: d.externalId, created_at: d.createdAt }, d, SPAN_FIELD_COLUMNS),
+    withFields(
+      { project_id: d.projectId, id: d.id, otel_span_id: d.otelSpanId, external_id: d.externalId, created_at: d.createdAt },
+      d,
+      SPAN_FIELD_COLUMNS,
+    ),
     leanAttributes(d),
   );
-const scoreRecord = (d: ScoreDelta) => withFields({ project_id: d.projectId, id: d.id, external_id: d.externalId, created_at: d.createdAt }, d, SCORE_FIELD_COLUMNS);
+const scoreRecord = (d: ScoreDelta) =>
+  withFields({ project_id: d.projectId, id: d.id, external_id: d.externalId, created_at: d.createdAt }, d, SCORE_FIELD_COLUMNS);
 
 /**
  * A batch's folded facts with the upserts' parameters already serialized: the costly part
@@ -140,7 +145,11 @@ export async function prepareTelemetry(facts: TelemetryFacts): Promise<PreparedT
   return {
     facts,
     mentioned: mentionedTraces(facts),
-    rows: { traces: await rowsOf(facts.traces, traceRecord), spans: await rowsOf(facts.spans, spanRecord), scores: await rowsOf(facts.scores, scoreRecord) },
+    rows: {
+      traces: await rowsOf(facts.traces, traceRecord),
+      spans: await rowsOf(facts.spans, spanRecord),
+      scores: await rowsOf(facts.scores, scoreRecord),
+    },
   };
 }
 
@@ -162,7 +171,11 @@ export interface WriteOptions {
   markSpanStats: boolean;
 }
 
-export async function writePreparedTelemetry(manager: EntityManager, batch: PreparedTelemetry, options: WriteOptions = { markSpanStats: false }): Promise<WrittenTelemetry> {
+export async function writePreparedTelemetry(
+  manager: EntityManager,
+  batch: PreparedTelemetry,
+  options: WriteOptions = { markSpanStats: false },
+): Promise<WrittenTelemetry> {
   await lockTelemetryTables(manager);
   // Deletions first, so that the rows left out below include those of a trace this batch deletes.
   await deleteTrackedTraces(manager, batch.facts.deletions);

@@ -28,10 +28,16 @@ const FIXED_MERGE: Record<Exclude<FixedColumn['merge'], 'key'>, (column: string)
  * leaves out the rows of deleted traces (`withoutDeletedTraces`).
  */
 export function buildUpsertSql<F>(table: string, fixed: FixedColumn[], fields: FieldColumn<F>[]): string {
-  const all = [...fixed.map((c) => ({ column: c.column, type: c.type })), ...fields.map((f) => ({ column: f.column, type: f.type })), { column: 'versions', type: 'jsonb' }];
+  const all = [
+    ...fixed.map((c) => ({ column: c.column, type: c.type })),
+    ...fields.map((f) => ({ column: f.column, type: f.type })),
+    { column: 'versions', type: 'jsonb' },
+  ];
   const keys = fixed.filter((c) => c.merge === 'key').map((c) => quote(c.column));
   const updates = [
-    ...fixed.filter((c) => c.merge !== 'key').map((c) => `${quote(c.column)} = ${FIXED_MERGE[c.merge as Exclude<FixedColumn['merge'], 'key'>](quote(c.column))}`),
+    ...fixed
+      .filter((c) => c.merge !== 'key')
+      .map((c) => `${quote(c.column)} = ${FIXED_MERGE[c.merge as Exclude<FixedColumn['merge'], 'key'>](quote(c.column))}`),
     ...fields.map((f) => {
       const value = f.whole ?? ((row: string) => `${row}.${quote(f.column)}`);
       return `${quote(f.column)} = CASE WHEN spanlog_newer(excluded.versions, t.versions, '${f.field}') THEN ${value('excluded')} ELSE ${value('t')} END`;
