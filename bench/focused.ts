@@ -4,7 +4,8 @@ import { cpus, loadavg } from 'node:os';
 import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { connect } from 'nats';
-import { ROOT, Stack, runCli } from '../test/support/stack';
+import { bootstrap } from '../test/support/api';
+import { ROOT, Stack } from '../test/support/stack';
 import { ProjectorWatch } from './backlog';
 import { type InsertFigures, measurePostgresInsert } from './limits/postgres-insert';
 import { fastestInsert, unnestInsert } from './results';
@@ -81,26 +82,7 @@ async function main(): Promise<void> {
   const cleanUp = () => Promise.all([stack.stop(), nc.close()]);
   process.once('SIGINT', () => void cleanUp().finally(() => process.exit(130)));
   try {
-    const boot = await runCli(
-      [
-        'admin',
-        'bootstrap',
-        '--email',
-        'bench@spanlog.test',
-        '--password',
-        'bench password 1234',
-        '--org',
-        'Bench',
-        '--project',
-        'bench',
-        '--plan',
-        'enterprise',
-        '--json',
-      ],
-      stack.env,
-    );
-    if (boot.code !== 0) throw new Error(`bootstrap failed: ${boot.stderr}`);
-    const tenant = JSON.parse(boot.stdout) as { orgId: string; projectId: string; apiKeyId: string };
+    const tenant = await bootstrap(stack, 'bench@spanlog.test', 'Bench', 'bench', 'enterprise');
     const watch = new ProjectorWatch(await nc.jetstreamManager(), stack.streamPrefix);
     const otlp = otlpPayload();
     const conditions = () => ({
