@@ -11,7 +11,7 @@ import { type InsertFigures, measurePostgresInsert } from './limits/postgres-ins
 import { fastestInsert, unnestInsert } from './results';
 import { otlpPayload } from './payloads';
 import { checkRows, rowFailure } from './rows';
-import { type ProjectionFigures, appendExports, measureProjection } from './stages/projection';
+import { type ProjectionFigures, appendExports, measureProjection, projectionTargetOn } from './stages/projection';
 import { type RebuildFigures, measureRebuild } from './stages/rebuild';
 import { measureStatements } from './stages/statements';
 
@@ -100,20 +100,7 @@ async function main(): Promise<void> {
       for (let i = 0; i < Number(values.repeat); i++) {
         say(`round ${i + 1}: raw inserts of 100,000 rows, then a drain of ${int(spans)} spans`);
         const inserts = await measurePostgresInsert(stack.db, otlp, tenant.projectId, 100_000);
-        const drain = await measureProjection(
-          {
-            natsUrl,
-            prefix: stack.streamPrefix,
-            tenant,
-            watch,
-            db: stack.db,
-            stopProcessor: () => stack.killProcessor(),
-            startProcessor: () => stack.startProcessor(processorEnv),
-          },
-          otlp,
-          spans,
-          300,
-        );
+        const drain = await measureProjection(projectionTargetOn(stack, natsUrl, tenant, watch, processorEnv), otlp, spans, 300);
         if (drain.rows.missing || drain.rows.duplicates)
           throw new Error(`round ${i + 1}: ${drain.rows.missing} spans missing, ${drain.rows.duplicates} doubled`);
         const lean = fastestInsert(inserts, 'lean').rowsPerS;

@@ -16,7 +16,7 @@ import { type BenchResults, TARGETS, best, fastestInsert, ratio, unnestInsert } 
 import { projectSpanRows, rowFailure } from './rows';
 import { measureAcceptance } from './stages/acceptance';
 import { measureEndToEnd } from './stages/end-to-end';
-import { measureProjection } from './stages/projection';
+import { measureProjection, projectionTargetOn } from './stages/projection';
 import { measureRebuild } from './stages/rebuild';
 import { measureRouteModel } from './stages/route-model';
 
@@ -96,15 +96,7 @@ async function main(): Promise<void> {
     // insert's: those series leave hundreds of thousands of rows behind.
     say(`projection: draining a backlog of ${BACKLOG_SPANS.toLocaleString('en-US')} spans`);
     const projection = await measureProjection(
-      {
-        natsUrl,
-        prefix: stack.streamPrefix,
-        tenant,
-        watch,
-        db: stack.db,
-        stopProcessor: () => stack.killProcessor(),
-        startProcessor: () => stack.startProcessor(),
-      },
+      projectionTargetOn(stack, natsUrl, tenant, watch),
       otlp,
       BACKLOG_SPANS,
       PROJECTION_TIMEOUT_S,
