@@ -2,6 +2,7 @@ import 'reflect-metadata';
 import { cpus, loadavg } from 'node:os';
 import { resolve } from 'node:path';
 import { launchChromium, logInToDashboard } from '../test/support/browser';
+import { NATIVE_TRACES, SCORES, ingest, traceVisible } from '../test/support/ingest';
 import { PASSWORD, type Tenant, bootstrap, login } from '../test/support/api';
 import { ROOT, Stack } from '../test/support/stack';
 import { runBench, saveResults } from './bench-output';
@@ -153,22 +154,11 @@ async function screenshots(stack: Stack): Promise<void> {
       },
     );
   }
-  const sent = await fetch(`${stack.baseUrl}/api/v1/traces`, {
-    method: 'POST',
-    headers: { authorization: `Bearer ${tenant.apiKey}`, 'content-type': 'application/json' },
-    body: JSON.stringify({ batch }),
+  await ingest(stack, tenant.apiKey, NATIVE_TRACES, { batch });
+  const scoresSeq = await ingest(stack, tenant.apiKey, SCORES, {
+    scores: Array.from({ length: 24 }, (_, n) => ({ traceId: `shot-${n}`, name: 'helpfulness', value: 0.55 + ((n * 37) % 45) / 100 })),
   });
-  const scores = await fetch(`${stack.baseUrl}/api/v1/scores`, {
-    method: 'POST',
-    headers: { authorization: `Bearer ${tenant.apiKey}`, 'content-type': 'application/json' },
-    body: JSON.stringify({
-      scores: Array.from({ length: 24 }, (_, n) => ({ traceId: `shot-${n}`, name: 'helpfulness', value: 0.55 + ((n * 37) % 45) / 100 })),
-    }),
-  });
-  await fetch(
-    `${stack.baseUrl}/api/v1/traces/shot-0?minSeq=${scores.headers.get('spanlog-seq') ?? sent.headers.get('spanlog-seq') ?? ''}`,
-    { headers: { authorization: `Bearer ${tenant.apiKey}` } },
-  );
+  await traceVisible(stack, tenant.apiKey, 'shot-0', scoresSeq);
   const chromium = await launchChromium();
   try {
     const page = await chromium.context.newPage();
