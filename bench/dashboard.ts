@@ -2,7 +2,9 @@ import 'reflect-metadata';
 import { cpus, loadavg } from 'node:os';
 import { resolve } from 'node:path';
 import { launchChromium, logInToDashboard } from '../test/support/browser';
-import { ROOT, Stack, runCli } from '../test/support/stack';
+import { NATIVE_TRACES, SCORES, ingest, traceVisible } from '../test/support/ingest';
+import { PASSWORD, type Tenant, bootstrap, login } from '../test/support/api';
+import { ROOT, Stack } from '../test/support/stack';
 import { runBench, saveResults } from './bench-output';
 
 /**
@@ -17,50 +19,11 @@ import { runBench, saveResults } from './bench-output';
 const TRACES = 100_000;
 const RPC_RUNS = 50;
 const BROWSER_RUNS = 5;
-const PASSWORD = 'bench password 1234';
 const RESULTS = resolve(ROOT, 'bench', 'results', 'dashboard.json');
 const say = (line: string) => process.stderr.write(`bench:dashboard: ${line}\n`);
 
-interface Tenant {
-  orgId: string;
-  projectId: string;
-  apiKey: string;
-}
-
 const pct = (sorted: number[], p: number) => sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] ?? NaN;
 const round = (n: number) => Math.round(n * 10) / 10;
-
-async function bootstrap(stack: Stack, email: string, project: string): Promise<Tenant> {
-  const res = await runCli(
-    [
-      'admin',
-      'bootstrap',
-      '--email',
-      email,
-      '--password',
-      PASSWORD,
-      '--org',
-      project,
-      '--project',
-      project,
-      '--plan',
-      'enterprise',
-      '--json',
-    ],
-    stack.env,
-  );
-  if (res.code !== 0) throw new Error(`bootstrap failed: ${res.stderr}`);
-  return JSON.parse(res.stdout) as Tenant;
-}
-
-async function login(stack: Stack, email: string): Promise<string> {
-  const res = await fetch(`${stack.baseUrl}/api/v1/auth/login`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ email, password: PASSWORD }),
-  });
-  return ((await res.json()) as { data: { access_token: string } }).data.access_token;
-}
 
 async function fillTraces(stack: Stack, projectId: string): Promise<void> {
   await stack.db.query(
@@ -108,7 +71,7 @@ async function measureBrowser(stack: Stack, email: string, projectId: string) {
 
 async function screenshots(stack: Stack): Promise<void> {
   const email = 'shots@spanlog.test';
-  const tenant = await bootstrap(stack, email, 'support bot');
+  const tenant = await bootstrap(stack, email, 'support bot', 'support bot', 'enterprise');
   const now = Date.now();
   const batch: unknown[] = [];
   const models = ['gpt-4o-mini', 'claude-haiku', 'gpt-4o'];
@@ -191,22 +154,11 @@ async function screenshots(stack: Stack): Promise<void> {
       },
     );
   }
-  const sent = await fetch(`${stack.baseUrl}/api/v1/traces`, {
-    method: 'POST',
-    headers: { authorization: `Bearer ${tenant.apiKey}`, 'content-type': 'application/json' },
-    body: JSON.stringify({ batch }),
+  await ingest(stack, tenant.apiKey, NATIVE_TRACES, { batch });
+  const scoresSeq = await ingest(stack, tenant.apiKey, SCORES, {
+    scores: Array.from({ length: 24 }, (_, n) => ({ traceId: `shot-${n}`, name: 'helpfulness', value: 0.55 + ((n * 37) % 45) / 100 })),
   });
-  const scores = await fetch(`${stack.baseUrl}/api/v1/scores`, {
-    method: 'POST',
-    headers: { authorization: `Bearer ${tenant.apiKey}`, 'content-type': 'application/json' },
-    body: JSON.stringify({
-      scores: Array.from({ length: 24 }, (_, n) => ({ traceId: `shot-${n}`, name: 'helpfulness', value: 0.55 + ((n * 37) % 45) / 100 })),
-    }),
-  });
-  await fetch(
-    `${stack.baseUrl}/api/v1/traces/shot-0?minSeq=${scores.headers.get('spanlog-seq') ?? sent.headers.get('spanlog-seq') ?? ''}`,
-    { headers: { authorization: `Bearer ${tenant.apiKey}` } },
-  );
+  await traceVisible(stack, tenant.apiKey, 'shot-0', scoresSeq);
   const chromium = await launchChromium();
   try {
     const page = await chromium.context.newPage();
@@ -220,7 +172,7 @@ async function screenshots(stack: Stack): Promise<void> {
     await page.waitForSelector('[data-testid="kpi-traces"], [role="alert"]');
     await page.waitForTimeout(500);
     await page.screenshot({ path: resolve(ROOT, 'docs', 'dashboard-overview.png'), fullPage: true });
-    await monitorsScreenshot(page, stack, tenant, await login(stack, email));
+    await monitorsScreenshot(page, stack, tenant, (await login(stack, email)).access_token);
     say('screenshots written to docs/dashboard-{traces,trace,overview,monitors}.png');
   } finally {
     await chromium.close();
@@ -276,10 +228,10 @@ async function main(): Promise<void> {
   try {
     if (process.argv.includes('--screenshots')) await screenshots(stack);
     const email = 'dashbench@spanlog.test';
-    const tenant = await bootstrap(stack, email, 'hundred thousand');
+    const tenant = await bootstrap(stack, email, 'hundred thousand', 'hundred thousand', 'enterprise');
     say(`writing ${TRACES.toLocaleString('en-US')} traces`);
     await fillTraces(stack, tenant.projectId);
-    const rpc = await measureRpc(stack, await login(stack, email), tenant.projectId);
+    const rpc = await measureRpc(stack, (await login(stack, email)).access_token, tenant.projectId);
     say(`trace.list first page (50 of ${TRACES}): p50 ${rpc.p50Ms} ms, p95 ${rpc.p95Ms} ms over ${rpc.runs} calls`);
     const browser = await measureBrowser(stack, email, tenant.projectId);
     say(

@@ -4,13 +4,14 @@ import { cpus, loadavg } from 'node:os';
 import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { connect } from 'nats';
-import { ROOT, Stack, runCli } from '../test/support/stack';
+import { bootstrap } from '../test/support/api';
+import { ROOT, Stack } from '../test/support/stack';
 import { ProjectorWatch } from './backlog';
 import { type InsertFigures, measurePostgresInsert } from './limits/postgres-insert';
 import { fastestInsert, unnestInsert } from './results';
 import { otlpPayload } from './payloads';
 import { checkRows, rowFailure } from './rows';
-import { type ProjectionFigures, appendExports, measureProjection } from './stages/projection';
+import { type ProjectionFigures, appendExports, measureProjection, projectionTargetOn } from './stages/projection';
 import { type RebuildFigures, measureRebuild } from './stages/rebuild';
 import { measureStatements } from './stages/statements';
 
@@ -81,26 +82,7 @@ async function main(): Promise<void> {
   const cleanUp = () => Promise.all([stack.stop(), nc.close()]);
   process.once('SIGINT', () => void cleanUp().finally(() => process.exit(130)));
   try {
-    const boot = await runCli(
-      [
-        'admin',
-        'bootstrap',
-        '--email',
-        'bench@spanlog.test',
-        '--password',
-        'bench password 1234',
-        '--org',
-        'Bench',
-        '--project',
-        'bench',
-        '--plan',
-        'enterprise',
-        '--json',
-      ],
-      stack.env,
-    );
-    if (boot.code !== 0) throw new Error(`bootstrap failed: ${boot.stderr}`);
-    const tenant = JSON.parse(boot.stdout) as { orgId: string; projectId: string; apiKeyId: string };
+    const tenant = await bootstrap(stack, 'bench@spanlog.test', 'Bench', 'bench', 'enterprise');
     const watch = new ProjectorWatch(await nc.jetstreamManager(), stack.streamPrefix);
     const otlp = otlpPayload();
     const conditions = () => ({
@@ -118,20 +100,7 @@ async function main(): Promise<void> {
       for (let i = 0; i < Number(values.repeat); i++) {
         say(`round ${i + 1}: raw inserts of 100,000 rows, then a drain of ${int(spans)} spans`);
         const inserts = await measurePostgresInsert(stack.db, otlp, tenant.projectId, 100_000);
-        const drain = await measureProjection(
-          {
-            natsUrl,
-            prefix: stack.streamPrefix,
-            tenant,
-            watch,
-            db: stack.db,
-            stopProcessor: () => stack.killProcessor(),
-            startProcessor: () => stack.startProcessor(processorEnv),
-          },
-          otlp,
-          spans,
-          300,
-        );
+        const drain = await measureProjection(projectionTargetOn(stack, natsUrl, tenant, watch, processorEnv), otlp, spans, 300);
         if (drain.rows.missing || drain.rows.duplicates)
           throw new Error(`round ${i + 1}: ${drain.rows.missing} spans missing, ${drain.rows.duplicates} doubled`);
         const lean = fastestInsert(inserts, 'lean').rowsPerS;

@@ -4,7 +4,8 @@ import { cpus, loadavg, totalmem } from 'node:os';
 import { dirname, resolve } from 'node:path';
 import { type NatsConnection, connect } from 'nats';
 import { Client } from 'pg';
-import { ROOT, Stack, runCli } from '../test/support/stack';
+import { bootstrap } from '../test/support/api';
+import { ROOT, Stack } from '../test/support/stack';
 import { ProjectorWatch } from './backlog';
 import { measureFastifyParse } from './limits/fastify-parse';
 import { measureJetStreamPublish } from './limits/jetstream-publish';
@@ -15,7 +16,7 @@ import { type BenchResults, TARGETS, best, fastestInsert, ratio, unnestInsert } 
 import { projectSpanRows, rowFailure } from './rows';
 import { measureAcceptance } from './stages/acceptance';
 import { measureEndToEnd } from './stages/end-to-end';
-import { measureProjection } from './stages/projection';
+import { measureProjection, projectionTargetOn } from './stages/projection';
 import { measureRebuild } from './stages/rebuild';
 import { measureRouteModel } from './stages/route-model';
 
@@ -38,37 +39,6 @@ const PROJECTION_TIMEOUT_S = 150;
 const RESULTS = resolve(ROOT, 'bench', 'results', 'latest.json');
 
 const say = (line: string) => process.stderr.write(`bench: ${line}\n`);
-
-interface Tenant {
-  orgId: string;
-  projectId: string;
-  apiKey: string;
-  apiKeyId: string;
-}
-
-async function bootstrap(stack: Stack): Promise<Tenant> {
-  // Enterprise: 10,000 requests/s and no trace quota, so neither limit caps the figures.
-  const res = await runCli(
-    [
-      'admin',
-      'bootstrap',
-      '--email',
-      'bench@spanlog.test',
-      '--password',
-      'bench password 1234',
-      '--org',
-      'Bench',
-      '--project',
-      'bench',
-      '--plan',
-      'enterprise',
-      '--json',
-    ],
-    stack.env,
-  );
-  if (res.code !== 0) throw new Error(`bootstrap failed: ${res.stderr}`);
-  return JSON.parse(res.stdout) as Tenant;
-}
 
 /** One clear line when a service is missing, instead of a stack trace from deep inside. */
 async function reachServices(adminDbUrl: string, natsUrl: string): Promise<{ nc: NatsConnection; postgres: string }> {
@@ -108,7 +78,8 @@ async function main(): Promise<void> {
     void cleanUp().finally(() => process.exit(130));
   });
   try {
-    const tenant = await bootstrap(stack);
+    // Enterprise: 10,000 requests/s and no trace quota, so neither limit caps the figures.
+    const tenant = await bootstrap(stack, 'bench@spanlog.test', 'Bench', 'bench', 'enterprise');
     const watch = new ProjectorWatch(await nc.jetstreamManager(), stack.streamPrefix);
     const otlp = otlpPayload();
     const native = nativePayload();
@@ -125,15 +96,7 @@ async function main(): Promise<void> {
     // insert's: those series leave hundreds of thousands of rows behind.
     say(`projection: draining a backlog of ${BACKLOG_SPANS.toLocaleString('en-US')} spans`);
     const projection = await measureProjection(
-      {
-        natsUrl,
-        prefix: stack.streamPrefix,
-        tenant,
-        watch,
-        db: stack.db,
-        stopProcessor: () => stack.killProcessor(),
-        startProcessor: () => stack.startProcessor(),
-      },
+      projectionTargetOn(stack, natsUrl, tenant, watch),
       otlp,
       BACKLOG_SPANS,
       PROJECTION_TIMEOUT_S,

@@ -1,9 +1,9 @@
 import { randomUUID } from 'node:crypto';
-import { type NatsConnection, connect, headers as natsHeaders } from 'nats';
-import { INGEST_SCHEMAS, envelopeToHeaders } from '@app/domain';
+import { type NatsConnection, connect } from 'nats';
 import type { DeadLetter } from '@app/eventlog';
 import type { RetryResult } from '@app/projections';
 import { type Tenant, bootstrap, data, eventually, login, mutate, send } from './support/api';
+import { publishToIngest } from './support/ingest';
 import { usageOf } from './support/rows';
 import { type Stack, runCli, startStack } from './support/stack';
 import { type CountingWebhook, countingWebhook } from './support/webhook';
@@ -32,22 +32,6 @@ describe('spanlog dlq', () => {
   const list = async () => (await dlq('list', '--json')).out as DeadLetter[];
   const fromIngest = (seq: number) => (l: DeadLetter) => l.stream === `${stack.streamPrefix}INGEST` && l.seq === seq;
   const ingestSubject = () => `${stack.streamPrefix}ingest.${tenant.orgId}.${tenant.projectId}.batch`;
-  /** A request published straight to INGEST, as the API would, but with headers of our choosing. */
-  const publishToIngest = async (data: Uint8Array, extraHeaders: Record<string, string> = {}) => {
-    const h = natsHeaders();
-    const envelope = envelopeToHeaders({
-      schema: INGEST_SCHEMAS.nativeBatch,
-      orgId: tenant.orgId,
-      projectId: tenant.projectId,
-      apiKeyId: tenant.apiKeyId,
-      receivedAt: new Date().toISOString(),
-      requestId: randomUUID(),
-      chunkIndex: 0,
-      chunkCount: 1,
-    });
-    for (const [k, v] of Object.entries({ ...envelope, ...extraHeaders })) h.set(k, v);
-    return (await nc.jetstream().publish(ingestSubject(), data, { headers: h })).seq;
-  };
   /** A trace with an LLM call that has an output: its evaluation shows whether a retry schedules it. */
   const request = () => {
     const at = new Date().toISOString();
@@ -88,9 +72,9 @@ describe('spanlog dlq', () => {
 
   it('lists what the consumers dead-lettered with the reason, the source stream, consumer, sequence and subject', async () => {
     // A request whose chunk lives in the object store, which does not hold it (yet).
-    seqs.blob = await publishToIngest(new Uint8Array(), { 'Spanlog-Blob': blobName });
+    seqs.blob = await publishToIngest(nc, stack, tenant, new Uint8Array(), { 'Spanlog-Blob': blobName });
     // A request that fails validation: it can never be applied.
-    seqs.invalid = await publishToIngest(new TextEncoder().encode(JSON.stringify({ batch: 'not a list' })));
+    seqs.invalid = await publishToIngest(nc, stack, tenant, new TextEncoder().encode(JSON.stringify({ batch: 'not a list' })));
     // A usage count that is not JSON, on another consumer's stream.
     await nc.jetstream().publish(`${stack.streamPrefix}usage.poison`, new TextEncoder().encode('not json'));
 

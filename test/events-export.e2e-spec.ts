@@ -1,11 +1,10 @@
-import { randomUUID } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { connect, headers as natsHeaders } from 'nats';
-import { INGEST_SCHEMAS, envelopeToHeaders } from '@app/domain';
+import { connect } from 'nats';
+import { INGEST_SCHEMAS } from '@app/domain';
 import { type Tenant, bootstrap } from './support/api';
 import { nativeBatch, smallBatch } from './support/factories';
-import { NATIVE_TRACES, ingest, write } from './support/ingest';
+import { NATIVE_TRACES, ingest, publishToIngest, write } from './support/ingest';
 import { type CliResult, type Stack, runCli, startCli, startStack } from './support/stack';
 
 interface Line {
@@ -148,27 +147,7 @@ describe('spanlog events export', () => {
     const nc = await connect({ servers: stack.env.NATS_URL });
     let poisoned: number;
     try {
-      const h = natsHeaders();
-      const envelope = {
-        schema: INGEST_SCHEMAS.nativeBatch,
-        orgId: small.orgId,
-        projectId: small.projectId,
-        apiKeyId: small.apiKeyId,
-        receivedAt: new Date().toISOString(),
-        requestId: randomUUID(),
-        chunkIndex: 0,
-        chunkCount: 1,
-      };
-      for (const [k, v] of Object.entries(envelopeToHeaders(envelope))) h.set(k, v);
-      poisoned = (
-        await nc
-          .jetstream()
-          .publish(
-            `${stack.streamPrefix}ingest.${small.orgId}.${small.projectId}.batch`,
-            new TextEncoder().encode('{"batch": [ truncated'),
-            { headers: h },
-          )
-      ).seq;
+      poisoned = await publishToIngest(nc, stack, small, new TextEncoder().encode('{"batch": [ truncated'));
     } finally {
       await nc.close();
     }

@@ -55,6 +55,15 @@ describe('monitors', () => {
 
   const create = async (tenant: Tenant, session: Session, input: Record<string, unknown>) =>
     data(await mutate(stack, session.access_token, 'monitor.create', { projectId: tenant.projectId, ...input }));
+  /** Alerts when the hour's p95 latency of gpt-4o spans in `chat` traces passes one second. */
+  const slowChat = (name: string) => ({
+    name,
+    metric: 'latency_p95',
+    filter: { model: 'gpt-4o', traceName: 'chat' },
+    windowSeconds: 3600,
+    comparison: '>',
+    threshold: 1000,
+  });
   const monitorOf = async (tenant: Tenant, session: Session, id: string) =>
     (data(await query(stack, session.access_token, 'monitor.list', { projectId: tenant.projectId })) as any[]).find((m) => m.id === id);
   const stateOf = (tenant: Tenant, session: Session, id: string, state: string) =>
@@ -82,14 +91,7 @@ describe('monitors', () => {
   };
 
   it('a p95 latency monitor goes from NO_DATA to ALERT on slow spans and back to OK when fast ones follow, with its history and audit', async () => {
-    const monitor = await create(a, aSession, {
-      name: 'slow chat',
-      metric: 'latency_p95',
-      filter: { model: 'gpt-4o', traceName: 'chat' },
-      windowSeconds: 3600,
-      comparison: '>',
-      threshold: 1000,
-    });
+    const monitor = await create(a, aSession, slowChat('slow chat'));
     expect(monitor).toMatchObject({ name: 'slow chat', state: null, value: null, evaluatedAt: null, enabled: true, scoreName: null });
     await stateOf(a, aSession, monitor.id, 'NO_DATA');
 
@@ -135,14 +137,7 @@ describe('monitors', () => {
   });
 
   it('keeps its state and history through a rebuild of every projection: no state the data never had', async () => {
-    const monitor = await create(a, aSession, {
-      name: 'slow chat, rebuilt',
-      metric: 'latency_p95',
-      filter: { model: 'gpt-4o', traceName: 'chat' },
-      windowSeconds: 3600,
-      comparison: '>',
-      threshold: 1000,
-    });
+    const monitor = await create(a, aSession, slowChat('slow chat, rebuilt'));
     const before = await stateOf(a, aSession, monitor.id, 'OK');
     const historyOf = async () =>
       data(await query(stack, aSession.access_token, 'monitor.history', { projectId: a.projectId, id: monitor.id })).data;

@@ -1,10 +1,9 @@
 import { randomUUID } from 'node:crypto';
-import { connect, headers as natsHeaders } from 'nats';
-import { INGEST_SCHEMAS, envelopeToHeaders } from '@app/domain';
+import { connect } from 'nats';
 import type { ReplayResult } from '@app/projections';
 import { type Session, type Tenant, bootstrap, data, eventually, login, mutate } from './support/api';
 import { smallBatch } from './support/factories';
-import { NATIVE_TRACES, ingest, traceStatus } from './support/ingest';
+import { NATIVE_TRACES, ingest, publishToIngest, traceStatus } from './support/ingest';
 import { settledUsage, telemetryRows } from './support/rows';
 import { type Stack, runCli, startStack } from './support/stack';
 import { type CountingWebhook, countingWebhook } from './support/webhook';
@@ -118,25 +117,7 @@ describe('spanlog replay', () => {
     expect(await traceStatus(stack, tenant.apiKey, 'late-1', seq)).toBe(200);
     const nc = await connect({ servers: stack.env.NATS_URL });
     try {
-      const h = natsHeaders();
-      const envelope = {
-        schema: INGEST_SCHEMAS.nativeBatch,
-        orgId: tenant.orgId,
-        projectId: tenant.projectId,
-        apiKeyId: tenant.apiKeyId,
-        receivedAt: new Date().toISOString(),
-        requestId: randomUUID(),
-        chunkIndex: 0,
-        chunkCount: 1,
-      };
-      for (const [k, v] of Object.entries(envelopeToHeaders(envelope))) h.set(k, v);
-      const poisoned = (
-        await nc
-          .jetstream()
-          .publish(`${stack.streamPrefix}ingest.${tenant.orgId}.${tenant.projectId}.batch`, new TextEncoder().encode('{"batch": 1}'), {
-            headers: h,
-          })
-      ).seq;
+      const poisoned = await publishToIngest(nc, stack, tenant, new TextEncoder().encode('{"batch": 1}'));
       const jsm = await nc.jetstreamManager();
       const dlq = `${stack.streamPrefix}DLQ`;
       await eventually(

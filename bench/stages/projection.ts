@@ -2,6 +2,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { INGEST_SCHEMAS } from '@app/domain';
 import { ChunkPublisher, NatsResources } from '@app/eventlog';
 import type { Pool } from 'pg';
+import type { Stack } from '../../test/support/stack';
 import type { ProjectorWatch } from '../backlog';
 import { type Payload, takeRequestNumber } from '../payloads';
 import { type RowCheck, checkRows, projectSpanRows } from '../rows';
@@ -28,6 +29,23 @@ export interface ProjectionTarget {
   stopProcessor(): Promise<unknown>;
   startProcessor(): Promise<void>;
 }
+
+/** The target on a running stack: its database and streams, and its processor, started again with `processorEnv`. */
+export const projectionTargetOn = (
+  stack: Stack,
+  natsUrl: string,
+  tenant: ProjectionTarget['tenant'],
+  watch: ProjectorWatch,
+  processorEnv: NodeJS.ProcessEnv = {},
+): ProjectionTarget => ({
+  natsUrl,
+  prefix: stack.streamPrefix,
+  tenant,
+  watch,
+  db: stack.db,
+  stopProcessor: () => stack.killProcessor(),
+  startProcessor: () => stack.startProcessor(processorEnv),
+});
 
 const PUBLISH_IN_FLIGHT = 64;
 const POLL_MS = 25;

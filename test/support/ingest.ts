@@ -1,6 +1,35 @@
-import { randomBytes } from 'node:crypto';
+import { randomBytes, randomUUID } from 'node:crypto';
+import { type NatsConnection, headers as natsHeaders } from 'nats';
+import { INGEST_SCHEMAS, envelopeToHeaders } from '@app/domain';
 import { exportOf, span } from '@app/otlp/testing/otlp-builders';
+import type { Tenant } from './api';
 import type { Stack } from './stack';
+
+/**
+ * Publishes `data` straight to the stack's INGEST stream as the API would publish a native batch
+ * of the tenant's project, with `extraHeaders` over the envelope's; returns its sequence.
+ */
+export async function publishToIngest(
+  nc: NatsConnection,
+  stack: Stack,
+  tenant: Pick<Tenant, 'orgId' | 'projectId' | 'apiKeyId'>,
+  data: Uint8Array,
+  extraHeaders: Record<string, string> = {},
+): Promise<number> {
+  const h = natsHeaders();
+  const envelope = envelopeToHeaders({
+    schema: INGEST_SCHEMAS.nativeBatch,
+    orgId: tenant.orgId,
+    projectId: tenant.projectId,
+    apiKeyId: tenant.apiKeyId,
+    receivedAt: new Date().toISOString(),
+    requestId: randomUUID(),
+    chunkIndex: 0,
+    chunkCount: 1,
+  });
+  for (const [k, v] of Object.entries({ ...envelope, ...extraHeaders })) h.set(k, v);
+  return (await nc.jetstream().publish(`${stack.streamPrefix}ingest.${tenant.orgId}.${tenant.projectId}.batch`, data, { headers: h })).seq;
+}
 
 /** Writing with an API key (telemetry, scores) and reading traces back, as an SDK would. */
 

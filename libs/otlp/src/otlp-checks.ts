@@ -151,3 +151,45 @@ export function checkScope(value: unknown, path: string, problems: Problems): vo
   optionalString(scope.version, `${path}.version`, problems);
   checkAttributes(scope.attributes, `${path}.attributes`, problems);
 }
+
+/** The three levels of an OTLP/JSON export's lists: `resourceSpans[].scopeSpans[].spans[]`, `resourceLogs[].scopeLogs[].logRecords[]`. */
+export interface ExportLevels {
+  resources: string;
+  scopes: string;
+  items: string;
+}
+
+/**
+ * Checks that `body` is an OTLP/JSON export request (`requestName`) whose resources and scopes
+ * are well formed, hands each item (span, log record) to `checkItem`, and counts the items.
+ * Throws VALIDATION_ERROR listing the problems with their paths; never throws anything else.
+ */
+export function checkExportRequest(
+  body: unknown,
+  requestName: string,
+  levels: ExportLevels,
+  checkItem: (item: unknown, path: string, problems: Problems) => void,
+): number {
+  const problems = new Problems();
+  let count = 0;
+  if (!isObj(body)) {
+    problems.add('request body', `must be an object (${requestName})`);
+  } else {
+    optionalArray(body[levels.resources], levels.resources, problems).forEach((resourceItem, i) => {
+      const path = `${levels.resources}[${i}]`;
+      if (!isObj(resourceItem)) return problems.add(path, 'must be an object');
+      const resource = optionalObject(resourceItem.resource, `${path}.resource`, problems);
+      if (resource) checkAttributes(resource.attributes, `${path}.resource.attributes`, problems);
+      optionalArray(resourceItem[levels.scopes], `${path}.${levels.scopes}`, problems).forEach((scopeItem, j) => {
+        const here = `${path}.${levels.scopes}[${j}]`;
+        if (!isObj(scopeItem)) return problems.add(here, 'must be an object');
+        checkScope(scopeItem.scope, `${here}.scope`, problems);
+        const items = optionalArray(scopeItem[levels.items], `${here}.${levels.items}`, problems);
+        items.forEach((item, k) => checkItem(item, `${here}.${levels.items}[${k}]`, problems));
+        count += items.length;
+      });
+    });
+  }
+  throwIfAny(problems);
+  return count;
+}

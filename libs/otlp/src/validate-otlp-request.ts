@@ -5,9 +5,9 @@
  * `null` is an absent field (proto3 JSON).
  */
 import {
-  Problems,
+  type Problems,
   checkAttributes,
-  checkScope,
+  checkExportRequest,
   isObj,
   optionalArray,
   optionalEnum,
@@ -15,7 +15,6 @@ import {
   optionalString,
   optionalUnixNano,
   requiredHex,
-  throwIfAny,
 } from './otlp-checks';
 import { isLinkSpanHex, isLinkTraceHex, parentRefOf } from './otlp-wire';
 
@@ -63,31 +62,6 @@ function checkSpan(span: unknown, path: string, problems: Problems): void {
   checkStatus(span.status, `${path}.status`, problems);
 }
 
-function checkScopeSpans(item: unknown, path: string, problems: Problems): number {
-  if (!isObj(item)) {
-    problems.add(path, 'must be an object');
-    return 0;
-  }
-  checkScope(item.scope, `${path}.scope`, problems);
-  const spans = optionalArray(item.spans, `${path}.spans`, problems);
-  spans.forEach((span, i) => checkSpan(span, `${path}.spans[${i}]`, problems));
-  return spans.length;
-}
-
-function checkResourceSpans(item: unknown, path: string, problems: Problems): number {
-  if (!isObj(item)) {
-    problems.add(path, 'must be an object');
-    return 0;
-  }
-  const resource = optionalObject(item.resource, `${path}.resource`, problems);
-  if (resource) checkAttributes(resource.attributes, `${path}.resource.attributes`, problems);
-  let spans = 0;
-  optionalArray(item.scopeSpans, `${path}.scopeSpans`, problems).forEach((scopeSpans, i) => {
-    spans += checkScopeSpans(scopeSpans, `${path}.scopeSpans[${i}]`, problems);
-  });
-  return spans;
-}
-
 /**
  * Checks that `body` is an OTLP/JSON ExportTraceServiceRequest that `otlpToFacts` can take,
  * and counts its spans (an empty export has none). Throws DomainError VALIDATION_ERROR
@@ -96,15 +70,11 @@ function checkResourceSpans(item: unknown, path: string, problems: Problems): nu
  * (the first MAX_LISTED_PROBLEMS of them); never throws anything else, whatever the JSON.
  */
 export function validateOtlpRequest(body: unknown): { spanCount: number } {
-  const problems = new Problems();
-  let spanCount = 0;
-  if (!isObj(body)) {
-    problems.add('request body', 'must be an object (ExportTraceServiceRequest)');
-  } else {
-    optionalArray(body.resourceSpans, 'resourceSpans', problems).forEach((item, i) => {
-      spanCount += checkResourceSpans(item, `resourceSpans[${i}]`, problems);
-    });
-  }
-  throwIfAny(problems);
+  const spanCount = checkExportRequest(
+    body,
+    'ExportTraceServiceRequest',
+    { resources: 'resourceSpans', scopes: 'scopeSpans', items: 'spans' },
+    checkSpan,
+  );
   return { spanCount };
 }

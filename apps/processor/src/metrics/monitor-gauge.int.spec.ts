@@ -1,6 +1,7 @@
 import 'reflect-metadata';
 import { MonitorStore } from '@app/persistence';
 import { seedProject, useTestDatabase } from '@app/persistence/testing/test-database';
+import { noTrafficMonitor } from '../monitors/testing/monitor-fixtures';
 import { monitorEvaluationAgeGauge, monitorStateGauge } from './monitor-gauge';
 
 describe('monitor gauges', () => {
@@ -12,17 +13,7 @@ describe('monitor gauges', () => {
     // No monitor enabled: none is late.
     expect((await monitorEvaluationAgeGauge(monitors).get()).values).toEqual([{ labels: {}, value: 0 }]);
     const { projectId } = await seedProject(ds);
-    const monitor = (name: string, enabled: boolean) =>
-      monitors.create(projectId, {
-        name,
-        metric: 'calls',
-        scoreName: null,
-        filter: {},
-        windowSeconds: 300,
-        comparison: '<',
-        threshold: 1,
-        enabled,
-      });
+    const monitor = (name: string, enabled: boolean) => monitors.create(projectId, noTrafficMonitor(name, enabled));
     const evaluated = await monitor('evaluated', true);
     const alerting = await monitor('alerting', true);
     const never = await monitor('never evaluated', true);

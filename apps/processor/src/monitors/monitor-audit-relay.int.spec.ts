@@ -4,6 +4,7 @@ import type { AuditEvent } from '@app/domain';
 import { MonitorStore } from '@app/persistence';
 import { seedProject, useTestDatabase } from '@app/persistence/testing/test-database';
 import { relayStateChangeAudits } from './monitor-audit-relay';
+import { noTrafficMonitor, slowMonitor } from './testing/monitor-fixtures';
 
 describe('monitor state changes audited from their outbox', () => {
   const db = useTestDatabase();
@@ -15,16 +16,7 @@ describe('monitor state changes audited from their outbox', () => {
 
   it('audits each change once, keeps a change whose publish failed for the next try, and gives it the same event id', async () => {
     const { orgId, projectId } = await seedProject(db.ds);
-    const monitor = await monitors.create(projectId, {
-      name: 'slow',
-      metric: 'latency_p95',
-      scoreName: null,
-      filter: {},
-      windowSeconds: 300,
-      comparison: '>',
-      threshold: 1000,
-      enabled: true,
-    });
+    const monitor = await monitors.create(projectId, slowMonitor);
     const window = { windowStart: new Date('2026-11-24T10:00:00Z'), windowEnd: new Date('2026-11-24T10:05:00Z') };
     expect(await monitors.recordEvaluation(monitor, { state: 'ALERT', value: 2500, ...window })).toBe(true);
 
@@ -72,17 +64,8 @@ describe('monitor state changes audited from their outbox', () => {
           (await db.ds.query(`INSERT INTO projects (org_id, name) VALUES ($1, $2) RETURNING id`, [org.id, name]))[0].id as string,
       ),
     );
-    const settings = {
-      metric: 'calls',
-      scoreName: null,
-      filter: {},
-      windowSeconds: 300,
-      comparison: '<',
-      threshold: 1,
-      enabled: true,
-    } as const;
-    const deletedMonitor = await monitors.create(projects[0], { name: 'deleted monitor', ...settings });
-    const inDeletedProject = await monitors.create(projects[1], { name: 'in a deleted project', ...settings });
+    const deletedMonitor = await monitors.create(projects[0], noTrafficMonitor('deleted monitor'));
+    const inDeletedProject = await monitors.create(projects[1], noTrafficMonitor('in a deleted project'));
     const window = { windowStart: new Date('2026-11-24T10:00:00Z'), windowEnd: new Date('2026-11-24T10:05:00Z') };
     for (const monitor of [deletedMonitor, inDeletedProject])
       expect(await monitors.recordEvaluation(monitor, { state: 'ALERT', value: 0, ...window })).toBe(true);

@@ -3,11 +3,11 @@ import pino from 'pino';
 import type { DataSource } from 'typeorm';
 import type { AppConfig } from '@app/config';
 import type { NatsResources } from '@app/eventlog';
-import { MonitorStore, ProjectionCheckpoints, createDataSource } from '@app/persistence';
+import { MonitorStore, createDataSource } from '@app/persistence';
 import { closeTestStreams, openTestStreams, testStreamPrefix } from '@app/eventlog/testing/test-streams';
 import { seedProject, useTestDatabase } from '@app/persistence/testing/test-database';
-import { modelStatsProjection, telemetryProjection } from '@app/projections';
-import { MonitorEvaluator } from './monitor.evaluator';
+import type { MonitorEvaluator } from './monitor.evaluator';
+import { monitorEvaluatorOn, noTrafficMonitor, serveCurrentProjections } from './testing/monitor-fixtures';
 
 /** Enough monitors that a round takes long enough for two unlocked rounds to overlap. */
 const MONITORS = 60;
@@ -29,14 +29,11 @@ describe('monitor evaluation by a fleet', () => {
   beforeAll(async () => {
     other = createDataSource({ url: db.url, poolSize: 4 });
     await other.initialize();
-    for (const projection of [telemetryProjection, modelStatsProjection])
-      await new ProjectionCheckpoints(db.ds).recordServingVersion(projection.name, projection.version);
+    await serveCurrentProjections(db.ds);
     const config = { monitorIntervalMs: 60_000, monitorSettleMs: -300_000, monitorMaxLagMessages: 10_000 } as AppConfig;
     for (const [i, ds] of [db.ds, other].entries()) {
       nats.push(await openTestStreams(`monitor-fleet-test-${i}`, prefix));
-      evaluators.push(
-        new MonitorEvaluator(ds, nats[i], new MonitorStore(ds), new ProjectionCheckpoints(ds), config, pino({ level: 'silent' })),
-      );
+      evaluators.push(monitorEvaluatorOn(ds, nats[i], config, pino({ level: 'silent' })));
     }
   });
 
@@ -45,16 +42,7 @@ describe('monitor evaluation by a fleet', () => {
     const { projectId } = await seedProject(ds);
     // Fewer than one call in an empty project: every evaluation moves each from no state to ALERT.
     for (let i = 0; i < MONITORS; i++) {
-      await new MonitorStore(ds).create(projectId, {
-        name: `no traffic ${i}`,
-        metric: 'calls',
-        scoreName: null,
-        filter: {},
-        windowSeconds: 300,
-        comparison: '<',
-        threshold: 1,
-        enabled: true,
-      });
+      await new MonitorStore(ds).create(projectId, noTrafficMonitor(`no traffic ${i}`));
     }
 
     await Promise.all(evaluators.map((e) => e.runRound()));

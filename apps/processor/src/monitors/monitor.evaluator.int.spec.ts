@@ -6,7 +6,8 @@ import { MonitorStore, ProjectionCheckpoints } from '@app/persistence';
 import { closeTestStreams, openTestStreams, testStreamPrefix } from '@app/eventlog/testing/test-streams';
 import { seedProject, useTestDatabase } from '@app/persistence/testing/test-database';
 import { modelStatsProjection, telemetryProjection } from '@app/projections';
-import { MonitorEvaluator } from './monitor.evaluator';
+import type { MonitorEvaluator } from './monitor.evaluator';
+import { monitorEvaluatorOn, noTrafficMonitor, serveCurrentProjections } from './testing/monitor-fixtures';
 
 const MAX_LAG = 2;
 
@@ -23,11 +24,9 @@ describe('monitor evaluator guards', () => {
   beforeAll(async () => {
     nats = await openTestStreams('monitor-guards-test', testStreamPrefix('M'));
     const config = { monitorIntervalMs: 60_000, monitorSettleMs: -300_000, monitorMaxLagMessages: MAX_LAG } as AppConfig;
-    evaluator = new MonitorEvaluator(
+    evaluator = monitorEvaluatorOn(
       db.ds,
       nats,
-      new MonitorStore(db.ds),
-      new ProjectionCheckpoints(db.ds),
       config,
       pino({ level: 'info' }, { write: (line: string) => void logs.push(JSON.parse(line)) }),
     );
@@ -36,24 +35,14 @@ describe('monitor evaluator guards', () => {
   afterAll(() => closeTestStreams(nats));
 
   beforeEach(async () => {
-    for (const projection of [telemetryProjection, modelStatsProjection])
-      await new ProjectionCheckpoints(db.ds).recordServingVersion(projection.name, projection.version);
+    await serveCurrentProjections(db.ds);
     await db.ds.query('DELETE FROM stats_5m_dirty');
   });
 
   /** A monitor that any evaluation moves from no state to ALERT: fewer than one call in an empty project. */
   const quietMonitor = async () => {
     const { projectId } = await seedProject(db.ds);
-    const monitor = await new MonitorStore(db.ds).create(projectId, {
-      name: 'no traffic',
-      metric: 'calls',
-      scoreName: null,
-      filter: {},
-      windowSeconds: 300,
-      comparison: '<',
-      threshold: 1,
-      enabled: true,
-    });
+    const monitor = await new MonitorStore(db.ds).create(projectId, noTrafficMonitor('no traffic'));
     return { projectId, id: monitor.id };
   };
   const stateOf = async (id: string) => {

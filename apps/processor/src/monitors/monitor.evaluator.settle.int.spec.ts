@@ -4,18 +4,12 @@ import pino from 'pino';
 import { loadConfig } from '@app/config';
 import { type SpanDelta, type TelemetryFacts, stamped, versionOf } from '@app/domain';
 import type { NatsResources } from '@app/eventlog';
-import { MonitorStore, ProjectionCheckpoints } from '@app/persistence';
+import { MonitorStore } from '@app/persistence';
 import { closeTestStreams, openTestStreams, testStreamPrefix } from '@app/eventlog/testing/test-streams';
 import { seedProject, useTestDatabase } from '@app/persistence/testing/test-database';
-import {
-  markModelStatsDirty,
-  modelStatsKeysOf,
-  modelStatsProjection,
-  refreshDirtyOverviewStats,
-  telemetryProjection,
-  writeTelemetry,
-} from '@app/projections';
-import { MonitorEvaluator } from './monitor.evaluator';
+import { markModelStatsDirty, modelStatsKeysOf, refreshDirtyOverviewStats, writeTelemetry } from '@app/projections';
+import type { MonitorEvaluator } from './monitor.evaluator';
+import { monitorEvaluatorOn, serveCurrentProjections, slowMonitor } from './testing/monitor-fixtures';
 
 const MINUTE = 60_000;
 /** A 5-minute boundary of event time an hour ago; the rounds below run on a clock counted from it. */
@@ -35,18 +29,10 @@ describe('monitor evaluation by settled event time', () => {
   let projectId: string;
 
   beforeAll(async () => {
-    for (const projection of [telemetryProjection, modelStatsProjection])
-      await new ProjectionCheckpoints(db.ds).recordServingVersion(projection.name, projection.version);
+    await serveCurrentProjections(db.ds);
     nats = await openTestStreams('monitor-settle-test', testStreamPrefix('S'));
     const config = loadConfig({ SPANLOG_SECRET_KEY: randomBytes(32).toString('base64') });
-    evaluator = new MonitorEvaluator(
-      db.ds,
-      nats,
-      new MonitorStore(db.ds),
-      new ProjectionCheckpoints(db.ds),
-      config,
-      pino({ level: 'silent' }),
-    );
+    evaluator = monitorEvaluatorOn(db.ds, nats, config, pino({ level: 'silent' }));
     ({ projectId } = await seedProject(db.ds));
   });
 
@@ -77,16 +63,7 @@ describe('monitor evaluation by settled event time', () => {
   const SLOW = 5_000;
 
   it('judges each window once, after the batches arriving within the settle and none in the future, and a batch for a window already judged changes nothing', async () => {
-    const monitor = await new MonitorStore(db.ds).create(projectId, {
-      name: 'slow',
-      metric: 'latency_p95',
-      scoreName: null,
-      filter: {},
-      windowSeconds: 300,
-      comparison: '>',
-      threshold: 1_000,
-      enabled: true,
-    });
+    const monitor = await new MonitorStore(db.ds).create(projectId, slowMonitor);
     const round = async (clockMs: number) => {
       await evaluator.runRound(clockMs);
       return (await db.ds.query('SELECT state FROM monitors WHERE id = $1', [monitor.id]))[0].state as string;

@@ -8,6 +8,9 @@ import { validateEvaluatorInput } from './validate-evaluator';
 const CREATE = { partial: false, requireHttps: false, refuseNonPublicHosts: false } as const;
 const UPDATE = { partial: true, requireHttps: false, refuseNonPublicHosts: false } as const;
 const URL_ = 'https://eval.example.com/score';
+/** What every refused value of the header `X-Key` is told. */
+const BAD_HEADER_VALUE =
+  'headers.X-Key: must be a string of at most 4096 Latin-1 characters without control characters such as CR, LF or NUL';
 
 /** The message of the validation error `run` throws; fails when it throws anything else or nothing. */
 function refusal(run: () => unknown): string {
@@ -127,36 +130,12 @@ describe(validateEvaluatorInput.name, () => {
         { name: 'n', url: URL_, headers: { 'X Key': 'v' } },
         'headers: "X Key" is not a valid HTTP header name',
       ],
-      [
-        'a header value with a line break',
-        { name: 'n', url: URL_, headers: { 'X-Key': 'a\r\nInjected: b' } },
-        'headers.X-Key: must be a string of at most 4096 Latin-1 characters without control characters such as CR, LF or NUL',
-      ],
-      [
-        'a header value beyond Latin-1',
-        { name: 'n', url: URL_, headers: { 'X-Key': 'Bearer ä€' } },
-        'headers.X-Key: must be a string of at most 4096 Latin-1 characters without control characters such as CR, LF or NUL',
-      ],
-      [
-        'a header value with an unpaired surrogate',
-        { name: 'n', url: URL_, headers: { 'X-Key': 'a\ud800' } },
-        'headers.X-Key: must be a string of at most 4096 Latin-1 characters without control characters such as CR, LF or NUL',
-      ],
-      [
-        'a header value with a control character',
-        { name: 'n', url: URL_, headers: { 'X-Key': 'a\u0001b' } },
-        'headers.X-Key: must be a string of at most 4096 Latin-1 characters without control characters such as CR, LF or NUL',
-      ],
-      [
-        'a header value that is a number',
-        { name: 'n', url: URL_, headers: { 'X-Key': 1 } },
-        'headers.X-Key: must be a string of at most 4096 Latin-1 characters without control characters such as CR, LF or NUL',
-      ],
-      [
-        'a header value too long',
-        { name: 'n', url: URL_, headers: { 'X-Key': 'v'.repeat(4_097) } },
-        'headers.X-Key: must be a string of at most 4096 Latin-1 characters without control characters such as CR, LF or NUL',
-      ],
+      ['a header value with a line break', { name: 'n', url: URL_, headers: { 'X-Key': 'a\r\nInjected: b' } }, BAD_HEADER_VALUE],
+      ['a header value beyond Latin-1', { name: 'n', url: URL_, headers: { 'X-Key': 'Bearer ä€' } }, BAD_HEADER_VALUE],
+      ['a header value with an unpaired surrogate', { name: 'n', url: URL_, headers: { 'X-Key': 'a\ud800' } }, BAD_HEADER_VALUE],
+      ['a header value with a control character', { name: 'n', url: URL_, headers: { 'X-Key': 'a\u0001b' } }, BAD_HEADER_VALUE],
+      ['a header value that is a number', { name: 'n', url: URL_, headers: { 'X-Key': 1 } }, BAD_HEADER_VALUE],
+      ['a header value too long', { name: 'n', url: URL_, headers: { 'X-Key': 'v'.repeat(4_097) } }, BAD_HEADER_VALUE],
       [
         'a header the call sets itself',
         { name: 'n', url: URL_, headers: { 'Content-Length': '3' } },

@@ -3,18 +3,15 @@
  * traces: paths in every message, unknown fields ignored, `null` absent.
  */
 import {
-  Problems,
+  type Problems,
   checkAnyValue,
   checkAttributes,
-  checkScope,
+  checkExportRequest,
   isAbsent,
   isObj,
-  optionalArray,
   optionalEnum,
-  optionalObject,
   optionalString,
   optionalUnixNano,
-  throwIfAny,
 } from '../otlp-checks';
 
 /** A record's trace or span id: absent or empty (no span), else hex of that length. */
@@ -37,17 +34,6 @@ function checkLogRecord(record: unknown, path: string, problems: Problems): void
   if (!isAbsent(record.body)) checkAnyValue(record.body, `${path}.body`, problems);
 }
 
-function checkScopeLogs(item: unknown, path: string, problems: Problems): number {
-  if (!isObj(item)) {
-    problems.add(path, 'must be an object');
-    return 0;
-  }
-  checkScope(item.scope, `${path}.scope`, problems);
-  const records = optionalArray(item.logRecords, `${path}.logRecords`, problems);
-  records.forEach((record, i) => checkLogRecord(record, `${path}.logRecords[${i}]`, problems));
-  return records.length;
-}
-
 /**
  * Checks that `body` is an OTLP/JSON ExportLogsServiceRequest and counts its log records.
  * Throws DomainError VALIDATION_ERROR listing the problems with their paths
@@ -55,21 +41,11 @@ function checkScopeLogs(item: unknown, path: string, problems: Problems): number
  * never throws anything else, whatever the JSON.
  */
 export function validateOtlpLogsRequest(body: unknown): { recordCount: number } {
-  const problems = new Problems();
-  let recordCount = 0;
-  if (!isObj(body)) {
-    problems.add('request body', 'must be an object (ExportLogsServiceRequest)');
-  } else {
-    optionalArray(body.resourceLogs, 'resourceLogs', problems).forEach((item, i) => {
-      const path = `resourceLogs[${i}]`;
-      if (!isObj(item)) return problems.add(path, 'must be an object');
-      const resource = optionalObject(item.resource, `${path}.resource`, problems);
-      if (resource) checkAttributes(resource.attributes, `${path}.resource.attributes`, problems);
-      optionalArray(item.scopeLogs, `${path}.scopeLogs`, problems).forEach((scopeLogs, j) => {
-        recordCount += checkScopeLogs(scopeLogs, `${path}.scopeLogs[${j}]`, problems);
-      });
-    });
-  }
-  throwIfAny(problems);
+  const recordCount = checkExportRequest(
+    body,
+    'ExportLogsServiceRequest',
+    { resources: 'resourceLogs', scopes: 'scopeLogs', items: 'logRecords' },
+    checkLogRecord,
+  );
   return { recordCount };
 }
