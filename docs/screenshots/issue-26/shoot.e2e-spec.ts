@@ -6,7 +6,7 @@ import { type Stack, startStack } from './support/stack';
 
 // Not part of the suite: how docs/screenshots/issue-26 were taken. Copy this file into test/ of a
 // built checkout (4dcff33 for "before", the issue 26 branch for "after") and run
-//   SHOTS_DIR=/tmp/shots SHOTS_PREFIX=before|after npx jest test/shoot.e2e-spec.ts --selectProjects e2e
+//   SHOTS_DIR=/tmp/shots SHOTS_PREFIX=before|after [SHOTS_WIDTH=1280] npx jest test/shoot.e2e-spec.ts --selectProjects e2e
 // It starts its own stack (database, streams, ports), sends the same three OTel GenAI agent turns
 // in one session, and shoots the trace page (root, tool span, chat span), the overview, and the
 // session page (before: the trace list filtered by the session, as no session page existed).
@@ -88,7 +88,7 @@ describe('issue 26 screenshots', () => {
     const first = list.data[list.data.length - 1];
 
     const page = await chromium.context.newPage();
-    await page.setViewportSize({ width: 1280, height: 800 });
+    await page.setViewportSize({ width: Number(process.env.SHOTS_WIDTH ?? 1280), height: 800 });
     await page.goto(`${stack.baseUrl}/login`);
     await page.getByLabel('E-mail').fill('shots@spanlog.test');
     await page.getByLabel('Password').fill('correct horse battery staple');
