@@ -86,3 +86,19 @@ describe('spanlog otlp explain', () => {
     },
   );
 });
+
+describe('spanlog otlp explain: usage by type (issue 28)', () => {
+  it('shows the usage split by type, each token in one type, with the keys it came from', async () => {
+    const usage = { 'gen_ai.usage.input_tokens': 1000, 'gen_ai.usage.output_tokens': 300, 'gen_ai.usage.cache_read.input_tokens': 400 };
+    const attributes = [
+      { key: 'gen_ai.request.model', value: { stringValue: 'gpt-4o' } },
+      ...Object.entries(usage).map(([key, n]) => ({ key, value: { intValue: String(n) } })),
+    ];
+    const text = await explained({ resourceSpans: [{ scopeSpans: [{ spans: [{ ...span(1, 'chat gpt-4o', {}), attributes }] }] }] });
+    const lines = text.split('\n').map((line) => line.trim());
+    expect(lines).toContain(
+      'usageDetails = {"cached_input":400,"input":600,"output":300}  ← gen_ai.usage.input_tokens, gen_ai.usage.output_tokens, gen_ai.usage.cache_read.input_tokens [OTel GenAI]',
+    );
+    expect(lines).toContain('promptTokens = 1000  ← gen_ai.usage.input_tokens [SPEC 2.2]');
+  });
+});
