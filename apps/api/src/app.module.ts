@@ -4,7 +4,7 @@ import { Registry } from 'prom-client';
 import { DataSource } from 'typeorm';
 import { APP_CONFIG, type AppConfig } from '@app/config';
 import { SeqTokenCodec } from '@app/domain';
-import { EvaluatorStore, PasswordVerifier, PromptTemplateStore, SecretBox } from '@app/persistence';
+import { EvaluatorStore, LlmConnectionStore, PasswordVerifier, PromptTemplateStore, SecretBox } from '@app/persistence';
 import { AuditPublisher } from './audit/audit.publisher';
 import { ApiKeyGuard } from './auth/api-key.guard';
 import { FailedAuthLimiter } from './auth/failed-auth-limiter';
@@ -15,6 +15,7 @@ import { apiMetricsRegistry } from './metrics/api-metrics';
 import { MetricsController } from './metrics/metrics.controller';
 import { AccessService } from './access/access.service';
 import { EvaluatorsService } from './evaluators/evaluators.service';
+import { LlmConnectionsService } from './llm-connections/llm-connections.service';
 import { TenancyService } from './tenancy/tenancy.service';
 import { AuthController } from './sessions/auth.controller';
 import { AuthService } from './sessions/auth.service';
@@ -79,6 +80,7 @@ import { TraceGroupsService } from './trace-groups/trace-groups.service';
     AccessService,
     TenancyService,
     EvaluatorsService,
+    LlmConnectionsService,
     TraceReadsService,
     TraceGroupReadsService,
     PromptReadsService,
@@ -88,6 +90,11 @@ import { TraceGroupsService } from './trace-groups/trace-groups.service';
       provide: EvaluatorStore,
       inject: [DataSource, APP_CONFIG],
       useFactory: (ds: DataSource, c: AppConfig) => new EvaluatorStore(ds, new SecretBox(c.secretKey)),
+    },
+    {
+      provide: LlmConnectionStore,
+      inject: [DataSource, APP_CONFIG],
+      useFactory: (ds: DataSource, c: AppConfig) => new LlmConnectionStore(ds, new SecretBox(c.secretKey)),
     },
     PromptTemplatesService,
     { provide: PromptTemplateStore, inject: [DataSource], useFactory: (ds: DataSource) => new PromptTemplateStore(ds) },

@@ -1,5 +1,5 @@
 import type { JetStreamClient } from 'nats';
-import { EVAL_JOB_SCHEMA, type EvalJobPublication, type EvaluationResult, INGEST_SCHEMAS, evalJobMessageId } from '@app/domain';
+import { EVAL_JOB_SCHEMA, type EvalJobPublication, type EvaluationScore, INGEST_SCHEMAS, evalJobMessageId } from '@app/domain';
 import { toNatsHeaders } from './headers';
 import type { NatsResources } from './nats-resources';
 import type { ChunkPublisher } from './publisher';
@@ -42,7 +42,7 @@ export async function appendEvaluationScore(
   nats: NatsResources,
   publisher: ChunkPublisher,
   job: EvaluatedJob,
-  result: EvaluationResult,
+  score: EvaluationScore,
   atIso: string,
 ): Promise<void> {
   const event = {
@@ -54,10 +54,10 @@ export async function appendEvaluationScore(
       traceId: job.traceId,
       spanId: job.spanId,
       name: job.evaluatorName,
-      value: result.score,
-      dataType: 'NUMERIC',
-      comment: result.reason ?? undefined,
-      metadata: { ...(result.metadata ?? {}), pass: result.pass },
+      value: score.value,
+      dataType: score.dataType,
+      comment: score.comment ?? undefined,
+      metadata: score.metadata,
       source: 'EVAL',
     },
   };

@@ -17,6 +17,7 @@ export * from './retention/retention-queries';
 export * from './projection-checkpoints';
 export * from './evaluations/eval-jobs';
 export * from './evaluators/evaluator-store';
+export * from './evaluators/llm-connection-store';
 export * from './prompts/prompt-template-store';
 export * from './evaluators/evaluator-secrets';
 export * from './secrets/secret-box';

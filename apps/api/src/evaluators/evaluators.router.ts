@@ -1,10 +1,10 @@
 import { type RpcProcedures, router } from '../rpc/procedures';
 import { dto } from '../rpc/rpc-input';
-import { EvaluatorInput, ProjectInput } from '../rpc/rpc.dto';
+import { EvaluatorInput, EvaluatorRunsInput, ProjectInput } from '../rpc/rpc.dto';
 import { withEvaluatorFields } from './evaluator-input';
 import type { EvaluatorsService } from './evaluators.service';
 
-export function evaluatorRouters(evaluators: EvaluatorsService, { authed }: RpcProcedures) {
+export function evaluatorRouters(evaluators: EvaluatorsService, { authed, heavy }: RpcProcedures) {
   return {
     evaluator: router({
       create: authed
@@ -18,6 +18,9 @@ export function evaluatorRouters(evaluators: EvaluatorsService, { authed }: RpcP
         .input(dto(EvaluatorInput))
         .mutation(({ ctx, input }) => evaluators.rotateSecret(ctx.actor, input.projectId, input.id)),
       delete: authed.input(dto(EvaluatorInput)).mutation(({ ctx, input }) => evaluators.delete(ctx.actor, input.projectId, input.id)),
+      runs: heavy
+        .input(dto(EvaluatorRunsInput))
+        .query(({ ctx, input }) => evaluators.runs(ctx.actor, input.projectId, input.id, input.status, input.cursor)),
     }),
   };
 }

@@ -9,6 +9,7 @@ import { RpcCallLimiter } from '../rate-limit/rpc-call-limiter';
 import { bearerToken } from '../auth/api-key.guard';
 import { toErrorResponse } from '../http/error-response';
 import { EvaluatorsService } from '../evaluators/evaluators.service';
+import { LlmConnectionsService } from '../llm-connections/llm-connections.service';
 import { MonitorsService } from '../monitors/monitors.service';
 import { PromptReadsService } from '../prompts/prompt-reads.service';
 import { AuthService } from '../sessions/auth.service';
@@ -46,6 +47,7 @@ export async function mountRpc(app: NestFastifyApplication): Promise<void> {
   const router = buildRouter({
     tenancy: app.get(TenancyService),
     evaluators: app.get(EvaluatorsService),
+    llmConnections: app.get(LlmConnectionsService),
     traces: app.get(TraceReadsService),
     traceGroups: app.get(TraceGroupReadsService),
     prompts: app.get(PromptReadsService),

@@ -1,5 +1,7 @@
 import { evaluatorRouters } from '../evaluators/evaluators.router';
 import type { EvaluatorsService } from '../evaluators/evaluators.service';
+import { llmConnectionRouters } from '../llm-connections/llm-connections.router';
+import type { LlmConnectionsService } from '../llm-connections/llm-connections.service';
 import { monitorRouters } from '../monitors/monitors.router';
 import type { MonitorsService } from '../monitors/monitors.service';
 import type { PromptReadsService } from '../prompts/prompt-reads.service';
@@ -21,6 +23,7 @@ export type { RpcContext } from './procedures';
 export interface RpcServices {
   tenancy: TenancyService;
   evaluators: EvaluatorsService;
+  llmConnections: LlmConnectionsService;
   traces: TraceReadsService;
   traceGroups: TraceGroupReadsService;
   prompts: PromptReadsService;
@@ -36,6 +39,7 @@ export function buildRouter({ limiter, ...services }: RpcServices) {
   return router({
     ...tenancyRouters(services.tenancy, procedures),
     ...evaluatorRouters(services.evaluators, procedures),
+    ...llmConnectionRouters(services.llmConnections, procedures),
     ...traceRouters(services.traces, procedures),
     ...traceGroupRouters(services.traceGroups, procedures),
     ...statsRouters(services.stats, procedures),

@@ -1,4 +1,17 @@
-import { MEMBER_ROLES, type MemberRole, Optional, Required, anyText, bool, email, oneOf, requiredText, uuid } from '@app/domain';
+import {
+  EVAL_RUN_STATUSES,
+  type EvalRunStatus,
+  MEMBER_ROLES,
+  type MemberRole,
+  Optional,
+  Required,
+  anyText,
+  bool,
+  email,
+  oneOf,
+  requiredText,
+  uuid,
+} from '@app/domain';
 
 const name = requiredText(200);
 
@@ -36,6 +49,13 @@ export class AuditLogInput extends OrgInput {
 }
 /** The evaluator's own fields are not declared here: validateEvaluatorInput checks them. */
 export class EvaluatorInput extends ProjectInput {
+  @Required(uuid) id: string;
+}
+export class EvaluatorRunsInput extends EvaluatorInput {
+  @Optional(oneOf(EVAL_RUN_STATUSES)) status?: EvalRunStatus;
+  @Optional(anyText) cursor?: string;
+}
+export class LlmConnectionInput extends ProjectInput {
   @Required(uuid) id: string;
 }
 export class PromptListInput extends ProjectInput {

@@ -1,26 +1,34 @@
 import type { DataSource } from 'typeorm';
 import {
+  EVAL_RUN_REASONS,
+  type EvalRunReason,
   type EvaluatedSpan,
-  type EvaluationResult,
+  type EvaluationTarget,
+  type EvaluatorKind,
   type EvaluatorSettings,
   evalDeferralDelayMs,
   evalRunQuotaDecision,
   utcMonthOf,
 } from '@app/domain';
-import { EvalJobs, UsageOutbox } from '@app/persistence';
+import { type EvalRunRecord, EvalJobs, UsageOutbox } from '@app/persistence';
 
-/** A job cleared to run: what the call needs, but its evaluator's secrets (EvaluatorStore.secrets). */
+/** A job cleared to run: what the call needs, but its evaluator's secrets (EvaluatorStore.secrets, LlmConnectionStore.secrets). */
 export interface EvaluationToRun {
   jobId: string;
   orgId: string;
   projectId: string;
-  evaluator: Omit<EvaluatorSettings, 'headers'> & { id: string };
+  /** `url`: the webhook's, or the judge's connection's base URL. */
+  evaluator: Omit<EvaluatorSettings, 'headers' | 'url'> & { id: string; url: string };
   span: EvaluatedSpan;
+  /** What a judge reads: the span's input, output and metadata. */
+  target: EvaluationTarget;
 }
 
 export type ClaimedJob =
   | { kind: 'run'; run: EvaluationToRun }
-  | { kind: 'skipped'; reason: string }
+  | { kind: 'skipped'; reason: EvalRunReason; error: string | null; evaluatorKind: EvaluatorKind }
+  /** It cannot run at all (its judge's connection is gone): recorded as failed, not counted. */
+  | { kind: 'failed'; reason: EvalRunReason; error: string; evaluatorKind: EvaluatorKind }
   | { kind: 'finished' }
   /** Its URL had no room (`admit` said no): back in the queue for `delayMs`. */
   | { kind: 'deferred'; delayMs: number };
@@ -45,14 +53,22 @@ export async function claimEvalJob(
     const jobs = new EvalJobs(m);
     const job = await jobs.readToClaim(jobId);
     if (!job) return { kind: 'finished' };
-    if (job.status === 'done' || job.status === 'skipped') return { kind: 'finished' };
-    const skip = async (reason: string): Promise<ClaimedJob> => {
-      await jobs.markSkipped(jobId, reason);
-      return { kind: 'skipped', reason };
+    if (job.status === 'done' || job.status === 'skipped' || job.status === 'failed') return { kind: 'finished' };
+    // A deleted evaluator's jobs went with it (cascade), so the kind is known here.
+    const evaluatorKind = job.kind ?? 'webhook';
+    const skip = async (reason: EvalRunReason, error: string | null = null): Promise<ClaimedJob> => {
+      await jobs.markSkipped(jobId, reason, error);
+      return { kind: 'skipped', reason, error, evaluatorKind };
     };
-    if (!job.enabled) return skip('the evaluator is disabled');
-    if (!job.span_found) return skip('the span no longer exists (deleted by retention)');
-    if (!job.plan) return skip('the organization no longer exists');
+    if (!job.enabled) return skip(EVAL_RUN_REASONS.evaluatorDisabled);
+    if (!job.span_found) return skip(EVAL_RUN_REASONS.spanDeleted, 'the span no longer exists (deleted by retention)');
+    if (!job.plan) return skip(EVAL_RUN_REASONS.organizationDeleted);
+    if (job.url === null) {
+      // Only a judge has no URL: its connection was deleted. A failed run says so, where silence would not.
+      const error = `the judge's LLM connection ${job.judge?.connectionId ?? ''} no longer exists: give the evaluator another one`;
+      await jobs.markFailedUnstarted(jobId, EVAL_RUN_REASONS.connectionMissing, error);
+      return { kind: 'failed', reason: EVAL_RUN_REASONS.connectionMissing, error, evaluatorKind };
+    }
     if (!admit(job.url)) {
       const delayMs = evalDeferralDelayMs(job.deferrals);
       await jobs.markDeferred(jobId, delayMs);
@@ -61,7 +77,7 @@ export async function claimEvalJob(
     if (job.status !== 'running') {
       const used = await jobs.countStartedRuns(job.org_id, `${utcMonthOf(nowMs)}-01T00:00:00Z`);
       const decision = evalRunQuotaDecision(job.plan, used, nowMs);
-      if (!decision.allowed) return skip(`quota: ${decision.message}`);
+      if (!decision.allowed) return skip(EVAL_RUN_REASONS.quotaReached, decision.message);
       await jobs.markRunning(jobId, new Date(nowMs).toISOString());
     }
     return {
@@ -73,26 +89,37 @@ export async function claimEvalJob(
         evaluator: {
           id: job.evaluator_id as string,
           name: job.name as string,
+          kind: evaluatorKind,
           url: job.url,
+          judge: job.judge,
           timeoutMs: job.timeout_ms,
           retries: job.retries,
           filter: job.filter,
           enabled: true,
         },
         span: { traceId: job.trace_id, spanId: job.span_id, input: job.input, output: job.output },
+        // Spanlog has no datasets yet, so no trace belongs to an experiment: no expected output.
+        target: {
+          traceId: job.trace_id,
+          spanId: job.span_id,
+          input: job.input,
+          output: job.output,
+          metadata: job.metadata,
+          expectedOutput: null,
+        },
       },
     };
   });
 }
 
 /**
- * Records a run's result and counts the run (SPEC 6.1 rule 6) in one transaction: a run is
- * counted exactly when its job becomes done. The score itself reaches the read model
- * through INGEST, published before this.
+ * Records how a run ended and counts it (SPEC 6.1 rule 6) in one transaction: a run is counted
+ * exactly when its job becomes done or failed after it started. A score, when there is one,
+ * reaches the read model through INGEST, published before this.
  */
-export async function finishEvalJob(db: DataSource, run: EvaluationToRun, result: EvaluationResult): Promise<void> {
+export async function finishEvalJob(db: DataSource, run: Pick<EvaluationToRun, 'jobId' | 'orgId'>, record: EvalRunRecord): Promise<void> {
   await db.transaction(async (m) => {
-    const startedAt = await new EvalJobs(m).markDone(run.jobId, result);
+    const startedAt = await new EvalJobs(m).markFinished(run.jobId, record);
     if (!startedAt) return;
     await new UsageOutbox(m).queue([{ orgId: run.orgId, month: utcMonthOf(startedAt.getTime()), metric: 'eval_runs', n: 1 }]);
   });

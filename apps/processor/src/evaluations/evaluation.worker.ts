@@ -3,11 +3,31 @@ import pLimit from 'p-limit';
 import type { Logger } from 'pino';
 import { DataSource } from 'typeorm';
 import { APP_CONFIG, type AppConfig, LOGGER } from '@app/config';
-import { EVALUATOR_LIMITS, type EvalJobMessage, type Evaluation, evaluationOf, parseEvalJobMessage, webhookRequestBody } from '@app/domain';
+import {
+  EVALUATOR_LIMITS,
+  EVAL_RUN_REASONS,
+  type EvalJobMessage,
+  type Evaluation,
+  evaluationOf,
+  parseEvalJobMessage,
+  webhookRequestBody,
+  webhookScore,
+} from '@app/domain';
 import { CONSUMERS, ChunkPublisher, type JobConsumer, NatsResources, appendEvaluationScore, jobConsumer, jsonMessage } from '@app/eventlog';
-import { evaluatorCalls } from '@app/metrics';
-import { type EvaluatorSecrets, EvaluatorStore, SecretBoxError, isReachable } from '@app/persistence';
+import { evaluatorCalls, evaluatorRuns } from '@app/metrics';
+import {
+  type EvaluatorSecrets,
+  EvaluatorStore,
+  LlmConnectionStore,
+  PromptTemplateStore,
+  SecretBox,
+  SecretBoxError,
+  isReachable,
+} from '@app/persistence';
 import { type EvaluationToRun, claimEvalJob, finishEvalJob } from './eval-job-claim';
+import { JudgeCaller } from './judge-caller';
+import { type SettledRun, evaluateWithJudge } from './judge-evaluation';
+import { PerUrlLimits } from './outbound-post';
 import { UrlShares } from './url-shares';
 import { WebhookCaller } from './webhook-caller';
 
@@ -32,6 +52,9 @@ const STORE_CONCURRENCY = 4;
 export class EvaluationWorker implements OnApplicationBootstrap, BeforeApplicationShutdown {
   private consumer: JobConsumer<EvalJobMessage> | null = null;
   private readonly caller: WebhookCaller;
+  private readonly judges: JudgeCaller;
+  private readonly connections: LlmConnectionStore;
+  private readonly prompts: PromptTemplateStore;
   private readonly publisher: ChunkPublisher;
   private readonly shares = new UrlShares(EVALUATOR_LIMITS.jobsHeldPerUrl);
   private readonly store = pLimit(STORE_CONCURRENCY);
@@ -43,10 +66,13 @@ export class EvaluationWorker implements OnApplicationBootstrap, BeforeApplicati
     @Inject(APP_CONFIG) config: AppConfig,
     @Inject(LOGGER) private readonly logger: Logger,
   ) {
-    this.caller = new WebhookCaller({
-      requireHttps: config.nodeEnv === 'production',
-      allowPrivateNetworks: config.evaluatorAllowPrivateNetworks,
-    });
+    const policy = { requireHttps: config.nodeEnv === 'production', allowPrivateNetworks: config.evaluatorAllowPrivateNetworks };
+    // One limit per URL for both kinds: a judge's base URL that is also a webhook's has 10 calls in flight, not 20.
+    const limits = new PerUrlLimits();
+    this.caller = new WebhookCaller(policy, undefined, limits);
+    this.judges = new JudgeCaller(policy, undefined, limits);
+    this.connections = new LlmConnectionStore(ds, new SecretBox(config.secretKey));
+    this.prompts = new PromptTemplateStore(ds);
     this.publisher = new ChunkPublisher(nats.js, nats.layout.blobBucket, nats.maxMessageBytes);
   }
 
@@ -83,7 +109,12 @@ export class EvaluationWorker implements OnApplicationBootstrap, BeforeApplicati
       switch (claimed.kind) {
         case 'skipped':
           evaluatorCalls.inc({ outcome: 'skipped' });
+          evaluatorRuns.inc({ kind: claimed.evaluatorKind, outcome: 'skipped' });
           this.logger.info({ jobId: job.jobId, evaluatorId: job.evaluatorId, reason: claimed.reason }, 'evaluation skipped');
+          return;
+        case 'failed':
+          evaluatorRuns.inc({ kind: claimed.evaluatorKind, outcome: 'failed' });
+          this.logger.info({ jobId: job.jobId, evaluatorId: job.evaluatorId, reason: claimed.reason }, 'evaluation failed before its call');
           return;
         case 'deferred':
           this.logger.debug(
@@ -102,35 +133,83 @@ export class EvaluationWorker implements OnApplicationBootstrap, BeforeApplicati
   }
 
   private async evaluate(run: EvaluationToRun, signal: AbortSignal): Promise<void> {
+    const { evaluator } = run;
+    const settled =
+      evaluator.kind === 'llm-judge' && evaluator.judge
+        ? await evaluateWithJudge(
+            { connections: this.connections, prompts: this.prompts, caller: this.judges, store: this.store },
+            {
+              projectId: run.projectId,
+              judge: evaluator.judge,
+              baseUrl: evaluator.url,
+              timeoutMs: evaluator.timeoutMs,
+              retries: evaluator.retries,
+            },
+            run.target,
+            signal,
+          )
+        : await this.callWebhook(run, signal);
+    if (!settled) return;
+    if (settled.score) {
+      await appendEvaluationScore(
+        this.nats,
+        this.publisher,
+        {
+          jobId: run.jobId,
+          orgId: run.orgId,
+          projectId: run.projectId,
+          evaluatorName: evaluator.name,
+          traceId: run.span.traceId,
+          spanId: run.span.spanId,
+        },
+        settled.score,
+        new Date().toISOString(),
+      );
+    }
+    await this.store(() => finishEvalJob(this.ds, run, settled.record));
+    evaluatorRuns.inc({ kind: evaluator.kind, outcome: settled.record.status === 'done' ? 'succeeded' : 'failed' });
+    // Never the connection's key nor the evaluator's headers: the run's own figures only.
+    this.logger.debug(
+      {
+        jobId: run.jobId,
+        evaluatorId: evaluator.id,
+        kind: evaluator.kind,
+        status: settled.record.status,
+        reason: settled.record.reason,
+        attempts: settled.record.attempts,
+      },
+      'evaluation done',
+    );
+  }
+
+  /** A webhook's run (SPEC 6.1): an error result still writes its score 0 and fail (rule 2), marked as an error, on a failed run. */
+  private async callWebhook(run: EvaluationToRun, signal: AbortSignal): Promise<SettledRun | null> {
     const secrets = await this.secrets(run);
-    if (!secrets) return;
-    const { result, verdict, attempts } =
+    if (!secrets) return null;
+    const evaluation =
       'failure' in secrets
         ? { ...secrets.failure, attempts: 0 }
         : await this.caller.evaluate(
             { target: run.evaluator, secrets, messageId: run.jobId, body: webhookRequestBody(run.span, run.evaluator) },
             signal,
           );
-    await appendEvaluationScore(
-      this.nats,
-      this.publisher,
-      {
-        jobId: run.jobId,
-        orgId: run.orgId,
-        projectId: run.projectId,
-        evaluatorName: run.evaluator.name,
-        traceId: run.span.traceId,
-        spanId: run.span.spanId,
+    evaluatorCalls.inc({ outcome: evaluation.verdict });
+    const { result, verdict, attempts } = evaluation;
+    const error = verdict === 'error';
+    return {
+      record: {
+        status: error ? 'failed' : 'done',
+        score: result.score,
+        category: null,
+        pass: result.pass,
+        comment: result.reason,
+        reason: error ? EVAL_RUN_REASONS.webhookError : null,
+        error: error ? result.reason : null,
+        attempts,
+        judge: null,
       },
-      result,
-      new Date().toISOString(),
-    );
-    await this.store(() => finishEvalJob(this.ds, run, result));
-    evaluatorCalls.inc({ outcome: verdict });
-    this.logger.debug(
-      { jobId: run.jobId, evaluatorId: run.evaluator.id, score: result.score, pass: result.pass, attempts },
-      'evaluation done',
-    );
+      score: webhookScore(evaluation),
+    };
   }
 
   /**

@@ -6,6 +6,7 @@ import {
   consumerAppliedMessages,
   deadLetters,
   evaluatorCalls,
+  evaluatorRuns,
   metricsRegistry,
   projectionAppliedEvents,
   projectionAppliedSpans,
@@ -30,6 +31,7 @@ export const processorMetricsRegistry = (ds: DataSource, nats: NatsResources, mo
     // The evaluation worker appends its results to INGEST.
     publishDuration,
     evaluatorCalls,
+    evaluatorRuns,
     retentionRuns,
     retentionDeleted,
     verifyRounds,

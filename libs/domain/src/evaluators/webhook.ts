@@ -53,7 +53,7 @@ const asText = (value: JsonValue | null): string => (typeof value === 'string' ?
  */
 export function webhookRequestBody(
   span: EvaluatedSpan,
-  evaluator: Omit<EvaluatorSettings, 'headers'> & { id: string },
+  evaluator: Pick<EvaluatorSettings, 'name' | 'url' | 'timeoutMs' | 'retries' | 'filter'> & { id: string },
 ): WebhookRequestBody {
   return {
     traceId: span.traceId,

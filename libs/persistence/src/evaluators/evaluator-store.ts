@@ -3,9 +3,11 @@ import type { DataSource, EntityManager } from 'typeorm';
 import {
   type Evaluator,
   type EvaluatorFilter,
+  type EvaluatorKind,
   type EvaluatorPatch,
   type EvaluatorSettings,
   type EvaluatorWithSecret,
+  type JudgeSettings,
   validationError,
 } from '@app/domain';
 import { returnedRows } from '../query-result';
@@ -24,7 +26,9 @@ import {
 interface EvaluatorRow extends StoredSecrets {
   project_id: string;
   name: string;
-  url: string;
+  kind: EvaluatorKind;
+  url: string | null;
+  judge: JudgeSettings | null;
   timeout_ms: number;
   retries: number;
   filter: EvaluatorFilter;
@@ -34,7 +38,7 @@ interface EvaluatorRow extends StoredSecrets {
 }
 
 const COLUMNS =
-  'id, project_id, name, url, headers, headers_sealed, signing_secret_sealed, timeout_ms, retries, filter, enabled, created_at, updated_at';
+  'id, project_id, name, kind, url, judge, headers, headers_sealed, signing_secret_sealed, timeout_ms, retries, filter, enabled, created_at, updated_at';
 /** The migration's UNIQUE (project_id, name), under the name Postgres gives it. */
 const UNIQUE_NAME = 'evaluators_project_id_name_key';
 const UNIQUE_VIOLATION = '23505';
@@ -43,7 +47,9 @@ const toEvaluator = (box: SecretBox, row: EvaluatorRow): Evaluator => ({
   id: row.id,
   projectId: row.project_id,
   name: row.name,
+  kind: row.kind,
   url: row.url,
+  judge: row.judge,
   headers: openHeaders(box, row),
   timeoutMs: row.timeout_ms,
   retries: row.retries,
@@ -126,8 +132,8 @@ export class EvaluatorStore {
       const id = randomUUID();
       const signingSecret = newSigningSecret();
       const [row]: EvaluatorRow[] = await this.db.query(
-        `INSERT INTO evaluators (id, project_id, name, url, headers_sealed, signing_secret_sealed, timeout_ms, retries, filter, enabled)
-         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9::jsonb, $10) RETURNING ${COLUMNS}`,
+        `INSERT INTO evaluators (id, project_id, name, url, headers_sealed, signing_secret_sealed, timeout_ms, retries, filter, enabled, kind, judge)
+         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9::jsonb, $10, $11, $12::jsonb) RETURNING ${COLUMNS}`,
         [
           id,
           projectId,
@@ -139,6 +145,8 @@ export class EvaluatorStore {
           s.retries,
           JSON.stringify(s.filter),
           s.enabled,
+          s.kind,
+          s.judge && JSON.stringify(s.judge),
         ],
       );
       return { ...toEvaluator(this.box, row), signingSecret };
@@ -168,6 +176,7 @@ export class EvaluatorStore {
              retries = coalesce($7, retries),
              filter = filter || $8::jsonb,
              enabled = coalesce($9, enabled),
+             judge = coalesce($10::jsonb, judge),
              updated_at = greatest(now(), updated_at + interval '1 millisecond')
            WHERE project_id = $1 AND id = $2 RETURNING ${COLUMNS}`,
           [
@@ -180,6 +189,7 @@ export class EvaluatorStore {
             patch.retries ?? null,
             JSON.stringify(patch.filter ?? {}),
             patch.enabled ?? null,
+            patch.judge ? JSON.stringify(patch.judge) : null,
           ],
         );
         const [row] = returnedRows<EvaluatorRow>(result);
@@ -199,6 +209,14 @@ export class EvaluatorStore {
       );
       const [row] = returnedRows<EvaluatorRow>(result);
       return row ? { ...toEvaluator(this.box, row), signingSecret } : null;
+    });
+  }
+
+  /** The project's evaluator `id`, or null. */
+  get(projectId: string, id: string): Promise<Evaluator | null> {
+    return this.sealedFirst(projectId, async (m) => {
+      const [row]: EvaluatorRow[] = await m.query(`SELECT ${COLUMNS} FROM evaluators WHERE project_id = $1 AND id = $2`, [projectId, id]);
+      return row ? toEvaluator(this.box, row) : null;
     });
   }
 

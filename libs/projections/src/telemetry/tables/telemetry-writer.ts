@@ -256,8 +256,12 @@ async function deleteTrackedTraces(manager: EntityManager, deletions: TraceDelet
        DELETE FROM traces t USING gone g WHERE t.project_id = g.project_id AND t.id = g.id RETURNING 1
      ), eval_results_gone AS (
        -- An evaluation's result speaks of the trace's content, so it goes too; the job stays, as a run the month's eval quota counted.
-       UPDATE eval_jobs j SET score = NULL, pass = NULL, reason = NULL
-         FROM gone g WHERE j.project_id = g.project_id AND j.trace_id = g.id AND (j.score IS NOT NULL OR j.reason IS NOT NULL)
+       UPDATE eval_jobs j SET score = NULL, pass = NULL, reason = NULL, comment = NULL, category = NULL, error = NULL
+         FROM gone g WHERE j.project_id = g.project_id AND j.trace_id = g.id AND j.status <> 'skipped'
+          AND (j.score IS NOT NULL OR j.reason IS NOT NULL OR j.comment IS NOT NULL OR j.error IS NOT NULL)
+     ), skipped_runs_gone AS (
+       -- A skipped run (sampled out, above all) counted nothing: it goes with its trace, which bounds the run log by retention.
+       DELETE FROM eval_jobs j USING gone g WHERE j.project_id = g.project_id AND j.trace_id = g.id AND j.status = 'skipped'
      )
      SELECT (SELECT count(*) FROM traces_gone)::int AS traces, (SELECT count(*) FROM spans_gone)::int AS spans, (SELECT count(*) FROM scores_gone)::int AS scores`,
     [JSON.stringify(deletions.map((d) => ({ project_id: d.projectId, id: d.id, deleted_at: d.deletedAt })))],
