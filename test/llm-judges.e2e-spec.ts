@@ -330,6 +330,32 @@ describe('LLM judge evaluators', () => {
     const human = await runCli(['evaluators', 'runs', content.id, '--project', tenant.projectId], env);
     expect(human.stdout).toMatch(/succeeded {2}- {2}1 attempt {2}score 0\.8 {2}gpt-4\.1-mini 200\+40 tokens/);
 
+    // A test run answers what it would score and stores nothing: no run, no score, no eval run counted.
+    const spanId = faithful!.spanId;
+    const tried = data(await rpc('mutate', 'evaluator.test', { projectId: tenant.projectId, evaluatorId: content.id, spanId }));
+    expect(tried).toMatchObject({
+      target: { spanId },
+      status: 'succeeded',
+      score: 0.8,
+      comment: 'faithful to the policy',
+      attempts: 1,
+      judge: { model: 'gpt-4.1-mini', promptTokens: 200, completionTokens: 40 },
+    });
+    const unsaved = data(
+      await rpc('mutate', 'evaluator.test', {
+        projectId: tenant.projectId,
+        config: { name: 'draft', kind: 'llm-judge', judge: judgeOf('garbled-judge') },
+        traceId,
+      }),
+    );
+    expect(unsaved).toMatchObject({ target: { spanId: null }, status: 'failed', reason: 'judge reply unreadable', score: null });
+    expect(calls.filter((c) => c.body.model === 'garbled-judge').at(-1)?.body.messages[1].content).toMatch(/^Question: \nAnswer: \n/);
+    expect(await runsOf(content.id)).toHaveLength(1);
+    expect(await spanScores(traceId)).toHaveLength(2);
+    expect(data(await rpc('query', 'usage.get', { orgId: tenant.orgId })).evalRuns).toBe(3);
+    const both = await rpc('mutate', 'evaluator.test', { projectId: tenant.projectId, evaluatorId: content.id, spanId, traceId });
+    expect(both.body.error.message).toBe('spanId: give exactly one of spanId and traceId');
+
     for (const e of [flaky, garbled, sampledOut]) await rpc('mutate', 'evaluator.delete', { projectId: tenant.projectId, id: e.id });
   });
 

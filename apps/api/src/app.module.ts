@@ -14,6 +14,7 @@ import { InfrastructureModule } from './infrastructure/infrastructure.module';
 import { apiMetricsRegistry } from './metrics/api-metrics';
 import { MetricsController } from './metrics/metrics.controller';
 import { AccessService } from './access/access.service';
+import { EvaluatorTestService } from './evaluators/evaluator-test.service';
 import { EvaluatorsService } from './evaluators/evaluators.service';
 import { LlmConnectionsService } from './llm-connections/llm-connections.service';
 import { TenancyService } from './tenancy/tenancy.service';
@@ -80,6 +81,7 @@ import { TraceGroupsService } from './trace-groups/trace-groups.service';
     AccessService,
     TenancyService,
     EvaluatorsService,
+    EvaluatorTestService,
     LlmConnectionsService,
     TraceReadsService,
     TraceGroupReadsService,

@@ -16,6 +16,7 @@ export * from './usage/usage-store';
 export * from './retention/retention-queries';
 export * from './projection-checkpoints';
 export * from './evaluations/eval-jobs';
+export * from './evaluations/evaluation-targets';
 export * from './evaluators/evaluator-store';
 export * from './evaluators/llm-connection-store';
 export * from './prompts/prompt-template-store';

@@ -18,6 +18,7 @@ import type { AccessService, Actor } from '../access/access.service';
 import { RpcCallLimiter } from '../rate-limit/rpc-call-limiter';
 import { rpcProcedures, router } from '../rpc/procedures';
 import { evaluatorRouters } from './evaluators.router';
+import type { EvaluatorTestService } from './evaluator-test.service';
 import { EvaluatorsService, MASKED_HEADER_VALUE } from './evaluators.service';
 
 const PROJECT = randomUUID();
@@ -97,7 +98,8 @@ function setup(nodeEnv = 'test', evaluatorAllowPrivateNetworks = nodeEnv !== 'pr
     {} as PromptTemplateStore,
     {} as DataSource,
   );
-  const evaluatorRouter = router(evaluatorRouters(service, rpcProcedures(new RpcCallLimiter())));
+  // evaluator.test calls out: test/llm-judges.e2e-spec.ts.
+  const evaluatorRouter = router(evaluatorRouters(service, rpcProcedures(new RpcCallLimiter()), {} as EvaluatorTestService));
   const as = (userId: string) =>
     evaluatorRouter.createCaller({
       ip: '127.0.0.1',

@@ -78,7 +78,7 @@ export class EvaluatorsService implements OnModuleInit {
   async create(actor: Actor, projectId: string, fields: unknown): Promise<EvaluatorWithSecret> {
     const settings = validateEvaluatorInput(fields, { partial: false, ...this.rules });
     const orgId = await this.access.requireProjectRole(actor, projectId, ADMIN_ROLES);
-    if (settings.judge) await this.checkJudge(projectId, settings.judge);
+    if (settings.judge) await this.requireJudgeReferences(projectId, settings.judge);
     const evaluator = await this.store.create(projectId, settings);
     await this.record(actor, orgId, 'evaluator.created', evaluator.id, { projectId, name: evaluator.name });
     return evaluator;
@@ -95,7 +95,7 @@ export class EvaluatorsService implements OnModuleInit {
     const current = await this.store.get(projectId, id);
     if (!current) throw notFound(`evaluator ${id} not found in project ${projectId}`);
     checkPatchOfKind(current.kind, patch);
-    if (patch.judge) await this.checkJudge(projectId, patch.judge);
+    if (patch.judge) await this.requireJudgeReferences(projectId, patch.judge);
     const evaluator = await this.store.update(projectId, id, patch);
     if (!evaluator) throw notFound(`evaluator ${id} not found in project ${projectId}`);
     await this.record(actor, orgId, 'evaluator.updated', id, { projectId, name: evaluator.name, changed: Object.keys(patch) });
@@ -143,7 +143,7 @@ export class EvaluatorsService implements OnModuleInit {
    * template (by label, else the default pick) that shows the judge the output it scores. A
    * prompt changed later is checked again at every run.
    */
-  private async checkJudge(projectId: string, judge: JudgeSettings): Promise<void> {
+  async requireJudgeReferences(projectId: string, judge: JudgeSettings): Promise<void> {
     if (!(await this.connections.get(projectId, judge.connectionId)))
       throw validationError(`judge.connectionId: this project has no LLM connection ${judge.connectionId}`);
     const { name, label } = judge.prompt;

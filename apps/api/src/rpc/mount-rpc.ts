@@ -8,6 +8,7 @@ import { DomainError, PAYLOAD_LIMITS, RPC_LIMITS, validationError } from '@app/d
 import { RpcCallLimiter } from '../rate-limit/rpc-call-limiter';
 import { bearerToken } from '../auth/api-key.guard';
 import { toErrorResponse } from '../http/error-response';
+import { EvaluatorTestService } from '../evaluators/evaluator-test.service';
 import { EvaluatorsService } from '../evaluators/evaluators.service';
 import { LlmConnectionsService } from '../llm-connections/llm-connections.service';
 import { MonitorsService } from '../monitors/monitors.service';
@@ -47,6 +48,7 @@ export async function mountRpc(app: NestFastifyApplication): Promise<void> {
   const router = buildRouter({
     tenancy: app.get(TenancyService),
     evaluators: app.get(EvaluatorsService),
+    evaluatorTests: app.get(EvaluatorTestService),
     llmConnections: app.get(LlmConnectionsService),
     traces: app.get(TraceReadsService),
     traceGroups: app.get(TraceGroupReadsService),

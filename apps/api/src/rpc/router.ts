@@ -1,3 +1,4 @@
+import type { EvaluatorTestService } from '../evaluators/evaluator-test.service';
 import { evaluatorRouters } from '../evaluators/evaluators.router';
 import type { EvaluatorsService } from '../evaluators/evaluators.service';
 import { llmConnectionRouters } from '../llm-connections/llm-connections.router';
@@ -23,6 +24,7 @@ export type { RpcContext } from './procedures';
 export interface RpcServices {
   tenancy: TenancyService;
   evaluators: EvaluatorsService;
+  evaluatorTests: EvaluatorTestService;
   llmConnections: LlmConnectionsService;
   traces: TraceReadsService;
   traceGroups: TraceGroupReadsService;
@@ -38,7 +40,7 @@ export function buildRouter({ limiter, ...services }: RpcServices) {
   const procedures = rpcProcedures(limiter);
   return router({
     ...tenancyRouters(services.tenancy, procedures),
-    ...evaluatorRouters(services.evaluators, procedures),
+    ...evaluatorRouters(services.evaluators, procedures, services.evaluatorTests),
     ...llmConnectionRouters(services.llmConnections, procedures),
     ...traceRouters(services.traces, procedures),
     ...traceGroupRouters(services.traceGroups, procedures),

@@ -8,6 +8,7 @@ import {
   anyText,
   bool,
   email,
+  jsonObject,
   oneOf,
   requiredText,
   uuid,
@@ -54,6 +55,12 @@ export class EvaluatorInput extends ProjectInput {
 export class EvaluatorRunsInput extends EvaluatorInput {
   @Optional(oneOf(EVAL_RUN_STATUSES)) status?: EvalRunStatus;
   @Optional(anyText) cursor?: string;
+}
+export class EvaluatorTestInput extends ProjectInput {
+  @Optional(uuid) evaluatorId?: string;
+  @Optional(jsonObject) config?: Record<string, unknown>;
+  @Optional(uuid) spanId?: string;
+  @Optional(requiredText(256)) traceId?: string;
 }
 export class LlmConnectionInput extends ProjectInput {
   @Required(uuid) id: string;

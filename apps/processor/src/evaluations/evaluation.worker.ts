@@ -3,16 +3,7 @@ import pLimit from 'p-limit';
 import type { Logger } from 'pino';
 import { DataSource } from 'typeorm';
 import { APP_CONFIG, type AppConfig, LOGGER } from '@app/config';
-import {
-  EVALUATOR_LIMITS,
-  EVAL_RUN_REASONS,
-  type EvalJobMessage,
-  type Evaluation,
-  evaluationOf,
-  parseEvalJobMessage,
-  webhookRequestBody,
-  webhookScore,
-} from '@app/domain';
+import { EVALUATOR_LIMITS, type EvalJobMessage, type Evaluation, evaluationOf, parseEvalJobMessage, webhookRequestBody } from '@app/domain';
 import { CONSUMERS, ChunkPublisher, type JobConsumer, NatsResources, appendEvaluationScore, jobConsumer, jsonMessage } from '@app/eventlog';
 import { evaluatorCalls, evaluatorRuns } from '@app/metrics';
 import {
@@ -25,11 +16,8 @@ import {
   isReachable,
 } from '@app/persistence';
 import { type EvaluationToRun, claimEvalJob, finishEvalJob } from './eval-job-claim';
-import { JudgeCaller } from './judge-caller';
-import { type SettledRun, evaluateWithJudge } from './judge-evaluation';
-import { PerUrlLimits } from './outbound-post';
+import { JudgeCaller, PerUrlLimits, type SettledRun, WebhookCaller, evaluateWithJudge, settledWebhookRun } from '@app/evaluation';
 import { UrlShares } from './url-shares';
-import { WebhookCaller } from './webhook-caller';
 
 /**
  * Claims and results go through the processor's Postgres pool, which the projections need
@@ -194,22 +182,7 @@ export class EvaluationWorker implements OnApplicationBootstrap, BeforeApplicati
             signal,
           );
     evaluatorCalls.inc({ outcome: evaluation.verdict });
-    const { result, verdict, attempts } = evaluation;
-    const error = verdict === 'error';
-    return {
-      record: {
-        status: error ? 'failed' : 'done',
-        score: result.score,
-        category: null,
-        pass: result.pass,
-        comment: result.reason,
-        reason: error ? EVAL_RUN_REASONS.webhookError : null,
-        error: error ? result.reason : null,
-        attempts,
-        judge: null,
-      },
-      score: webhookScore(evaluation),
-    };
+    return settledWebhookRun(evaluation);
   }
 
   /**

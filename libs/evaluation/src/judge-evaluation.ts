@@ -1,7 +1,6 @@
 import {
   BUILT_IN_PRICES,
   EVAL_RUN_REASONS,
-  type EvaluationScore,
   type EvaluationTarget,
   type JudgeSettings,
   PriceTable,
@@ -13,6 +12,7 @@ import {
 } from '@app/domain';
 import { type EvalRunRecord, type LlmConnectionStore, type PromptTemplateStore, SecretBoxError } from '@app/persistence';
 import type { JudgeCaller } from './judge-caller';
+import type { SettledRun } from './settled-run';
 
 /** The built-in price table (libs/domain/src/pricing): a judge's call is priced by it. */
 const PRICES = new PriceTable(BUILT_IN_PRICES);
@@ -25,12 +25,6 @@ export interface JudgeToRun {
   baseUrl: string;
   timeoutMs: number;
   retries: number;
-}
-
-/** How a run ended: what to record, and the score to write when there is one. */
-export interface SettledRun {
-  record: EvalRunRecord;
-  score: EvaluationScore | null;
 }
 
 const failedBefore = (reason: EvalRunRecord['reason'], error: string): SettledRun => ({
