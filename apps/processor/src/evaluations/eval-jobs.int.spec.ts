@@ -97,6 +97,19 @@ describe('evaluation jobs', () => {
     expect(await byStatus(half, 'queued')).toHaveLength(sampled);
   });
 
+  it('deletes skipped runs with their trace (the run log is bounded by retention) and keeps counted ones without their result', async () => {
+    const { projectId } = await tenant('pro');
+    const none = await evaluator(projectId, { spanTypes: ['LLM'], names: [], sampleRate: 0 });
+    const all = await evaluator(projectId);
+    const s = await span(projectId);
+    await db.ds.transaction((m) => new EvalJobs(m).schedule([s]));
+    const [{ trace_id: traceId }] = await db.ds.query(`SELECT trace_id FROM spans WHERE id = $1`, [s.id]);
+    expect((await jobsOf(none)).map((j: { status: string }) => j.status)).toEqual(['skipped']);
+    await db.ds.transaction((m) => deleteTraces(m, [{ projectId, id: traceId, deletedAt: '2026-11-21T00:00:00Z' }]));
+    expect(await jobsOf(none)).toEqual([]);
+    expect((await jobsOf(all)).map((j: { status: string }) => j.status)).toEqual(['queued']);
+  });
+
   it('relays queued jobs once, with the job id as the message id', async () => {
     const { orgId, projectId } = await tenant();
     const id = await evaluator(projectId);
