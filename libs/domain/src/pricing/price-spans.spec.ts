@@ -1,6 +1,6 @@
 import { type SpanDelta, versionOf } from '../telemetry/records';
 import { mergeSpan } from '../telemetry/merge';
-import { PRICE_VERSION_TIME, priceSpan } from './price-spans';
+import { PRICE_VERSION_TIME, definitionIdOfCostSource, priceCostSource, priceSpan } from './price-spans';
 import { PriceTable } from './price-table';
 
 const TABLE = new PriceTable([
@@ -106,5 +106,13 @@ describe(priceSpan.name, () => {
       const plain = span(values);
       expect(pricedSpan(plain, TABLE)).toEqual(span(values));
     }
+  });
+});
+
+describe(definitionIdOfCostSource.name, () => {
+  it('reads the definition id back from a computed cost source, none from a client cost', () => {
+    expect(definitionIdOfCostSource(priceCostSource('o3-2025-06'))).toBe('o3-2025-06');
+    expect(definitionIdOfCostSource('client')).toBeNull();
+    expect(definitionIdOfCostSource(null)).toBeNull();
   });
 });

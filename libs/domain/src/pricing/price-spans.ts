@@ -20,7 +20,11 @@ import type { PriceTable } from './price-table';
 
 export const PRICE_VERSION_TIME = '0000-01-01T00:00:00.000Z';
 export const CLIENT_COST_SOURCE = 'client';
-export const priceCostSource = (definitionId: string): string => `price:${definitionId}`;
+const PRICE_SOURCE = 'price:';
+export const priceCostSource = (definitionId: string): string => `${PRICE_SOURCE}${definitionId}`;
+/** The definition id a `price:<id>` cost source names; null for a client's cost or none. */
+export const definitionIdOfCostSource = (source: string | null): string | null =>
+  source?.startsWith(PRICE_SOURCE) ? source.slice(PRICE_SOURCE.length) : null;
 
 /**
  * Sets where the span's cost comes from, and a computed cost when it has none and the table
