@@ -1,7 +1,7 @@
 import { costSourceText, usageCostRows } from './usage-costs';
 
 const span = {
-  usageDetails: { input: 600, cached_input: 400, input_audio: 5 },
+  usageDetails: { input_audio: 5, output: 10, input: 600, cached_input: 400, image: 1 },
   costDetails: { input: 0.0018, cached_input: 0.00012 },
   unpricedUsage: ['input_audio'],
   costSource: 'price:claude-sonnet-4-5',
@@ -9,10 +9,12 @@ const span = {
 };
 
 describe(usageCostRows.name, () => {
-  it('gives each usage type its tokens and its cost, and marks the types left unpriced', () => {
-    expect(usageCostRows(span)).toEqual([
+  it('gives each usage type its tokens and its cost, known types first, and marks the types left unpriced', () => {
+    expect(usageCostRows({ ...span, unpricedUsage: ['image', 'input_audio'] })).toEqual([
       { type: 'input', tokens: 600, cost: 0.0018, unpriced: false },
       { type: 'cached_input', tokens: 400, cost: 0.00012, unpriced: false },
+      { type: 'output', tokens: 10, cost: null, unpriced: false },
+      { type: 'image', tokens: 1, cost: null, unpriced: true },
       { type: 'input_audio', tokens: 5, cost: null, unpriced: true },
     ]);
   });

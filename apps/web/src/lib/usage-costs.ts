@@ -1,4 +1,18 @@
 /** A span's usage and cost by type, and where its cost came from, as the span page shows them. Pure. */
+import { USAGE_TYPES } from '@app/domain/telemetry/usage-details';
+
+/** The known types in the order a bill reads (input and its cache parts, then output and reasoning), then the others by name. */
+const KNOWN_ORDER: string[] = [
+  USAGE_TYPES.input,
+  USAGE_TYPES.cachedInput,
+  USAGE_TYPES.cacheWrite,
+  USAGE_TYPES.output,
+  USAGE_TYPES.reasoning,
+];
+const rank = (type: string) => {
+  const i = KNOWN_ORDER.indexOf(type);
+  return i === -1 ? KNOWN_ORDER.length : i;
+};
 
 export interface UsageCostRow {
   type: string;
@@ -17,9 +31,11 @@ interface SpanCosts {
   costDefinition: { id: string; modelName: string } | null;
 }
 
-/** One row per usage type with tokens or a cost, in the order the span names its usage, then the costs' own types. */
+/** One row per usage type with tokens or a cost, known types first (stored JSON keeps no order of its own). */
 export function usageCostRows(span: SpanCosts): UsageCostRow[] {
-  const types = [...new Set([...Object.keys(span.usageDetails), ...Object.keys(span.costDetails)])];
+  const types = [...new Set([...Object.keys(span.usageDetails), ...Object.keys(span.costDetails)])].sort(
+    (a, b) => rank(a) - rank(b) || (a < b ? -1 : a > b ? 1 : 0),
+  );
   return types.map((type) => ({
     type,
     tokens: span.usageDetails[type] ?? null,
