@@ -32,6 +32,8 @@ import { PromptTemplatesController } from './prompts/prompt-templates.controller
 import { PromptTemplatesService } from './prompts/prompt-templates.service';
 import { PromptReadsService } from './prompts/prompt-reads.service';
 import { StatsService } from './stats/stats.service';
+import { CostsController } from './costs/costs.controller';
+import { CostsService } from './costs/costs.service';
 import { MonitorsService } from './monitors/monitors.service';
 import { TraceGroupReadsService } from './trace-groups/trace-group-reads.service';
 import { TraceReadsService } from './traces/trace-reads.service';
@@ -68,6 +70,7 @@ import { TraceGroupsService } from './trace-groups/trace-groups.service';
     PromptTemplatesController,
     LangfuseController,
     TraceGroupsController,
+    CostsController,
   ],
   providers: [
     ApiKeyGuard,
@@ -83,6 +86,7 @@ import { TraceGroupsService } from './trace-groups/trace-groups.service';
     TraceGroupReadsService,
     PromptReadsService,
     StatsService,
+    CostsService,
     MonitorsService,
     {
       provide: EvaluatorStore,

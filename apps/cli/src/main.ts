@@ -3,6 +3,7 @@ import 'reflect-metadata';
 import { Command } from 'commander';
 import { registerAdminCommands } from './commands/admin.command';
 import { registerAlertsCommands } from './commands/alerts.command';
+import { registerCostsCommands } from './commands/costs.command';
 import { registerDlqCommands } from './commands/dlq.command';
 import { registerEvaluatorsCommands } from './commands/evaluators.command';
 import { registerEventsCommands } from './commands/events.command';
@@ -28,6 +29,7 @@ async function main(): Promise<void> {
   registerTracesCommands(program);
   registerPromptsCommands(program);
   registerUsageCommands(program);
+  registerCostsCommands(program);
   registerAlertsCommands(program);
   registerTuiCommand(program);
   registerRebuildCommand(program);

@@ -13,6 +13,7 @@ import { MonitorsService } from '../monitors/monitors.service';
 import { PromptReadsService } from '../prompts/prompt-reads.service';
 import { AuthService } from '../sessions/auth.service';
 import { StatsService } from '../stats/stats.service';
+import { CostsService } from '../costs/costs.service';
 import { TenancyService } from '../tenancy/tenancy.service';
 import { TraceGroupReadsService } from '../trace-groups/trace-group-reads.service';
 import { TraceReadsService } from '../traces/trace-reads.service';
@@ -50,6 +51,7 @@ export async function mountRpc(app: NestFastifyApplication): Promise<void> {
     traceGroups: app.get(TraceGroupReadsService),
     prompts: app.get(PromptReadsService),
     stats: app.get(StatsService),
+    costs: app.get(CostsService),
     monitors: app.get(MonitorsService),
     limiter: new RpcCallLimiter(),
   });

@@ -1,3 +1,5 @@
+import { costRouters } from '../costs/costs.router';
+import type { CostsService } from '../costs/costs.service';
 import { evaluatorRouters } from '../evaluators/evaluators.router';
 import type { EvaluatorsService } from '../evaluators/evaluators.service';
 import { monitorRouters } from '../monitors/monitors.router';
@@ -25,6 +27,7 @@ export interface RpcServices {
   traceGroups: TraceGroupReadsService;
   prompts: PromptReadsService;
   stats: StatsService;
+  costs: CostsService;
   monitors: MonitorsService;
   /** Counts the heavy calls of each session (RPC_LIMITS). */
   limiter: RpcCallLimiter;
@@ -39,6 +42,7 @@ export function buildRouter({ limiter, ...services }: RpcServices) {
     ...traceRouters(services.traces, procedures),
     ...traceGroupRouters(services.traceGroups, procedures),
     ...statsRouters(services.stats, procedures),
+    ...costRouters(services.costs, procedures),
     ...monitorRouters(services.monitors, procedures),
     ...promptRouters(services.prompts, procedures),
   });

@@ -46,6 +46,8 @@ export interface SpanFields {
   costSource: string;
   /** A computed cost per usage type, USD; empty for a client's cost. */
   costDetails: Record<string, number>;
+  /** Usage types with tokens the price table could not price, sorted; empty when the span's cost is the client's or priced whole (pricing/price-spans.ts). */
+  unpricedUsage: string[];
   input: JsonValue;
   output: JsonValue;
   metadata: JsonObject;

@@ -55,7 +55,7 @@ describe('overview stats by operation', () => {
     );
 
     await rebuildModelStats(ds);
-    expect(await new ProjectionCheckpoints(ds).servingVersion(modelStatsProjection.name)).toBe(3);
+    expect(await new ProjectionCheckpoints(ds).servingVersion(modelStatsProjection.name)).toBeGreaterThanOrEqual(3);
 
     const stored = await ds.query(
       'SELECT operation, span_type, sum(calls)::int AS calls FROM span_stats_5m WHERE project_id = $1 GROUP BY 1, 2 ORDER BY 1, 2',

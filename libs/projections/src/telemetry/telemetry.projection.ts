@@ -32,8 +32,8 @@ export interface TelemetryBatch {
  * span attributes are stored without the input/output copies, `leanAttributes`, and content
  * from log records only fills what a span leaves empty, whatever their time; 4: usage by type,
  * `usageDetails`, from every convention's token keys and native `usage`/`usageDetails`, and a
- * cost from the built-in price table where the client sent none, with `costSource` and
- * `costDetails`); the processor
+ * cost from the built-in price table where the client sent none, with `costSource`,
+ * `costDetails` and the usage types it could not price, `unpricedUsage`); the processor
  * rebuilds the tables when the serving version is older.
  */
 export const telemetryProjection: StreamProjection<DecodedIngestMessage, TelemetryBatch, WrittenTelemetry> = {

@@ -287,6 +287,7 @@ describe(writeTelemetry.name, () => {
       cost: k / 4,
       costSource: `price:${k}`,
       costDetails: { input: k / 8 },
+      unpricedUsage: k % 2 ? [] : ['input_audio', `type_${k}`],
       metadata: { m: k },
       startTime: new Date(Date.UTC(2024, 1, 1, 0, 0, k)).toISOString(),
       endTime: new Date(Date.UTC(2024, 1, 2, 0, 0, k)).toISOString(),
@@ -401,8 +402,8 @@ describe(writeTelemetry.name, () => {
 
     it('are spelled out field by field when CompactVersions is reverted', async () => {
       const migration = new (MIGRATIONS.find((m) => m.name === 'CompactVersions1764300000000') as new () => MigrationInterface)();
-      // `operation`, `usageDetails` and the cost's source and details came later (SpanOperation, SpanUsageDetails, SpanCostSource): the down migration spells out the columns it knew.
-      const later = ['model', 'operation', 'usageDetails', 'costSource', 'costDetails'];
+      // `operation`, `usageDetails`, the cost's source and details and the unpriced usage came later (SpanOperation, SpanUsageDetails, SpanCostSource, UnpricedUsage): the down migration spells out the columns it knew.
+      const later = ['model', 'operation', 'usageDetails', 'costSource', 'costDetails', 'unpricedUsage'];
       const delta = deltaOf(randomUUID(), { second: 1, eventId: 'a', fields: FIELDS.filter((f) => !later.includes(f)) });
       await writeSpans([delta]);
       const runner = db.ds.createQueryRunner();
