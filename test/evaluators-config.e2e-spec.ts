@@ -89,8 +89,10 @@ describe('webhook evaluator configuration', () => {
       headers: { Authorization: SECRET },
       timeoutMs: 10_000,
       retries: 1,
-      filter: { spanTypes: ['LLM'], names: [], sampleRate: 1 },
+      filter: { spanTypes: ['LLM'], names: [], sampleRate: 1, tags: [], environments: [] },
       enabled: true,
+      target: 'span',
+      quietSeconds: 30,
       createdAt: expect.any(String),
       updatedAt: created.createdAt,
     });
@@ -174,7 +176,7 @@ describe('webhook evaluator configuration', () => {
     expect(updated).toEqual({
       ...created,
       timeoutMs: 2_000,
-      filter: { spanTypes: ['LLM', 'TOOL'], names: [], sampleRate: 0.5 },
+      filter: { spanTypes: ['LLM', 'TOOL'], names: [], sampleRate: 0.5, tags: [], environments: [] },
       enabled: false,
       headers: { Authorization: MASKED },
       updatedAt: expect.any(String),
