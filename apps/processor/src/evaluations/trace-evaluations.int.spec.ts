@@ -1,8 +1,10 @@
 import 'reflect-metadata';
 import { randomUUID } from 'node:crypto';
+import { INGEST_SCHEMAS, envelopeToHeaders } from '@app/domain';
+import { ChunkReader, toNatsHeaders } from '@app/eventlog';
 import { EvalJobs, TraceEvaluations } from '@app/persistence';
 import { seedProject, useTestDatabase } from '@app/persistence/testing/test-database';
-import { deleteTraces } from '@app/projections';
+import { deleteTraces, telemetryLiveHooks, telemetryProjection } from '@app/projections';
 import { claimEvalJob } from './eval-job-claim';
 import { pollTraceEvaluations } from './trace-evaluation.poller';
 
@@ -88,6 +90,53 @@ describe('trace evaluations', () => {
     expect(await pollTraceEvaluations(db.ds, 100)).toMatchObject({ taken: 1, jobs: 1 });
     expect(await jobsOf(id)).toEqual([{ id: expect.any(String), trace_id: open.id, span_id: null, trace_run: 1 }]);
     expect(await pending(id)).toEqual([{ trace_id: open.id, runs: 1, armed: false, due_in: null }]);
+  });
+
+  it('is armed by the live projection from the spans and trace events it writes, never by a score', async () => {
+    const { orgId, projectId } = await seedProject(db.ds, { plan: 'pro' });
+    const id = await evaluator(projectId);
+    const context = { chunks: new ChunkReader(undefined as never, 'unused') };
+    let seq = 0;
+    /** Applies one native request the way the live projection does: the rows, then its evaluation hook. */
+    const apply = async (schema: (typeof INGEST_SCHEMAS)[keyof typeof INGEST_SCHEMAS], body: unknown) => {
+      seq++;
+      const headers = envelopeToHeaders({
+        schema,
+        orgId,
+        projectId,
+        apiKeyId: 'key-1',
+        receivedAt: new Date().toISOString(),
+        requestId: randomUUID(),
+        chunkIndex: 0,
+        chunkCount: 1,
+      });
+      const decoded = await telemetryProjection.decode(
+        { seq, headers: toNatsHeaders(headers), data: new TextEncoder().encode(JSON.stringify(body)) },
+        context,
+      );
+      const batch = await telemetryProjection.prepare([decoded]);
+      await db.ds.transaction(async (tx) => {
+        await telemetryProjection.apply(tx, batch);
+        await telemetryLiveHooks.scheduleEvaluations(tx, batch);
+      });
+    };
+    const at = new Date().toISOString();
+    await apply(INGEST_SCHEMAS.nativeBatch, {
+      batch: [{ id: 'e1', type: 'span-create', timestamp: at, body: { id: 'root', traceId: 'tr', name: 'agent', startTime: at } }],
+    });
+    expect(await pending(id)).toEqual([expect.objectContaining({ runs: 0, armed: false })]);
+    await apply(INGEST_SCHEMAS.nativeBatch, {
+      batch: [{ id: 'e2', type: 'span-update', timestamp: at, body: { id: 'root', traceId: 'tr', endTime: at } }],
+    });
+    const [armed] = await pending(id);
+    expect(armed.armed).toBe(true);
+    // A score (an evaluation's own, say) leaves the due time where it was.
+    await db.ds.query(`UPDATE trace_evaluations_pending SET due_at = due_at - interval '3 seconds' WHERE evaluator_id = $1`, [id]);
+    await apply(INGEST_SCHEMAS.scores, { scores: [{ traceId: 'tr', name: 'quality', value: 1 }] });
+    const [afterScore] = await pending(id);
+    expect(afterScore.due_in).toBeLessThan(armed.due_in! - 2);
+    // Its row would come due during the next tests, whose polls take every due row.
+    await db.ds.query(`DELETE FROM evaluators WHERE id = $1`, [id]);
   });
 
   it('makes one job per trace when two pollers take due rows at once', async () => {
