@@ -24,14 +24,12 @@ export interface EvalJobToClaim {
   enabled: boolean | null;
   target: EvaluatorSettings['target'];
   quiet_seconds: number;
-  /** The job's span, or for a trace job (`trace_run` set) its trace, still exists. */
+  /** The job's span, or for a trace job (no span) its trace, still exists. */
   target_found: boolean;
   deferrals: number;
   trace_id: string;
-  /** Null for a trace job. */
+  /** Null for a trace job (`eval_jobs.trace_run` numbers its runs instead). */
   span_id: string | null;
-  /** A trace job's run, 1 or 2; null for a span job. */
-  trace_run: number | null;
   input: EvaluatedSpan['input'];
   output: EvaluatedSpan['output'];
 }
@@ -105,7 +103,7 @@ export class EvalJobs {
               CASE WHEN j.span_id IS NULL
                    THEN EXISTS (SELECT 1 FROM traces t WHERE t.project_id = j.project_id AND t.id = j.trace_id)
                    ELSE s.id IS NOT NULL END AS target_found,
-              j.deferrals, j.trace_id, j.span_id, j.trace_run, s.input, s.output
+              j.deferrals, j.trace_id, j.span_id, s.input, s.output
          FROM eval_jobs j
          LEFT JOIN organizations o ON o.id = j.org_id
          LEFT JOIN evaluators e ON e.id = j.evaluator_id
