@@ -32,6 +32,7 @@ import { MonitorOperationFilter1766800000001 } from './1766800000001-MonitorOper
 import { SpanUsageDetails1766950000000 } from './1766950000000-SpanUsageDetails';
 import { SpanCostSource1766960000000 } from './1766960000000-SpanCostSource';
 import { UnpricedUsage1767020000000 } from './1767020000000-UnpricedUsage';
+import { TraceEvaluations1767040000000 } from './1767040000000-TraceEvaluations';
 
 /** Every migration in order; the data source takes classes, so tests and builds share one list. */
 export const MIGRATIONS = [
@@ -69,4 +70,5 @@ export const MIGRATIONS = [
   SpanUsageDetails1766950000000,
   SpanCostSource1766960000000,
   UnpricedUsage1767020000000,
+  TraceEvaluations1767040000000,
 ];

@@ -23,6 +23,7 @@ export * from './events/usage';
 export * from './retention';
 export * from './evaluators/evaluator';
 export * from './evaluators/webhook';
+export * from './evaluators/trace-target';
 export * from './events/eval-job';
 export * from './evaluators/validate-evaluator';
 export * from './evaluators/public-address';

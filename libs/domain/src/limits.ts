@@ -293,6 +293,14 @@ export const EVALUATOR_LIMITS = {
   /** The reason stored with a result (the score's comment). */
   reasonLength: 2_000,
   defaultSpanTypes: ['LLM'],
+  /** Trace targets: the quiet window after the trace's last data, in whole seconds. */
+  quietSeconds: { min: 5, max: 3_600, default: 30 },
+  /** Trace targets: evaluations of one trace per evaluator, the first and one after late data. */
+  traceRuns: 2,
+  /** Trace targets: spans summarized in the webhook's payload (the earliest started); the rest are counted. */
+  traceSpansInPayload: 200,
+  /** Tags and environments a trace filter names. */
+  filterValues: 100,
 } as const;
 
 /** Prompt templates (CONTRACT "Prompt templates"); a request body is at most PAYLOAD_LIMITS.default. */

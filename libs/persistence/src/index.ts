@@ -16,6 +16,7 @@ export * from './usage/usage-store';
 export * from './retention/retention-queries';
 export * from './projection-checkpoints';
 export * from './evaluations/eval-jobs';
+export * from './evaluations/trace-evaluations';
 export * from './evaluators/evaluator-store';
 export * from './prompts/prompt-template-store';
 export * from './evaluators/evaluator-secrets';

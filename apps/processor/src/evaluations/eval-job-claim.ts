@@ -1,13 +1,14 @@
-import type { DataSource } from 'typeorm';
+import type { DataSource, EntityManager } from 'typeorm';
 import {
-  type EvaluatedSpan,
   type EvaluationResult,
+  type EvaluationTarget,
   type EvaluatorSettings,
   evalDeferralDelayMs,
   evalRunQuotaDecision,
+  storedFilter,
   utcMonthOf,
 } from '@app/domain';
-import { EvalJobs, UsageOutbox } from '@app/persistence';
+import { type EvalJobToClaim, EvalJobs, TraceEvaluations, UsageOutbox } from '@app/persistence';
 
 /** A job cleared to run: what the call needs, but its evaluator's secrets (EvaluatorStore.secrets). */
 export interface EvaluationToRun {
@@ -15,7 +16,8 @@ export interface EvaluationToRun {
   orgId: string;
   projectId: string;
   evaluator: Omit<EvaluatorSettings, 'headers'> & { id: string };
-  span: EvaluatedSpan;
+  /** The span, or the complete trace of a trace-target evaluator, as its evaluation reads it. */
+  target: EvaluationTarget;
 }
 
 export type ClaimedJob =
@@ -51,7 +53,7 @@ export async function claimEvalJob(
       return { kind: 'skipped', reason };
     };
     if (!job.enabled) return skip('the evaluator is disabled');
-    if (!job.span_found) return skip('the span no longer exists (deleted by retention)');
+    if (!job.target_found) return skip(`the ${job.span_id ? 'span' : 'trace'} no longer exists (deleted by retention)`);
     if (!job.plan) return skip('the organization no longer exists');
     if (!admit(job.url)) {
       const delayMs = evalDeferralDelayMs(job.deferrals);
@@ -64,6 +66,8 @@ export async function claimEvalJob(
       if (!decision.allowed) return skip(`quota: ${decision.message}`);
       await jobs.markRunning(jobId, new Date(nowMs).toISOString());
     }
+    const target = await targetOf(m, job);
+    if (!target) return skip('the trace no longer exists (deleted by retention)');
     return {
       kind: 'run',
       run: {
@@ -76,13 +80,22 @@ export async function claimEvalJob(
           url: job.url,
           timeoutMs: job.timeout_ms,
           retries: job.retries,
-          filter: job.filter,
+          filter: storedFilter(job.filter),
           enabled: true,
+          target: job.target,
+          quietSeconds: job.quiet_seconds,
         },
-        span: { traceId: job.trace_id, spanId: job.span_id, input: job.input, output: job.output },
+        target,
       },
     };
   });
+}
+
+/** What a job evaluates: its span as the claim read it, or its trace, read now (complete, quiet). */
+async function targetOf(m: EntityManager, job: EvalJobToClaim): Promise<EvaluationTarget | undefined> {
+  if (job.span_id) return { kind: 'span', traceId: job.trace_id, spanId: job.span_id, input: job.input, output: job.output };
+  const trace = await new TraceEvaluations(m).readTrace(job.project_id, job.trace_id);
+  return trace && { kind: 'trace', trace };
 }
 
 /**

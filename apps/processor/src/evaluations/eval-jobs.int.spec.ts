@@ -154,7 +154,7 @@ describe('evaluation jobs', () => {
     expect(again.run).toMatchObject({
       orgId,
       projectId,
-      span: { spanId: s.id, input: 'q', output: 'a' },
+      target: { kind: 'span', spanId: s.id, input: 'q', output: 'a' },
       evaluator: { id, url: 'https://eval.example.com', timeoutMs: 10_000, retries: 1 },
     });
     await finishEvalJob(db.ds, again.run, { score: 0.5, pass: false, reason: 'meh', metadata: null });
@@ -163,7 +163,9 @@ describe('evaluation jobs', () => {
     ]);
 
     // Retention takes the result with the trace; the run stays counted for the month's quota.
-    await db.ds.transaction((m) => deleteTraces(m, [{ projectId, id: again.run.span.traceId, deletedAt: '2026-11-21T00:00:00Z' }]));
+    await db.ds.transaction((m) =>
+      deleteTraces(m, [{ projectId, id: (again.run.target as { traceId: string }).traceId, deletedAt: '2026-11-21T00:00:00Z' }]),
+    );
     expect(
       await db.ds.query(`SELECT status, score, pass, reason, started_at IS NOT NULL AS started FROM eval_jobs WHERE id = $1`, [jobId]),
     ).toEqual([{ status: 'done', score: null, pass: null, reason: null, started: true }]);

@@ -3,7 +3,16 @@ import pLimit from 'p-limit';
 import type { Logger } from 'pino';
 import { DataSource } from 'typeorm';
 import { APP_CONFIG, type AppConfig, LOGGER } from '@app/config';
-import { EVALUATOR_LIMITS, type EvalJobMessage, type Evaluation, evaluationOf, parseEvalJobMessage, webhookRequestBody } from '@app/domain';
+import {
+  EVALUATOR_LIMITS,
+  type EvalJobMessage,
+  type Evaluation,
+  evaluationOf,
+  evaluationRequestBody,
+  evaluationScoreId,
+  parseEvalJobMessage,
+  targetIds,
+} from '@app/domain';
 import { CONSUMERS, ChunkPublisher, type JobConsumer, NatsResources, appendEvaluationScore, jobConsumer, jsonMessage } from '@app/eventlog';
 import { evaluatorCalls } from '@app/metrics';
 import { type EvaluatorSecrets, EvaluatorStore, SecretBoxError, isReachable } from '@app/persistence';
@@ -108,7 +117,7 @@ export class EvaluationWorker implements OnApplicationBootstrap, BeforeApplicati
       'failure' in secrets
         ? { ...secrets.failure, attempts: 0 }
         : await this.caller.evaluate(
-            { target: run.evaluator, secrets, messageId: run.jobId, body: webhookRequestBody(run.span, run.evaluator) },
+            { target: run.evaluator, secrets, messageId: run.jobId, body: evaluationRequestBody(run.target, run.evaluator) },
             signal,
           );
     await appendEvaluationScore(
@@ -116,11 +125,11 @@ export class EvaluationWorker implements OnApplicationBootstrap, BeforeApplicati
       this.publisher,
       {
         jobId: run.jobId,
+        scoreId: evaluationScoreId(run.jobId, run.evaluator.id, run.target),
         orgId: run.orgId,
         projectId: run.projectId,
         evaluatorName: run.evaluator.name,
-        traceId: run.span.traceId,
-        spanId: run.span.spanId,
+        ...targetIds(run.target),
       },
       result,
       new Date().toISOString(),

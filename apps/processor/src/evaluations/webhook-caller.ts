@@ -10,7 +10,7 @@ import {
   type Evaluation,
   type EvaluatorSettings,
   SIGNATURE_HEADERS,
-  type WebhookRequestBody,
+  type EvaluationRequestBody,
   evaluationOf,
   isNonPublicHost,
   isRetryable,
@@ -38,7 +38,7 @@ export interface WebhookRequest {
   secrets: EvaluatorSecrets;
   /** Standard Webhooks' `webhook-id`: the job's, so a receiver sees a retry as the same message. */
   messageId: string;
-  body: WebhookRequestBody;
+  body: EvaluationRequestBody;
 }
 
 /**

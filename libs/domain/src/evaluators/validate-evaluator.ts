@@ -3,8 +3,20 @@ import { UNSTORABLE_TEXT, isStorableText } from '../json/sanitize';
 import type { JsonObject } from '../json/types';
 import { EVALUATOR_LIMITS as LIMITS } from '../limits';
 import { SPAN_TYPE_PATTERN } from '../telemetry/records';
-import { ClosedDto, type FieldRule, Optional, type Problem, bool, integer, nested, ruleOf, schemaOf, validateDto } from '../validation';
-import type { EvaluatorFilter, EvaluatorPatch, EvaluatorSettings } from './evaluator';
+import {
+  ClosedDto,
+  type FieldRule,
+  Optional,
+  type Problem,
+  bool,
+  integer,
+  nested,
+  oneOf,
+  ruleOf,
+  schemaOf,
+  validateDto,
+} from '../validation';
+import { EVALUATOR_TARGETS, type EvaluatorFilter, type EvaluatorPatch, type EvaluatorSettings, type EvaluatorTarget } from './evaluator';
 import { isNonPublicHost } from './public-address';
 import { SIGNATURE_HEADERS } from './webhook';
 
@@ -154,6 +166,19 @@ const spanNames = ruleOf(
   { type: 'array', maxItems: LIMITS.filterNames, items: { type: 'string', minLength: 1 } },
 );
 
+/** Trace tags or environments a trace filter names: any of them matches. */
+const traceValues = (what: string) =>
+  ruleOf(
+    (v) => {
+      if (!Array.isArray(v) || v.length > LIMITS.filterValues) return `must be an array of at most ${LIMITS.filterValues} ${what}`;
+      return firstItemProblem(v, (item) => {
+        if (typeof item !== 'string' || !item) return 'must be a non-empty string';
+        return isStorableText(item) ? null : UNSTORABLE_TEXT;
+      });
+    },
+    { type: 'array', maxItems: LIMITS.filterValues, items: { type: 'string', minLength: 1 } },
+  );
+
 const sampleRate: FieldRule = {
   test: (v) => typeof v === 'number' && v >= 0 && v <= 1,
   message: 'must be a number from 0 to 1',
@@ -166,6 +191,8 @@ class EvaluatorFilterFields implements Partial<EvaluatorFilter> {
   @Optional(spanTypes) spanTypes?: string[];
   @Optional(spanNames) names?: string[];
   @Optional(sampleRate) sampleRate?: number;
+  @Optional(traceValues('trace tags')) tags?: string[];
+  @Optional(traceValues('environments')) environments?: string[];
 }
 
 const FILTER_FIELDS = Object.keys(schemaOf(EvaluatorFilterFields).properties ?? {});
@@ -180,6 +207,9 @@ class EvaluatorFields {
   @Optional({ ...nested(EvaluatorFilterFields), message: `must be an object with ${FILTER_FIELDS.join(', ')}` })
   filter?: EvaluatorFilterFields;
   @Optional(bool) enabled?: boolean;
+  @Optional(oneOf(EVALUATOR_TARGETS)) target?: EvaluatorTarget;
+  /** Meaningful for a trace target only, but kept for any: switching the target back keeps the window chosen. */
+  @Optional(integer(LIMITS.quietSeconds)) quietSeconds?: number;
 }
 
 const FIELDS = Object.keys(schemaOf(EvaluatorFields).properties ?? {});
@@ -192,15 +222,31 @@ function readFields(input: unknown, options: EvaluatorValidationOptions): Evalua
   const { filter, ...fields } = checked.value;
   if (fields.url !== undefined) refuseUrlOfDeployment(fields.url, options);
   if (filter === undefined) return { ...fields };
-  const { spanTypes: types, names, ...rest } = filter;
+  const { spanTypes: types, names, tags, environments, ...rest } = filter;
   return {
     ...fields,
-    filter: { ...(types && { spanTypes: unique(types) }), ...(names && { names: unique(names) }), ...rest },
+    filter: {
+      ...(types && { spanTypes: unique(types) }),
+      ...(names && { names: unique(names) }),
+      ...(tags && { tags: unique(tags) }),
+      ...(environments && { environments: unique(environments) }),
+      ...rest,
+    },
   };
 }
 
 /** SPEC 2.6 and CONTRACT "Webhook evaluators": the defaults of everything left out. */
-function withDefaults({ name, url, headers, timeoutMs, retries, filter, enabled }: EvaluatorPatch): EvaluatorSettings {
+function withDefaults({
+  name,
+  url,
+  headers,
+  timeoutMs,
+  retries,
+  filter,
+  enabled,
+  target,
+  quietSeconds,
+}: EvaluatorPatch): EvaluatorSettings {
   if (name === undefined) throw invalid('name', 'is required');
   if (url === undefined) throw invalid('url', 'is required');
   return {
@@ -213,8 +259,12 @@ function withDefaults({ name, url, headers, timeoutMs, retries, filter, enabled 
       spanTypes: filter?.spanTypes ?? [...LIMITS.defaultSpanTypes],
       names: filter?.names ?? [],
       sampleRate: filter?.sampleRate ?? DEFAULT_SAMPLE_RATE,
+      tags: filter?.tags ?? [],
+      environments: filter?.environments ?? [],
     },
     enabled: enabled ?? true,
+    target: target ?? 'span',
+    quietSeconds: quietSeconds ?? LIMITS.quietSeconds.default,
   };
 }
 

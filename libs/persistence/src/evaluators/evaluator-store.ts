@@ -5,7 +5,9 @@ import {
   type EvaluatorFilter,
   type EvaluatorPatch,
   type EvaluatorSettings,
+  type EvaluatorTarget,
   type EvaluatorWithSecret,
+  storedFilter,
   validationError,
 } from '@app/domain';
 import { returnedRows } from '../query-result';
@@ -29,12 +31,14 @@ interface EvaluatorRow extends StoredSecrets {
   retries: number;
   filter: EvaluatorFilter;
   enabled: boolean;
+  target: EvaluatorTarget;
+  quiet_seconds: number;
   created_at: Date;
   updated_at: Date;
 }
 
 const COLUMNS =
-  'id, project_id, name, url, headers, headers_sealed, signing_secret_sealed, timeout_ms, retries, filter, enabled, created_at, updated_at';
+  'id, project_id, name, url, headers, headers_sealed, signing_secret_sealed, timeout_ms, retries, filter, enabled, target, quiet_seconds, created_at, updated_at';
 /** The migration's UNIQUE (project_id, name), under the name Postgres gives it. */
 const UNIQUE_NAME = 'evaluators_project_id_name_key';
 const UNIQUE_VIOLATION = '23505';
@@ -47,8 +51,10 @@ const toEvaluator = (box: SecretBox, row: EvaluatorRow): Evaluator => ({
   headers: openHeaders(box, row),
   timeoutMs: row.timeout_ms,
   retries: row.retries,
-  filter: row.filter,
+  filter: storedFilter(row.filter),
   enabled: row.enabled,
+  target: row.target,
+  quietSeconds: row.quiet_seconds,
   createdAt: row.created_at.toISOString(),
   updatedAt: row.updated_at.toISOString(),
 });
@@ -126,8 +132,8 @@ export class EvaluatorStore {
       const id = randomUUID();
       const signingSecret = newSigningSecret();
       const [row]: EvaluatorRow[] = await this.db.query(
-        `INSERT INTO evaluators (id, project_id, name, url, headers_sealed, signing_secret_sealed, timeout_ms, retries, filter, enabled)
-         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9::jsonb, $10) RETURNING ${COLUMNS}`,
+        `INSERT INTO evaluators (id, project_id, name, url, headers_sealed, signing_secret_sealed, timeout_ms, retries, filter, enabled, target, quiet_seconds)
+         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9::jsonb, $10, $11, $12) RETURNING ${COLUMNS}`,
         [
           id,
           projectId,
@@ -139,6 +145,8 @@ export class EvaluatorStore {
           s.retries,
           JSON.stringify(s.filter),
           s.enabled,
+          s.target,
+          s.quietSeconds,
         ],
       );
       return { ...toEvaluator(this.box, row), signingSecret };
@@ -168,6 +176,8 @@ export class EvaluatorStore {
              retries = coalesce($7, retries),
              filter = filter || $8::jsonb,
              enabled = coalesce($9, enabled),
+             target = coalesce($10, target),
+             quiet_seconds = coalesce($11, quiet_seconds),
              updated_at = greatest(now(), updated_at + interval '1 millisecond')
            WHERE project_id = $1 AND id = $2 RETURNING ${COLUMNS}`,
           [
@@ -180,6 +190,8 @@ export class EvaluatorStore {
             patch.retries ?? null,
             JSON.stringify(patch.filter ?? {}),
             patch.enabled ?? null,
+            patch.target ?? null,
+            patch.quietSeconds ?? null,
           ],
         );
         const [row] = returnedRows<EvaluatorRow>(result);

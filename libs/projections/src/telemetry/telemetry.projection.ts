@@ -1,7 +1,7 @@
 import type { DataSource, EntityManager } from 'typeorm';
 import { INGEST_SCHEMAS, type TelemetryFacts, foldFacts } from '@app/domain';
 import { CONSUMERS, type NatsResources } from '@app/eventlog';
-import { EvalJobs, ProjectionCheckpoints, type ProjectionPosition, type UsageCount, UsageOutbox } from '@app/persistence';
+import { EvalJobs, ProjectionCheckpoints, type ProjectionPosition, TraceEvaluations, type UsageCount, UsageOutbox } from '@app/persistence';
 import { type ModelStatsKeys, markModelStatsDirty } from '../model-stats/stats-marks';
 import type { StreamProjection } from '../projection';
 import { type DecodedIngestMessage, decodeIngestMessage } from './decode-ingest-message';
@@ -64,11 +64,27 @@ export const telemetryLiveHooks = {
       rows.map((r) => ({ orgId: batch.orgOf.get(r.projectId) as string, month: r.month, metric, n: r.n }));
     return new UsageOutbox(tx).queue([...usage('traces', written.newTraces), ...usage('spans', written.newSpans)]);
   },
-  /** Queues the evaluation jobs the batch's spans call for (`EvalJobRelay` publishes them). */
+  /**
+   * Queues the evaluation jobs the batch's spans call for (`EvalJobRelay` publishes them), and
+   * arms the trace-level evaluations of the traces it wrote to: due once their root span has
+   * ended and no data of theirs arrived for the quiet window (`TraceEvaluationPoller` makes the
+   * jobs). Scores are no data of a trace here: an evaluation's own score must not arm it again.
+   */
   async scheduleEvaluations(tx: EntityManager, batch: TelemetryBatch): Promise<void> {
     await new EvalJobs(tx).schedule(batch.telemetry.facts.spans);
+    await new TraceEvaluations(tx).arm(writtenTraces(batch.telemetry.facts));
   },
 };
+
+/** The traces whose own fields or spans a batch wrote. */
+function writtenTraces({ traces, spans }: TelemetryFacts): { projectId: string; id: string }[] {
+  const written = new Map(traces.map((t) => [`${t.projectId}/${t.id}`, { projectId: t.projectId, id: t.id }]));
+  for (const s of spans) {
+    const id = s.values.traceId;
+    if (id !== undefined) written.set(`${s.projectId}/${id}`, { projectId: s.projectId, id });
+  }
+  return [...written.values()];
+}
 
 /** Where the telemetry projection records what it applied of this deployment's INGEST. */
 export const telemetryPosition = (nats: Pick<NatsResources, 'layout'>): ProjectionPosition => ({

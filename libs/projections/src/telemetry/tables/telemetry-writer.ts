@@ -258,6 +258,9 @@ async function deleteTrackedTraces(manager: EntityManager, deletions: TraceDelet
        -- An evaluation's result speaks of the trace's content, so it goes too; the job stays, as a run the month's eval quota counted.
        UPDATE eval_jobs j SET score = NULL, pass = NULL, reason = NULL
          FROM gone g WHERE j.project_id = g.project_id AND j.trace_id = g.id AND (j.score IS NOT NULL OR j.reason IS NOT NULL)
+     ), trace_evaluations_gone AS (
+       -- A deleted trace is never evaluated: nothing of it can arrive again to arm it.
+       DELETE FROM trace_evaluations_pending p USING gone g WHERE p.project_id = g.project_id AND p.trace_id = g.id
      )
      SELECT (SELECT count(*) FROM traces_gone)::int AS traces, (SELECT count(*) FROM spans_gone)::int AS spans, (SELECT count(*) FROM scores_gone)::int AS scores`,
     [JSON.stringify(deletions.map((d) => ({ project_id: d.projectId, id: d.id, deleted_at: d.deletedAt })))],
