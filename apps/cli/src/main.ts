@@ -3,6 +3,7 @@ import 'reflect-metadata';
 import { Command } from 'commander';
 import { registerAdminCommands } from './commands/admin.command';
 import { registerAlertsCommands } from './commands/alerts.command';
+import { registerDatasetsCommands } from './commands/datasets.command';
 import { registerDlqCommands } from './commands/dlq.command';
 import { registerEvaluatorsCommands } from './commands/evaluators.command';
 import { registerEventsCommands } from './commands/events.command';
@@ -27,6 +28,7 @@ async function main(): Promise<void> {
   registerEvaluatorsCommands(program);
   registerTracesCommands(program);
   registerPromptsCommands(program);
+  registerDatasetsCommands(program);
   registerUsageCommands(program);
   registerAlertsCommands(program);
   registerTuiCommand(program);

@@ -1,3 +1,5 @@
+import type { DatasetReadsService } from '../datasets/dataset-reads.service';
+import { datasetRouters } from '../datasets/datasets.router';
 import { evaluatorRouters } from '../evaluators/evaluators.router';
 import type { EvaluatorsService } from '../evaluators/evaluators.service';
 import { monitorRouters } from '../monitors/monitors.router';
@@ -26,6 +28,7 @@ export interface RpcServices {
   prompts: PromptReadsService;
   stats: StatsService;
   monitors: MonitorsService;
+  datasets: DatasetReadsService;
   /** Counts the heavy calls of each session (RPC_LIMITS). */
   limiter: RpcCallLimiter;
 }
@@ -41,6 +44,7 @@ export function buildRouter({ limiter, ...services }: RpcServices) {
     ...statsRouters(services.stats, procedures),
     ...monitorRouters(services.monitors, procedures),
     ...promptRouters(services.prompts, procedures),
+    ...datasetRouters(services.datasets, procedures),
   });
 }
 

@@ -46,7 +46,14 @@ const span = (id: string, iso: string, eventId: string, values: Partial<SpanFiel
   createdAt: iso,
   ...stamped({ traceId, ...values }, versionOf(iso, eventId)),
 });
-const facts = (partial: Partial<TelemetryFacts>): TelemetryFacts => ({ traces: [], spans: [], scores: [], deletions: [], ...partial });
+const facts = (partial: Partial<TelemetryFacts>): TelemetryFacts => ({
+  traces: [],
+  spans: [],
+  scores: [],
+  runItems: [],
+  deletions: [],
+  ...partial,
+});
 
 describe(writeTelemetry.name, () => {
   const db = useTestDatabase();
