@@ -9,7 +9,7 @@ import { startActiveObservation } from '@langfuse/tracing';
 import { NodeTracerProvider } from '@opentelemetry/sdk-trace-node';
 import OpenAI from 'openai';
 import type { RunResults } from '../apps/api/src/datasets/datasets.service';
-import { type Tenant, bootstrap, send } from './support/api';
+import { type Tenant, bootstrap, data, login, query, send } from './support/api';
 import { laterSeq } from './support/ingest';
 import { type Stack, runCli, startStack } from './support/stack';
 
@@ -237,6 +237,58 @@ describe('datasets and experiments', () => {
     const missing = await runCli(['datasets', 'get', 'nowhere', '--api', stack.baseUrl], env);
     expect(missing.code).not.toBe(0);
     expect(missing.stderr).toContain('dataset "nowhere" not found in this project');
+  }, 240_000);
+
+  it('the dashboard RPC reads datasets, items, runs, a run and two runs compared per item, for members only', async () => {
+    const dataset = await langfuse.dataset.get('capitals');
+    await dataset.runExperiment({
+      name: 'capitals shouting',
+      runName: 'shouting',
+      task: async ({ input }) => ANSWERS[(input as { country: string }).country].toUpperCase(),
+      evaluators: [async ({ output, expectedOutput }) => ({ name: 'exact_match', value: output === expectedOutput ? 1 : 0 })],
+    });
+    await provider.forceFlush();
+    expect((await runResults('capitals', 'shouting')).aggregates).toMatchObject({
+      count: 3,
+      scores: [{ name: 'exact_match', mean: 0, count: 3 }],
+    });
+
+    const session = await login(stack, 'datasets@spanlog.test');
+    const rpc = (procedure: string, input: Record<string, unknown>) =>
+      query(stack, session.access_token, procedure, { projectId: tenant.projectId, ...input });
+    expect(data(await rpc('dataset.list', {})).data.map((d: { name: string }) => d.name)).toEqual(['arithmetic', 'capitals', 'limits']);
+    expect(data(await rpc('dataset.get', { name: 'capitals' }))).toMatchObject({ name: 'capitals', metadata: { owner: 'e2e' } });
+    expect(data(await rpc('dataset.items', { name: 'capitals', limit: 2 })).meta).toEqual({
+      page: 1,
+      limit: 2,
+      totalItems: 3,
+      totalPages: 2,
+    });
+    expect(data(await rpc('dataset.runs', { name: 'capitals' })).data.map((r: { name: string }) => r.name)).toEqual([
+      'shouting',
+      'baseline',
+    ]);
+    const run = data<RunResults>(await rpc('dataset.run', { name: 'capitals', runName: 'baseline' }));
+    expect(run.aggregates.scores.find((m) => m.name === 'exact_match')).toEqual({ name: 'exact_match', mean: 2 / 3, count: 3 });
+
+    const compared = data(await rpc('dataset.compare', { name: 'capitals', runNames: ['baseline', 'shouting'] }));
+    expect(compared.runs.map((r: { name: string; aggregates: { count: number } }) => [r.name, r.aggregates.count])).toEqual([
+      ['baseline', 3],
+      ['shouting', 3],
+    ]);
+    expect(
+      compared.items.map((row: { datasetItemId: string; results: { output: unknown }[] }) => [
+        row.datasetItemId,
+        row.results.map((r) => r.output),
+      ]),
+    ).toEqual([
+      ['capital-France', ['Paris', 'PARIS']],
+      ['capital-Japan', ['Tokyo', 'TOKYO']],
+      ['capital-Peru', ['Cusco', 'CUSCO']],
+    ]);
+    expect((await rpc('dataset.compare', { name: 'capitals', runNames: ['baseline'] })).status).toBe(400);
+    const stranger = await login(stack, 'datasets-other@spanlog.test');
+    expect((await query(stack, stranger.access_token, 'dataset.get', { projectId: tenant.projectId, name: 'capitals' })).status).toBe(403);
   });
 
   it('keeps run items through a rebuild and in events export, and retention removes them with their traces', async () => {
@@ -250,13 +302,10 @@ describe('datasets and experiments', () => {
     const runItemLines = exported.stdout
       .trimEnd()
       .split('\n')
-      .map((l) => JSON.parse(l) as { schema: string; data: { runItems: { datasetItemId: string }[] } })
+      .map((l) => JSON.parse(l) as { schema: string; data: { runItems: { runId: string; datasetItemId: string }[] } })
       .filter((l) => l.schema === 'ingest.run-items/v1');
-    expect(runItemLines.flatMap((l) => l.data.runItems.map((r) => r.datasetItemId)).sort()).toEqual([
-      'capital-France',
-      'capital-Japan',
-      'capital-Peru',
-    ]);
+    const baselineItems = runItemLines.flatMap((l) => l.data.runItems.filter((r) => r.runId === before.id));
+    expect(baselineItems.map((r) => r.datasetItemId).sort()).toEqual(['capital-France', 'capital-Japan', 'capital-Peru']);
 
     // Pro keeps 30 days: 31 days on, the traces go, and their run items with them; the dataset and run stay.
     const retention = await runCli(
@@ -273,5 +322,5 @@ describe('datasets and experiments', () => {
     // A rebuild after the deletion does not bring them back.
     expect(await runCli(['rebuild', 'telemetry', '--json'], stack.env)).toMatchObject({ code: 0 });
     expect((await runResults('capitals', 'baseline')).items).toEqual([]);
-  });
+  }, 240_000);
 });
