@@ -33,6 +33,7 @@ import { SpanUsageDetails1766950000000 } from './1766950000000-SpanUsageDetails'
 import { SpanCostSource1766960000000 } from './1766960000000-SpanCostSource';
 import { UnpricedUsage1767020000000 } from './1767020000000-UnpricedUsage';
 import { TraceEvaluations1767040000000 } from './1767040000000-TraceEvaluations';
+import { Datasets1767060000000 } from './1767060000000-Datasets';
 
 /** Every migration in order; the data source takes classes, so tests and builds share one list. */
 export const MIGRATIONS = [
@@ -71,4 +72,5 @@ export const MIGRATIONS = [
   SpanCostSource1766960000000,
   UnpricedUsage1767020000000,
   TraceEvaluations1767040000000,
+  Datasets1767060000000,
 ];

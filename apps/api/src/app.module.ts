@@ -4,7 +4,7 @@ import { Registry } from 'prom-client';
 import { DataSource } from 'typeorm';
 import { APP_CONFIG, type AppConfig } from '@app/config';
 import { SeqTokenCodec } from '@app/domain';
-import { EvaluatorStore, PasswordVerifier, PromptTemplateStore, SecretBox } from '@app/persistence';
+import { DatasetStore, EvaluatorStore, PasswordVerifier, PromptTemplateStore, RunResultsQuery, SecretBox } from '@app/persistence';
 import { AuditPublisher } from './audit/audit.publisher';
 import { ApiKeyGuard } from './auth/api-key.guard';
 import { FailedAuthLimiter } from './auth/failed-auth-limiter';
@@ -22,6 +22,10 @@ import { LoginThrottle } from './sessions/login-throttle';
 import { SessionGuard } from './sessions/session.guard';
 import { IngestService } from './ingestion/ingest.service';
 import { LangfuseController } from './langfuse/langfuse.controller';
+import { LangfuseDatasetsController } from './langfuse/langfuse-datasets.controller';
+import { DatasetsController } from './datasets/datasets.controller';
+import { DatasetsService } from './datasets/datasets.service';
+import { DatasetReadsService } from './datasets/dataset-reads.service';
 import { LangfusePromptsService } from './langfuse/langfuse-prompts.service';
 import { LangfuseIngestionService } from './langfuse/langfuse-ingestion.service';
 import { OtelIngestController } from './ingestion/otel-ingest.controller';
@@ -69,6 +73,8 @@ import { TraceGroupsService } from './trace-groups/trace-groups.service';
     RouteModelController,
     PromptTemplatesController,
     LangfuseController,
+    LangfuseDatasetsController,
+    DatasetsController,
     TraceGroupsController,
     CostsController,
   ],
@@ -96,6 +102,10 @@ import { TraceGroupsService } from './trace-groups/trace-groups.service';
     PromptTemplatesService,
     { provide: PromptTemplateStore, inject: [DataSource], useFactory: (ds: DataSource) => new PromptTemplateStore(ds) },
     IngestService,
+    DatasetsService,
+    DatasetReadsService,
+    { provide: DatasetStore, inject: [DataSource], useFactory: (ds: DataSource) => new DatasetStore(ds) },
+    { provide: RunResultsQuery, inject: [DataSource], useFactory: (ds: DataSource) => new RunResultsQuery(ds) },
     LangfuseIngestionService,
     LangfusePromptsService,
     QuotaService,

@@ -4,6 +4,7 @@ import { Command } from 'commander';
 import { registerAdminCommands } from './commands/admin.command';
 import { registerAlertsCommands } from './commands/alerts.command';
 import { registerCostsCommands } from './commands/costs.command';
+import { registerDatasetsCommands } from './commands/datasets.command';
 import { registerDlqCommands } from './commands/dlq.command';
 import { registerEvaluatorsCommands } from './commands/evaluators.command';
 import { registerEventsCommands } from './commands/events.command';
@@ -28,6 +29,7 @@ async function main(): Promise<void> {
   registerEvaluatorsCommands(program);
   registerTracesCommands(program);
   registerPromptsCommands(program);
+  registerDatasetsCommands(program);
   registerUsageCommands(program);
   registerCostsCommands(program);
   registerAlertsCommands(program);

@@ -24,3 +24,5 @@ export * from './secrets/secret-box';
 export * from './monitors/monitor-store';
 export * from './query-result';
 export * from './advisory-lock';
+export * from './datasets/dataset-store';
+export * from './datasets/run-results-query';

@@ -11,6 +11,7 @@ import { toErrorResponse } from '../http/error-response';
 import { EvaluatorsService } from '../evaluators/evaluators.service';
 import { MonitorsService } from '../monitors/monitors.service';
 import { PromptReadsService } from '../prompts/prompt-reads.service';
+import { DatasetReadsService } from '../datasets/dataset-reads.service';
 import { AuthService } from '../sessions/auth.service';
 import { StatsService } from '../stats/stats.service';
 import { CostsService } from '../costs/costs.service';
@@ -53,6 +54,7 @@ export async function mountRpc(app: NestFastifyApplication): Promise<void> {
     stats: app.get(StatsService),
     costs: app.get(CostsService),
     monitors: app.get(MonitorsService),
+    datasets: app.get(DatasetReadsService),
     limiter: new RpcCallLimiter(),
   });
   const answer = async (req: FastifyRequest, parseError: TRPCError | null) => {

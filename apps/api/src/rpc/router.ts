@@ -1,5 +1,7 @@
 import { costRouters } from '../costs/costs.router';
 import type { CostsService } from '../costs/costs.service';
+import type { DatasetReadsService } from '../datasets/dataset-reads.service';
+import { datasetRouters } from '../datasets/datasets.router';
 import { evaluatorRouters } from '../evaluators/evaluators.router';
 import type { EvaluatorsService } from '../evaluators/evaluators.service';
 import { monitorRouters } from '../monitors/monitors.router';
@@ -29,6 +31,7 @@ export interface RpcServices {
   stats: StatsService;
   costs: CostsService;
   monitors: MonitorsService;
+  datasets: DatasetReadsService;
   /** Counts the heavy calls of each session (RPC_LIMITS). */
   limiter: RpcCallLimiter;
 }
@@ -45,6 +48,7 @@ export function buildRouter({ limiter, ...services }: RpcServices) {
     ...costRouters(services.costs, procedures),
     ...monitorRouters(services.monitors, procedures),
     ...promptRouters(services.prompts, procedures),
+    ...datasetRouters(services.datasets, procedures),
   });
 }
 

@@ -23,8 +23,9 @@ export interface TelemetryBatch {
 }
 
 /**
- * INGEST into traces, spans and scores: how a span becomes a row. Decode converts what the
- * client sent (native, OTLP traces and logs, scores, retention deletions) into facts; prepare
+ * INGEST into traces, spans, scores and dataset run items: how a span becomes a row. Decode
+ * converts what the client sent (native, OTLP traces and logs, scores, run items, retention
+ * deletions) into facts; prepare
  * folds them per row with the merge rule (`foldFacts`) and serializes the rows; apply upserts
  * each table in one statement. A new version marks a conversion that produces other rows from
  * the same messages (2: the instrumentation conventions and OTLP log records; 3: a 32-hex
@@ -34,7 +35,9 @@ export interface TelemetryBatch {
  * `usageDetails`, from every convention's token keys and native `usage`/`usageDetails`, and a
  * cost from the built-in price table where the client sent none, with `costSource`,
  * `costDetails` and the usage types it could not price, `unpricedUsage`); the processor
- * rebuilds the tables when the serving version is older.
+ * rebuilds the tables when the serving version is older. Run items (issue 31) came with a
+ * schema and a table of their own and change no row an older message makes, so they needed no
+ * new version: their table starts empty and fills from the messages that carry them.
  */
 export const telemetryProjection: StreamProjection<DecodedIngestMessage, TelemetryBatch, WrittenTelemetry> = {
   name: 'telemetry',

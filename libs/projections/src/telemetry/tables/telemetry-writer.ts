@@ -1,6 +1,6 @@
 import { setImmediate } from 'node:timers/promises';
 import type { EntityManager } from 'typeorm';
-import type { ScoreDelta, SpanDelta, TelemetryFacts, TraceDeletion, TraceDelta, Versioned } from '@app/domain';
+import type { RunItemDelta, ScoreDelta, SpanDelta, TelemetryFacts, TraceDeletion, TraceDelta, Versioned } from '@app/domain';
 import { leanAttributes } from './attribute-copies';
 import { type FieldColumn, SCORE_FIELD_COLUMNS, SPAN_FIELD_COLUMNS, TRACE_FIELD_COLUMNS } from './columns';
 import { type MentionedTraces, mentionedTraces, withoutDeletedTraces } from './deleted-traces';
@@ -10,7 +10,7 @@ import { type FixedColumn, buildUpsertSql } from './upsert-sql';
 import { markUpsertedSpansSql } from '../../model-stats/stats-marks';
 
 /** The projection's read models, in the order every writer and a rebuild's swap lock them. */
-export const TELEMETRY_TABLES = ['traces', 'spans', 'scores'] as const;
+export const TELEMETRY_TABLES = ['traces', 'spans', 'scores', 'dataset_run_items'] as const;
 
 const TRACE_FIXED: FixedColumn[] = [
   { column: 'project_id', type: 'uuid', merge: 'key' },
@@ -58,6 +58,17 @@ const SPAN_UPSERT = countingNewRows(SPAN_UPSERT_SQL);
  */
 const SPAN_UPSERT_MARKING = countingNewRows(SPAN_UPSERT_SQL, { returning: 'id, model, start_time', ctes: markUpsertedSpansSql('up') });
 const SCORE_UPSERT = buildUpsertSql('scores', SCORE_FIXED, SCORE_FIELD_COLUMNS);
+
+/** A run item is replaced whole by a newer link (`mergeRunItem`), in sorted key order as every upsert here locks its rows. */
+const RUN_ITEM_LINK_COLUMNS = ['run_id', 'dataset_item_id', 'trace_id', 'span_id', 'otel_trace_id', 'otel_span_id', 'version'];
+const RUN_ITEM_UPSERT = `INSERT INTO dataset_run_items AS d (project_id, id, created_at, ${RUN_ITEM_LINK_COLUMNS.join(', ')})
+SELECT r.project_id, r.id, r.created_at, ${RUN_ITEM_LINK_COLUMNS.map((c) => `r.${c}`).join(', ')}
+  FROM jsonb_to_recordset($1::jsonb) AS r (project_id uuid, id uuid, run_id uuid, dataset_item_id text, trace_id uuid, span_id uuid,
+       otel_trace_id text, otel_span_id text, created_at timestamptz, version text)
+ ORDER BY r.project_id, r.id
+ON CONFLICT (project_id, id) DO UPDATE SET
+  ${RUN_ITEM_LINK_COLUMNS.map((c) => `${c} = CASE WHEN excluded.version > d.version THEN excluded.${c} ELSE d.${c} END`).join(',\n  ')},
+  created_at = least(d.created_at, excluded.created_at)`;
 
 /** How many traces or spans a write created in one project and UTC month. */
 export interface NewRows {
@@ -108,6 +119,18 @@ const spanRecord = (d: SpanDelta) =>
     ),
     leanAttributes(d),
   );
+const runItemRecord = (d: RunItemDelta) => ({
+  project_id: d.projectId,
+  id: d.id,
+  run_id: d.runId,
+  dataset_item_id: d.datasetItemId,
+  trace_id: d.traceId,
+  span_id: d.spanId,
+  otel_trace_id: d.otelTraceId,
+  otel_span_id: d.otelSpanId,
+  created_at: d.createdAt,
+  version: d.version,
+});
 const scoreRecord = (d: ScoreDelta) =>
   withFields({ project_id: d.projectId, id: d.id, external_id: d.externalId, created_at: d.createdAt }, d, SCORE_FIELD_COLUMNS);
 
@@ -119,7 +142,7 @@ const scoreRecord = (d: ScoreDelta) =>
 export interface PreparedTelemetry {
   facts: TelemetryFacts;
   mentioned: MentionedTraces;
-  rows: { traces: string | null; spans: string | null; scores: string | null };
+  rows: { traces: string | null; spans: string | null; scores: string | null; runItems: string | null };
 }
 
 /** Rows serialized per slice between which the event loop runs, so no slice holds it for long. */
@@ -149,6 +172,7 @@ export async function prepareTelemetry(facts: TelemetryFacts): Promise<PreparedT
       traces: await rowsOf(facts.traces, traceRecord),
       spans: await rowsOf(facts.spans, spanRecord),
       scores: await rowsOf(facts.scores, scoreRecord),
+      runItems: await rowsOf(facts.runItems, runItemRecord),
     },
   };
 }
@@ -186,6 +210,7 @@ export async function writePreparedTelemetry(
   if (rows.traces) written.newTraces = await manager.query(TRACE_UPSERT, [rows.traces]);
   if (rows.spans) written.newSpans = await manager.query(options.markSpanStats ? SPAN_UPSERT_MARKING : SPAN_UPSERT, [rows.spans]);
   if (rows.scores) await manager.query(SCORE_UPSERT, [rows.scores]);
+  if (rows.runItems) await manager.query(RUN_ITEM_UPSERT, [rows.runItems]);
   return written;
 }
 
@@ -196,7 +221,7 @@ export interface DeletedRows {
 }
 
 /**
- * Tombstones the traces and deletes them with their spans, scores and evaluation results. Idempotent: the live
+ * Tombstones the traces and deletes them with their spans, scores, run items and evaluation results. Idempotent: the live
  * projection applies a deletion the retention job already applied, and a replay applies it again.
  */
 export async function deleteTraces(manager: EntityManager, deletions: TraceDeletion[]): Promise<DeletedRows> {
@@ -248,6 +273,9 @@ async function deleteTrackedTraces(manager: EntityManager, deletions: TraceDelet
        UNION SELECT t.project_id, ${statsBucketOf('t."timestamp"')} FROM traces t JOIN gone g ON t.project_id = g.project_id AND t.id = g.id
        UNION SELECT c.project_id, ${statsBucketOf(SCORE_TIME('c'))} FROM scores c JOIN gone g ON c.project_id = g.project_id AND c.trace_id = g.id
        ON CONFLICT DO NOTHING
+     ), run_items_gone AS (
+       -- A run item shows its trace's output and scores: it goes with the trace (the dataset and run are configuration and stay).
+       DELETE FROM dataset_run_items r USING gone g WHERE r.project_id = g.project_id AND r.trace_id = g.id
      ), scores_gone AS (
        DELETE FROM scores s USING gone g WHERE s.project_id = g.project_id AND s.trace_id = g.id RETURNING 1
      ), spans_gone AS (
