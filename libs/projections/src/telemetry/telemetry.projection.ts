@@ -51,7 +51,11 @@ export const telemetryProjection: StreamProjection<DecodedIngestMessage, Telemet
     orgOf: new Map(items.map((i) => [i.envelope.projectId, i.envelope.orgId])),
     seqs: items.map((i) => i.seq),
   }),
-  apply: (tx, batch) => writePreparedTelemetry(tx, batch.telemetry),
+  apply: async (tx, batch) => {
+    // The tables' locks (and the write's settings) before any read of them, in the order a rebuild's swap takes them.
+    await lockTelemetryTables(tx);
+    return writePreparedTelemetry(tx, batch.telemetry);
+  },
 };
 
 /**
