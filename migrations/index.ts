@@ -31,7 +31,10 @@ import { SpanStatsOperation1766800000000 } from './1766800000000-SpanStatsOperat
 import { MonitorOperationFilter1766800000001 } from './1766800000001-MonitorOperationFilter';
 import { SpanUsageDetails1766950000000 } from './1766950000000-SpanUsageDetails';
 import { SpanCostSource1766960000000 } from './1766960000000-SpanCostSource';
+import { UnpricedUsage1767020000000 } from './1767020000000-UnpricedUsage';
 import { LlmJudges1767030000000 } from './1767030000000-LlmJudges';
+import { TraceEvaluations1767040000000 } from './1767040000000-TraceEvaluations';
+import { Datasets1767060000000 } from './1767060000000-Datasets';
 
 /** Every migration in order; the data source takes classes, so tests and builds share one list. */
 export const MIGRATIONS = [
@@ -68,5 +71,8 @@ export const MIGRATIONS = [
   MonitorOperationFilter1766800000001,
   SpanUsageDetails1766950000000,
   SpanCostSource1766960000000,
+  UnpricedUsage1767020000000,
   LlmJudges1767030000000,
+  TraceEvaluations1767040000000,
+  Datasets1767060000000,
 ];

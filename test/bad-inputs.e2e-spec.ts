@@ -477,8 +477,12 @@ describe('bad inputs over HTTP', () => {
           spanTypes: fc.array(fc.oneof(fc.constantFrom('LLM', 'tool'), anyText), { maxLength: 2 }),
           names: fc.array(anyText, { maxLength: 2 }),
           sampleRate: fc.double({ min: 0, max: 1 }),
+          tags: fc.array(anyText, { maxLength: 2 }),
+          environments: fc.array(anyText, { maxLength: 2 }),
         }),
         enabled: fc.boolean(),
+        target: fc.oneof(fc.constantFrom('span', 'trace'), anyText),
+        quietSeconds: fc.oneof(fc.integer({ min: 5, max: 3_600 }), fc.integer(), fc.double()),
       };
       const inputs: Record<string, Record<string, fc.Arbitrary<unknown>>> = {
         'user.me': {},

@@ -91,8 +91,10 @@ describe('webhook evaluator configuration', () => {
       headers: { Authorization: SECRET },
       timeoutMs: 10_000,
       retries: 1,
-      filter: { spanTypes: ['LLM'], names: [], sampleRate: 1 },
+      filter: { spanTypes: ['LLM'], names: [], sampleRate: 1, tags: [], environments: [] },
       enabled: true,
+      target: 'span',
+      quietSeconds: 30,
       createdAt: expect.any(String),
       updatedAt: created.createdAt,
     });
@@ -176,7 +178,7 @@ describe('webhook evaluator configuration', () => {
     expect(updated).toEqual({
       ...created,
       timeoutMs: 2_000,
-      filter: { spanTypes: ['LLM', 'TOOL'], names: [], sampleRate: 0.5 },
+      filter: { spanTypes: ['LLM', 'TOOL'], names: [], sampleRate: 0.5, tags: [], environments: [] },
       enabled: false,
       headers: { Authorization: MASKED },
       updatedAt: expect.any(String),
@@ -355,8 +357,10 @@ describe('webhook evaluator configuration', () => {
         headers: { Authorization: SECRET },
         timeoutMs: 10_000,
         retries: 1,
-        filter: { spanTypes: ['LLM', 'TOOL'], names: [], sampleRate: 0.5 },
+        filter: { spanTypes: ['LLM', 'TOOL'], names: [], sampleRate: 0.5, tags: [], environments: [] },
         enabled: true,
+        target: 'span',
+        quietSeconds: 30,
         createdAt: expect.any(String),
         updatedAt: created.createdAt,
       });
@@ -371,6 +375,11 @@ describe('webhook evaluator configuration', () => {
         env,
       );
       expect(updated).toMatchObject({ id: created.id, enabled: false, timeoutMs: 3_000, headers: { Authorization: MASKED } });
+      const traced = await json(
+        ['evaluators', 'update', '--project', projectId, '--id', created.id, '--target', 'trace', '--quiet-seconds', '5', '--tags', 'prod'],
+        env,
+      );
+      expect(traced).toMatchObject({ target: 'trace', quietSeconds: 5, filter: { spanTypes: ['LLM', 'TOOL'], tags: ['prod'] } });
 
       const rotated = await json(['evaluators', 'rotate-secret', '--project', projectId, '--id', created.id], env);
       expect(rotated).toMatchObject({
@@ -387,7 +396,7 @@ describe('webhook evaluator configuration', () => {
         deleted: true,
       });
       expect(await json(['evaluators', 'list', '--project', projectId], env)).toEqual([]);
-    });
+    }, 120_000);
 
     it('fails with one line naming the field the API refused', async () => {
       const env = await loggedInEnv();

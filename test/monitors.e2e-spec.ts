@@ -272,6 +272,26 @@ describe('monitors', () => {
     for (const m of [chat, tools]) await mutate(stack, aSession.access_token, 'monitor.delete', { projectId: a.projectId, id: m.id });
   });
 
+  it('tells a team when a model arrives without a price: unpriced_spans, filterable like the others (issue 28)', async () => {
+    const rule = { metric: 'unpriced_spans', windowSeconds: 3600, comparison: '>', threshold: 0 };
+    const unpriced = await create(a, aSession, { ...rule, name: 'unpriced usage' });
+    const priced = await create(a, aSession, { ...rule, name: 'unpriced gpt-4o', filter: { model: 'gpt-4o' } });
+    expect((await stateOf(a, aSession, unpriced.id, 'OK')).value).toBe(0);
+    const at = Date.now() - 60_000;
+    const traceId = `mon-${randomUUID()}`;
+    const generation = (id: string, model: string) => ({
+      id: randomUUID(),
+      type: 'generation-create',
+      timestamp: iso(at),
+      body: { id, traceId, name: 'llm', model, startTime: iso(at), endTime: iso(at + 5), usage: { input: 10, output: 2 } },
+    });
+    const batch = [generation(`${traceId}-new`, 'acme-brand-new-1'), generation(`${traceId}-known`, 'gpt-4o')];
+    expect((await send(stack, 'POST', '/api/v1/traces', { token: a.apiKey, body: { batch } })).status).toBe(201);
+    expect((await stateOf(a, aSession, unpriced.id, 'ALERT')).value).toBe(1);
+    expect((await stateOf(a, aSession, priced.id, 'OK')).value).toBe(0);
+    for (const m of [unpriced, priced]) await mutate(stack, aSession.access_token, 'monitor.delete', { projectId: a.projectId, id: m.id });
+  });
+
   it('updates and deletes monitors, refusing bad fields with a 400 naming them, and others’ projects with a 403', async () => {
     const monitor = await create(a, aSession, { name: 'cost', metric: 'cost', windowSeconds: 86_400, comparison: '>', threshold: 10 });
     const bad = await mutate(stack, aSession.access_token, 'monitor.create', {

@@ -113,7 +113,7 @@ const STATEMENTS: Record<
       }),
     ),
   ],
-  // What the projection uses: the rows as one JSON document.
+  // The rows as one JSON document of objects (what the projection used until it passed positional arrays, issue 25).
   jsonb_to_recordset: (columns, onConflict, deltas) => [
     `INSERT INTO bench_raw_spans (${columns.map((c) => `"${c.name}"`).join(', ')}) SELECT ${columns.map((c) => `r."${c.name}"`).join(', ')}
        FROM jsonb_to_recordset($1::jsonb) AS r (${columns.map((c) => `"${c.name}" ${c.type}`).join(', ')})${onConflict}`,

@@ -4,7 +4,15 @@ import { Registry } from 'prom-client';
 import { DataSource } from 'typeorm';
 import { APP_CONFIG, type AppConfig } from '@app/config';
 import { SeqTokenCodec } from '@app/domain';
-import { EvaluatorStore, LlmConnectionStore, PasswordVerifier, PromptTemplateStore, SecretBox } from '@app/persistence';
+import {
+  DatasetStore,
+  EvaluatorStore,
+  LlmConnectionStore,
+  PasswordVerifier,
+  PromptTemplateStore,
+  RunResultsQuery,
+  SecretBox,
+} from '@app/persistence';
 import { AuditPublisher } from './audit/audit.publisher';
 import { ApiKeyGuard } from './auth/api-key.guard';
 import { FailedAuthLimiter } from './auth/failed-auth-limiter';
@@ -24,6 +32,10 @@ import { LoginThrottle } from './sessions/login-throttle';
 import { SessionGuard } from './sessions/session.guard';
 import { IngestService } from './ingestion/ingest.service';
 import { LangfuseController } from './langfuse/langfuse.controller';
+import { LangfuseDatasetsController } from './langfuse/langfuse-datasets.controller';
+import { DatasetsController } from './datasets/datasets.controller';
+import { DatasetsService } from './datasets/datasets.service';
+import { DatasetReadsService } from './datasets/dataset-reads.service';
 import { LangfusePromptsService } from './langfuse/langfuse-prompts.service';
 import { LangfuseIngestionService } from './langfuse/langfuse-ingestion.service';
 import { OtelIngestController } from './ingestion/otel-ingest.controller';
@@ -34,6 +46,8 @@ import { PromptTemplatesController } from './prompts/prompt-templates.controller
 import { PromptTemplatesService } from './prompts/prompt-templates.service';
 import { PromptReadsService } from './prompts/prompt-reads.service';
 import { StatsService } from './stats/stats.service';
+import { CostsController } from './costs/costs.controller';
+import { CostsService } from './costs/costs.service';
 import { MonitorsService } from './monitors/monitors.service';
 import { TraceGroupReadsService } from './trace-groups/trace-group-reads.service';
 import { TraceReadsService } from './traces/trace-reads.service';
@@ -69,7 +83,10 @@ import { TraceGroupsService } from './trace-groups/trace-groups.service';
     RouteModelController,
     PromptTemplatesController,
     LangfuseController,
+    LangfuseDatasetsController,
+    DatasetsController,
     TraceGroupsController,
+    CostsController,
   ],
   providers: [
     ApiKeyGuard,
@@ -87,6 +104,7 @@ import { TraceGroupsService } from './trace-groups/trace-groups.service';
     TraceGroupReadsService,
     PromptReadsService,
     StatsService,
+    CostsService,
     MonitorsService,
     {
       provide: EvaluatorStore,
@@ -101,6 +119,10 @@ import { TraceGroupsService } from './trace-groups/trace-groups.service';
     PromptTemplatesService,
     { provide: PromptTemplateStore, inject: [DataSource], useFactory: (ds: DataSource) => new PromptTemplateStore(ds) },
     IngestService,
+    DatasetsService,
+    DatasetReadsService,
+    { provide: DatasetStore, inject: [DataSource], useFactory: (ds: DataSource) => new DatasetStore(ds) },
+    { provide: RunResultsQuery, inject: [DataSource], useFactory: (ds: DataSource) => new RunResultsQuery(ds) },
     LangfuseIngestionService,
     LangfusePromptsService,
     QuotaService,

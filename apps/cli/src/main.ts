@@ -3,6 +3,8 @@ import 'reflect-metadata';
 import { Command } from 'commander';
 import { registerAdminCommands } from './commands/admin.command';
 import { registerAlertsCommands } from './commands/alerts.command';
+import { registerCostsCommands } from './commands/costs.command';
+import { registerDatasetsCommands } from './commands/datasets.command';
 import { registerDlqCommands } from './commands/dlq.command';
 import { registerEvaluatorsCommands } from './commands/evaluators.command';
 import { registerEventsCommands } from './commands/events.command';
@@ -27,7 +29,9 @@ async function main(): Promise<void> {
   registerEvaluatorsCommands(program);
   registerTracesCommands(program);
   registerPromptsCommands(program);
+  registerDatasetsCommands(program);
   registerUsageCommands(program);
+  registerCostsCommands(program);
   registerAlertsCommands(program);
   registerTuiCommand(program);
   registerRebuildCommand(program);

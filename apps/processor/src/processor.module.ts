@@ -4,6 +4,7 @@ import { DataSource } from 'typeorm';
 import { NatsResources } from '@app/eventlog';
 import { MonitorStore } from '@app/persistence';
 import { EvaluationWorker } from './evaluations/evaluation.worker';
+import { TraceEvaluationPoller } from './evaluations/trace-evaluation.poller';
 import { InfrastructureModule } from './infrastructure/infrastructure.module';
 import { MetricsServer } from './metrics/metrics-server';
 import { MonitorEvaluator } from './monitors/monitor.evaluator';
@@ -24,6 +25,7 @@ import { RetentionScheduler } from './retention/retention.scheduler';
     PlainProjections,
     UsageRelay,
     EvalJobRelay,
+    TraceEvaluationPoller,
     EvaluationWorker,
     RetentionScheduler,
     VerifyScheduler,

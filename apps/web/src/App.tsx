@@ -1,6 +1,6 @@
 import { useQueryClient } from '@tanstack/react-query';
 import { useEffect } from 'react';
-import { Navigate, Route, Routes, useLocation, useNavigate } from 'react-router';
+import { Navigate, Route, Routes, useLocation, useNavigate, useParams } from 'react-router';
 import { Layout } from './components/Layout';
 import { GroupsPage, SESSIONS, USERS } from './pages/GroupsPage';
 import { LoginPage } from './pages/LoginPage';
@@ -46,6 +46,7 @@ export function App() {
         <Route path="/p/:projectId" element={<Navigate to="traces" replace />} />
         <Route path="/p/:projectId/traces" element={<TracesPage />} />
         <Route path="/p/:projectId/traces/:traceId" element={<TracePage />} />
+        <Route path="/project/:projectId/traces/:traceId" element={<LangfuseTraceLink />} />
         <Route path="/p/:projectId/sessions" element={<GroupsPage key="sessions" kind={SESSIONS} />} />
         <Route path="/p/:projectId/sessions/:sessionId" element={<SessionPage />} />
         <Route path="/p/:projectId/users" element={<GroupsPage key="users" kind={USERS} />} />
@@ -59,4 +60,13 @@ export function App() {
       </Route>
     </Routes>
   );
+}
+
+/**
+ * The trace link Langfuse's clients build from `GET /api/public/projects` (an experiment's
+ * result, `getTraceUrl`): the trace page, which takes the OTel hex id they name it by.
+ */
+function LangfuseTraceLink() {
+  const { projectId = '', traceId = '' } = useParams();
+  return <Navigate to={`/p/${encodeURIComponent(projectId)}/traces/${encodeURIComponent(traceId)}`} replace />;
 }

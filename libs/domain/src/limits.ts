@@ -138,6 +138,8 @@ export const PAYLOAD_LIMITS = {
   otelLogs: 5 * MB,
   scores: 1 * MB,
   routeModel: 512 * 1024,
+  /** Up to DATASET_LIMITS.itemsPerRequest items of at most DATASET_LIMITS.itemBytes each. */
+  datasetItems: 5 * MB,
   /** Everything else (auth, prompt templates, tRPC). */
   default: 1 * MB,
 } as const;
@@ -304,6 +306,14 @@ export const EVALUATOR_LIMITS = {
   judgeVariableLength: 100_000,
   /** An evaluator's run log, per page. */
   runsPage: 50,
+  /** Trace targets: the quiet window after the trace's last data, in whole seconds. */
+  quietSeconds: { min: 5, max: 3_600, default: 30 },
+  /** Trace targets: evaluations of one trace per evaluator, the first and one after late data. */
+  traceRuns: 2,
+  /** Trace targets: spans summarized in the webhook's payload (the earliest started); the rest are counted. */
+  traceSpansInPayload: 200,
+  /** Tags and environments a trace filter names. */
+  filterValues: 100,
 } as const;
 
 /** Prompt templates (CONTRACT "Prompt templates"); a request body is at most PAYLOAD_LIMITS.default. */
@@ -323,4 +333,20 @@ export const PROMPT_TEMPLATE_LIMITS = {
    * through): then 503, which the client retries.
    */
   pushAttempts: 100,
+} as const;
+
+/** Datasets and experiments (issue 31); other bodies of their routes are at most PAYLOAD_LIMITS.default. */
+export const DATASET_LIMITS = {
+  nameLength: 256,
+  descriptionLength: 10_000,
+  /** A client's item id, as Langfuse bounds it. */
+  itemIdLength: 255,
+  /** One item's input, expected output and metadata together, as JSON. */
+  itemBytes: 1 * MB,
+  /** Items of one POST (PAYLOAD_TOO_LARGE past it, as the batch size is). */
+  itemsPerRequest: 1_000,
+  /** Datasets, items or runs of one page of a list. */
+  list: { min: 1, max: 100, default: 50 },
+  /** Items of one page of a run's results (`GET …/runs/{runName}`). */
+  runItemsPage: { min: 1, max: 1_000, default: 1_000 },
 } as const;

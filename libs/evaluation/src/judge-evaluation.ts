@@ -5,6 +5,7 @@ import {
   type JudgeSettings,
   PriceTable,
   compileJudgePrompt,
+  judgeInputOf,
   judgeCallRecord,
   judgeRequestBody,
   judgeScore,
@@ -34,7 +35,7 @@ const failedBefore = (reason: EvalRunRecord['reason'], error: string): SettledRu
 
 /**
  * One LLM judge evaluation (issue 29): the connection's secrets, the project's prompt compiled
- * with the target's input, output, expected output and metadata, the call, and its reply read
+ * with the target's (a span's or a trace's) input, output, expected output and metadata, the call, and its reply read
  * into a score, or a failed run with the reason and no score. Never throws for what the
  * evaluator's configuration or the endpoint does; rejects only when `signal` aborts.
  */
@@ -69,7 +70,7 @@ export async function evaluateWithJudge(
       EVAL_RUN_REASONS.promptWithoutOutput,
       `prompt template ${which} version ${resolved.version.version} has no {{output}}`,
     );
-  const body = judgeRequestBody(judge, compileJudgePrompt(template, target));
+  const body = judgeRequestBody(judge, compileJudgePrompt(template, judgeInputOf(target)));
   const { outcome, attempts } = await deps.caller.call(
     { baseUrl: run.baseUrl, timeoutMs: run.timeoutMs, retries: run.retries, secrets, judge, body },
     signal,

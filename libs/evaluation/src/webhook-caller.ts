@@ -5,7 +5,7 @@ import {
   type Evaluation,
   type EvaluatorSettings,
   SIGNATURE_HEADERS,
-  type WebhookRequestBody,
+  type EvaluationRequestBody,
   evaluationOf,
   isRetryable,
   webhookRetryDelayMs,
@@ -28,7 +28,7 @@ export interface WebhookRequest {
   secrets: EvaluatorSecrets;
   /** Standard Webhooks' `webhook-id`: the job's, so a receiver sees a retry as the same message. */
   messageId: string;
-  body: WebhookRequestBody;
+  body: EvaluationRequestBody;
 }
 
 /**

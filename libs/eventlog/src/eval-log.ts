@@ -25,18 +25,23 @@ export async function appendEvalJobs(js: JetStreamClient, layout: StreamLayout, 
 
 export interface EvaluatedJob {
   jobId: string;
+  /** The score's id (`evaluationScoreId`): a trace evaluated again replaces its score. */
+  scoreId: string;
   orgId: string;
   projectId: string;
   evaluatorName: string;
   traceId: string;
-  spanId: string;
+  /** Null for a trace-target evaluation: the score is the trace's. */
+  spanId: string | null;
 }
 
 /**
  * Appends an evaluator's result to INGEST as a native `score-create` (CONTRACT "Webhook
  * evaluators": source EVAL, name = evaluator, value = score, comment = reason, pass in the
- * metadata), so it reaches the read model, retention and rebuilds like any score. The job id
- * is the score's id: a result appended twice is still one score.
+ * metadata), so it reaches the read model, retention and rebuilds like any score. The score id
+ * is fixed per job (per evaluator and trace for a trace target): a result appended twice is
+ * still one score, and a newer run's, stamped later, replaces every field of the older one
+ * (the comment is always set, so an older reason never outlives its run).
  */
 export async function appendEvaluationScore(
   nats: NatsResources,
@@ -50,13 +55,14 @@ export async function appendEvaluationScore(
     type: 'score-create',
     timestamp: atIso,
     body: {
-      id: job.jobId,
+      id: job.scoreId,
       traceId: job.traceId,
-      spanId: job.spanId,
+      spanId: job.spanId ?? undefined,
       name: job.evaluatorName,
       value: score.value,
       dataType: score.dataType,
-      comment: score.comment ?? undefined,
+      // A trace's score is replaced by its next run: an empty comment clears the older run's.
+      comment: job.spanId ? (score.comment ?? undefined) : (score.comment ?? ''),
       metadata: score.metadata,
       source: 'EVAL',
     },

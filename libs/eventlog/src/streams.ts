@@ -17,7 +17,7 @@ const BASE_NAMES: Record<StreamKey, { name: string; subject: string }> = {
 };
 
 /** The last token of an INGEST subject: what kind of request the message holds. */
-export type IngestSubjectKind = 'batch' | 'otel' | 'logs' | 'scores' | 'deleted';
+export type IngestSubjectKind = 'batch' | 'otel' | 'logs' | 'scores' | 'run-items' | 'deleted';
 
 /** Retried publishes of the same content inside this window are stored once. */
 export const DUPLICATE_WINDOW_MS = 10 * 60 * 1000;

@@ -31,7 +31,7 @@ export const httpRequestDuration = new Histogram({
 });
 
 /** The ingestion endpoints: native batches, OTLP trace exports, OTLP log exports, scores. */
-export const INGEST_KINDS = ['batch', 'otel', 'logs', 'scores'] as const;
+export const INGEST_KINDS = ['batch', 'otel', 'logs', 'scores', 'run-items'] as const;
 export type IngestKind = (typeof INGEST_KINDS)[number];
 
 export const acceptedEvents = new Counter({

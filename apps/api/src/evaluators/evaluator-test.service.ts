@@ -10,10 +10,11 @@ import {
   type EvaluatorSettings,
   type JudgeCallRecord,
   notFound,
+  evaluationRequestBody,
+  targetIds,
   traceIdCandidates,
   validateEvaluatorInput,
   validationError,
-  webhookRequestBody,
 } from '@app/domain';
 import { JudgeCaller, PerUrlLimits, type SettledRun, WebhookCaller, evaluateWithJudge, settledWebhookRun } from '@app/evaluation';
 import { EvaluationTargets, EvaluatorStore, LlmConnectionStore, PromptTemplateStore, newSigningSecret } from '@app/persistence';
@@ -44,7 +45,7 @@ export interface EvaluatorTestResult {
 
 /**
  * `evaluator.test` (issue 29, "try before enabling"): runs an evaluator once on a chosen span
- * (a judge also on a trace) by the worker's rules, and answers what it would score. It stores
+ * or trace (the trace as a trace job reads it, once quiet or not) by the worker's rules, and answers what it would score. It stores
  * nothing, counts no eval run and writes no score. Owners and admins only: it calls out with the
  * evaluator's or the connection's secrets.
  */
@@ -89,7 +90,7 @@ export class EvaluatorTestService {
       : await this.webhook(saved?.id ?? null, settings, target);
     const { record } = settled;
     return {
-      target: { traceId: target.traceId, spanId: target.spanId },
+      target: targetIds(target),
       status: record.status === 'done' ? 'succeeded' : 'failed',
       reason: record.reason,
       error: record.error,
@@ -123,19 +124,20 @@ export class EvaluatorTestService {
     );
   }
 
-  /** A webhook's test call: signed with the evaluator's secret when it is saved, else with a secret of this call alone. */
+  /**
+   * A webhook's test call, with the body a job on the same target sends (SPEC 6.1's for a span,
+   * the trace's for a trace), signed with the evaluator's secret when it is saved, else with a
+   * secret of this call alone.
+   */
   private async webhook(id: string | null, settings: EvaluatorSettings, target: EvaluationTarget): Promise<SettledRun> {
-    if (target.spanId === null)
-      throw validationError('traceId: a webhook evaluator is tried on a span (SPEC 6.1 sends a spanId): give spanId');
     const secrets = id ? await this.store.secrets(id) : { headers: settings.headers, signingSecret: newSigningSecret() };
     if (!secrets) throw notFound(`evaluator ${id} no longer exists`);
-    const span = { traceId: target.traceId, spanId: target.spanId, input: target.input, output: target.output };
     const evaluator = { ...settings, id: id ?? 'test', url: settings.url as string };
     const evaluation = await this.webhooks.evaluate({
       target: evaluator,
       secrets,
       messageId: `test-${randomUUID()}`,
-      body: webhookRequestBody(span, evaluator),
+      body: evaluationRequestBody(target, evaluator),
     });
     return settledWebhookRun(evaluation);
   }

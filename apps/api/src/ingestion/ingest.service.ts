@@ -7,6 +7,7 @@ import {
   type IngestSchema,
   type NativeEventError,
   PAYLOAD_LIMITS,
+  type RunItemsMessageData,
   SeqTokenCodec,
   scoreIdOf,
   validateNativeBatch,
@@ -161,6 +162,17 @@ export class IngestService {
     acceptedEvents.inc({ kind: 'scores' }, scores.length);
     this.logger.debug({ reqId: requestId, accepted: scores.length, chunks: chunks.length, seq }, 'scores stored');
     return { body: { accepted: scores.length, ids }, seqToken: this.tokens.encode({ stream: 'ingest', seq }) };
+  }
+
+  /**
+   * Dataset run items the API resolved (a run by name, an item of the project): stored on
+   * INGEST like any telemetry, so the projection writes them, rebuilds and exports keep them
+   * and retention removes them with their traces. Answered once the message is durable.
+   */
+  async ingestRunItems(principal: ApiKeyPrincipal, requestId: string, data: RunItemsMessageData): Promise<string> {
+    const seq = await this.append(principal, requestId, INGEST_SCHEMAS.runItems, 'run-items', [Buffer.from(JSON.stringify(data))]);
+    acceptedEvents.inc({ kind: 'run-items' }, data.runItems.length);
+    return this.tokens.encode({ stream: 'ingest', seq });
   }
 
   private async append(

@@ -13,8 +13,10 @@ import { EvaluatorsService } from '../evaluators/evaluators.service';
 import { LlmConnectionsService } from '../llm-connections/llm-connections.service';
 import { MonitorsService } from '../monitors/monitors.service';
 import { PromptReadsService } from '../prompts/prompt-reads.service';
+import { DatasetReadsService } from '../datasets/dataset-reads.service';
 import { AuthService } from '../sessions/auth.service';
 import { StatsService } from '../stats/stats.service';
+import { CostsService } from '../costs/costs.service';
 import { TenancyService } from '../tenancy/tenancy.service';
 import { TraceGroupReadsService } from '../trace-groups/trace-group-reads.service';
 import { TraceReadsService } from '../traces/trace-reads.service';
@@ -54,7 +56,9 @@ export async function mountRpc(app: NestFastifyApplication): Promise<void> {
     traceGroups: app.get(TraceGroupReadsService),
     prompts: app.get(PromptReadsService),
     stats: app.get(StatsService),
+    costs: app.get(CostsService),
     monitors: app.get(MonitorsService),
+    datasets: app.get(DatasetReadsService),
     limiter: new RpcCallLimiter(),
   });
   const answer = async (req: FastifyRequest, parseError: TRPCError | null) => {

@@ -1,4 +1,8 @@
 import type { EvaluatorTestService } from '../evaluators/evaluator-test.service';
+import { costRouters } from '../costs/costs.router';
+import type { CostsService } from '../costs/costs.service';
+import type { DatasetReadsService } from '../datasets/dataset-reads.service';
+import { datasetRouters } from '../datasets/datasets.router';
 import { evaluatorRouters } from '../evaluators/evaluators.router';
 import type { EvaluatorsService } from '../evaluators/evaluators.service';
 import { llmConnectionRouters } from '../llm-connections/llm-connections.router';
@@ -30,7 +34,9 @@ export interface RpcServices {
   traceGroups: TraceGroupReadsService;
   prompts: PromptReadsService;
   stats: StatsService;
+  costs: CostsService;
   monitors: MonitorsService;
+  datasets: DatasetReadsService;
   /** Counts the heavy calls of each session (RPC_LIMITS). */
   limiter: RpcCallLimiter;
 }
@@ -45,8 +51,10 @@ export function buildRouter({ limiter, ...services }: RpcServices) {
     ...traceRouters(services.traces, procedures),
     ...traceGroupRouters(services.traceGroups, procedures),
     ...statsRouters(services.stats, procedures),
+    ...costRouters(services.costs, procedures),
     ...monitorRouters(services.monitors, procedures),
     ...promptRouters(services.prompts, procedures),
+    ...datasetRouters(services.datasets, procedures),
   });
 }
 

@@ -1,16 +1,20 @@
 import {
   EVAL_RUN_STATUSES,
   type EvalRunStatus,
+  DATASET_LIMITS,
   MEMBER_ROLES,
   type MemberRole,
   Optional,
   Required,
   anyText,
   bool,
+  decimalInteger,
+  type FieldRule,
   email,
   jsonObject,
   oneOf,
   requiredText,
+  timestamp,
   uuid,
 } from '@app/domain';
 
@@ -77,4 +81,35 @@ export class MonitorIdInput extends ProjectInput {
 }
 export class MonitorHistoryInput extends MonitorIdInput {
   @Optional(anyText) cursor?: string;
+}
+
+const datasetName = requiredText(DATASET_LIMITS.nameLength);
+export class DatasetListInput extends ProjectInput {
+  @Optional(decimalInteger({ min: 1, max: 1_000_000 })) page?: number;
+  @Optional(decimalInteger(DATASET_LIMITS.list)) limit?: number;
+}
+export class DatasetInput extends ProjectInput {
+  @Required(datasetName) name: string;
+}
+export class DatasetPageInput extends DatasetInput {
+  @Optional(decimalInteger({ min: 1, max: 1_000_000 })) page?: number;
+  @Optional(decimalInteger(DATASET_LIMITS.list)) limit?: number;
+}
+/** `version`: the items as they were at that time. */
+export class DatasetItemsInput extends DatasetPageInput {
+  @Optional(timestamp) version?: string;
+}
+export class DatasetRunInput extends DatasetInput {
+  @Required(datasetName) runName: string;
+  @Optional(decimalInteger({ min: 1, max: 1_000_000 })) page?: number;
+  @Optional(decimalInteger(DATASET_LIMITS.runItemsPage)) limit?: number;
+}
+/** Runs compared side by side: two or more, at most ten. */
+const runNames: FieldRule = {
+  test: (v, dto) => Array.isArray(v) && v.length >= 2 && v.length <= 10 && v.every((n) => datasetName.test?.(n, dto)),
+  message: `must be an array of 2 to 10 run names of 1 to ${DATASET_LIMITS.nameLength} characters`,
+  schema: { type: 'array', minItems: 2, maxItems: 10, items: { type: 'string', minLength: 1, maxLength: DATASET_LIMITS.nameLength } },
+};
+export class DatasetCompareInput extends DatasetInput {
+  @Required(runNames) runNames: string[];
 }

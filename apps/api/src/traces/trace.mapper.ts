@@ -1,6 +1,15 @@
+import { BUILT_IN_PRICES, definitionIdOfCostSource } from '@app/domain';
 import type { ScoreRow, ScoreSummaryRow, SpanPageRow, SpanRow, TraceRow } from '@app/persistence';
 
 const iso = (d: Date | null): string | null => (d ? d.toISOString() : null);
+
+const BUILT_IN_BY_ID = new Map(BUILT_IN_PRICES.map((d) => [d.id, d]));
+
+/** The built-in definition a computed cost names (`price:<id>`), as the span page shows it: its id and the model it prices. */
+function costDefinitionOf(costSource: string | null): { id: string; modelName: string } | null {
+  const definition = BUILT_IN_BY_ID.get(definitionIdOfCostSource(costSource) ?? '');
+  return definition ? { id: definition.id, modelName: definition.modelName } : null;
+}
 
 /** A trace as the API shows it (CONTRACT "Traces"). */
 export function toTraceResponse(row: TraceRow) {
@@ -48,6 +57,8 @@ export function toSpanResponse(row: SpanRow) {
     cost: row.cost,
     costSource: row.cost_source,
     costDetails: row.cost_details ?? {},
+    costDefinition: costDefinitionOf(row.cost_source),
+    unpricedUsage: row.unpriced_usage ?? [],
     input: row.input,
     output: row.output,
     metadata: row.metadata ?? {},

@@ -69,6 +69,16 @@ describe(evaluatorInput.name, () => {
     expect(inputOf('--id', 'e', '--names', '')).toEqual({ projectId: PROJECT, id: 'e', filter: { names: [] } });
   });
 
+  it('takes a trace target, its quiet window and the trace filter', () => {
+    expect(inputOf('--id', 'e', '--target', 'trace', '--quiet-seconds', '5', '--tags', 'prod, eu', '--environments', 'live')).toEqual({
+      projectId: PROJECT,
+      id: 'e',
+      target: 'trace',
+      quietSeconds: 5,
+      filter: { tags: ['prod', 'eu'], environments: ['live'] },
+    });
+  });
+
   it('turns an evaluator on or off', () => {
     expect(inputOf('--id', 'e', '--enabled')).toEqual({ projectId: PROJECT, id: 'e', enabled: true });
     expect(inputOf('--id', 'e', '--disabled')).toEqual({ projectId: PROJECT, id: 'e', enabled: false });

@@ -21,6 +21,10 @@ export interface EvaluatorOptions extends ApiOptions {
   spanTypes?: string;
   names?: string;
   sampleRate?: string;
+  tags?: string;
+  environments?: string;
+  target?: string;
+  quietSeconds?: string;
   enabled?: boolean;
   disabled?: boolean;
 }
@@ -71,6 +75,8 @@ export function evaluatorInput(opts: EvaluatorOptions): RpcInputs['evaluator']['
     spanTypes: listOption(opts.spanTypes),
     names: listOption(opts.names),
     sampleRate: numberOption('--sample-rate', opts.sampleRate),
+    tags: listOption(opts.tags),
+    environments: listOption(opts.environments),
   };
   const filterGiven = Object.values(filter).some((value) => value !== undefined);
   const fields = {
@@ -82,6 +88,8 @@ export function evaluatorInput(opts: EvaluatorOptions): RpcInputs['evaluator']['
     retries: numberOption('--retries', opts.retries),
     filter: filterGiven ? filter : undefined,
     enabled: enabledOption(opts),
+    target: opts.target as RpcInputs['evaluator']['create']['target'],
+    quietSeconds: numberOption('--quiet-seconds', opts.quietSeconds),
   };
   return { projectId: opts.project, ...Object.fromEntries(Object.entries(fields).filter(([, value]) => value !== undefined)) };
 }
@@ -99,13 +107,20 @@ export const evaluatorSettingOptions = (command: Command): Command =>
     .option('--retries <n>', 'retries on 5xx and network errors, 0 to 5 (default 1)')
     .option('--span-types <types>', 'comma-separated span types to evaluate (default LLM)')
     .option('--names <names>', 'comma-separated span names to evaluate (default: any)')
-    .option('--sample-rate <rate>', 'share of matching spans evaluated, 0 to 1 (default 1)')
+    .option('--sample-rate <rate>', 'share of matching spans (or traces) evaluated, 0 to 1 (default 1)')
+    .option('--target <target>', 'span: each selected span (default); trace: each trace once complete and quiet')
+    .option('--quiet-seconds <s>', 'trace target: seconds without new data after the root span ended, 5 to 3600 (default 30)')
+    .option('--tags <tags>', 'trace target: comma-separated trace tags, any of which selects a trace (default: any)')
+    .option('--environments <envs>', 'trace target: comma-separated environments to evaluate (default: any)')
     .option('--disabled', 'keep the evaluator from running');
 
 const describe = (e: Evaluator): string =>
   [
     `${e.id}  ${e.name}  ${e.enabled ? 'enabled' : 'disabled'}  ${e.judge ? `llm-judge ${e.judge.model} on prompt ${e.judge.prompt.name}` : e.url}`,
-    `  span types ${e.filter.spanTypes.join(',')}; names ${e.filter.names.join(',') || 'any'}; sample rate ${e.filter.sampleRate}`,
+    e.target === 'trace'
+      ? `  traces, quiet ${e.quietSeconds} s; names ${e.filter.names.join(',') || 'any'}; tags ${e.filter.tags.join(',') || 'any'}; ` +
+        `environments ${e.filter.environments.join(',') || 'any'}; sample rate ${e.filter.sampleRate}`
+      : `  span types ${e.filter.spanTypes.join(',')}; names ${e.filter.names.join(',') || 'any'}; sample rate ${e.filter.sampleRate}`,
     `  time-out ${e.timeoutMs} ms; retries ${e.retries}; headers ${Object.keys(e.headers).join(', ') || 'none'}`,
   ].join('\n');
 

@@ -1,16 +1,16 @@
-import type { DataSource } from 'typeorm';
+import type { DataSource, EntityManager } from 'typeorm';
 import {
   EVAL_RUN_REASONS,
   type EvalRunReason,
-  type EvaluatedSpan,
   type EvaluationTarget,
   type EvaluatorKind,
   type EvaluatorSettings,
   evalDeferralDelayMs,
   evalRunQuotaDecision,
+  storedFilter,
   utcMonthOf,
 } from '@app/domain';
-import { type EvalRunRecord, EvalJobs, UsageOutbox } from '@app/persistence';
+import { type EvalJobToClaim, type EvalRunRecord, EvalJobs, TraceEvaluations, UsageOutbox } from '@app/persistence';
 
 /** A job cleared to run: what the call needs, but its evaluator's secrets (EvaluatorStore.secrets, LlmConnectionStore.secrets). */
 export interface EvaluationToRun {
@@ -19,8 +19,10 @@ export interface EvaluationToRun {
   projectId: string;
   /** `url`: the webhook's, or the judge's connection's base URL. */
   evaluator: Omit<EvaluatorSettings, 'headers' | 'url'> & { id: string; url: string };
-  span: EvaluatedSpan;
-  /** What a judge reads: the span's input, output and metadata. */
+  /**
+   * The span, or the complete trace of a trace-target evaluator, as its evaluation reads it: a
+   * webhook gets it as its request body, a judge its input, output and metadata.
+   */
   target: EvaluationTarget;
 }
 
@@ -60,8 +62,12 @@ export async function claimEvalJob(
       await jobs.markSkipped(jobId, reason, error);
       return { kind: 'skipped', reason, error, evaluatorKind };
     };
+    const targetGone = (isSpan: boolean) =>
+      isSpan
+        ? skip(EVAL_RUN_REASONS.spanDeleted, 'the span no longer exists (deleted by retention)')
+        : skip(EVAL_RUN_REASONS.traceDeleted, 'the trace no longer exists (deleted by retention)');
     if (!job.enabled) return skip(EVAL_RUN_REASONS.evaluatorDisabled);
-    if (!job.span_found) return skip(EVAL_RUN_REASONS.spanDeleted, 'the span no longer exists (deleted by retention)');
+    if (!job.target_found) return targetGone(job.span_id !== null);
     if (!job.plan) return skip(EVAL_RUN_REASONS.organizationDeleted);
     if (job.url === null) {
       // Only a judge has no URL: its connection was deleted. A failed run says so, where silence would not.
@@ -80,6 +86,8 @@ export async function claimEvalJob(
       if (!decision.allowed) return skip(EVAL_RUN_REASONS.quotaReached, decision.message);
       await jobs.markRunning(jobId, new Date(nowMs).toISOString());
     }
+    const target = await targetOf(m, job);
+    if (!target) return targetGone(false);
     return {
       kind: 'run',
       run: {
@@ -94,22 +102,23 @@ export async function claimEvalJob(
           judge: job.judge,
           timeoutMs: job.timeout_ms,
           retries: job.retries,
-          filter: job.filter,
+          filter: storedFilter(job.filter),
           enabled: true,
+          target: job.target,
+          quietSeconds: job.quiet_seconds,
         },
-        span: { traceId: job.trace_id, spanId: job.span_id, input: job.input, output: job.output },
-        // Spanlog has no datasets yet, so no trace belongs to an experiment: no expected output.
-        target: {
-          traceId: job.trace_id,
-          spanId: job.span_id,
-          input: job.input,
-          output: job.output,
-          metadata: job.metadata,
-          expectedOutput: null,
-        },
+        target,
       },
     };
   });
+}
+
+/** What a job evaluates: its span as the claim read it, or its trace, read now (complete, quiet). */
+async function targetOf(m: EntityManager, job: EvalJobToClaim): Promise<EvaluationTarget | undefined> {
+  if (job.span_id)
+    return { kind: 'span', traceId: job.trace_id, spanId: job.span_id, input: job.input, output: job.output, metadata: job.metadata };
+  const trace = await new TraceEvaluations(m).readTrace(job.project_id, job.trace_id);
+  return trace && { kind: 'trace', trace };
 }
 
 /**

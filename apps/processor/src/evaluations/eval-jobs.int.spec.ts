@@ -192,7 +192,7 @@ describe('evaluation jobs', () => {
     expect(again.run).toMatchObject({
       orgId,
       projectId,
-      span: { spanId: s.id, input: 'q', output: 'a' },
+      target: { kind: 'span', spanId: s.id, input: 'q', output: 'a' },
       evaluator: { id, url: 'https://eval.example.com', timeoutMs: 10_000, retries: 1 },
     });
     await finishEvalJob(db.ds, again.run, doneRun({ score: 0.5, pass: false, comment: 'meh', attempts: 2 }));
@@ -201,7 +201,9 @@ describe('evaluation jobs', () => {
     ]);
 
     // Retention takes the result with the trace; the run stays counted for the month's quota.
-    await db.ds.transaction((m) => deleteTraces(m, [{ projectId, id: again.run.span.traceId, deletedAt: '2026-11-21T00:00:00Z' }]));
+    await db.ds.transaction((m) =>
+      deleteTraces(m, [{ projectId, id: (again.run.target as { traceId: string }).traceId, deletedAt: '2026-11-21T00:00:00Z' }]),
+    );
     expect(
       await db.ds.query(`SELECT status, score, pass, comment, started_at IS NOT NULL AS started FROM eval_jobs WHERE id = $1`, [jobId]),
     ).toEqual([{ status: 'done', score: null, pass: null, comment: null, started: true }]);
@@ -308,12 +310,12 @@ describe('evaluation jobs', () => {
     if (claimed.kind !== 'run') throw new Error(`expected a run, got ${claimed.kind}`);
     expect(claimed.run.evaluator).toMatchObject({ id, kind: 'llm-judge', url: 'https://llm.example.com/v1', judge: { connectionId } });
     expect(claimed.run.target).toEqual({
+      kind: 'span',
       traceId: expect.any(String),
       spanId: s.id,
       input: 'q',
       output: 'a',
       metadata: null,
-      expectedOutput: null,
     });
     await finishEvalJob(
       db.ds,

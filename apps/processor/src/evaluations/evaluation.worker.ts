@@ -3,7 +3,16 @@ import pLimit from 'p-limit';
 import type { Logger } from 'pino';
 import { DataSource } from 'typeorm';
 import { APP_CONFIG, type AppConfig, LOGGER } from '@app/config';
-import { EVALUATOR_LIMITS, type EvalJobMessage, type Evaluation, evaluationOf, parseEvalJobMessage, webhookRequestBody } from '@app/domain';
+import {
+  EVALUATOR_LIMITS,
+  type EvalJobMessage,
+  type Evaluation,
+  evaluationOf,
+  evaluationRequestBody,
+  evaluationScoreId,
+  parseEvalJobMessage,
+  targetIds,
+} from '@app/domain';
 import { CONSUMERS, ChunkPublisher, type JobConsumer, NatsResources, appendEvaluationScore, jobConsumer, jsonMessage } from '@app/eventlog';
 import { evaluatorCalls, evaluatorRuns } from '@app/metrics';
 import {
@@ -27,7 +36,7 @@ const STORE_CONCURRENCY = 4;
 
 /**
  * Runs the evaluation jobs of EVALS (SPEC 6.1): checks each against its organization's eval
- * quota, calls the evaluator's webhook, appends the result to INGEST as an EVAL score and
+ * quota, calls the evaluator's webhook or asks its LLM judge about the span or trace, appends the result to INGEST as an EVAL score and
  * counts the run. A job's outcome is recorded, so a redelivered job is not run again; a job
  * whose worker died mid-call runs again (at least once) but is counted once.
  *
@@ -144,11 +153,12 @@ export class EvaluationWorker implements OnApplicationBootstrap, BeforeApplicati
         this.publisher,
         {
           jobId: run.jobId,
+          // A trace's score id is fixed per evaluator and trace: its second run replaces the first's score.
+          scoreId: evaluationScoreId(run.jobId, evaluator.id, run.target),
           orgId: run.orgId,
           projectId: run.projectId,
           evaluatorName: evaluator.name,
-          traceId: run.span.traceId,
-          spanId: run.span.spanId,
+          ...targetIds(run.target),
         },
         settled.score,
         new Date().toISOString(),
@@ -178,7 +188,7 @@ export class EvaluationWorker implements OnApplicationBootstrap, BeforeApplicati
       'failure' in secrets
         ? { ...secrets.failure, attempts: 0 }
         : await this.caller.evaluate(
-            { target: run.evaluator, secrets, messageId: run.jobId, body: webhookRequestBody(run.span, run.evaluator) },
+            { target: run.evaluator, secrets, messageId: run.jobId, body: evaluationRequestBody(run.target, run.evaluator) },
             signal,
           );
     evaluatorCalls.inc({ outcome: evaluation.verdict });

@@ -25,6 +25,9 @@ export const keys = {
     one: (projectId: string, id: string) => ['users', projectId, 'user', id] as const,
   },
   overview: (projectId: string, range: string, now: number) => ['overview', projectId, range, now] as const,
+  costs: {
+    unpriced: (projectId: string, range: string, now: number) => ['costs', projectId, 'unpriced', range, now] as const,
+  },
   monitors: {
     all: (projectId: string) => ['monitors', projectId] as const,
     history: (projectId: string, id: string) => ['monitors', projectId, 'history', id] as const,

@@ -1,10 +1,12 @@
 import { useMemo, useState } from 'react';
 import { TimeChart } from '../components/Chart';
-import { formatCost, formatCount, formatMs, formatScore } from '../lib/format';
+import { formatCost, formatCount, formatMs, formatScore, formatTime } from '../lib/format';
 import { type Overview, RANGES, totals } from '../lib/overview';
 import { ErrorAlert } from '../components/ErrorAlert';
 import { useCurrentProject } from '../data/projects';
 import { useOverview } from '../data/stats';
+import { useUnpricedUsage } from '../data/costs';
+import type { Outputs } from '../rpc';
 
 const pct = (x: number | null) => (x === null ? '–' : `${(x * 100).toFixed(1)}%`);
 
@@ -40,6 +42,47 @@ function Operations({ overview }: { overview: Overview }) {
             <td className="num">{formatCost(o.costUsd)}</td>
             <td className="num">{formatMs(o.latencyP50Ms)}</td>
             <td className="num">{formatMs(o.latencyP95Ms)}</td>
+          </tr>
+        ))}
+      </tbody>
+    </table>
+  );
+}
+
+type UnpricedUsage = Outputs['cost']['unpriced'];
+
+/**
+ * The models and usage types the price table could not price in the range: their tokens are
+ * left out of every cost above, so a team sees which prices to add.
+ */
+function Unpriced({ usage }: { usage: UnpricedUsage | undefined }) {
+  return (
+    <table className="plain" data-testid="unpriced-usage">
+      <caption>Usage without a price</caption>
+      <thead>
+        <tr>
+          <th scope="col">Model</th>
+          <th scope="col">Usage types</th>
+          <th scope="col">Spans</th>
+          <th scope="col">First seen</th>
+          <th scope="col">Last seen</th>
+        </tr>
+      </thead>
+      <tbody>
+        {usage?.models.length === 0 && (
+          <tr>
+            <td colSpan={5} className="muted">
+              Every model&apos;s usage in this range has a price (or a cost sent by the client).
+            </td>
+          </tr>
+        )}
+        {usage?.models.map((m) => (
+          <tr key={m.model}>
+            <td>{m.model || <em>none</em>}</td>
+            <td>{m.usageTypes.map((t) => `${t.type} (${formatCount(t.spans)})`).join(', ')}</td>
+            <td className="num">{formatCount(m.spans)}</td>
+            <td>{formatTime(m.firstSeen)}</td>
+            <td>{formatTime(m.lastSeen)}</td>
           </tr>
         ))}
       </tbody>
@@ -190,6 +233,7 @@ export function OverviewPage() {
   const [now, setNow] = useState(() => Date.now());
   const span = RANGES.find((r) => r.id === range)?.ms ?? 86_400_000;
   const { data, error, isLoading, isFetching } = useOverview(projectId, range, span, now);
+  const unpriced = useUnpricedUsage(projectId, range, span, now);
   return (
     <section aria-labelledby="overview-title">
       <div className="page-head">
@@ -211,6 +255,8 @@ export function OverviewPage() {
       {isLoading && <p role="status">Loading…</p>}
       <ErrorAlert error={error} />
       {data && <Charts overview={data} />}
+      <ErrorAlert error={unpriced.error} />
+      {data && <Unpriced usage={unpriced.data} />}
     </section>
   );
 }

@@ -7,6 +7,7 @@ import { JsonView } from '../components/JsonView';
 import { InputOutput } from '../components/conversation/InputOutput';
 import { formatCompactCount, formatCost, formatCount, formatMs, formatScore, formatTime } from '../lib/format';
 import { type SubtreeTotals, subtreeTotals } from '../lib/subtree-totals';
+import { costSourceText, usageCostRows } from '../lib/usage-costs';
 import { type WaterfallRow, buildWaterfall } from '../lib/waterfall';
 import { type Span, type Trace, useLaterSpans, useTrace, useWholeSpan } from '../data/traces';
 import { errorMessage } from '../rpc';
@@ -52,7 +53,35 @@ function ScoreTable({ scores, caption }: { scores: Score[]; caption: string }) {
   );
 }
 
+/** Tokens and cost per usage type; a type the price table could not price says so, its tokens not in the cost. */
+function UsageCostTable({ span }: { span: Span }) {
+  const rows = usageCostRows(span);
+  if (!rows.length) return null;
+  return (
+    <table className="plain" data-testid="span-usage-costs">
+      <caption>Usage and cost by type</caption>
+      <thead>
+        <tr>
+          <th scope="col">Type</th>
+          <th scope="col">Tokens</th>
+          <th scope="col">Cost</th>
+        </tr>
+      </thead>
+      <tbody>
+        {rows.map((r) => (
+          <tr key={r.type}>
+            <td>{r.type}</td>
+            <td className="num">{formatCount(r.tokens)}</td>
+            <td className="num">{r.unpriced ? <span className="muted">no price</span> : formatCost(r.cost)}</td>
+          </tr>
+        ))}
+      </tbody>
+    </table>
+  );
+}
+
 function SpanDetails({ span, scores }: { span: Span; scores: Score[] }) {
+  const costSource = costSourceText(span);
   return (
     <section aria-labelledby="span-title" className="span-details">
       <h2 id="span-title">
@@ -79,7 +108,15 @@ function SpanDetails({ span, scores }: { span: Span; scores: Score[] }) {
         </div>
         <div>
           <dt>Cost</dt>
-          <dd>{formatCost(span.cost)}</dd>
+          <dd>
+            {formatCost(span.cost)}
+            {costSource && (
+              <span className="muted" data-testid="span-cost-source">
+                {' '}
+                · {costSource}
+              </span>
+            )}
+          </dd>
         </div>
         <div>
           <dt>Start</dt>
@@ -98,6 +135,7 @@ function SpanDetails({ span, scores }: { span: Span; scores: Score[] }) {
         <CopyableId label="Span id" value={span.id} />
         <CopyableId label="OTel span id" value={span.otelSpanId} />
       </dl>
+      <UsageCostTable span={span} />
       <InputOutput input={span.input} output={span.output} />
       {span.modelParameters !== null && span.modelParameters !== undefined && (
         <>

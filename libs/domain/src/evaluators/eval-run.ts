@@ -15,6 +15,7 @@ export const EVAL_RUN_REASONS = {
   quotaReached: 'quota reached',
   evaluatorDisabled: 'evaluator disabled',
   spanDeleted: 'span deleted',
+  traceDeleted: 'trace deleted',
   organizationDeleted: 'organization deleted',
   connectionMissing: 'connection missing',
   promptMissing: 'prompt missing',
@@ -50,11 +51,12 @@ export interface JudgeCallRecord {
   cost: number | null;
 }
 
-/** One run of an evaluator on one span, as `evaluator.runs` lists it. */
+/** One run of an evaluator on one span, or on a trace (a trace-target evaluator), as `evaluator.runs` lists it. */
 export interface EvalRun {
   id: string;
   traceId: string;
-  spanId: string;
+  /** Null for a run on a trace. */
+  spanId: string | null;
   status: EvalRunStatus;
   reason: EvalRunReason | null;
   error: string | null;

@@ -1,11 +1,23 @@
-/** Which spans an evaluator scores (CONTRACT "Webhook evaluators"). */
+/** What an evaluator scores: each span its filter selects (the default), or each trace once it is complete. */
+export const EVALUATOR_TARGETS = ['span', 'trace'] as const;
+export type EvaluatorTarget = (typeof EVALUATOR_TARGETS)[number];
+
+/**
+ * Which spans or traces an evaluator scores (CONTRACT "Webhook evaluators"). For a span target:
+ * span types, span names and the sample. For a trace target (`trace-target.ts`): the trace's
+ * name, tags and environment, and the sample per trace; span types do not apply.
+ */
 export interface EvaluatorFilter {
-  /** Span types (upper case); default `['LLM']`. */
+  /** Span types (upper case); default `['LLM']`. Span targets only. */
   spanTypes: string[];
-  /** Span names; empty = any name. */
+  /** Span names, or trace names for a trace target; empty = any name. */
   names: string[];
-  /** Share of matching spans evaluated, 0–1, chosen deterministically per span. */
+  /** Share of matching spans (or traces) evaluated, 0–1, chosen deterministically per span (or trace). */
   sampleRate: number;
+  /** Trace targets: the trace carries at least one of these tags; empty = any. */
+  tags: string[];
+  /** Trace targets: the trace's environment is one of these; empty = any. */
+  environments: string[];
 }
 
 /** How an evaluator scores: by calling the team's webhook (SPEC 6.1), or by asking an LLM (issue 29). */
@@ -40,6 +52,10 @@ export interface EvaluatorSettings {
   retries: number;
   filter: EvaluatorFilter;
   enabled: boolean;
+  /** Default `span`. */
+  target: EvaluatorTarget;
+  /** Trace targets: seconds without new data for the trace, after its root span ended, before it is evaluated. */
+  quietSeconds: number;
 }
 
 export interface Evaluator extends EvaluatorSettings {
@@ -62,3 +78,10 @@ export interface EvaluatorWithSecret extends Evaluator {
  * one); `filter` changes only the members it names, so one knob can be turned alone.
  */
 export type EvaluatorPatch = Partial<Omit<EvaluatorSettings, 'filter'>> & { filter?: Partial<EvaluatorFilter> };
+
+/** A filter as stored, with the members added since it was saved (trace tags and environments) read as "any". */
+export const storedFilter = (filter: Omit<EvaluatorFilter, 'tags' | 'environments'> & Partial<EvaluatorFilter>): EvaluatorFilter => ({
+  ...filter,
+  tags: filter.tags ?? [],
+  environments: filter.environments ?? [],
+});

@@ -2,7 +2,7 @@ import { BUILT_IN_PRICES } from '../pricing/built-in-prices';
 import { PriceTable } from '../pricing/price-table';
 import type { JudgeSettings } from './evaluator';
 import {
-  type EvaluationTarget,
+  type JudgeInput,
   chatCompletionsUrl,
   compileJudgePrompt,
   judgeCallRecord,
@@ -12,9 +12,7 @@ import {
   templateUsesOutput,
 } from './judge';
 
-const target = (over: Partial<EvaluationTarget> = {}): EvaluationTarget => ({
-  traceId: 't',
-  spanId: 's',
+const target = (over: Partial<JudgeInput> = {}): JudgeInput => ({
   input: { question: 'refund?' },
   output: 'Yes, within {{input}} 30 days.',
   metadata: { user: 'u1' },

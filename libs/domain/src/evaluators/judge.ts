@@ -6,26 +6,30 @@ import type { PriceTable } from '../pricing/price-table';
 import { USAGE_TYPES } from '../telemetry/usage-details';
 import { EVAL_RUN_REASONS, type EvalRunReason, type JudgeCallRecord } from './eval-run';
 import type { JudgeScoreType, JudgeSettings } from './evaluator';
+import type { EvaluationTarget } from './trace-target';
 import type { CallOutcome } from './webhook';
 
 /**
- * What an evaluator judges: a span today, a whole trace later (issue 29's `target: 'trace'`),
- * given the same way, so a judge reads its input and output without knowing which.
+ * What a judge's prompt reads of its target (`judgeInputOf`): a span's or a trace's input,
+ * output and metadata, the same way, so a judge needs not know which it judges.
  */
-export interface EvaluationTarget {
-  traceId: string;
-  /** Null when the target is the trace itself. */
-  spanId: string | null;
+export interface JudgeInput {
   input: JsonValue | null;
   output: JsonValue | null;
-  /** The span's (or trace's) metadata. */
   metadata: JsonValue | null;
   /**
-   * The dataset item's expected output when the trace belongs to a dataset experiment. Spanlog
-   * has no datasets yet, so this is always null and `{{expectedOutput}}` compiles to nothing.
+   * The dataset item's expected output when the trace belongs to a dataset experiment. Runs do
+   * not link a trace to its dataset item here yet, so this is null and `{{expectedOutput}}`
+   * compiles to nothing.
    */
   expectedOutput: JsonValue | null;
 }
+
+/** A judge's input from its target: the span's, or the trace's (its input and output, or its root span's). */
+export const judgeInputOf = (target: EvaluationTarget): JudgeInput =>
+  target.kind === 'span'
+    ? { input: target.input, output: target.output, metadata: target.metadata, expectedOutput: null }
+    : { input: target.trace.input, output: target.trace.output, metadata: target.trace.metadata, expectedOutput: null };
 
 /** The variables a judge's prompt template may use. */
 export const JUDGE_VARIABLES = ['input', 'output', 'expectedOutput', 'metadata'] as const;
@@ -55,7 +59,7 @@ function asPromptText(value: JsonValue | null): string {
  * value. One pass over the template: a value that itself reads `{{output}}` stays as it is.
  * Other `{{…}}` are left alone (a template may show braces to the model).
  */
-export function compileJudgePrompt(template: PromptTemplateBody, target: EvaluationTarget): ChatMessage[] {
+export function compileJudgePrompt(template: PromptTemplateBody, target: JudgeInput): ChatMessage[] {
   const values: Record<JudgeVariable, string> = {
     input: asPromptText(target.input),
     output: asPromptText(target.output),

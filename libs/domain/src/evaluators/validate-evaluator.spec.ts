@@ -32,8 +32,10 @@ const settings = (over: Partial<EvaluatorSettings> = {}): EvaluatorSettings => (
   headers: {},
   timeoutMs: 10_000,
   retries: 1,
-  filter: { spanTypes: ['LLM'], names: [], sampleRate: 1 },
+  filter: { spanTypes: ['LLM'], names: [], sampleRate: 1, tags: [], environments: [] },
   enabled: true,
+  target: 'span',
+  quietSeconds: 30,
   ...over,
 });
 
@@ -56,7 +58,18 @@ describe(validateEvaluatorInput.name, () => {
         spanTypes: ['LLM'],
         names: [],
         sampleRate: 0.25,
+        tags: [],
+        environments: [],
       });
+    });
+
+    it('takes a trace target with its quiet window and trace filter, for any evaluator', () => {
+      const result = validateEvaluatorInput(
+        { name: 'n', url: URL_, target: 'trace', quietSeconds: 5, filter: { tags: ['prod', 'prod'], environments: ['live'] } },
+        CREATE,
+      );
+      expect(result).toMatchObject({ target: 'trace', quietSeconds: 5, filter: { tags: ['prod'], environments: ['live'] } });
+      expect(validateEvaluatorInput({ quietSeconds: 3_600 }, UPDATE)).toEqual({ quietSeconds: 3_600 });
     });
 
     it('trims the name, upper-cases span types and drops repeats', () => {
@@ -78,8 +91,16 @@ describe(validateEvaluatorInput.name, () => {
         headers: Object.fromEntries(Array.from({ length: 20 }, (_, i) => [`X-H${i}`, 'v'.repeat(4_096)])),
         timeoutMs: 30_000,
         retries: 0,
-        filter: { spanTypes: ['A'.repeat(64)], names: Array.from({ length: 100 }, (_, i) => `n${i}`), sampleRate: 0 },
+        filter: {
+          spanTypes: ['A'.repeat(64)],
+          names: Array.from({ length: 100 }, (_, i) => `n${i}`),
+          sampleRate: 0,
+          tags: Array.from({ length: 100 }, (_, i) => `t${i}`),
+          environments: ['live'],
+        },
         enabled: false,
+        target: 'trace',
+        quietSeconds: 3_600,
       };
       expect(validateEvaluatorInput(input, CREATE)).toEqual({ ...input, kind: 'webhook', judge: null });
     });
@@ -105,6 +126,11 @@ describe(validateEvaluatorInput.name, () => {
         { name: 'n', url: 'https://user:secret@eval.example.com' },
         'url: must not carry credentials; send them in headers (for example Authorization)',
       ],
+      ['an unknown target', { name: 'n', url: URL_, target: 'session' }, 'target: must be one of span, trace'],
+      ['a quiet window below 5 s', { name: 'n', url: URL_, quietSeconds: 4 }, 'quietSeconds: must be an integer from 5 to 3600'],
+      ['a quiet window above an hour', { name: 'n', url: URL_, quietSeconds: 3_601 }, 'quietSeconds: must be an integer from 5 to 3600'],
+      ['a fractional quiet window', { name: 'n', url: URL_, quietSeconds: 7.5 }, 'quietSeconds: must be an integer from 5 to 3600'],
+      ['a blank tag', { name: 'n', url: URL_, filter: { tags: [''] } }, 'filter.tags[0]: must be a non-empty string'],
       ['a timeout below 1000', { name: 'n', url: URL_, timeoutMs: 999 }, 'timeoutMs: must be an integer from 1000 to 30000'],
       ['a timeout above 30000', { name: 'n', url: URL_, timeoutMs: 30_001 }, 'timeoutMs: must be an integer from 1000 to 30000'],
       ['a fractional timeout', { name: 'n', url: URL_, timeoutMs: 1500.5 }, 'timeoutMs: must be an integer from 1000 to 30000'],
@@ -156,7 +182,7 @@ describe(validateEvaluatorInput.name, () => {
       [
         'a filter that is not an object',
         { name: 'n', url: URL_, filter: 'LLM' },
-        'filter: must be an object with spanTypes, names, sampleRate',
+        'filter: must be an object with spanTypes, names, sampleRate, tags, environments',
       ],
       [
         'no span types',
@@ -183,18 +209,18 @@ describe(validateEvaluatorInput.name, () => {
       [
         'an unknown filter member',
         { name: 'n', url: URL_, filter: { spanType: ['LLM'] } },
-        'filter: unknown field "spanType"; the fields are spanTypes, names, sampleRate',
+        'filter: unknown field "spanType"; the fields are spanTypes, names, sampleRate, tags, environments',
       ],
       ['enabled as a string', { name: 'n', url: URL_, enabled: 'yes' }, 'enabled: must be true or false'],
       [
         'unknown fields',
         { name: 'n', url: URL_, timeout: 5000, secret: 1 },
-        'unknown fields "timeout", "secret"; the fields are name, kind, url, judge, headers, timeoutMs, retries, filter, enabled',
+        'unknown fields "timeout", "secret"; the fields are name, kind, url, judge, headers, timeoutMs, retries, filter, enabled, target, quietSeconds',
       ],
       [
         'something other than an object',
         'relevance',
-        'must be an object with name, kind, url, judge, headers, timeoutMs, retries, filter, enabled',
+        'must be an object with name, kind, url, judge, headers, timeoutMs, retries, filter, enabled, target, quietSeconds',
       ],
     ])('refuses %s, naming the field', (_, input, message) => {
       expect(refusal(() => validateEvaluatorInput(input, CREATE))).toEqual(message);
@@ -251,7 +277,7 @@ describe(validateEvaluatorInput.name, () => {
 
     it('refuses an update that changes nothing', () => {
       expect(refusal(() => validateEvaluatorInput({ name: null }, UPDATE))).toBe(
-        'nothing to change: give at least one of name, kind, url, judge, headers, timeoutMs, retries, filter, enabled',
+        'nothing to change: give at least one of name, kind, url, judge, headers, timeoutMs, retries, filter, enabled, target, quietSeconds',
       );
     });
   });
@@ -285,15 +311,21 @@ describe(validateEvaluatorInput.name, () => {
         spanTypes: fc.uniqueArray(spanType, { minLength: 1, maxLength: 8 }),
         names: fc.uniqueArray(fc.string({ minLength: 1 }), { maxLength: 100 }),
         sampleRate: fc.double({ min: 0, max: 1, noNaN: true }),
+        tags: fc.uniqueArray(fc.string({ minLength: 1 }), { maxLength: 100 }),
+        environments: fc.uniqueArray(fc.string({ minLength: 1 }), { maxLength: 100 }),
       }),
       enabled: fc.boolean(),
+      target: fc.constantFrom('span' as const, 'trace' as const),
+      quietSeconds: fc.integer({ min: 5, max: 3_600 }),
     });
 
     it('gives back valid settings unchanged, whole on create and field by field on update', () => {
       fc.assert(
         fc.property(
           validSettings,
-          fc.subarray(['name', 'url', 'headers', 'timeoutMs', 'retries', 'filter', 'enabled'] as const, { minLength: 1 }),
+          fc.subarray(['name', 'url', 'headers', 'timeoutMs', 'retries', 'filter', 'enabled', 'target', 'quietSeconds'] as const, {
+            minLength: 1,
+          }),
           (valid, keys) => {
             expect(validateEvaluatorInput(valid, CREATE)).toEqual(valid);
             const patch = Object.fromEntries(keys.map((k) => [k, valid[k]]));

@@ -16,7 +16,15 @@ import {
   schemaOf,
   validateDto,
 } from '../validation';
-import { EVALUATOR_KINDS, type EvaluatorFilter, type EvaluatorKind, type EvaluatorPatch, type EvaluatorSettings } from './evaluator';
+import {
+  EVALUATOR_KINDS,
+  EVALUATOR_TARGETS,
+  type EvaluatorFilter,
+  type EvaluatorKind,
+  type EvaluatorPatch,
+  type EvaluatorSettings,
+  type EvaluatorTarget,
+} from './evaluator';
 import { isNonPublicHost } from './public-address';
 import { type JudgeFields, judgeRule, judgeSettingsOf } from './validate-judge';
 import { SIGNATURE_HEADERS } from './webhook';
@@ -171,6 +179,19 @@ const spanNames = ruleOf(
   { type: 'array', maxItems: LIMITS.filterNames, items: { type: 'string', minLength: 1 } },
 );
 
+/** Trace tags or environments a trace filter names: any of them matches. */
+const traceValues = (what: string) =>
+  ruleOf(
+    (v) => {
+      if (!Array.isArray(v) || v.length > LIMITS.filterValues) return `must be an array of at most ${LIMITS.filterValues} ${what}`;
+      return firstItemProblem(v, (item) => {
+        if (typeof item !== 'string' || !item) return 'must be a non-empty string';
+        return isStorableText(item) ? null : UNSTORABLE_TEXT;
+      });
+    },
+    { type: 'array', maxItems: LIMITS.filterValues, items: { type: 'string', minLength: 1 } },
+  );
+
 const sampleRate: FieldRule = {
   test: (v) => typeof v === 'number' && v >= 0 && v <= 1,
   message: 'must be a number from 0 to 1',
@@ -183,6 +204,8 @@ class EvaluatorFilterFields implements Partial<EvaluatorFilter> {
   @Optional(spanTypes) spanTypes?: string[];
   @Optional(spanNames) names?: string[];
   @Optional(sampleRate) sampleRate?: number;
+  @Optional(traceValues('trace tags')) tags?: string[];
+  @Optional(traceValues('environments')) environments?: string[];
 }
 
 const FILTER_FIELDS = Object.keys(schemaOf(EvaluatorFilterFields).properties ?? {});
@@ -199,6 +222,9 @@ class EvaluatorFields {
   @Optional({ ...nested(EvaluatorFilterFields), message: `must be an object with ${FILTER_FIELDS.join(', ')}` })
   filter?: EvaluatorFilterFields;
   @Optional(bool) enabled?: boolean;
+  @Optional(oneOf(EVALUATOR_TARGETS)) target?: EvaluatorTarget;
+  /** Meaningful for a trace target only, but kept for any: switching the target back keeps the window chosen. */
+  @Optional(integer(LIMITS.quietSeconds)) quietSeconds?: number;
 }
 
 const FIELDS = Object.keys(schemaOf(EvaluatorFields).properties ?? {});
@@ -220,10 +246,16 @@ function readFields(input: unknown, options: EvaluatorValidationOptions): Evalua
   }
   const given = { ...fields, ...(judge && { judge }) };
   if (filter === undefined) return given;
-  const { spanTypes: types, names, ...rest } = filter;
+  const { spanTypes: types, names, tags, environments, ...rest } = filter;
   return {
     ...given,
-    filter: { ...(types && { spanTypes: unique(types) }), ...(names && { names: unique(names) }), ...rest },
+    filter: {
+      ...(types && { spanTypes: unique(types) }),
+      ...(names && { names: unique(names) }),
+      ...(tags && { tags: unique(tags) }),
+      ...(environments && { environments: unique(environments) }),
+      ...rest,
+    },
   };
 }
 
@@ -249,6 +281,8 @@ function withDefaults({
   retries,
   filter,
   enabled,
+  target,
+  quietSeconds,
 }: EvaluatorPatch): EvaluatorSettings {
   if (name === undefined) throw invalid('name', 'is required');
   refuseFieldsOfOtherKind(kind, { url, headers, judge });
@@ -267,8 +301,12 @@ function withDefaults({
       spanTypes: filter?.spanTypes ?? [...LIMITS.defaultSpanTypes],
       names: filter?.names ?? [],
       sampleRate: filter?.sampleRate ?? DEFAULT_SAMPLE_RATE,
+      tags: filter?.tags ?? [],
+      environments: filter?.environments ?? [],
     },
     enabled: enabled ?? true,
+    target: target ?? 'span',
+    quietSeconds: quietSeconds ?? LIMITS.quietSeconds.default,
   };
 }
 

@@ -39,8 +39,18 @@ describe('judge evaluators', () => {
       headers: {},
       timeoutMs: 30_000,
       retries: 3,
-      filter: { spanTypes: ['LLM'], names: [], sampleRate: 1 },
+      filter: { spanTypes: ['LLM'], names: [], sampleRate: 1, tags: [], environments: [] },
       enabled: true,
+      target: 'span',
+      quietSeconds: 30,
+    });
+  });
+
+  it('judge a trace too, with its quiet window', () => {
+    expect(validateEvaluatorInput(judgeInput({}, { target: 'trace', quietSeconds: 5 }), CREATE)).toMatchObject({
+      kind: 'llm-judge',
+      target: 'trace',
+      quietSeconds: 5,
     });
   });
 

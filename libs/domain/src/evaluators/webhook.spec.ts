@@ -16,8 +16,10 @@ describe('webhook evaluator rules (SPEC 6.1)', () => {
     headers: { authorization: 'Bearer secret' },
     timeoutMs: 10_000,
     retries: 1,
-    filter: { spanTypes: ['LLM'], names: [], sampleRate: 1 },
+    filter: { spanTypes: ['LLM'], names: [], sampleRate: 1, tags: [], environments: [] },
     enabled: true,
+    target: 'span' as const,
+    quietSeconds: 30,
   };
 
   it('sends input and output as text, the configuration without its headers, and no expected output', () => {
@@ -30,7 +32,14 @@ describe('webhook evaluator rules (SPEC 6.1)', () => {
       spanId: 's',
       input: '{"messages":[{"role":"user","content":"hi"}]}',
       output: 'hello',
-      metadata: { id: evaluator.id, name: 'helpfulness', url: evaluator.url, timeoutMs: 10_000, retries: 1, filter: evaluator.filter },
+      metadata: {
+        id: evaluator.id,
+        name: 'helpfulness',
+        url: evaluator.url,
+        timeoutMs: 10_000,
+        retries: 1,
+        filter: { spanTypes: ['LLM'], names: [], sampleRate: 1 },
+      },
       expectedOutput: null,
     });
     expect(JSON.stringify(body)).not.toContain('secret');

@@ -45,7 +45,8 @@ export type CallOutcome =
 export const SIGNATURE_HEADERS = { id: 'webhook-id', timestamp: 'webhook-timestamp', signature: 'webhook-signature' } as const;
 
 /** SPEC 6.1 wants text: a string is sent as it is, any other JSON value as its JSON. */
-const asText = (value: JsonValue | null): string => (typeof value === 'string' ? value : value === null ? '' : JSON.stringify(value));
+export const asText = (value: JsonValue | null): string =>
+  typeof value === 'string' ? value : value === null ? '' : JSON.stringify(value);
 
 /**
  * The call's body. `metadata` is the evaluator's configuration without its headers: they

@@ -32,6 +32,8 @@ export const AUDIT_ACTIONS = [
   'monitor.updated',
   'monitor.deleted',
   'monitor.state_changed',
+  'dataset.saved',
+  'dataset.items_pushed',
 ] as const;
 export type AuditAction = (typeof AUDIT_ACTIONS)[number];
 

@@ -4,7 +4,7 @@
  */
 
 /** What a monitor watches (issue 16). */
-export const MONITOR_METRICS = ['error_rate', 'latency_p95', 'cost', 'calls', 'score_mean', 'score_pass_rate'] as const;
+export const MONITOR_METRICS = ['error_rate', 'latency_p95', 'cost', 'calls', 'score_mean', 'score_pass_rate', 'unpriced_spans'] as const;
 export type MonitorMetric = (typeof MONITOR_METRICS)[number];
 export const MONITOR_COMPARISONS = ['>', '>=', '<', '<='] as const;
 export type MonitorComparison = (typeof MONITOR_COMPARISONS)[number];

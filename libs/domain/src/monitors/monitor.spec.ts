@@ -12,10 +12,10 @@ const refusal = (input: unknown): string => {
   }
   throw new Error('accepted');
 };
-const spans = (calls: number, errors: number, latencies: number[] = [], costUsd = 0): WindowSums['spans'] => {
+const spans = (calls: number, errors: number, latencies: number[] = [], costUsd = 0, unpricedCalls = 0): WindowSums['spans'] => {
   const latency: Record<string, number> = {};
   for (const ms of latencies) latency[latencyBucketOf(ms)] = (latency[latencyBucketOf(ms)] ?? 0) + 1;
-  return { calls, errors, costUsd, promptTokens: 0, completionTokens: 0, totalTokens: 0, latency };
+  return { calls, errors, costUsd, promptTokens: 0, completionTokens: 0, totalTokens: 0, unpricedCalls, latency };
 };
 
 describe('validateMonitorInput', () => {
@@ -37,7 +37,7 @@ describe('validateMonitorInput', () => {
 
   it('refuses with a message naming the field', () => {
     expect(refusal({ ...valid, metric: 'p99' })).toBe(
-      'input.metric: must be one of error_rate, latency_p95, cost, calls, score_mean, score_pass_rate',
+      'input.metric: must be one of error_rate, latency_p95, cost, calls, score_mean, score_pass_rate, unpriced_spans',
     );
     expect(refusal({ ...valid, windowSeconds: 60 })).toMatch(/^input\.windowSeconds: must be a whole number of seconds from 300/);
     expect(refusal({ ...valid, windowSeconds: 8 * 86_400 })).toMatch(/^input\.windowSeconds:/);
@@ -70,14 +70,15 @@ describe('monitor evaluation', () => {
     expect(evaluationWindow(now, 300, -300_000).to).toEqual(new Date('2026-11-24T11:10:00Z'));
   });
 
-  it('computes each metric, with no value where nothing was counted except calls and cost', () => {
+  it('computes each metric, with no value where nothing was counted except calls, cost and unpriced spans', () => {
     const quiet: WindowSums = { spans: null, scores: [] };
     expect(monitorValue('calls', null, quiet)).toBe(0);
     expect(monitorValue('cost', null, quiet)).toBe(0);
+    expect(monitorValue('unpriced_spans', null, quiet)).toBe(0);
     for (const metric of ['error_rate', 'latency_p95'] as const) expect(monitorValue(metric, null, quiet)).toBeNull();
     expect(monitorValue('score_mean', 'q', quiet)).toBeNull();
     const busy: WindowSums = {
-      spans: spans(20, 5, [...Array(19).fill(10), 5000], 0.1 + 0.2),
+      spans: spans(20, 5, [...Array(19).fill(10), 5000], 0.1 + 0.2, 7),
       scores: [
         { name: 'q', source: 'EVAL', scores: 3, numericScores: 3, valueSum: 1.5, judged: 3, passed: 1 },
         { name: 'q', source: 'API', scores: 1, numericScores: 1, valueSum: 0.5, judged: 1, passed: 1 },
@@ -86,6 +87,7 @@ describe('monitor evaluation', () => {
     };
     expect(monitorValue('calls', null, busy)).toBe(20);
     expect(monitorValue('cost', null, busy)).toBe(0.3);
+    expect(monitorValue('unpriced_spans', null, busy)).toBe(7);
     expect(monitorValue('error_rate', null, busy)).toBe(0.25);
     expect(monitorValue('latency_p95', null, busy)).toBeCloseTo(10, -1);
     expect(monitorValue('score_mean', 'q', busy)).toBe(0.5);

@@ -143,8 +143,10 @@ export interface WindowSums {
 const ratio = (n: number, d: number): number | null => (d > 0 ? Number((n / d).toPrecision(12)) : null);
 
 /**
- * The metric's value over the window. Calls and cost are 0 on a quiet window (a drop to zero is
- * worth an alert); a rate, a latency or a score mean has no value without calls or scores.
+ * The metric's value over the window. Calls, cost and unpriced spans are 0 on a quiet window (a
+ * drop to zero is worth an alert); a rate, a latency or a score mean has no value without calls or
+ * scores. `unpriced_spans` counts the spans with usage the price table could not price, so
+ * `> 0` tells a team a new model (or usage type) arrived without a price.
  */
 export function monitorValue(metric: MonitorMetric, scoreName: string | null, sums: WindowSums): number | null {
   const spans = sums.spans;
@@ -153,6 +155,8 @@ export function monitorValue(metric: MonitorMetric, scoreName: string | null, su
       return spans?.calls ?? 0;
     case 'cost':
       return spans ? Number(spans.costUsd.toPrecision(12)) : 0;
+    case 'unpriced_spans':
+      return spans?.unpricedCalls ?? 0;
     case 'error_rate':
       return spans ? ratio(spans.errors, spans.calls) : null;
     case 'latency_p95': {

@@ -1,13 +1,20 @@
 /**
  * The built-in price table, as data: USD per token for each usage type, from the vendors'
- * public price lists (`source`, the page each price is to be checked against; `readOn`, when
- * the entry was written). Checked against the vendor's page when written: Anthropic's 3.x,
- * Sonnet 4 and Opus 4/4.1. The others were written from secondary summaries and are to be
- * checked against `source` (docs/ingestion.md says so). A price change is a new definition of the
- * same model with a later `startDate`; the older one keeps pricing the spans before it.
- * Patterns take the model name as the vendor's API names it, with its dated snapshots, and a
- * `<vendor>/` prefix as routers write it. Order matters only where patterns overlap: the first
- * model in this list whose pattern matches prices the span (`price-table.ts`).
+ * public price lists (`source`, the vendor's page; `readOn`, the day the figures were last
+ * checked). A price change is a new definition of the same model with a later `startDate`; the
+ * older one keeps pricing the spans before it. Patterns take the model name as the vendor's API
+ * names it, with its dated snapshots, and a `<vendor>/` prefix as routers write it. Order
+ * matters only where patterns overlap: the first model in this list whose pattern matches prices
+ * the span (`price-table.ts`).
+ *
+ * How each was checked (2026-11-27; the vendor pages themselves could not be fetched that day):
+ * - Anthropic: against the vendor's page when written (3.x, Sonnet 4, Opus 4/4.1); Sonnet 4.5 and
+ *   Haiku 4.5 against simonw/llm-prices (data/anthropic.json, transcribed from that page).
+ * - OpenAI, Google, Mistral: every figure against simonw/llm-prices (data/openai.json,
+ *   google.json, mistral.json) and at least one dated summary of the vendor page; all agreed. o3 before its 2025-06-10 cut, gpt-3.5-turbo and the
+ *   embeddings are in summaries only. Gemini 2.5's cache hits (a tenth of input) were missing
+ *   and priced as input: added.
+ * - Llama (Groq): not verified; the summaries found disagree with each other.
  *
  * Where a vendor lists no separate price for a type, the type is left out and falls back as
  * `cost.ts` says (reasoning as output, cached input and cache writes as input). Prices that
@@ -115,9 +122,9 @@ export const BUILT_IN_PRICES: readonly PriceDefinition[] = [
   anthropic('claude-3-opus', 15, 75),
   anthropic('claude-3-haiku', 0.25, 1.25),
 
-  google('gemini-2.5-pro', { input: 1.25, output: 10 }),
-  google('gemini-2.5-flash', { input: 0.3, output: 2.5 }),
-  google('gemini-2.5-flash-lite', { input: 0.1, output: 0.4 }),
+  google('gemini-2.5-pro', { input: 1.25, cached_input: 0.125, output: 10 }),
+  google('gemini-2.5-flash', { input: 0.3, cached_input: 0.03, output: 2.5 }),
+  google('gemini-2.5-flash-lite', { input: 0.1, cached_input: 0.01, output: 0.4 }),
   google('gemini-2.0-flash', { input: 0.1, output: 0.4 }),
   google('gemini-2.0-flash-lite', { input: 0.075, output: 0.3 }),
 

@@ -4,3 +4,4 @@ export * from './cost';
 export * from './price-definition';
 export * from './price-table';
 export * from './price-spans';
+export * from './unpriced-usage';

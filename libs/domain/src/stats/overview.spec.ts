@@ -17,6 +17,7 @@ const spans = (over: Partial<SpanSums>): SpanSums => ({
   promptTokens: 0,
   completionTokens: 0,
   totalTokens: 0,
+  unpricedCalls: 0,
   latency: {},
   ...over,
 });

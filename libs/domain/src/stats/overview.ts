@@ -28,6 +28,8 @@ export interface SpanSums {
   promptTokens: number;
   completionTokens: number;
   totalTokens: number;
+  /** Spans with usage the price table could not price (`unpricedUsage`). */
+  unpricedCalls: number;
   latency: LatencyHistogram;
 }
 
@@ -163,6 +165,7 @@ function byOperation(sums: OverviewSums['operations']): (SpanSums & { operation:
           promptTokens: s.promptTokens,
           completionTokens: s.completionTokens,
           totalTokens: s.totalTokens,
+          unpricedCalls: s.unpricedCalls,
           latency: {},
         },
         histograms: [s.latency],
@@ -175,6 +178,7 @@ function byOperation(sums: OverviewSums['operations']): (SpanSums & { operation:
     m.sums.promptTokens += s.promptTokens;
     m.sums.completionTokens += s.completionTokens;
     m.sums.totalTokens += s.totalTokens;
+    m.sums.unpricedCalls += s.unpricedCalls;
     m.histograms.push(s.latency);
   }
   return [...merged.values()].map((m) => ({ ...m.sums, latency: mergeHistograms(m.histograms) }));

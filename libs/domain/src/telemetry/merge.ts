@@ -1,4 +1,4 @@
-import type { ScoreDelta, SpanDelta, TelemetryFacts, TraceDelta, Versioned } from './records';
+import type { RunItemDelta, ScoreDelta, SpanDelta, TelemetryFacts, TraceDelta, Versioned } from './records';
 
 /**
  * Per-field last-writer-wins (CONTRACT merge rule): a field keeps the value of the newest
@@ -66,6 +66,12 @@ export function mergeScore(a: ScoreDelta, b: ScoreDelta): ScoreDelta {
   };
 }
 
+/** The newer link of an item in a run wins whole; it was first linked at the earlier time. */
+export function mergeRunItem(a: RunItemDelta, b: RunItemDelta): RunItemDelta {
+  const newer = b.version > a.version ? b : a;
+  return { ...newer, createdAt: minIso(a.createdAt, b.createdAt) as string };
+}
+
 function foldByKey<D extends { projectId: string; id: string }>(items: D[], merge: (a: D, b: D) => D): D[] {
   const byKey = new Map<string, D>();
   for (const item of items) {
@@ -90,6 +96,10 @@ export function foldFacts(facts: TelemetryFacts[]): TelemetryFacts {
     scores: foldByKey(
       facts.flatMap((f) => f.scores),
       mergeScore,
+    ),
+    runItems: foldByKey(
+      facts.flatMap((f) => f.runItems),
+      mergeRunItem,
     ),
     // A deletion is final, whatever its order among the other facts.
     deletions: facts.flatMap((f) => f.deletions),

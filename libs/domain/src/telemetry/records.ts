@@ -46,6 +46,8 @@ export interface SpanFields {
   costSource: string;
   /** A computed cost per usage type, USD; empty for a client's cost. */
   costDetails: Record<string, number>;
+  /** Usage types with tokens the price table could not price, sorted; empty when the span's cost is the client's or priced whole (pricing/price-spans.ts). */
+  unpricedUsage: string[];
   input: JsonValue;
   output: JsonValue;
   metadata: JsonObject;
@@ -145,14 +147,32 @@ export interface TraceDeletion {
   deletedAt: string;
 }
 
+/**
+ * A dataset run item: which trace (and span) a run produced for a dataset item. Written whole,
+ * so the newer link wins as one (`version`), not field by field.
+ */
+export interface RunItemDelta {
+  projectId: string;
+  id: string;
+  runId: string;
+  datasetItemId: string;
+  traceId: string;
+  spanId: string | null;
+  otelTraceId: string | null;
+  otelSpanId: string | null;
+  createdAt: string;
+  version: Version;
+}
+
 export interface TelemetryFacts {
   traces: TraceDelta[];
   spans: SpanDelta[];
   scores: ScoreDelta[];
+  runItems: RunItemDelta[];
   deletions: TraceDeletion[];
 }
 
-export const emptyFacts = (): TelemetryFacts => ({ traces: [], spans: [], scores: [], deletions: [] });
+export const emptyFacts = (): TelemetryFacts => ({ traces: [], spans: [], scores: [], runItems: [], deletions: [] });
 
 /** Every field of `values` stamped with one version: what a single event contributes. */
 export function stamped<F>(values: Partial<F>, version: Version): Versioned<F> {

@@ -33,10 +33,14 @@ export interface EvalJobToClaim {
   retries: number;
   filter: EvaluatorSettings['filter'];
   enabled: boolean | null;
-  span_found: boolean;
+  target: EvaluatorSettings['target'];
+  quiet_seconds: number;
+  /** The job's span, or for a trace job (no span) its trace, still exists. */
+  target_found: boolean;
   deferrals: number;
   trace_id: string;
-  span_id: string;
+  /** Null for a trace job (`eval_jobs.trace_run` numbers its runs instead). */
+  span_id: string | null;
   input: EvaluatedSpan['input'];
   output: EvaluatedSpan['output'];
   metadata: JsonValue | null;
@@ -67,7 +71,8 @@ const RUN_ORDER: KeysetOrder = {
 interface RunRow {
   id: string;
   trace_id: string;
-  span_id: string;
+  /** Null for a trace job. */
+  span_id: string | null;
   status: string;
   reason: EvalRunReason | null;
   error: string | null;
@@ -114,9 +119,9 @@ export class EvalJobs {
   constructor(private readonly db: EntityManager) {}
 
   /**
-   * Creates the evaluation jobs a batch's spans call for: once per enabled evaluator and span
-   * it selects (span type, name), when the span has an output; a span its sample leaves out is
-   * recorded as a skipped run ("sampled out"), so the run log shows it. Call in the live
+   * Creates the evaluation jobs a batch's spans call for: once per enabled span-target evaluator
+   * and span it selects (span type, name), when the span has an output; a span its sample leaves
+   * out is recorded as a skipped run ("sampled out"), so the run log shows it. Call in the live
    * projection's transaction, after the batch is written: a span whose output arrives in a
    * later batch is scheduled then, and a redelivered batch schedules nothing twice.
    * Returns how many jobs it queued.
@@ -137,7 +142,7 @@ export class EvalJobs {
               CASE WHEN sampled THEN 'queued' ELSE 'skipped' END, CASE WHEN sampled THEN NULL ELSE $2 END, CASE WHEN sampled THEN NULL ELSE now() END
          FROM (SELECT DISTINCT project_id, id FROM jsonb_to_recordset($1::jsonb) AS r (project_id uuid, id uuid)) b
          JOIN spans s ON s.project_id = b.project_id AND s.id = b.id
-         JOIN evaluators e ON e.project_id = s.project_id AND e.enabled
+         JOIN evaluators e ON e.project_id = s.project_id AND e.enabled AND e.target = 'span'
          JOIN projects p ON p.id = s.project_id
          CROSS JOIN LATERAL (SELECT spanlog_sample(e.id, s.id) < (e.filter ->> 'sampleRate')::double precision AS sampled) k
         WHERE s.output IS NOT NULL AND s.trace_id IS NOT NULL
@@ -173,8 +178,11 @@ export class EvalJobs {
   async readToClaim(jobId: string): Promise<EvalJobToClaim | undefined> {
     const [job]: EvalJobToClaim[] = await this.db.query(
       `SELECT j.status, j.org_id, j.project_id, o.plan, e.id AS evaluator_id, e.name, e.kind, coalesce(e.url, c.base_url) AS url, e.judge,
-              e.timeout_ms, e.retries, e.filter, e.enabled,
-              s.id IS NOT NULL AS span_found, j.deferrals, j.trace_id, j.span_id, s.input, s.output, s.metadata
+              e.timeout_ms, e.retries, e.filter, e.enabled, e.target, e.quiet_seconds,
+              CASE WHEN j.span_id IS NULL
+                   THEN EXISTS (SELECT 1 FROM traces t WHERE t.project_id = j.project_id AND t.id = j.trace_id)
+                   ELSE s.id IS NOT NULL END AS target_found,
+              j.deferrals, j.trace_id, j.span_id, s.input, s.output, s.metadata
          FROM eval_jobs j
          LEFT JOIN organizations o ON o.id = j.org_id
          LEFT JOIN evaluators e ON e.id = j.evaluator_id

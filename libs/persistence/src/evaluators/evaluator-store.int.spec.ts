@@ -13,8 +13,10 @@ const settings = (over: Partial<EvaluatorSettings> = {}): EvaluatorSettings => (
   headers: { Authorization: 'Bearer secret' },
   timeoutMs: 10_000,
   retries: 1,
-  filter: { spanTypes: ['LLM'], names: [], sampleRate: 1 },
+  filter: { spanTypes: ['LLM'], names: [], sampleRate: 1, tags: [], environments: [] },
   enabled: true,
+  target: 'span',
+  quietSeconds: 30,
   ...over,
 });
 
@@ -82,7 +84,10 @@ describe(EvaluatorStore.name, () => {
 
   it('changes only the fields given, merges filter members, replaces headers and moves updatedAt', async () => {
     const projectId = await newProject();
-    const created = await create(projectId, settings({ filter: { spanTypes: ['LLM', 'TOOL'], names: ['chat'], sampleRate: 1 } }));
+    const created = await create(
+      projectId,
+      settings({ filter: { spanTypes: ['LLM', 'TOOL'], names: ['chat'], sampleRate: 1, tags: [], environments: [] } }),
+    );
     const updated = await store.update(projectId, created.id, {
       timeoutMs: 2_000,
       filter: { sampleRate: 0.5 },
@@ -93,12 +98,27 @@ describe(EvaluatorStore.name, () => {
       ...created,
       timeoutMs: 2_000,
       headers: { 'X-Key': 'k' },
-      filter: { spanTypes: ['LLM', 'TOOL'], names: ['chat'], sampleRate: 0.5 },
+      filter: { spanTypes: ['LLM', 'TOOL'], names: ['chat'], sampleRate: 0.5, tags: [], environments: [] },
       enabled: false,
       updatedAt: expect.any(String),
     });
     expect(Date.parse(updated!.updatedAt)).toBeGreaterThan(Date.parse(created.updatedAt));
     expect(await stored(projectId, created.id)).toEqual(updated);
+  });
+
+  it('stores the target and quiet window, and reads a filter saved before trace filters as matching any trace', async () => {
+    const projectId = await newProject();
+    const created = await create(projectId, settings({ target: 'trace', quietSeconds: 5 }));
+    expect(created).toMatchObject({ target: 'trace', quietSeconds: 5 });
+    expect(await store.update(projectId, created.id, { target: 'span' })).toMatchObject({ target: 'span', quietSeconds: 5 });
+    await db.ds.query(`UPDATE evaluators SET filter = '{"spanTypes":["LLM"],"names":[],"sampleRate":1}' WHERE id = $1`, [created.id]);
+    expect((await stored(projectId, created.id))?.filter).toEqual({
+      spanTypes: ['LLM'],
+      names: [],
+      sampleRate: 1,
+      tags: [],
+      environments: [],
+    });
   });
 
   it('refuses a rename onto another evaluator’s name', async () => {

@@ -6,8 +6,10 @@ import {
   type EvaluatorKind,
   type EvaluatorPatch,
   type EvaluatorSettings,
+  type EvaluatorTarget,
   type EvaluatorWithSecret,
   type JudgeSettings,
+  storedFilter,
   validationError,
 } from '@app/domain';
 import { returnedRows } from '../query-result';
@@ -33,12 +35,14 @@ interface EvaluatorRow extends StoredSecrets {
   retries: number;
   filter: EvaluatorFilter;
   enabled: boolean;
+  target: EvaluatorTarget;
+  quiet_seconds: number;
   created_at: Date;
   updated_at: Date;
 }
 
 const COLUMNS =
-  'id, project_id, name, kind, url, judge, headers, headers_sealed, signing_secret_sealed, timeout_ms, retries, filter, enabled, created_at, updated_at';
+  'id, project_id, name, kind, url, judge, headers, headers_sealed, signing_secret_sealed, timeout_ms, retries, filter, enabled, target, quiet_seconds, created_at, updated_at';
 /** The migration's UNIQUE (project_id, name), under the name Postgres gives it. */
 const UNIQUE_NAME = 'evaluators_project_id_name_key';
 const UNIQUE_VIOLATION = '23505';
@@ -53,8 +57,10 @@ const toEvaluator = (box: SecretBox, row: EvaluatorRow): Evaluator => ({
   headers: openHeaders(box, row),
   timeoutMs: row.timeout_ms,
   retries: row.retries,
-  filter: row.filter,
+  filter: storedFilter(row.filter),
   enabled: row.enabled,
+  target: row.target,
+  quietSeconds: row.quiet_seconds,
   createdAt: row.created_at.toISOString(),
   updatedAt: row.updated_at.toISOString(),
 });
@@ -132,8 +138,8 @@ export class EvaluatorStore {
       const id = randomUUID();
       const signingSecret = newSigningSecret();
       const [row]: EvaluatorRow[] = await this.db.query(
-        `INSERT INTO evaluators (id, project_id, name, url, headers_sealed, signing_secret_sealed, timeout_ms, retries, filter, enabled, kind, judge)
-         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9::jsonb, $10, $11, $12::jsonb) RETURNING ${COLUMNS}`,
+        `INSERT INTO evaluators (id, project_id, name, url, headers_sealed, signing_secret_sealed, timeout_ms, retries, filter, enabled, kind, judge, target, quiet_seconds)
+         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9::jsonb, $10, $11, $12::jsonb, $13, $14) RETURNING ${COLUMNS}`,
         [
           id,
           projectId,
@@ -147,6 +153,8 @@ export class EvaluatorStore {
           s.enabled,
           s.kind,
           s.judge && JSON.stringify(s.judge),
+          s.target,
+          s.quietSeconds,
         ],
       );
       return { ...toEvaluator(this.box, row), signingSecret };
@@ -177,6 +185,8 @@ export class EvaluatorStore {
              filter = filter || $8::jsonb,
              enabled = coalesce($9, enabled),
              judge = coalesce($10::jsonb, judge),
+             target = coalesce($11, target),
+             quiet_seconds = coalesce($12, quiet_seconds),
              updated_at = greatest(now(), updated_at + interval '1 millisecond')
            WHERE project_id = $1 AND id = $2 RETURNING ${COLUMNS}`,
           [
@@ -190,6 +200,8 @@ export class EvaluatorStore {
             JSON.stringify(patch.filter ?? {}),
             patch.enabled ?? null,
             patch.judge ? JSON.stringify(patch.judge) : null,
+            patch.target ?? null,
+            patch.quietSeconds ?? null,
           ],
         );
         const [row] = returnedRows<EvaluatorRow>(result);

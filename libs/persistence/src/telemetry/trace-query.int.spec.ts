@@ -38,6 +38,7 @@ describe(TraceQueries.name, () => {
         traces: [{ ...trace(traceId, timestamp), ...(input === undefined ? {} : stamped({ input }, versionOf(AT, 'i'))) } as TraceDelta],
         spans: spans.map((s) => span(traceId, s)),
         scores: [],
+        runItems: [],
         deletions: [],
       }),
     );

@@ -68,6 +68,7 @@ export interface SpanRow {
   cost: number | null;
   cost_source: string | null;
   cost_details: Record<string, number> | null;
+  unpriced_usage: string[] | null;
   input: JsonValue | null;
   output: JsonValue | null;
   metadata: JsonValue | null;
@@ -145,7 +146,7 @@ export type RowPosition = [string | null, string];
 
 /** The span fields a page never cuts, as selected. */
 const FIXED_SPAN_COLUMNS = `s.id, s.trace_id, s.otel_span_id, s.external_id, s.parent_id, s.name, s.type, s.operation, s.model, s.prompt_tokens,
-  s.completion_tokens, s.total_tokens, s.usage_details, s.cost, s.cost_source, s.cost_details, s.start_time, s.end_time, s.level`;
+  s.completion_tokens, s.total_tokens, s.usage_details, s.cost, s.cost_source, s.cost_details, s.unpriced_usage, s.start_time, s.end_time, s.level`;
 
 /**
  * The span fields a page may cut: column, the name the API shows it under, and its value as

@@ -27,14 +27,24 @@ async function recountAtOnce(ds: DataSource, limit: number): Promise<number> {
  * The stats read model, equal to a recount of the telemetry rows: per (project, model, UTC hour)
  * calls, errors, tokens, cost, a latency histogram and score sums (model_stats, for routing), and
  * (version 2) the overview's and monitors' 5-minute span, trace and score stats by span type,
- * model and trace name, (version 3) and by operation. The telemetry apply marks the buckets a batch touches
+ * model and trace name, (version 3) and by operation, (version 4) with the spans whose usage the price
+ * table could not price, per dimension and per model and usage type (`unpriced_stats_5m`). The telemetry apply marks the buckets a batch touches
  * (`markModelStatsDirty`); every processor recounts marked buckets kind by kind at its pace
  * (`ModelStatsRefresher`), and a rebuild marks them all and drains them with `refresh`.
  */
 export const modelStatsProjection: DerivedProjection = {
   name: 'model-stats',
-  version: 3,
-  tables: ['model_stats', 'model_score_stats', 'model_stats_dirty', 'span_stats_5m', 'trace_stats_5m', 'score_stats_5m', 'stats_5m_dirty'],
+  version: 4,
+  tables: [
+    'model_stats',
+    'model_score_stats',
+    'model_stats_dirty',
+    'span_stats_5m',
+    'trace_stats_5m',
+    'score_stats_5m',
+    'unpriced_stats_5m',
+    'stats_5m_dirty',
+  ],
   derivedFrom: telemetryProjection.name,
   buckets: STATS_BUCKETS,
   refresh: recountAtOnce,

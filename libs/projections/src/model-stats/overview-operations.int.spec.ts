@@ -42,7 +42,7 @@ describe('overview stats by operation', () => {
       span(5, { type: 'LLM', model: 'legacy' }),
       span(6, { type: 'CHAIN' }),
     ];
-    await ds.transaction((m) => writeTelemetry(m, { traces: [], spans, scores: [], deletions: [] }));
+    await ds.transaction((m) => writeTelemetry(m, { traces: [], spans, scores: [], runItems: [], deletions: [] }));
     // The bucket as version 2 counted it (no operation), and the version that counted it.
     await ds.query(
       `INSERT INTO span_stats_5m (project_id, bucket, span_type, model, trace_name, calls, errors, latency_hist, cost_usd, prompt_tokens, completion_tokens, total_tokens)
@@ -55,7 +55,7 @@ describe('overview stats by operation', () => {
     );
 
     await rebuildModelStats(ds);
-    expect(await new ProjectionCheckpoints(ds).servingVersion(modelStatsProjection.name)).toBe(3);
+    expect(await new ProjectionCheckpoints(ds).servingVersion(modelStatsProjection.name)).toBeGreaterThanOrEqual(3);
 
     const stored = await ds.query(
       'SELECT operation, span_type, sum(calls)::int AS calls FROM span_stats_5m WHERE project_id = $1 GROUP BY 1, 2 ORDER BY 1, 2',

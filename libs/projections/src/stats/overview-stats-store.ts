@@ -1,5 +1,13 @@
 import type { DataSource } from 'typeorm';
-import { type LatencyHistogram, type OverviewSums, type ScoreSums, type SpanSums, type StatsFilter, latencyBucketSql } from '@app/domain';
+import {
+  type LatencyHistogram,
+  type OverviewSums,
+  type ScoreSums,
+  type SpanSums,
+  type StatsFilter,
+  type UnpricedUsageRow,
+  latencyBucketSql,
+} from '@app/domain';
 import { returnedRows } from '@app/persistence';
 import { TELEMETRY_TABLES } from '../telemetry/tables/telemetry-writer';
 import {
@@ -15,6 +23,9 @@ import {
 
 type Db = Pick<DataSource, 'query'>;
 
+/** The 5-minute stats, each recounted whole per bucket. */
+const OVERVIEW_STATS_TABLES = ['span_stats_5m', 'trace_stats_5m', 'score_stats_5m', 'unpriced_stats_5m'];
+
 /** A stored cost beyond this is left out of sums, as in model_stats. */
 const SUMMABLE_COST = 1e12;
 const dimension = (sql: string) => `left(coalesce(${sql}, ''), ${STATS_DIMENSION_LENGTH})`;
@@ -29,6 +40,7 @@ export async function markAllOverviewStatsDirty(db: Db): Promise<void> {
      UNION SELECT project_id, bucket FROM span_stats_5m
      UNION SELECT project_id, bucket FROM trace_stats_5m
      UNION SELECT project_id, bucket FROM score_stats_5m
+     UNION SELECT project_id, bucket FROM unpriced_stats_5m
      ON CONFLICT DO NOTHING`,
   );
 }
@@ -62,14 +74,14 @@ export async function refreshDirtyOverviewStats(ds: DataSource, limit: number, p
     );
     if (!buckets.length) return 0;
     const params = [buckets.map((b) => b.project_id), buckets.map((b) => b.bucket)];
-    for (const table of ['span_stats_5m', 'trace_stats_5m', 'score_stats_5m']) {
+    for (const table of OVERVIEW_STATS_TABLES) {
       await m.query(`DELETE FROM ${table} m USING (${BUCKETS}) b WHERE m.project_id = b.project_id AND m.bucket = b.bucket`, params);
     }
     await m.query(
       `WITH b AS (${BUCKETS}),
        s AS (
          SELECT b.project_id, b.bucket, ${dimension('s.type')} AS span_type, ${dimension('s.model')} AS model, ${dimension('t.name')} AS trace_name,
-                ${dimension('s.operation')} AS operation, s.level, s.prompt_tokens, s.completion_tokens, coalesce(s.total_tokens, coalesce(s.prompt_tokens, 0) + coalesce(s.completion_tokens, 0)) AS total_tokens,
+                ${dimension('s.operation')} AS operation, s.level, cardinality(s.unpriced_usage) > 0 AS unpriced, s.prompt_tokens, s.completion_tokens, coalesce(s.total_tokens, coalesce(s.prompt_tokens, 0) + coalesce(s.completion_tokens, 0)) AS total_tokens,
                 CASE WHEN abs(s.cost) < ${SUMMABLE_COST} THEN s.cost END AS cost,
                 CASE WHEN s.end_time >= s.start_time THEN extract(epoch FROM s.end_time - s.start_time)::float8 * 1000 END AS ms
            FROM b JOIN spans s ON s.project_id = b.project_id AND ${IN_BUCKET('s.start_time')}
@@ -84,11 +96,12 @@ export async function refreshDirtyOverviewStats(ds: DataSource, limit: number, p
        agg AS (
          SELECT project_id, bucket, span_type, model, trace_name, operation, count(*)::int AS calls, (count(*) FILTER (WHERE level = 'ERROR'))::int AS errors,
                 coalesce(sum(cost), 0) AS cost_usd, coalesce(sum(prompt_tokens), 0) AS prompt_tokens,
-                coalesce(sum(completion_tokens), 0) AS completion_tokens, coalesce(sum(total_tokens), 0) AS total_tokens
+                coalesce(sum(completion_tokens), 0) AS completion_tokens, coalesce(sum(total_tokens), 0) AS total_tokens,
+                (count(*) FILTER (WHERE unpriced))::int AS unpriced_calls
            FROM s GROUP BY 1, 2, 3, 4, 5, 6
        )
-       INSERT INTO span_stats_5m (project_id, bucket, span_type, model, trace_name, operation, calls, errors, latency_hist, cost_usd, prompt_tokens, completion_tokens, total_tokens)
-       SELECT a.project_id, a.bucket, a.span_type, a.model, a.trace_name, a.operation, a.calls, a.errors, coalesce(h.h, '{}'), a.cost_usd, a.prompt_tokens, a.completion_tokens, a.total_tokens
+       INSERT INTO span_stats_5m (project_id, bucket, span_type, model, trace_name, operation, calls, errors, latency_hist, cost_usd, prompt_tokens, completion_tokens, total_tokens, unpriced_calls)
+       SELECT a.project_id, a.bucket, a.span_type, a.model, a.trace_name, a.operation, a.calls, a.errors, coalesce(h.h, '{}'), a.cost_usd, a.prompt_tokens, a.completion_tokens, a.total_tokens, a.unpriced_calls
          FROM agg a LEFT JOIN hist h USING (project_id, bucket, span_type, model, trace_name, operation)`,
       params,
     );
@@ -109,6 +122,16 @@ export async function refreshDirtyOverviewStats(ds: DataSource, limit: number, p
        INSERT INTO score_stats_5m (project_id, bucket, trace_name, source, name, scores, numeric_scores, value_sum, judged, passed)
        SELECT project_id, bucket, trace_name, source, name, count(*)::int, count(number)::int, coalesce(sum(number), 0), count(pass)::int, (count(*) FILTER (WHERE pass))::int
          FROM c GROUP BY 1, 2, 3, 4, 5`,
+      params,
+    );
+    // One row per unpriced type of each span that has any; the bucket's other spans are filtered out before the unnest.
+    await m.query(
+      `WITH b AS (${BUCKETS})
+       INSERT INTO unpriced_stats_5m (project_id, bucket, model, usage_type, spans, first_seen, last_seen)
+       SELECT b.project_id, b.bucket, ${dimension('s.model')}, u.usage_type, count(*)::int, min(s.start_time), max(s.start_time)
+         FROM b JOIN spans s ON s.project_id = b.project_id AND ${IN_BUCKET('s.start_time')} AND cardinality(s.unpriced_usage) > 0
+         CROSS JOIN LATERAL unnest(s.unpriced_usage) AS u (usage_type)
+        GROUP BY 1, 2, 3, 4`,
       params,
     );
     await m.query(`DELETE FROM stats_5m_dirty d USING (${BUCKETS}) b WHERE d.project_id = b.project_id AND d.bucket = b.bucket`, params);
@@ -145,6 +168,7 @@ interface SpanSumsRow {
   prompt: number;
   completion: number;
   total: number;
+  unpriced: number;
 }
 
 /**
@@ -154,7 +178,8 @@ interface SpanSumsRow {
 async function groupedSpanSums(db: Db, group: string, where: string, params: unknown[]): Promise<Map<string, SpanSums>> {
   const rows: SpanSumsRow[] = await db.query(
     `SELECT (${group})::text AS g, sum(calls)::float8 AS calls, sum(errors)::float8 AS errors, sum(cost_usd) AS cost,
-            sum(prompt_tokens)::float8 AS prompt, sum(completion_tokens)::float8 AS completion, sum(total_tokens)::float8 AS total
+            sum(prompt_tokens)::float8 AS prompt, sum(completion_tokens)::float8 AS completion, sum(total_tokens)::float8 AS total,
+            sum(unpriced_calls)::float8 AS unpriced
        FROM span_stats_5m WHERE project_id = $1 AND bucket >= $2 AND bucket < $3 ${where} GROUP BY 1`,
     params,
   );
@@ -168,6 +193,7 @@ async function groupedSpanSums(db: Db, group: string, where: string, params: unk
         promptTokens: r.prompt,
         completionTokens: r.completion,
         totalTokens: r.total,
+        unpricedCalls: r.unpriced,
         latency: {} as LatencyHistogram,
       },
     ]),
@@ -247,4 +273,34 @@ export async function readWindowSums(
   );
   const scores = await groupedScoreSums(db, `AND ($4::text IS NULL OR trace_name = $4)`, [projectId, from, to, filter.traceName ?? null]);
   return { spans: spans.get('') ?? null, scores };
+}
+
+/**
+ * A project's unpriced usage in the buckets of [from, to) (all of them without bounds): per
+ * model and usage type, the spans and the first and last start. Sums the 5-minute buckets, never
+ * the spans.
+ */
+export async function readUnpricedUsage(db: Db, projectId: string, from: Date | null, to: Date | null): Promise<UnpricedUsageRow[]> {
+  const rows: { model: string; usage_type: string; spans: number; first_seen: Date; last_seen: Date }[] = await db.query(
+    `SELECT model, usage_type, sum(spans)::float8 AS spans, min(first_seen) AS first_seen, max(last_seen) AS last_seen
+       FROM unpriced_stats_5m WHERE project_id = $1 AND ($2::timestamptz IS NULL OR bucket >= $2) AND ($3::timestamptz IS NULL OR bucket < $3)
+      GROUP BY 1, 2`,
+    [projectId, from, to],
+  );
+  const spans: { model: string; spans: number }[] = await db.query(
+    `SELECT model, sum(unpriced_calls)::float8 AS spans
+       FROM span_stats_5m WHERE project_id = $1 AND ($2::timestamptz IS NULL OR bucket >= $2) AND ($3::timestamptz IS NULL OR bucket < $3)
+        AND unpriced_calls > 0
+      GROUP BY 1`,
+    [projectId, from, to],
+  );
+  const spansOf = new Map(spans.map((r) => [r.model, r.spans]));
+  return rows.map((r) => ({
+    model: r.model,
+    usageType: r.usage_type,
+    typeSpans: r.spans,
+    modelSpans: spansOf.get(r.model) ?? r.spans,
+    firstSeen: r.first_seen.toISOString(),
+    lastSeen: r.last_seen.toISOString(),
+  }));
 }

@@ -10,8 +10,10 @@ import {
   envelopeFromHeaders,
   nativeEventsToFacts,
   parseJsonSafely,
+  parseRunItemsMessage,
   parseTraceDeletionBatch,
   priceSpan,
+  runItemsToFacts,
   scoreRequestToFacts,
   validateNativeBatch,
   validateScoreRequest,
@@ -77,6 +79,8 @@ function factsOf(envelope: IngestEnvelope, body: unknown, target: { projectId: s
         return otlpLogsToFacts(body as Parameters<typeof otlpLogsToFacts>[0], target);
       case INGEST_SCHEMAS.scores:
         return scoreRequestToFacts(validateScoreRequest(body), target);
+      case INGEST_SCHEMAS.runItems:
+        return runItemsToFacts(parseRunItemsMessage(body), target);
       case INGEST_SCHEMAS.deleted:
         return { ...emptyFacts(), deletions: deletionFacts(parseTraceDeletionBatch(body), target) };
       default: {

@@ -1,7 +1,7 @@
 import type { DataSource, EntityManager } from 'typeorm';
 import { INGEST_SCHEMAS, type TelemetryFacts, foldFacts } from '@app/domain';
 import { CONSUMERS, type NatsResources } from '@app/eventlog';
-import { EvalJobs, ProjectionCheckpoints, type ProjectionPosition, type UsageCount, UsageOutbox } from '@app/persistence';
+import { EvalJobs, ProjectionCheckpoints, type ProjectionPosition, TraceEvaluations, type UsageCount, UsageOutbox } from '@app/persistence';
 import { type ModelStatsKeys, markModelStatsDirty } from '../model-stats/stats-marks';
 import type { StreamProjection } from '../projection';
 import { type DecodedIngestMessage, decodeIngestMessage } from './decode-ingest-message';
@@ -23,8 +23,9 @@ export interface TelemetryBatch {
 }
 
 /**
- * INGEST into traces, spans and scores: how a span becomes a row. Decode converts what the
- * client sent (native, OTLP traces and logs, scores, retention deletions) into facts; prepare
+ * INGEST into traces, spans, scores and dataset run items: how a span becomes a row. Decode
+ * converts what the client sent (native, OTLP traces and logs, scores, run items, retention
+ * deletions) into facts; prepare
  * folds them per row with the merge rule (`foldFacts`) and serializes the rows; apply upserts
  * each table in one statement. A new version marks a conversion that produces other rows from
  * the same messages (2: the instrumentation conventions and OTLP log records; 3: a 32-hex
@@ -32,9 +33,11 @@ export interface TelemetryBatch {
  * span attributes are stored without the input/output copies, `leanAttributes`, and content
  * from log records only fills what a span leaves empty, whatever their time; 4: usage by type,
  * `usageDetails`, from every convention's token keys and native `usage`/`usageDetails`, and a
- * cost from the built-in price table where the client sent none, with `costSource` and
- * `costDetails`); the processor
- * rebuilds the tables when the serving version is older.
+ * cost from the built-in price table where the client sent none, with `costSource`,
+ * `costDetails` and the usage types it could not price, `unpricedUsage`); the processor
+ * rebuilds the tables when the serving version is older. Run items (issue 31) came with a
+ * schema and a table of their own and change no row an older message makes, so they needed no
+ * new version: their table starts empty and fills from the messages that carry them.
  */
 export const telemetryProjection: StreamProjection<DecodedIngestMessage, TelemetryBatch, WrittenTelemetry> = {
   name: 'telemetry',
@@ -48,7 +51,11 @@ export const telemetryProjection: StreamProjection<DecodedIngestMessage, Telemet
     orgOf: new Map(items.map((i) => [i.envelope.projectId, i.envelope.orgId])),
     seqs: items.map((i) => i.seq),
   }),
-  apply: (tx, batch) => writePreparedTelemetry(tx, batch.telemetry),
+  apply: async (tx, batch) => {
+    // The tables' locks (and the write's settings) before any read of them, in the order a rebuild's swap takes them.
+    await lockTelemetryTables(tx);
+    return writePreparedTelemetry(tx, batch.telemetry);
+  },
 };
 
 /**
@@ -64,11 +71,27 @@ export const telemetryLiveHooks = {
       rows.map((r) => ({ orgId: batch.orgOf.get(r.projectId) as string, month: r.month, metric, n: r.n }));
     return new UsageOutbox(tx).queue([...usage('traces', written.newTraces), ...usage('spans', written.newSpans)]);
   },
-  /** Queues the evaluation jobs the batch's spans call for (`EvalJobRelay` publishes them). */
+  /**
+   * Queues the evaluation jobs the batch's spans call for (`EvalJobRelay` publishes them), and
+   * arms the trace-level evaluations of the traces it wrote to: due once their root span has
+   * ended and no data of theirs arrived for the quiet window (`TraceEvaluationPoller` makes the
+   * jobs). Scores are no data of a trace here: an evaluation's own score must not arm it again.
+   */
   async scheduleEvaluations(tx: EntityManager, batch: TelemetryBatch): Promise<void> {
     await new EvalJobs(tx).schedule(batch.telemetry.facts.spans);
+    await new TraceEvaluations(tx).arm(writtenTraces(batch.telemetry.facts));
   },
 };
+
+/** The traces whose own fields or spans a batch wrote. */
+function writtenTraces({ traces, spans }: TelemetryFacts): { projectId: string; id: string }[] {
+  const written = new Map(traces.map((t) => [`${t.projectId}/${t.id}`, { projectId: t.projectId, id: t.id }]));
+  for (const s of spans) {
+    const id = s.values.traceId;
+    if (id !== undefined) written.set(`${s.projectId}/${id}`, { projectId: s.projectId, id });
+  }
+  return [...written.values()];
+}
 
 /** Where the telemetry projection records what it applied of this deployment's INGEST. */
 export const telemetryPosition = (nats: Pick<NatsResources, 'layout'>): ProjectionPosition => ({

@@ -45,6 +45,7 @@ export const SPAN_FIELD_COLUMNS: FieldColumn<SpanFields>[] = [
   { field: 'cost', column: 'cost', type: 'double precision' },
   { field: 'costSource', column: 'cost_source', type: 'text' },
   { field: 'costDetails', column: 'cost_details', type: 'jsonb' },
+  { field: 'unpricedUsage', column: 'unpriced_usage', type: 'text[]' },
   { field: 'input', column: 'input', type: 'jsonb' },
   { field: 'output', column: 'output', type: 'jsonb' },
   { field: 'metadata', column: 'metadata', type: 'jsonb' },

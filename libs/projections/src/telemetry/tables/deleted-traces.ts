@@ -25,6 +25,7 @@ export function mentionedTraces(facts: TelemetryFacts): MentionedTraces {
   }
   for (const s of facts.spans) mention(s.projectId, s.values.traceId);
   for (const s of facts.scores) mention(s.projectId, s.values.traceId);
+  for (const r of facts.runItems) mention(r.projectId, r.traceId);
   const asked = [...mentioned.values()];
   return {
     keys: asked.map((a) => keyOf(a.projectId, a.of)),
@@ -66,6 +67,7 @@ export async function withoutDeletedTraces(
     traces: facts.traces.filter((t) => live(t.projectId, t.id)),
     spans: facts.spans.filter((s) => live(s.projectId, s.values.traceId)),
     scores: facts.scores.filter((s) => live(s.projectId, s.values.traceId)),
+    runItems: facts.runItems.filter((r) => live(r.projectId, r.traceId)),
   };
 }
 

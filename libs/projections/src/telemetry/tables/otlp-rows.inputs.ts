@@ -3,7 +3,7 @@ import { resolve } from 'node:path';
 import { foldFacts } from '@app/domain';
 import { otlpToFacts, validateOtlpRequest } from '@app/otlp';
 import { ENVELOPE, attrs, exportOf, span } from '@app/otlp/testing/otlp-builders';
-import { prepareTelemetry } from './telemetry-writer';
+import { ROW_COLUMNS, prepareTelemetry } from './telemetry-writer';
 
 const FIXTURES = resolve(__dirname, '../../../../../../shared/fixtures/otlp');
 const CAPTURED = resolve(__dirname, '../../../../otlp/src/testing/captured');
@@ -96,12 +96,41 @@ export function otlpExports(): Record<string, unknown> {
   return exports;
 }
 
-/** What the processor stores of an export: its folded facts and the upserts' row parameters, as text. */
-export async function storedFormOf(
-  body: unknown,
-): Promise<{ facts: string; rows: { traces: string | null; spans: string | null; scores: string | null } }> {
+type StoredRows = { traces: string | null; spans: string | null; scores: string | null };
+
+/**
+ * A table's row parameter as JSON text of one object per row, column to value, unset (null)
+ * columns left out: the values each row stores, whatever the parameter's encoding (an object
+ * per row before issue 25's positional arrays, which the golden file was written with).
+ */
+function rowsByColumn(table: keyof StoredRows, text: string | null): string | null {
+  if (text === null) return null;
+  const rows = JSON.parse(text) as unknown[][];
+  return JSON.stringify(
+    rows.map((row) => Object.fromEntries(ROW_COLUMNS[table].map((c, i) => [c.column, row[i]]).filter(([, v]) => v !== null))),
+  );
+}
+
+/** What the processor stores of an export: its folded facts, as text, and the upserts' rows (`rowsByColumn`). */
+export async function storedFormOf(body: unknown): Promise<{ facts: string; rows: StoredRows }> {
   validateOtlpRequest(body);
   const folded = foldFacts([otlpToFacts(body as Parameters<typeof otlpToFacts>[0], ENVELOPE)]);
   const { rows } = await prepareTelemetry(folded);
-  return { facts: JSON.stringify(folded), rows };
+  return {
+    facts: JSON.stringify(folded),
+    rows: {
+      traces: rowsByColumn('traces', rows.traces),
+      spans: rowsByColumn('spans', rows.spans),
+      scores: rowsByColumn('scores', rows.scores),
+    },
+  };
+}
+
+/** Rows as `rowsByColumn` writes them, parsed, with null values left out (a missing column and a null one store the same). */
+export function comparableRows(rows: StoredRows): Record<keyof StoredRows, Record<string, unknown>[] | null> {
+  const parsed = (text: string | null) =>
+    text === null
+      ? null
+      : (JSON.parse(text) as Record<string, unknown>[]).map((row) => Object.fromEntries(Object.entries(row).filter(([, v]) => v !== null)));
+  return { traces: parsed(rows.traces), spans: parsed(rows.spans), scores: parsed(rows.scores) };
 }

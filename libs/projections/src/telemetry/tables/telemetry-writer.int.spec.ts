@@ -3,6 +3,7 @@ import { randomUUID } from 'node:crypto';
 import fc from 'fast-check';
 import type { MigrationInterface } from 'typeorm';
 import {
+  type RunItemDelta,
   SPAN_LEVELS,
   type SpanDelta,
   type SpanFields,
@@ -15,6 +16,7 @@ import {
   nativeEventsToFacts,
   nativeId,
   otelTraceUuid,
+  runItemIdOf,
   stamped,
   validateNativeBatch,
   versionOf,
@@ -46,12 +48,19 @@ const span = (id: string, iso: string, eventId: string, values: Partial<SpanFiel
   createdAt: iso,
   ...stamped({ traceId, ...values }, versionOf(iso, eventId)),
 });
-const facts = (partial: Partial<TelemetryFacts>): TelemetryFacts => ({ traces: [], spans: [], scores: [], deletions: [], ...partial });
+const facts = (partial: Partial<TelemetryFacts>): TelemetryFacts => ({
+  traces: [],
+  spans: [],
+  scores: [],
+  runItems: [],
+  deletions: [],
+  ...partial,
+});
 
 describe(writeTelemetry.name, () => {
   const db = useTestDatabase();
 
-  beforeEach(() => db.ds.query('TRUNCATE traces, spans, scores, deleted_traces'));
+  beforeEach(() => db.ds.query('TRUNCATE traces, spans, scores, dataset_run_items, deleted_traces'));
 
   const events = [
     facts({ traces: [trace('2024-01-01T00:00:03.000Z', 'a', { name: 'newest', tags: ['x', 'y'] })] }),
@@ -163,6 +172,34 @@ describe(writeTelemetry.name, () => {
     expect(written).toEqual({ newTraces: [], newSpans: [{ projectId, month: '2024-01', n: 1 }] });
     expect(await db.ds.query('SELECT trace_id, name FROM spans')).toEqual([{ trace_id: otherTrace, name: 'kept' }]);
     expect(await db.ds.query('SELECT count(*)::int AS n FROM traces')).toEqual([{ n: 0 }]);
+  });
+
+  it('keeps the newer link of a run item whatever the order, deletes it with its trace, and never writes it again', async () => {
+    const runId = randomUUID();
+    const link = (iso: string, trace: string): RunItemDelta => ({
+      projectId,
+      id: runItemIdOf(runId, 'item-1'),
+      runId,
+      datasetItemId: 'item-1',
+      traceId: trace,
+      spanId: null,
+      otelTraceId: null,
+      otelSpanId: null,
+      createdAt: iso,
+      version: versionOf(iso, 'item-1'),
+    });
+    const otherTrace = randomUUID();
+    const newer = link('2024-01-01T00:00:02.000Z', traceId);
+    await db.ds.transaction((m) => writeTelemetry(m, facts({ runItems: [newer] })));
+    await db.ds.transaction((m) => writeTelemetry(m, facts({ runItems: [link('2024-01-01T00:00:01.000Z', otherTrace)] })));
+    expect(await db.ds.query('SELECT trace_id, created_at FROM dataset_run_items')).toEqual([
+      { trace_id: traceId, created_at: new Date('2024-01-01T00:00:01.000Z') },
+    ]);
+
+    await db.ds.transaction((m) => deleteTraces(m, [{ projectId, id: traceId, deletedAt: '2024-02-01T00:00:00.000Z' }]));
+    expect(await db.ds.query('SELECT count(*)::int AS n FROM dataset_run_items')).toEqual([{ n: 0 }]);
+    await db.ds.transaction((m) => writeTelemetry(m, facts({ runItems: [newer] })));
+    expect(await db.ds.query('SELECT count(*)::int AS n FROM dataset_run_items')).toEqual([{ n: 0 }]);
   });
 
   it('keeps a trace deleted under the id a native event gave its 32-hex id before that id named the OTel trace', async () => {
@@ -287,6 +324,7 @@ describe(writeTelemetry.name, () => {
       cost: k / 4,
       costSource: `price:${k}`,
       costDetails: { input: k / 8 },
+      unpricedUsage: k % 2 ? [] : ['input_audio', `type_${k}`],
       metadata: { m: k },
       startTime: new Date(Date.UTC(2024, 1, 1, 0, 0, k)).toISOString(),
       endTime: new Date(Date.UTC(2024, 1, 2, 0, 0, k)).toISOString(),
@@ -401,8 +439,8 @@ describe(writeTelemetry.name, () => {
 
     it('are spelled out field by field when CompactVersions is reverted', async () => {
       const migration = new (MIGRATIONS.find((m) => m.name === 'CompactVersions1764300000000') as new () => MigrationInterface)();
-      // `operation`, `usageDetails` and the cost's source and details came later (SpanOperation, SpanUsageDetails, SpanCostSource): the down migration spells out the columns it knew.
-      const later = ['model', 'operation', 'usageDetails', 'costSource', 'costDetails'];
+      // `operation`, `usageDetails`, the cost's source and details and the unpriced usage came later (SpanOperation, SpanUsageDetails, SpanCostSource, UnpricedUsage): the down migration spells out the columns it knew.
+      const later = ['model', 'operation', 'usageDetails', 'costSource', 'costDetails', 'unpricedUsage'];
       const delta = deltaOf(randomUUID(), { second: 1, eventId: 'a', fields: FIELDS.filter((f) => !later.includes(f)) });
       await writeSpans([delta]);
       const runner = db.ds.createQueryRunner();

@@ -1,41 +1,46 @@
 import { setImmediate } from 'node:timers/promises';
 import type { EntityManager } from 'typeorm';
-import type { ScoreDelta, SpanDelta, TelemetryFacts, TraceDeletion, TraceDelta, Versioned } from '@app/domain';
-import { leanAttributes } from './attribute-copies';
+import type { RunItemDelta, ScoreDelta, SpanDelta, TelemetryFacts, TraceDeletion, TraceDelta, Versioned } from '@app/domain';
+import { type LeanAttributes, leanAttributes } from './attribute-copies';
 import { type FieldColumn, SCORE_FIELD_COLUMNS, SPAN_FIELD_COLUMNS, TRACE_FIELD_COLUMNS } from './columns';
 import { type MentionedTraces, mentionedTraces, withoutDeletedTraces } from './deleted-traces';
 import { SCORE_TIME, statsBucketOf } from '../../stats/stats-buckets';
 import { storedVersions } from './stored-versions';
-import { type FixedColumn, buildUpsertSql } from './upsert-sql';
+import { type FixedColumn, buildUpsertSql, rowColumns } from './upsert-sql';
 import { markUpsertedSpansSql } from '../../model-stats/stats-marks';
 
 /** The projection's read models, in the order every writer and a rebuild's swap lock them. */
-export const TELEMETRY_TABLES = ['traces', 'spans', 'scores'] as const;
+export const TELEMETRY_TABLES = ['traces', 'spans', 'scores', 'dataset_run_items'] as const;
 
-const TRACE_FIXED: FixedColumn[] = [
-  { column: 'project_id', type: 'uuid', merge: 'key' },
-  { column: 'id', type: 'uuid', merge: 'key' },
-  { column: 'otel_trace_id', type: 'text', merge: 'first' },
-  { column: 'external_id', type: 'text', merge: 'first' },
-  { column: 'created_at', type: 'timestamptz', merge: 'min' },
-  { column: 'first_event_time', type: 'timestamptz', merge: 'min' },
-  { column: 'min_span_start', type: 'timestamptz', merge: 'min' },
+const TRACE_FIXED: FixedColumn<TraceDelta>[] = [
+  { column: 'project_id', type: 'uuid', merge: 'key', of: (d) => d.projectId },
+  { column: 'id', type: 'uuid', merge: 'key', of: (d) => d.id },
+  { column: 'otel_trace_id', type: 'text', merge: 'first', of: (d) => d.otelTraceId },
+  { column: 'external_id', type: 'text', merge: 'first', of: (d) => d.externalId },
+  { column: 'created_at', type: 'timestamptz', merge: 'min', of: (d) => d.createdAt },
+  { column: 'first_event_time', type: 'timestamptz', merge: 'min', of: (d) => d.firstEventTime },
+  { column: 'min_span_start', type: 'timestamptz', merge: 'min', of: (d) => d.minSpanStart },
 ];
-const SPAN_FIXED: FixedColumn[] = [
-  { column: 'project_id', type: 'uuid', merge: 'key' },
-  { column: 'id', type: 'uuid', merge: 'key' },
-  { column: 'otel_span_id', type: 'text', merge: 'first' },
-  { column: 'external_id', type: 'text', merge: 'first' },
-  { column: 'created_at', type: 'timestamptz', merge: 'min' },
+/** A span with its attributes as stored (`leanAttributes`), worked out once per row. */
+interface LeanSpan {
+  delta: SpanDelta;
+  lean: LeanAttributes | null;
+}
+const SPAN_FIXED: FixedColumn<LeanSpan>[] = [
+  { column: 'project_id', type: 'uuid', merge: 'key', of: (s) => s.delta.projectId },
+  { column: 'id', type: 'uuid', merge: 'key', of: (s) => s.delta.id },
+  { column: 'otel_span_id', type: 'text', merge: 'first', of: (s) => s.delta.otelSpanId },
+  { column: 'external_id', type: 'text', merge: 'first', of: (s) => s.delta.externalId },
+  { column: 'created_at', type: 'timestamptz', merge: 'min', of: (s) => s.delta.createdAt },
   // The attribute keys of the input and output copies left out of `attributes` (`leanAttributes`).
-  { column: 'input_attribute', type: 'text', merge: 'cleared' },
-  { column: 'output_attribute', type: 'text', merge: 'cleared' },
+  { column: 'input_attribute', type: 'text', merge: 'cleared', of: (s) => s.lean?.input_attribute },
+  { column: 'output_attribute', type: 'text', merge: 'cleared', of: (s) => s.lean?.output_attribute },
 ];
-const SCORE_FIXED: FixedColumn[] = [
-  { column: 'project_id', type: 'uuid', merge: 'key' },
-  { column: 'id', type: 'uuid', merge: 'key' },
-  { column: 'external_id', type: 'text', merge: 'first' },
-  { column: 'created_at', type: 'timestamptz', merge: 'min' },
+const SCORE_FIXED: FixedColumn<ScoreDelta>[] = [
+  { column: 'project_id', type: 'uuid', merge: 'key', of: (d) => d.projectId },
+  { column: 'id', type: 'uuid', merge: 'key', of: (d) => d.id },
+  { column: 'external_id', type: 'text', merge: 'first', of: (d) => d.externalId },
+  { column: 'created_at', type: 'timestamptz', merge: 'min', of: (d) => d.createdAt },
 ];
 
 /**
@@ -48,6 +53,13 @@ RETURNING project_id, created_at, (xmax = 0) AS inserted${also ? `, ${also.retur
 SELECT project_id AS "projectId", to_char(created_at AT TIME ZONE 'UTC', 'YYYY-MM') AS month, count(*)::int AS n
   FROM up WHERE inserted GROUP BY 1, 2`;
 
+/** Each table's columns in the order its rows' arrays hold them (`rowColumns`). */
+export const ROW_COLUMNS = {
+  traces: rowColumns(TRACE_FIXED, TRACE_FIELD_COLUMNS),
+  spans: rowColumns(SPAN_FIXED, SPAN_FIELD_COLUMNS),
+  scores: rowColumns(SCORE_FIXED, SCORE_FIELD_COLUMNS),
+};
+
 const TRACE_UPSERT = countingNewRows(buildUpsertSql('traces', TRACE_FIXED, TRACE_FIELD_COLUMNS));
 const SPAN_UPSERT_SQL = buildUpsertSql('spans', SPAN_FIXED, SPAN_FIELD_COLUMNS);
 const SPAN_UPSERT = countingNewRows(SPAN_UPSERT_SQL);
@@ -58,6 +70,17 @@ const SPAN_UPSERT = countingNewRows(SPAN_UPSERT_SQL);
  */
 const SPAN_UPSERT_MARKING = countingNewRows(SPAN_UPSERT_SQL, { returning: 'id, model, start_time', ctes: markUpsertedSpansSql('up') });
 const SCORE_UPSERT = buildUpsertSql('scores', SCORE_FIXED, SCORE_FIELD_COLUMNS);
+
+/** A run item is replaced whole by a newer link (`mergeRunItem`), in sorted key order as every upsert here locks its rows. */
+const RUN_ITEM_LINK_COLUMNS = ['run_id', 'dataset_item_id', 'trace_id', 'span_id', 'otel_trace_id', 'otel_span_id', 'version'];
+const RUN_ITEM_UPSERT = `INSERT INTO dataset_run_items AS d (project_id, id, created_at, ${RUN_ITEM_LINK_COLUMNS.join(', ')})
+SELECT r.project_id, r.id, r.created_at, ${RUN_ITEM_LINK_COLUMNS.map((c) => `r.${c}`).join(', ')}
+  FROM jsonb_to_recordset($1::jsonb) AS r (project_id uuid, id uuid, run_id uuid, dataset_item_id text, trace_id uuid, span_id uuid,
+       otel_trace_id text, otel_span_id text, created_at timestamptz, version text)
+ ORDER BY r.project_id, r.id
+ON CONFLICT (project_id, id) DO UPDATE SET
+  ${RUN_ITEM_LINK_COLUMNS.map((c) => `${c} = CASE WHEN excluded.version > d.version THEN excluded.${c} ELSE d.${c} END`).join(',\n  ')},
+  created_at = least(d.created_at, excluded.created_at)`;
 
 /** How many traces or spans a write created in one project and UTC month. */
 export interface NewRows {
@@ -72,44 +95,40 @@ export interface WrittenTelemetry {
 }
 
 /**
- * Adds a delta's fields and versions to its row. A field the delta does not set is left out
- * rather than written as null: jsonb_to_recordset reads a missing key as NULL, and the row's
- * JSON is smaller and quicker to build.
+ * A row as the upsert reads it (`rowColumns`' order): the fixed columns, the delta's fields,
+ * its versions. An unset field is `undefined`, which JSON writes as null in an array.
  */
-function withFields<F>(record: Record<string, unknown>, delta: Versioned<F>, columns: FieldColumn<F>[]): Record<string, unknown> {
-  record.versions = storedVersions(delta.versions, columns);
-  for (const { field, column } of columns) {
-    const value = delta.values[field];
-    if (value !== undefined && value !== null) record[column] = value;
-  }
-  return record;
+function rowOf<D, F>(source: D, fixed: FixedColumn<D>[], delta: Versioned<F>, fields: FieldColumn<F>[]): unknown[] {
+  const row: unknown[] = [];
+  for (const column of fixed) row.push(column.of(source));
+  for (const { field } of fields) row.push(delta.values[field]);
+  row.push(storedVersions(delta.versions, fields));
+  return row;
 }
 
-const traceRecord = (d: TraceDelta) =>
-  withFields(
-    {
-      project_id: d.projectId,
-      id: d.id,
-      otel_trace_id: d.otelTraceId,
-      external_id: d.externalId,
-      created_at: d.createdAt,
-      first_event_time: d.firstEventTime,
-      min_span_start: d.minSpanStart,
-    },
-    d,
-    TRACE_FIELD_COLUMNS,
-  );
-const spanRecord = (d: SpanDelta) =>
-  Object.assign(
-    withFields(
-      { project_id: d.projectId, id: d.id, otel_span_id: d.otelSpanId, external_id: d.externalId, created_at: d.createdAt },
-      d,
-      SPAN_FIELD_COLUMNS,
-    ),
-    leanAttributes(d),
-  );
-const scoreRecord = (d: ScoreDelta) =>
-  withFields({ project_id: d.projectId, id: d.id, external_id: d.externalId, created_at: d.createdAt }, d, SCORE_FIELD_COLUMNS);
+const traceRow = (d: TraceDelta) => rowOf(d, TRACE_FIXED, d, TRACE_FIELD_COLUMNS);
+/** Where a span row holds `attributes`: stored without the input and output copies. */
+const SPAN_ATTRIBUTES_AT = SPAN_FIXED.length + SPAN_FIELD_COLUMNS.findIndex((c) => c.field === 'attributes');
+const spanRow = (delta: SpanDelta) => {
+  const lean = leanAttributes(delta);
+  const row = rowOf({ delta, lean }, SPAN_FIXED, delta, SPAN_FIELD_COLUMNS);
+  if (lean) row[SPAN_ATTRIBUTES_AT] = lean.attributes;
+  return row;
+};
+/** Run items are few: written as objects, read by `jsonb_to_recordset`. */
+const runItemRecord = (d: RunItemDelta) => ({
+  project_id: d.projectId,
+  id: d.id,
+  run_id: d.runId,
+  dataset_item_id: d.datasetItemId,
+  trace_id: d.traceId,
+  span_id: d.spanId,
+  otel_trace_id: d.otelTraceId,
+  otel_span_id: d.otelSpanId,
+  created_at: d.createdAt,
+  version: d.version,
+});
+const scoreRow = (d: ScoreDelta) => rowOf(d, SCORE_FIXED, d, SCORE_FIELD_COLUMNS);
 
 /**
  * A batch's folded facts with the upserts' parameters already serialized: the costly part
@@ -119,7 +138,7 @@ const scoreRecord = (d: ScoreDelta) =>
 export interface PreparedTelemetry {
   facts: TelemetryFacts;
   mentioned: MentionedTraces;
-  rows: { traces: string | null; spans: string | null; scores: string | null };
+  rows: { traces: string | null; spans: string | null; scores: string | null; runItems: string | null };
 }
 
 /** Rows serialized per slice between which the event loop runs, so no slice holds it for long. */
@@ -130,12 +149,12 @@ const ROWS_PER_SLICE = 500;
  * slices: the live projection prepares a batch while the previous one is being written, and
  * a long synchronous stretch here would keep that write's next statement from being sent.
  */
-async function rowsOf<D>(deltas: D[], record: (d: D) => object): Promise<string | null> {
+async function rowsOf<D>(deltas: D[], row: (d: D) => unknown): Promise<string | null> {
   if (!deltas.length) return null;
   const slices: string[] = [];
   for (let i = 0; i < deltas.length; i += ROWS_PER_SLICE) {
     if (i > 0) await setImmediate();
-    const json = JSON.stringify(deltas.slice(i, i + ROWS_PER_SLICE).map(record));
+    const json = JSON.stringify(deltas.slice(i, i + ROWS_PER_SLICE).map(row));
     slices.push(json.slice(1, -1));
   }
   return `[${slices.join(',')}]`;
@@ -146,9 +165,10 @@ export async function prepareTelemetry(facts: TelemetryFacts): Promise<PreparedT
     facts,
     mentioned: mentionedTraces(facts),
     rows: {
-      traces: await rowsOf(facts.traces, traceRecord),
-      spans: await rowsOf(facts.spans, spanRecord),
-      scores: await rowsOf(facts.scores, scoreRecord),
+      traces: await rowsOf(facts.traces, traceRow),
+      spans: await rowsOf(facts.spans, spanRow),
+      scores: await rowsOf(facts.scores, scoreRow),
+      runItems: await rowsOf(facts.runItems, runItemRecord),
     },
   };
 }
@@ -158,7 +178,9 @@ export async function prepareTelemetry(facts: TelemetryFacts): Promise<PreparedT
  * batch's transaction; the merge in SQL makes the write idempotent and order-insensitive.
  */
 export async function writeTelemetry(manager: EntityManager, facts: TelemetryFacts): Promise<WrittenTelemetry> {
-  return writePreparedTelemetry(manager, await prepareTelemetry(facts));
+  const prepared = await prepareTelemetry(facts);
+  await lockTelemetryTables(manager);
+  return writePreparedTelemetry(manager, prepared);
 }
 
 /** How the live write differs from a rebuild's. */
@@ -171,12 +193,12 @@ export interface WriteOptions {
   markSpanStats: boolean;
 }
 
+/** The write itself, in a transaction that took `lockTelemetryTables` first (the locks' order and the write's settings). */
 export async function writePreparedTelemetry(
   manager: EntityManager,
   batch: PreparedTelemetry,
   options: WriteOptions = { markSpanStats: false },
 ): Promise<WrittenTelemetry> {
-  await lockTelemetryTables(manager);
   // Deletions first, so that the rows left out below include those of a trace this batch deletes.
   await deleteTrackedTraces(manager, batch.facts.deletions);
   const kept = await withoutDeletedTraces(manager, batch.facts, batch.mentioned);
@@ -186,6 +208,7 @@ export async function writePreparedTelemetry(
   if (rows.traces) written.newTraces = await manager.query(TRACE_UPSERT, [rows.traces]);
   if (rows.spans) written.newSpans = await manager.query(options.markSpanStats ? SPAN_UPSERT_MARKING : SPAN_UPSERT, [rows.spans]);
   if (rows.scores) await manager.query(SCORE_UPSERT, [rows.scores]);
+  if (rows.runItems) await manager.query(RUN_ITEM_UPSERT, [rows.runItems]);
   return written;
 }
 
@@ -196,7 +219,7 @@ export interface DeletedRows {
 }
 
 /**
- * Tombstones the traces and deletes them with their spans, scores and evaluation results. Idempotent: the live
+ * Tombstones the traces and deletes them with their spans, scores, run items and evaluation results. Idempotent: the live
  * projection applies a deletion the retention job already applied, and a replay applies it again.
  */
 export async function deleteTraces(manager: EntityManager, deletions: TraceDeletion[]): Promise<DeletedRows> {
@@ -212,9 +235,14 @@ export async function deleteTraces(manager: EntityManager, deletions: TraceDelet
  *   in): at Postgres's default 4 MB the span upsert sorted its 6,400 rows (about 10 MB) on disk,
  *   a tenth of its time;
  * - no JIT compilation: the planner's estimates for the stats marks' joins passed
- *   `jit_above_cost`, and compiling them took 70–130 ms a statement, longer than running them.
+ *   `jit_above_cost`, and compiling them took 70–130 ms a statement, longer than running them;
+ * - generic plans: a custom plan folds the batch's 10 MB JSON parameter into the plan as a
+ *   constant, and planning copies it (once per CTE of the upsert), about a tenth of the
+ *   statement's Postgres CPU in `perf`; a generic plan reads the parameter where it is. The
+ *   plans are the same shape (a set-returning function over a parameter is estimated at 100
+ *   rows either way).
  */
-const WRITE_SETTINGS = "SET LOCAL work_mem = '64MB'; SET LOCAL jit = off";
+const WRITE_SETTINGS = "SET LOCAL work_mem = '64MB'; SET LOCAL jit = off; SET LOCAL plan_cache_mode = force_generic_plan";
 
 /**
  * Every writer takes the read models' table locks first and in one order, the order a
@@ -248,6 +276,9 @@ async function deleteTrackedTraces(manager: EntityManager, deletions: TraceDelet
        UNION SELECT t.project_id, ${statsBucketOf('t."timestamp"')} FROM traces t JOIN gone g ON t.project_id = g.project_id AND t.id = g.id
        UNION SELECT c.project_id, ${statsBucketOf(SCORE_TIME('c'))} FROM scores c JOIN gone g ON c.project_id = g.project_id AND c.trace_id = g.id
        ON CONFLICT DO NOTHING
+     ), run_items_gone AS (
+       -- A run item shows its trace's output and scores: it goes with the trace (the dataset and run are configuration and stay).
+       DELETE FROM dataset_run_items r USING gone g WHERE r.project_id = g.project_id AND r.trace_id = g.id
      ), scores_gone AS (
        DELETE FROM scores s USING gone g WHERE s.project_id = g.project_id AND s.trace_id = g.id RETURNING 1
      ), spans_gone AS (
@@ -262,6 +293,9 @@ async function deleteTrackedTraces(manager: EntityManager, deletions: TraceDelet
      ), skipped_runs_gone AS (
        -- A skipped run (sampled out, above all) counted nothing: it goes with its trace, which bounds the run log by retention.
        DELETE FROM eval_jobs j USING gone g WHERE j.project_id = g.project_id AND j.trace_id = g.id AND j.status = 'skipped'
+     ), trace_evaluations_gone AS (
+       -- A deleted trace is never evaluated: nothing of it can arrive again to arm it.
+       DELETE FROM trace_evaluations_pending p USING gone g WHERE p.project_id = g.project_id AND p.trace_id = g.id
      )
      SELECT (SELECT count(*) FROM traces_gone)::int AS traces, (SELECT count(*) FROM spans_gone)::int AS spans, (SELECT count(*) FROM scores_gone)::int AS scores`,
     [JSON.stringify(deletions.map((d) => ({ project_id: d.projectId, id: d.id, deleted_at: d.deletedAt })))],

@@ -1,7 +1,7 @@
 import type { FieldColumn } from './columns';
 
-/** A column outside the merged fields, with how a conflicting row combines it. */
-export interface FixedColumn {
+/** A column outside the merged fields, with how a conflicting row combines it and where a row's value comes from. */
+export interface FixedColumn<D> {
   column: string;
   type: string;
   /**
@@ -10,34 +10,53 @@ export interface FixedColumn {
    * writes its `whole` value).
    */
   merge: 'key' | 'first' | 'min' | 'cleared';
+  of(row: D): unknown;
 }
 
 const quote = (column: string) => `"${column}"`;
 
-const FIXED_MERGE: Record<Exclude<FixedColumn['merge'], 'key'>, (column: string) => string> = {
+const FIXED_MERGE: Record<Exclude<FixedColumn<unknown>['merge'], 'key'>, (column: string) => string> = {
   first: (c) => `coalesce(t.${c}, excluded.${c})`,
   min: (c) => `least(t.${c}, excluded.${c})`,
   cleared: () => 'NULL',
 };
 
-/**
- * The projection's upsert for one table: rows arrive as one jsonb array (one parameter,
- * any number of rows), and on conflict every merged field takes the incoming value only
- * if its version is newer — the SQL twin of `mergeVersioned` in libs/domain; a field stored
- * in more than its column (`whole`) is merged as its whole value. The caller
- * leaves out the rows of deleted traces (`withoutDeletedTraces`).
- */
-export function buildUpsertSql<F>(table: string, fixed: FixedColumn[], fields: FieldColumn<F>[]): string {
-  const all = [
+/** A table's columns in the order each row's JSON array holds them: the fixed ones, the merged fields, `versions`. */
+export function rowColumns<F>(fixed: FixedColumn<never>[], fields: FieldColumn<F>[]): { column: string; type: string }[] {
+  return [
     ...fixed.map((c) => ({ column: c.column, type: c.type })),
     ...fields.map((f) => ({ column: f.column, type: f.type })),
     { column: 'versions', type: 'jsonb' },
   ];
+}
+
+/**
+ * Element `i` of row `r` (a JSON array) as a value of the column's type. JSON null (an unset
+ * value) is SQL NULL for every type; `->>` gives it, and a jsonb or array value needs the check.
+ */
+function elementAs(type: string, i: number): string {
+  if (type === 'jsonb') return `nullif(r -> ${i}, 'null')`;
+  if (type === 'text[]')
+    return `CASE WHEN jsonb_typeof(r -> ${i}) = 'array' THEN ARRAY(SELECT e FROM jsonb_array_elements_text(r -> ${i}) WITH ORDINALITY AS a (e, n) ORDER BY n) END`;
+  return `(r ->> ${i})::${type}`;
+}
+
+/**
+ * The projection's upsert for one table: rows arrive as one jsonb array of row arrays (one
+ * parameter, any number of rows; each row's values in `rowColumns` order, without the keys an
+ * object per row repeats: Postgres parses and reads the batch in a third of the time
+ * `jsonb_to_recordset` over objects took), and on conflict every merged field takes the
+ * incoming value only if its version is newer — the SQL twin of `mergeVersioned` in
+ * libs/domain; a field stored in more than its column (`whole`) is merged as its whole value.
+ * The caller leaves out the rows of deleted traces (`withoutDeletedTraces`).
+ */
+export function buildUpsertSql<F>(table: string, fixed: FixedColumn<never>[], fields: FieldColumn<F>[]): string {
+  const all = rowColumns(fixed, fields);
   const keys = fixed.filter((c) => c.merge === 'key').map((c) => quote(c.column));
   const updates = [
     ...fixed
       .filter((c) => c.merge !== 'key')
-      .map((c) => `${quote(c.column)} = ${FIXED_MERGE[c.merge as Exclude<FixedColumn['merge'], 'key'>](quote(c.column))}`),
+      .map((c) => `${quote(c.column)} = ${FIXED_MERGE[c.merge as Exclude<FixedColumn<never>['merge'], 'key'>](quote(c.column))}`),
     ...fields.map((f) => {
       const value = f.whole ?? ((row: string) => `${row}.${quote(f.column)}`);
       return `${quote(f.column)} = CASE WHEN spanlog_newer(excluded.versions, t.versions, '${f.field}') THEN ${value('excluded')} ELSE ${value('t')} END`;
@@ -46,7 +65,8 @@ export function buildUpsertSql<F>(table: string, fixed: FixedColumn[], fields: F
   ];
   return `INSERT INTO ${table} AS t (${all.map((c) => quote(c.column)).join(', ')})
 SELECT ${all.map((c) => `r.${quote(c.column)}`).join(', ')}
-  FROM jsonb_to_recordset($1::jsonb) AS r (${all.map((c) => `${quote(c.column)} ${c.type}`).join(', ')})
+  FROM (SELECT ${all.map((c, i) => elementAs(c.type, i)).join(', ')} FROM jsonb_array_elements($1::jsonb) AS batch (r))
+    AS r (${all.map((c) => quote(c.column)).join(', ')})
  ORDER BY ${keys.map((k) => `r.${k}`).join(', ')}
 ON CONFLICT (${keys.join(', ')}) DO UPDATE SET
   ${updates.join(',\n  ')}`;
