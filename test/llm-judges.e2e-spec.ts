@@ -11,6 +11,8 @@ import { metricValue, scrapeMetrics } from './support/metrics';
 import { Stack, runCli } from './support/stack';
 
 interface ChatCall {
+  /** When the call arrived (ms since the epoch). */
+  at: number;
   path: string;
   headers: IncomingHttpHeaders;
   body: { model: string; messages: { role: string; content: string }[]; response_format: unknown };
@@ -26,7 +28,8 @@ const PROMPT = 'judge/faithfulness';
  * model and the connection's key, the score lands on the span; a 500 is retried; a reply as
  * content JSON and one as a tool call both score; an unreadable reply is a failed run with no
  * score; the run log shows every run, sampled-out spans and a deleted connection included;
- * the key is in no RPC answer and no log line.
+ * a judge with target 'trace' scores a whole trace once after its quiet window; the key is in
+ * no RPC answer and no log line.
  */
 describe('LLM judge evaluators', () => {
   let stack: Stack;
@@ -72,6 +75,7 @@ describe('LLM judge evaluators', () => {
             }),
           },
     'garbled-judge': () => ({ status: 200, body: chat('I would say it is rather good.') }),
+    'trace-judge': () => ({ status: 200, body: chat({ score: 0.3, reasoning: 'the agent cites no policy' }) }),
   };
 
   beforeAll(async () => {
@@ -80,7 +84,7 @@ describe('LLM judge evaluators', () => {
       req.on('data', (c: Buffer) => (text += c.toString()));
       req.on('end', () => {
         const body = JSON.parse(text) as ChatCall['body'];
-        calls.push({ path: req.url ?? '', headers: req.headers, body });
+        calls.push({ at: Date.now(), path: req.url ?? '', headers: req.headers, body });
         const answer = byModel[body.model]?.(calls.filter((c) => c.body.model === body.model).length) ?? {
           status: 404,
           body: 'no such model',
@@ -122,7 +126,7 @@ describe('LLM judge evaluators', () => {
       score: number | string | null;
       pass: boolean | null;
       comment: string | null;
-      spanId: string;
+      spanId: string | null;
       startedAt: string | null;
       finishedAt: string | null;
       judge: { model: string; promptTokens: number; completionTokens: number; cost: number | null } | null;
@@ -349,7 +353,10 @@ describe('LLM judge evaluators', () => {
       }),
     );
     expect(unsaved).toMatchObject({ target: { spanId: null }, status: 'failed', reason: 'judge reply unreadable', score: null });
-    expect(calls.filter((c) => c.body.model === 'garbled-judge').at(-1)?.body.messages[1].content).toMatch(/^Question: \nAnswer: \n/);
+    // Read as a trace job reads it: a trace without input or output has its root span's.
+    expect(calls.filter((c) => c.body.model === 'garbled-judge').at(-1)?.body.messages[1].content).toMatch(
+      /^Question: \{"question":"Can I get a refund after 20 days\?"\}\nAnswer: Yes, refunds are possible within 30 days\.\n/,
+    );
     expect(await runsOf(content.id)).toHaveLength(1);
     expect(await spanScores(traceId)).toHaveLength(2);
     expect(data(await rpc('query', 'usage.get', { orgId: tenant.orgId })).evalRuns).toBe(3);
@@ -357,6 +364,71 @@ describe('LLM judge evaluators', () => {
     expect(both.body.error.message).toBe('spanId: give exactly one of spanId and traceId');
 
     for (const e of [flaky, garbled, sampledOut]) await rpc('mutate', 'evaluator.delete', { projectId: tenant.projectId, id: e.id });
+  });
+
+  it("judges a trace once after its quiet window, with the trace's input and output, and logs the run", async () => {
+    const quietSeconds = 5;
+    const judge = await createJudge('trace faithfulness', judgeOf('trace-judge'), { target: 'trace', quietSeconds });
+    const traceId = `judge-trace-${randomUUID()}`;
+    const start = new Date().toISOString();
+    // An agent span only: the span judges above (LLM spans) take nothing of this trace.
+    await ingest(stack, tenant.apiKey, NATIVE_TRACES, {
+      batch: [
+        {
+          id: `${traceId}-t`,
+          type: 'trace-create',
+          timestamp: start,
+          body: {
+            id: traceId,
+            name: 'support agent',
+            input: { question: 'Can I return shoes?' },
+            output: 'Sure, any time.',
+            metadata: { channel: 'chat' },
+          },
+        },
+        {
+          id: `${traceId}-root`,
+          type: 'span-create',
+          timestamp: start,
+          body: { id: `${traceId}-root`, traceId, name: 'agent', type: 'AGENT', startTime: start, endTime: start },
+        },
+      ],
+    });
+    const lastData = Date.now();
+    const judged = () => calls.filter((c) => c.body.model === 'trace-judge');
+    const [first] = await eventually(
+      async () => judged(),
+      (c) => c.length > 0,
+      30_000,
+    );
+    // Not before the quiet window from the trace's last data.
+    expect(first.at - lastData).toBeGreaterThanOrEqual(quietSeconds * 1000);
+    expect(first.body.messages[1]).toEqual({
+      role: 'user',
+      content: 'Question: {"question":"Can I return shoes?"}\nAnswer: Sure, any time.\nMetadata: {"channel":"chat"}\nExpected: ',
+    });
+    const scores = await eventually(
+      () => spanScores(traceId),
+      (s) => s.length > 0,
+    );
+    expect(scores).toEqual([
+      expect.objectContaining({
+        name: 'trace faithfulness',
+        value: 0.3,
+        source: 'EVAL',
+        comment: 'the agent cites no policy',
+        metadata: expect.objectContaining({ judgeModel: 'gpt-4.1-mini' }),
+      }),
+    ]);
+    expect(scores[0].spanId ?? null).toBeNull();
+    const runs = await eventually(
+      () => runsOf(judge.id),
+      (r) => r[0]?.status === 'succeeded',
+    );
+    expect(runs).toMatchObject([{ status: 'succeeded', spanId: null, score: 0.3, attempts: 1, judge: { model: 'gpt-4.1-mini' } }]);
+    // Once: nothing more of the trace arrived, so no second run.
+    expect(judged()).toHaveLength(1);
+    await rpc('mutate', 'evaluator.delete', { projectId: tenant.projectId, id: judge.id });
   });
 
   it('shows failed runs, not silence, once the connection is deleted', async () => {
