@@ -23,3 +23,5 @@ export * from './secrets/secret-box';
 export * from './monitors/monitor-store';
 export * from './query-result';
 export * from './advisory-lock';
+export * from './pricing/model-definition-store';
+export * from './keyset';
