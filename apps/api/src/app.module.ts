@@ -4,7 +4,7 @@ import { Registry } from 'prom-client';
 import { DataSource } from 'typeorm';
 import { APP_CONFIG, type AppConfig } from '@app/config';
 import { SeqTokenCodec } from '@app/domain';
-import { EvaluatorStore, PasswordVerifier, PromptTemplateStore, SecretBox } from '@app/persistence';
+import { EvaluatorStore, ModelDefinitionStore, PasswordVerifier, PromptTemplateStore, SecretBox } from '@app/persistence';
 import { AuditPublisher } from './audit/audit.publisher';
 import { ApiKeyGuard } from './auth/api-key.guard';
 import { FailedAuthLimiter } from './auth/failed-auth-limiter';
@@ -33,6 +33,7 @@ import { PromptTemplatesService } from './prompts/prompt-templates.service';
 import { PromptReadsService } from './prompts/prompt-reads.service';
 import { StatsService } from './stats/stats.service';
 import { MonitorsService } from './monitors/monitors.service';
+import { ModelsService } from './models/models.service';
 import { TraceGroupReadsService } from './trace-groups/trace-group-reads.service';
 import { TraceReadsService } from './traces/trace-reads.service';
 import { QuotaService } from './quota/quota.service';
@@ -84,6 +85,8 @@ import { TraceGroupsService } from './trace-groups/trace-groups.service';
     PromptReadsService,
     StatsService,
     MonitorsService,
+    ModelsService,
+    { provide: ModelDefinitionStore, inject: [DataSource], useFactory: (ds: DataSource) => new ModelDefinitionStore(ds) },
     {
       provide: EvaluatorStore,
       inject: [DataSource, APP_CONFIG],

@@ -3,6 +3,7 @@ import 'reflect-metadata';
 import { Command } from 'commander';
 import { registerAdminCommands } from './commands/admin.command';
 import { registerAlertsCommands } from './commands/alerts.command';
+import { registerModelsCommands } from './commands/models.command';
 import { registerDlqCommands } from './commands/dlq.command';
 import { registerEvaluatorsCommands } from './commands/evaluators.command';
 import { registerEventsCommands } from './commands/events.command';
@@ -29,6 +30,7 @@ async function main(): Promise<void> {
   registerPromptsCommands(program);
   registerUsageCommands(program);
   registerAlertsCommands(program);
+  registerModelsCommands(program);
   registerTuiCommand(program);
   registerRebuildCommand(program);
   registerVerifyCommand(program);

@@ -35,6 +35,7 @@ export * from './prompts/prompt-template';
 export * from './prompts/validate-prompt-template';
 export * from './langfuse/langfuse-ingestion';
 export * from './langfuse/langfuse-prompt';
+export * from './langfuse/langfuse-models';
 export * from './stats/overview';
 export * from './monitors/monitor';
 export * from './conversation';

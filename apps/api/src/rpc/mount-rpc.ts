@@ -10,6 +10,7 @@ import { bearerToken } from '../auth/api-key.guard';
 import { toErrorResponse } from '../http/error-response';
 import { EvaluatorsService } from '../evaluators/evaluators.service';
 import { MonitorsService } from '../monitors/monitors.service';
+import { ModelsService } from '../models/models.service';
 import { PromptReadsService } from '../prompts/prompt-reads.service';
 import { AuthService } from '../sessions/auth.service';
 import { StatsService } from '../stats/stats.service';
@@ -51,6 +52,7 @@ export async function mountRpc(app: NestFastifyApplication): Promise<void> {
     prompts: app.get(PromptReadsService),
     stats: app.get(StatsService),
     monitors: app.get(MonitorsService),
+    models: app.get(ModelsService),
     limiter: new RpcCallLimiter(),
   });
   const answer = async (req: FastifyRequest, parseError: TRPCError | null) => {

@@ -1,5 +1,7 @@
 import { evaluatorRouters } from '../evaluators/evaluators.router';
 import type { EvaluatorsService } from '../evaluators/evaluators.service';
+import { modelRouters } from '../models/models.router';
+import type { ModelsService } from '../models/models.service';
 import { monitorRouters } from '../monitors/monitors.router';
 import type { MonitorsService } from '../monitors/monitors.service';
 import type { PromptReadsService } from '../prompts/prompt-reads.service';
@@ -26,6 +28,7 @@ export interface RpcServices {
   prompts: PromptReadsService;
   stats: StatsService;
   monitors: MonitorsService;
+  models: ModelsService;
   /** Counts the heavy calls of each session (RPC_LIMITS). */
   limiter: RpcCallLimiter;
 }
@@ -40,6 +43,7 @@ export function buildRouter({ limiter, ...services }: RpcServices) {
     ...traceGroupRouters(services.traceGroups, procedures),
     ...statsRouters(services.stats, procedures),
     ...monitorRouters(services.monitors, procedures),
+    ...modelRouters(services.models, procedures),
     ...promptRouters(services.prompts, procedures),
   });
 }

@@ -51,3 +51,6 @@ export class MonitorIdInput extends ProjectInput {
 export class MonitorHistoryInput extends MonitorIdInput {
   @Optional(anyText) cursor?: string;
 }
+export class ModelIdInput extends ProjectInput {
+  @Required(uuid) id: string;
+}

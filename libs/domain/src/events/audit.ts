@@ -29,6 +29,9 @@ export const AUDIT_ACTIONS = [
   'monitor.updated',
   'monitor.deleted',
   'monitor.state_changed',
+  'model.created',
+  'model.updated',
+  'model.deleted',
 ] as const;
 export type AuditAction = (typeof AUDIT_ACTIONS)[number];
 
