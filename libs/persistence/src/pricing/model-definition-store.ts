@@ -142,29 +142,31 @@ export class ModelDefinitionStore {
 
   /** Runs a change as the class comment says; a change that finds nothing to change (null, false) rolls back. */
   private change<T>(projectId: string, write: (m: EntityManager, current: ModelDefinition[]) => Promise<T>): Promise<T> {
-    return this.db.transaction(async (m) => {
-      await m.query(
-        `INSERT INTO cost_recomputations (project_id, price_version, status, started_at) VALUES ($1, 0, 'running', ${NOW_MS})
+    return this.db
+      .transaction(async (m) => {
+        await m.query(
+          `INSERT INTO cost_recomputations (project_id, price_version, status, started_at) VALUES ($1, 0, 'running', ${NOW_MS})
          ON CONFLICT (project_id) DO UPDATE SET status = 'running', after_span_id = NULL, spans_total = NULL, spans_done = 0, spans_recosted = 0,
            started_at = EXCLUDED.started_at, finished_at = NULL`,
-        [projectId],
-      );
-      await m.query(`SELECT pg_advisory_xact_lock(${PRICE_LOCK}) FROM (SELECT $1::text AS p) s`, [projectId]);
-      const result = await write(m, await new ModelDefinitionStore(m).list(projectId));
-      if (result === null || result === false) throw new NothingChanged(result);
-      await m.query(
-        `WITH v AS (
+          [projectId],
+        );
+        await m.query(`SELECT pg_advisory_xact_lock(${PRICE_LOCK}) FROM (SELECT $1::text AS p) s`, [projectId]);
+        const result = await write(m, await new ModelDefinitionStore(m).list(projectId));
+        if (result === null || result === false) throw new NothingChanged(result);
+        await m.query(
+          `WITH v AS (
            INSERT INTO model_price_versions (project_id, version) VALUES ($1, 1)
            ON CONFLICT (project_id) DO UPDATE SET version = model_price_versions.version + 1 RETURNING version
          )
          UPDATE cost_recomputations SET price_version = (SELECT version FROM v) WHERE project_id = $1`,
-        [projectId],
-      );
-      return result;
-    }).catch((err: unknown) => {
-      if (err instanceof NothingChanged) return err.result as T;
-      throw err;
-    });
+          [projectId],
+        );
+        return result;
+      })
+      .catch((err: unknown) => {
+        if (err instanceof NothingChanged) return err.result as T;
+        throw err;
+      });
   }
 
   /** The price version of each project that has one (0 for the others: only the built-ins). */
@@ -184,7 +186,9 @@ export class ModelDefinitionStore {
   async holdPriceVersions(pricedWith: ReadonlyMap<string, number>): Promise<void> {
     const projects = [...pricedWith.keys()].sort();
     if (!projects.length) return;
-    await this.db.query(`SELECT pg_advisory_xact_lock_shared(${PRICE_LOCK}) FROM (SELECT unnest($1::text[]) AS p ORDER BY 1) s`, [projects]);
+    await this.db.query(`SELECT pg_advisory_xact_lock_shared(${PRICE_LOCK}) FROM (SELECT unnest($1::text[]) AS p ORDER BY 1) s`, [
+      projects,
+    ]);
     const current = await this.priceVersions(projects);
     const stale = projects.filter((p) => current.get(p) !== pricedWith.get(p));
     if (stale.length) throw new StalePricesError(`the prices of project ${stale.join(', ')} changed since the batch was priced`);
@@ -204,7 +208,10 @@ export class ModelDefinitionStore {
   }
 
   /** Records a step's progress, in its transaction; `done` when it looked at the project's last span. */
-  async advanceRecomputation(projectId: string, step: { afterSpanId: string | null; total: number; looked: number; recosted: number; done: boolean }): Promise<void> {
+  async advanceRecomputation(
+    projectId: string,
+    step: { afterSpanId: string | null; total: number; looked: number; recosted: number; done: boolean },
+  ): Promise<void> {
     await this.db.query(
       `UPDATE cost_recomputations SET after_span_id = $2, spans_total = $3, spans_done = spans_done + $4, spans_recosted = spans_recosted + $5,
               status = CASE WHEN $6 THEN 'done' ELSE 'running' END, finished_at = CASE WHEN $6 THEN ${NOW_MS} END
@@ -229,4 +236,11 @@ class NothingChanged extends Error {
   }
 }
 
-const fieldParams = (f: ModelDefinitionFields) => [f.modelName, f.matchPattern, f.startDate, f.unit, JSON.stringify(f.prices), JSON.stringify(f.tiers)];
+const fieldParams = (f: ModelDefinitionFields) => [
+  f.modelName,
+  f.matchPattern,
+  f.startDate,
+  f.unit,
+  JSON.stringify(f.prices),
+  JSON.stringify(f.tiers),
+];
