@@ -4,7 +4,15 @@ import { Registry } from 'prom-client';
 import { DataSource } from 'typeorm';
 import { APP_CONFIG, type AppConfig } from '@app/config';
 import { SeqTokenCodec } from '@app/domain';
-import { DatasetStore, EvaluatorStore, PasswordVerifier, PromptTemplateStore, RunResultsQuery, SecretBox } from '@app/persistence';
+import {
+  DatasetStore,
+  EvaluatorStore,
+  ModelDefinitionStore,
+  PasswordVerifier,
+  PromptTemplateStore,
+  RunResultsQuery,
+  SecretBox,
+} from '@app/persistence';
 import { AuditPublisher } from './audit/audit.publisher';
 import { ApiKeyGuard } from './auth/api-key.guard';
 import { FailedAuthLimiter } from './auth/failed-auth-limiter';
@@ -39,6 +47,7 @@ import { StatsService } from './stats/stats.service';
 import { CostsController } from './costs/costs.controller';
 import { CostsService } from './costs/costs.service';
 import { MonitorsService } from './monitors/monitors.service';
+import { ModelsService } from './models/models.service';
 import { TraceGroupReadsService } from './trace-groups/trace-group-reads.service';
 import { TraceReadsService } from './traces/trace-reads.service';
 import { QuotaService } from './quota/quota.service';
@@ -94,6 +103,8 @@ import { TraceGroupsService } from './trace-groups/trace-groups.service';
     StatsService,
     CostsService,
     MonitorsService,
+    ModelsService,
+    { provide: ModelDefinitionStore, inject: [DataSource], useFactory: (ds: DataSource) => new ModelDefinitionStore(ds) },
     {
       provide: EvaluatorStore,
       inject: [DataSource, APP_CONFIG],

@@ -41,6 +41,7 @@ export * from './datasets/validate-dataset';
 export * from './datasets/run-item-message';
 export * from './datasets/run-results';
 export * from './datasets/langfuse-datasets';
+export * from './langfuse/langfuse-models';
 export * from './stats/overview';
 export * from './monitors/monitor';
 export * from './conversation';

@@ -26,3 +26,5 @@ export * from './query-result';
 export * from './advisory-lock';
 export * from './datasets/dataset-store';
 export * from './datasets/run-results-query';
+export * from './pricing/model-definition-store';
+export * from './keyset';

@@ -10,6 +10,7 @@ import { bearerToken } from '../auth/api-key.guard';
 import { toErrorResponse } from '../http/error-response';
 import { EvaluatorsService } from '../evaluators/evaluators.service';
 import { MonitorsService } from '../monitors/monitors.service';
+import { ModelsService } from '../models/models.service';
 import { PromptReadsService } from '../prompts/prompt-reads.service';
 import { DatasetReadsService } from '../datasets/dataset-reads.service';
 import { AuthService } from '../sessions/auth.service';
@@ -55,6 +56,7 @@ export async function mountRpc(app: NestFastifyApplication): Promise<void> {
     costs: app.get(CostsService),
     monitors: app.get(MonitorsService),
     datasets: app.get(DatasetReadsService),
+    models: app.get(ModelsService),
     limiter: new RpcCallLimiter(),
   });
   const answer = async (req: FastifyRequest, parseError: TRPCError | null) => {

@@ -4,6 +4,8 @@ import type { DatasetReadsService } from '../datasets/dataset-reads.service';
 import { datasetRouters } from '../datasets/datasets.router';
 import { evaluatorRouters } from '../evaluators/evaluators.router';
 import type { EvaluatorsService } from '../evaluators/evaluators.service';
+import { modelRouters } from '../models/models.router';
+import type { ModelsService } from '../models/models.service';
 import { monitorRouters } from '../monitors/monitors.router';
 import type { MonitorsService } from '../monitors/monitors.service';
 import type { PromptReadsService } from '../prompts/prompt-reads.service';
@@ -32,6 +34,7 @@ export interface RpcServices {
   costs: CostsService;
   monitors: MonitorsService;
   datasets: DatasetReadsService;
+  models: ModelsService;
   /** Counts the heavy calls of each session (RPC_LIMITS). */
   limiter: RpcCallLimiter;
 }
@@ -47,6 +50,7 @@ export function buildRouter({ limiter, ...services }: RpcServices) {
     ...statsRouters(services.stats, procedures),
     ...costRouters(services.costs, procedures),
     ...monitorRouters(services.monitors, procedures),
+    ...modelRouters(services.models, procedures),
     ...promptRouters(services.prompts, procedures),
     ...datasetRouters(services.datasets, procedures),
   });

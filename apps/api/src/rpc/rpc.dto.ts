@@ -97,3 +97,6 @@ const runNames: FieldRule = {
 export class DatasetCompareInput extends DatasetInput {
   @Required(runNames) runNames: string[];
 }
+export class ModelIdInput extends ProjectInput {
+  @Required(uuid) id: string;
+}

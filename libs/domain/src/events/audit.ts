@@ -31,6 +31,9 @@ export const AUDIT_ACTIONS = [
   'monitor.state_changed',
   'dataset.saved',
   'dataset.items_pushed',
+  'model.created',
+  'model.updated',
+  'model.deleted',
 ] as const;
 export type AuditAction = (typeof AUDIT_ACTIONS)[number];
 
