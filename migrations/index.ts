@@ -31,6 +31,7 @@ import { SpanStatsOperation1766800000000 } from './1766800000000-SpanStatsOperat
 import { MonitorOperationFilter1766800000001 } from './1766800000001-MonitorOperationFilter';
 import { SpanUsageDetails1766950000000 } from './1766950000000-SpanUsageDetails';
 import { SpanCostSource1766960000000 } from './1766960000000-SpanCostSource';
+import { HandScores1767050000000 } from './1767050000000-HandScores';
 
 /** Every migration in order; the data source takes classes, so tests and builds share one list. */
 export const MIGRATIONS = [
@@ -67,4 +68,5 @@ export const MIGRATIONS = [
   MonitorOperationFilter1766800000001,
   SpanUsageDetails1766950000000,
   SpanCostSource1766960000000,
+  HandScores1767050000000,
 ];

@@ -4,7 +4,7 @@ import { Registry } from 'prom-client';
 import { DataSource } from 'typeorm';
 import { APP_CONFIG, type AppConfig } from '@app/config';
 import { SeqTokenCodec } from '@app/domain';
-import { EvaluatorStore, PasswordVerifier, PromptTemplateStore, SecretBox } from '@app/persistence';
+import { EvaluatorStore, PasswordVerifier, PromptTemplateStore, ScoreConfigStore, SecretBox } from '@app/persistence';
 import { AuditPublisher } from './audit/audit.publisher';
 import { ApiKeyGuard } from './auth/api-key.guard';
 import { FailedAuthLimiter } from './auth/failed-auth-limiter';
@@ -24,6 +24,7 @@ import { IngestService } from './ingestion/ingest.service';
 import { LangfuseController } from './langfuse/langfuse.controller';
 import { LangfusePromptsService } from './langfuse/langfuse-prompts.service';
 import { LangfuseIngestionService } from './langfuse/langfuse-ingestion.service';
+import { LangfuseScoreConfigsService } from './langfuse/langfuse-score-configs.service';
 import { OtelIngestController } from './ingestion/otel-ingest.controller';
 import { ScoresIngestController } from './ingestion/scores-ingest.controller';
 import { RouteModelController } from './routing/route-model.controller';
@@ -33,6 +34,8 @@ import { PromptTemplatesService } from './prompts/prompt-templates.service';
 import { PromptReadsService } from './prompts/prompt-reads.service';
 import { StatsService } from './stats/stats.service';
 import { MonitorsService } from './monitors/monitors.service';
+import { HandScoresService } from './scores/hand-scores.service';
+import { ScoreConfigsService } from './scores/score-configs.service';
 import { TraceGroupReadsService } from './trace-groups/trace-group-reads.service';
 import { TraceReadsService } from './traces/trace-reads.service';
 import { QuotaService } from './quota/quota.service';
@@ -84,6 +87,8 @@ import { TraceGroupsService } from './trace-groups/trace-groups.service';
     PromptReadsService,
     StatsService,
     MonitorsService,
+    ScoreConfigsService,
+    HandScoresService,
     {
       provide: EvaluatorStore,
       inject: [DataSource, APP_CONFIG],
@@ -91,9 +96,11 @@ import { TraceGroupsService } from './trace-groups/trace-groups.service';
     },
     PromptTemplatesService,
     { provide: PromptTemplateStore, inject: [DataSource], useFactory: (ds: DataSource) => new PromptTemplateStore(ds) },
+    { provide: ScoreConfigStore, inject: [DataSource], useFactory: (ds: DataSource) => new ScoreConfigStore(ds) },
     IngestService,
     LangfuseIngestionService,
     LangfusePromptsService,
+    LangfuseScoreConfigsService,
     QuotaService,
     TracesService,
     TraceGroupsService,

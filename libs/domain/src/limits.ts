@@ -313,3 +313,16 @@ export const PROMPT_TEMPLATE_LIMITS = {
    */
   pushAttempts: 100,
 } as const;
+
+/** Score configs (issue 30); a score's name is at most 1,000 characters, so a config's name is too. */
+export const SCORE_CONFIG_LIMITS = {
+  nameLength: 1_000,
+  descriptionLength: 2_000,
+  categories: 100,
+  categoryLabelLength: 256,
+  /** Langfuse's `GET /api/public/score-configs` page. */
+  page: { min: 1, max: 100, default: 50 },
+} as const;
+
+/** Scores given by hand (issue 30). */
+export const HAND_SCORE_LIMITS = { commentLength: 10_000 } as const;

@@ -18,6 +18,7 @@ export * from './projection-checkpoints';
 export * from './evaluations/eval-jobs';
 export * from './evaluators/evaluator-store';
 export * from './prompts/prompt-template-store';
+export * from './scores/score-config-store';
 export * from './evaluators/evaluator-secrets';
 export * from './secrets/secret-box';
 export * from './monitors/monitor-store';

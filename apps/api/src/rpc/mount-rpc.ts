@@ -9,6 +9,8 @@ import { RpcCallLimiter } from '../rate-limit/rpc-call-limiter';
 import { bearerToken } from '../auth/api-key.guard';
 import { toErrorResponse } from '../http/error-response';
 import { EvaluatorsService } from '../evaluators/evaluators.service';
+import { HandScoresService } from '../scores/hand-scores.service';
+import { ScoreConfigsService } from '../scores/score-configs.service';
 import { MonitorsService } from '../monitors/monitors.service';
 import { PromptReadsService } from '../prompts/prompt-reads.service';
 import { AuthService } from '../sessions/auth.service';
@@ -51,6 +53,8 @@ export async function mountRpc(app: NestFastifyApplication): Promise<void> {
     prompts: app.get(PromptReadsService),
     stats: app.get(StatsService),
     monitors: app.get(MonitorsService),
+    scoreConfigs: app.get(ScoreConfigsService),
+    handScores: app.get(HandScoresService),
     limiter: new RpcCallLimiter(),
   });
   const answer = async (req: FastifyRequest, parseError: TRPCError | null) => {

@@ -29,6 +29,13 @@ export const AUDIT_ACTIONS = [
   'monitor.updated',
   'monitor.deleted',
   'monitor.state_changed',
+  'score_config.created',
+  'score_config.updated',
+  'score_config.archived',
+  'score_config.restored',
+  'score.created',
+  'score.updated',
+  'score.deleted',
 ] as const;
 export type AuditAction = (typeof AUDIT_ACTIONS)[number];
 

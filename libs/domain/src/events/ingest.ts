@@ -13,6 +13,8 @@ export const INGEST_SCHEMAS = {
   scores: 'ingest.scores/v1',
   /** OTLP/JSON ExportLogsServiceRequest cut down to the records that attach GenAI content to a span, or one chunk of it. */
   otlpLogs: 'ingest.otel-logs/v1',
+  /** A score given by hand in the dashboard, or its removal (`HandScoreMessage`). */
+  handScore: 'ingest.hand-score/v1',
 } as const;
 
 export type IngestSchema = (typeof INGEST_SCHEMAS)[keyof typeof INGEST_SCHEMAS];

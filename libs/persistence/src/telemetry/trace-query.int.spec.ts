@@ -39,6 +39,7 @@ describe(TraceQueries.name, () => {
         spans: spans.map((s) => span(traceId, s)),
         scores: [],
         deletions: [],
+        scoreDeletions: [],
       }),
     );
 

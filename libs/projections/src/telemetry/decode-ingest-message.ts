@@ -8,7 +8,9 @@ import {
   deletionFacts,
   emptyFacts,
   envelopeFromHeaders,
+  handScoreFacts,
   nativeEventsToFacts,
+  parseHandScoreMessage,
   parseJsonSafely,
   parseTraceDeletionBatch,
   priceSpan,
@@ -77,6 +79,8 @@ function factsOf(envelope: IngestEnvelope, body: unknown, target: { projectId: s
         return otlpLogsToFacts(body as Parameters<typeof otlpLogsToFacts>[0], target);
       case INGEST_SCHEMAS.scores:
         return scoreRequestToFacts(validateScoreRequest(body), target);
+      case INGEST_SCHEMAS.handScore:
+        return handScoreFacts(parseHandScoreMessage(body), target);
       case INGEST_SCHEMAS.deleted:
         return { ...emptyFacts(), deletions: deletionFacts(parseTraceDeletionBatch(body), target) };
       default: {
