@@ -5,6 +5,7 @@ import {
   DomainError,
   INGEST_SCHEMAS,
   type IngestSchema,
+  type NativeBatchValidation,
   type NativeEventError,
   PAYLOAD_LIMITS,
   type HandScoreMessage,
@@ -70,10 +71,7 @@ export class IngestService {
   ): Promise<IngestResult<{ accepted: number; errors: NativeEventError[] }>> {
     assertBodyWithin(raw, PAYLOAD_LIMITS.traces);
     await this.quota.assertCanIngestTraces(principal);
-    const validation = validateNativeBatch(body);
-    const misfits = await this.scoreEventMisfits(principal.projectId, validation.events);
-    const events = misfits.size ? validation.events.filter((e) => !misfits.has(e.index)) : validation.events;
-    const errors = misfits.size ? [...validation.errors, ...misfits.values()].sort((a, b) => a.index - b.index) : validation.errors;
+    const { events, errors, misfits } = await this.checkNativeBatch(principal.projectId, body);
     if (events.length === 0 && errors.length > 0) {
       throw validationError(`no event in the batch is valid; first problem: ${errors[0].message}`);
     }
@@ -200,7 +198,21 @@ export class IngestService {
     return { stream: 'ingest', seq };
   }
 
-  /** The batch's score events that do not fit the config of their name (issue 30), refused as any invalid event is. */
+  /**
+   * A native batch's events as validated (`validateNativeBatch`), less its score events that do
+   * not fit the config of their name (issue 30), which are refused as any invalid event is.
+   */
+  async checkNativeBatch(projectId: string, body: unknown): Promise<NativeBatchValidation & { misfits: Map<number, NativeEventError> }> {
+    const validation = validateNativeBatch(body);
+    const misfits = await this.scoreEventMisfits(projectId, validation.events);
+    if (!misfits.size) return { ...validation, misfits };
+    return {
+      events: validation.events.filter((e) => !misfits.has(e.index)),
+      errors: [...validation.errors, ...misfits.values()].sort((a, b) => a.index - b.index),
+      misfits,
+    };
+  }
+
   private async scoreEventMisfits(projectId: string, events: ValidNativeEvent[]): Promise<Map<number, NativeEventError>> {
     const scores = events.flatMap((e) => (e.type === 'score-create' ? [e] : []));
     const misfits = new Map<number, NativeEventError>();
