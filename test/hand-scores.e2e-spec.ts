@@ -307,6 +307,21 @@ describe('score configs and hand scores', () => {
       /not found/,
     );
 
+    // A hand score counts where every score does: the overview's score table, once its buckets are recounted (the removed one gone).
+    const annotations = await eventually(
+      async () =>
+        data(
+          await query(stack, tokens.member, 'stats.overview', {
+            projectId: tenant.projectId,
+            from: new Date(Date.now() - 3_600_000).toISOString(),
+            to: new Date(Date.now() + 60_000).toISOString(),
+          }),
+        ).scores.filter((s: any) => s.source === 'ANNOTATION'),
+      (scores: any[]) => scores.length === 1,
+      30_000,
+    );
+    expect(annotations).toEqual([expect.objectContaining({ name: 'tone', source: 'ANNOTATION', count: 1 })]);
+
     const audited = await eventually(
       async () =>
         data(await query(stack, tokens.owner, 'auditLog.list', { orgId: tenant.orgId })).data.filter((e: any) =>

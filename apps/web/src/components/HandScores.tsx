@@ -131,7 +131,7 @@ function HandScoreForm({
         </p>
       )}
       <button type="submit" disabled={saving || (!editing && !config)}>
-        {editing ? 'Save score' : 'Save score'}
+        Save score
       </button>
       <button type="button" onClick={onDone}>
         Cancel
@@ -164,7 +164,18 @@ export function ScoreControl({
 }
 
 /** Scores with their source and author; a hand score its viewer may change has Edit and Delete. */
-export function ScoreTable({ projectId, scores, caption }: { projectId: string; scores: Score[]; caption: string }) {
+export function ScoreTable({
+  projectId,
+  scores,
+  caption,
+  compact = false,
+}: {
+  projectId: string;
+  scores: Score[];
+  caption: string;
+  /** In the span's panel: no time column, so the table fits beside the tree. */
+  compact?: boolean;
+}) {
   const mayChange = useMayChange();
   const { remove } = useHandScoreActions(projectId);
   const [editing, setEditing] = useState<Score | null>(null);
@@ -180,7 +191,7 @@ export function ScoreTable({ projectId, scores, caption }: { projectId: string; 
             <th scope="col">Source</th>
             <th scope="col">Author</th>
             <th scope="col">Comment</th>
-            <th scope="col">Time</th>
+            {!compact && <th scope="col">Time</th>}
             <th scope="col">
               <span className="visually-hidden">Actions</span>
             </th>
@@ -194,10 +205,10 @@ export function ScoreTable({ projectId, scores, caption }: { projectId: string; 
               <td>{s.source}</td>
               <td>{s.author?.email ?? ''}</td>
               <td>{s.comment ?? ''}</td>
-              <td>{formatTime(s.timestamp)}</td>
-              <td className="actions">
+              {!compact && <td>{formatTime(s.timestamp)}</td>}
+              <td>
                 {mayChange(s) && (
-                  <>
+                  <div className="actions">
                     <button type="button" onClick={() => setEditing(s)}>
                       Edit <span className="visually-hidden">score {s.name}</span>
                     </button>
@@ -207,7 +218,7 @@ export function ScoreTable({ projectId, scores, caption }: { projectId: string; 
                       question={`Delete the score "${s.name}"?`}
                       onConfirm={() => remove.mutate(s.id)}
                     />
-                  </>
+                  </div>
                 )}
               </td>
             </tr>

@@ -82,7 +82,7 @@ function SpanDetails({ projectId, span, scores }: { projectId: string; span: Spa
       <h3>Metadata</h3>
       <JsonView value={span.metadata && Object.keys(span.metadata).length ? span.metadata : null} label="Metadata" />
       <h3>Scores on this span</h3>
-      <ScoreTable projectId={projectId} scores={scores} caption="Span scores" />
+      <ScoreTable projectId={projectId} scores={scores} caption="Span scores" compact />
       <ScoreControl projectId={projectId} traceId={span.traceId} spanId={span.id} label={`the span ${span.name ?? span.id}`} />
     </section>
   );
