@@ -34,6 +34,7 @@ import { SpanCostSource1766960000000 } from './1766960000000-SpanCostSource';
 import { ModelDefinitions1767010000000 } from './1767010000000-ModelDefinitions';
 import { UnpricedUsage1767020000000 } from './1767020000000-UnpricedUsage';
 import { TraceEvaluations1767040000000 } from './1767040000000-TraceEvaluations';
+import { HandScores1767050000000 } from './1767050000000-HandScores';
 import { Datasets1767060000000 } from './1767060000000-Datasets';
 
 /** Every migration in order; the data source takes classes, so tests and builds share one list. */
@@ -74,5 +75,6 @@ export const MIGRATIONS = [
   ModelDefinitions1767010000000,
   UnpricedUsage1767020000000,
   TraceEvaluations1767040000000,
+  HandScores1767050000000,
   Datasets1767060000000,
 ];

@@ -11,6 +11,7 @@ import {
   PasswordVerifier,
   PromptTemplateStore,
   RunResultsQuery,
+  ScoreConfigStore,
   SecretBox,
 } from '@app/persistence';
 import { AuditPublisher } from './audit/audit.publisher';
@@ -36,6 +37,7 @@ import { DatasetsService } from './datasets/datasets.service';
 import { DatasetReadsService } from './datasets/dataset-reads.service';
 import { LangfusePromptsService } from './langfuse/langfuse-prompts.service';
 import { LangfuseIngestionService } from './langfuse/langfuse-ingestion.service';
+import { LangfuseScoreConfigsService } from './langfuse/langfuse-score-configs.service';
 import { OtelIngestController } from './ingestion/otel-ingest.controller';
 import { ScoresIngestController } from './ingestion/scores-ingest.controller';
 import { RouteModelController } from './routing/route-model.controller';
@@ -48,6 +50,8 @@ import { CostsController } from './costs/costs.controller';
 import { CostsService } from './costs/costs.service';
 import { MonitorsService } from './monitors/monitors.service';
 import { ModelsService } from './models/models.service';
+import { HandScoresService } from './scores/hand-scores.service';
+import { ScoreConfigsService } from './scores/score-configs.service';
 import { TraceGroupReadsService } from './trace-groups/trace-group-reads.service';
 import { TraceReadsService } from './traces/trace-reads.service';
 import { QuotaService } from './quota/quota.service';
@@ -105,6 +109,8 @@ import { TraceGroupsService } from './trace-groups/trace-groups.service';
     MonitorsService,
     ModelsService,
     { provide: ModelDefinitionStore, inject: [DataSource], useFactory: (ds: DataSource) => new ModelDefinitionStore(ds) },
+    ScoreConfigsService,
+    HandScoresService,
     {
       provide: EvaluatorStore,
       inject: [DataSource, APP_CONFIG],
@@ -112,6 +118,7 @@ import { TraceGroupsService } from './trace-groups/trace-groups.service';
     },
     PromptTemplatesService,
     { provide: PromptTemplateStore, inject: [DataSource], useFactory: (ds: DataSource) => new PromptTemplateStore(ds) },
+    { provide: ScoreConfigStore, inject: [DataSource], useFactory: (ds: DataSource) => new ScoreConfigStore(ds) },
     IngestService,
     DatasetsService,
     DatasetReadsService,
@@ -119,6 +126,7 @@ import { TraceGroupsService } from './trace-groups/trace-groups.service';
     { provide: RunResultsQuery, inject: [DataSource], useFactory: (ds: DataSource) => new RunResultsQuery(ds) },
     LangfuseIngestionService,
     LangfusePromptsService,
+    LangfuseScoreConfigsService,
     QuotaService,
     TracesService,
     TraceGroupsService,

@@ -19,6 +19,7 @@ export * from './evaluations/eval-jobs';
 export * from './evaluations/trace-evaluations';
 export * from './evaluators/evaluator-store';
 export * from './prompts/prompt-template-store';
+export * from './scores/score-config-store';
 export * from './evaluators/evaluator-secrets';
 export * from './secrets/secret-box';
 export * from './monitors/monitor-store';

@@ -11,12 +11,14 @@ import { ApiKeyRoute } from '../rate-limit/rate-limit.module';
 import { IngestService } from '../ingestion/ingest.service';
 import { LangfuseIngestionService } from './langfuse-ingestion.service';
 import { LangfusePromptsService } from './langfuse-prompts.service';
+import { LangfuseScoreConfigsService } from './langfuse-score-configs.service';
 
 /**
  * Langfuse's SDKs, unchanged, given Spanlog's address as their `baseUrl` and a Spanlog API
  * key as their secret key (Basic auth, `ApiKeyGuard`): their OTLP export is our OTLP
- * endpoint, their batch ingestion our native batch answered Langfuse's way, and their prompt
- * fetch our prompt templates, their models API the project's price definitions.
+ * endpoint, their batch ingestion our native batch answered Langfuse's way, their prompt
+ * fetch our prompt templates, their models API the project's price definitions, and their
+ * score configs ours.
  */
 @Controller('api/public')
 @ApiKeyRoute()
@@ -26,6 +28,7 @@ export class LangfuseController {
     private readonly ingestion: LangfuseIngestionService,
     private readonly prompts: LangfusePromptsService,
     private readonly models: ModelsService,
+    private readonly scoreConfigs: LangfuseScoreConfigsService,
   ) {}
 
   @Get('models')
@@ -49,6 +52,23 @@ export class LangfuseController {
   @HttpCode(200)
   deleteModel(@Principal() principal: ApiKeyPrincipal, @Param('id') id: string) {
     return this.models.langfuseDelete(principal, id);
+  }
+
+  @Get('score-configs')
+  listScoreConfigs(@Principal() principal: ApiKeyPrincipal, @Query() query: Record<string, unknown>) {
+    return this.scoreConfigs.page(principal, query);
+  }
+
+  @Post('score-configs')
+  @HttpCode(200)
+  createScoreConfig(@Principal() principal: ApiKeyPrincipal, @Req() req: FastifyRequest) {
+    return this.scoreConfigs.create(principal, req.ip, req.body);
+  }
+
+  @Get('score-configs/:id')
+  async getScoreConfig(@Principal() principal: ApiKeyPrincipal, @Param('id') id: string, @Res() reply: FastifyReply) {
+    const answer = await this.scoreConfigs.get(principal, id);
+    return 'found' in answer ? reply.send(answer.found) : reply.code(404).send(answer.missing);
   }
 
   @Post('otel/v1/traces')

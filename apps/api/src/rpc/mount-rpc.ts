@@ -9,6 +9,8 @@ import { RpcCallLimiter } from '../rate-limit/rpc-call-limiter';
 import { bearerToken } from '../auth/api-key.guard';
 import { toErrorResponse } from '../http/error-response';
 import { EvaluatorsService } from '../evaluators/evaluators.service';
+import { HandScoresService } from '../scores/hand-scores.service';
+import { ScoreConfigsService } from '../scores/score-configs.service';
 import { MonitorsService } from '../monitors/monitors.service';
 import { ModelsService } from '../models/models.service';
 import { PromptReadsService } from '../prompts/prompt-reads.service';
@@ -57,6 +59,8 @@ export async function mountRpc(app: NestFastifyApplication): Promise<void> {
     monitors: app.get(MonitorsService),
     datasets: app.get(DatasetReadsService),
     models: app.get(ModelsService),
+    scoreConfigs: app.get(ScoreConfigsService),
+    handScores: app.get(HandScoresService),
     limiter: new RpcCallLimiter(),
   });
   const answer = async (req: FastifyRequest, parseError: TRPCError | null) => {

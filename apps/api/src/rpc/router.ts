@@ -11,6 +11,9 @@ import type { MonitorsService } from '../monitors/monitors.service';
 import type { PromptReadsService } from '../prompts/prompt-reads.service';
 import { promptRouters } from '../prompts/prompts.router';
 import type { RpcCallLimiter } from '../rate-limit/rpc-call-limiter';
+import type { HandScoresService } from '../scores/hand-scores.service';
+import type { ScoreConfigsService } from '../scores/score-configs.service';
+import { scoreRouters } from '../scores/scores.router';
 import { statsRouters } from '../stats/stats.router';
 import type { StatsService } from '../stats/stats.service';
 import { tenancyRouters } from '../tenancy/tenancy.router';
@@ -35,6 +38,8 @@ export interface RpcServices {
   monitors: MonitorsService;
   datasets: DatasetReadsService;
   models: ModelsService;
+  scoreConfigs: ScoreConfigsService;
+  handScores: HandScoresService;
   /** Counts the heavy calls of each session (RPC_LIMITS). */
   limiter: RpcCallLimiter;
 }
@@ -53,6 +58,7 @@ export function buildRouter({ limiter, ...services }: RpcServices) {
     ...modelRouters(services.models, procedures),
     ...promptRouters(services.prompts, procedures),
     ...datasetRouters(services.datasets, procedures),
+    ...scoreRouters(services.scoreConfigs, services.handScores, procedures),
   });
 }
 

@@ -10,12 +10,13 @@ import {
   evaluationOf,
   evaluationRequestBody,
   evaluationScoreId,
+  evaluatorScoreRefusal,
   parseEvalJobMessage,
   targetIds,
 } from '@app/domain';
 import { CONSUMERS, ChunkPublisher, type JobConsumer, NatsResources, appendEvaluationScore, jobConsumer, jsonMessage } from '@app/eventlog';
 import { evaluatorCalls } from '@app/metrics';
-import { type EvaluatorSecrets, EvaluatorStore, SecretBoxError, isReachable } from '@app/persistence';
+import { type EvaluatorSecrets, EvaluatorStore, ScoreConfigStore, SecretBoxError, isReachable } from '@app/persistence';
 import { type EvaluationToRun, claimEvalJob, finishEvalJob } from './eval-job-claim';
 import { UrlShares } from './url-shares';
 import { WebhookCaller } from './webhook-caller';
@@ -44,6 +45,7 @@ export class EvaluationWorker implements OnApplicationBootstrap, BeforeApplicati
   private readonly publisher: ChunkPublisher;
   private readonly shares = new UrlShares(EVALUATOR_LIMITS.jobsHeldPerUrl);
   private readonly store = pLimit(STORE_CONCURRENCY);
+  private readonly scoreConfigs: ScoreConfigStore;
 
   constructor(
     private readonly ds: DataSource,
@@ -57,6 +59,7 @@ export class EvaluationWorker implements OnApplicationBootstrap, BeforeApplicati
       allowPrivateNetworks: config.evaluatorAllowPrivateNetworks,
     });
     this.publisher = new ChunkPublisher(nats.js, nats.layout.blobBucket, nats.maxMessageBytes);
+    this.scoreConfigs = new ScoreConfigStore(ds);
   }
 
   async onApplicationBootstrap(): Promise<void> {
@@ -120,21 +123,31 @@ export class EvaluationWorker implements OnApplicationBootstrap, BeforeApplicati
             { target: run.evaluator, secrets, messageId: run.jobId, body: evaluationRequestBody(run.target, run.evaluator) },
             signal,
           );
-    await appendEvaluationScore(
-      this.nats,
-      this.publisher,
-      {
-        jobId: run.jobId,
-        scoreId: evaluationScoreId(run.jobId, run.evaluator.id, run.target),
-        orgId: run.orgId,
-        projectId: run.projectId,
-        evaluatorName: run.evaluator.name,
-        ...targetIds(run.target),
-      },
-      result,
-      new Date().toISOString(),
-    );
-    await this.store(() => finishEvalJob(this.ds, run, result));
+    // A score its config (issue 30) refuses is not written; the job records why.
+    const configs = await this.store(() => this.scoreConfigs.inForce(run.projectId, [run.evaluator.name]));
+    const refused = evaluatorScoreRefusal(run.evaluator.name, result, configs);
+    if (refused) {
+      this.logger.warn(
+        { jobId: run.jobId, evaluatorId: run.evaluator.id, reason: refused.reason },
+        'evaluation score refused by its score config',
+      );
+    } else {
+      await appendEvaluationScore(
+        this.nats,
+        this.publisher,
+        {
+          jobId: run.jobId,
+          scoreId: evaluationScoreId(run.jobId, run.evaluator.id, run.target),
+          orgId: run.orgId,
+          projectId: run.projectId,
+          evaluatorName: run.evaluator.name,
+          ...targetIds(run.target),
+        },
+        result,
+        new Date().toISOString(),
+      );
+    }
+    await this.store(() => finishEvalJob(this.ds, run, refused ?? result));
     evaluatorCalls.inc({ outcome: verdict });
     this.logger.debug(
       { jobId: run.jobId, evaluatorId: run.evaluator.id, score: result.score, pass: result.pass, attempts },

@@ -6,6 +6,7 @@ import { AuditLog } from '../settings/AuditLog';
 import { Evaluators } from '../settings/Evaluators';
 import { Members } from '../settings/Members';
 import { Models } from '../settings/Models';
+import { ScoreConfigs } from '../settings/ScoreConfigs';
 import { Usage } from '../settings/Usage';
 
 const TABS = [
@@ -13,6 +14,7 @@ const TABS = [
   { id: 'members', label: 'Members' },
   { id: 'evaluators', label: 'Evaluators' },
   { id: 'models', label: 'Models' },
+  { id: 'scores', label: 'Scores' },
   { id: 'usage', label: 'Usage' },
   { id: 'audit', label: 'Audit log' },
 ] as const;
@@ -31,6 +33,8 @@ export function SettingsPage() {
         return <Evaluators projectId={projectId} org={org} />;
       case 'models':
         return <Models projectId={projectId} org={org} />;
+      case 'scores':
+        return <ScoreConfigs projectId={projectId} org={org} />;
       case 'members':
         return org ? <Members org={org} /> : null;
       case 'usage':

@@ -34,6 +34,13 @@ export const AUDIT_ACTIONS = [
   'model.created',
   'model.updated',
   'model.deleted',
+  'score_config.created',
+  'score_config.updated',
+  'score_config.archived',
+  'score_config.restored',
+  'score.created',
+  'score.updated',
+  'score.deleted',
 ] as const;
 export type AuditAction = (typeof AUDIT_ACTIONS)[number];
 

@@ -6,7 +6,9 @@ import {
   deletionFacts,
   emptyFacts,
   envelopeFromHeaders,
+  handScoreFacts,
   nativeEventsToFacts,
+  parseHandScoreMessage,
   parseJsonSafely,
   parseRunItemsMessage,
   parseTraceDeletionBatch,
@@ -70,6 +72,8 @@ function factsOf(envelope: IngestEnvelope, body: unknown, target: { projectId: s
         return scoreRequestToFacts(validateScoreRequest(body), target);
       case INGEST_SCHEMAS.runItems:
         return runItemsToFacts(parseRunItemsMessage(body), target);
+      case INGEST_SCHEMAS.handScore:
+        return handScoreFacts(parseHandScoreMessage(body), target);
       case INGEST_SCHEMAS.deleted:
         return { ...emptyFacts(), deletions: deletionFacts(parseTraceDeletionBatch(body), target) };
       default: {

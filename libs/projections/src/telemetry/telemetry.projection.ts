@@ -175,5 +175,9 @@ export async function applyTelemetryBatch(
 export const modelStatsKeysOf = (facts: TelemetryFacts): ModelStatsKeys => ({
   spans: facts.spans.map((s) => ({ projectId: s.projectId, id: s.id })),
   traces: facts.traces.map((t) => ({ projectId: t.projectId, id: t.id, named: t.values.name !== undefined })),
-  scores: facts.scores.map((c) => ({ projectId: c.projectId, id: c.id, traceId: c.values.traceId, spanId: c.values.spanId })),
+  scores: [
+    ...facts.scores.map((c) => ({ projectId: c.projectId, id: c.id, traceId: c.values.traceId, spanId: c.values.spanId })),
+    // A removed score leaves its buckets: marked before the write, while its row still says which.
+    ...facts.scoreDeletions.map((d) => ({ projectId: d.projectId, id: d.id, traceId: d.traceId, spanId: d.spanId })),
+  ],
 });
