@@ -13,6 +13,7 @@ import { otlpPayload } from './payloads';
 import { checkRows, rowFailure } from './rows';
 import { type ProjectionFigures, appendExports, measureProjection, projectionTargetOn } from './stages/projection';
 import { type RebuildFigures, measureRebuild } from './stages/rebuild';
+import { measureRecompute } from './stages/recompute';
 import { measureStatements } from './stages/statements';
 
 /**
@@ -23,7 +24,9 @@ import { measureStatements } from './stages/statements';
  * - `rebuild`: `--spans` spans (a million by default) appended to INGEST, then
  *   `spanlog rebuild telemetry` over them with the processor stopped;
  * - `statements`: each step of the live apply timed on its own, `--batches` batches
- *   (default 15) of 64 exports, and a model-stats recount after each.
+ *   (default 15) of 64 exports, and a model-stats recount after each;
+ * - `recompute`: as `rebuild`, then a project price definition for the payload's model and
+ *   the cost recomputation it starts, run to the end with the processor stopped.
  *
  * Same stack, database and stream isolation as the full bench; results in
  * `bench/results/<stage>-latest.json`.
@@ -63,8 +66,10 @@ async function main(): Promise<void> {
     },
   });
   const stage = positionals[0];
-  if (stage !== 'projection' && stage !== 'rebuild' && stage !== 'statements') {
-    throw new Error('usage: npm run bench:stage -- projection|rebuild|statements [--repeat N] [--spans N] [--batches N] [--cpu-prof DIR]');
+  if (stage !== 'projection' && stage !== 'rebuild' && stage !== 'statements' && stage !== 'recompute') {
+    throw new Error(
+      'usage: npm run bench:stage -- projection|rebuild|statements|recompute [--repeat N] [--spans N] [--batches N] [--cpu-prof DIR]',
+    );
   }
   const adminDbUrl = process.env.SPANLOG_TEST_ADMIN_DB_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
   const natsUrl = process.env.NATS_URL ?? 'nats://127.0.0.1:4222';
@@ -143,6 +148,16 @@ async function main(): Promise<void> {
       say(
         `${int(rebuild.spans)} spans, ${int(rebuild.messages)} messages in ${rebuild.seconds.toFixed(1)} s: ${int(rebuild.spansPerS)} spans/s, ${int(rebuild.messages / rebuild.seconds)} messages/s; ${int(rows.visible)} of ${int(rows.expected)} spans readable, each once`,
       );
+      if (stage === 'recompute') {
+        // The rows the rebuild wrote, priced by the built-in table, re-costed by a project definition.
+        say('a project definition for gpt-4o-mini, its recomputation run to the end');
+        const recompute = await measureRecompute(stack.env.DATABASE_URL as string, tenant.projectId);
+        say(
+          `${int(recompute.spans)} spans looked at, ${int(recompute.recosted)} re-costed in ${recompute.seconds.toFixed(1)} s: ${int(recompute.spansPerS)} spans/s`,
+        );
+        process.stdout.write(`${await writeResults('recompute', { ...conditions(), recompute })}\n`);
+        return;
+      }
       const file = await writeResults('rebuild', {
         ...conditions(),
         rebuild: { ...rebuild, messagesPerS: rebuild.messages / rebuild.seconds },

@@ -366,12 +366,15 @@ describe('LLM judge evaluators', () => {
     for (const e of [flaky, garbled, sampledOut]) await rpc('mutate', 'evaluator.delete', { projectId: tenant.projectId, id: e.id });
   });
 
-  it("judges a trace once after its quiet window, with the trace's input and output, and logs the run", async () => {
+  it("judges a trace once after its quiet window, with the trace's input and output, and logs the run; a score its config refuses is not written", async () => {
     const quietSeconds = 5;
     const judge = await createJudge('trace faithfulness', judgeOf('trace-judge'), { target: 'trace', quietSeconds });
+    // A span judge of the agent span whose score its config (issue 30) refuses: no score, a failed run saying why.
+    data(await rpc('mutate', 'scoreConfig.create', { projectId: tenant.projectId, name: 'capped', dataType: 'NUMERIC', maxValue: 0.5 }));
+    const capped = await createJudge('capped', judgeOf('gpt-4.1-mini'), { filter: { spanTypes: ['AGENT'] } });
     const traceId = `judge-trace-${randomUUID()}`;
     const start = new Date().toISOString();
-    // An agent span only: the span judges above (LLM spans) take nothing of this trace.
+    // An agent span only: the LLM span judges above take nothing of this trace.
     await ingest(stack, tenant.apiKey, NATIVE_TRACES, {
       batch: [
         {
@@ -390,7 +393,7 @@ describe('LLM judge evaluators', () => {
           id: `${traceId}-root`,
           type: 'span-create',
           timestamp: start,
-          body: { id: `${traceId}-root`, traceId, name: 'agent', type: 'AGENT', startTime: start, endTime: start },
+          body: { id: `${traceId}-root`, traceId, name: 'agent', type: 'AGENT', startTime: start, endTime: start, output: 'Sure.' },
         },
       ],
     });
@@ -428,7 +431,14 @@ describe('LLM judge evaluators', () => {
     expect(runs).toMatchObject([{ status: 'succeeded', spanId: null, score: 0.3, attempts: 1, judge: { model: 'gpt-4.1-mini' } }]);
     // Once: nothing more of the trace arrived, so no second run.
     expect(judged()).toHaveLength(1);
-    await rpc('mutate', 'evaluator.delete', { projectId: tenant.projectId, id: judge.id });
+    const [refused] = await eventually(
+      () => runsOf(capped.id),
+      (r) => r[0]?.status === 'failed',
+    );
+    expect(refused).toMatchObject({ reason: 'score refused by its config', score: null, attempts: 1 });
+    expect(refused.error).toMatch(/^score not written, its config refuses it: value: must be at most 0\.5/);
+    expect((await spanScores(traceId)).map((s) => s.name)).toEqual(['trace faithfulness']);
+    for (const e of [judge, capped]) await rpc('mutate', 'evaluator.delete', { projectId: tenant.projectId, id: e.id });
   });
 
   it('shows failed runs, not silence, once the connection is deleted', async () => {

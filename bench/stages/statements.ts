@@ -1,6 +1,6 @@
 import { foldFacts } from '@app/domain';
 import { otlpToFacts } from '@app/otlp';
-import { ProjectionCheckpoints, createDataSource } from '@app/persistence';
+import { ModelDefinitionStore, ProjectionCheckpoints, createDataSource } from '@app/persistence';
 import {
   lockTelemetryTables,
   markModelStatsDirty,
@@ -57,7 +57,7 @@ export async function measureStatements(
       const keys = { ...modelStatsKeysOf(facts), spans: [] };
       const seqs = messages.map(() => ++seq);
       spans += facts.spans.length;
-      const batch = { telemetry: prepared, orgOf: new Map([[projectId, tenant.orgId]]), seqs };
+      const batch = { telemetry: prepared, orgOf: new Map([[projectId, tenant.orgId]]), seqs, pricedWith: new Map([[projectId, 0]]) };
       let steps = 0;
       const step = async <T>(name: string, run: () => Promise<T>): Promise<T> => {
         const started = performance.now();
@@ -68,6 +68,7 @@ export async function measureStatements(
       const started = performance.now();
       await ds.transaction(async (m) => {
         await step('lock tables', () => lockTelemetryTables(m));
+        await step('price versions (shared lock)', () => new ModelDefinitionStore(m).holdPriceVersions(batch.pricedWith));
         await step('model-stats mark before', () => markModelStatsDirty(m, keys));
         const written = await step('upserts (tombstones, traces, spans marking their buckets, scores)', () =>
           writePreparedTelemetry(m, prepared, { markSpanStats: true }),

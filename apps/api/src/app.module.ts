@@ -8,9 +8,11 @@ import {
   DatasetStore,
   EvaluatorStore,
   LlmConnectionStore,
+  ModelDefinitionStore,
   PasswordVerifier,
   PromptTemplateStore,
   RunResultsQuery,
+  ScoreConfigStore,
   SecretBox,
 } from '@app/persistence';
 import { AuditPublisher } from './audit/audit.publisher';
@@ -38,6 +40,7 @@ import { DatasetsService } from './datasets/datasets.service';
 import { DatasetReadsService } from './datasets/dataset-reads.service';
 import { LangfusePromptsService } from './langfuse/langfuse-prompts.service';
 import { LangfuseIngestionService } from './langfuse/langfuse-ingestion.service';
+import { LangfuseScoreConfigsService } from './langfuse/langfuse-score-configs.service';
 import { OtelIngestController } from './ingestion/otel-ingest.controller';
 import { ScoresIngestController } from './ingestion/scores-ingest.controller';
 import { RouteModelController } from './routing/route-model.controller';
@@ -49,6 +52,9 @@ import { StatsService } from './stats/stats.service';
 import { CostsController } from './costs/costs.controller';
 import { CostsService } from './costs/costs.service';
 import { MonitorsService } from './monitors/monitors.service';
+import { ModelsService } from './models/models.service';
+import { HandScoresService } from './scores/hand-scores.service';
+import { ScoreConfigsService } from './scores/score-configs.service';
 import { TraceGroupReadsService } from './trace-groups/trace-group-reads.service';
 import { TraceReadsService } from './traces/trace-reads.service';
 import { QuotaService } from './quota/quota.service';
@@ -106,6 +112,10 @@ import { TraceGroupsService } from './trace-groups/trace-groups.service';
     StatsService,
     CostsService,
     MonitorsService,
+    ModelsService,
+    { provide: ModelDefinitionStore, inject: [DataSource], useFactory: (ds: DataSource) => new ModelDefinitionStore(ds) },
+    ScoreConfigsService,
+    HandScoresService,
     {
       provide: EvaluatorStore,
       inject: [DataSource, APP_CONFIG],
@@ -118,6 +128,7 @@ import { TraceGroupsService } from './trace-groups/trace-groups.service';
     },
     PromptTemplatesService,
     { provide: PromptTemplateStore, inject: [DataSource], useFactory: (ds: DataSource) => new PromptTemplateStore(ds) },
+    { provide: ScoreConfigStore, inject: [DataSource], useFactory: (ds: DataSource) => new ScoreConfigStore(ds) },
     IngestService,
     DatasetsService,
     DatasetReadsService,
@@ -125,6 +136,7 @@ import { TraceGroupsService } from './trace-groups/trace-groups.service';
     { provide: RunResultsQuery, inject: [DataSource], useFactory: (ds: DataSource) => new RunResultsQuery(ds) },
     LangfuseIngestionService,
     LangfusePromptsService,
+    LangfuseScoreConfigsService,
     QuotaService,
     TracesService,
     TraceGroupsService,

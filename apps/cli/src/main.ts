@@ -5,6 +5,7 @@ import { registerAdminCommands } from './commands/admin.command';
 import { registerAlertsCommands } from './commands/alerts.command';
 import { registerCostsCommands } from './commands/costs.command';
 import { registerDatasetsCommands } from './commands/datasets.command';
+import { registerModelsCommands } from './commands/models.command';
 import { registerDlqCommands } from './commands/dlq.command';
 import { registerEvaluatorsCommands } from './commands/evaluators.command';
 import { registerEventsCommands } from './commands/events.command';
@@ -33,6 +34,7 @@ async function main(): Promise<void> {
   registerUsageCommands(program);
   registerCostsCommands(program);
   registerAlertsCommands(program);
+  registerModelsCommands(program);
   registerTuiCommand(program);
   registerRebuildCommand(program);
   registerVerifyCommand(program);

@@ -10,6 +10,7 @@ import { MetricsServer } from './metrics/metrics-server';
 import { MonitorEvaluator } from './monitors/monitor.evaluator';
 import { processorMetricsRegistry } from './metrics/processor-metrics';
 import { ModelStatsRefresher } from './projections/model-stats/model-stats.refresher';
+import { CostRecomputer } from './projections/telemetry/cost-recomputer';
 import { PlainProjections } from './projections/plain-projections';
 import { ProjectionUpgrader } from './projections/projection-upgrader';
 import { TelemetryProjection } from './projections/telemetry/telemetry.projection';
@@ -30,6 +31,7 @@ import { RetentionScheduler } from './retention/retention.scheduler';
     RetentionScheduler,
     VerifyScheduler,
     ModelStatsRefresher,
+    CostRecomputer,
     ProjectionUpgrader,
     MonitorEvaluator,
     { provide: Registry, inject: [DataSource, NatsResources, MonitorStore], useFactory: processorMetricsRegistry },

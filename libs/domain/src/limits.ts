@@ -350,3 +350,15 @@ export const DATASET_LIMITS = {
   /** Items of one page of a run's results (`GET …/runs/{runName}`). */
   runItemsPage: { min: 1, max: 1_000, default: 1_000 },
 } as const;
+/** Score configs (issue 30); a score's name is at most 1,000 characters, so a config's name is too. */
+export const SCORE_CONFIG_LIMITS = {
+  nameLength: 1_000,
+  descriptionLength: 2_000,
+  categories: 100,
+  categoryLabelLength: 256,
+  /** Langfuse's `GET /api/public/score-configs` page. */
+  page: { min: 1, max: 100, default: 50 },
+} as const;
+
+/** Scores given by hand (issue 30). */
+export const HAND_SCORE_LIMITS = { commentLength: 10_000 } as const;

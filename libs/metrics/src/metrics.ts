@@ -84,6 +84,14 @@ export const projectionAppliedEvents = new Counter({
   registers: [],
 });
 
+/** Spans a cost recomputation looked at (after a project's price definition changed), and those whose cost it changed. */
+export const costRecomputeSpans = new Counter({
+  name: 'spanlog_cost_recompute_spans_total',
+  help: 'Spans with usage a cost recomputation looked at after a price definition changed, by outcome (recosted, unchanged)',
+  labelNames: ['outcome'] as const,
+  registers: [],
+});
+
 export const projectionRecountedBuckets = new Counter({
   name: 'spanlog_projection_recounted_buckets_total',
   help: 'Marked buckets a projection derived from rows recounted, by projection (model-stats: hourly and 5-minute buckets)',

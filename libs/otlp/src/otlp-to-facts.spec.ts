@@ -457,7 +457,7 @@ describe(otlpToFacts.name, () => {
       expect(spans.map((s) => s.otelSpanId)).toEqual(['0000000000000001', '0000000000000002', '0000000000000003']);
       expect(traces.map((t) => t.otelTraceId)).toEqual([TRACE_HEX, other, TRACE_HEX]);
       expect(scores).toEqual([]);
-      expect(foldFacts([{ spans, traces, scores, runItems: [], deletions: [] }]).traces).toHaveLength(2);
+      expect(foldFacts([{ spans, traces, scores, runItems: [], deletions: [], scoreDeletions: [] }]).traces).toHaveLength(2);
     });
 
     it.each<[string, unknown]>([
@@ -465,7 +465,14 @@ describe(otlpToFacts.name, () => {
       ['no resourceSpans array', { resourceSpans: 'x' }],
       ['snake_case keys', { resource_spans: [{ scope_spans: [{ spans: [span()] }] }] }],
     ])('%s yields no facts', (_, body) => {
-      expect(otlpToFacts(body as never, ENVELOPE)).toEqual({ traces: [], spans: [], scores: [], runItems: [], deletions: [] });
+      expect(otlpToFacts(body as never, ENVELOPE)).toEqual({
+        traces: [],
+        spans: [],
+        scores: [],
+        runItems: [],
+        deletions: [],
+        scoreDeletions: [],
+      });
     });
 
     it('skips a span with an invalid id rather than throwing (validation is upstream)', () => {

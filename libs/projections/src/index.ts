@@ -6,6 +6,8 @@ export * from './usage/usage.projection';
 export * from './model-stats/model-stats.projection';
 export * from './telemetry/decode-ingest-message';
 export * from './telemetry/telemetry.projection';
+export * from './telemetry/project-prices';
+export * from './telemetry/recompute-costs';
 export * from './telemetry/tables/columns';
 export * from './telemetry/tables/telemetry-writer';
 export * from './telemetry/tables/stored-versions';

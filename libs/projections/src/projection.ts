@@ -2,6 +2,7 @@ import type { JsMsg } from 'nats';
 import type { DataSource, EntityManager } from 'typeorm';
 import { type ChunkReader, PermanentMessageError, type StreamKey } from '@app/eventlog';
 import type { RecountPace } from './stats/stats-buckets';
+import type { PriceTables } from './telemetry/project-prices';
 
 /** A stored message as a projection decodes it: a live delivery, a replayed one or a dead letter. */
 export type StoredMessage = Pick<JsMsg, 'seq' | 'headers' | 'data'>;
@@ -9,6 +10,11 @@ export type StoredMessage = Pick<JsMsg, 'seq' | 'headers' | 'data'>;
 /** What decoding may need besides the message: large requests are stored in the object store. */
 export interface DecodeContext {
   chunks: ChunkReader;
+}
+
+/** What preparing a batch may need: the projects' prices, read per batch so that a change reaches the next one. */
+export interface PrepareContext {
+  prices: PriceTables;
 }
 
 /** A projection's name and version (`telemetry@2`), as `projection_versions` and `projection_checkpoints` record them. */
@@ -35,7 +41,7 @@ export interface StreamProjection<Event, Batch = Event[], Applied = void> extend
   /** From a stored message to the event it states; `PermanentMessageError` when it can never be applied. */
   decode(msg: StoredMessage, context: DecodeContext): Promise<Event>;
   /** Folds and serializes decoded events, off the store's critical path (the live runner does it while the previous batch commits). */
-  prepare(events: Event[]): Promise<Batch>;
+  prepare(events: Event[], context: PrepareContext): Promise<Batch>;
   /**
    * Writes the batch's rows in the caller's transaction. Idempotent and order-insensitive, so a
    * redelivery, a retry, a replay or a rebuild writes the same rows; no side effect beyond them.

@@ -8,7 +8,7 @@ export interface Actor {
   ip: string | null;
 }
 
-const forbidden = (message: string) => new DomainError('FORBIDDEN', message);
+export const forbidden = (message: string) => new DomainError('FORBIDDEN', message);
 
 /**
  * The one check of a user's membership and role, of an organization or of a project's
@@ -32,11 +32,15 @@ export class AccessService {
    * probed for, nor their organization learnt.
    */
   async requireProjectRole(actor: Actor, projectId: string, allowed?: readonly MemberRole[]): Promise<string> {
+    return (await this.projectMembership(actor, projectId, allowed)).orgId;
+  }
+
+  /** As requireProjectRole, with the actor's role, for a rule that depends on it beyond a list (the author of a hand score). */
+  async projectMembership(actor: Actor, projectId: string, allowed?: readonly MemberRole[]): Promise<{ orgId: string; role: MemberRole }> {
     const project = await this.repo.project(projectId);
     const role = project && (await this.repo.roleIn(project.orgId, actor.userId));
     if (!project || !role) throw forbidden(`project ${projectId} is not in an organization you belong to`);
-    permitted(role, allowed);
-    return project.orgId;
+    return { orgId: project.orgId, role: permitted(role, allowed) };
   }
 }
 

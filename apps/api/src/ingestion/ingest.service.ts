@@ -5,10 +5,16 @@ import {
   DomainError,
   INGEST_SCHEMAS,
   type IngestSchema,
+  type NativeBatchValidation,
   type NativeEventError,
   PAYLOAD_LIMITS,
   type RunItemsMessageData,
+  type HandScoreMessage,
+  type SeqToken,
   SeqTokenCodec,
+  type ValidNativeEvent,
+  assertScoresFitConfigs,
+  scoreConfigProblem,
   scoreIdOf,
   validateNativeBatch,
   validateScoreRequest,
@@ -33,7 +39,7 @@ import {
   validateOtlpRequest,
 } from '@app/otlp';
 import { acceptedEvents, acceptedSpans } from '@app/metrics';
-import type { ApiKeyPrincipal } from '@app/persistence';
+import { type ApiKeyPrincipal, ScoreConfigStore } from '@app/persistence';
 import { assertBodyWithin } from '../http/body-limit';
 import { QuotaService } from '../quota/quota.service';
 
@@ -54,6 +60,7 @@ export class IngestService {
     private readonly publisher: ChunkPublisher,
     private readonly quota: QuotaService,
     private readonly tokens: SeqTokenCodec,
+    private readonly scoreConfigs: ScoreConfigStore,
     @Inject(LOGGER) private readonly logger: Logger,
   ) {}
 
@@ -65,13 +72,16 @@ export class IngestService {
   ): Promise<IngestResult<{ accepted: number; errors: NativeEventError[] }>> {
     assertBodyWithin(raw, PAYLOAD_LIMITS.traces);
     await this.quota.assertCanIngestTraces(principal);
-    const { events, errors } = validateNativeBatch(body);
+    const { events, errors, misfits } = await this.checkNativeBatch(principal.projectId, body);
     if (events.length === 0 && errors.length > 0) {
       throw validationError(`no event in the batch is valid; first problem: ${errors[0].message}`);
     }
     if (events.length === 0) return { body: { accepted: 0, errors }, seqToken: this.tokens.encode({ stream: 'ingest', seq: 0 }) };
-    const batch = (body as { batch: unknown[] }).batch;
-    const chunks = chunkNativeBatch(raw ?? Buffer.from(JSON.stringify(body)), batch, this.nats.maxMessageBytes);
+    // A score its config refuses is taken out of what is stored: the processor's validation, which knows no configs, would accept it.
+    const sent = (body as { batch: unknown[] }).batch;
+    const batch = misfits.size ? sent.filter((_, i) => !misfits.has(i)) : sent;
+    const bytes = misfits.size ? Buffer.from(JSON.stringify({ ...(body as object), batch })) : (raw ?? Buffer.from(JSON.stringify(body)));
+    const chunks = chunkNativeBatch(bytes, batch, this.nats.maxMessageBytes);
     const seq = await this.append(principal, requestId, INGEST_SCHEMAS.nativeBatch, 'batch', chunks);
     acceptedEvents.inc({ kind: 'batch' }, events.length);
     acceptedSpans.inc({ kind: 'batch' }, events.filter((e) => writesSpan(e.type)).length);
@@ -153,6 +163,15 @@ export class IngestService {
   ): Promise<IngestResult<{ accepted: number; ids: string[] }>> {
     assertBodyWithin(raw, PAYLOAD_LIMITS.scores);
     const scores = validateScoreRequest(body);
+    const single = !Object.hasOwn(body as object, 'scores');
+    const configs = await this.scoreConfigs.inForce(
+      principal.projectId,
+      scores.map((s) => s.name),
+    );
+    assertScoresFitConfigs(
+      scores.map((score, i) => ({ score, path: single ? '' : `scores[${i}]` })),
+      configs,
+    );
     const ids = scores.map((s) => scoreIdOf(s).id);
     if (!scores.length) return { body: { accepted: 0, ids }, seqToken: this.tokens.encode({ stream: 'ingest', seq: 0 }) };
     const list = (body as { scores?: unknown[] }).scores;
@@ -175,8 +194,54 @@ export class IngestService {
     return this.tokens.encode({ stream: 'ingest', seq });
   }
 
+  /**
+   * A score given by hand, or its removal (issue 30), appended to INGEST like every score so
+   * rebuilds, replays, exports, retention and verify cover it. The envelope's key field names
+   * the user: no API key was used. Returns the read-your-writes token.
+   */
+  async ingestHandScore(
+    by: { orgId: string; projectId: string; userId: string },
+    requestId: string,
+    message: HandScoreMessage,
+  ): Promise<SeqToken> {
+    const principal = { orgId: by.orgId, projectId: by.projectId, apiKeyId: `user:${by.userId}` };
+    const seq = await this.append(principal, requestId, INGEST_SCHEMAS.handScore, 'scores', [Buffer.from(JSON.stringify(message))]);
+    acceptedEvents.inc({ kind: 'scores' }, 1);
+    return { stream: 'ingest', seq };
+  }
+
+  /**
+   * A native batch's events as validated (`validateNativeBatch`), less its score events that do
+   * not fit the config of their name (issue 30), which are refused as any invalid event is.
+   */
+  async checkNativeBatch(projectId: string, body: unknown): Promise<NativeBatchValidation & { misfits: Map<number, NativeEventError> }> {
+    const validation = validateNativeBatch(body);
+    const misfits = await this.scoreEventMisfits(projectId, validation.events);
+    if (!misfits.size) return { ...validation, misfits };
+    return {
+      events: validation.events.filter((e) => !misfits.has(e.index)),
+      errors: [...validation.errors, ...misfits.values()].sort((a, b) => a.index - b.index),
+      misfits,
+    };
+  }
+
+  private async scoreEventMisfits(projectId: string, events: ValidNativeEvent[]): Promise<Map<number, NativeEventError>> {
+    const scores = events.flatMap((e) => (e.type === 'score-create' ? [e] : []));
+    const misfits = new Map<number, NativeEventError>();
+    if (!scores.length) return misfits;
+    const configs = await this.scoreConfigs.inForce(
+      projectId,
+      scores.map((e) => e.body.name),
+    );
+    for (const e of scores) {
+      const message = scoreConfigProblem(e.body, configs, `batch[${e.index}].body`);
+      if (message) misfits.set(e.index, { index: e.index, id: e.id, code: 'VALIDATION_ERROR', message });
+    }
+    return misfits;
+  }
+
   private async append(
-    principal: ApiKeyPrincipal,
+    principal: Pick<ApiKeyPrincipal, 'orgId' | 'projectId' | 'apiKeyId'>,
     requestId: string,
     schema: IngestSchema,
     kind: IngestSubjectKind,

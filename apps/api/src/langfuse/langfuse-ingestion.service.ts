@@ -1,12 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import {
-  DomainError,
-  type LangfuseIngestionAnswer,
-  type NativeEventError,
-  PAYLOAD_LIMITS,
-  langfuseIngestionToNative,
-  validateNativeBatch,
-} from '@app/domain';
+import { DomainError, type LangfuseIngestionAnswer, type NativeEventError, PAYLOAD_LIMITS, langfuseIngestionToNative } from '@app/domain';
 import type { ApiKeyPrincipal } from '@app/persistence';
 import { assertBodyWithin } from '../http/body-limit';
 import { IngestService } from '../ingestion/ingest.service';
@@ -50,7 +43,10 @@ export class LangfuseIngestionService {
     } catch (err) {
       // Only a batch with no valid event lands here with events to name: the native answer is a 400, Langfuse's a 207 of errors.
       if (!(err instanceof DomainError) || err.code !== 'VALIDATION_ERROR' || ids.length === 0) throw err;
-      return { seqToken: null, body: { successes: [], errors: refusedOf(validateNativeBatch(native).errors) } };
+      return {
+        seqToken: null,
+        body: { successes: [], errors: refusedOf((await this.service.checkNativeBatch(principal.projectId, native)).errors) },
+      };
     }
   }
 }

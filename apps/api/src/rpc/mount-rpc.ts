@@ -11,7 +11,10 @@ import { toErrorResponse } from '../http/error-response';
 import { EvaluatorTestService } from '../evaluators/evaluator-test.service';
 import { EvaluatorsService } from '../evaluators/evaluators.service';
 import { LlmConnectionsService } from '../llm-connections/llm-connections.service';
+import { HandScoresService } from '../scores/hand-scores.service';
+import { ScoreConfigsService } from '../scores/score-configs.service';
 import { MonitorsService } from '../monitors/monitors.service';
+import { ModelsService } from '../models/models.service';
 import { PromptReadsService } from '../prompts/prompt-reads.service';
 import { DatasetReadsService } from '../datasets/dataset-reads.service';
 import { AuthService } from '../sessions/auth.service';
@@ -59,6 +62,9 @@ export async function mountRpc(app: NestFastifyApplication): Promise<void> {
     costs: app.get(CostsService),
     monitors: app.get(MonitorsService),
     datasets: app.get(DatasetReadsService),
+    models: app.get(ModelsService),
+    scoreConfigs: app.get(ScoreConfigsService),
+    handScores: app.get(HandScoresService),
     limiter: new RpcCallLimiter(),
   });
   const answer = async (req: FastifyRequest, parseError: TRPCError | null) => {

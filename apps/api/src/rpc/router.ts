@@ -7,11 +7,16 @@ import { evaluatorRouters } from '../evaluators/evaluators.router';
 import type { EvaluatorsService } from '../evaluators/evaluators.service';
 import { llmConnectionRouters } from '../llm-connections/llm-connections.router';
 import type { LlmConnectionsService } from '../llm-connections/llm-connections.service';
+import { modelRouters } from '../models/models.router';
+import type { ModelsService } from '../models/models.service';
 import { monitorRouters } from '../monitors/monitors.router';
 import type { MonitorsService } from '../monitors/monitors.service';
 import type { PromptReadsService } from '../prompts/prompt-reads.service';
 import { promptRouters } from '../prompts/prompts.router';
 import type { RpcCallLimiter } from '../rate-limit/rpc-call-limiter';
+import type { HandScoresService } from '../scores/hand-scores.service';
+import type { ScoreConfigsService } from '../scores/score-configs.service';
+import { scoreRouters } from '../scores/scores.router';
 import { statsRouters } from '../stats/stats.router';
 import type { StatsService } from '../stats/stats.service';
 import { tenancyRouters } from '../tenancy/tenancy.router';
@@ -37,6 +42,9 @@ export interface RpcServices {
   costs: CostsService;
   monitors: MonitorsService;
   datasets: DatasetReadsService;
+  models: ModelsService;
+  scoreConfigs: ScoreConfigsService;
+  handScores: HandScoresService;
   /** Counts the heavy calls of each session (RPC_LIMITS). */
   limiter: RpcCallLimiter;
 }
@@ -53,8 +61,10 @@ export function buildRouter({ limiter, ...services }: RpcServices) {
     ...statsRouters(services.stats, procedures),
     ...costRouters(services.costs, procedures),
     ...monitorRouters(services.monitors, procedures),
+    ...modelRouters(services.models, procedures),
     ...promptRouters(services.prompts, procedures),
     ...datasetRouters(services.datasets, procedures),
+    ...scoreRouters(services.scoreConfigs, services.handScores, procedures),
   });
 }
 

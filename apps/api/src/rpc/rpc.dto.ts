@@ -2,6 +2,7 @@ import {
   EVAL_RUN_STATUSES,
   type EvalRunStatus,
   DATASET_LIMITS,
+  HAND_SCORE_LIMITS,
   MEMBER_ROLES,
   type MemberRole,
   Optional,
@@ -14,6 +15,7 @@ import {
   jsonObject,
   oneOf,
   requiredText,
+  text,
   timestamp,
   uuid,
 } from '@app/domain';
@@ -112,4 +114,36 @@ const runNames: FieldRule = {
 };
 export class DatasetCompareInput extends DatasetInput {
   @Required(runNames) runNames: string[];
+}
+export class ModelIdInput extends ProjectInput {
+  @Required(uuid) id: string;
+}
+/** The config's own fields are not declared here: validateScoreConfigInput checks them. */
+export class ScoreConfigIdInput extends ProjectInput {
+  @Required(uuid) id: string;
+}
+export class ScoreConfigArchiveInput extends ScoreConfigIdInput {
+  /** false restores an archived config. */
+  @Optional(bool) archived?: boolean;
+}
+const handScoreValue = {
+  test: (v: unknown) => typeof v === 'string' || typeof v === 'boolean' || (typeof v === 'number' && Number.isFinite(v)),
+  message: 'must be a number, a category label or true/false, as the score config says',
+};
+const handScoreComment = text(0, HAND_SCORE_LIMITS.commentLength);
+/** A score given by hand on a trace, or on one of its spans (issue 30). */
+export class HandScoreCreateInput extends ProjectInput {
+  @Required(uuid) traceId: string;
+  @Optional(uuid) spanId?: string;
+  @Required(uuid) configId: string;
+  @Required(handScoreValue) value: number | string | boolean;
+  @Optional(handScoreComment) comment?: string;
+}
+export class HandScoreUpdateInput extends ProjectInput {
+  @Required(uuid) id: string;
+  @Optional(handScoreValue) value?: number | string | boolean;
+  @Optional(handScoreComment) comment?: string;
+}
+export class HandScoreIdInput extends ProjectInput {
+  @Required(uuid) id: string;
 }

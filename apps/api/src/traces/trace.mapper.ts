@@ -102,6 +102,8 @@ export function toScoreResponse(row: ScoreRow) {
     source: row.source,
     timestamp: iso(row.timestamp),
     createdAt: iso(row.created_at),
+    // Scores given by hand (issue 30) name who gave them; API and evaluator scores have none.
+    author: row.author_user_id === null ? null : { userId: row.author_user_id, email: row.author_email },
   };
 }
 

@@ -4,12 +4,14 @@ import type { Logger } from 'pino';
 import { DataSource } from 'typeorm';
 import { APP_CONFIG, type AppConfig, LOGGER } from '@app/config';
 import {
+  EVAL_RUN_REASONS,
   EVALUATOR_LIMITS,
   type EvalJobMessage,
   type Evaluation,
   evaluationOf,
   evaluationRequestBody,
   evaluationScoreId,
+  evaluatorScoreRefusal,
   parseEvalJobMessage,
   targetIds,
 } from '@app/domain';
@@ -20,6 +22,7 @@ import {
   EvaluatorStore,
   LlmConnectionStore,
   PromptTemplateStore,
+  ScoreConfigStore,
   SecretBox,
   SecretBoxError,
   isReachable,
@@ -55,6 +58,7 @@ export class EvaluationWorker implements OnApplicationBootstrap, BeforeApplicati
   private readonly publisher: ChunkPublisher;
   private readonly shares = new UrlShares(EVALUATOR_LIMITS.jobsHeldPerUrl);
   private readonly store = pLimit(STORE_CONCURRENCY);
+  private readonly scoreConfigs: ScoreConfigStore;
 
   constructor(
     private readonly ds: DataSource,
@@ -71,6 +75,7 @@ export class EvaluationWorker implements OnApplicationBootstrap, BeforeApplicati
     this.connections = new LlmConnectionStore(ds, new SecretBox(config.secretKey));
     this.prompts = new PromptTemplateStore(ds);
     this.publisher = new ChunkPublisher(nats.js, nats.layout.blobBucket, nats.maxMessageBytes);
+    this.scoreConfigs = new ScoreConfigStore(ds);
   }
 
   async onApplicationBootstrap(): Promise<void> {
@@ -147,7 +152,8 @@ export class EvaluationWorker implements OnApplicationBootstrap, BeforeApplicati
           )
         : await this.callWebhook(run, signal);
     if (!settled) return;
-    if (settled.score) {
+    const { score, record } = await this.checkedAgainstConfig(run, settled);
+    if (score) {
       await appendEvaluationScore(
         this.nats,
         this.publisher,
@@ -160,24 +166,49 @@ export class EvaluationWorker implements OnApplicationBootstrap, BeforeApplicati
           evaluatorName: evaluator.name,
           ...targetIds(run.target),
         },
-        settled.score,
+        score,
         new Date().toISOString(),
       );
     }
-    await this.store(() => finishEvalJob(this.ds, run, settled.record));
-    evaluatorRuns.inc({ kind: evaluator.kind, outcome: settled.record.status === 'done' ? 'succeeded' : 'failed' });
+    await this.store(() => finishEvalJob(this.ds, run, record));
+    evaluatorRuns.inc({ kind: evaluator.kind, outcome: record.status === 'done' ? 'succeeded' : 'failed' });
     // Never the connection's key nor the evaluator's headers: the run's own figures only.
     this.logger.debug(
       {
         jobId: run.jobId,
         evaluatorId: evaluator.id,
         kind: evaluator.kind,
-        status: settled.record.status,
-        reason: settled.record.reason,
-        attempts: settled.record.attempts,
+        status: record.status,
+        reason: record.reason,
+        attempts: record.attempts,
       },
       'evaluation done',
     );
+  }
+
+  /**
+   * A score its config (issue 30) refuses is not written, whichever kind gave it: the run is
+   * failed, and its error says why.
+   */
+  private async checkedAgainstConfig(run: EvaluationToRun, settled: SettledRun): Promise<SettledRun> {
+    if (!settled.score) return settled;
+    const { score } = settled;
+    const configs = await this.store(() => this.scoreConfigs.inForce(run.projectId, [run.evaluator.name]));
+    const refusal = evaluatorScoreRefusal(run.evaluator.name, score, configs);
+    if (!refusal) return settled;
+    this.logger.warn({ jobId: run.jobId, evaluatorId: run.evaluator.id, reason: refusal }, 'evaluation score refused by its score config');
+    return {
+      score: null,
+      record: {
+        ...settled.record,
+        status: 'failed',
+        score: null,
+        category: null,
+        pass: null,
+        reason: EVAL_RUN_REASONS.scoreRefused,
+        error: refusal,
+      },
+    };
   }
 
   /** A webhook's run (SPEC 6.1): an error result still writes its score 0 and fail (rule 2), marked as an error, on a failed run. */

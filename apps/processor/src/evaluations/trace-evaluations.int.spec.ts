@@ -4,7 +4,7 @@ import { INGEST_SCHEMAS, envelopeToHeaders } from '@app/domain';
 import { ChunkReader, toNatsHeaders } from '@app/eventlog';
 import { EvalJobs, TraceEvaluations } from '@app/persistence';
 import { seedProject, useTestDatabase } from '@app/persistence/testing/test-database';
-import { deleteTraces, telemetryLiveHooks, telemetryProjection } from '@app/projections';
+import { ProjectPriceTables, deleteTraces, telemetryLiveHooks, telemetryProjection } from '@app/projections';
 import { claimEvalJob } from './eval-job-claim';
 import { pollTraceEvaluations } from './trace-evaluation.poller';
 
@@ -114,7 +114,7 @@ describe('trace evaluations', () => {
         { seq, headers: toNatsHeaders(headers), data: new TextEncoder().encode(JSON.stringify(body)) },
         context,
       );
-      const batch = await telemetryProjection.prepare([decoded]);
+      const batch = await telemetryProjection.prepare([decoded], { prices: new ProjectPriceTables(db.ds) });
       await db.ds.transaction(async (tx) => {
         await telemetryProjection.apply(tx, batch);
         await telemetryLiveHooks.scheduleEvaluations(tx, batch);

@@ -1,9 +1,10 @@
 import type { Registry } from 'prom-client';
 import type { DataSource } from 'typeorm';
 import type { NatsResources } from '@app/eventlog';
-import type { MonitorStore } from '@app/persistence';
+import { type MonitorStore, ModelDefinitionStore } from '@app/persistence';
 import {
   consumerAppliedMessages,
+  costRecomputeSpans,
   deadLetters,
   evaluatorCalls,
   evaluatorRuns,
@@ -18,6 +19,7 @@ import {
   verifyRounds,
 } from '@app/metrics';
 import { lagGauges } from './lag-gauges';
+import { costRecomputeRemainingGauge } from './cost-recompute-gauge';
 import { monitorEvaluationAgeGauge, monitorStateGauge } from './monitor-gauge';
 
 /** What the processor's `/metrics` shows besides the process metrics: a metric the processor moves is one more entry. */
@@ -28,6 +30,7 @@ export const processorMetricsRegistry = (ds: DataSource, nats: NatsResources, mo
     projectionAppliedEvents,
     projectionAppliedSpans,
     projectionRecountedBuckets,
+    costRecomputeSpans,
     // The evaluation worker appends its results to INGEST.
     publishDuration,
     evaluatorCalls,
@@ -39,4 +42,5 @@ export const processorMetricsRegistry = (ds: DataSource, nats: NatsResources, mo
     ...lagGauges(ds, nats),
     monitorStateGauge(monitors),
     monitorEvaluationAgeGauge(monitors),
+    costRecomputeRemainingGauge(new ModelDefinitionStore(ds)),
   ]);

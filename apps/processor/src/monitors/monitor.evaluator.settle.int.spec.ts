@@ -52,7 +52,7 @@ describe('monitor evaluation by settled event time', () => {
         versionOf(iso(startMs), randomUUID()),
       ),
     }));
-    const facts: TelemetryFacts = { traces: [], spans, scores: [], runItems: [], deletions: [] };
+    const facts: TelemetryFacts = { traces: [], spans, scores: [], runItems: [], deletions: [], scoreDeletions: [] };
     await db.ds.transaction(async (m) => {
       await writeTelemetry(m, facts);
       await markModelStatsDirty(m, modelStatsKeysOf(facts));

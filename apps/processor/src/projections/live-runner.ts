@@ -10,6 +10,7 @@ import {
 import { projectionAppliedEvents } from '@app/metrics';
 import { isReachable } from '@app/persistence';
 import type { StreamProjection } from '@app/projections';
+import { ProjectPriceTables } from '@app/projections';
 
 export interface LiveRunnerDeps {
   ds: DataSource;
@@ -41,12 +42,13 @@ export function liveRunner<Event, Batch, Applied>(
   const apply = live.apply ?? (async (batch: Batch) => void (await deps.ds.transaction((tx) => projection.apply(tx, batch))));
   const applied = projectionAppliedEvents.labels({ projection: projection.name });
   applied.inc(0);
+  const prices = new ProjectPriceTables(deps.ds);
   return projectionRunner<Event, CountedBatch<Batch>>(deps.nats, {
     stream: projection.source.stream,
     consumer: projection.source.consumer,
     logger: deps.logger,
     decode: (msg) => projection.decode(msg, { chunks: deps.chunks }),
-    prepare: async (events) => ({ batch: await projection.prepare(events), events: events.length }),
+    prepare: async (events) => ({ batch: await projection.prepare(events, { prices }), events: events.length }),
     apply: async ({ batch, events }) => {
       await apply(batch);
       applied.inc(events);

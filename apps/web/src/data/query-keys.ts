@@ -38,6 +38,8 @@ export const keys = {
   },
   apiKeys: (projectId: string) => ['api-keys', projectId] as const,
   evaluators: (projectId: string) => ['evaluators', projectId] as const,
+  models: (projectId: string) => ['models', projectId] as const,
+  scoreConfigs: (projectId: string) => ['score-configs', projectId] as const,
   members: (orgId: string) => ['members', orgId] as const,
   usage: {
     month: (orgId: string) => ['usage', orgId, 'month'] as const,

@@ -5,12 +5,16 @@ import { ApiKeys } from '../settings/ApiKeys';
 import { AuditLog } from '../settings/AuditLog';
 import { Evaluators } from '../settings/Evaluators';
 import { Members } from '../settings/Members';
+import { Models } from '../settings/Models';
+import { ScoreConfigs } from '../settings/ScoreConfigs';
 import { Usage } from '../settings/Usage';
 
 const TABS = [
   { id: 'keys', label: 'API keys' },
   { id: 'members', label: 'Members' },
   { id: 'evaluators', label: 'Evaluators' },
+  { id: 'models', label: 'Models' },
+  { id: 'scores', label: 'Scores' },
   { id: 'usage', label: 'Usage' },
   { id: 'audit', label: 'Audit log' },
 ] as const;
@@ -27,6 +31,10 @@ export function SettingsPage() {
         return <ApiKeys projectId={projectId} org={org} />;
       case 'evaluators':
         return <Evaluators projectId={projectId} org={org} />;
+      case 'models':
+        return <Models projectId={projectId} org={org} />;
+      case 'scores':
+        return <ScoreConfigs projectId={projectId} org={org} />;
       case 'members':
         return org ? <Members org={org} /> : null;
       case 'usage':

@@ -3,9 +3,10 @@ import { type KeyboardEvent, useEffect, useMemo, useRef, useState } from 'react'
 import { Link, useParams } from 'react-router';
 import { SessionLink, UserLink } from '../lib/group-links';
 import { CopyableId } from '../components/CopyButton';
+import { ScoreControl, ScoreTable } from '../components/HandScores';
 import { JsonView } from '../components/JsonView';
 import { InputOutput } from '../components/conversation/InputOutput';
-import { formatCompactCount, formatCost, formatCount, formatMs, formatScore, formatTime } from '../lib/format';
+import { formatCompactCount, formatCost, formatCount, formatMs, formatTime } from '../lib/format';
 import { type SubtreeTotals, subtreeTotals } from '../lib/subtree-totals';
 import { costSourceText, usageCostRows } from '../lib/usage-costs';
 import { type WaterfallRow, buildWaterfall } from '../lib/waterfall';
@@ -23,35 +24,6 @@ const isError = (span: Span) => span.level === 'ERROR';
 /** One colour class per span type; types we do not know share one. */
 const KNOWN_TYPES = new Set(['LLM', 'TOOL', 'RETRIEVER', 'CHAIN', 'AGENT', 'EMBEDDING', 'EVENT', 'SPAN']);
 const typeClass = (type: string | null) => `type-${type && KNOWN_TYPES.has(type) ? type.toLowerCase() : 'other'}`;
-
-function ScoreTable({ scores, caption }: { scores: Score[]; caption: string }) {
-  if (!scores.length) return <p className="muted">No {caption.toLowerCase()}.</p>;
-  return (
-    <table className="plain">
-      <caption>{caption}</caption>
-      <thead>
-        <tr>
-          <th scope="col">Name</th>
-          <th scope="col">Value</th>
-          <th scope="col">Source</th>
-          <th scope="col">Comment</th>
-          <th scope="col">Time</th>
-        </tr>
-      </thead>
-      <tbody>
-        {scores.map((s) => (
-          <tr key={s.id}>
-            <td>{s.name}</td>
-            <td className="num">{typeof s.value === 'number' ? formatScore(s.value) : String(s.value)}</td>
-            <td>{s.source}</td>
-            <td>{s.comment ?? ''}</td>
-            <td>{formatTime(s.timestamp)}</td>
-          </tr>
-        ))}
-      </tbody>
-    </table>
-  );
-}
 
 /** Tokens and cost per usage type; a type the price table could not price says so, its tokens not in the cost. */
 function UsageCostTable({ span }: { span: Span }) {
@@ -80,7 +52,7 @@ function UsageCostTable({ span }: { span: Span }) {
   );
 }
 
-function SpanDetails({ span, scores }: { span: Span; scores: Score[] }) {
+function SpanDetails({ projectId, span, scores }: { projectId: string; span: Span; scores: Score[] }) {
   const costSource = costSourceText(span);
   return (
     <section aria-labelledby="span-title" className="span-details">
@@ -148,7 +120,8 @@ function SpanDetails({ span, scores }: { span: Span; scores: Score[] }) {
       <h3>Metadata</h3>
       <JsonView value={span.metadata && Object.keys(span.metadata).length ? span.metadata : null} label="Metadata" />
       <h3>Scores on this span</h3>
-      <ScoreTable scores={scores} caption="Span scores" />
+      <ScoreTable projectId={projectId} scores={scores} caption="Span scores" compact />
+      <ScoreControl projectId={projectId} traceId={span.traceId} spanId={span.id} label={`the span ${span.name ?? span.id}`} />
     </section>
   );
 }
@@ -417,11 +390,12 @@ export function TracePage() {
             {spans.error ? ` ${errorMessage(spans.error)}` : ''}
           </p>
         </section>
-        {selected && <SpanDetails span={selected} scores={trace.scores.filter((c) => c.spanId === selected.id)} />}
+        {selected && <SpanDetails projectId={projectId} span={selected} scores={trace.scores.filter((c) => c.spanId === selected.id)} />}
       </div>
       <section aria-labelledby="scores-title">
         <h2 id="scores-title">Scores</h2>
-        <ScoreTable scores={trace.scores} caption="Trace scores" />
+        <ScoreTable projectId={projectId} scores={trace.scores} caption="Trace scores" />
+        <ScoreControl projectId={projectId} traceId={trace.id} label="the trace" />
       </section>
     </article>
   );

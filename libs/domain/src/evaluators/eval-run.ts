@@ -24,6 +24,7 @@ export const EVAL_RUN_REASONS = {
   callFailed: 'call failed',
   replyUnreadable: 'judge reply unreadable',
   webhookError: 'webhook error',
+  scoreRefused: 'score refused by its config',
 } as const;
 export type EvalRunReason = (typeof EVAL_RUN_REASONS)[keyof typeof EVAL_RUN_REASONS];
 

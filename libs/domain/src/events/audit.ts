@@ -34,6 +34,16 @@ export const AUDIT_ACTIONS = [
   'monitor.state_changed',
   'dataset.saved',
   'dataset.items_pushed',
+  'model.created',
+  'model.updated',
+  'model.deleted',
+  'score_config.created',
+  'score_config.updated',
+  'score_config.archived',
+  'score_config.restored',
+  'score.created',
+  'score.updated',
+  'score.deleted',
 ] as const;
 export type AuditAction = (typeof AUDIT_ACTIONS)[number];
 

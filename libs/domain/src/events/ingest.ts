@@ -15,6 +15,8 @@ export const INGEST_SCHEMAS = {
   otlpLogs: 'ingest.otel-logs/v1',
   /** Dataset run items the API linked (`RunItemsMessageData`): which trace a run produced for each dataset item. */
   runItems: 'ingest.run-items/v1',
+  /** A score given by hand in the dashboard, or its removal (`HandScoreMessage`). */
+  handScore: 'ingest.hand-score/v1',
 } as const;
 
 export type IngestSchema = (typeof INGEST_SCHEMAS)[keyof typeof INGEST_SCHEMAS];

@@ -22,11 +22,16 @@ function quantifierAt(pattern: string, i: number): { repeats: boolean; unbounded
   return { repeats: max > 1, unbounded: max === Infinity, end: lazy(i + braces[0].length) };
 }
 
-/** What is wrong with a pattern, or null when it may be compiled and matched safely. */
-export function patternProblem(pattern: string): string | null {
+/**
+ * What is wrong with a pattern, or null when it may be compiled and matched safely. A pattern
+ * on usage type names (a price tier's condition) need not be anchored: the names are at most
+ * 64 characters.
+ */
+export function patternProblem(pattern: string, { anchored = true } = {}): string | null {
   if (pattern.length === 0 || pattern.length > MAX_PATTERN_LENGTH)
     return `must be a regular expression of 1 to ${MAX_PATTERN_LENGTH} characters`;
-  if (!pattern.startsWith('^') || !pattern.endsWith('$') || pattern.endsWith('\\$')) return 'must be anchored: start with ^ and end with $';
+  if (anchored && (!pattern.startsWith('^') || !pattern.endsWith('$') || pattern.endsWith('\\$')))
+    return 'must be anchored: start with ^ and end with $';
   try {
     new RegExp(pattern, 'i');
   } catch {

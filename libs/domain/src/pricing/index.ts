@@ -5,3 +5,5 @@ export * from './price-definition';
 export * from './price-table';
 export * from './price-spans';
 export * from './unpriced-usage';
+export * from './model-definition';
+export * from './price-tiers';

@@ -11,6 +11,7 @@ import { USAGE_TYPE_NAME, MAX_USAGE_TYPES } from '../telemetry/usage-details';
 import { Optional, Required, ruleOf, text, timestamp, validateDto } from '../validation';
 import { validationError } from '../errors';
 import { MAX_PATTERN_LENGTH, patternProblem } from './bounded-pattern';
+import type { PriceTier } from './price-tiers';
 
 /** USD per token, by usage type. */
 export type Prices = Record<string, number>;
@@ -24,6 +25,8 @@ export interface PriceDefinition {
   /** ISO 8601: the definition prices spans that start at or after it, until a later one of the same model. */
   startDate: string;
   prices: Prices;
+  /** Conditional prices, in the order they are tried (`price-tiers.ts`); `prices` applies when none does. */
+  tiers?: PriceTier[];
   /** Where the prices were read, and on which day. */
   source?: string;
   readOn?: string;
@@ -34,7 +37,7 @@ const pattern = ruleOf((value) => (typeof value === 'string' ? patternProblem(va
   maxLength: MAX_PATTERN_LENGTH,
 });
 
-const prices = ruleOf(
+export const pricesRule = ruleOf(
   (value) => {
     if (!isJsonObject(value)) return 'must be an object';
     const entries = Object.entries(value);
@@ -58,7 +61,7 @@ export class PriceDefinitionInput {
   @Required(text(1, 200)) modelName: string;
   @Required(pattern) matchPattern: string;
   @Required(timestamp) startDate: string;
-  @Required(prices) prices: Prices;
+  @Required(pricesRule) prices: Prices;
   @Optional(text(1, 2000)) source?: string;
   @Optional(text(10, 10)) readOn?: string;
 }

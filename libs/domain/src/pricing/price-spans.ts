@@ -14,9 +14,10 @@
  * `unpricedUsage`, at the version a computed cost would have had, so a client cost still wins.
  */
 import { TELEMETRY_RANGES } from '../limits';
-import { type SpanDelta, versionOf } from '../telemetry/records';
+import { type SpanDelta, type SpanFields, type Version, type Versioned, versionOf } from '../telemetry/records';
 import { costOf } from './cost';
-import type { PriceTable } from './price-table';
+import { pricesFor } from './price-tiers';
+import type { PriceLookup } from './price-table';
 
 export const PRICE_VERSION_TIME = '0000-01-01T00:00:00.000Z';
 export const CLIENT_COST_SOURCE = 'client';
@@ -25,15 +26,60 @@ export const priceCostSource = (definitionId: string): string => `${PRICE_SOURCE
 /** The definition id a `price:<id>` cost source names; null for a client's cost or none. */
 export const definitionIdOfCostSource = (source: string | null): string | null =>
   source?.startsWith(PRICE_SOURCE) ? source.slice(PRICE_SOURCE.length) : null;
+/** Whether a cost's version is a computed one (below every client version). */
+export const isPriceVersion = (version: Version): boolean => version.startsWith(`${PRICE_VERSION_TIME}|price:`);
+
+/**
+ * The span fields pricing sets, all at one version. The projection sets them per message
+ * (`priceSpan`) and a recomputation per row (`recomputeCost`, libs/projections), both through
+ * `computedCost`, so a field added here reaches both.
+ */
+export const PRICED_FIELDS = ['cost', 'costSource', 'costDetails', 'unpricedUsage'] as const satisfies readonly (keyof SpanFields)[];
+export type PricedFields = Pick<SpanFields, (typeof PRICED_FIELDS)[number]>;
+
+/** What a span reads as when priced: its model, start and usage, with the usage's version. */
+export type PricingInput = Pick<Versioned<SpanFields>, 'values' | 'versions'>;
+
+/**
+ * The cost the table gives a span, with the version it is stamped with (`price:` then the
+ * usage's version), and the usage types with tokens it could not price (`unpricedUsage`): all
+ * of them when no definition prices the model at the span's start or none of its types has a
+ * price (then no cost). Null when the span has no model, start or usage, or nothing to report.
+ */
+export function computedCost(
+  { values, versions }: PricingInput,
+  table: PriceLookup,
+): { values: Partial<PricedFields>; version: Version } | null {
+  const { model, usageDetails, startTime } = values;
+  if (model === undefined || usageDetails === undefined || startTime === undefined || versions.usageDetails === undefined) return null;
+  const version = versionOf(PRICE_VERSION_TIME, `price:${versions.usageDetails}`);
+  const definition = table.definitionAt(model, Date.parse(startTime));
+  const cost = definition ? costOf(usageDetails, pricesFor(definition, usageDetails)) : undefined;
+  if (!definition || !cost || Object.keys(cost.details).length === 0) {
+    const unpriced = cost?.unpriced ?? Object.keys(usageDetails).filter((type) => usageDetails[type] > 0);
+    return unpriced.length ? { values: { unpricedUsage: [...unpriced].sort() }, version } : null;
+  }
+  if (cost.total > TELEMETRY_RANGES.spanCost.max) return null;
+  return {
+    values: {
+      cost: cost.total,
+      costSource: priceCostSource(definition.id),
+      costDetails: cost.details,
+      unpricedUsage: [...cost.unpriced].sort(),
+    },
+    version,
+  };
+}
 
 /**
  * Sets where the span's cost comes from, and a computed cost when it has none and the table
  * prices it. In place: the facts are the decoder's own, freshly made from one message, and
- * copying every span cost more than pricing it.
+ * copying every span cost more than pricing it. Pricing a span again (with a newer table, when
+ * a batch is prepared again) replaces the computed cost it had.
  */
-export function priceSpan(span: SpanDelta, table: PriceTable): void {
+export function priceSpan(span: SpanDelta, table: PriceLookup): void {
   const { values, versions } = span;
-  if (values.cost !== undefined && versions.cost !== undefined) {
+  if (values.cost !== undefined && versions.cost !== undefined && !isPriceVersion(versions.cost)) {
     values.costSource = CLIENT_COST_SOURCE;
     values.costDetails = {};
     values.unpricedUsage = [];
@@ -42,25 +88,12 @@ export function priceSpan(span: SpanDelta, table: PriceTable): void {
     versions.unpricedUsage = versions.cost;
     return;
   }
-  const { model, usageDetails, startTime } = values;
-  if (model === undefined || usageDetails === undefined || startTime === undefined || versions.usageDetails === undefined) return;
-  const version = versionOf(PRICE_VERSION_TIME, `price:${versions.usageDetails}`);
-  const definition = table.definitionAt(model, Date.parse(startTime));
-  const cost = definition ? costOf(usageDetails, definition.prices) : undefined;
-  if (!definition || !cost || Object.keys(cost.details).length === 0) {
-    const unpriced = cost?.unpriced ?? Object.keys(usageDetails).filter((type) => usageDetails[type] > 0);
-    if (unpriced.length === 0) return;
-    values.unpricedUsage = unpriced.sort();
-    versions.unpricedUsage = version;
-    return;
+  for (const field of PRICED_FIELDS) {
+    delete values[field];
+    delete versions[field];
   }
-  if (cost.total > TELEMETRY_RANGES.spanCost.max) return;
-  values.cost = cost.total;
-  values.costSource = priceCostSource(definition.id);
-  values.costDetails = cost.details;
-  values.unpricedUsage = cost.unpriced.sort();
-  versions.cost = version;
-  versions.costSource = version;
-  versions.costDetails = version;
-  versions.unpricedUsage = version;
+  const computed = computedCost(span, table);
+  if (!computed) return;
+  Object.assign(values, computed.values);
+  for (const field of Object.keys(computed.values) as (keyof PricedFields)[]) versions[field] = computed.version;
 }

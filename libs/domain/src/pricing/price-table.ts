@@ -23,10 +23,12 @@ export class PriceTable {
   constructor(definitions: readonly PriceDefinition[]) {
     const byModel = new Map<string, ModelPrices>();
     for (const definition of definitions) {
-      let model = byModel.get(definition.modelName);
+      // A model's definitions share its pattern; a project may give one name two patterns.
+      const key = `${definition.modelName}\n${definition.matchPattern}`;
+      let model = byModel.get(key);
       if (!model) {
         model = { pattern: new RegExp(definition.matchPattern, 'i'), definitions: [] };
-        byModel.set(definition.modelName, model);
+        byModel.set(key, model);
         this.models.push(model);
       }
       model.definitions.push({ startMs: Date.parse(definition.startDate), definition });
@@ -46,5 +48,25 @@ export class PriceTable {
     if (this.matched.size >= MAX_REMEMBERED_NAMES) this.matched.clear();
     this.matched.set(name, found);
     return found;
+  }
+}
+
+/** What pricing needs of a table: the definition pricing a model at a time. */
+export type PriceLookup = Pick<PriceTable, 'definitionAt'>;
+
+/**
+ * Tables tried in order, the first that prices a model at a time winning: a project's own
+ * definitions, then the built-ins. A project definition that starts after a span leaves the
+ * span to the built-ins, as Langfuse does (custom over built-in, each by its start date).
+ */
+export class LayeredPrices implements PriceLookup {
+  constructor(private readonly layers: readonly PriceLookup[]) {}
+
+  definitionAt(model: string, atMs: number): PriceDefinition | undefined {
+    for (const layer of this.layers) {
+      const found = layer.definitionAt(model, atMs);
+      if (found) return found;
+    }
+    return undefined;
   }
 }

@@ -61,8 +61,10 @@ describe(foldFacts.name, () => {
           .map((d) => ({ d, k: seeds.next().value as number }))
           .sort((x, y) => x.k - y.k)
           .map((x) => x.d);
-        const a = foldFacts([{ traces: deltas, spans: [], scores: [], runItems: [], deletions: [] }]).traces;
-        const b = foldFacts(shuffled.map((d) => ({ traces: [d], spans: [], scores: [], runItems: [], deletions: [] }))).traces;
+        const a = foldFacts([{ traces: deltas, spans: [], scores: [], runItems: [], deletions: [], scoreDeletions: [] }]).traces;
+        const b = foldFacts(
+          shuffled.map((d) => ({ traces: [d], spans: [], scores: [], runItems: [], deletions: [], scoreDeletions: [] })),
+        ).traces;
         expect(b).toEqual(a);
       }),
     );

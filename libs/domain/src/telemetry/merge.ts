@@ -103,5 +103,7 @@ export function foldFacts(facts: TelemetryFacts[]): TelemetryFacts {
     ),
     // A deletion is final, whatever its order among the other facts.
     deletions: facts.flatMap((f) => f.deletions),
+    // So is a score's: the writer removes it after the batch's upserts.
+    scoreDeletions: facts.flatMap((f) => f.scoreDeletions),
   };
 }

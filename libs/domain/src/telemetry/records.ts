@@ -98,6 +98,9 @@ export interface ScoreFields {
   metadata: JsonObject;
   source: ScoreSource;
   timestamp: string;
+  /** Scores given by hand (ANNOTATION): who gave it; never set by an API client. */
+  authorUserId: string;
+  authorEmail: string;
 }
 
 /** Values with the version each one was written at; merged field by field. */
@@ -164,15 +167,25 @@ export interface RunItemDelta {
   version: Version;
 }
 
+/** A score given by hand, removed by a person (issue 30); the trace and span say which stats it leaves. */
+export interface ScoreDeletion {
+  projectId: string;
+  id: string;
+  traceId: string;
+  spanId: string | undefined;
+  deletedAt: string;
+}
+
 export interface TelemetryFacts {
   traces: TraceDelta[];
   spans: SpanDelta[];
   scores: ScoreDelta[];
   runItems: RunItemDelta[];
   deletions: TraceDeletion[];
+  scoreDeletions: ScoreDeletion[];
 }
 
-export const emptyFacts = (): TelemetryFacts => ({ traces: [], spans: [], scores: [], runItems: [], deletions: [] });
+export const emptyFacts = (): TelemetryFacts => ({ traces: [], spans: [], scores: [], runItems: [], deletions: [], scoreDeletions: [] });
 
 /** Every field of `values` stamped with one version: what a single event contributes. */
 export function stamped<F>(values: Partial<F>, version: Version): Versioned<F> {

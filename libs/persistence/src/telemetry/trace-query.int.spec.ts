@@ -40,6 +40,7 @@ describe(TraceQueries.name, () => {
         scores: [],
         runItems: [],
         deletions: [],
+        scoreDeletions: [],
       }),
     );
 

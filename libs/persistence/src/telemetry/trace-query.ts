@@ -92,6 +92,9 @@ export interface ScoreRow {
   source: string | null;
   timestamp: Date | null;
   created_at: Date;
+  /** A score given by hand: its author. */
+  author_user_id: string | null;
+  author_email: string | null;
 }
 
 /** The trace fields a list page cuts above its field bound, with the name the API shows them under. */
@@ -325,7 +328,7 @@ export class TraceQueries {
   /** Every score of a trace, unbounded: as spansOf. */
   scoresOf(projectId: string, traceId: string): Promise<ScoreRow[]> {
     return this.db.query(
-      `SELECT id, external_id, trace_id, span_id, name, value, data_type, comment, metadata, source, "timestamp", created_at
+      `SELECT id, external_id, trace_id, span_id, name, value, data_type, comment, metadata, source, "timestamp", created_at, author_user_id, author_email
          FROM scores WHERE project_id = $1 AND trace_id = $2
         ORDER BY "timestamp" NULLS LAST, id`,
       [projectId, traceId],
@@ -405,9 +408,29 @@ export class TraceQueries {
     );
   }
 
+  /** One score of the project, wherever it is: what a change of a hand score starts from. */
+  async scoreById(projectId: string, id: string): Promise<ScoreRow | null> {
+    const [row]: ScoreRow[] = await this.db.query(
+      `SELECT id, external_id, trace_id, span_id, name, value, data_type, comment, metadata, source, "timestamp", created_at, author_user_id, author_email
+         FROM scores WHERE project_id = $1 AND id = $2`,
+      [projectId, id],
+    );
+    return row ?? null;
+  }
+
+  /** Whether the project has the trace and, when one is named, the span in it: what a hand score may be given on. */
+  async hasTarget(projectId: string, traceId: string, spanId: string | undefined): Promise<{ trace: boolean; span: boolean }> {
+    const [row]: { trace: boolean; span: boolean }[] = await this.db.query(
+      `SELECT EXISTS (SELECT 1 FROM traces WHERE project_id = $1 AND id = $2) AS trace,
+              $3::uuid IS NULL OR EXISTS (SELECT 1 FROM spans WHERE project_id = $1 AND id = $3 AND trace_id = $2) AS span`,
+      [projectId, traceId, spanId ?? null],
+    );
+    return row;
+  }
+
   scoresByIds(projectId: string, traceId: string, ids: string[]): Promise<ScoreRow[]> {
     return this.db.query(
-      `SELECT id, external_id, trace_id, span_id, name, value, data_type, comment, metadata, source, "timestamp", created_at
+      `SELECT id, external_id, trace_id, span_id, name, value, data_type, comment, metadata, source, "timestamp", created_at, author_user_id, author_email
          FROM scores WHERE project_id = $1 AND trace_id = $2 AND id = ANY($3::uuid[])
         ORDER BY "timestamp" NULLS LAST, id`,
       [projectId, traceId, ids],

@@ -10,6 +10,7 @@ import {
   removeStoredMessage,
 } from '@app/eventlog';
 import { applyTelemetryBatch, telemetryPosition, telemetryProjection } from '../telemetry/telemetry.projection';
+import { ProjectPriceTables } from '../telemetry/project-prices';
 
 export type RetryOutcome =
   /** Applied through the projection that dead-lettered it, and removed from the dead-letter stream. */
@@ -102,6 +103,7 @@ const sourceKey = (stream: string | null, consumer: string | null) => `${stream}
  */
 function reapplyPaths(ds: DataSource, nats: NatsResources): Map<string, Reapply> {
   const chunks = new ChunkReader(nats.js, nats.layout.blobBucket);
+  const prices = new ProjectPriceTables(ds);
   const telemetry = telemetryPosition(nats);
   return new Map<string, Reapply>([
     [
@@ -109,7 +111,7 @@ function reapplyPaths(ds: DataSource, nats: NatsResources): Map<string, Reapply>
       async (msg, letter) => {
         if (letter.seq === null) throw new Error('the dead letter does not say which INGEST sequence it was');
         const decoded = await telemetryProjection.decode({ seq: letter.seq, headers: msg.headers, data: msg.data }, { chunks });
-        await applyTelemetryBatch(ds, telemetry, await telemetryProjection.prepare([decoded]), {
+        await applyTelemetryBatch(ds, telemetry, await telemetryProjection.prepare([decoded], { prices }), {
           scheduleEvaluations: true,
           countUsage: true,
         });

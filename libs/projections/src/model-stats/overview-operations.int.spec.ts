@@ -42,7 +42,7 @@ describe('overview stats by operation', () => {
       span(5, { type: 'LLM', model: 'legacy' }),
       span(6, { type: 'CHAIN' }),
     ];
-    await ds.transaction((m) => writeTelemetry(m, { traces: [], spans, scores: [], runItems: [], deletions: [] }));
+    await ds.transaction((m) => writeTelemetry(m, { traces: [], spans, scores: [], runItems: [], deletions: [], scoreDeletions: [] }));
     // The bucket as version 2 counted it (no operation), and the version that counted it.
     await ds.query(
       `INSERT INTO span_stats_5m (project_id, bucket, span_type, model, trace_name, calls, errors, latency_hist, cost_usd, prompt_tokens, completion_tokens, total_tokens)

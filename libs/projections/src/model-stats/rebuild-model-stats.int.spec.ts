@@ -54,7 +54,7 @@ describe(rebuildModelStats.name, () => {
       llmSpan('claude', '2024-03-01T10:30:00.000Z', 4),
     ];
     // Rows without their buckets marked, and a stale bucket with no rows behind it: only a rebuild counts them right.
-    await first.transaction((m) => writeTelemetry(m, { traces: [], spans, scores: [], runItems: [], deletions: [] }));
+    await first.transaction((m) => writeTelemetry(m, { traces: [], spans, scores: [], runItems: [], deletions: [], scoreDeletions: [] }));
     await first.query(
       `INSERT INTO model_stats (project_id, model, hour, calls, errors, timed_calls, latency_sum_ms, latency_hist, costed_calls, cost_usd, prompt_tokens, completion_tokens)
        VALUES ($1, 'gone', '2024-03-01T09:00:00Z', 9, 0, 0, 0, '{}', 0, 0, 0, 0)`,

@@ -25,7 +25,7 @@ const llmSpan = (n: number): SpanDelta => ({
     versionOf(START, `e${n}`),
   ),
 });
-const facts = (spans: SpanDelta[]): TelemetryFacts => ({ traces: [], spans, scores: [], runItems: [], deletions: [] });
+const facts = (spans: SpanDelta[]): TelemetryFacts => ({ traces: [], spans, scores: [], runItems: [], deletions: [], scoreDeletions: [] });
 /** A batch as the live apply writes it: the rows, then their buckets marked. */
 const apply = (ds: DataSource, spans: SpanDelta[]) =>
   ds.transaction(async (m) => {

@@ -45,7 +45,8 @@ describe('unpriced usage stats', () => {
     ds = db.ds;
   });
 
-  const write = (spans: SpanDelta[]) => ds.transaction((m) => writeTelemetry(m, { traces: [], spans, scores: [], runItems: [], deletions: [] }));
+  const write = (spans: SpanDelta[]) =>
+    ds.transaction((m) => writeTelemetry(m, { traces: [], spans, scores: [], runItems: [], deletions: [], scoreDeletions: [] }));
   const report = async (projectId: string, query: Record<string, string> = {}) => {
     const range = validateUnpricedQuery(query);
     return unpricedUsageOf(range, await readUnpricedUsage(ds, projectId, range.from, range.to));

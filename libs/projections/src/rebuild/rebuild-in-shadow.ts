@@ -14,6 +14,7 @@ import {
   swapInShadowTables,
   writeToShadowTables,
 } from './shadow-tables';
+import { type PriceTables, ProjectPriceTables } from '../telemetry/project-prices';
 
 /** Messages per replayed transaction: larger than live batches, since nobody waits on a rebuild's first rows. */
 const REBUILD_BATCH_MESSAGES = 256;
@@ -103,7 +104,7 @@ export async function rebuildInShadow<Event, Batch, Swapped>(
 ): Promise<ShadowRebuild<Swapped>> {
   const stream = projection.source.stream;
   const shadow = await shadowTablesOf(runner.manager, projection);
-  const replayer = new ShadowReplayer(nats, projection, shadow, hooks, options);
+  const replayer = new ShadowReplayer(nats, projection, shadow, hooks, options, new ProjectPriceTables(runner.connection));
   await createShadowTables(runner.manager, shadow);
   try {
     await replayer.replayTo(runner, await streamLastSeq(nats, stream), 'replay');
@@ -153,6 +154,8 @@ class ShadowReplayer<Event, Batch> {
     private readonly shadow: ShadowTables,
     private readonly hooks: Pick<ShadowRebuildHooks<Event, unknown>, 'onDecoded'>,
     private readonly options: RebuildOptions,
+    /** The projects' prices as they are now: a rebuild computes costs with the current definitions. */
+    private readonly prices: PriceTables,
   ) {
     this.chunks = new ChunkReader(nats.js, nats.layout.blobBucket);
   }
@@ -176,7 +179,7 @@ class ShadowReplayer<Event, Batch> {
     let writing: Promise<void> = Promise.resolve();
     const reading = replayStream(this.nats, this.projection.source.stream, range, async (msgs) => {
       const events = await this.decode(msgs);
-      const batch = events.length ? await this.projection.prepare(events) : null;
+      const batch = events.length ? await this.projection.prepare(events, { prices: this.prices }) : null;
       await writing;
       const last = msgs[msgs.length - 1].seq;
       writing = apply(batch).then(() => {

@@ -1,18 +1,17 @@
 import type { JsMsg } from 'nats';
 import {
-  BUILT_IN_PRICES,
   INGEST_SCHEMAS,
-  PriceTable,
   type IngestEnvelope,
   type TelemetryFacts,
   deletionFacts,
   emptyFacts,
   envelopeFromHeaders,
+  handScoreFacts,
   nativeEventsToFacts,
+  parseHandScoreMessage,
   parseJsonSafely,
   parseRunItemsMessage,
   parseTraceDeletionBatch,
-  priceSpan,
   runItemsToFacts,
   scoreRequestToFacts,
   validateNativeBatch,
@@ -30,19 +29,11 @@ export interface DecodedIngestMessage {
 
 const utf8 = new TextDecoder('utf-8', { fatal: true });
 
-/** Compiled once per process: pricing a span is then a remembered match and a short scan of dates. */
-const PRICES = new PriceTable(BUILT_IN_PRICES);
-
-/** Each message's spans priced on their own (`priceSpan`), so the cost never depends on how messages are batched. */
-function priced(facts: TelemetryFacts): TelemetryFacts {
-  for (const span of facts.spans) priceSpan(span, PRICES);
-  return facts;
-}
-
 /**
  * From a stored INGEST message to the facts it states. The stored data is what the client
  * sent, so conversion runs here: a corrected converter applies to old data on rebuild.
- * Anything unreadable is permanent: retrying cannot fix it.
+ * Anything unreadable is permanent: retrying cannot fix it. Costs are computed when a batch is
+ * prepared (`pricedFacts`), with the project's prices as they are then.
  */
 export async function decodeIngestMessage(
   msg: Pick<JsMsg, 'seq' | 'headers' | 'data'>,
@@ -63,7 +54,7 @@ export async function decodeIngestMessage(
   }
   const target = { projectId: envelope.projectId, receivedAt: envelope.receivedAt };
   const decoded = factsOf(envelope, body, target);
-  return { seq: msg.seq, envelope, facts: priced(decoded) };
+  return { seq: msg.seq, envelope, facts: decoded };
 }
 
 function factsOf(envelope: IngestEnvelope, body: unknown, target: { projectId: string; receivedAt: string }): TelemetryFacts {
@@ -81,6 +72,8 @@ function factsOf(envelope: IngestEnvelope, body: unknown, target: { projectId: s
         return scoreRequestToFacts(validateScoreRequest(body), target);
       case INGEST_SCHEMAS.runItems:
         return runItemsToFacts(parseRunItemsMessage(body), target);
+      case INGEST_SCHEMAS.handScore:
+        return handScoreFacts(parseHandScoreMessage(body), target);
       case INGEST_SCHEMAS.deleted:
         return { ...emptyFacts(), deletions: deletionFacts(parseTraceDeletionBatch(body), target) };
       default: {

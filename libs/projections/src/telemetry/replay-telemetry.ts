@@ -5,6 +5,7 @@ import { decodeStored } from '../projection';
 import type { DecodedIngestMessage } from './decode-ingest-message';
 import { projectSubjects } from './project-subjects';
 import { applyTelemetryBatch, telemetryPosition, telemetryProjection } from './telemetry.projection';
+import { ProjectPriceTables } from './project-prices';
 
 /** Messages read at once and applied per transaction. */
 const REPLAY_BATCH = 256;
@@ -71,9 +72,13 @@ export async function replayTelemetry(ds: DataSource, nats: NatsResources, optio
     durationMs: 0,
   };
   const chunks = new ChunkReader(nats.js, nats.layout.blobBucket);
+  const prices = new ProjectPriceTables(ds);
   const apply = async (items: DecodedIngestMessage[], countUsage: boolean) => {
     if (!items.length) return;
-    await applyTelemetryBatch(ds, position, await telemetryProjection.prepare(items), { scheduleEvaluations: false, countUsage });
+    await applyTelemetryBatch(ds, position, await telemetryProjection.prepare(items, { prices }), {
+      scheduleEvaluations: false,
+      countUsage,
+    });
     result.applied += items.length;
   };
   await replayStream(nats, 'ingest', { fromSeq, toSeq, batchSize: REPLAY_BATCH, filterSubject }, async (msgs) => {

@@ -1,4 +1,5 @@
 import 'reflect-metadata';
+import { ProjectPriceTables } from './project-prices';
 import { randomUUID } from 'node:crypto';
 import { INGEST_SCHEMAS, type IngestEnvelope, type IngestSchema, envelopeToHeaders } from '@app/domain';
 import { ChunkReader, toNatsHeaders } from '@app/eventlog';
@@ -81,12 +82,13 @@ describe('telemetry projection', () => {
   const db = useTestDatabase();
   // No message here refers to the object store, so the reader never opens it.
   const context = { chunks: new ChunkReader(undefined as never, 'unused') };
+  const prices = { pricesOf: (ids: readonly string[]) => new ProjectPriceTables(db.ds).pricesOf(ids) };
 
   const decodeAll = async (msgs: StoredMessage[]): Promise<DecodedIngestMessage[]> =>
     Promise.all(msgs.map((m) => telemetryProjection.decode(m, context)));
   const applyInOrder = async (msgs: StoredMessage[], batchSize: number) => {
     for (let i = 0; i < msgs.length; i += batchSize) {
-      const batch = await telemetryProjection.prepare(await decodeAll(msgs.slice(i, i + batchSize)));
+      const batch = await telemetryProjection.prepare(await decodeAll(msgs.slice(i, i + batchSize)), { prices });
       await db.ds.transaction((tx) => telemetryProjection.apply(tx, batch));
     }
   };
@@ -170,7 +172,7 @@ describe('telemetry projection', () => {
         ],
       });
     const applyLive = async (msg: StoredMessage) =>
-      applyTelemetryBatch(db.ds, position, await telemetryProjection.prepare(await decodeAll([msg])), {
+      applyTelemetryBatch(db.ds, position, await telemetryProjection.prepare(await decodeAll([msg]), { prices }), {
         scheduleEvaluations: false,
         countUsage: false,
       });

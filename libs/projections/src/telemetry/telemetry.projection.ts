@@ -1,10 +1,19 @@
 import type { DataSource, EntityManager } from 'typeorm';
-import { INGEST_SCHEMAS, type TelemetryFacts, foldFacts } from '@app/domain';
+import { INGEST_SCHEMAS, type TelemetryFacts, foldFacts, priceSpan } from '@app/domain';
 import { CONSUMERS, type NatsResources } from '@app/eventlog';
-import { EvalJobs, ProjectionCheckpoints, type ProjectionPosition, TraceEvaluations, type UsageCount, UsageOutbox } from '@app/persistence';
+import {
+  EvalJobs,
+  ModelDefinitionStore,
+  ProjectionCheckpoints,
+  type ProjectionPosition,
+  TraceEvaluations,
+  type UsageCount,
+  UsageOutbox,
+} from '@app/persistence';
 import { type ModelStatsKeys, markModelStatsDirty } from '../model-stats/stats-marks';
 import type { StreamProjection } from '../projection';
 import { type DecodedIngestMessage, decodeIngestMessage } from './decode-ingest-message';
+import type { PriceTables } from './project-prices';
 import {
   type NewRows,
   type PreparedTelemetry,
@@ -20,6 +29,23 @@ export interface TelemetryBatch {
   telemetry: PreparedTelemetry;
   orgOf: Map<string, string>;
   seqs: number[];
+  /** The price version each project's spans were priced with; the live transaction refuses the batch if one changed since. */
+  pricedWith: Map<string, number>;
+}
+
+/**
+ * Prices each message's spans on their own (`priceSpan`), before the batch is folded, so the
+ * cost never depends on how messages are batched, with each project's prices as they are now.
+ */
+async function priceMessages(items: DecodedIngestMessage[], prices: PriceTables): Promise<Map<string, number>> {
+  const projects = [...new Set(items.filter((i) => i.facts.spans.length).map((i) => i.envelope.projectId))];
+  if (!projects.length) return new Map();
+  const tables = await prices.pricesOf(projects);
+  for (const { envelope, facts } of items) {
+    const project = tables.get(envelope.projectId);
+    for (const span of facts.spans) if (project) priceSpan(span, project.table);
+  }
+  return new Map([...tables].map(([projectId, { version }]) => [projectId, version]));
 }
 
 /**
@@ -34,10 +60,12 @@ export interface TelemetryBatch {
  * from log records only fills what a span leaves empty, whatever their time; 4: usage by type,
  * `usageDetails`, from every convention's token keys and native `usage`/`usageDetails`, and a
  * cost from the built-in price table where the client sent none, with `costSource`,
- * `costDetails` and the usage types it could not price, `unpricedUsage`); the processor
- * rebuilds the tables when the serving version is older. Run items (issue 31) came with a
- * schema and a table of their own and change no row an older message makes, so they needed no
- * new version: their table starts empty and fills from the messages that carry them.
+ * `costDetails` and the usage types it could not price, `unpricedUsage`; the cost is computed
+ * with the project's own definitions over the built-ins, as they are when the batch is
+ * prepared); the processor rebuilds the tables when the serving version is older. Run items
+ * (issue 31) came with a schema and a table of their own and change no row an older message
+ * makes, so they needed no new version: their table starts empty and fills from the messages
+ * that carry them.
  */
 export const telemetryProjection: StreamProjection<DecodedIngestMessage, TelemetryBatch, WrittenTelemetry> = {
   name: 'telemetry',
@@ -46,11 +74,15 @@ export const telemetryProjection: StreamProjection<DecodedIngestMessage, Telemet
   source: { stream: 'ingest', consumer: CONSUMERS.ingestProjector },
   schemas: Object.values(INGEST_SCHEMAS),
   decode: (msg, { chunks }) => decodeIngestMessage(msg, chunks),
-  prepare: async (items) => ({
-    telemetry: await prepareTelemetry(foldFacts(items.map((i) => i.facts))),
-    orgOf: new Map(items.map((i) => [i.envelope.projectId, i.envelope.orgId])),
-    seqs: items.map((i) => i.seq),
-  }),
+  prepare: async (items, { prices }) => {
+    const pricedWith = await priceMessages(items, prices);
+    return {
+      telemetry: await prepareTelemetry(foldFacts(items.map((i) => i.facts))),
+      orgOf: new Map(items.map((i) => [i.envelope.projectId, i.envelope.orgId])),
+      seqs: items.map((i) => i.seq),
+      pricedWith,
+    };
+  },
   apply: async (tx, batch) => {
     // The tables' locks (and the write's settings) before any read of them, in the order a rebuild's swap takes them.
     await lockTelemetryTables(tx);
@@ -127,6 +159,8 @@ export async function applyTelemetryBatch(
   return ds.transaction(async (m) => {
     // The tables' locks before any read of them, in the order a rebuild's swap takes them.
     await lockTelemetryTables(m);
+    // No price change commits until this batch has; one committed since it was priced refuses it (StalePricesError).
+    await new ModelDefinitionStore(m).holdPriceVersions(batch.pricedWith);
     // The stats buckets the batch's rows are in before and after it: a span whose model or start changes leaves one.
     await markModelStatsDirty(m, statsKeys);
     const written = await writePreparedTelemetry(m, batch.telemetry, { markSpanStats: true });
@@ -141,5 +175,9 @@ export async function applyTelemetryBatch(
 export const modelStatsKeysOf = (facts: TelemetryFacts): ModelStatsKeys => ({
   spans: facts.spans.map((s) => ({ projectId: s.projectId, id: s.id })),
   traces: facts.traces.map((t) => ({ projectId: t.projectId, id: t.id, named: t.values.name !== undefined })),
-  scores: facts.scores.map((c) => ({ projectId: c.projectId, id: c.id, traceId: c.values.traceId, spanId: c.values.spanId })),
+  scores: [
+    ...facts.scores.map((c) => ({ projectId: c.projectId, id: c.id, traceId: c.values.traceId, spanId: c.values.spanId })),
+    // A removed score leaves its buckets: marked before the write, while its row still says which.
+    ...facts.scoreDeletions.map((d) => ({ projectId: d.projectId, id: d.id, traceId: d.traceId, spanId: d.spanId })),
+  ],
 });

@@ -7,6 +7,7 @@ import { decodeStored } from '../projection';
 import type { DecodedIngestMessage } from './decode-ingest-message';
 import { projectSubjects } from './project-subjects';
 import { applyTelemetryBatch, telemetryPosition, telemetryProjection } from './telemetry.projection';
+import { ProjectPriceTables } from './project-prices';
 
 /** Sequences listed per project and kind; the counts are always whole. */
 const LISTED_SEQS = 100;
@@ -103,12 +104,13 @@ export async function repairTelemetry(
   if (!wanted.size) return result;
   const position = telemetryPosition(nats);
   const chunks = new ChunkReader(nats.js, nats.layout.blobBucket);
+  const prices = new ProjectPriceTables(ds);
   const pending = { counted: [] as DecodedIngestMessage[], recreated: [] as DecodedIngestMessage[] };
   const flush = async (kind: keyof typeof pending, atLeast: number) => {
     const items = pending[kind];
     if (!items.length || items.length < atLeast) return;
     pending[kind] = [];
-    await applyTelemetryBatch(ds, position, await telemetryProjection.prepare(items), {
+    await applyTelemetryBatch(ds, position, await telemetryProjection.prepare(items, { prices }), {
       scheduleEvaluations: false,
       countUsage: kind === 'counted',
     });

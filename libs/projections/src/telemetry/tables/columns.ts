@@ -66,4 +66,6 @@ export const SCORE_FIELD_COLUMNS: FieldColumn<ScoreFields>[] = [
   { field: 'metadata', column: 'metadata', type: 'jsonb' },
   { field: 'source', column: 'source', type: 'text' },
   { field: 'timestamp', column: 'timestamp', type: 'timestamptz' },
+  { field: 'authorUserId', column: 'author_user_id', type: 'text' },
+  { field: 'authorEmail', column: 'author_email', type: 'text' },
 ];

@@ -26,6 +26,12 @@ export interface RowCounts {
 
 export type ProjectRowCounts = Record<RowTable, RowCounts>;
 
+/** A hand score removed later (a tombstone in `deleted_scores`) is not a row its messages must write. */
+const notRemoved = (table: RowTable): string =>
+  table === 'scores'
+    ? '\n            AND NOT EXISTS (SELECT 1 FROM deleted_scores x WHERE x.project_id = e.project_id AND x.id = e.id)'
+    : '';
+
 /** Rows per insert: large enough to load a million spans in seconds, small enough to keep statements modest. */
 const ROWS_PER_INSERT = 5_000;
 
@@ -73,7 +79,7 @@ export class ExpectedRows {
         `SELECT e.project_id, count(*)::int AS expected,
                 count(*) FILTER (WHERE NOT EXISTS (SELECT 1 FROM ${table} r WHERE r.project_id = e.project_id AND r.id = e.id))::int AS missing
            FROM (SELECT DISTINCT ON (project_id, id) project_id, id, trace_id FROM verify_expected WHERE tbl = $1 AND project_id = ANY($2::uuid[])) e
-          WHERE NOT EXISTS (SELECT 1 FROM deleted_traces d WHERE d.project_id = e.project_id AND d.id = e.trace_id)
+          WHERE NOT EXISTS (SELECT 1 FROM deleted_traces d WHERE d.project_id = e.project_id AND d.id = e.trace_id)${notRemoved(table)}
           GROUP BY e.project_id`,
         [table, projectIds],
       );
@@ -102,7 +108,7 @@ export class ExpectedRows {
         `SELECT DISTINCT e.project_id, e.seq FROM verify_expected e
           WHERE e.tbl = $1
             AND NOT EXISTS (SELECT 1 FROM ${table} r WHERE r.project_id = e.project_id AND r.id = e.id)
-            AND NOT EXISTS (SELECT 1 FROM deleted_traces d WHERE d.project_id = e.project_id AND d.id = e.trace_id)`,
+            AND NOT EXISTS (SELECT 1 FROM deleted_traces d WHERE d.project_id = e.project_id AND d.id = e.trace_id)${notRemoved(table)}`,
         [table],
       );
       for (const r of rows) bySeq.set(r.project_id, [...(bySeq.get(r.project_id) ?? []), Number(r.seq)]);

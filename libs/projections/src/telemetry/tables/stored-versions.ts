@@ -47,3 +47,9 @@ function majorityOf(versions: Record<string, Version>): Version | undefined {
   }
   return candidate;
 }
+
+/** A field's version in a stored `versions`: its own if named (null: none), else `"*"`'s. */
+export function storedVersionOf(stored: StoredVersions, field: string): Version | undefined {
+  if (Object.hasOwn(stored, field)) return stored[field] ?? undefined;
+  return stored['*'] ?? undefined;
+}

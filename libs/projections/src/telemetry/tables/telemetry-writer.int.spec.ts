@@ -11,12 +11,14 @@ import {
   type TraceDelta,
   type TraceFields,
   foldFacts,
+  handScoreFacts,
   legacyTraceIds,
   mergeVersioned,
   nativeEventsToFacts,
   nativeId,
   otelTraceUuid,
   runItemIdOf,
+  parseHandScoreMessage,
   stamped,
   validateNativeBatch,
   versionOf,
@@ -54,13 +56,14 @@ const facts = (partial: Partial<TelemetryFacts>): TelemetryFacts => ({
   scores: [],
   runItems: [],
   deletions: [],
+  scoreDeletions: [],
   ...partial,
 });
 
 describe(writeTelemetry.name, () => {
   const db = useTestDatabase();
 
-  beforeEach(() => db.ds.query('TRUNCATE traces, spans, scores, dataset_run_items, deleted_traces'));
+  beforeEach(() => db.ds.query('TRUNCATE traces, spans, scores, dataset_run_items, deleted_traces, deleted_scores'));
 
   const events = [
     facts({ traces: [trace('2024-01-01T00:00:03.000Z', 'a', { name: 'newest', tags: ['x', 'y'] })] }),
@@ -234,6 +237,52 @@ describe(writeTelemetry.name, () => {
     const queries = new TraceQueries(db.ds);
     expect((await queries.findOne(projectId, [canonical, legacy]))?.name).toBe('canonical');
     expect((await queries.findOne(projectId, [legacy, canonical]))?.name).toBe('legacy');
+  });
+
+  it('removes a hand score for good: a replay of the message that gave it writes nothing (issue 30)', async () => {
+    const handTarget = { projectId, receivedAt: '2024-01-01T00:00:05.000Z' };
+    const ids = { id: randomUUID(), traceId };
+    const given = handScoreFacts(
+      parseHandScoreMessage({
+        op: 'upsert',
+        changeId: randomUUID(),
+        ...ids,
+        name: 'tone',
+        value: 'polite',
+        dataType: 'CATEGORICAL',
+        comment: '',
+        authorUserId: 'u1',
+        authorEmail: 'ann@example.com',
+      }),
+      handTarget,
+    );
+    const removed = handScoreFacts(parseHandScoreMessage({ op: 'delete', ...ids }), {
+      ...handTarget,
+      receivedAt: '2024-01-01T00:00:06.000Z',
+    });
+    const apiScore = {
+      ...given.scores[0],
+      id: randomUUID(),
+      values: { ...given.scores[0].values, authorUserId: undefined, authorEmail: undefined },
+    };
+    await db.ds.transaction((m) => writeTelemetry(m, given));
+    expect(await new TraceQueries(db.ds).scoreById(projectId, ids.id)).toMatchObject({
+      source: 'ANNOTATION',
+      author_email: 'ann@example.com',
+    });
+    await db.ds.transaction((m) => writeTelemetry(m, removed));
+    await db.ds.transaction((m) => writeTelemetry(m, facts({ scores: [...given.scores, apiScore] })));
+    expect(await new TraceQueries(db.ds).scoreById(projectId, ids.id)).toBeNull();
+    expect(await new TraceQueries(db.ds).scoreById(projectId, apiScore.id)).not.toBeNull();
+    // Given and removed in one batch: gone too.
+    const again = { ...given.scores[0], id: randomUUID() };
+    await db.ds.transaction((m) =>
+      writeTelemetry(
+        m,
+        foldFacts([facts({ scores: [again] }), facts({ scoreDeletions: [{ ...removed.scoreDeletions[0], id: again.id }] })]),
+      ),
+    );
+    expect(await new TraceQueries(db.ds).scoreById(projectId, again.id)).toBeNull();
   });
 
   it('keeps rows of different projects apart', async () => {

@@ -1,6 +1,6 @@
 import { setImmediate } from 'node:timers/promises';
 import type { EntityManager } from 'typeorm';
-import type { RunItemDelta, ScoreDelta, SpanDelta, TelemetryFacts, TraceDeletion, TraceDelta, Versioned } from '@app/domain';
+import type { RunItemDelta, ScoreDelta, ScoreDeletion, SpanDelta, TelemetryFacts, TraceDeletion, TraceDelta, Versioned } from '@app/domain';
 import { type LeanAttributes, leanAttributes } from './attribute-copies';
 import { type FieldColumn, SCORE_FIELD_COLUMNS, SPAN_FIELD_COLUMNS, TRACE_FIELD_COLUMNS } from './columns';
 import { type MentionedTraces, mentionedTraces, withoutDeletedTraces } from './deleted-traces';
@@ -207,9 +207,42 @@ export async function writePreparedTelemetry(
   const written: WrittenTelemetry = { newTraces: [], newSpans: [] };
   if (rows.traces) written.newTraces = await manager.query(TRACE_UPSERT, [rows.traces]);
   if (rows.spans) written.newSpans = await manager.query(options.markSpanStats ? SPAN_UPSERT_MARKING : SPAN_UPSERT, [rows.spans]);
-  if (rows.scores) await manager.query(SCORE_UPSERT, [rows.scores]);
+  if (rows.scores) await manager.query(SCORE_UPSERT, [await scoresNotRemoved(manager, kept.scores, rows.scores)]);
   if (rows.runItems) await manager.query(RUN_ITEM_UPSERT, [rows.runItems]);
+  await removeScores(manager, batch.facts.scoreDeletions);
   return written;
+}
+
+/**
+ * The score rows without those of hand scores removed before (a message applied again, by a
+ * replay or a dead-letter retry, must not bring one back); the same rows when there are none.
+ * Only a hand score (one with an author) can be removed, so only those are looked up.
+ */
+async function scoresNotRemoved(manager: EntityManager, scores: ScoreDelta[], rows: string): Promise<string> {
+  const byHand = scores.filter((s) => s.values.authorUserId !== undefined);
+  if (!byHand.length) return rows;
+  const removed: { id: string }[] = await manager.query(
+    `SELECT d.id::text AS id FROM deleted_scores d JOIN unnest($1::uuid[], $2::uuid[]) AS k (project_id, id) ON d.project_id = k.project_id AND d.id = k.id`,
+    [byHand.map((s) => s.projectId), byHand.map((s) => s.id)],
+  );
+  if (!removed.length) return rows;
+  const gone = new Set(removed.map((r) => r.id.toLowerCase()));
+  return JSON.stringify(scores.filter((s) => !gone.has(s.id.toLowerCase())).map(scoreRow));
+}
+
+/** Removes hand scores for good: a tombstone, then the row (after the batch's upserts, so a score given and removed in one batch is gone). */
+async function removeScores(manager: EntityManager, deletions: ScoreDeletion[]): Promise<void> {
+  if (!deletions.length) return;
+  await manager.query(
+    `WITH gone AS (
+       SELECT DISTINCT ON (project_id, id) project_id, id, deleted_at
+         FROM jsonb_to_recordset($1::jsonb) AS r (project_id uuid, id uuid, deleted_at timestamptz) ORDER BY project_id, id, deleted_at
+     ), tombstones AS (
+       INSERT INTO deleted_scores (project_id, id, deleted_at) SELECT project_id, id, deleted_at FROM gone ORDER BY project_id, id ON CONFLICT DO NOTHING
+     )
+     DELETE FROM scores s USING gone g WHERE s.project_id = g.project_id AND s.id = g.id`,
+    [JSON.stringify(deletions.map((d) => ({ project_id: d.projectId, id: d.id, deleted_at: d.deletedAt })))],
+  );
 }
 
 export interface DeletedRows {
