@@ -146,7 +146,9 @@ describe(otlpLogsToFacts.name, () => {
       traces: [],
       spans: [],
       scores: [],
+      runItems: [],
       deletions: [],
+      scoreDeletions: [],
     });
   });
 });
