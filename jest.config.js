@@ -20,8 +20,8 @@ const common = {
     '/node_modules/(?!(@nestjs|p-limit|yocto-queue|cookie|@fastify/compress|uuid|@opentelemetry/otlp-exporter-base|request-filtering-agent)/)',
   ],
   moduleNameMapper: {
-    '^@app/(domain|otlp|eventlog|persistence|projections|config|metrics)$': '<rootDir>/libs/$1/src/index.ts',
-    '^@app/(domain|otlp|eventlog|persistence|projections|config|metrics)/(.*)$': '<rootDir>/libs/$1/src/$2',
+    '^@app/(domain|otlp|eventlog|persistence|projections|config|metrics|evaluation)$': '<rootDir>/libs/$1/src/index.ts',
+    '^@app/(domain|otlp|eventlog|persistence|projections|config|metrics|evaluation)/(.*)$': '<rootDir>/libs/$1/src/$2',
     '^@app/migrations$': '<rootDir>/migrations/index.ts',
   },
   testEnvironment: 'node',

@@ -33,6 +33,7 @@ import { SpanUsageDetails1766950000000 } from './1766950000000-SpanUsageDetails'
 import { SpanCostSource1766960000000 } from './1766960000000-SpanCostSource';
 import { ModelDefinitions1767010000000 } from './1767010000000-ModelDefinitions';
 import { UnpricedUsage1767020000000 } from './1767020000000-UnpricedUsage';
+import { LlmJudges1767030000000 } from './1767030000000-LlmJudges';
 import { TraceEvaluations1767040000000 } from './1767040000000-TraceEvaluations';
 import { HandScores1767050000000 } from './1767050000000-HandScores';
 import { Datasets1767060000000 } from './1767060000000-Datasets';
@@ -74,6 +75,7 @@ export const MIGRATIONS = [
   SpanCostSource1766960000000,
   ModelDefinitions1767010000000,
   UnpricedUsage1767020000000,
+  LlmJudges1767030000000,
   TraceEvaluations1767040000000,
   HandScores1767050000000,
   Datasets1767060000000,

@@ -288,10 +288,11 @@ describe('webhook evaluators', () => {
     await ingest(stack, free.apiKey, NATIVE_TRACES, { batch: agentRun(blocked) });
     const [skipped] = await eventually(
       async () =>
-        (await stack.db.query(`SELECT status, reason FROM eval_jobs WHERE org_id = $1 AND status = 'skipped'`, [free.orgId])).rows,
+        (await stack.db.query(`SELECT status, reason, error FROM eval_jobs WHERE org_id = $1 AND status = 'skipped'`, [free.orgId])).rows,
       (rows) => rows.length === 1,
     );
-    expect(skipped.reason).toMatch(/quota: the free plan's monthly quota of 500 LLM evals is used up/);
+    expect(skipped.reason).toBe('quota reached');
+    expect(skipped.error).toMatch(/the free plan's monthly quota of 500 LLM evals is used up/);
     expect(calls.length).toBe(before);
     expect(await traceScores(free.apiKey, blocked)).toEqual([]);
     expect(await evalRuns(freeSession, free.orgId)).toBe(0);

@@ -4,7 +4,7 @@ import { type IncomingHttpHeaders, type Server, createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { Webhook } from 'standardwebhooks';
 import type { TraceWebhookRequestBody } from '@app/domain';
-import { type Session, type Tenant, bootstrap, data, eventually, login, mutate, send } from './support/api';
+import { type Session, type Tenant, bootstrap, data, eventually, login, mutate, query, send } from './support/api';
 import { NATIVE_TRACES, ingest } from './support/ingest';
 import { type Stack, startStack } from './support/stack';
 
@@ -199,6 +199,22 @@ describe('trace-level evaluators', () => {
       { trace_run: 1, status: 'done' },
       { trace_run: 2, status: 'done' },
     ]);
+    // The run log shows both runs, on the trace.
+    const runs = data(await query(stack, session.access_token, 'evaluator.runs', { projectId: tenant.projectId, id: evaluator.id }))
+      .data as { spanId: string | null; status: string; score: number }[];
+    expect(runs).toMatchObject([
+      { spanId: null, status: 'succeeded', score: 0.9 },
+      { spanId: null, status: 'succeeded', score: 0.2 },
+    ]);
+
+    // A test run on the trace sends the trace body a trace job sends, and stores nothing.
+    const tried = data(
+      await mutate(stack, session.access_token, 'evaluator.test', { projectId: tenant.projectId, evaluatorId: evaluator.id, traceId }),
+    );
+    expect(tried).toMatchObject({ target: { spanId: null }, status: 'succeeded', score: 0.9, pass: true });
+    expect(calls).toHaveLength(3);
+    expect(calls[2].body).toMatchObject({ spanId: null, target: 'trace', output: 'Yes, within 30 days.', trace: { spanCount: 3 } });
+    expect(await traceScores(traceId)).toHaveLength(1);
   }, 120_000);
 
   it('refuses a quiet window out of range, naming the field', async () => {

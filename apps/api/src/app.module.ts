@@ -7,6 +7,7 @@ import { SeqTokenCodec } from '@app/domain';
 import {
   DatasetStore,
   EvaluatorStore,
+  LlmConnectionStore,
   ModelDefinitionStore,
   PasswordVerifier,
   PromptTemplateStore,
@@ -23,7 +24,9 @@ import { InfrastructureModule } from './infrastructure/infrastructure.module';
 import { apiMetricsRegistry } from './metrics/api-metrics';
 import { MetricsController } from './metrics/metrics.controller';
 import { AccessService } from './access/access.service';
+import { EvaluatorTestService } from './evaluators/evaluator-test.service';
 import { EvaluatorsService } from './evaluators/evaluators.service';
+import { LlmConnectionsService } from './llm-connections/llm-connections.service';
 import { TenancyService } from './tenancy/tenancy.service';
 import { AuthController } from './sessions/auth.controller';
 import { AuthService } from './sessions/auth.service';
@@ -101,6 +104,8 @@ import { TraceGroupsService } from './trace-groups/trace-groups.service';
     AccessService,
     TenancyService,
     EvaluatorsService,
+    EvaluatorTestService,
+    LlmConnectionsService,
     TraceReadsService,
     TraceGroupReadsService,
     PromptReadsService,
@@ -115,6 +120,11 @@ import { TraceGroupsService } from './trace-groups/trace-groups.service';
       provide: EvaluatorStore,
       inject: [DataSource, APP_CONFIG],
       useFactory: (ds: DataSource, c: AppConfig) => new EvaluatorStore(ds, new SecretBox(c.secretKey)),
+    },
+    {
+      provide: LlmConnectionStore,
+      inject: [DataSource, APP_CONFIG],
+      useFactory: (ds: DataSource, c: AppConfig) => new LlmConnectionStore(ds, new SecretBox(c.secretKey)),
     },
     PromptTemplatesService,
     { provide: PromptTemplateStore, inject: [DataSource], useFactory: (ds: DataSource) => new PromptTemplateStore(ds) },

@@ -295,6 +295,17 @@ export const EVALUATOR_LIMITS = {
   /** The reason stored with a result (the score's comment). */
   reasonLength: 2_000,
   defaultSpanTypes: ['LLM'],
+  /** An LLM judge answers slowly and its provider rate-limits: more time and more retries (1 s, 2 s, 4 s) by default. */
+  judgeDefaults: { timeoutMs: 30_000, retries: 3 },
+  judgeModelLength: 200,
+  judgeCategories: 50,
+  judgeCategoryLength: 200,
+  /** The answer of a judge is read up to this size (a reasoning can be long). */
+  judgeResponseBytes: 1024 * 1024,
+  /** An input or output as it goes into a judge's prompt: beyond this it is cut, and says so. */
+  judgeVariableLength: 100_000,
+  /** An evaluator's run log, per page. */
+  runsPage: 50,
   /** Trace targets: the quiet window after the trace's last data, in whole seconds. */
   quietSeconds: { min: 5, max: 3_600, default: 30 },
   /** Trace targets: evaluations of one trace per evaluator, the first and one after late data. */

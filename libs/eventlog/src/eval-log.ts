@@ -1,5 +1,5 @@
 import type { JetStreamClient } from 'nats';
-import { EVAL_JOB_SCHEMA, type EvalJobPublication, type EvaluationResult, INGEST_SCHEMAS, evalJobMessageId } from '@app/domain';
+import { EVAL_JOB_SCHEMA, type EvalJobPublication, type EvaluationScore, INGEST_SCHEMAS, evalJobMessageId } from '@app/domain';
 import { toNatsHeaders } from './headers';
 import type { NatsResources } from './nats-resources';
 import type { ChunkPublisher } from './publisher';
@@ -47,7 +47,7 @@ export async function appendEvaluationScore(
   nats: NatsResources,
   publisher: ChunkPublisher,
   job: EvaluatedJob,
-  result: EvaluationResult,
+  score: EvaluationScore,
   atIso: string,
 ): Promise<void> {
   const event = {
@@ -59,10 +59,11 @@ export async function appendEvaluationScore(
       traceId: job.traceId,
       spanId: job.spanId ?? undefined,
       name: job.evaluatorName,
-      value: result.score,
-      dataType: 'NUMERIC',
-      comment: job.spanId ? (result.reason ?? undefined) : (result.reason ?? ''),
-      metadata: { ...(result.metadata ?? {}), pass: result.pass },
+      value: score.value,
+      dataType: score.dataType,
+      // A trace's score is replaced by its next run: an empty comment clears the older run's.
+      comment: job.spanId ? (score.comment ?? undefined) : (score.comment ?? ''),
+      metadata: score.metadata,
       source: 'EVAL',
     },
   };

@@ -110,6 +110,17 @@ export const evaluatorCalls = new Counter({
   registers: [],
 });
 
+/** How an evaluator run ended in the run log (issue 29), for webhooks and judges alike. */
+export const EVALUATOR_RUN_KINDS = ['webhook', 'llm-judge'] as const;
+export const EVALUATOR_RUN_OUTCOMES = ['succeeded', 'failed', 'skipped'] as const;
+
+export const evaluatorRuns = new Counter({
+  name: 'spanlog_evaluator_runs_total',
+  help: 'Evaluation jobs the worker settled, by evaluator kind and outcome: succeeded, failed (no valid result) or skipped (quota, disabled, deleted); sampled-out spans are in the run log only',
+  labelNames: ['kind', 'outcome'] as const,
+  registers: [],
+});
+
 export const RETENTION_OUTCOMES = ['finished', 'skipped', 'failed'] as const;
 export const RETENTION_DELETED_KINDS = ['traces', 'spans', 'scores', 'messages'] as const;
 
@@ -153,6 +164,7 @@ function startAtZero<L extends string>(counter: Counter<L>, label: L, values: re
 startAtZero(acceptedEvents, 'kind', INGEST_KINDS);
 startAtZero(acceptedSpans, 'kind', ['batch', 'otel']);
 startAtZero(evaluatorCalls, 'outcome', EVALUATION_OUTCOMES);
+for (const kind of EVALUATOR_RUN_KINDS) for (const outcome of EVALUATOR_RUN_OUTCOMES) evaluatorRuns.inc({ kind, outcome }, 0);
 startAtZero(retentionRuns, 'outcome', RETENTION_OUTCOMES);
 startAtZero(retentionDeleted, 'kind', RETENTION_DELETED_KINDS);
 startAtZero(verifyRounds, 'outcome', VERIFY_OUTCOMES);

@@ -1,10 +1,11 @@
 import { type RpcProcedures, router } from '../rpc/procedures';
 import { dto } from '../rpc/rpc-input';
-import { EvaluatorInput, ProjectInput } from '../rpc/rpc.dto';
+import { EvaluatorInput, EvaluatorRunsInput, EvaluatorTestInput, ProjectInput } from '../rpc/rpc.dto';
+import type { EvaluatorTestService } from './evaluator-test.service';
 import { withEvaluatorFields } from './evaluator-input';
 import type { EvaluatorsService } from './evaluators.service';
 
-export function evaluatorRouters(evaluators: EvaluatorsService, { authed }: RpcProcedures) {
+export function evaluatorRouters(evaluators: EvaluatorsService, { authed, heavy }: RpcProcedures, tests: EvaluatorTestService) {
   return {
     evaluator: router({
       create: authed
@@ -18,6 +19,13 @@ export function evaluatorRouters(evaluators: EvaluatorsService, { authed }: RpcP
         .input(dto(EvaluatorInput))
         .mutation(({ ctx, input }) => evaluators.rotateSecret(ctx.actor, input.projectId, input.id)),
       delete: authed.input(dto(EvaluatorInput)).mutation(({ ctx, input }) => evaluators.delete(ctx.actor, input.projectId, input.id)),
+      runs: heavy
+        .input(dto(EvaluatorRunsInput))
+        .query(({ ctx, input }) => evaluators.runs(ctx.actor, input.projectId, input.id, input.status, input.cursor)),
+      // A mutation: it calls out, and a query may be repeated by caches and retries.
+      test: heavy
+        .input(dto(EvaluatorTestInput))
+        .mutation(({ ctx, input: { projectId, ...request } }) => tests.test(ctx.actor, projectId, request)),
     }),
   };
 }

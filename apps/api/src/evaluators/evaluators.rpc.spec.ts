@@ -11,12 +11,14 @@ import {
   type MemberRole,
 } from '@app/domain';
 import type { AuditRecord } from '@app/eventlog';
-import type { EvaluatorStore } from '@app/persistence';
+import type { DataSource } from 'typeorm';
+import type { EvaluatorStore, LlmConnectionStore, PromptTemplateStore } from '@app/persistence';
 import type { AuditPublisher } from '../audit/audit.publisher';
 import type { AccessService, Actor } from '../access/access.service';
 import { RpcCallLimiter } from '../rate-limit/rpc-call-limiter';
 import { rpcProcedures, router } from '../rpc/procedures';
 import { evaluatorRouters } from './evaluators.router';
+import type { EvaluatorTestService } from './evaluator-test.service';
 import { EvaluatorsService, MASKED_HEADER_VALUE } from './evaluators.service';
 
 const PROJECT = randomUUID();
@@ -25,7 +27,7 @@ const AT = '2026-11-22T12:00:00.000Z';
 const SECRET = 'Bearer s3cret';
 
 /** The store's contract in memory: what the procedures do with it, not how Postgres keeps it. */
-class MemoryStore implements Pick<EvaluatorStore, 'create' | 'list' | 'update' | 'rotateSecret' | 'delete'> {
+class MemoryStore implements Pick<EvaluatorStore, 'create' | 'list' | 'get' | 'update' | 'rotateSecret' | 'delete'> {
   readonly rows = new Map<string, Evaluator>();
   readonly secrets = new Map<string, string>();
 
@@ -48,6 +50,11 @@ class MemoryStore implements Pick<EvaluatorStore, 'create' | 'list' | 'update' |
 
   async list(projectId: string): Promise<Evaluator[]> {
     return [...this.rows.values()].filter((e) => e.projectId === projectId).sort((a, b) => a.name.localeCompare(b.name));
+  }
+
+  async get(projectId: string, id: string): Promise<Evaluator | null> {
+    const current = this.rows.get(id);
+    return current?.projectId === projectId ? current : null;
   }
 
   async update(projectId: string, id: string, patch: EvaluatorPatch): Promise<Evaluator | null> {
@@ -86,8 +93,13 @@ function setup(nodeEnv = 'test', evaluatorAllowPrivateNetworks = nodeEnv !== 'pr
     store as unknown as EvaluatorStore,
     audit as unknown as AuditPublisher,
     { nodeEnv, evaluatorAllowPrivateNetworks } as AppConfig,
+    // Judges' connections and prompts, and the run log, are Postgres's: evaluator-judges.int.spec.ts.
+    {} as LlmConnectionStore,
+    {} as PromptTemplateStore,
+    {} as DataSource,
   );
-  const evaluatorRouter = router(evaluatorRouters(service, rpcProcedures(new RpcCallLimiter())));
+  // evaluator.test calls out: test/llm-judges.e2e-spec.ts.
+  const evaluatorRouter = router(evaluatorRouters(service, rpcProcedures(new RpcCallLimiter()), {} as EvaluatorTestService));
   const as = (userId: string) =>
     evaluatorRouter.createCaller({
       ip: '127.0.0.1',
@@ -124,7 +136,9 @@ describe('evaluator procedures', () => {
       id: expect.any(String),
       projectId: PROJECT,
       name: 'relevance',
+      kind: 'webhook',
       url: 'https://eval.example.com/score',
+      judge: null,
       headers: { Authorization: SECRET },
       timeoutMs: 10_000,
       retries: 1,

@@ -1,9 +1,34 @@
 import { Inject, Injectable, type OnModuleInit } from '@nestjs/common';
+import { DataSource } from 'typeorm';
 import { APP_CONFIG, type AppConfig } from '@app/config';
-import { ADMIN_ROLES, type AuditAction, type Evaluator, type EvaluatorWithSecret, notFound, validateEvaluatorInput } from '@app/domain';
-import { EvaluatorStore } from '@app/persistence';
+import {
+  ADMIN_ROLES,
+  type AuditAction,
+  EVALUATOR_LIMITS,
+  TIME_ID_CURSOR,
+  EVAL_JOB_STATUSES_OF_RUN,
+  type EvalRun,
+  type EvalRunStatus,
+  type Evaluator,
+  type EvaluatorWithSecret,
+  type JudgeSettings,
+  checkPatchOfKind,
+  decodeCursor,
+  keysetPage,
+  notFound,
+  templateUsesOutput,
+  validateEvaluatorInput,
+  validationError,
+} from '@app/domain';
+import { EvalJobs, EvaluatorStore, LlmConnectionStore, PromptTemplateStore } from '@app/persistence';
 import { AuditPublisher } from '../audit/audit.publisher';
 import { type Actor, AccessService } from '../access/access.service';
+
+/** A page of an evaluator's run log, newest first. */
+export interface EvalRunPage {
+  data: EvalRun[];
+  meta: { nextCursor: string | null };
+}
 
 /** What a header value reads as in an answer that may not reveal it. */
 export const MASKED_HEADER_VALUE = '***';
@@ -36,6 +61,9 @@ export class EvaluatorsService implements OnModuleInit {
     private readonly store: EvaluatorStore,
     private readonly audit: AuditPublisher,
     @Inject(APP_CONFIG) config: AppConfig,
+    private readonly connections: LlmConnectionStore,
+    private readonly prompts: PromptTemplateStore,
+    private readonly ds: DataSource,
   ) {
     // SPEC 2.6: HTTPS in production; elsewhere plain http lets a local endpoint be tried out.
     // A URL the worker would refuse to call is refused when saved, by the same setting.
@@ -50,6 +78,7 @@ export class EvaluatorsService implements OnModuleInit {
   async create(actor: Actor, projectId: string, fields: unknown): Promise<EvaluatorWithSecret> {
     const settings = validateEvaluatorInput(fields, { partial: false, ...this.rules });
     const orgId = await this.access.requireProjectRole(actor, projectId, ADMIN_ROLES);
+    if (settings.judge) await this.requireJudgeReferences(projectId, settings.judge);
     const evaluator = await this.store.create(projectId, settings);
     await this.record(actor, orgId, 'evaluator.created', evaluator.id, { projectId, name: evaluator.name });
     return evaluator;
@@ -63,6 +92,10 @@ export class EvaluatorsService implements OnModuleInit {
   async update(actor: Actor, projectId: string, id: string, fields: unknown): Promise<Evaluator> {
     const patch = validateEvaluatorInput(fields, { partial: true, ...this.rules });
     const orgId = await this.access.requireProjectRole(actor, projectId, ADMIN_ROLES);
+    const current = await this.store.get(projectId, id);
+    if (!current) throw notFound(`evaluator ${id} not found in project ${projectId}`);
+    checkPatchOfKind(current.kind, patch);
+    if (patch.judge) await this.requireJudgeReferences(projectId, patch.judge);
     const evaluator = await this.store.update(projectId, id, patch);
     if (!evaluator) throw notFound(`evaluator ${id} not found in project ${projectId}`);
     await this.record(actor, orgId, 'evaluator.updated', id, { projectId, name: evaluator.name, changed: Object.keys(patch) });
@@ -83,6 +116,46 @@ export class EvaluatorsService implements OnModuleInit {
     if (!(await this.store.delete(projectId, id))) throw notFound(`evaluator ${id} not found in project ${projectId}`);
     await this.record(actor, orgId, 'evaluator.deleted', id, { projectId });
     return { id, deleted: true };
+  }
+
+  /**
+   * An evaluator's run log (issue 29), newest first: every job with its status, reason,
+   * attempts, times, score, error and, for a judge, the model, tokens and cost of its call.
+   */
+  async runs(
+    actor: Actor,
+    projectId: string,
+    id: string,
+    status: EvalRunStatus | undefined,
+    cursor: string | undefined,
+  ): Promise<EvalRunPage> {
+    const after = cursor === undefined ? null : decodeCursor<[string, string]>(cursor, TIME_ID_CURSOR);
+    await this.access.requireProjectRole(actor, projectId);
+    if (!(await this.store.get(projectId, id))) throw notFound(`evaluator ${id} not found in project ${projectId}`);
+    const limit = EVALUATOR_LIMITS.runsPage;
+    const rows = await new EvalJobs(this.ds.manager).runs(id, status ? EVAL_JOB_STATUSES_OF_RUN[status] : [], after, limit + 1);
+    const { data, nextCursor } = keysetPage(rows, limit, (row) => row.position);
+    return { data: data.map((row) => row.run), meta: { nextCursor } };
+  }
+
+  /**
+   * What a judge names must exist in its project when it is saved: its connection, and a prompt
+   * template (by label, else the default pick) that shows the judge the output it scores. A
+   * prompt changed later is checked again at every run.
+   */
+  async requireJudgeReferences(projectId: string, judge: JudgeSettings): Promise<void> {
+    if (!(await this.connections.get(projectId, judge.connectionId)))
+      throw validationError(`judge.connectionId: this project has no LLM connection ${judge.connectionId}`);
+    const { name, label } = judge.prompt;
+    const resolved = await this.prompts.resolve(projectId, name, label === null ? { by: 'default' } : { by: 'label', label });
+    if (!resolved)
+      throw validationError(
+        `judge.prompt.name: this project has no prompt template "${name}"${label === null ? '' : ` with label ${label}`}`,
+      );
+    if (!templateUsesOutput(resolved.version.template))
+      throw validationError(
+        `judge.prompt: template "${name}" version ${resolved.version.version} has no {{output}}: the judge would not see the output it scores`,
+      );
   }
 
   /** Audited as API keys are; the details never hold header values, the signing secret, nor the URL (its query may carry a token). */

@@ -8,7 +8,9 @@ import { DomainError, PAYLOAD_LIMITS, RPC_LIMITS, validationError } from '@app/d
 import { RpcCallLimiter } from '../rate-limit/rpc-call-limiter';
 import { bearerToken } from '../auth/api-key.guard';
 import { toErrorResponse } from '../http/error-response';
+import { EvaluatorTestService } from '../evaluators/evaluator-test.service';
 import { EvaluatorsService } from '../evaluators/evaluators.service';
+import { LlmConnectionsService } from '../llm-connections/llm-connections.service';
 import { HandScoresService } from '../scores/hand-scores.service';
 import { ScoreConfigsService } from '../scores/score-configs.service';
 import { MonitorsService } from '../monitors/monitors.service';
@@ -51,6 +53,8 @@ export async function mountRpc(app: NestFastifyApplication): Promise<void> {
   const router = buildRouter({
     tenancy: app.get(TenancyService),
     evaluators: app.get(EvaluatorsService),
+    evaluatorTests: app.get(EvaluatorTestService),
+    llmConnections: app.get(LlmConnectionsService),
     traces: app.get(TraceReadsService),
     traceGroups: app.get(TraceGroupReadsService),
     prompts: app.get(PromptReadsService),

@@ -1,9 +1,12 @@
+import type { EvaluatorTestService } from '../evaluators/evaluator-test.service';
 import { costRouters } from '../costs/costs.router';
 import type { CostsService } from '../costs/costs.service';
 import type { DatasetReadsService } from '../datasets/dataset-reads.service';
 import { datasetRouters } from '../datasets/datasets.router';
 import { evaluatorRouters } from '../evaluators/evaluators.router';
 import type { EvaluatorsService } from '../evaluators/evaluators.service';
+import { llmConnectionRouters } from '../llm-connections/llm-connections.router';
+import type { LlmConnectionsService } from '../llm-connections/llm-connections.service';
 import { modelRouters } from '../models/models.router';
 import type { ModelsService } from '../models/models.service';
 import { monitorRouters } from '../monitors/monitors.router';
@@ -30,6 +33,8 @@ export type { RpcContext } from './procedures';
 export interface RpcServices {
   tenancy: TenancyService;
   evaluators: EvaluatorsService;
+  evaluatorTests: EvaluatorTestService;
+  llmConnections: LlmConnectionsService;
   traces: TraceReadsService;
   traceGroups: TraceGroupReadsService;
   prompts: PromptReadsService;
@@ -49,7 +54,8 @@ export function buildRouter({ limiter, ...services }: RpcServices) {
   const procedures = rpcProcedures(limiter);
   return router({
     ...tenancyRouters(services.tenancy, procedures),
-    ...evaluatorRouters(services.evaluators, procedures),
+    ...evaluatorRouters(services.evaluators, procedures, services.evaluatorTests),
+    ...llmConnectionRouters(services.llmConnections, procedures),
     ...traceRouters(services.traces, procedures),
     ...traceGroupRouters(services.traceGroups, procedures),
     ...statsRouters(services.stats, procedures),

@@ -1,4 +1,6 @@
 import {
+  EVAL_RUN_STATUSES,
+  type EvalRunStatus,
   DATASET_LIMITS,
   HAND_SCORE_LIMITS,
   MEMBER_ROLES,
@@ -10,6 +12,7 @@ import {
   decimalInteger,
   type FieldRule,
   email,
+  jsonObject,
   oneOf,
   requiredText,
   text,
@@ -53,6 +56,19 @@ export class AuditLogInput extends OrgInput {
 }
 /** The evaluator's own fields are not declared here: validateEvaluatorInput checks them. */
 export class EvaluatorInput extends ProjectInput {
+  @Required(uuid) id: string;
+}
+export class EvaluatorRunsInput extends EvaluatorInput {
+  @Optional(oneOf(EVAL_RUN_STATUSES)) status?: EvalRunStatus;
+  @Optional(anyText) cursor?: string;
+}
+export class EvaluatorTestInput extends ProjectInput {
+  @Optional(uuid) evaluatorId?: string;
+  @Optional(jsonObject) config?: Record<string, unknown>;
+  @Optional(uuid) spanId?: string;
+  @Optional(requiredText(256)) traceId?: string;
+}
+export class LlmConnectionInput extends ProjectInput {
   @Required(uuid) id: string;
 }
 export class PromptListInput extends ProjectInput {

@@ -6,6 +6,8 @@ import { type ApiOptions, apiCommand } from './api-command';
 
 type Evaluator = RpcOutputs['evaluator']['list'][number];
 type EvaluatorWithSecret = RpcOutputs['evaluator']['create'];
+type RunPage = RpcOutputs['evaluator']['runs'];
+type RunStatus = RpcInputs['evaluator']['runs']['status'];
 
 /** The options of `evaluators create|update`, as commander hands them over. */
 export interface EvaluatorOptions extends ApiOptions {
@@ -114,7 +116,7 @@ export const evaluatorSettingOptions = (command: Command): Command =>
 
 const describe = (e: Evaluator): string =>
   [
-    `${e.id}  ${e.name}  ${e.enabled ? 'enabled' : 'disabled'}  ${e.url}`,
+    `${e.id}  ${e.name}  ${e.enabled ? 'enabled' : 'disabled'}  ${e.judge ? `llm-judge ${e.judge.model} on prompt ${e.judge.prompt.name}` : e.url}`,
     e.target === 'trace'
       ? `  traces, quiet ${e.quietSeconds} s; names ${e.filter.names.join(',') || 'any'}; tags ${e.filter.tags.join(',') || 'any'}; ` +
         `environments ${e.filter.environments.join(',') || 'any'}; sample rate ${e.filter.sampleRate}`
@@ -122,12 +124,31 @@ const describe = (e: Evaluator): string =>
     `  time-out ${e.timeoutMs} ms; retries ${e.retries}; headers ${Object.keys(e.headers).join(', ') || 'none'}`,
   ].join('\n');
 
+/** One line per run: when, status and reason, attempts, score, and a judge's model, tokens and cost. */
+export const describeRuns = (page: RunPage, next: string): string => {
+  const rows = page.data.map((r) => [
+    r.createdAt,
+    r.status,
+    r.reason ?? '-',
+    `${r.attempts} attempt${r.attempts === 1 ? '' : 's'}`,
+    r.score === null ? 'no score' : `score ${r.score}`,
+    r.judge
+      ? `${r.judge.model ?? '?'} ${r.judge.promptTokens ?? '?'}+${r.judge.completionTokens ?? '?'} tokens $${r.judge.cost ?? '?'}`
+      : '',
+    r.error ?? '',
+  ]);
+  return page.meta.nextCursor
+    ? `${table(rows)}
+next page: ${next} --cursor ${page.meta.nextCursor}`
+    : table(rows);
+};
+
 /** The signing secret, shown by create and rotate-secret alone: the receiver verifies each call with it. */
 const withSecret = (e: EvaluatorWithSecret): string =>
   `${describe(e)}\n  signing secret ${e.signingSecret}  (shown this once: give it to the endpoint, which verifies each call with it)`;
 
 export function registerEvaluatorsCommands(program: Command): void {
-  const evaluators = program.command('evaluators').description("a project's webhook evaluators (needs a login)");
+  const evaluators = program.command('evaluators').description("a project's webhook and LLM judge evaluators (needs a login)");
 
   evaluatorSettingOptions(
     apiCommand(evaluators, 'create', 'add a webhook evaluator to a project')
@@ -164,6 +185,17 @@ export function registerEvaluatorsCommands(program: Command): void {
     .action(async (opts: ApiOptions & { project: string; id: string }) => {
       const evaluator = await LoggedIn.open(opts.api).rpc.evaluator.rotateSecret.mutate({ projectId: opts.project, id: opts.id });
       printResult(evaluator, !!opts.json, () => withSecret(evaluator));
+    });
+
+  apiCommand(evaluators, 'runs <id>', "an evaluator's run log, newest first: each run's status, reason, attempts, score and error")
+    .requiredOption('--project <id>')
+    .option('--status <status>', 'only runs in this status: queued, running, succeeded, failed or skipped')
+    .option('--cursor <cursor>', 'the page after the one that gave this cursor')
+    .action(async (id: string, opts: ApiOptions & { project: string; status?: string; cursor?: string }) => {
+      // The status is the API's to check: its message names the field and the values.
+      const input = { projectId: opts.project, id, status: opts.status as RunStatus, cursor: opts.cursor };
+      const page = await LoggedIn.open(opts.api).rpc.evaluator.runs.query(input);
+      printResult(page, !!opts.json, () => describeRuns(page, `spanlog evaluators runs ${id} --project ${opts.project}`));
     });
 
   apiCommand(evaluators, 'delete', 'remove an evaluator; it runs no more')

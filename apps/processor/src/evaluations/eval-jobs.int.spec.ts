@@ -1,13 +1,27 @@
 import 'reflect-metadata';
 import { randomUUID } from 'node:crypto';
 import { EVAL_JOB_SCHEMA, type EvalJobPublication, PLANS, evalJobMessageId } from '@app/domain';
-import { EvalJobs } from '@app/persistence';
+import { type EvalRunRecord, EvalJobs } from '@app/persistence';
 import { seedProject, useTestDatabase } from '@app/persistence/testing/test-database';
 import { deleteTraces } from '@app/projections';
 import { relayEvalJobs } from '../reactors/eval-job-relay';
 import { claimEvalJob, finishEvalJob } from './eval-job-claim';
 
 const NOW = Date.parse('2026-11-20T12:00:00Z');
+
+/** A run that ended with a result, as the worker records it. */
+const doneRun = (over: Partial<EvalRunRecord> = {}): EvalRunRecord => ({
+  status: 'done',
+  score: 1,
+  category: null,
+  pass: true,
+  comment: null,
+  reason: null,
+  error: null,
+  attempts: 1,
+  judge: null,
+  ...over,
+});
 
 describe('evaluation jobs', () => {
   const db = useTestDatabase();
@@ -66,11 +80,34 @@ describe('evaluation jobs', () => {
     const none = await evaluator(projectId, { spanTypes: ['LLM'], names: [], sampleRate: 0 });
     const spans: { projectId: string; id: string }[] = [];
     for (let i = 0; i < 400; i++) spans.push(await span(projectId));
-    await db.ds.transaction((m) => new EvalJobs(m).schedule(spans));
-    const sampled = (await jobsOf(half)).length;
+    const queued = await db.ds.transaction((m) => new EvalJobs(m).schedule(spans));
+    const byStatus = async (evaluatorId: string, status: string) =>
+      (await jobsOf(evaluatorId)).filter((j: { status: string }) => j.status === status);
+    const sampled = (await byStatus(half, 'queued')).length;
     expect(sampled).toBeGreaterThan(140);
     expect(sampled).toBeLessThan(260);
+    expect(queued).toBe(sampled);
+    expect(await byStatus(none, 'queued')).toEqual([]);
+    // The others are in the run log as skipped, sampled out, and are never relayed.
+    expect(await byStatus(half, 'skipped')).toHaveLength(400 - sampled);
+    expect(await byStatus(none, 'skipped')).toHaveLength(400);
+    expect(new Set((await byStatus(none, 'skipped')).map((j: { reason: string }) => j.reason))).toEqual(new Set(['sampled out']));
+    // The same span is sampled the same way when it is seen again.
+    await db.ds.transaction((m) => new EvalJobs(m).schedule(spans));
+    expect(await byStatus(half, 'queued')).toHaveLength(sampled);
+  });
+
+  it('deletes skipped runs with their trace (the run log is bounded by retention) and keeps counted ones without their result', async () => {
+    const { projectId } = await tenant('pro');
+    const none = await evaluator(projectId, { spanTypes: ['LLM'], names: [], sampleRate: 0 });
+    const all = await evaluator(projectId);
+    const s = await span(projectId);
+    await db.ds.transaction((m) => new EvalJobs(m).schedule([s]));
+    const [{ trace_id: traceId }] = await db.ds.query(`SELECT trace_id FROM spans WHERE id = $1`, [s.id]);
+    expect((await jobsOf(none)).map((j: { status: string }) => j.status)).toEqual(['skipped']);
+    await db.ds.transaction((m) => deleteTraces(m, [{ projectId, id: traceId, deletedAt: '2026-11-21T00:00:00Z' }]));
     expect(await jobsOf(none)).toEqual([]);
+    expect((await jobsOf(all)).map((j: { status: string }) => j.status)).toEqual(['queued']);
   });
 
   it('relays queued jobs once, with the job id as the message id', async () => {
@@ -119,19 +156,20 @@ describe('evaluation jobs', () => {
     // Claimed at once, the two race for the last run: exactly one gets it.
     const claims = await Promise.all([claimEvalJob(db.ds, a.id, NOW), claimEvalJob(db.ds, b.id, NOW)]);
     expect(claims.map((c) => c.kind).sort()).toEqual(['run', 'skipped']);
-    const skipped = claims.find((c) => c.kind === 'skipped') as { reason: string };
-    expect(skipped.reason).toMatch(
-      /quota: the free plan's monthly quota of 500 LLM evals is used up \(500 this month\); it resets at 2026-12-01T00:00:00.000Z/,
+    const skipped = claims.find((c) => c.kind === 'skipped') as { reason: string; error: string };
+    expect(skipped.reason).toBe('quota reached');
+    expect(skipped.error).toMatch(
+      /the free plan's monthly quota of 500 LLM evals is used up \(500 this month\); it resets at 2026-12-01T00:00:00.000Z/,
     );
     const ran = claims.find((c) => c.kind === 'run') as Extract<(typeof claims)[number], { kind: 'run' }>;
-    await finishEvalJob(db.ds, ran.run, { score: 1, pass: true, reason: null, metadata: null });
+    await finishEvalJob(db.ds, ran.run, doneRun({ score: 1, pass: true }));
     const counted = await db.ds.query(`SELECT month, metric, n FROM usage_outbox WHERE org_id = $1`, [orgId]);
     expect(counted).toEqual([{ month: '2026-11', metric: 'eval_runs', n: 1 }]);
 
     // A redelivered job is not run or counted again.
     expect(await claimEvalJob(db.ds, a.id, NOW)).toEqual({ kind: 'finished' });
     expect(await claimEvalJob(db.ds, b.id, NOW)).toEqual({ kind: 'finished' });
-    await finishEvalJob(db.ds, ran.run, { score: 1, pass: true, reason: null, metadata: null });
+    await finishEvalJob(db.ds, ran.run, doneRun({ score: 1, pass: true }));
     expect(await db.ds.query(`SELECT count(*)::int AS n FROM usage_outbox WHERE org_id = $1`, [orgId])).toEqual([{ n: 1 }]);
   });
 
@@ -157,9 +195,9 @@ describe('evaluation jobs', () => {
       target: { kind: 'span', spanId: s.id, input: 'q', output: 'a' },
       evaluator: { id, url: 'https://eval.example.com', timeoutMs: 10_000, retries: 1 },
     });
-    await finishEvalJob(db.ds, again.run, { score: 0.5, pass: false, reason: 'meh', metadata: null });
-    expect(await db.ds.query(`SELECT status, score, pass, reason FROM eval_jobs WHERE id = $1`, [jobId])).toEqual([
-      { status: 'done', score: 0.5, pass: false, reason: 'meh' },
+    await finishEvalJob(db.ds, again.run, doneRun({ score: 0.5, pass: false, comment: 'meh', attempts: 2 }));
+    expect(await db.ds.query(`SELECT status, score, pass, comment, attempts FROM eval_jobs WHERE id = $1`, [jobId])).toEqual([
+      { status: 'done', score: 0.5, pass: false, comment: 'meh', attempts: 2 },
     ]);
 
     // Retention takes the result with the trace; the run stays counted for the month's quota.
@@ -167,8 +205,8 @@ describe('evaluation jobs', () => {
       deleteTraces(m, [{ projectId, id: (again.run.target as { traceId: string }).traceId, deletedAt: '2026-11-21T00:00:00Z' }]),
     );
     expect(
-      await db.ds.query(`SELECT status, score, pass, reason, started_at IS NOT NULL AS started FROM eval_jobs WHERE id = $1`, [jobId]),
-    ).toEqual([{ status: 'done', score: null, pass: null, reason: null, started: true }]);
+      await db.ds.query(`SELECT status, score, pass, comment, started_at IS NOT NULL AS started FROM eval_jobs WHERE id = $1`, [jobId]),
+    ).toEqual([{ status: 'done', score: null, pass: null, comment: null, started: true }]);
   });
 
   it('skips, with the reason, a job whose evaluator was disabled or whose span was deleted', async () => {
@@ -182,10 +220,17 @@ describe('evaluation jobs', () => {
     await db.ds.query(`DELETE FROM spans WHERE project_id = $1 AND id = $2`, [projectId, gone.id]);
     expect(await claimEvalJob(db.ds, jobOf(gone.id), NOW)).toEqual({
       kind: 'skipped',
-      reason: 'the span no longer exists (deleted by retention)',
+      reason: 'span deleted',
+      error: 'the span no longer exists (deleted by retention)',
+      evaluatorKind: 'webhook',
     });
     await db.ds.query(`UPDATE evaluators SET enabled = false WHERE id = $1`, [id]);
-    expect(await claimEvalJob(db.ds, jobOf(kept.id), NOW)).toEqual({ kind: 'skipped', reason: 'the evaluator is disabled' });
+    expect(await claimEvalJob(db.ds, jobOf(kept.id), NOW)).toEqual({
+      kind: 'skipped',
+      reason: 'evaluator disabled',
+      error: null,
+      evaluatorKind: 'webhook',
+    });
     expect((await jobsOf(id)).map((j: { status: string }) => j.status)).toEqual(['skipped', 'skipped']);
   });
 
@@ -228,5 +273,66 @@ describe('evaluation jobs', () => {
       await db.ds.query(`SELECT count(*)::int AS n FROM eval_jobs WHERE org_id = $1 AND status IN ('running', 'done')`, [orgId]),
     ).toEqual([{ n: 0 }]);
     expect((await claimEvalJob(db.ds, jobId, NOW, () => true)).kind).toBe('run');
+  });
+
+  it("fails, without counting, a judge's job whose connection was deleted, and counts a judge's failed run", async () => {
+    const { orgId, projectId } = await tenant('pro');
+    const connectionId = randomUUID();
+    const [{ id }] = await db.ds.query(
+      `INSERT INTO evaluators (project_id, name, kind, judge, headers_sealed, signing_secret_sealed, timeout_ms, retries, filter)
+       VALUES ($1, 'judge', 'llm-judge', $2, 'sealed', 'sealed', 30000, 3, $3) RETURNING id`,
+      [
+        projectId,
+        JSON.stringify({ connectionId, model: 'gpt-4.1-mini', prompt: { name: 'p', label: null }, scoreType: 'numeric', categories: [] }),
+        JSON.stringify({ spanTypes: ['LLM'], names: [], sampleRate: 1 }),
+      ],
+    );
+    const gone = await span(projectId);
+    await db.ds.transaction((m) => new EvalJobs(m).schedule([gone]));
+    const [{ id: jobId }] = await db.ds.query(`SELECT id FROM eval_jobs WHERE span_id = $1`, [gone.id]);
+    expect(await claimEvalJob(db.ds, jobId, NOW)).toEqual({
+      kind: 'failed',
+      reason: 'connection missing',
+      error: expect.stringContaining(connectionId),
+      evaluatorKind: 'llm-judge',
+    });
+    expect(await claimEvalJob(db.ds, jobId, NOW)).toEqual({ kind: 'finished' });
+
+    // With its connection, it runs against the connection's base URL, and a failed run is counted once.
+    await db.ds.query(
+      `INSERT INTO llm_connections (id, project_id, name, base_url, api_key_sealed, headers_sealed) VALUES ($1, $2, 'c', 'https://llm.example.com/v1', 'k', 'h')`,
+      [connectionId, projectId],
+    );
+    const s = await span(projectId);
+    await db.ds.transaction((m) => new EvalJobs(m).schedule([s]));
+    const [{ id: next }] = await db.ds.query(`SELECT id FROM eval_jobs WHERE span_id = $1`, [s.id]);
+    const claimed = await claimEvalJob(db.ds, next, NOW);
+    if (claimed.kind !== 'run') throw new Error(`expected a run, got ${claimed.kind}`);
+    expect(claimed.run.evaluator).toMatchObject({ id, kind: 'llm-judge', url: 'https://llm.example.com/v1', judge: { connectionId } });
+    expect(claimed.run.target).toEqual({
+      kind: 'span',
+      traceId: expect.any(String),
+      spanId: s.id,
+      input: 'q',
+      output: 'a',
+      metadata: null,
+    });
+    await finishEvalJob(
+      db.ds,
+      claimed.run,
+      doneRun({ status: 'failed', score: null, pass: null, reason: 'judge reply unreadable', error: 'not JSON', attempts: 1 }),
+    );
+    expect(await db.ds.query(`SELECT metric, n FROM usage_outbox WHERE org_id = $1`, [orgId])).toEqual([{ metric: 'eval_runs', n: 1 }]);
+
+    // The run log lists both, newest first, a page at a time.
+    const jobs = new EvalJobs(db.ds.manager);
+    const all = await jobs.runs(id, [], null, 10);
+    expect(all.map((r) => [r.run.status, r.run.reason])).toEqual([
+      ['failed', 'judge reply unreadable'],
+      ['failed', 'connection missing'],
+    ]);
+    const [first] = await jobs.runs(id, [], null, 1);
+    expect((await jobs.runs(id, [], first.position, 10)).map((r) => r.run.id)).toEqual([all[1].run.id]);
+    expect(await jobs.runs(id, ['done'], null, 10)).toEqual([]);
   });
 });

@@ -4,6 +4,7 @@ import type { Logger } from 'pino';
 import { DataSource } from 'typeorm';
 import { APP_CONFIG, type AppConfig, LOGGER } from '@app/config';
 import {
+  EVAL_RUN_REASONS,
   EVALUATOR_LIMITS,
   type EvalJobMessage,
   type Evaluation,
@@ -15,11 +16,20 @@ import {
   targetIds,
 } from '@app/domain';
 import { CONSUMERS, ChunkPublisher, type JobConsumer, NatsResources, appendEvaluationScore, jobConsumer, jsonMessage } from '@app/eventlog';
-import { evaluatorCalls } from '@app/metrics';
-import { type EvaluatorSecrets, EvaluatorStore, ScoreConfigStore, SecretBoxError, isReachable } from '@app/persistence';
+import { evaluatorCalls, evaluatorRuns } from '@app/metrics';
+import {
+  type EvaluatorSecrets,
+  EvaluatorStore,
+  LlmConnectionStore,
+  PromptTemplateStore,
+  ScoreConfigStore,
+  SecretBox,
+  SecretBoxError,
+  isReachable,
+} from '@app/persistence';
 import { type EvaluationToRun, claimEvalJob, finishEvalJob } from './eval-job-claim';
+import { JudgeCaller, PerUrlLimits, type SettledRun, WebhookCaller, evaluateWithJudge, settledWebhookRun } from '@app/evaluation';
 import { UrlShares } from './url-shares';
-import { WebhookCaller } from './webhook-caller';
 
 /**
  * Claims and results go through the processor's Postgres pool, which the projections need
@@ -29,7 +39,7 @@ const STORE_CONCURRENCY = 4;
 
 /**
  * Runs the evaluation jobs of EVALS (SPEC 6.1): checks each against its organization's eval
- * quota, calls the evaluator's webhook, appends the result to INGEST as an EVAL score and
+ * quota, calls the evaluator's webhook or asks its LLM judge about the span or trace, appends the result to INGEST as an EVAL score and
  * counts the run. A job's outcome is recorded, so a redelivered job is not run again; a job
  * whose worker died mid-call runs again (at least once) but is counted once.
  *
@@ -42,6 +52,9 @@ const STORE_CONCURRENCY = 4;
 export class EvaluationWorker implements OnApplicationBootstrap, BeforeApplicationShutdown {
   private consumer: JobConsumer<EvalJobMessage> | null = null;
   private readonly caller: WebhookCaller;
+  private readonly judges: JudgeCaller;
+  private readonly connections: LlmConnectionStore;
+  private readonly prompts: PromptTemplateStore;
   private readonly publisher: ChunkPublisher;
   private readonly shares = new UrlShares(EVALUATOR_LIMITS.jobsHeldPerUrl);
   private readonly store = pLimit(STORE_CONCURRENCY);
@@ -54,10 +67,13 @@ export class EvaluationWorker implements OnApplicationBootstrap, BeforeApplicati
     @Inject(APP_CONFIG) config: AppConfig,
     @Inject(LOGGER) private readonly logger: Logger,
   ) {
-    this.caller = new WebhookCaller({
-      requireHttps: config.nodeEnv === 'production',
-      allowPrivateNetworks: config.evaluatorAllowPrivateNetworks,
-    });
+    const policy = { requireHttps: config.nodeEnv === 'production', allowPrivateNetworks: config.evaluatorAllowPrivateNetworks };
+    // One limit per URL for both kinds: a judge's base URL that is also a webhook's has 10 calls in flight, not 20.
+    const limits = new PerUrlLimits();
+    this.caller = new WebhookCaller(policy, undefined, limits);
+    this.judges = new JudgeCaller(policy, undefined, limits);
+    this.connections = new LlmConnectionStore(ds, new SecretBox(config.secretKey));
+    this.prompts = new PromptTemplateStore(ds);
     this.publisher = new ChunkPublisher(nats.js, nats.layout.blobBucket, nats.maxMessageBytes);
     this.scoreConfigs = new ScoreConfigStore(ds);
   }
@@ -95,7 +111,12 @@ export class EvaluationWorker implements OnApplicationBootstrap, BeforeApplicati
       switch (claimed.kind) {
         case 'skipped':
           evaluatorCalls.inc({ outcome: 'skipped' });
+          evaluatorRuns.inc({ kind: claimed.evaluatorKind, outcome: 'skipped' });
           this.logger.info({ jobId: job.jobId, evaluatorId: job.evaluatorId, reason: claimed.reason }, 'evaluation skipped');
+          return;
+        case 'failed':
+          evaluatorRuns.inc({ kind: claimed.evaluatorKind, outcome: 'failed' });
+          this.logger.info({ jobId: job.jobId, evaluatorId: job.evaluatorId, reason: claimed.reason }, 'evaluation failed before its call');
           return;
         case 'deferred':
           this.logger.debug(
@@ -114,45 +135,95 @@ export class EvaluationWorker implements OnApplicationBootstrap, BeforeApplicati
   }
 
   private async evaluate(run: EvaluationToRun, signal: AbortSignal): Promise<void> {
+    const { evaluator } = run;
+    const settled =
+      evaluator.kind === 'llm-judge' && evaluator.judge
+        ? await evaluateWithJudge(
+            { connections: this.connections, prompts: this.prompts, caller: this.judges, store: this.store },
+            {
+              projectId: run.projectId,
+              judge: evaluator.judge,
+              baseUrl: evaluator.url,
+              timeoutMs: evaluator.timeoutMs,
+              retries: evaluator.retries,
+            },
+            run.target,
+            signal,
+          )
+        : await this.callWebhook(run, signal);
+    if (!settled) return;
+    const { score, record } = await this.checkedAgainstConfig(run, settled);
+    if (score) {
+      await appendEvaluationScore(
+        this.nats,
+        this.publisher,
+        {
+          jobId: run.jobId,
+          // A trace's score id is fixed per evaluator and trace: its second run replaces the first's score.
+          scoreId: evaluationScoreId(run.jobId, evaluator.id, run.target),
+          orgId: run.orgId,
+          projectId: run.projectId,
+          evaluatorName: evaluator.name,
+          ...targetIds(run.target),
+        },
+        score,
+        new Date().toISOString(),
+      );
+    }
+    await this.store(() => finishEvalJob(this.ds, run, record));
+    evaluatorRuns.inc({ kind: evaluator.kind, outcome: record.status === 'done' ? 'succeeded' : 'failed' });
+    // Never the connection's key nor the evaluator's headers: the run's own figures only.
+    this.logger.debug(
+      {
+        jobId: run.jobId,
+        evaluatorId: evaluator.id,
+        kind: evaluator.kind,
+        status: record.status,
+        reason: record.reason,
+        attempts: record.attempts,
+      },
+      'evaluation done',
+    );
+  }
+
+  /**
+   * A score its config (issue 30) refuses is not written, whichever kind gave it: the run is
+   * failed, and its error says why.
+   */
+  private async checkedAgainstConfig(run: EvaluationToRun, settled: SettledRun): Promise<SettledRun> {
+    if (!settled.score) return settled;
+    const { score } = settled;
+    const configs = await this.store(() => this.scoreConfigs.inForce(run.projectId, [run.evaluator.name]));
+    const refusal = evaluatorScoreRefusal(run.evaluator.name, score, configs);
+    if (!refusal) return settled;
+    this.logger.warn({ jobId: run.jobId, evaluatorId: run.evaluator.id, reason: refusal }, 'evaluation score refused by its score config');
+    return {
+      score: null,
+      record: {
+        ...settled.record,
+        status: 'failed',
+        score: null,
+        category: null,
+        pass: null,
+        reason: EVAL_RUN_REASONS.scoreRefused,
+        error: refusal,
+      },
+    };
+  }
+
+  /** A webhook's run (SPEC 6.1): an error result still writes its score 0 and fail (rule 2), marked as an error, on a failed run. */
+  private async callWebhook(run: EvaluationToRun, signal: AbortSignal): Promise<SettledRun | null> {
     const secrets = await this.secrets(run);
-    if (!secrets) return;
-    const { result, verdict, attempts } =
+    if (!secrets) return null;
+    const evaluation =
       'failure' in secrets
         ? { ...secrets.failure, attempts: 0 }
         : await this.caller.evaluate(
             { target: run.evaluator, secrets, messageId: run.jobId, body: evaluationRequestBody(run.target, run.evaluator) },
             signal,
           );
-    // A score its config (issue 30) refuses is not written; the job records why.
-    const configs = await this.store(() => this.scoreConfigs.inForce(run.projectId, [run.evaluator.name]));
-    const refused = evaluatorScoreRefusal(run.evaluator.name, result, configs);
-    if (refused) {
-      this.logger.warn(
-        { jobId: run.jobId, evaluatorId: run.evaluator.id, reason: refused.reason },
-        'evaluation score refused by its score config',
-      );
-    } else {
-      await appendEvaluationScore(
-        this.nats,
-        this.publisher,
-        {
-          jobId: run.jobId,
-          scoreId: evaluationScoreId(run.jobId, run.evaluator.id, run.target),
-          orgId: run.orgId,
-          projectId: run.projectId,
-          evaluatorName: run.evaluator.name,
-          ...targetIds(run.target),
-        },
-        result,
-        new Date().toISOString(),
-      );
-    }
-    await this.store(() => finishEvalJob(this.ds, run, refused ?? result));
-    evaluatorCalls.inc({ outcome: verdict });
-    this.logger.debug(
-      { jobId: run.jobId, evaluatorId: run.evaluator.id, score: result.score, pass: result.pass, attempts },
-      'evaluation done',
-    );
+    evaluatorCalls.inc({ outcome: evaluation.verdict });
+    return settledWebhookRun(evaluation);
   }
 
   /**

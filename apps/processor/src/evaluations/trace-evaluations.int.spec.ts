@@ -196,7 +196,7 @@ describe('trace evaluations', () => {
     expect(await pollTraceEvaluations(db.ds, 100)).toMatchObject({
       taken: 1,
       jobs: 0,
-      decisions: [{ kind: 'rest', reason: "the evaluator's filter or sample leaves the trace out" }],
+      decisions: [{ kind: 'rest', reason: "the evaluator's filter leaves the trace out" }],
     });
     // A trace-target evaluator makes no span jobs; the span-target one does.
     const [child] = await db.ds.query(`SELECT project_id AS "projectId", id FROM spans WHERE trace_id = $1 AND parent_id IS NOT NULL`, [
@@ -205,6 +205,32 @@ describe('trace evaluations', () => {
     await db.ds.transaction((m) => new EvalJobs(m).schedule([child]));
     expect(await jobsOf(named)).toEqual([]);
     expect((await jobsOf(spanTarget)).map((j) => j.span_id)).toEqual([child.id]);
+  });
+
+  it('logs a trace the sample leaves out as one skipped run, and runs it once a higher rate selects it', async () => {
+    const { projectId } = await seedProject(db.ds, { plan: 'pro' });
+    const id = await evaluator(projectId, { filter: { spanTypes: ['LLM'], names: [], sampleRate: 0 } });
+    const t = await trace(projectId);
+    await arm([t]);
+    await elapse(id);
+    expect(await pollTraceEvaluations(db.ds, 100)).toMatchObject({ taken: 1, jobs: 0, decisions: [{ kind: 'sampled-out', run: 1 }] });
+    const runs = () =>
+      db.ds.query(`SELECT span_id, trace_run, status, reason, started_at FROM eval_jobs WHERE evaluator_id = $1`, [id]) as Promise<
+        unknown[]
+      >;
+    expect(await runs()).toEqual([{ span_id: null, trace_run: 1, status: 'skipped', reason: 'sampled out', started_at: null }]);
+    // Late data: due again, still out of the sample, still one skipped run, and no run used.
+    await arm([t]);
+    await elapse(id);
+    await pollTraceEvaluations(db.ds, 100);
+    expect(await runs()).toHaveLength(1);
+    expect(await pending(id)).toEqual([{ trace_id: t.id, runs: 0, armed: false, due_in: null }]);
+    // The whole sample now: the skipped run becomes the trace's first job.
+    await db.ds.query(`UPDATE evaluators SET filter = jsonb_set(filter, '{sampleRate}', '1') WHERE id = $1`, [id]);
+    await arm([t]);
+    await elapse(id);
+    expect(await pollTraceEvaluations(db.ds, 100)).toMatchObject({ jobs: 1, decisions: [{ kind: 'run', run: 1 }] });
+    expect(await runs()).toEqual([{ span_id: null, trace_run: 1, status: 'queued', reason: null, started_at: null }]);
   });
 
   it('leaves no pending row behind a deleted trace or evaluator', async () => {
@@ -247,7 +273,12 @@ describe('trace evaluations', () => {
     await db.ds.query(`UPDATE eval_jobs SET status = 'published' WHERE id = $1`, [job.id]);
     expect(await claimEvalJob(db.ds, job.id, Date.now())).toEqual({
       kind: 'skipped',
-      reason: 'the trace no longer exists (deleted by retention)',
+      reason: 'trace deleted',
+      error: 'the trace no longer exists (deleted by retention)',
+      evaluatorKind: 'webhook',
     });
+    expect(await db.ds.query(`SELECT status, reason FROM eval_jobs WHERE id = $1`, [job.id])).toEqual([
+      { status: 'skipped', reason: 'trace deleted' },
+    ]);
   });
 });

@@ -7,6 +7,7 @@ import {
   costRecomputeSpans,
   deadLetters,
   evaluatorCalls,
+  evaluatorRuns,
   metricsRegistry,
   projectionAppliedEvents,
   projectionAppliedSpans,
@@ -33,6 +34,7 @@ export const processorMetricsRegistry = (ds: DataSource, nats: NatsResources, mo
     // The evaluation worker appends its results to INGEST.
     publishDuration,
     evaluatorCalls,
+    evaluatorRuns,
     retentionRuns,
     retentionDeleted,
     verifyRounds,

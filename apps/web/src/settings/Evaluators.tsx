@@ -25,7 +25,8 @@ const EMPTY: EvaluatorFormValues = {
 
 const valuesOf = (e: Evaluator): EvaluatorFormValues => ({
   name: e.name,
-  url: e.url,
+  // A judge has no URL; its form comes with the judge's fields (issue 29).
+  url: e.url ?? '',
   headers: '',
   timeoutMs: String(e.timeoutMs),
   retries: String(e.retries),
@@ -179,7 +180,7 @@ export function Evaluators({ projectId, org }: { projectId: string; org: Org | n
             <tr key={e.id}>
               <td>{e.name}</td>
               <td>
-                <code>{e.url}</code>
+                <code>{e.url ?? `LLM judge: ${e.judge?.model ?? ''}`}</code>
               </td>
               <td>{e.filter.spanTypes.join(', ')}</td>
               <td className="num">{e.filter.sampleRate}</td>

@@ -20,10 +20,33 @@ export interface EvaluatorFilter {
   environments: string[];
 }
 
+/** How an evaluator scores: by calling the team's webhook (SPEC 6.1), or by asking an LLM (issue 29). */
+export const EVALUATOR_KINDS = ['webhook', 'llm-judge'] as const;
+export type EvaluatorKind = (typeof EVALUATOR_KINDS)[number];
+
+/** How a judge's answer becomes a score: a number from 0 to 1, pass or fail (1/0), or one of `categories`. */
+export const JUDGE_SCORE_TYPES = ['numeric', 'boolean', 'categorical'] as const;
+export type JudgeScoreType = (typeof JUDGE_SCORE_TYPES)[number];
+
+/** An LLM judge: which connection and model it asks, with which of the project's prompt templates. */
+export interface JudgeSettings {
+  connectionId: string;
+  model: string;
+  /** A prompt template of the project; `label` null: the default pick (`production`, else the newest). */
+  prompt: { name: string; label: string | null };
+  scoreType: JudgeScoreType;
+  /** The categories a categorical judge chooses from; empty for the other score types. */
+  categories: string[];
+}
+
 /** An evaluator's configuration with every default filled in (SPEC 2.6). */
 export interface EvaluatorSettings {
   name: string;
-  url: string;
+  kind: EvaluatorKind;
+  /** The webhook's URL; null for a judge, which calls its connection. */
+  url: string | null;
+  /** A judge's settings; null for a webhook. */
+  judge: JudgeSettings | null;
   headers: Record<string, string>;
   timeoutMs: number;
   retries: number;

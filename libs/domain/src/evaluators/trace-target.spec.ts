@@ -1,4 +1,5 @@
 import { EVALUATOR_LIMITS } from '../limits';
+import { judgeInputOf } from './judge';
 import {
   type DueTraceEvaluation,
   type EvaluatedTrace,
@@ -30,7 +31,8 @@ describe('trace-level evaluation', () => {
       evaluatorActive: true,
       traceFound: true,
       rootEnded: true,
-      selected: true,
+      inFilter: true,
+      sampled: true,
       ...over,
     });
 
@@ -47,7 +49,13 @@ describe('trace-level evaluation', () => {
         reason: 'the evaluator is disabled or no longer targets traces',
       });
       expect(decideDueTraceEvaluation(due({ rootEnded: false }))).toEqual({ kind: 'rest', reason: 'the root span has not ended' });
-      expect(decideDueTraceEvaluation(due({ selected: false })).kind).toBe('rest');
+      expect(decideDueTraceEvaluation(due({ inFilter: false })).kind).toBe('rest');
+    });
+
+    it('logs a trace the sample leaves out as a skipped run, without using the run', () => {
+      expect(decideDueTraceEvaluation(due({ sampled: false }))).toEqual({ kind: 'sampled-out', run: 1 });
+      expect(decideDueTraceEvaluation(due({ runs: 1, sampled: false }))).toEqual({ kind: 'sampled-out', run: 2 });
+      expect(decideDueTraceEvaluation(due({ inFilter: false, sampled: false })).kind).toBe('rest');
     });
   });
 
@@ -70,6 +78,8 @@ describe('trace-level evaluation', () => {
       id: '0b6b1a4e-8f0e-4d8e-9d38-2f1c9a1b2c3d',
       name: 'task done',
       url: 'https://eval.example.com/score',
+      kind: 'webhook' as const,
+      judge: null,
       timeoutMs: 10_000,
       retries: 1,
       filter,
@@ -116,13 +126,28 @@ describe('trace-level evaluation', () => {
       expect(output).toBeDefined();
     });
 
+    it("gives a judge the trace's input, output and metadata, as a span's", () => {
+      expect(judgeInputOf({ kind: 'trace', trace })).toEqual({
+        input: trace.input,
+        output: trace.output,
+        metadata: trace.metadata,
+        expectedOutput: null,
+      });
+      expect(judgeInputOf({ kind: 'span', traceId: 't', spanId: 's', input: 'q', output: 'a', metadata: { m: 1 } })).toEqual({
+        input: 'q',
+        output: 'a',
+        metadata: { m: 1 },
+        expectedOutput: null,
+      });
+    });
+
     it('gives both runs of a trace one score id, and a span its job id', () => {
       const target = { kind: 'trace' as const, trace };
       expect(evaluationScoreId('job-1', evaluator.id, target)).toBe(evaluationScoreId('job-2', evaluator.id, target));
       expect(evaluationScoreId('job-1', evaluator.id, target)).not.toBe(evaluationScoreId('job-1', trace.id, target));
-      expect(evaluationScoreId('job-1', evaluator.id, { kind: 'span', traceId: 't', spanId: 's', input: null, output: null })).toBe(
-        'job-1',
-      );
+      expect(
+        evaluationScoreId('job-1', evaluator.id, { kind: 'span', traceId: 't', spanId: 's', input: null, output: null, metadata: null }),
+      ).toBe('job-1');
     });
   });
 });

@@ -48,12 +48,15 @@ export interface EvaluatedTrace {
   spansLeftOut: number;
 }
 
+/** A span as an evaluation scores it: its ids, input and output, and its metadata (a judge's `{{metadata}}`). */
+export type SpanTarget = { kind: 'span'; metadata: JsonValue | null } & EvaluatedSpan;
+
 /**
- * What an evaluation scores, whatever the evaluator's kind: a span (its ids, input and output)
- * or a complete trace. A webhook gets it as its request body (`evaluationRequestBody`); any
- * other evaluator reads the same fields.
+ * What an evaluation scores, whatever the evaluator's kind: a span or a complete trace. A
+ * webhook gets it as its request body (`evaluationRequestBody`); a judge reads its input,
+ * output and metadata (`judgeInputOf`).
  */
-export type EvaluationTarget = ({ kind: 'span' } & EvaluatedSpan) | { kind: 'trace'; trace: EvaluatedTrace };
+export type EvaluationTarget = SpanTarget | { kind: 'trace'; trace: EvaluatedTrace };
 
 /** The webhook body for a trace: SPEC 6.1's fields (no span id; input and output the trace's), and the trace itself. */
 export interface TraceWebhookRequestBody extends Omit<WebhookRequestBody, 'spanId'> {
@@ -113,19 +116,25 @@ export interface FilteredTrace {
 }
 
 /**
- * Whether a trace target's filter selects a trace: its name among `names`, one of its tags among
- * `tags`, its environment among `environments` (each empty = any), and its place in the sample
- * (`sample`, fixed in [0, 1) per evaluator and trace) below `sampleRate`. Span types do not apply.
+ * Whether a trace target's filter takes a trace in, before its sample: its name among `names`,
+ * one of its tags among `tags`, its environment among `environments` (each empty = any). Span
+ * types do not apply.
  */
-export function traceMatchesFilter(filter: EvaluatorFilter, trace: FilteredTrace, sample: number): boolean {
+export function traceInFilter(filter: EvaluatorFilter, trace: FilteredTrace): boolean {
   const anyOf = (wanted: string[] | undefined, has: (value: string) => boolean) => !wanted?.length || wanted.some(has);
   return (
     anyOf(filter.names, (n) => n === trace.name) &&
     anyOf(filter.tags, (t) => (trace.tags ?? []).includes(t)) &&
-    anyOf(filter.environments, (e) => e === trace.environment) &&
-    sample < filter.sampleRate
+    anyOf(filter.environments, (e) => e === trace.environment)
   );
 }
+
+/**
+ * Whether a trace target's filter selects a trace: taken in (`traceInFilter`) and its place in
+ * the sample (`sample`, fixed in [0, 1) per evaluator and trace) below `sampleRate`.
+ */
+export const traceMatchesFilter = (filter: EvaluatorFilter, trace: FilteredTrace, sample: number): boolean =>
+  traceInFilter(filter, trace) && sample < filter.sampleRate;
 
 /** A pending trace evaluation found due, with what decides it. */
 export interface DueTraceEvaluation {
@@ -137,8 +146,10 @@ export interface DueTraceEvaluation {
   traceFound: boolean;
   /** Every span without a parent has ended, and there is at least one. */
   rootEnded: boolean;
-  /** The filter and sample select the trace. */
-  selected: boolean;
+  /** The filter takes the trace in (`traceInFilter`). */
+  inFilter: boolean;
+  /** The sample selects the trace. */
+  sampled: boolean;
 }
 
 export type DueDecision =
@@ -147,19 +158,26 @@ export type DueDecision =
   /** Disarm, keeping the row: later data of the trace may arm it again. */
   | { kind: 'rest'; reason: string }
   /** Remove the row: nothing can make it run. */
-  | { kind: 'drop'; reason: string };
+  | { kind: 'drop'; reason: string }
+  /**
+   * Record run `run` as skipped (sampled out) in the run log, as a sampled-out span is, and
+   * disarm without using the run: the sample is fixed per trace, so a re-arm records nothing more.
+   */
+  | { kind: 'sampled-out'; run: number };
 
 /**
  * What a due trace evaluation comes to. At most `EVALUATOR_LIMITS.traceRuns` jobs per evaluator
  * and trace: the first once the trace is quiet, one more after late data; a trace the filter
- * leaves out, or of a disabled evaluator, waits for data that may change that.
+ * leaves out, or of a disabled evaluator, waits for data that may change that; one the sample
+ * leaves out is logged as a skipped run.
  */
 export function decideDueTraceEvaluation(due: DueTraceEvaluation): DueDecision {
   if (!due.traceFound) return { kind: 'drop', reason: 'the trace no longer exists' };
   if (due.runs >= EVALUATOR_LIMITS.traceRuns) return { kind: 'rest', reason: 'evaluated as often as a trace is' };
   if (!due.evaluatorActive) return { kind: 'rest', reason: 'the evaluator is disabled or no longer targets traces' };
   if (!due.rootEnded) return { kind: 'rest', reason: 'the root span has not ended' };
-  if (!due.selected) return { kind: 'rest', reason: "the evaluator's filter or sample leaves the trace out" };
+  if (!due.inFilter) return { kind: 'rest', reason: "the evaluator's filter leaves the trace out" };
+  if (!due.sampled) return { kind: 'sampled-out', run: due.runs + 1 };
   return { kind: 'run', run: due.runs + 1 };
 }
 

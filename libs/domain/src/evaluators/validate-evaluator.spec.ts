@@ -26,7 +26,9 @@ function refusal(run: () => unknown): string {
 
 const settings = (over: Partial<EvaluatorSettings> = {}): EvaluatorSettings => ({
   name: 'relevance',
+  kind: 'webhook',
   url: URL_,
+  judge: null,
   headers: {},
   timeoutMs: 10_000,
   retries: 1,
@@ -100,7 +102,7 @@ describe(validateEvaluatorInput.name, () => {
         target: 'trace',
         quietSeconds: 3_600,
       };
-      expect(validateEvaluatorInput(input, CREATE)).toEqual(input);
+      expect(validateEvaluatorInput(input, CREATE)).toEqual({ ...input, kind: 'webhook', judge: null });
     });
 
     it.each([
@@ -213,12 +215,12 @@ describe(validateEvaluatorInput.name, () => {
       [
         'unknown fields',
         { name: 'n', url: URL_, timeout: 5000, secret: 1 },
-        'unknown fields "timeout", "secret"; the fields are name, url, headers, timeoutMs, retries, filter, enabled, target, quietSeconds',
+        'unknown fields "timeout", "secret"; the fields are name, kind, url, judge, headers, timeoutMs, retries, filter, enabled, target, quietSeconds',
       ],
       [
         'something other than an object',
         'relevance',
-        'must be an object with name, url, headers, timeoutMs, retries, filter, enabled, target, quietSeconds',
+        'must be an object with name, kind, url, judge, headers, timeoutMs, retries, filter, enabled, target, quietSeconds',
       ],
     ])('refuses %s, naming the field', (_, input, message) => {
       expect(refusal(() => validateEvaluatorInput(input, CREATE))).toEqual(message);
@@ -275,7 +277,7 @@ describe(validateEvaluatorInput.name, () => {
 
     it('refuses an update that changes nothing', () => {
       expect(refusal(() => validateEvaluatorInput({ name: null }, UPDATE))).toBe(
-        'nothing to change: give at least one of name, url, headers, timeoutMs, retries, filter, enabled, target, quietSeconds',
+        'nothing to change: give at least one of name, kind, url, judge, headers, timeoutMs, retries, filter, enabled, target, quietSeconds',
       );
     });
   });
@@ -294,6 +296,8 @@ describe(validateEvaluatorInput.name, () => {
     });
     const validSettings: fc.Arbitrary<EvaluatorSettings> = fc.record({
       name: fc.string({ minLength: 1, maxLength: 200 }).filter((s) => s.trim() === s && s.length > 0),
+      kind: fc.constant('webhook' as const),
+      judge: fc.constant(null),
       url: fc
         .webUrl({ validSchemes: ['https'] })
         .map((u) => new URL(u).href)
@@ -400,7 +404,7 @@ describe(validateEvaluatorInput.name, () => {
           expect(s.timeoutMs).toBeLessThanOrEqual(30_000);
           expect(s.retries).toBeGreaterThanOrEqual(0);
           expect(s.retries).toBeLessThanOrEqual(5);
-          expect(new URL(s.url).protocol).toBe('https:');
+          expect(new URL(s.url!).protocol).toBe('https:');
           expect(s.filter.spanTypes.length).toBeGreaterThan(0);
           expect(s.filter.sampleRate).toBeGreaterThanOrEqual(0);
           expect(s.filter.sampleRate).toBeLessThanOrEqual(1);

@@ -16,8 +16,17 @@ import {
   schemaOf,
   validateDto,
 } from '../validation';
-import { EVALUATOR_TARGETS, type EvaluatorFilter, type EvaluatorPatch, type EvaluatorSettings, type EvaluatorTarget } from './evaluator';
+import {
+  EVALUATOR_KINDS,
+  EVALUATOR_TARGETS,
+  type EvaluatorFilter,
+  type EvaluatorKind,
+  type EvaluatorPatch,
+  type EvaluatorSettings,
+  type EvaluatorTarget,
+} from './evaluator';
 import { isNonPublicHost } from './public-address';
+import { type JudgeFields, judgeRule, judgeSettingsOf } from './validate-judge';
 import { SIGNATURE_HEADERS } from './webhook';
 
 export interface EvaluatorValidationOptions {
@@ -75,7 +84,7 @@ const name: FieldRule = {
 };
 
 /** The URL as it will be called (WHATWG-normalized), so what is stored is what is shown and used. */
-const url: FieldRule = {
+export const url: FieldRule = {
   read: (v) => (typeof v === 'string' && URL.canParse(v) ? new URL(v).href : v),
   ...ruleOf(
     (v) => {
@@ -90,14 +99,18 @@ const url: FieldRule = {
   ),
 };
 
-/** The deployment's rules for the URL (`url` checked the rest). */
-function refuseUrlOfDeployment(href: string, { requireHttps, refuseNonPublicHosts }: EvaluatorValidationOptions): void {
+/** The deployment's rules for a URL the server will call (`url` checked the rest); `field` names it in the message. */
+export function refuseUrlOfDeployment(
+  href: string,
+  { requireHttps, refuseNonPublicHosts }: Pick<EvaluatorValidationOptions, 'requireHttps' | 'refuseNonPublicHosts'>,
+  field = 'url',
+): void {
   const parsed = new URL(href);
-  if (requireHttps && parsed.protocol !== 'https:') throw invalid('url', 'must be an https URL in production');
+  if (requireHttps && parsed.protocol !== 'https:') throw invalid(field, 'must be an https URL in production');
   // Saved, it would only ever score 0: the call refuses the address (SPANLOG_EVALUATOR_ALLOW_PRIVATE_NETWORKS).
   if (refuseNonPublicHosts && isNonPublicHost(parsed)) {
     throw invalid(
-      'url',
+      field,
       `must not be a private, loopback, link-local or unspecified address (${parsed.hostname}): this server calls public addresses only`,
     );
   }
@@ -127,7 +140,7 @@ function headersProblem(value: unknown): Problem {
   }
   return null;
 }
-const headers = ruleOf(headersProblem, {
+export const headers = ruleOf(headersProblem, {
   type: 'object',
   maxProperties: LIMITS.headers,
   additionalProperties: { type: 'string', maxLength: LIMITS.headerValueLength },
@@ -200,7 +213,9 @@ const FILTER_FIELDS = Object.keys(schemaOf(EvaluatorFilterFields).properties ?? 
 @ClosedDto()
 class EvaluatorFields {
   @Optional(name) name?: string;
+  @Optional(oneOf(EVALUATOR_KINDS)) kind?: EvaluatorKind;
   @Optional(url) url?: string;
+  @Optional(judgeRule) judge?: JudgeFields;
   @Optional(headers) headers?: Record<string, string>;
   @Optional(integer(LIMITS.timeoutMs)) timeoutMs?: number;
   @Optional(integer(LIMITS.retries)) retries?: number;
@@ -219,12 +234,21 @@ function readFields(input: unknown, options: EvaluatorValidationOptions): Evalua
   if (!isRecord(input)) throw validationError(`must be an object with ${FIELDS.join(', ')}`);
   const checked = validateDto(EvaluatorFields, input as JsonObject, '');
   if (!checked.ok) throw validationError(checked.message);
-  const { filter, ...fields } = checked.value;
+  const { filter, judge: judgeFields, ...fields } = checked.value;
   if (fields.url !== undefined) refuseUrlOfDeployment(fields.url, options);
-  if (filter === undefined) return { ...fields };
+  if (options.partial && fields.kind !== undefined)
+    throw invalid('kind', 'cannot be changed: create an evaluator of the other kind instead');
+  let judge: EvaluatorPatch['judge'];
+  if (judgeFields !== undefined) {
+    const read = judgeSettingsOf(judgeFields);
+    if (!read.ok) throw invalid(read.path, read.message);
+    judge = read.judge;
+  }
+  const given = { ...fields, ...(judge && { judge }) };
+  if (filter === undefined) return given;
   const { spanTypes: types, names, tags, environments, ...rest } = filter;
   return {
-    ...fields,
+    ...given,
     filter: {
       ...(types && { spanTypes: unique(types) }),
       ...(names && { names: unique(names) }),
@@ -235,10 +259,23 @@ function readFields(input: unknown, options: EvaluatorValidationOptions): Evalua
   };
 }
 
+/**
+ * The fields a kind takes: a webhook its URL and headers, a judge its `judge` (it calls its
+ * connection, with the connection's headers).
+ */
+function refuseFieldsOfOtherKind(kind: EvaluatorKind, { url, headers, judge }: EvaluatorPatch): void {
+  if (kind === 'webhook' && judge !== undefined) throw invalid('judge', 'is only for kind llm-judge');
+  if (kind === 'llm-judge' && url !== undefined) throw invalid('url', "is only for kind webhook: a judge calls its connection's base URL");
+  if (kind === 'llm-judge' && headers !== undefined)
+    throw invalid('headers', "are only for kind webhook: a judge sends its connection's headers");
+}
+
 /** SPEC 2.6 and CONTRACT "Webhook evaluators": the defaults of everything left out. */
 function withDefaults({
   name,
+  kind = 'webhook',
   url,
+  judge,
   headers,
   timeoutMs,
   retries,
@@ -248,13 +285,18 @@ function withDefaults({
   quietSeconds,
 }: EvaluatorPatch): EvaluatorSettings {
   if (name === undefined) throw invalid('name', 'is required');
-  if (url === undefined) throw invalid('url', 'is required');
+  refuseFieldsOfOtherKind(kind, { url, headers, judge });
+  if (kind === 'webhook' && url === undefined) throw invalid('url', 'is required');
+  if (kind === 'llm-judge' && judge === undefined) throw invalid('judge', 'is required for kind llm-judge');
+  const defaults = kind === 'llm-judge' ? LIMITS.judgeDefaults : { timeoutMs: LIMITS.timeoutMs.default, retries: LIMITS.retries.default };
   return {
     name,
-    url,
+    kind,
+    url: url ?? null,
+    judge: judge ?? null,
     headers: headers ?? {},
-    timeoutMs: timeoutMs ?? LIMITS.timeoutMs.default,
-    retries: retries ?? LIMITS.retries.default,
+    timeoutMs: timeoutMs ?? defaults.timeoutMs,
+    retries: retries ?? defaults.retries,
     filter: {
       spanTypes: filter?.spanTypes ?? [...LIMITS.defaultSpanTypes],
       names: filter?.names ?? [],
@@ -281,4 +323,9 @@ export function validateEvaluatorInput(input: unknown, options: EvaluatorValidat
   if (!options.partial) return withDefaults(fields);
   if (!Object.keys(fields).length) throw validationError(`nothing to change: give at least one of ${FIELDS.join(', ')}`);
   return fields;
+}
+
+/** An update's fields against the kind of the evaluator it changes (`validateEvaluatorInput` cannot know it). */
+export function checkPatchOfKind(kind: EvaluatorKind, patch: EvaluatorPatch): void {
+  refuseFieldsOfOtherKind(kind, patch);
 }

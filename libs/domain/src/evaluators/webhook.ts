@@ -54,7 +54,7 @@ export const asText = (value: JsonValue | null): string =>
  */
 export function webhookRequestBody(
   span: EvaluatedSpan,
-  evaluator: Omit<EvaluatorSettings, 'headers'> & { id: string },
+  evaluator: Pick<EvaluatorSettings, 'name' | 'url' | 'timeoutMs' | 'retries' | 'filter'> & { id: string },
 ): WebhookRequestBody {
   return {
     traceId: span.traceId,

@@ -133,13 +133,14 @@ describe(scoreConfigRefusal.name, () => {
 describe(evaluatorScoreRefusal.name, () => {
   const configs = new Map([[numeric.name, { ...numeric, maxValue: 0.5 }]]);
 
-  it('keeps an evaluator score that fits, and records why one that does not is not written', () => {
-    expect(evaluatorScoreRefusal('accuracy', { score: 0.4, pass: true, reason: null, metadata: null }, configs)).toBeNull();
-    expect(evaluatorScoreRefusal('accuracy', { score: 0.9, pass: true, reason: 'fine', metadata: null }, configs)).toEqual({
-      score: 0.9,
-      pass: true,
-      reason: 'fine (score not written, its config refuses it: value: must be at most 0.5 for the score config "accuracy"; got 0.9)',
-      metadata: null,
-    });
+  it('keeps an evaluator score that fits, and says why one that does not is not written', () => {
+    expect(evaluatorScoreRefusal('accuracy', { value: 0.4, dataType: 'NUMERIC' }, configs)).toBeNull();
+    expect(evaluatorScoreRefusal('accuracy', { value: 0.9, dataType: 'NUMERIC' }, configs)).toBe(
+      'score not written, its config refuses it: value: must be at most 0.5 for the score config "accuracy"; got 0.9',
+    );
+    // A judge's category against a numeric config: refused for its type.
+    expect(evaluatorScoreRefusal('accuracy', { value: 'good', dataType: 'CATEGORICAL' }, configs)).toMatch(
+      /^score not written, its config refuses it: dataType: /,
+    );
   });
 });

@@ -227,17 +227,15 @@ export function assertScoresFitConfigs(
 }
 
 /**
- * An evaluator's result as a score (CONTRACT "Webhook evaluators": NUMERIC, named after the
- * evaluator) checked against the config of that name: null when it may be written, or the
- * result to record instead, whose reason says why no score was written.
+ * An evaluator's score (named after the evaluator: a webhook's NUMERIC, a judge's NUMERIC or
+ * CATEGORICAL) checked against the config of that name: null when it may be written, or why it
+ * is not, for its run's error.
  */
-export function evaluatorScoreRefusal<R extends { score: number; reason: string | null }>(
+export function evaluatorScoreRefusal(
   evaluatorName: string,
-  result: R,
+  score: { value: number | string; dataType: ScoreDataType },
   configs: ScoreConfigsByName,
-): R | null {
-  const problem = scoreConfigProblem({ name: evaluatorName, value: result.score, dataType: 'NUMERIC' }, configs, '');
-  if (!problem) return null;
-  const note = `score not written, its config refuses it: ${problem}`;
-  return { ...result, reason: result.reason ? `${result.reason} (${note})` : note };
+): string | null {
+  const problem = scoreConfigProblem({ name: evaluatorName, value: score.value, dataType: score.dataType }, configs, '');
+  return problem && `score not written, its config refuses it: ${problem}`;
 }

@@ -6,7 +6,9 @@ import {
   type EvaluatorFilter,
   TELEMETRY_RANGES,
   type TraceSpanSummary,
+  EVAL_RUN_REASONS,
   decideDueTraceEvaluation,
+  traceInFilter,
   traceEvaluationDelaySeconds,
   traceMatchesFilter,
 } from '@app/domain';
@@ -144,7 +146,8 @@ export class TraceEvaluations {
         evaluatorActive: row.active === true,
         traceFound: row.trace_found && row.org_id !== null,
         rootEnded: row.root_ended,
-        selected: row.filter !== null && traceMatchesFilter(row.filter, row, row.sample),
+        inFilter: row.filter !== null && traceInFilter(row.filter, row),
+        sampled: row.filter !== null && traceMatchesFilter(row.filter, row, row.sample),
       }),
     }));
     const key = ({ row }: (typeof decided)[number]) => ({
@@ -160,9 +163,15 @@ export class TraceEvaluations {
          SELECT org_id, project_id, evaluator_id, trace_id, NULL, run
            FROM jsonb_to_recordset($1::jsonb) AS r (org_id uuid, project_id uuid, evaluator_id uuid, trace_id uuid, run smallint)
           ORDER BY evaluator_id, project_id, trace_id, run
-         ON CONFLICT (evaluator_id, project_id, trace_id, trace_run) WHERE span_id IS NULL DO NOTHING
+         ON CONFLICT (evaluator_id, project_id, trace_id, trace_run) WHERE span_id IS NULL DO UPDATE
+            -- Logged sampled out before, selected now (a higher sample rate): the run is made after all.
+            SET status = 'queued', reason = NULL, error = NULL, finished_at = NULL, available_at = now()
+          WHERE eval_jobs.status = 'skipped' AND eval_jobs.reason = $2
          RETURNING id`,
-        [JSON.stringify(runs.map((d) => ({ ...key(d), org_id: d.row.org_id, run: (d.decision as { run: number }).run })))],
+        [
+          JSON.stringify(runs.map((d) => ({ ...key(d), org_id: d.row.org_id, run: (d.decision as { run: number }).run }))),
+          EVAL_RUN_REASONS.sampledOut,
+        ],
       );
       jobs = created.length;
       await this.db.query(
@@ -172,7 +181,22 @@ export class TraceEvaluations {
         [JSON.stringify(runs.map((d) => ({ ...key(d), run: (d.decision as { run: number }).run })))],
       );
     }
-    const resting = decided.filter((d) => d.decision.kind === 'rest').map(key);
+    const sampledOut = decided.filter((d) => d.decision.kind === 'sampled-out');
+    if (sampledOut.length) {
+      // Logged once per trace and run: the sample is fixed per evaluator and trace.
+      await this.db.query(
+        `INSERT INTO eval_jobs (org_id, project_id, evaluator_id, trace_id, span_id, trace_run, status, reason, finished_at)
+         SELECT org_id, project_id, evaluator_id, trace_id, NULL, run, 'skipped', $2, now()
+           FROM jsonb_to_recordset($1::jsonb) AS r (org_id uuid, project_id uuid, evaluator_id uuid, trace_id uuid, run smallint)
+          ORDER BY evaluator_id, project_id, trace_id, run
+         ON CONFLICT (evaluator_id, project_id, trace_id, trace_run) WHERE span_id IS NULL DO NOTHING`,
+        [
+          JSON.stringify(sampledOut.map((d) => ({ ...key(d), org_id: d.row.org_id, run: (d.decision as { run: number }).run }))),
+          EVAL_RUN_REASONS.sampledOut,
+        ],
+      );
+    }
+    const resting = decided.filter((d) => d.decision.kind === 'rest' || d.decision.kind === 'sampled-out').map(key);
     if (resting.length) {
       await this.db.query(
         `UPDATE trace_evaluations_pending p SET due_at = NULL

@@ -7,6 +7,8 @@ import { EvaluatorStore } from './evaluator-store';
 
 const settings = (over: Partial<EvaluatorSettings> = {}): EvaluatorSettings => ({
   name: 'relevance',
+  kind: 'webhook',
+  judge: null,
   url: 'https://eval.example.com/score',
   headers: { Authorization: 'Bearer secret' },
   timeoutMs: 10_000,

@@ -3,10 +3,12 @@ import type { DataSource, EntityManager } from 'typeorm';
 import {
   type Evaluator,
   type EvaluatorFilter,
+  type EvaluatorKind,
   type EvaluatorPatch,
   type EvaluatorSettings,
   type EvaluatorTarget,
   type EvaluatorWithSecret,
+  type JudgeSettings,
   storedFilter,
   validationError,
 } from '@app/domain';
@@ -26,7 +28,9 @@ import {
 interface EvaluatorRow extends StoredSecrets {
   project_id: string;
   name: string;
-  url: string;
+  kind: EvaluatorKind;
+  url: string | null;
+  judge: JudgeSettings | null;
   timeout_ms: number;
   retries: number;
   filter: EvaluatorFilter;
@@ -38,7 +42,7 @@ interface EvaluatorRow extends StoredSecrets {
 }
 
 const COLUMNS =
-  'id, project_id, name, url, headers, headers_sealed, signing_secret_sealed, timeout_ms, retries, filter, enabled, target, quiet_seconds, created_at, updated_at';
+  'id, project_id, name, kind, url, judge, headers, headers_sealed, signing_secret_sealed, timeout_ms, retries, filter, enabled, target, quiet_seconds, created_at, updated_at';
 /** The migration's UNIQUE (project_id, name), under the name Postgres gives it. */
 const UNIQUE_NAME = 'evaluators_project_id_name_key';
 const UNIQUE_VIOLATION = '23505';
@@ -47,7 +51,9 @@ const toEvaluator = (box: SecretBox, row: EvaluatorRow): Evaluator => ({
   id: row.id,
   projectId: row.project_id,
   name: row.name,
+  kind: row.kind,
   url: row.url,
+  judge: row.judge,
   headers: openHeaders(box, row),
   timeoutMs: row.timeout_ms,
   retries: row.retries,
@@ -132,8 +138,8 @@ export class EvaluatorStore {
       const id = randomUUID();
       const signingSecret = newSigningSecret();
       const [row]: EvaluatorRow[] = await this.db.query(
-        `INSERT INTO evaluators (id, project_id, name, url, headers_sealed, signing_secret_sealed, timeout_ms, retries, filter, enabled, target, quiet_seconds)
-         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9::jsonb, $10, $11, $12) RETURNING ${COLUMNS}`,
+        `INSERT INTO evaluators (id, project_id, name, url, headers_sealed, signing_secret_sealed, timeout_ms, retries, filter, enabled, kind, judge, target, quiet_seconds)
+         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9::jsonb, $10, $11, $12::jsonb, $13, $14) RETURNING ${COLUMNS}`,
         [
           id,
           projectId,
@@ -145,6 +151,8 @@ export class EvaluatorStore {
           s.retries,
           JSON.stringify(s.filter),
           s.enabled,
+          s.kind,
+          s.judge && JSON.stringify(s.judge),
           s.target,
           s.quietSeconds,
         ],
@@ -176,8 +184,9 @@ export class EvaluatorStore {
              retries = coalesce($7, retries),
              filter = filter || $8::jsonb,
              enabled = coalesce($9, enabled),
-             target = coalesce($10, target),
-             quiet_seconds = coalesce($11, quiet_seconds),
+             judge = coalesce($10::jsonb, judge),
+             target = coalesce($11, target),
+             quiet_seconds = coalesce($12, quiet_seconds),
              updated_at = greatest(now(), updated_at + interval '1 millisecond')
            WHERE project_id = $1 AND id = $2 RETURNING ${COLUMNS}`,
           [
@@ -190,6 +199,7 @@ export class EvaluatorStore {
             patch.retries ?? null,
             JSON.stringify(patch.filter ?? {}),
             patch.enabled ?? null,
+            patch.judge ? JSON.stringify(patch.judge) : null,
             patch.target ?? null,
             patch.quietSeconds ?? null,
           ],
@@ -211,6 +221,14 @@ export class EvaluatorStore {
       );
       const [row] = returnedRows<EvaluatorRow>(result);
       return row ? { ...toEvaluator(this.box, row), signingSecret } : null;
+    });
+  }
+
+  /** The project's evaluator `id`, or null. */
+  get(projectId: string, id: string): Promise<Evaluator | null> {
+    return this.sealedFirst(projectId, async (m) => {
+      const [row]: EvaluatorRow[] = await m.query(`SELECT ${COLUMNS} FROM evaluators WHERE project_id = $1 AND id = $2`, [projectId, id]);
+      return row ? toEvaluator(this.box, row) : null;
     });
   }
 

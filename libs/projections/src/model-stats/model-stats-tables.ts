@@ -108,7 +108,7 @@ export async function refreshDirtyModelStats(ds: DataSource, limit: number, pace
        -- A score of a whole trace counts once per model and hour, however many calls the trace made.
        once AS (
          SELECT DISTINCT ON (project_id, model, hour, id) project_id, model, hour, coalesce(source, 'API') AS source, coalesce(name, '') AS name,
-                ${SCORE_NUMBER_SQL('value')} AS number, ${SCORE_PASS_SQL('value', 'metadata')} AS pass
+                ${SCORE_NUMBER_SQL('value', 'metadata')} AS number, ${SCORE_PASS_SQL('value', 'metadata')} AS pass
            FROM about ORDER BY project_id, model, hour, id
        )
        INSERT INTO model_score_stats (project_id, model, hour, source, name, scores, numeric_scores, value_sum, judged, passed)

@@ -115,7 +115,7 @@ export async function refreshDirtyOverviewStats(ds: DataSource, limit: number, p
       `WITH b AS (${BUCKETS}),
        c AS (
          SELECT b.project_id, b.bucket, ${dimension('t.name')} AS trace_name, coalesce(c.source, 'API') AS source, ${dimension('c.name')} AS name,
-                ${SCORE_NUMBER_SQL('c.value')} AS number, ${SCORE_PASS_SQL('c.value', 'c.metadata')} AS pass
+                ${SCORE_NUMBER_SQL('c.value', 'c.metadata')} AS number, ${SCORE_PASS_SQL('c.value', 'c.metadata')} AS pass
            FROM b JOIN scores c ON c.project_id = b.project_id AND ${IN_BUCKET(SCORE_TIME('c'))}
            LEFT JOIN traces t ON t.project_id = c.project_id AND t.id = c.trace_id
        )

@@ -7,13 +7,21 @@ export const statsBucketOf = (column: string): string => `date_bin('5 minutes', 
 /** A score's event time: its own timestamp, else when it was first stored. */
 export const SCORE_TIME = (alias: string): string => `coalesce(${alias}."timestamp", ${alias}.created_at)`;
 
-/** A score's value as a number (numeric, or a boolean as 0/1), else null; `value` is the jsonb column. */
-export const SCORE_NUMBER_SQL = (value: string): string =>
-  `CASE jsonb_typeof(${value}) WHEN 'number' THEN (${value} #>> '{}')::float8 WHEN 'boolean' THEN (${value} #>> '{}')::boolean::int::float8 END`;
+/**
+ * Whether a score says something about the output: an evaluator's error result (SPEC 6.1 rule 2,
+ * a webhook that gave no valid answer, marked `metadata.error: true`) does not, so means, pass
+ * rates (monitors) and routing leave it out; it still counts as a score.
+ */
+const NOT_AN_ERROR = (metadata: string): string => `coalesce(${metadata} -> 'error', 'false'::jsonb) <> 'true'::jsonb`;
 
-/** Whether a score passed: its metadata's boolean `pass`, else a boolean value; null when it says neither. */
+/** A score's value as a number (numeric, or a boolean as 0/1), else null (an error result too); `value` and `metadata` are the jsonb columns. */
+export const SCORE_NUMBER_SQL = (value: string, metadata: string): string =>
+  `CASE WHEN ${NOT_AN_ERROR(metadata)} THEN CASE jsonb_typeof(${value}) WHEN 'number' THEN (${value} #>> '{}')::float8 WHEN 'boolean' THEN (${value} #>> '{}')::boolean::int::float8 END END`;
+
+/** Whether a score passed: its metadata's boolean `pass`, else a boolean value; null when it says neither or is an error result. */
 export const SCORE_PASS_SQL = (value: string, metadata: string): string =>
-  `CASE WHEN jsonb_typeof(${metadata} -> 'pass') = 'boolean' THEN (${metadata} ->> 'pass')::boolean
+  `CASE WHEN NOT ${NOT_AN_ERROR(metadata)} THEN NULL
+        WHEN jsonb_typeof(${metadata} -> 'pass') = 'boolean' THEN (${metadata} ->> 'pass')::boolean
         WHEN jsonb_typeof(${value}) = 'boolean' THEN (${value} #>> '{}')::boolean END`;
 
 /**

@@ -320,8 +320,12 @@ async function deleteTrackedTraces(manager: EntityManager, deletions: TraceDelet
        DELETE FROM traces t USING gone g WHERE t.project_id = g.project_id AND t.id = g.id RETURNING 1
      ), eval_results_gone AS (
        -- An evaluation's result speaks of the trace's content, so it goes too; the job stays, as a run the month's eval quota counted.
-       UPDATE eval_jobs j SET score = NULL, pass = NULL, reason = NULL
-         FROM gone g WHERE j.project_id = g.project_id AND j.trace_id = g.id AND (j.score IS NOT NULL OR j.reason IS NOT NULL)
+       UPDATE eval_jobs j SET score = NULL, pass = NULL, reason = NULL, comment = NULL, category = NULL, error = NULL
+         FROM gone g WHERE j.project_id = g.project_id AND j.trace_id = g.id AND j.status <> 'skipped'
+          AND (j.score IS NOT NULL OR j.reason IS NOT NULL OR j.comment IS NOT NULL OR j.error IS NOT NULL)
+     ), skipped_runs_gone AS (
+       -- A skipped run (sampled out, above all) counted nothing: it goes with its trace, which bounds the run log by retention.
+       DELETE FROM eval_jobs j USING gone g WHERE j.project_id = g.project_id AND j.trace_id = g.id AND j.status = 'skipped'
      ), trace_evaluations_gone AS (
        -- A deleted trace is never evaluated: nothing of it can arrive again to arm it.
        DELETE FROM trace_evaluations_pending p USING gone g WHERE p.project_id = g.project_id AND p.trace_id = g.id
