@@ -59,17 +59,18 @@ async function priceMessages(items: DecodedIngestMessage[], prices: PriceTables)
  * span attributes are stored without the input/output copies, `leanAttributes`, and content
  * from log records only fills what a span leaves empty, whatever their time; 4: usage by type,
  * `usageDetails`, from every convention's token keys and native `usage`/`usageDetails`, and a
- * cost from the built-in price table where the client sent none, with `costSource`,
- * `costDetails` and the usage types it could not price, `unpricedUsage`; the cost is computed
- * with the project's own definitions over the built-ins, as they are when the batch is
- * prepared); the processor rebuilds the tables when the serving version is older. Run items
+ * cost from the built-in price table where the client sent none, with `costSource` and
+ * `costDetails`; 5: the usage types no price covered, `unpricedUsage`, and costs from the
+ * project's own definitions over the built-ins, as they are when the batch is prepared (rows
+ * written by 4 hold no `unpricedUsage`)); the processor rebuilds the tables when the serving
+ * version is older. Run items
  * (issue 31) came with a schema and a table of their own and change no row an older message
  * makes, so they needed no new version: their table starts empty and fills from the messages
  * that carry them.
  */
 export const telemetryProjection: StreamProjection<DecodedIngestMessage, TelemetryBatch, WrittenTelemetry> = {
   name: 'telemetry',
-  version: 4,
+  version: 5,
   tables: TELEMETRY_TABLES,
   source: { stream: 'ingest', consumer: CONSUMERS.ingestProjector },
   schemas: Object.values(INGEST_SCHEMAS),
