@@ -15,11 +15,8 @@ export interface PageQuery {
   limit?: number;
 }
 
-export function useDatasets(projectId: string) {
-  return useQuery({
-    queryKey: keys.datasets.list(projectId),
-    queryFn: () => rpc.dataset.list.query({ projectId, limit: DATASET_LIMITS.list.max }),
-  });
+export function useDatasets(projectId: string, page: PageQuery) {
+  return useQuery({ queryKey: keys.datasets.list(projectId, page), queryFn: () => rpc.dataset.list.query({ projectId, ...page }) });
 }
 
 export function useDataset(projectId: string, name: string) {

@@ -38,7 +38,7 @@ export const keys = {
   },
   datasets: {
     all: (projectId: string) => ['datasets', projectId] as const,
-    list: (projectId: string) => ['datasets', projectId, 'list'] as const,
+    list: (projectId: string, page: object) => ['datasets', projectId, 'list', page] as const,
     one: (projectId: string, name: string) => ['datasets', projectId, 'dataset', name] as const,
     items: (projectId: string, name: string, page: object) => ['datasets', projectId, 'dataset', name, 'items', page] as const,
     runs: (projectId: string, name: string, page: object) => ['datasets', projectId, 'dataset', name, 'runs', page] as const,

@@ -1,6 +1,7 @@
 import { useState } from 'react';
 import { Link, useNavigate, useParams } from 'react-router';
 import { ErrorAlert } from '../components/ErrorAlert';
+import { Pager } from '../components/Pager';
 import { type DatasetRun, fetchAllRunItems, useDataset, useDatasetItems, useDatasetRuns, useRunSummaries } from '../data/datasets';
 import { useCurrentProject } from '../data/projects';
 import { errorMessage } from '../rpc';
@@ -8,26 +9,13 @@ import { downloadCsv } from '../lib/csv';
 import { formatCost, formatCount, formatMs, formatScore, formatTime, preview } from '../lib/format';
 import { runCsv, scoreNames } from '../lib/run-compare';
 
-const PAGE_SIZE = 50;
+/**
+ * Items and runs per page. Each run shown costs a read of its aggregates (counted among the
+ * session's heavy calls per second), so a page stays well within RPC_LIMITS.
+ */
+const PAGE_SIZE = 20;
 /** The compare view takes two to ten runs (`dataset.compare`). */
 const COMPARE = { min: 2, max: 10 };
-
-function Pager({ page, totalPages, onPage, label }: { page: number; totalPages: number; onPage: (page: number) => void; label: string }) {
-  if (totalPages <= 1) return null;
-  return (
-    <nav aria-label={label} className="diff-pick">
-      <button type="button" disabled={page <= 1} onClick={() => onPage(page - 1)}>
-        Previous
-      </button>
-      <span>
-        Page {page} of {totalPages}
-      </span>
-      <button type="button" disabled={page >= totalPages} onClick={() => onPage(page + 1)}>
-        Next
-      </button>
-    </nav>
-  );
-}
 
 function Items({ projectId, name }: { projectId: string; name: string }) {
   const [page, setPage] = useState(1);

@@ -1,5 +1,7 @@
+import { useState } from 'react';
 import { Link } from 'react-router';
 import { ErrorAlert } from '../components/ErrorAlert';
+import { Pager } from '../components/Pager';
 import { useDatasetItems, useDatasetRuns, useDatasets } from '../data/datasets';
 import { useCurrentProject } from '../data/projects';
 import { formatCount, formatTime } from '../lib/format';
@@ -21,9 +23,13 @@ function DatasetRow({ projectId, name, description }: { projectId: string; name:
   );
 }
 
+/** Datasets per page: each row reads its item and run counts (two heavy calls), so a page stays within RPC_LIMITS. */
+const PAGE_SIZE = 20;
+
 export function DatasetsPage() {
   const { projectId } = useCurrentProject();
-  const { data, error, isLoading } = useDatasets(projectId);
+  const [page, setPage] = useState(1);
+  const { data, error, isLoading } = useDatasets(projectId, { page, limit: PAGE_SIZE });
   const datasets = data?.data ?? [];
   return (
     <section aria-labelledby="datasets-title">
@@ -50,11 +56,7 @@ export function DatasetsPage() {
           </tbody>
         </table>
       )}
-      {data && data.meta.totalPages > 1 && (
-        <p>
-          Showing the first {datasets.length} of {formatCount(data.meta.totalItems)} datasets, by name.
-        </p>
-      )}
+      <Pager page={page} totalPages={data?.meta.totalPages ?? 0} onPage={setPage} label="Dataset pages" />
     </section>
   );
 }
