@@ -165,5 +165,6 @@ describe('datasets (browser)', () => {
       `capital-C-te-d-Ivoire,<trace>,,"{""country"":""Côte d’Ivoire""}",Yamoussoukro,"Abidjan, the largest city",700,,,0`,
     );
     expect(lines).toHaveLength(COUNTRIES.length + 2);
+    await page.screenshot({ path: join(process.env.SPANLOG_SCREENSHOTS ?? tmpdir(), 'dataset.png'), fullPage: true });
   });
 });
