@@ -2,12 +2,15 @@ import { useQueryClient } from '@tanstack/react-query';
 import { useEffect } from 'react';
 import { Navigate, Route, Routes, useLocation, useNavigate, useParams } from 'react-router';
 import { Layout } from './components/Layout';
+import { DatasetPage } from './pages/DatasetPage';
+import { DatasetsPage } from './pages/DatasetsPage';
 import { GroupsPage, SESSIONS, USERS } from './pages/GroupsPage';
 import { LoginPage } from './pages/LoginPage';
 import { MonitorsPage } from './pages/MonitorsPage';
 import { OverviewPage } from './pages/OverviewPage';
 import { ProjectPicker } from './pages/ProjectPicker';
 import { PromptsPage } from './pages/PromptsPage';
+import { RunComparePage } from './pages/RunComparePage';
 import { SessionPage } from './pages/SessionPage';
 import { SettingsPage } from './pages/SettingsPage';
 import { TracePage } from './pages/TracePage';
@@ -53,6 +56,9 @@ export function App() {
         <Route path="/p/:projectId/users/:userId" element={<UserPage />} />
         <Route path="/p/:projectId/overview" element={<OverviewPage />} />
         <Route path="/p/:projectId/prompts" element={<PromptsPage />} />
+        <Route path="/p/:projectId/datasets" element={<DatasetsPage />} />
+        <Route path="/p/:projectId/datasets/:name" element={<DatasetPage />} />
+        <Route path="/p/:projectId/datasets/:name/compare" element={<RunComparePage />} />
         <Route path="/p/:projectId/monitors" element={<MonitorsPage />} />
         <Route path="/p/:projectId/settings" element={<Navigate to="keys" replace />} />
         <Route path="/p/:projectId/settings/:tab" element={<SettingsPage />} />

@@ -36,6 +36,17 @@ export const keys = {
     all: (projectId: string) => ['prompts', projectId] as const,
     versions: (projectId: string, name: string) => ['prompts', projectId, 'versions', name] as const,
   },
+  datasets: {
+    all: (projectId: string) => ['datasets', projectId] as const,
+    list: (projectId: string, page: object) => ['datasets', projectId, 'list', page] as const,
+    one: (projectId: string, name: string) => ['datasets', projectId, 'dataset', name] as const,
+    items: (projectId: string, name: string, page: object) => ['datasets', projectId, 'dataset', name, 'items', page] as const,
+    runs: (projectId: string, name: string, page: object) => ['datasets', projectId, 'dataset', name, 'runs', page] as const,
+    run: (projectId: string, name: string, runName: string, page: object) =>
+      ['datasets', projectId, 'dataset', name, 'run', runName, page] as const,
+    compare: (projectId: string, name: string, runNames: string[]) =>
+      ['datasets', projectId, 'dataset', name, 'compare', runNames] as const,
+  },
   apiKeys: (projectId: string) => ['api-keys', projectId] as const,
   evaluators: (projectId: string) => ['evaluators', projectId] as const,
   models: (projectId: string) => ['models', projectId] as const,

@@ -1,0 +1,197 @@
+import { useState } from 'react';
+import { Link, useNavigate, useParams } from 'react-router';
+import { ErrorAlert } from '../components/ErrorAlert';
+import { Pager } from '../components/Pager';
+import { type DatasetRun, fetchAllRunItems, useDataset, useDatasetItems, useDatasetRuns, useRunSummaries } from '../data/datasets';
+import { useCurrentProject } from '../data/projects';
+import { errorMessage } from '../rpc';
+import { downloadCsv } from '../lib/csv';
+import { formatCost, formatCount, formatMs, formatScore, formatTime, preview } from '../lib/format';
+import { runCsv, scoreNames } from '../lib/run-compare';
+
+/**
+ * Items and runs per page. Each run shown costs a read of its aggregates (counted among the
+ * session's heavy calls per second), so a page stays well within RPC_LIMITS.
+ */
+const PAGE_SIZE = 20;
+/** The compare view takes two to ten runs (`dataset.compare`). */
+const COMPARE = { min: 2, max: 10 };
+
+function Items({ projectId, name }: { projectId: string; name: string }) {
+  const [page, setPage] = useState(1);
+  const { data, error, isLoading } = useDatasetItems(projectId, name, { page, limit: PAGE_SIZE });
+  if (isLoading) return <p role="status">Loading items…</p>;
+  if (error) return <ErrorAlert error={error} />;
+  const items = data?.data ?? [];
+  return (
+    <div>
+      <table className="plain">
+        <caption>Items ({formatCount(data?.meta.totalItems)})</caption>
+        <thead>
+          <tr>
+            <th scope="col">Id</th>
+            <th scope="col">Input</th>
+            <th scope="col">Expected output</th>
+            <th scope="col">Status</th>
+            <th scope="col">Source trace</th>
+          </tr>
+        </thead>
+        <tbody>
+          {items.map((item) => (
+            <tr key={item.id}>
+              <td className="preview">{item.id}</td>
+              <td className="preview">{preview(item.input)}</td>
+              <td className="preview">{preview(item.expectedOutput)}</td>
+              <td>
+                <span className="tag">{item.status}</span>
+              </td>
+              <td>{item.sourceTraceId && <Link to={`/p/${projectId}/traces/${encodeURIComponent(item.sourceTraceId)}`}>trace</Link>}</td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+      {!items.length && <p>No items yet: push them with POST /api/v1/datasets/{name}/items.</p>}
+      <Pager page={page} totalPages={data?.meta.totalPages ?? 0} onPage={setPage} label="Item pages" />
+    </div>
+  );
+}
+
+/** Builds the run's CSV from all its items, in the browser. */
+function ExportButton({ projectId, name, runName }: { projectId: string; name: string; runName: string }) {
+  const [state, setState] = useState<{ busy: boolean; error: string | null }>({ busy: false, error: null });
+  const exportRun = async () => {
+    setState({ busy: true, error: null });
+    try {
+      downloadCsv(`${name}-${runName}.csv`, runCsv(await fetchAllRunItems(projectId, name, runName)));
+      setState({ busy: false, error: null });
+    } catch (err) {
+      setState({ busy: false, error: errorMessage(err) });
+    }
+  };
+  return (
+    <>
+      <button type="button" disabled={state.busy} onClick={() => void exportRun()} aria-label={`Export run ${runName} as CSV`}>
+        {state.busy ? 'Exporting…' : 'CSV'}
+      </button>
+      {state.error && <span role="alert">{state.error}</span>}
+    </>
+  );
+}
+
+function Runs({ projectId, name }: { projectId: string; name: string }) {
+  const [page, setPage] = useState(1);
+  const [picked, setPicked] = useState<string[]>([]);
+  const navigate = useNavigate();
+  const { data, error, isLoading } = useDatasetRuns(projectId, name, { page, limit: PAGE_SIZE });
+  const runs: DatasetRun[] = data?.data ?? [];
+  const summaries = useRunSummaries(
+    projectId,
+    name,
+    runs.map((r) => r.name),
+  );
+  if (isLoading) return <p role="status">Loading runs…</p>;
+  if (error) return <ErrorAlert error={error} />;
+  const names = scoreNames(summaries.map((s) => s.data?.aggregates.scores ?? []));
+  const toggle = (run: string) => setPicked((p) => (p.includes(run) ? p.filter((r) => r !== run) : [...p, run]));
+  const compare = () =>
+    void navigate(
+      `/p/${projectId}/datasets/${encodeURIComponent(name)}/compare?${picked.map((r) => `run=${encodeURIComponent(r)}`).join('&')}`,
+    );
+  return (
+    <div>
+      <table className="plain">
+        <caption>Runs ({formatCount(data?.meta.totalItems)})</caption>
+        <thead>
+          <tr>
+            <th scope="col">
+              <span className="visually-hidden">Compare</span>
+            </th>
+            <th scope="col">Run</th>
+            <th scope="col">Created</th>
+            <th scope="col">Items</th>
+            {names.map((n) => (
+              <th key={n} scope="col">
+                {n} (mean)
+              </th>
+            ))}
+            <th scope="col">Latency p50</th>
+            <th scope="col">Latency p95</th>
+            <th scope="col">Total cost</th>
+            <th scope="col">Export</th>
+          </tr>
+        </thead>
+        <tbody>
+          {runs.map((run, i) => {
+            const summary = summaries[i];
+            const agg = summary?.data?.aggregates;
+            return (
+              <tr key={run.id}>
+                <td>
+                  <input
+                    type="checkbox"
+                    aria-label={`Compare run ${run.name}`}
+                    checked={picked.includes(run.name)}
+                    disabled={!picked.includes(run.name) && picked.length >= COMPARE.max}
+                    onChange={() => toggle(run.name)}
+                  />
+                </td>
+                <td>{run.name}</td>
+                <td>{formatTime(run.createdAt)}</td>
+                <td className="num">{formatCount(agg?.count)}</td>
+                {names.map((n) => {
+                  const mean = agg?.scores.find((s) => s.name === n);
+                  return (
+                    <td key={n} className="num">
+                      {mean ? formatScore(mean.mean) : '–'}
+                    </td>
+                  );
+                })}
+                <td className="num">{formatMs(agg?.latencyMs.p50)}</td>
+                <td className="num">{formatMs(agg?.latencyMs.p95)}</td>
+                <td className="num">{formatCost(agg?.totalCost)}</td>
+                <td>
+                  <ExportButton projectId={projectId} name={name} runName={run.name} />
+                  {summary?.error && <span role="alert">{errorMessage(summary.error)}</span>}
+                </td>
+              </tr>
+            );
+          })}
+        </tbody>
+      </table>
+      {!runs.length && <p>No runs yet: an experiment run over the dataset (POST /api/public/dataset-run-items) shows here.</p>}
+      <Pager page={page} totalPages={data?.meta.totalPages ?? 0} onPage={setPage} label="Run pages" />
+      {runs.length >= COMPARE.min && (
+        <p className="diff-pick">
+          <button type="button" disabled={picked.length < COMPARE.min} onClick={compare}>
+            Compare {picked.length >= COMPARE.min ? `${picked.length} runs` : 'selected runs'}
+          </button>
+          <span className="preview">
+            Pick {COMPARE.min} to {COMPARE.max} runs.
+          </span>
+        </p>
+      )}
+    </div>
+  );
+}
+
+export function DatasetPage() {
+  const { projectId } = useCurrentProject();
+  const { name = '' } = useParams();
+  const { data, error } = useDataset(projectId, name);
+  return (
+    <section aria-labelledby="dataset-title">
+      <p>
+        <Link to={`/p/${projectId}/datasets`}>Datasets</Link> /
+      </p>
+      <h1 id="dataset-title">{name}</h1>
+      <ErrorAlert error={error} />
+      {data?.description && <p>{data.description}</p>}
+      {data && (
+        <>
+          <Runs projectId={projectId} name={name} />
+          <Items projectId={projectId} name={name} />
+        </>
+      )}
+    </section>
+  );
+}
