@@ -89,11 +89,15 @@ const SHAPES: Record<RowShape, { columns: Column[]; create: string; onConflict: 
   },
 };
 
+const isArray = (c: Column): boolean => c.type.endsWith('[]');
+const arrayLiteral = (values: unknown[]): string => `{${values.map((v) => `"${String(v).replace(/["\\]/g, '\\$&')}"`).join(',')}}`;
+
 /** A value as a CSV field: NULL is an empty unquoted field, anything else is quoted. */
 function csvField(c: Column, d: SpanDelta): string {
   const v = c.name === 'id' ? randomUUID() : c.of(d);
   if (v === null || v === undefined) return '';
-  const text = c.type === 'jsonb' ? JSON.stringify(v) : v instanceof Date ? v.toISOString() : String(v);
+  const text =
+    c.type === 'jsonb' ? JSON.stringify(v) : isArray(c) ? arrayLiteral(v as unknown[]) : v instanceof Date ? v.toISOString() : String(v);
   return `"${text.replace(/"/g, '""')}"`;
 }
 
@@ -103,13 +107,18 @@ const STATEMENTS: Record<
   (columns: Column[], onConflict: string, deltas: SpanDelta[]) => [string, unknown[]]
 > = {
   // STACK_NOTES' fastest for its rows: one array parameter per column.
+  // An array column travels as array literals in a text[] (unnest flattens an array of arrays) and is cast back.
   unnest: (columns, onConflict, deltas) => [
-    `INSERT INTO bench_raw_spans (${columns.map((c) => `"${c.name}"`).join(', ')}) SELECT * FROM unnest(${columns.map((c, i) => `$${i + 1}::${c.type}[]`).join(', ')})${onConflict}`,
+    `INSERT INTO bench_raw_spans (${columns.map((c) => `"${c.name}"`).join(', ')})
+     SELECT ${columns.map((c, i) => (isArray(c) ? `u.c${i}::${c.type}` : `u.c${i}`)).join(', ')}
+       FROM unnest(${columns.map((c, i) => `$${i + 1}::${isArray(c) ? 'text' : c.type}[]`).join(', ')}) AS u (${columns.map((_, i) => `c${i}`).join(', ')})${onConflict}`,
     columns.map((c) =>
       deltas.map((d) => {
         if (c.name === 'id') return randomUUID();
         const v = c.of(d);
-        return c.type === 'jsonb' && v !== null ? JSON.stringify(v) : v;
+        if (v === null || v === undefined) return null;
+        if (isArray(c)) return arrayLiteral(v as unknown[]);
+        return c.type === 'jsonb' ? JSON.stringify(v) : v;
       }),
     ),
   ],
