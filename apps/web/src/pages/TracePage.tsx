@@ -35,8 +35,12 @@ function UsageCostTable({ span }: { span: Span }) {
       <thead>
         <tr>
           <th scope="col">Type</th>
-          <th scope="col">Tokens</th>
-          <th scope="col">Cost</th>
+          <th scope="col" className="num">
+            Tokens
+          </th>
+          <th scope="col" className="num">
+            Cost
+          </th>
         </tr>
       </thead>
       <tbody>

@@ -128,6 +128,13 @@ export function Models({ projectId, org }: { projectId: string; org: Org | null 
           </tr>
         </thead>
         <tbody>
+          {data && !data.project.length && (
+            <tr>
+              <td colSpan={manages ? 5 : 4} className="muted">
+                None yet: spans are priced by the built-in prices below.
+              </td>
+            </tr>
+          )}
           {(data?.project ?? []).map((d) => (
             <tr key={d.id}>
               <td>{d.modelName}</td>

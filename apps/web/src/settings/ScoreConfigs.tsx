@@ -151,6 +151,13 @@ export function ScoreConfigs({ projectId, org }: { projectId: string; org: Org |
           </tr>
         </thead>
         <tbody>
+          {data && !data.length && (
+            <tr>
+              <td colSpan={manages ? 6 : 5} className="muted">
+                None yet: scores of any name are taken as sent.
+              </td>
+            </tr>
+          )}
           {(data ?? []).map((c) => (
             <tr key={c.id}>
               <td>{c.name}</td>
