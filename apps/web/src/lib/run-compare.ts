@@ -1,24 +1,14 @@
 /** What the dashboard reads out of runs of a dataset: score columns, a run's CSV, and which results differ. */
 import type { JsonValue } from '@app/domain/json/types';
-import type { RunScore } from '@app/domain/datasets/run-results';
+import type { RunItemResult, RunScore } from '@app/domain/datasets/run-results';
 import { type CsvCell, toCsv } from './csv';
 
 /** A result's scores, or a run's score means (each mean a value). */
 interface Scored {
   scores: Pick<RunScore, 'name' | 'value'>[];
 }
-interface RunItemLike {
-  scores: RunScore[];
-  datasetItemId: string;
-  traceId: string;
-  spanId: string | null;
-  input: JsonValue | null;
-  expectedOutput: JsonValue | null;
-  output: JsonValue | null;
-  latencyMs: number | null;
-  totalTokens: number | null;
-  totalCost: number | null;
-}
+/** A run item's result as the dashboard has it (the list answers leave out when it was linked). */
+type RunItemLike = Omit<RunItemResult, 'createdAt'>;
 
 /** Score names in first-seen order over the given lists. */
 export function scoreNames(lists: { name: string }[][]): string[] {
