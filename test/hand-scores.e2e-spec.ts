@@ -201,8 +201,10 @@ describe('score configs and hand scores', () => {
       'value: must be at most 1 for the score config "accuracy"; got 1.5',
     );
 
-    const stored = (await scoresOfTrace()).map((s: any) => s.externalId);
-    expect(stored).toContain('native-fit');
+    // Ingestion is asynchronous: the fitting score sent after the misfit shows once both were processed.
+    const stored = (await eventually(scoresOfTrace, (scores) => scores.some((s: any) => s.externalId === 'native-fit'))).map(
+      (s: any) => s.externalId,
+    );
     expect(stored).not.toContain('native-misfit');
     expect(stored).not.toContain('lf-misfit');
 

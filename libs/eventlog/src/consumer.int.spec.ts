@@ -72,7 +72,11 @@ describe(PullConsumerRunner.name, () => {
     await publish(['a', 'poison', 'b', 'unreadable', 'c']);
     await withRunner(r, async () => {
       // The poison message is dead-lettered after its redeliveries' backoff: seconds alone, far longer on a loaded machine.
-      await until(async () => applied.length === 3 && (await deadLetters()).length === 2, 40_000);
+      await until(
+        async () => applied.length === 3 && (await deadLetters()).length === 2,
+        40_000,
+        async () => ({ applied, decodedTexts, deadLetters: await deadLetters() }),
+      );
       await publish(['d']);
       await until(() => applied.includes('d'));
     });

@@ -86,11 +86,15 @@ export async function deadLetterTexts({ nc, layout }: TestStreams): Promise<stri
   return out;
 }
 
-/** Polls `check` every 50 ms until it holds; fails after `timeoutMs`. */
-export async function until(check: () => boolean | Promise<boolean>, timeoutMs = 15_000): Promise<void> {
+/** Polls `check` every 50 ms until it holds; fails after `timeoutMs`, with what `state` then shows. */
+export async function until(
+  check: () => boolean | Promise<boolean>,
+  timeoutMs = 15_000,
+  state?: () => unknown | Promise<unknown>,
+): Promise<void> {
   const deadline = Date.now() + timeoutMs;
   while (!(await check())) {
-    if (Date.now() > deadline) throw new Error('condition not met in time');
+    if (Date.now() > deadline) throw new Error(`condition not met in time${state ? `; state: ${JSON.stringify(await state())}` : ''}`);
     await sleep(50);
   }
 }
