@@ -1,26 +1,43 @@
 #!/usr/bin/env node
 import 'reflect-metadata';
 import { Command } from 'commander';
-import { registerAdminCommands } from './commands/admin.command';
 import { registerAlertsCommands } from './commands/alerts.command';
 import { registerCostsCommands } from './commands/costs.command';
 import { registerDatasetsCommands } from './commands/datasets.command';
 import { registerModelsCommands } from './commands/models.command';
-import { registerDlqCommands } from './commands/dlq.command';
 import { registerEvaluatorsCommands } from './commands/evaluators.command';
-import { registerEventsCommands } from './commands/events.command';
 import { registerKeysCommands } from './commands/keys.command';
 import { registerOrgCommands } from './commands/orgs.command';
 import { registerPromptsCommands } from './commands/prompts.command';
 import { registerOtlpCommands } from './commands/otlp.command';
-import { registerRebuildCommand } from './commands/rebuild.command';
-import { registerReplayCommand } from './commands/replay.command';
 import { registerSessionCommands } from './commands/session.command';
 import { registerTracesCommands } from './commands/traces.command';
 import { registerTuiCommand } from './commands/tui.command';
 import { registerUsageCommands } from './commands/usage.command';
-import { registerVerifyCommand } from './commands/verify.command';
 import { fail } from './output';
+
+/**
+ * The operators' commands, which open the database or the event log: their modules load
+ * typeorm, nats and the projections, about three times what a command of the API needs to
+ * start, so they are loaded only when the command line may name one of them.
+ */
+async function registerOperatorCommands(program: Command): Promise<void> {
+  const modules = await Promise.all([
+    import('./commands/rebuild.command.js'),
+    import('./commands/verify.command.js'),
+    import('./commands/replay.command.js'),
+    import('./commands/events.command.js'),
+    import('./commands/dlq.command.js'),
+    import('./commands/admin.command.js'),
+  ]);
+  const [rebuild, verify, replay, events, dlq, admin] = modules;
+  rebuild.registerRebuildCommand(program);
+  verify.registerVerifyCommand(program);
+  replay.registerReplayCommand(program);
+  events.registerEventsCommands(program);
+  dlq.registerDlqCommands(program);
+  admin.registerAdminCommands(program);
+}
 
 async function main(): Promise<void> {
   const program = new Command('spanlog').description('Spanlog command line').showHelpAfterError();
@@ -36,13 +53,10 @@ async function main(): Promise<void> {
   registerAlertsCommands(program);
   registerModelsCommands(program);
   registerTuiCommand(program);
-  registerRebuildCommand(program);
-  registerVerifyCommand(program);
   registerOtlpCommands(program);
-  registerReplayCommand(program);
-  registerEventsCommands(program);
-  registerDlqCommands(program);
-  registerAdminCommands(program);
+  // No program-level options: the first argument names the command (or asks for help).
+  const named = process.argv[2];
+  if (!program.commands.some((c) => c.name() === named || c.aliases().includes(named))) await registerOperatorCommands(program);
   await program.parseAsync(process.argv);
 }
 
