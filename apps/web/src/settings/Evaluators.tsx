@@ -200,7 +200,7 @@ function EvaluatorForm({
     setError(null);
     const values = read(e.currentTarget);
     const input = toEvaluatorInput(values, { editing: !!editing, keepHeaders: keepsHeaders(values) });
-    // A judge is not called back, so its signing secret means nothing to show.
+    // A judge's calls are not signed: its signing secret means nothing to show.
     save.mutate(input, {
       onSuccess: (answer) => onDone(kind === 'webhook' ? answer.signingSecret : null),
       onError: (err) => setError(errorMessage(err)),
