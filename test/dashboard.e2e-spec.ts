@@ -324,6 +324,8 @@ describe('dashboard (browser)', () => {
     expect(created).toMatch(/^whsec_/);
     await dialog.getByRole('button', { name: 'Close' }).click();
     const row = page.getByRole('row').filter({ hasText: 'relevance' });
+    // The list is read again after the creation, while the dialog shows: wait for the new row.
+    await row.getByRole('cell', { name: 'enabled' }).waitFor();
     expect(await row.getByRole('cell').allTextContents()).toEqual(
       expect.arrayContaining(['relevance', 'http://127.0.0.1:9/judge', '1', 'enabled']),
     );

@@ -48,7 +48,11 @@ export const keys = {
       ['datasets', projectId, 'dataset', name, 'compare', runNames] as const,
   },
   apiKeys: (projectId: string) => ['api-keys', projectId] as const,
-  evaluators: (projectId: string) => ['evaluators', projectId] as const,
+  evaluators: {
+    all: (projectId: string) => ['evaluators', projectId] as const,
+    runs: (projectId: string, id: string, status: string | null) => ['evaluators', projectId, 'runs', id, status] as const,
+  },
+  llmConnections: (projectId: string) => ['llm-connections', projectId] as const,
   models: (projectId: string) => ['models', projectId] as const,
   scoreConfigs: (projectId: string) => ['score-configs', projectId] as const,
   members: (orgId: string) => ['members', orgId] as const,

@@ -38,3 +38,17 @@ describe(formErrors.name, () => {
     });
   });
 });
+
+describe(`${fieldErrors.name} on deeper paths`, () => {
+  it("names a header's or a judge's member by the field that holds it", () => {
+    expect(
+      fieldErrors(
+        'headers.X-Org: is set by the evaluator call itself; judge.categories[1]: is given twice; judge.model: must be a model name',
+      ).byField,
+    ).toEqual({
+      headers: 'headers.X-Org: is set by the evaluator call itself',
+      categories: 'judge.categories[1]: is given twice',
+      model: 'judge.model: must be a model name',
+    });
+  });
+});

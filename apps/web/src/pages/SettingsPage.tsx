@@ -4,6 +4,7 @@ import { useCurrentProject } from '../data/projects';
 import { ApiKeys } from '../settings/ApiKeys';
 import { AuditLog } from '../settings/AuditLog';
 import { Evaluators } from '../settings/Evaluators';
+import { LlmConnections } from '../settings/LlmConnections';
 import { Members } from '../settings/Members';
 import { Models } from '../settings/Models';
 import { ScoreConfigs } from '../settings/ScoreConfigs';
@@ -13,6 +14,7 @@ const TABS = [
   { id: 'keys', label: 'API keys' },
   { id: 'members', label: 'Members' },
   { id: 'evaluators', label: 'Evaluators' },
+  { id: 'connections', label: 'LLM connections' },
   { id: 'models', label: 'Models' },
   { id: 'scores', label: 'Scores' },
   { id: 'usage', label: 'Usage' },
@@ -31,6 +33,8 @@ export function SettingsPage() {
         return <ApiKeys projectId={projectId} org={org} />;
       case 'evaluators':
         return <Evaluators projectId={projectId} org={org} />;
+      case 'connections':
+        return <LlmConnections projectId={projectId} org={org} />;
       case 'models':
         return <Models projectId={projectId} org={org} />;
       case 'scores':

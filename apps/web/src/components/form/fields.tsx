@@ -1,5 +1,11 @@
 import type { InputHTMLAttributes, ReactNode, SelectHTMLAttributes, TextareaHTMLAttributes } from 'react';
 
+/** A choice whose value is not what it says (an id shown by its name). */
+export interface Option {
+  value: string;
+  label: string;
+}
+
 interface Labelled<Name> {
   name: Name;
   label: string;
@@ -54,15 +60,21 @@ export function formFields<Values>(prefix: string) {
     error,
     hint,
     ...select
-  }: Labelled<Name> & { options: readonly string[] } & SelectHTMLAttributes<HTMLSelectElement>) {
+  }: Labelled<Name> & { options: readonly (string | Option)[] } & SelectHTMLAttributes<HTMLSelectElement>) {
     const { id, msg } = ids(name);
     return (
       <div className="field">
         <label htmlFor={id}>{label}</label>
         <select id={id} name={name} aria-invalid={!!error} aria-describedby={msg} {...select}>
-          {options.map((o) => (
-            <option key={o}>{o}</option>
-          ))}
+          {options.map((o) =>
+            typeof o === 'string' ? (
+              <option key={o}>{o}</option>
+            ) : (
+              <option key={o.value} value={o.value}>
+                {o.label}
+              </option>
+            ),
+          )}
         </select>
         <Message id={msg} error={error} hint={hint} />
       </div>
