@@ -111,6 +111,8 @@ describe('project model price definitions', () => {
     const trace = await send(stack, 'GET', `/api/v1/traces/${traceId}`, { token: tenant.apiKey });
     expect(trace.body.spans[0]).toMatchObject({
       costSource: `price:${model.id}`,
+      // The project's own definition is named as a built-in one is, for the span page.
+      costDefinition: { id: model.id, modelName: 'gpt-4o' },
       costDetails: { input: 1000 * OWN.input, output: 100 * OWN.output },
     });
     // The overview follows: its buckets were marked and recounted.

@@ -5,10 +5,15 @@ const iso = (d: Date | null): string | null => (d ? d.toISOString() : null);
 
 const BUILT_IN_BY_ID = new Map(BUILT_IN_PRICES.map((d) => [d.id, d]));
 
-/** The built-in definition a computed cost names (`price:<id>`), as the span page shows it: its id and the model it prices. */
-function costDefinitionOf(costSource: string | null): { id: string; modelName: string } | null {
-  const definition = BUILT_IN_BY_ID.get(definitionIdOfCostSource(costSource) ?? '');
-  return definition ? { id: definition.id, modelName: definition.modelName } : null;
+/**
+ * The price definition a computed cost names (`price:<id>`), built in or the project's own, as
+ * the span page shows it: its id and the model it prices.
+ */
+function costDefinitionOf(row: SpanRow): { id: string; modelName: string } | null {
+  const id = definitionIdOfCostSource(row.cost_source);
+  if (id === null) return null;
+  const modelName = row.cost_definition_model ?? BUILT_IN_BY_ID.get(id)?.modelName;
+  return modelName === undefined ? null : { id, modelName };
 }
 
 /** A trace as the API shows it (CONTRACT "Traces"). */
@@ -57,7 +62,7 @@ export function toSpanResponse(row: SpanRow) {
     cost: row.cost,
     costSource: row.cost_source,
     costDetails: row.cost_details ?? {},
-    costDefinition: costDefinitionOf(row.cost_source),
+    costDefinition: costDefinitionOf(row),
     unpricedUsage: row.unpriced_usage ?? [],
     input: row.input,
     output: row.output,

@@ -67,6 +67,8 @@ export interface SpanRow {
   usage_details: Record<string, number> | null;
   cost: number | null;
   cost_source: string | null;
+  /** The model a project's own price definition named in `cost_source` prices; null for a built-in, a client cost or a deleted definition. */
+  cost_definition_model: string | null;
   cost_details: Record<string, number> | null;
   unpriced_usage: string[] | null;
   input: JsonValue | null;
@@ -147,9 +149,18 @@ export interface SpanPageRow extends SpanRow {
 /** Where a page of a trace's spans or scores starts: after this row (time as Postgres text, null sorted last; id). */
 export type RowPosition = [string | null, string];
 
+/**
+ * The project's price definition a computed cost names (`price:<uuid>`; built-in ids are no
+ * uuids), found by its primary key.
+ */
+const COST_DEFINITION_MODEL = `(SELECT md.model_name FROM model_definitions md
+    WHERE md.id = CASE WHEN s.cost_source ~ '^price:[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$' THEN substr(s.cost_source, 7)::uuid END
+      AND md.project_id = s.project_id) AS cost_definition_model`;
+
 /** The span fields a page never cuts, as selected. */
 const FIXED_SPAN_COLUMNS = `s.id, s.trace_id, s.otel_span_id, s.external_id, s.parent_id, s.name, s.type, s.operation, s.model, s.prompt_tokens,
-  s.completion_tokens, s.total_tokens, s.usage_details, s.cost, s.cost_source, s.cost_details, s.unpriced_usage, s.start_time, s.end_time, s.level`;
+  s.completion_tokens, s.total_tokens, s.usage_details, s.cost, s.cost_source, ${COST_DEFINITION_MODEL}, s.cost_details, s.unpriced_usage,
+  s.start_time, s.end_time, s.level`;
 
 /**
  * The span fields a page may cut: column, the name the API shows it under, and its value as
