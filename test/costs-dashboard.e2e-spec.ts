@@ -93,6 +93,12 @@ describe('costs in the dashboard (browser)', () => {
         ['claude-sonnet-4-5', 'input_audio (1)', '1'],
       ]),
     );
+    // The per-model table reads "no price" where no call was priced, not "$0", and a partly priced cost as a lower bound.
+    const perModel = page.locator('table', { has: page.locator('caption', { hasText: 'Cost and tokens per model' }) });
+    await perModel.getByRole('cell', { name: 'no price' }).waitFor();
+    const costOf = Object.fromEntries((await cellsOf(perModel)).map((r) => [r[0], r[2]]));
+    expect(costOf['acme-frontier-1']).toBe('no price');
+    expect(costOf['claude-sonnet-4-5']).toMatch(/^≥ \$0\.00/);
     await panel.scrollIntoViewIfNeeded();
     await shot('overview-unpriced.png');
   });

@@ -1,4 +1,4 @@
-import { formatCompactCount, formatCost, formatMs, preview } from './format';
+import { formatCompactCount, formatCost, formatModelCost, formatMs, preview } from './format';
 
 describe('format', () => {
   it('writes durations in ms below a second and seconds above', () => {
@@ -28,5 +28,14 @@ describe('format', () => {
       '25M',
       '–',
     ]);
+  });
+});
+
+describe(formatModelCost.name, () => {
+  it('says "no price" for a model none of whose usage was priced, and marks a partly priced cost as a lower bound', () => {
+    expect(formatModelCost({ costUsd: 0.5, calls: 3, unpricedCalls: 0 })).toBe('$0.5000');
+    expect(formatModelCost({ costUsd: 0, calls: 3, unpricedCalls: 0 })).toBe('$0');
+    expect(formatModelCost({ costUsd: 0, calls: 3, unpricedCalls: 3 })).toBe('no price');
+    expect(formatModelCost({ costUsd: 0.5, calls: 3, unpricedCalls: 1 })).toBe('≥ $0.5000');
   });
 });

@@ -12,6 +12,16 @@ export function formatCost(usd: number | null | undefined): string {
   return usd < 0.01 ? `$${usd.toPrecision(2)}` : `$${usd.toFixed(4)}`;
 }
 
+/**
+ * A model's cost where some of its calls had usage no price covered: "no price" when none was
+ * priced (not "$0", which would read as free), else the priced part marked as a lower bound.
+ */
+export function formatModelCost(m: { costUsd: number; calls: number; unpricedCalls: number }): string {
+  if (m.unpricedCalls === 0) return formatCost(m.costUsd);
+  if (m.unpricedCalls >= m.calls && m.costUsd === 0) return 'no price';
+  return `≥ ${formatCost(m.costUsd)}`;
+}
+
 export function formatCount(n: number | null | undefined): string {
   return n === null || n === undefined ? '–' : n.toLocaleString('en-US');
 }

@@ -1,6 +1,6 @@
 import { useMemo, useState } from 'react';
 import { TimeChart } from '../components/Chart';
-import { formatCost, formatCount, formatMs, formatScore, formatTime } from '../lib/format';
+import { formatCost, formatCount, formatModelCost, formatMs, formatScore, formatTime } from '../lib/format';
 import { type Overview, RANGES, totals } from '../lib/overview';
 import { ErrorAlert } from '../components/ErrorAlert';
 import { useCurrentProject } from '../data/projects';
@@ -164,7 +164,16 @@ function Charts({ overview }: { overview: Overview }) {
               <tr key={m.model}>
                 <td>{m.model}</td>
                 <td className="num">{formatCount(m.calls)}</td>
-                <td className="num">{formatCost(m.costUsd)}</td>
+                <td
+                  className="num"
+                  title={
+                    m.unpricedCalls
+                      ? `${formatCount(m.unpricedCalls)} of ${formatCount(m.calls)} calls had usage without a price`
+                      : undefined
+                  }
+                >
+                  {formatModelCost(m)}
+                </td>
                 <td className="num">{formatCount(m.promptTokens)}</td>
                 <td className="num">{formatCount(m.completionTokens)}</td>
                 <td className="num">{formatMs(m.latencyP50Ms)}</td>

@@ -208,6 +208,17 @@ describe(nativeEventsToFacts.name, () => {
       { promptTokens: 3, usageDetails: { input: 1, cached_input: 2 } },
     ],
     [
+      'usageDetails alone give the prompt and completion counts, cache and reasoning on their side',
+      'generation-update',
+      { id: 's', traceId: 't', usageDetails: { input: 1, cached_input: 2, output: 3, reasoning: 4, input_audio: 5 } },
+      {
+        promptTokens: 8,
+        completionTokens: 7,
+        totalTokens: 15,
+        usageDetails: { input: 1, cached_input: 2, output: 3, reasoning: 4, input_audio: 5 },
+      },
+    ],
+    [
       'usage with one count has no total',
       'generation-update',
       { id: 's', traceId: 't', usage: { input: 3 } },

@@ -25,7 +25,7 @@ import {
 } from '../telemetry/records';
 import { scoreFieldsOf } from '../scores/score-request';
 import { toIso } from '../time';
-import { type UsageDetails, namedUsage, usageOfTotals } from '../telemetry/usage-details';
+import { type UsageDetails, namedUsage, tokenTotalsOf, usageOfTotals } from '../telemetry/usage-details';
 import type { TraceCreateBody } from './native-events.dto';
 import type { ValidNativeEvent } from './validate-native-batch';
 
@@ -128,10 +128,14 @@ function spanValues(event: SpanEvent): Partial<SpanFields> {
       values.statusMessage = generation.statusMessage;
       values.model = generation.model;
       values.modelParameters = generation.modelParameters;
-      values.promptTokens = input;
-      values.completionTokens = output;
-      values.totalTokens = total ?? (input !== undefined && output !== undefined ? input + output : undefined);
       values.usageDetails = usageDetailsOf(generation.usageDetails, input, output);
+      // Usage sent by type alone still has prompt and completion counts: the overview's tokens sum them.
+      const fromTypes = generation.usage === undefined && values.usageDetails ? tokenTotalsOf(values.usageDetails) : {};
+      const prompt = input ?? fromTypes.input;
+      const completion = output ?? fromTypes.output;
+      values.promptTokens = prompt;
+      values.completionTokens = completion;
+      values.totalTokens = total ?? (prompt !== undefined && completion !== undefined ? prompt + completion : undefined);
       values.cost = generation.cost;
       break;
     }

@@ -79,7 +79,7 @@ describe('buildOverview', () => {
     ],
     models: [
       { model: 'b', ...spans({ calls: 3, latency: histOf(10, 10, 10) }) },
-      { model: 'a', ...spans({ calls: 3, costUsd: 0.5, promptTokens: 7, completionTokens: 9 }) },
+      { model: 'a', ...spans({ calls: 3, costUsd: 0.5, promptTokens: 7, completionTokens: 9, unpricedCalls: 1 }) },
       { model: 'c', ...spans({ calls: 9 }) },
     ],
     spanTypes: [
@@ -127,6 +127,7 @@ describe('buildOverview', () => {
       completionTokens: 9,
       latencyP50Ms: null,
       latencyP95Ms: null,
+      unpricedCalls: 1,
     });
     expect(o.models[2].latencyP95Ms).toBeCloseTo(10, -1);
     expect(o.spanTypes).toEqual([

@@ -198,6 +198,8 @@ export interface Overview {
     completionTokens: number;
     latencyP50Ms: number | null;
     latencyP95Ms: number | null;
+    /** Calls with usage no price covered: their share of `costUsd` is missing, not zero. */
+    unpricedCalls: number;
   }[];
   spanTypes: { spanType: string; calls: number; errors: number; errorRate: number | null }[];
   /** Spans that are LLM calls by `isLlmCall`: not every span of type LLM. */
@@ -246,6 +248,7 @@ export function buildOverview(range: OverviewRange, sums: OverviewSums): Overvie
         completionTokens: m.completionTokens,
         latencyP50Ms: quantile(m.latency, 0.5),
         latencyP95Ms: quantile(m.latency, 0.95),
+        unpricedCalls: m.unpricedCalls,
       })),
     spanTypes: [...sums.spanTypes]
       .sort((a, b) => byCalls(a, b, (x) => x.spanType))

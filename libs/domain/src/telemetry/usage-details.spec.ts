@@ -1,5 +1,5 @@
 import fc from 'fast-check';
-import { MAX_USAGE_TYPES, namedUsage, usageOfTotals } from './usage-details';
+import { tokenTotalsOf, MAX_USAGE_TYPES, namedUsage, usageOfTotals } from './usage-details';
 
 describe(usageOfTotals.name, () => {
   it('keeps every token of a total that covers its parts, in one type only', () => {
@@ -48,4 +48,17 @@ describe(namedUsage.name, () => {
   it('is undefined with nothing to keep', () => {
     expect(namedUsage({ total: 4 })).toBeUndefined();
   });
+});
+
+describe(tokenTotalsOf.name, () => {
+  it.each([
+    ['input and output', { input: 3, output: 4 }, { input: 3, output: 4 }],
+    [
+      'cache reads and writes are prompt, reasoning is completion',
+      { input: 1, cached_input: 2, cache_write: 3, reasoning: 4 },
+      { input: 6, output: 4 },
+    ],
+    ['a type whose name says its side', { input_audio: 5, output_audio: 6, image: 7 }, { input: 5, output: 6 }],
+    ['one side only', { output: 2 }, { output: 2 }],
+  ])('%s', (_, usage, totals) => expect(tokenTotalsOf(usage)).toEqual(totals));
 });

@@ -104,3 +104,24 @@ export function usageOfTotals(totals: { input?: number; output?: number }, parts
   }
   return Object.keys(usage).length > 0 ? usage : undefined;
 }
+
+/** The usage types the prompt side counts besides `input` (cache reads and writes are input the provider bills apart). */
+const INPUT_SIDE = new Set<string>([USAGE_TYPES.input, USAGE_TYPES.cachedInput, USAGE_TYPES.cacheWrite]);
+const OUTPUT_SIDE = new Set<string>([USAGE_TYPES.output, USAGE_TYPES.reasoning]);
+
+/**
+ * The prompt and completion token counts of usage by type, for a client that sent the types
+ * alone: the named input types and any other whose name says input (`input_audio`) are the
+ * prompt, the output types and names saying output the completion. A side with no type is
+ * undefined, as a client's missing count is.
+ */
+export function tokenTotalsOf(usage: UsageDetails): { input?: number; output?: number } {
+  const totals: { input?: number; output?: number } = {};
+  for (const [type, count] of Object.entries(usage)) {
+    const lower = type.toLowerCase();
+    const side =
+      INPUT_SIDE.has(type) || lower.includes('input') ? 'input' : OUTPUT_SIDE.has(type) || lower.includes('output') ? 'output' : null;
+    if (side) totals[side] = (totals[side] ?? 0) + count;
+  }
+  return totals;
+}

@@ -3,14 +3,13 @@
  * type, model, usage and cost details, input and output as JSON text, and the trace's name,
  * tags and metadata, which the SDK copies onto every span of the trace.
  */
-import { type JsonObject, type UsageDetails, namedUsage } from '@app/domain';
+import { type JsonObject, type UsageDetails, namedUsage, tokenTotalsOf } from '@app/domain';
 import { type Convention, kindTable } from './convention';
 import {
   type Found,
   type Rule,
   amountOf,
   attribute,
-  countOf,
   get,
   idLabelOf,
   labelOf,
@@ -81,6 +80,15 @@ const usageDetails: Rule<UsageDetails> = ({ attributes }) => {
   return value === undefined ? undefined : { value, from: [LANGFUSE_KEYS.usageDetails] };
 };
 
+/** A token count of `usage_details` counted from its types, as a native `usageDetails` is (`tokenTotalsOf`). */
+const usageSide =
+  (side: 'input' | 'output'): Rule<number> =>
+  (span) => {
+    const found = usageDetails(span);
+    const value = found === undefined ? undefined : tokenTotalsOf(found.value)[side];
+    return found === undefined || value === undefined ? undefined : { value, from: found.from };
+  };
+
 /** The trace metadata: one attribute per key (`langfuse.trace.metadata.<key>`, what the SDKs send) or one JSON object. */
 const traceMetadata: Rule<JsonObject> = (span) =>
   prefixedObjectOf(span.attributes, LANGFUSE_KEYS.traceMetadata) ?? attribute(LANGFUSE_KEYS.traceMetadata, objectOf)(span);
@@ -91,9 +99,9 @@ export const LANGFUSE: Convention = {
     operation: [kindTable(LANGFUSE_KEYS.observationType, OPERATIONS)],
     model: [attribute(LANGFUSE_KEYS.modelName, labelOf)],
     modelParameters: [attribute(LANGFUSE_KEYS.modelParameters, objectOf)],
-    // The SDKs write `input`/`output`; usage copied from an OpenAI response keeps its own names.
-    promptTokens: [detail(LANGFUSE_KEYS.usageDetails, ['input', 'prompt_tokens'], countOf)],
-    completionTokens: [detail(LANGFUSE_KEYS.usageDetails, ['output', 'completion_tokens'], countOf)],
+    // The SDKs write `input`/`output` and the cache types apart; usage copied from an OpenAI response keeps its own names.
+    promptTokens: [usageSide('input')],
+    completionTokens: [usageSide('output')],
     usageDetails: [usageDetails],
     cost: [detail(LANGFUSE_KEYS.costDetails, ['total'], amountOf)],
     input: [attribute(LANGFUSE_KEYS.input, structuredOf)],

@@ -28,13 +28,14 @@ async function recountAtOnce(ds: DataSource, limit: number): Promise<number> {
  * calls, errors, tokens, cost, a latency histogram and score sums (model_stats, for routing), and
  * (version 2) the overview's and monitors' 5-minute span, trace and score stats by span type,
  * model and trace name, (version 3) and by operation, (version 4) with the spans whose usage the price
- * table could not price, per dimension and per model and usage type (`unpriced_stats_5m`). The telemetry apply marks the buckets a batch touches
+ * table could not price, per dimension and per model and usage type (`unpriced_stats_5m`), and (version 5) the token counts
+ * telemetry version 6 gives usage sent by type alone. The telemetry apply marks the buckets a batch touches
  * (`markModelStatsDirty`); every processor recounts marked buckets kind by kind at its pace
  * (`ModelStatsRefresher`), and a rebuild marks them all and drains them with `refresh`.
  */
 export const modelStatsProjection: DerivedProjection = {
   name: 'model-stats',
-  version: 4,
+  version: 5,
   tables: [
     'model_stats',
     'model_score_stats',

@@ -62,15 +62,17 @@ async function priceMessages(items: DecodedIngestMessage[], prices: PriceTables)
  * cost from the built-in price table where the client sent none, with `costSource` and
  * `costDetails`; 5: the usage types no price covered, `unpricedUsage`, and costs from the
  * project's own definitions over the built-ins, as they are when the batch is prepared (rows
- * written by 4 hold no `unpricedUsage`)); the processor rebuilds the tables when the serving
- * version is older. Run items
+ * written by 4 hold no `unpricedUsage`); 6: prompt and completion counts from usage sent by
+ * type alone, a native `usageDetails` or Langfuse's `usage_details`, cache types on the prompt
+ * side and reasoning on the completion side (`tokenTotalsOf`)); the processor rebuilds the
+ * tables when the serving version is older. Run items
  * (issue 31) came with a schema and a table of their own and change no row an older message
  * makes, so they needed no new version: their table starts empty and fills from the messages
  * that carry them.
  */
 export const telemetryProjection: StreamProjection<DecodedIngestMessage, TelemetryBatch, WrittenTelemetry> = {
   name: 'telemetry',
-  version: 5,
+  version: 6,
   tables: TELEMETRY_TABLES,
   source: { stream: 'ingest', consumer: CONSUMERS.ingestProjector },
   schemas: Object.values(INGEST_SCHEMAS),
