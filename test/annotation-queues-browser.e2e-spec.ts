@@ -116,6 +116,7 @@ describe('annotation queues (browser)', () => {
     await adder.getByText('Added 2').waitFor();
     await adder.getByRole('button', { name: 'Add all matching the filters' }).click();
     await adder.getByText('Added 3 (2 already queued)').waitFor();
+    await screenshot(page, 'trace-list-add-to-queue');
 
     await page.goto(`${stack.baseUrl}/p/${tenant.projectId}/queues`);
     const row = page.getByRole('table', { name: 'Annotation queues' }).getByRole('row', { name: /Support answers/ });

@@ -106,6 +106,27 @@ describe('annotation queues', () => {
     expect(listed.find((q: { id: string }) => q.id === queueId)).toMatchObject({ total: 5, completed: 4, skipped: 1, pending: 0 });
   });
 
+  it('hands five reviewers asking at once five different items, and frees an item whose 5-minute lock ran out', async () => {
+    const queueId = await createQueue('crowd', traceIds);
+    const reviewers = [tokens.owner, tokens.member];
+    for (const n of [1, 2, 3]) {
+      const email = `queue-crowd-${n}@spanlog.test`;
+      await createUser(stack, email);
+      data(await mutate(stack, tokens.owner, 'member.add', { orgId: tenant.orgId, email, role: 'member' }));
+      reviewers.push((await login(stack, email)).access_token);
+    }
+    const taken = await Promise.all(reviewers.map((token) => next(token, queueId)));
+    expect(new Set(taken.map((i) => i.id)).size).toBe(5);
+    const held = taken[0];
+    const lockMs = Date.parse(held.lockedUntil) - Date.now();
+    expect(lockMs).toBeGreaterThan(ANNOTATION_QUEUE_LIMITS.lockMs - 60_000);
+    expect(lockMs).toBeLessThanOrEqual(ANNOTATION_QUEUE_LIMITS.lockMs);
+    // Every item is held: a sixth request gets nothing, until one lock runs out.
+    expect(await next(reviewers[1] as string, queueId, { afterItemId: taken[1].id })).toBeNull();
+    await stack.db.query(`UPDATE annotation_queue_items SET locked_until = now() - interval '1 second' WHERE id = $1`, [held.id]);
+    expect((await next(reviewers[1] as string, queueId, { afterItemId: taken[1].id })).id).toBe(held.id);
+  });
+
   it('walks a queue forwards and back, and lets go of the item a reviewer leaves', async () => {
     const queueId = await createQueue('walking', traceIds.slice(0, 3));
     const first = await next(tokens.owner, queueId);

@@ -114,7 +114,7 @@ function ItemContent({ projectId, item }: { projectId: string; item: QueueItem }
 const SHORTCUTS: [string, string][] = [
   ['1–9', 'score config'],
   ['c', 'comment'],
-  ['Enter', 'complete'],
+  ['Enter', 'complete (Ctrl+Enter in the comment)'],
   ['s', 'skip'],
   ['n', 'next'],
   ['p', 'previous'],

@@ -97,9 +97,15 @@ export function QueuesPage() {
             <tr>
               <th scope="col">Name</th>
               <th scope="col">Description</th>
-              <th scope="col">Completed</th>
-              <th scope="col">Pending</th>
-              <th scope="col">Skipped</th>
+              <th scope="col" className="num">
+                Completed
+              </th>
+              <th scope="col" className="num">
+                Pending
+              </th>
+              <th scope="col" className="num">
+                Skipped
+              </th>
               <ActionsHead />
             </tr>
           </thead>
