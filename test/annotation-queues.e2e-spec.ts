@@ -164,6 +164,43 @@ describe('annotation queues', () => {
     );
   });
 
+  it('queues a span of a trace, and refuses a span that is not in the trace it names', async () => {
+    const external = `spanned-${randomUUID()}`;
+    const at = new Date().toISOString();
+    await ingest(stack, tenant.apiKey, NATIVE_TRACES, {
+      batch: [
+        { id: 's1', type: 'trace-create', timestamp: at, body: { id: external, name: 'spanned' } },
+        { id: 's2', type: 'span-create', timestamp: at, body: { id: `${external}-llm`, traceId: external, name: 'answer', startTime: at } },
+      ],
+    });
+    const trace = await eventually(
+      async () => data(await query(stack, tokens.owner, 'trace.list', { projectId: tenant.projectId, name: 'spanned' })).data[0],
+      (t: { id: string; spanCount: number } | undefined) => t?.spanCount === 1,
+    );
+    if (!trace) throw new Error('the trace did not arrive');
+    const spanId = data(await query(stack, tokens.owner, 'trace.get', { projectId: tenant.projectId, id: trace.id })).spans[0].id;
+    const queueId = data(await mutate(stack, tokens.owner, 'annotationQueue.create', { projectId: tenant.projectId, name: 'spans' })).id;
+    const wrongSpan = randomUUID();
+    expectRefused(
+      await mutate(stack, tokens.member, 'annotationQueue.addItems', {
+        projectId: tenant.projectId,
+        queueId,
+        items: [{ traceId: trace.id, spanId: wrongSpan }],
+      }),
+      404,
+      `items[0].spanId: span ${wrongSpan} is not a span of trace ${trace.id}`,
+    );
+    const add = () =>
+      mutate(stack, tokens.member, 'annotationQueue.addItems', {
+        projectId: tenant.projectId,
+        queueId,
+        items: [{ traceId: trace.id, spanId }, { traceId: trace.id }],
+      });
+    expect(data(await add())).toEqual({ added: 2, requested: 2 });
+    expect(data(await add())).toEqual({ added: 0, requested: 2 });
+    expect(await next(tokens.member, queueId)).toMatchObject({ objectType: 'span', traceId: trace.id, spanId, status: 'pending' });
+  });
+
   it("answers 404 for another project's item or queue, without telling it exists", async () => {
     const foreignQueue = data(await mutate(stack, tokens.other, 'annotationQueue.create', { projectId: other.projectId, name: 'theirs' }));
     const [foreignTrace] = await tracesIn(stack, other, tokens.other, 'foreign', 1);
