@@ -164,6 +164,7 @@ describe('annotation queues (browser)', () => {
 
     await page.goto(`${stack.baseUrl}/p/${tenant.projectId}/queues`);
     expect(await row.getByTestId('queue-progress').textContent()).toBe('5/5');
+    expect(await row.textContent()).toContain(`${emails.owner} (5)`);
     await screenshot(page, 'queues');
 
     // Each trace got the reviewer's two scores, with the comment: ordinary hand scores, read once ingested.

@@ -103,7 +103,13 @@ describe('annotation queues', () => {
       [emails.owner, 2],
     ]);
     const listed = data(await query(stack, tokens.member, 'annotationQueue.list', { projectId: tenant.projectId }));
-    expect(listed.find((q: { id: string }) => q.id === queueId)).toMatchObject({ total: 5, completed: 4, skipped: 1, pending: 0 });
+    expect(listed.find((q: { id: string }) => q.id === queueId)).toMatchObject({
+      total: 5,
+      completed: 4,
+      skipped: 1,
+      pending: 0,
+      reviewers: expect.arrayContaining([expect.objectContaining({ email: emails.member, completed: 2 })]),
+    });
   });
 
   it('hands five reviewers asking at once five different items, and frees an item whose 5-minute lock ran out', async () => {

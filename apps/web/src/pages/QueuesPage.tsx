@@ -106,6 +106,7 @@ export function QueuesPage() {
               <th scope="col" className="num">
                 Skipped
               </th>
+              <th scope="col">Completed by</th>
               <ActionsHead />
             </tr>
           </thead>
@@ -122,6 +123,7 @@ export function QueuesPage() {
                 </td>
                 <td className="num">{q.pending}</td>
                 <td className="num">{q.skipped}</td>
+                <td>{q.reviewers.map((r) => `${r.email} (${r.completed})`).join(', ')}</td>
                 <td>
                   <div className="actions">
                     {!q.archived && q.pending > 0 && <Link to={`/p/${projectId}/queues/${q.id}`}>Review</Link>}

@@ -61,6 +61,16 @@ const ITEM_COLUMNS = `id, queue_id, position::text AS position, object_type, tra
   completed_at, locked_by_user_id, locked_until, (locked_until IS NOT NULL AND locked_until > now()) AS lock_live, created_at`;
 const UNIQUE_NAME = 'annotation_queues_project_id_name_key';
 const UNIQUE_VIOLATION = '23505';
+/** A queue's items per status (`… WHERE queue_id = …` follows). */
+const COUNTS = `SELECT count(*)::int AS total,
+    count(*) FILTER (WHERE status = 'pending')::int AS pending,
+    count(*) FILTER (WHERE status = 'completed')::int AS completed,
+    count(*) FILTER (WHERE status = 'skipped')::int AS skipped
+  FROM annotation_queue_items`;
+/** Who completed how many of a queue's items, most first (the queue's condition goes between the two). */
+const REVIEWERS = `SELECT completed_by_user_id AS "userId", max(completed_by_email) AS email, count(*)::int AS completed
+  FROM annotation_queue_items`;
+const REVIEWERS_GROUP = `AND status = 'completed' GROUP BY completed_by_user_id ORDER BY completed DESC, email`;
 /** An item another reviewer does not hold: unlocked, its lock run out, or held by the caller (`$me`). */
 const free = (me: string) => `(locked_by_user_id IS NULL OR locked_by_user_id = ${me} OR locked_until <= now())`;
 
@@ -124,19 +134,25 @@ export class AnnotationQueueStore {
     });
   }
 
-  /** The project's queues, archived ones too, by name, each with its items per status. */
-  async list(projectId: string): Promise<(AnnotationQueue & Omit<QueueProgress, 'reviewers'>)[]> {
-    const rows: (QueueRow & { total: number; pending: number; completed: number; skipped: number })[] = await this.db.query(
-      `SELECT ${QUEUE_COLUMNS.replace(/(\w+)/g, 'q.$1')},
-              count(i.id)::int AS total,
-              count(i.id) FILTER (WHERE i.status = 'pending')::int AS pending,
-              count(i.id) FILTER (WHERE i.status = 'completed')::int AS completed,
-              count(i.id) FILTER (WHERE i.status = 'skipped')::int AS skipped
-         FROM annotation_queues q LEFT JOIN annotation_queue_items i ON i.queue_id = q.id
-        WHERE q.project_id = $1 GROUP BY q.id ORDER BY q.name, q.id`,
+  /** The project's queues, archived ones too, by name, each with its progress. */
+  async list(projectId: string): Promise<(AnnotationQueue & QueueProgress)[]> {
+    const rows: (QueueRow & QueueProgress)[] = await this.db.query(
+      `SELECT ${QUEUE_COLUMNS.replace(/(\w+)/g, 'q.$1')}, p.*, coalesce(r.reviewers, '[]') AS reviewers
+         FROM annotation_queues q
+         CROSS JOIN LATERAL (${COUNTS} WHERE queue_id = q.id) p
+         LEFT JOIN LATERAL (SELECT jsonb_agg(jsonb_build_object('userId', "userId", 'email', email, 'completed', completed)) AS reviewers
+                              FROM (${REVIEWERS} WHERE queue_id = q.id ${REVIEWERS_GROUP}) x) r ON true
+        WHERE q.project_id = $1 ORDER BY q.name, q.id`,
       [projectId],
     );
-    return rows.map((r) => ({ ...toQueue(r), total: r.total, pending: r.pending, completed: r.completed, skipped: r.skipped }));
+    return rows.map((r) => ({
+      ...toQueue(r),
+      total: r.total,
+      pending: r.pending,
+      completed: r.completed,
+      skipped: r.skipped,
+      reviewers: r.reviewers,
+    }));
   }
 
   async get(projectId: string, id: string): Promise<AnnotationQueue | null> {
@@ -198,20 +214,8 @@ export class AnnotationQueueStore {
 
   async progress(queueId: string): Promise<QueueProgress> {
     const [[counts], reviewers]: [Omit<QueueProgress, 'reviewers'>[], QueueProgress['reviewers']] = await Promise.all([
-      this.db.query(
-        `SELECT count(*)::int AS total,
-                count(*) FILTER (WHERE status = 'pending')::int AS pending,
-                count(*) FILTER (WHERE status = 'completed')::int AS completed,
-                count(*) FILTER (WHERE status = 'skipped')::int AS skipped
-           FROM annotation_queue_items WHERE queue_id = $1`,
-        [queueId],
-      ),
-      this.db.query(
-        `SELECT completed_by_user_id AS "userId", max(completed_by_email) AS email, count(*)::int AS completed
-           FROM annotation_queue_items WHERE queue_id = $1 AND status = 'completed'
-          GROUP BY completed_by_user_id ORDER BY completed DESC, email`,
-        [queueId],
-      ),
+      this.db.query(`${COUNTS} WHERE queue_id = $1`, [queueId]),
+      this.db.query(`${REVIEWERS} WHERE queue_id = $1 ${REVIEWERS_GROUP}`, [queueId]),
     ]);
     return { ...counts, reviewers };
   }
