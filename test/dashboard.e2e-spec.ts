@@ -156,9 +156,10 @@ describe('dashboard (browser)', () => {
           const box = el as unknown as { scrollWidth: number; clientWidth: number; scrollHeight: number; clientHeight: number };
           return box.scrollWidth > box.clientWidth + 1 || box.scrollHeight > box.clientHeight + 1;
         });
+      // Past the selection box (annotation queues): time, then name.
       const head = page.locator('[role="row"].head [role="columnheader"]');
-      expect([await cut(head.nth(0)), await cut(head.nth(1))]).toEqual([false, false]);
-      expect([await cut(row.getByRole('cell').nth(0)), await cut(row.getByRole('cell').nth(1))]).toEqual([false, false]);
+      expect([await cut(head.nth(1)), await cut(head.nth(2))]).toEqual([false, false]);
+      expect([await cut(row.getByRole('cell').nth(1)), await cut(row.getByRole('cell').nth(2))]).toEqual([false, false]);
       const fields = page.getByRole('form', { name: 'Trace filters' }).locator('label');
       const boxes: { label: Box; input: Box }[] = [];
       for (let i = 0; i < (await fields.count()); i++) {
@@ -235,8 +236,10 @@ describe('dashboard (browser)', () => {
     await page.goBack();
     const row = page.locator('[role="row"][data-trace-id]').filter({ hasText: `support answer ${traceId}` });
     await row.waitFor();
-    // From the last filter control, Tab reaches the row's own "Open trace" control, and Enter opens it.
+    // From the last filter control, Tab reaches the row's selection box (annotation queues), then its own "Open trace" control, and Enter opens it.
     await page.getByRole('button', { name: 'Clear' }).focus();
+    await page.keyboard.press('Tab');
+    expect(await page.evaluate("document.activeElement?.getAttribute('aria-label')")).toBe(`Select trace support answer ${traceId}`);
     await page.keyboard.press('Tab');
     expect(await focused(page)).toEqual(expect.objectContaining({ text: `Open trace support answer ${traceId}` }));
     await page.keyboard.press('Enter');

@@ -12,6 +12,7 @@ import {
   PasswordVerifier,
   PromptTemplateStore,
   RunResultsQuery,
+  AnnotationQueueStore,
   ScoreConfigStore,
   SecretBox,
 } from '@app/persistence';
@@ -53,6 +54,7 @@ import { CostsController } from './costs/costs.controller';
 import { CostsService } from './costs/costs.service';
 import { MonitorsService } from './monitors/monitors.service';
 import { ModelsService } from './models/models.service';
+import { AnnotationQueuesService } from './scores/annotation-queues.service';
 import { HandScoresService } from './scores/hand-scores.service';
 import { ScoreConfigsService } from './scores/score-configs.service';
 import { TraceGroupReadsService } from './trace-groups/trace-group-reads.service';
@@ -116,6 +118,7 @@ import { TraceGroupsService } from './trace-groups/trace-groups.service';
     { provide: ModelDefinitionStore, inject: [DataSource], useFactory: (ds: DataSource) => new ModelDefinitionStore(ds) },
     ScoreConfigsService,
     HandScoresService,
+    AnnotationQueuesService,
     {
       provide: EvaluatorStore,
       inject: [DataSource, APP_CONFIG],
@@ -129,6 +132,7 @@ import { TraceGroupsService } from './trace-groups/trace-groups.service';
     PromptTemplatesService,
     { provide: PromptTemplateStore, inject: [DataSource], useFactory: (ds: DataSource) => new PromptTemplateStore(ds) },
     { provide: ScoreConfigStore, inject: [DataSource], useFactory: (ds: DataSource) => new ScoreConfigStore(ds) },
+    { provide: AnnotationQueueStore, inject: [DataSource], useFactory: (ds: DataSource) => new AnnotationQueueStore(ds) },
     IngestService,
     DatasetsService,
     DatasetReadsService,

@@ -10,6 +10,8 @@ import { MonitorsPage } from './pages/MonitorsPage';
 import { OverviewPage } from './pages/OverviewPage';
 import { ProjectPicker } from './pages/ProjectPicker';
 import { PromptsPage } from './pages/PromptsPage';
+import { QueueReviewPage } from './pages/QueueReviewPage';
+import { QueuesPage } from './pages/QueuesPage';
 import { RunComparePage } from './pages/RunComparePage';
 import { SessionPage } from './pages/SessionPage';
 import { SettingsPage } from './pages/SettingsPage';
@@ -59,6 +61,8 @@ export function App() {
         <Route path="/p/:projectId/datasets" element={<DatasetsPage />} />
         <Route path="/p/:projectId/datasets/:name" element={<DatasetPage />} />
         <Route path="/p/:projectId/datasets/:name/compare" element={<RunComparePage />} />
+        <Route path="/p/:projectId/queues" element={<QueuesPage />} />
+        <Route path="/p/:projectId/queues/:queueId" element={<QueueReviewPage />} />
         <Route path="/p/:projectId/monitors" element={<MonitorsPage />} />
         <Route path="/p/:projectId/settings" element={<Navigate to="keys" replace />} />
         <Route path="/p/:projectId/settings/:tab" element={<SettingsPage />} />

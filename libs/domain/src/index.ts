@@ -35,6 +35,7 @@ export * from './json/parse';
 export * from './scores/score-request';
 export * from './scores/score-config';
 export * from './scores/hand-score';
+export * from './scores/annotation-queue';
 export * from './model-stats/latency-histogram';
 export * from './routing/route-model';
 export * from './login-throttle';

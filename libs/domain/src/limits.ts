@@ -362,3 +362,17 @@ export const SCORE_CONFIG_LIMITS = {
 
 /** Scores given by hand (issue 30). */
 export const HAND_SCORE_LIMITS = { commentLength: 10_000 } as const;
+
+/** Annotation queues (issue 30). */
+export const ANNOTATION_QUEUE_LIMITS = {
+  nameLength: 200,
+  descriptionLength: 2_000,
+  /** Score configs one queue asks its reviewers for (1..9 are keyboard shortcuts). */
+  scoreConfigs: 9,
+  /** Items one `addItems` or `addFromFilter` adds at most. */
+  itemsPerRequest: 1_000,
+  /** How long an item taken by `next` stays locked to its reviewer: long enough to read a conversation and score it. */
+  lockMs: 5 * 60_000,
+  /** Items of one page of `annotationQueue.items`. */
+  itemsPage: 50,
+} as const;

@@ -22,6 +22,7 @@ export * from './evaluators/evaluator-store';
 export * from './evaluators/llm-connection-store';
 export * from './prompts/prompt-template-store';
 export * from './scores/score-config-store';
+export * from './scores/annotation-queue-store';
 export * from './evaluators/evaluator-secrets';
 export * from './secrets/secret-box';
 export * from './monitors/monitor-store';

@@ -11,6 +11,7 @@ import { toErrorResponse } from '../http/error-response';
 import { EvaluatorTestService } from '../evaluators/evaluator-test.service';
 import { EvaluatorsService } from '../evaluators/evaluators.service';
 import { LlmConnectionsService } from '../llm-connections/llm-connections.service';
+import { AnnotationQueuesService } from '../scores/annotation-queues.service';
 import { HandScoresService } from '../scores/hand-scores.service';
 import { ScoreConfigsService } from '../scores/score-configs.service';
 import { MonitorsService } from '../monitors/monitors.service';
@@ -65,6 +66,7 @@ export async function mountRpc(app: NestFastifyApplication): Promise<void> {
     models: app.get(ModelsService),
     scoreConfigs: app.get(ScoreConfigsService),
     handScores: app.get(HandScoresService),
+    annotationQueues: app.get(AnnotationQueuesService),
     limiter: new RpcCallLimiter(),
   });
   const answer = async (req: FastifyRequest, parseError: TRPCError | null) => {

@@ -14,6 +14,8 @@ import type { MonitorsService } from '../monitors/monitors.service';
 import type { PromptReadsService } from '../prompts/prompt-reads.service';
 import { promptRouters } from '../prompts/prompts.router';
 import type { RpcCallLimiter } from '../rate-limit/rpc-call-limiter';
+import { annotationQueueRouters } from '../scores/annotation-queues.router';
+import type { AnnotationQueuesService } from '../scores/annotation-queues.service';
 import type { HandScoresService } from '../scores/hand-scores.service';
 import type { ScoreConfigsService } from '../scores/score-configs.service';
 import { scoreRouters } from '../scores/scores.router';
@@ -45,6 +47,7 @@ export interface RpcServices {
   models: ModelsService;
   scoreConfigs: ScoreConfigsService;
   handScores: HandScoresService;
+  annotationQueues: AnnotationQueuesService;
   /** Counts the heavy calls of each session (RPC_LIMITS). */
   limiter: RpcCallLimiter;
 }
@@ -65,6 +68,7 @@ export function buildRouter({ limiter, ...services }: RpcServices) {
     ...promptRouters(services.prompts, procedures),
     ...datasetRouters(services.datasets, procedures),
     ...scoreRouters(services.scoreConfigs, services.handScores, procedures),
+    ...annotationQueueRouters(services.annotationQueues, procedures),
   });
 }
 

@@ -13,12 +13,22 @@ import {
   type FieldRule,
   email,
   jsonObject,
+  nested,
   oneOf,
+  QUEUE_ITEM_STATUSES,
+  type QueueItemStatus,
+  type QueueTarget,
+  queueDescription,
+  queueName,
+  queueScoreConfigIds,
+  queueTargets,
+  storableTextList,
   requiredText,
   text,
   timestamp,
   uuid,
 } from '@app/domain';
+import { TraceFilterFields } from '../traces/trace-query.dto';
 
 const name = requiredText(200);
 
@@ -146,4 +156,45 @@ export class HandScoreUpdateInput extends ProjectInput {
 }
 export class HandScoreIdInput extends ProjectInput {
   @Required(uuid) id: string;
+}
+
+/** Annotation queues (issue 30). */
+export class AnnotationQueueIdInput extends ProjectInput {
+  @Required(uuid) queueId: string;
+}
+export class AnnotationQueueCreateInput extends ProjectInput {
+  @Required(queueName) name: string;
+  @Optional(queueDescription) description?: string;
+  @Optional(queueScoreConfigIds) scoreConfigIds?: string[];
+}
+export class AnnotationQueueUpdateInput extends AnnotationQueueIdInput {
+  @Optional(queueName) name?: string;
+  @Optional(queueDescription) description?: string;
+  @Optional(queueScoreConfigIds) scoreConfigIds?: string[];
+}
+export class AnnotationQueueArchiveInput extends AnnotationQueueIdInput {
+  /** false restores an archived queue. */
+  @Optional(bool) archived?: boolean;
+}
+export class AnnotationQueueAddItemsInput extends AnnotationQueueIdInput {
+  @Required(queueTargets) items: QueueTarget[];
+}
+/** The trace list's filters (`trace.list` without projectId): the newest matching traces, up to the per-request limit. */
+export class AnnotationQueueFilter extends TraceFilterFields {
+  @Optional(storableTextList) tags?: string[];
+}
+export class AnnotationQueueAddFromFilterInput extends AnnotationQueueIdInput {
+  @Required(nested(AnnotationQueueFilter)) filter: AnnotationQueueFilter;
+}
+export class AnnotationQueueItemsInput extends AnnotationQueueIdInput {
+  @Optional(oneOf(QUEUE_ITEM_STATUSES)) status?: QueueItemStatus;
+  @Optional(anyText) cursor?: string;
+}
+export class AnnotationQueueNextInput extends AnnotationQueueIdInput {
+  /** The item the reviewer is on: the next one is looked for after it (before it with `previous`). */
+  @Optional(uuid) afterItemId?: string;
+  @Optional(bool) previous?: boolean;
+}
+export class AnnotationQueueItemInput extends ProjectInput {
+  @Required(uuid) itemId: string;
 }

@@ -19,7 +19,7 @@ import {
   toIso,
   traceIdCandidates,
 } from '@app/domain';
-import { type RowPosition, type SizedKeyRow, TraceQueries, type TraceRow, type TraceValueColumn } from '@app/persistence';
+import { type RowPosition, type SizedKeyRow, type TraceFilter, TraceQueries, type TraceRow, type TraceValueColumn } from '@app/persistence';
 import type { TraceFilterFields } from './trace-query.dto';
 import { toScoreResponse, toScoreSummaries, toSpanPageResponse, toSpanResponse, toTraceResponse } from './trace.mapper';
 
@@ -46,6 +46,28 @@ export type TraceListQuery = TraceFilterFields & { tags?: string[] };
 
 const optional = (v: string | undefined) => (v === undefined || v === '' ? undefined : v);
 
+/** The list's filters as the trace query takes them; no page position. */
+function filterOf(projectId: string, q: TraceListQuery): Omit<TraceFilter, 'limit'> {
+  return {
+    projectId,
+    ids: optional(q.id) ? traceIdCandidates(q.id as string) : undefined,
+    name: optional(q.name),
+    tags: q.tags?.map((t) => t.trim()).filter(Boolean),
+    userId: optional(q.userId),
+    sessionId: optional(q.sessionId),
+    environment: optional(q.environment),
+    fromTimestamp: q.fromTimestamp === undefined ? undefined : toIso(q.fromTimestamp),
+    toTimestamp: q.toTimestamp === undefined ? undefined : toIso(q.toTimestamp),
+    spanType: optional(q.spanType) && normalizeSpanType(q.spanType as string),
+    model: optional(q.model),
+    operation: optional(q.operation),
+    score:
+      optional(q.scoreName) !== undefined || q.minScore !== undefined || q.maxScore !== undefined
+        ? { name: optional(q.scoreName), min: q.minScore, max: q.maxScore }
+        : undefined,
+  };
+}
+
 /** Where each picker's values come from: a trace column (newest traces) or a span stats dimension. */
 const VALUE_SOURCES: Record<FilterValueField, { traces: TraceValueColumn } | { stats: 'span_type' | 'model' | 'operation' }> = {
   name: { traces: 'name' },
@@ -68,24 +90,8 @@ export class TracesService {
 
   async list(projectId: string, q: TraceListQuery) {
     const limit = q.limit ?? TRACE_QUERY_LIMIT.default;
-    const tags = q.tags?.map((t) => t.trim()).filter(Boolean);
     const rows = await this.queries.list({
-      projectId,
-      ids: optional(q.id) ? traceIdCandidates(q.id as string) : undefined,
-      name: optional(q.name),
-      tags,
-      userId: optional(q.userId),
-      sessionId: optional(q.sessionId),
-      environment: optional(q.environment),
-      fromTimestamp: q.fromTimestamp === undefined ? undefined : toIso(q.fromTimestamp),
-      toTimestamp: q.toTimestamp === undefined ? undefined : toIso(q.toTimestamp),
-      spanType: optional(q.spanType) && normalizeSpanType(q.spanType as string),
-      model: optional(q.model),
-      operation: optional(q.operation),
-      score:
-        optional(q.scoreName) !== undefined || q.minScore !== undefined || q.maxScore !== undefined
-          ? { name: optional(q.scoreName), min: q.minScore, max: q.maxScore }
-          : undefined,
+      ...filterOf(projectId, q),
       after: optional(q.cursor) ? decodeCursor<[string, string]>(q.cursor as string, TIME_ID_CURSOR) : undefined,
       limit: limit + 1,
       fieldBytes: TRACE_LIST_LIMITS.fieldBytes,
@@ -104,6 +110,12 @@ export class TracesService {
       data: page.map((row) => ({ ...toTraceResponse(row), scores: scores.get(row.id) ?? [] })),
       meta: { nextCursor },
     };
+  }
+
+  /** The ids of the newest traces the list's filters match, at most `max` (the list's page position is ignored). */
+  async matchingIds(projectId: string, q: TraceListQuery, max: number): Promise<string[]> {
+    const rows = await this.turn(() => this.queries.list({ ...filterOf(projectId, q), limit: max, fieldBytes: 0 }));
+    return rows.map((r) => r.id);
   }
 
   /** The known values of one filter (`trace.filterValues`), at most `limit`; `now` bounds the stats read. */

@@ -74,6 +74,7 @@ export function Layout() {
             <NavLink to={`/p/${projectId}/overview`}>Overview</NavLink>
             <NavLink to={`/p/${projectId}/prompts`}>Prompts</NavLink>
             <NavLink to={`/p/${projectId}/datasets`}>Datasets</NavLink>
+            <NavLink to={`/p/${projectId}/queues`}>Queues</NavLink>
             <MonitorsLink projectId={projectId} />
             <NavLink to={`/p/${projectId}/settings`}>Settings</NavLink>
           </nav>

@@ -55,6 +55,10 @@ export const keys = {
   llmConnections: (projectId: string) => ['llm-connections', projectId] as const,
   models: (projectId: string) => ['models', projectId] as const,
   scoreConfigs: (projectId: string) => ['score-configs', projectId] as const,
+  annotationQueues: {
+    all: (projectId: string) => ['annotation-queues', projectId] as const,
+    one: (projectId: string, queueId: string) => ['annotation-queues', projectId, 'queue', queueId] as const,
+  },
   members: (orgId: string) => ['members', orgId] as const,
   usage: {
     month: (orgId: string) => ['usage', orgId, 'month'] as const,

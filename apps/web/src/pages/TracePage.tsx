@@ -3,6 +3,7 @@ import { type KeyboardEvent, useEffect, useMemo, useRef, useState } from 'react'
 import { Link, useParams } from 'react-router';
 import { SessionLink, UserLink } from '../lib/group-links';
 import { CopyableId } from '../components/CopyButton';
+import { AddToQueue } from '../components/AddToQueue';
 import { ScoreControl, ScoreTable } from '../components/HandScores';
 import { JsonView } from '../components/JsonView';
 import { InputOutput } from '../components/conversation/InputOutput';
@@ -126,6 +127,11 @@ function SpanDetails({ projectId, span, scores }: { projectId: string; span: Spa
       <h3>Scores on this span</h3>
       <ScoreTable projectId={projectId} scores={scores} caption="Span scores" compact />
       <ScoreControl projectId={projectId} traceId={span.traceId} spanId={span.id} label={`the span ${span.name ?? span.id}`} />
+      <AddToQueue
+        projectId={projectId}
+        label="Add the span to an annotation queue"
+        choices={[{ label: 'Add span to queue', addition: { items: [{ traceId: span.traceId, spanId: span.id }] } }]}
+      />
     </section>
   );
 }
@@ -400,6 +406,11 @@ export function TracePage() {
         <h2 id="scores-title">Scores</h2>
         <ScoreTable projectId={projectId} scores={trace.scores} caption="Trace scores" />
         <ScoreControl projectId={projectId} traceId={trace.id} label="the trace" />
+        <AddToQueue
+          projectId={projectId}
+          label="Add the trace to an annotation queue"
+          choices={[{ label: 'Add trace to queue', addition: { items: [{ traceId: trace.id }] } }]}
+        />
       </section>
     </article>
   );

@@ -1,7 +1,8 @@
 import { useVirtualizer } from '@tanstack/react-virtual';
-import { useEffect, useMemo, useRef } from 'react';
+import { useEffect, useMemo, useRef, useState } from 'react';
 import { useNavigate, useSearchParams } from 'react-router';
 import type { FilterValueField as PickerField } from '@app/domain/reads/filter-values';
+import { AddToQueue } from '../components/AddToQueue';
 import { ErrorAlert } from '../components/ErrorAlert';
 import { FilterForm, FilterPicker, FilterText, FilterTimeRange } from '../components/filters/FilterForm';
 import { useCurrentProject } from '../data/projects';
@@ -66,9 +67,29 @@ function Filters({ projectId }: { projectId: string }) {
 // What was asked above what was answered: one column of two lines reads longer at 1024 px than two narrow ones.
 const COLUMNS = ['Time', 'Name', 'Input / output', 'Latency', 'Tokens', 'Cost', 'Tags', 'User / session', 'Spans', 'Scores'];
 
-function Row({ projectId, trace, onOpen }: { projectId: string; trace: TraceRow; onOpen: () => void }) {
+function Row({
+  projectId,
+  trace,
+  onOpen,
+  selected,
+  onSelect,
+}: {
+  projectId: string;
+  trace: TraceRow;
+  onOpen: () => void;
+  selected: boolean;
+  onSelect: (on: boolean) => void;
+}) {
   return (
     <>
+      <span role="cell" onClick={(e) => e.stopPropagation()}>
+        <input
+          type="checkbox"
+          aria-label={`Select trace ${trace.name ?? trace.id}`}
+          checked={selected}
+          onChange={(e) => onSelect(e.target.checked)}
+        />
+      </span>
       <span role="cell" className="trace-time">
         {formatTime(trace.timestamp)}
       </span>
@@ -139,6 +160,16 @@ export function TracesPage() {
   }, [lastIndex, rows.length, list]);
 
   const open = (id: string) => void navigate(`/p/${projectId}/traces/${encodeURIComponent(id)}`);
+  // Traces picked for an annotation queue; a change of filters starts a new selection.
+  const [selected, setSelected] = useState<ReadonlySet<string>>(new Set());
+  useEffect(() => setSelected(new Set()), [filters]);
+  const select = (id: string, on: boolean) =>
+    setSelected((now) => {
+      const next = new Set(now);
+      if (on) next.add(id);
+      else next.delete(id);
+      return next;
+    });
   const refresh = () => {
     // Back to the first page: traces that arrived since are at the top.
     scroller.current?.scrollTo({ top: 0 });
@@ -154,6 +185,17 @@ export function TracesPage() {
         </button>
       </div>
       <Filters projectId={projectId} />
+      <AddToQueue
+        projectId={projectId}
+        choices={[
+          {
+            label: `Add ${selected.size} selected`,
+            addition: { items: [...selected].map((traceId) => ({ traceId })) },
+            disabled: selected.size === 0,
+          },
+          { label: 'Add all matching the filters', addition: { filter: filters }, disabled: rows.length === 0 },
+        ]}
+      />
       <ErrorAlert error={list.error} />
       <p className="muted" role="status">
         {list.isLoading
@@ -163,6 +205,9 @@ export function TracesPage() {
       <div role="table" aria-label="Traces" aria-rowcount={rows.length + 1} className="grid-table">
         <div role="rowgroup">
           <div role="row" className="grid-row head" aria-rowindex={1}>
+            <span role="columnheader">
+              <span className="visually-hidden">Selected</span>
+            </span>
             {COLUMNS.map((c) => (
               <span role="columnheader" key={c}>
                 {c}
@@ -184,7 +229,13 @@ export function TracesPage() {
                   onClick={() => open(trace.id)}
                   data-trace-id={trace.id}
                 >
-                  <Row projectId={projectId} trace={trace} onOpen={() => open(trace.id)} />
+                  <Row
+                    projectId={projectId}
+                    trace={trace}
+                    onOpen={() => open(trace.id)}
+                    selected={selected.has(trace.id)}
+                    onSelect={(on) => select(trace.id, on)}
+                  />
                 </div>
               );
             })}

@@ -44,6 +44,11 @@ export const AUDIT_ACTIONS = [
   'score.created',
   'score.updated',
   'score.deleted',
+  'annotation_queue.created',
+  'annotation_queue.updated',
+  'annotation_queue.archived',
+  'annotation_queue.restored',
+  'annotation_queue.items_added',
 ] as const;
 export type AuditAction = (typeof AUDIT_ACTIONS)[number];
 
