@@ -37,6 +37,7 @@ import { LlmJudges1767030000000 } from './1767030000000-LlmJudges';
 import { TraceEvaluations1767040000000 } from './1767040000000-TraceEvaluations';
 import { HandScores1767050000000 } from './1767050000000-HandScores';
 import { Datasets1767060000000 } from './1767060000000-Datasets';
+import { DatasetRunScores1767090000000 } from './1767090000000-DatasetRunScores';
 
 /** Every migration in order; the data source takes classes, so tests and builds share one list. */
 export const MIGRATIONS = [
@@ -79,4 +80,5 @@ export const MIGRATIONS = [
   TraceEvaluations1767040000000,
   HandScores1767050000000,
   Datasets1767060000000,
+  DatasetRunScores1767090000000,
 ];
