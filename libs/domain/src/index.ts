@@ -47,6 +47,8 @@ export * from './datasets/validate-dataset';
 export * from './datasets/run-item-message';
 export * from './datasets/run-results';
 export * from './datasets/run-scores';
+export * from './datasets/csv';
+export * from './datasets/dataset-import';
 export * from './datasets/langfuse-datasets';
 export * from './langfuse/langfuse-models';
 export * from './langfuse/langfuse-score-config';

@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import type { Dataset, DatasetItem } from '@app/domain';
+import { type Dataset, type DatasetItem, validationError } from '@app/domain';
 import { type Actor, AccessService } from '../access/access.service';
 import { type DatasetWriter, DatasetsService } from './datasets.service';
 
@@ -28,6 +28,13 @@ export class DatasetEditsService {
   ): Promise<{ accepted: number; ids: string[] }> {
     const items = await this.datasets.pushItemsAs(await this.writer(actor, projectId), datasetName, body);
     return { accepted: items.length, ids: items.map((i) => i.id) };
+  }
+
+  /** What an import checks before it sends any item: each item's first fault, by index. */
+  async checkItems(actor: Actor, projectId: string, datasetName: string, items: unknown) {
+    await this.access.requireProjectRole(actor, projectId);
+    if (!Array.isArray(items)) throw validationError('items: must be an array');
+    return this.datasets.checkItems(projectId, datasetName, items);
   }
 
   async archiveItem(actor: Actor, projectId: string, datasetName: string, itemId: string, archived: boolean): Promise<DatasetItem> {

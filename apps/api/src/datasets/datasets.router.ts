@@ -25,10 +25,14 @@ export function datasetRouters(datasets: DatasetReadsService, edits: DatasetEdit
       create: authed
         .input(dto(ProjectInput))
         .mutation(({ ctx, input: { projectId, ...fields } }) => edits.create(ctx.actor, projectId, fields)),
-      // `items` goes on as sent for validateDatasetItemsRequest; mount-rpc.ts lets this call's body be as large as REST's.
+      // `items` goes on as sent for validateDatasetItemsRequest; mount-rpc.ts lets this call's body (and checkItems') be as large as REST's.
       upsertItems: authed
         .input(dto(DatasetItemsWriteInput))
         .mutation(({ ctx, input }) => edits.upsertItems(ctx.actor, input.projectId, input.datasetName, { items: input.items })),
+      // Stores nothing: an import lists every line at fault before it sends any.
+      checkItems: authed
+        .input(dto(DatasetItemsWriteInput))
+        .mutation(({ ctx, input }) => edits.checkItems(ctx.actor, input.projectId, input.datasetName, input.items)),
       archiveItem: authed
         .input(dto(DatasetItemArchiveInput))
         .mutation(({ ctx, input }) => edits.archiveItem(ctx.actor, input.projectId, input.datasetName, input.itemId, input.archived)),

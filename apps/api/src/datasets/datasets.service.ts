@@ -18,6 +18,7 @@ import {
   DomainError,
   aggregateRun,
   compareRuns,
+  datasetItemsProblems,
   notFound,
   runItemIdOf,
   validateDatasetInput,
@@ -135,6 +136,12 @@ export class DatasetsService {
     const stored = await this.store.upsertItems(writer.projectId, dataset, items);
     await this.record(writer, 'dataset.items_pushed', dataset.name, { datasetId: dataset.id, items: stored.length });
     return stored;
+  }
+
+  /** Each item's first fault, by index, with nothing stored; a 404 naming the dataset when it is not there. */
+  async checkItems(projectId: string, name: string, items: unknown[]): Promise<{ problems: { index: number; message: string }[] }> {
+    await this.get(projectId, name);
+    return { problems: datasetItemsProblems(items) };
   }
 
   /**

@@ -29,11 +29,12 @@ import { toTrpcError } from './rpc-errors';
 import { toRpcRequest } from './rpc-request';
 
 const RPC_PREFIX = '/api/trpc';
-/** The one procedure whose body may be over PAYLOAD_LIMITS.default. */
-const LARGE_BODY_PROCEDURE = 'dataset.upsertItems';
+/** The procedures whose body may be over PAYLOAD_LIMITS.default: dataset items, as many as REST takes. */
+const LARGE_BODY_PROCEDURES = ['dataset.upsertItems', 'dataset.checkItems'];
 
-/** The procedure path of a request: the wildcard's part, or the one procedure with a route of its own. */
-const procedurePath = (req: FastifyRequest): string => (req.params as { '*'?: string })['*'] ?? LARGE_BODY_PROCEDURE;
+/** The procedure path of a request: the wildcard's part, or the procedure a route of its own names. */
+const procedurePath = (req: FastifyRequest): string =>
+  (req.params as { '*'?: string })['*'] ?? req.routeOptions.url?.slice(RPC_PREFIX.length + 1) ?? '';
 
 /** A batch of more calls than RPC_LIMITS.batchCalls is refused whole, before any call runs. */
 function batchProblem(path: string): TRPCError | null {
@@ -118,8 +119,9 @@ export async function mountRpc(app: NestFastifyApplication): Promise<void> {
         if (procedurePath(req).includes('/')) return reply.callNotFound();
         return reply.send(await answer(req, null));
       };
-      // Items pushed from the dashboard take REST's body limit (PAYLOAD_LIMITS.datasetItems), alone, never in a batch.
-      scope.all(`${RPC_PREFIX}/${LARGE_BODY_PROCEDURE}`, { bodyLimit: PAYLOAD_LIMITS.datasetItems }, handle);
+      // Items sent from the dashboard take REST's body limit (PAYLOAD_LIMITS.datasetItems), alone, never in a batch.
+      for (const procedure of LARGE_BODY_PROCEDURES)
+        scope.all(`${RPC_PREFIX}/${procedure}`, { bodyLimit: PAYLOAD_LIMITS.datasetItems }, handle);
       scope.all(`${RPC_PREFIX}/*`, handle);
       // What fails before the handler (a body over the limit, a bad Content-Length) is answered in tRPC's shape too.
       scope.setErrorHandler(async (err, req, reply) => {
