@@ -1,5 +1,6 @@
-import { DATASET_LIMITS } from '@app/domain/limits';
-import { useQueries, useQuery } from '@tanstack/react-query';
+import { type ImportLine, type ImportLineError, importRequests } from '@app/domain/datasets/dataset-import';
+import { DATASET_LIMITS, PAYLOAD_LIMITS } from '@app/domain/limits';
+import { useMutation, useQueries, useQuery, useQueryClient } from '@tanstack/react-query';
 import { type Outputs, rpc } from '../rpc';
 import { keys } from './query-keys';
 
@@ -8,6 +9,18 @@ export type RunResults = Outputs['dataset']['run'];
 export type RunComparison = Outputs['dataset']['compare'];
 export type RunItemResult = RunResults['items'][number];
 export type RunAggregates = RunResults['aggregates'];
+export type DatasetItem = Outputs['dataset']['items']['data'][number];
+
+/** An item as the dashboard writes it: the fields `dataset.upsertItems` takes. */
+export interface ItemFields {
+  id?: string;
+  input?: unknown;
+  expectedOutput?: unknown;
+  metadata?: unknown;
+  sourceTraceId?: string;
+  sourceSpanId?: string;
+  status?: 'ACTIVE' | 'ARCHIVED';
+}
 
 /** Numbered pages as the dataset reads take them (`limit` within DATASET_LIMITS.list). */
 export interface PageQuery {
@@ -63,4 +76,50 @@ export async function fetchAllRunItems(projectId: string, name: string, runName:
     items.push(...answer.items);
     if (page >= answer.meta.totalPages) return items;
   }
+}
+
+/** Adds or changes items of a dataset, archives or restores one; every read of the dataset is refreshed after. */
+export function useDatasetItemActions(projectId: string) {
+  const queries = useQueryClient();
+  const refresh = (datasetName: string) => void queries.invalidateQueries({ queryKey: keys.datasets.one(projectId, datasetName) });
+  const upsert = useMutation({
+    mutationFn: ({ datasetName, items }: { datasetName: string; items: ItemFields[] }) =>
+      rpc.dataset.upsertItems.mutate({ projectId, datasetName, items }),
+    onSuccess: (_, { datasetName }) => refresh(datasetName),
+  });
+  const archive = useMutation({
+    mutationFn: ({ datasetName, itemId, archived }: { datasetName: string; itemId: string; archived: boolean }) =>
+      rpc.dataset.archiveItem.mutate({ projectId, datasetName, itemId, archived }),
+    onSuccess: (_, { datasetName }) => refresh(datasetName),
+  });
+  return { upsert, archive, refresh };
+}
+
+/** Room left in a request's body for everything but its items. */
+const REQUEST_RESERVE = 4096;
+const requestsOf = <T>(items: T[]) => importRequests(items, DATASET_LIMITS.itemsPerRequest, PAYLOAD_LIMITS.datasetItems - REQUEST_RESERVE);
+
+/**
+ * Imports a file's items all or nothing: every item is checked first (`dataset.checkItems`,
+ * the push's own rules), and only when no line is at fault are they sent, in requests the API
+ * takes. Each item without an id is given one first, so a request sent again stores nothing twice.
+ */
+export async function importItems(
+  projectId: string,
+  datasetName: string,
+  lines: ImportLine[],
+): Promise<{ errors: ImportLineError[]; imported: number }> {
+  const items = lines.map((l) => ({ ...l.item, id: typeof l.item.id === 'string' ? l.item.id : crypto.randomUUID() }));
+  const errors: ImportLineError[] = [];
+  let offset = 0;
+  for (const request of requestsOf(items)) {
+    const { problems } = await rpc.dataset.checkItems.mutate({ projectId, datasetName, items: request });
+    errors.push(...problems.map((p) => ({ line: lines[offset + p.index].line, message: p.message })));
+    offset += request.length;
+  }
+  if (errors.length) return { errors, imported: 0 };
+  let imported = 0;
+  for (const request of requestsOf(items))
+    imported += (await rpc.dataset.upsertItems.mutate({ projectId, datasetName, items: request })).accepted;
+  return { errors: [], imported };
 }
