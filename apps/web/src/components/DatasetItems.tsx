@@ -64,7 +64,7 @@ export function ItemForm({
     'expectedOutput',
     'metadata',
   ]);
-  const prefix = `item-${initial.id ?? 'new'}`;
+  const prefix = `item-${initial.id ?? initial.sourceSpanId ?? initial.sourceTraceId ?? 'new'}`;
   const { TextArea } = formFields<Record<JsonFieldName, string>>(prefix);
   const submit = (e: FormEvent) => {
     e.preventDefault();

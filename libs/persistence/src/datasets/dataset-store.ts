@@ -133,14 +133,20 @@ export class DatasetStore {
    * keeps its version, a changed one gets a new version from now on. An id that belongs to
    * another dataset of the project is refused (Langfuse's rule: ids are never reused across
    * datasets). Concurrent writes of one item take turns on its row, so its versions are in
-   * the order of their writes.
+   * the order of their writes. New items of one request are created in the request's order
+   * (a microsecond apart, up to the transaction's start, so before any of their versions), so
+   * a list, oldest first, reads them as sent; their rows are still
+   * taken in id order, as concurrent requests must take them.
    */
   upsertItems(projectId: string, dataset: Pick<Dataset, 'id'>, items: DatasetItemInput[]): Promise<DatasetItem[]> {
     return this.db.transaction(async (tx) => {
       const ids = items.map((i) => i.id);
       const claimed: { id: string; dataset_id: string }[] = await tx.query(
         `INSERT INTO dataset_items AS i (project_id, id, dataset_id, created_at, updated_at)
-         SELECT $1, id, $2, clock_timestamp(), clock_timestamp() FROM unnest($3::text[]) AS id ORDER BY id
+         SELECT $1, id, $2, t, t
+           FROM unnest($3::text[]) WITH ORDINALITY AS u (id, ord)
+           CROSS JOIN LATERAL (SELECT now() - (cardinality($3::text[]) - ord) * interval '1 microsecond' AS t) c
+          ORDER BY id
          ON CONFLICT (project_id, id) DO UPDATE SET dataset_id = i.dataset_id
          RETURNING id, dataset_id`,
         [projectId, dataset.id, ids],
