@@ -164,31 +164,62 @@ describe('dataset items (browser)', () => {
     await page.getByRole('heading', { name: 'triage' }).waitFor();
   });
 
-  it("shows a run's own scores in its run table", async () => {
+  it('creates a dataset from the Datasets page; an empty name is refused beside the field', async () => {
+    await page.goto(`${stack.baseUrl}/p/${tenant.projectId}/datasets`);
+    const form = page.getByRole('form', { name: 'Create a dataset' });
+    await form.getByRole('button', { name: 'Create dataset' }).click();
+    await form.getByText(/^name: /).waitFor();
+    await form.getByLabel('Name').fill('regressions');
+    await form.getByLabel('Description').fill('bugs we fixed');
+    await form.getByRole('button', { name: 'Create dataset' }).click();
+    await page.getByRole('heading', { name: 'regressions' }).waitFor();
+    expect((await v1('GET', '/api/v1/datasets/regressions')).body).toMatchObject({ name: 'regressions', description: 'bugs we fixed' });
+  });
+
+  it("shows a run's own scores in its run table and in the comparison, the best marked", async () => {
     const [item] = await items();
-    const link = await send(stack, 'POST', '/api/public/dataset-run-items', {
-      headers: { authorization: `Basic ${Buffer.from(`pk-lf-x:${tenant.apiKey}`).toString('base64')}` },
-      body: { runName: 'prompt-v2', datasetItemId: item.id, traceId: 'ticket-1' },
-    });
-    expect(link.status).toBe(200);
-    const score = await send(stack, 'POST', '/api/public/ingestion', {
-      headers: { authorization: `Basic ${Buffer.from(`pk-lf-x:${tenant.apiKey}`).toString('base64')}` },
-      body: {
-        batch: [
-          {
-            id: 'run-score',
-            type: 'score-create',
-            timestamp: new Date().toISOString(),
-            body: { datasetRunId: link.body.datasetRunId, name: 'pass_rate', value: 0.8 },
-          },
-        ],
-      },
-    });
-    expect(score.body.successes).toEqual([{ id: 'run-score', status: 201 }]);
+    const basic = { authorization: `Basic ${Buffer.from(`pk-lf-x:${tenant.apiKey}`).toString('base64')}` };
+    for (const [runName, passRate] of [
+      ['prompt-v1', 0.6],
+      ['prompt-v2', 0.8],
+    ] as const) {
+      const link = await send(stack, 'POST', '/api/public/dataset-run-items', {
+        headers: basic,
+        body: { runName, datasetItemId: item.id, traceId: 'ticket-1' },
+      });
+      expect(link.status).toBe(200);
+      const score = await send(stack, 'POST', '/api/public/ingestion', {
+        headers: basic,
+        body: {
+          batch: [
+            {
+              id: `score-${runName}`,
+              type: 'score-create',
+              timestamp: new Date().toISOString(),
+              body: { datasetRunId: link.body.datasetRunId, name: 'pass_rate', value: passRate },
+            },
+          ],
+        },
+      });
+      expect(score.body.successes).toEqual([{ id: `score-${runName}`, status: 201 }]);
+    }
     await page.goto(`${stack.baseUrl}/p/${tenant.projectId}/datasets/support`);
     const runs = page.getByRole('table', { name: /^Runs/ });
     await runs.getByRole('columnheader', { name: 'pass_rate (run)' }).waitFor();
-    expect(await runs.getByRole('row', { name: /prompt-v2/ }).textContent()).toContain('0.8');
+    await runs
+      .getByRole('row', { name: /prompt-v2/ })
+      .getByText('0.80')
+      .waitFor();
+    expect(await runs.getByRole('row', { name: /prompt-v1/ }).textContent()).toContain('0.60');
     await shot(page, 'dataset-items');
+
+    await page.getByRole('checkbox', { name: 'Compare run prompt-v1' }).check();
+    await page.getByRole('checkbox', { name: 'Compare run prompt-v2' }).check();
+    await page.getByRole('button', { name: 'Compare 2 runs' }).click();
+    const aggregates = page.getByRole('table', { name: 'Aggregates' });
+    await aggregates.getByRole('columnheader', { name: 'pass_rate (run)' }).waitFor();
+    expect(await aggregates.getByRole('row', { name: /prompt-v2/ }).textContent()).toContain('0.80 ★ (best)');
+    expect(await aggregates.getByRole('row', { name: /prompt-v1/ }).textContent()).not.toContain('★');
+    await shot(page, 'compare-run-scores');
   });
 });

@@ -78,6 +78,14 @@ export async function fetchAllRunItems(projectId: string, name: string, runName:
   }
 }
 
+export function useCreateDataset(projectId: string) {
+  const queries = useQueryClient();
+  return useMutation({
+    mutationFn: (fields: { name: string; description?: string }) => rpc.dataset.create.mutate({ projectId, ...fields }),
+    onSuccess: () => void queries.invalidateQueries({ queryKey: keys.datasets.all(projectId) }),
+  });
+}
+
 /** Adds or changes items of a dataset, archives or restores one; every read of the dataset is refreshed after. */
 export function useDatasetItemActions(projectId: string) {
   const queries = useQueryClient();

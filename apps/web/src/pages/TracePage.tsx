@@ -165,9 +165,9 @@ function TraceIO({ projectId, trace }: { projectId: string; trace: Trace }) {
     <section aria-labelledby="trace-io-title" className="trace-io">
       <h2 id="trace-io-title">Trace input and output</h2>
       <InputOutput input={trace.input} output={trace.output} scope="Trace" />
-      <AddToDataset projectId={projectId} source={{ traceId: trace.id, input: trace.input, output: trace.output }} label="the trace" />
       <h3>Metadata</h3>
       <JsonView value={Object.keys(trace.metadata).length ? trace.metadata : null} label="Trace metadata" />
+      <AddToDataset projectId={projectId} source={{ traceId: trace.id, input: trace.input, output: trace.output }} label="the trace" />
     </section>
   );
 }
