@@ -1,5 +1,5 @@
-import { type ImportLine, type ImportLineError, importRequests } from '@app/domain/datasets/dataset-import';
-import { DATASET_LIMITS, PAYLOAD_LIMITS } from '@app/domain/limits';
+import { type ImportLine, type ImportLineError, itemRequests } from '@app/domain/datasets/dataset-import';
+import { DATASET_LIMITS } from '@app/domain/limits';
 import { useMutation, useQueries, useQuery, useQueryClient } from '@tanstack/react-query';
 import { type Outputs, rpc } from '../rpc';
 import { keys } from './query-keys';
@@ -103,10 +103,6 @@ export function useDatasetItemActions(projectId: string) {
   return { upsert, archive, refresh };
 }
 
-/** Room left in a request's body for everything but its items. */
-const REQUEST_RESERVE = 4096;
-const requestsOf = <T>(items: T[]) => importRequests(items, DATASET_LIMITS.itemsPerRequest, PAYLOAD_LIMITS.datasetItems - REQUEST_RESERVE);
-
 /**
  * Imports a file's items all or nothing: every item is checked first (`dataset.checkItems`,
  * the push's own rules), and only when no line is at fault are they sent, in requests the API
@@ -120,14 +116,14 @@ export async function importItems(
   const items = lines.map((l) => ({ ...l.item, id: typeof l.item.id === 'string' ? l.item.id : crypto.randomUUID() }));
   const errors: ImportLineError[] = [];
   let offset = 0;
-  for (const request of requestsOf(items)) {
+  for (const request of itemRequests(items)) {
     const { problems } = await rpc.dataset.checkItems.mutate({ projectId, datasetName, items: request });
     errors.push(...problems.map((p) => ({ line: lines[offset + p.index].line, message: p.message })));
     offset += request.length;
   }
   if (errors.length) return { errors, imported: 0 };
   let imported = 0;
-  for (const request of requestsOf(items))
+  for (const request of itemRequests(items))
     imported += (await rpc.dataset.upsertItems.mutate({ projectId, datasetName, items: request })).accepted;
   return { errors: [], imported };
 }

@@ -1,5 +1,5 @@
 import fc from 'fast-check';
-import { importRequests, readDatasetImport } from './dataset-import';
+import { itemRequests, readDatasetImport } from './dataset-import';
 
 describe('readDatasetImport', () => {
   it('reads JSONL items by line, skipping blank lines, and lists every line that is no item object', () => {
@@ -11,7 +11,7 @@ describe('readDatasetImport', () => {
     ]);
     expect(read.errors.map((e) => e.line)).toEqual([4, 5]);
     expect(read.errors[0].message).toMatch(/^not JSON/);
-    expect(read.errors[1].message).toBe('must be an item object');
+    expect(read.errors[1].message).toBe('must be an object such as {"input": …, "expectedOutput": …}');
   });
 
   it('reads CSV columns input, expectedOutput and metadata; JSON-looking cells as JSON, others as text, empty ones left out', () => {
@@ -41,24 +41,25 @@ describe('readDatasetImport', () => {
   });
 });
 
-describe('importRequests', () => {
-  it('keeps every item, in order, in requests within both bounds (an item over the byte bound alone)', () => {
+describe(itemRequests.name, () => {
+  it('cuts the items into requests of at most 1,000, in order', () => {
+    const items = Array.from({ length: 2_500 }, (_, i) => ({ id: `i${i}` }));
+    const requests = itemRequests(items);
+    expect(requests.map((r) => r.length)).toEqual([1_000, 1_000, 500]);
+    expect(requests.flat()).toEqual(items);
+  });
+
+  it('keeps every item, in order, in requests within the byte bound (an item over it alone)', () => {
     fc.assert(
-      fc.property(
-        fc.array(fc.string({ maxLength: 40 }), { maxLength: 60 }),
-        fc.integer({ min: 1, max: 7 }),
-        fc.integer({ min: 1, max: 200 }),
-        (items, maxItems, maxBytes) => {
-          const requests = importRequests(items, maxItems, maxBytes);
-          expect(requests.flat()).toEqual(items);
-          for (const r of requests) {
-            expect(r.length).toBeGreaterThan(0);
-            expect(r.length).toBeLessThanOrEqual(maxItems);
-            const bytes = r.reduce((n, i) => n + Buffer.byteLength(JSON.stringify(i)) + 1, 0);
-            if (r.length > 1) expect(bytes).toBeLessThanOrEqual(maxBytes);
-          }
-        },
-      ),
+      fc.property(fc.array(fc.string({ maxLength: 40 }), { maxLength: 60 }), fc.integer({ min: 1, max: 200 }), (items, maxBytes) => {
+        const requests = itemRequests(items, maxBytes);
+        expect(requests.flat()).toEqual(items);
+        for (const r of requests) {
+          expect(r.length).toBeGreaterThan(0);
+          const bytes = r.reduce((n, i) => n + Buffer.byteLength(JSON.stringify(i)) + 1, 0);
+          if (r.length > 1) expect(bytes).toBeLessThanOrEqual(maxBytes);
+        }
+      }),
     );
   });
 });

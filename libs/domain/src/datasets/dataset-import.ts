@@ -1,3 +1,4 @@
+import { DATASET_LIMITS, PAYLOAD_LIMITS } from '../limits';
 import { CsvSyntaxError, parseCsv } from './csv';
 
 export type ImportFormat = 'jsonl' | 'csv';
@@ -31,7 +32,7 @@ function fromJsonl(text: string, out: DatasetImport): void {
     try {
       const item: unknown = JSON.parse(raw);
       if (item === null || typeof item !== 'object' || Array.isArray(item))
-        out.errors.push({ line: i + 1, message: 'must be an item object' });
+        out.errors.push({ line: i + 1, message: 'must be an object such as {"input": …, "expectedOutput": …}' });
       else out.lines.push({ line: i + 1, item: item as Record<string, unknown> });
     } catch (err) {
       out.errors.push({ line: i + 1, message: `not JSON: ${(err as Error).message}` });
@@ -96,17 +97,19 @@ export function readDatasetImport(text: string, format: ImportFormat): DatasetIm
 }
 
 /**
- * Items in requests the API takes: at most `maxItems` each, and each request's items within
- * `maxBytes` as JSON (an item over it alone goes alone, and the API names it).
+ * Items in requests the API takes, in order: at most DATASET_LIMITS.itemsPerRequest each, and
+ * each request's items within `maxBytes` as JSON (PAYLOAD_LIMITS.datasetItems less room for the
+ * rest of the body); an item over it alone goes alone, and the API names it. The CLI's push and
+ * the dashboard's import send their items so.
  */
-export function importRequests<T>(items: T[], maxItems: number, maxBytes: number): T[][] {
+export function itemRequests<T>(items: T[], maxBytes: number = PAYLOAD_LIMITS.datasetItems - 4096): T[][] {
   const encoder = new TextEncoder();
   const requests: T[][] = [];
   let current: T[] = [];
   let bytes = 0;
   for (const item of items) {
     const size = encoder.encode(JSON.stringify(item)).length + 1;
-    if (current.length && (current.length >= maxItems || bytes + size > maxBytes)) {
+    if (current.length && (current.length >= DATASET_LIMITS.itemsPerRequest || bytes + size > maxBytes)) {
       requests.push(current);
       current = [];
       bytes = 0;
