@@ -1,7 +1,7 @@
 import { type ChangeEvent, type FormEvent, useState } from 'react';
 import { type DatasetImport, type ImportFormat, readDatasetImport } from '@app/domain/datasets/dataset-import';
 import { DATASET_LIMITS } from '@app/domain/limits';
-import { type ItemFields, importItems, useDatasetItemActions, useDatasets } from '../data/datasets';
+import { type ItemFields, importItems, useDatasetItemActions, useDatasets, withIds } from '../data/datasets';
 import { formErrors } from '../lib/field-errors';
 import { errorMessage } from '../rpc';
 import { FormErrors, formFields } from './form/fields';
@@ -49,7 +49,7 @@ export function ItemForm({
     expectedOutput: jsonText(initial.expectedOutput),
     metadata: jsonText(initial.metadata),
   });
-  const datasets = useDatasets(projectId, { limit: DATASET_LIMITS.list.max });
+  const datasets = useDatasets(projectId, { limit: DATASET_LIMITS.list.max }, datasetName === null);
   const [picked, setPicked] = useState('');
   const target = datasetName ?? (picked || datasets.data?.data[0]?.name || '');
   const { upsert } = useDatasetItemActions(projectId);
@@ -142,11 +142,13 @@ export function ImportItems({ projectId, datasetName }: { projectId: string; dat
     failure: null,
   });
   const { refresh } = useDatasetItemActions(projectId);
+  /** A new key empties the file input. */
+  const [picker, setPicker] = useState(0);
   const choose = async (e: ChangeEvent<HTMLInputElement>) => {
     const chosen = e.target.files?.[0];
     if (!chosen) return setFile(null);
     const read = readDatasetImport(await chosen.text(), formatOf(chosen.name));
-    setFile({ name: chosen.name, read });
+    setFile({ name: chosen.name, read: { ...read, lines: withIds(read.lines) } });
     setState({ busy: false, errors: read.errors, imported: null, failure: null });
   };
   const run = async () => {
@@ -155,7 +157,12 @@ export function ImportItems({ projectId, datasetName }: { projectId: string; dat
     try {
       const { errors, imported } = await importItems(projectId, datasetName, file.read.lines);
       setState({ busy: false, errors, imported: errors.length ? null : imported, failure: null });
-      if (imported) refresh(datasetName);
+      if (imported) {
+        refresh(datasetName);
+        // Done: the file is cleared, so a second click cannot import it twice, and choosing it again reads it afresh.
+        setFile(null);
+        setPicker((k) => k + 1);
+      }
     } catch (err) {
       setState({ busy: false, errors: [], imported: null, failure: errorMessage(err) });
     }
@@ -164,7 +171,7 @@ export function ImportItems({ projectId, datasetName }: { projectId: string; dat
     <div className="import-items">
       <div className="field">
         <label htmlFor="import-file">Import items from a JSONL or CSV file</label>
-        <input id="import-file" type="file" accept=".jsonl,.ndjson,.json,.csv,text/csv" onChange={(e) => void choose(e)} />
+        <input key={picker} id="import-file" type="file" accept=".jsonl,.ndjson,.json,.csv,text/csv" onChange={(e) => void choose(e)} />
         <small className="muted">
           JSONL: an item object a line. CSV: columns input, expectedOutput, metadata; cells that look like JSON are read as JSON.
         </small>

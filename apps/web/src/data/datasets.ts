@@ -1,6 +1,7 @@
 import { type ImportLine, type ImportLineError, itemRequests } from '@app/domain/datasets/dataset-import';
 import { DATASET_LIMITS } from '@app/domain/limits';
 import { useMutation, useQueries, useQuery, useQueryClient } from '@tanstack/react-query';
+import { v4 as uuidv4 } from 'uuid';
 import { type Outputs, rpc } from '../rpc';
 import { keys } from './query-keys';
 
@@ -28,8 +29,13 @@ export interface PageQuery {
   limit?: number;
 }
 
-export function useDatasets(projectId: string, page: PageQuery) {
-  return useQuery({ queryKey: keys.datasets.list(projectId, page), queryFn: () => rpc.dataset.list.query({ projectId, ...page }) });
+/** `enabled` false: not read (a form that may not need the list). */
+export function useDatasets(projectId: string, page: PageQuery, enabled = true) {
+  return useQuery({
+    queryKey: keys.datasets.list(projectId, page),
+    queryFn: () => rpc.dataset.list.query({ projectId, ...page }),
+    enabled,
+  });
 }
 
 export function useDataset(projectId: string, name: string) {
@@ -104,16 +110,25 @@ export function useDatasetItemActions(projectId: string) {
 }
 
 /**
+ * A file's lines with an id on every item: one given here to an item without, so that
+ * importing the same read again (after a failed request) stores nothing twice. `uuid`, not
+ * crypto.randomUUID, which a dashboard served over plain HTTP does not have.
+ */
+export function withIds(lines: ImportLine[]): ImportLine[] {
+  return lines.map((l) => ({ ...l, item: { ...l.item, id: typeof l.item.id === 'string' ? l.item.id : uuidv4() } }));
+}
+
+/**
  * Imports a file's items all or nothing: every item is checked first (`dataset.checkItems`,
  * the push's own rules), and only when no line is at fault are they sent, in requests the API
- * takes. Each item without an id is given one first, so a request sent again stores nothing twice.
+ * takes (itemRequests).
  */
 export async function importItems(
   projectId: string,
   datasetName: string,
   lines: ImportLine[],
 ): Promise<{ errors: ImportLineError[]; imported: number }> {
-  const items = lines.map((l) => ({ ...l.item, id: typeof l.item.id === 'string' ? l.item.id : crypto.randomUUID() }));
+  const items = lines.map((l) => l.item);
   const errors: ImportLineError[] = [];
   let offset = 0;
   for (const request of itemRequests(items)) {
