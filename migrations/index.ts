@@ -38,6 +38,7 @@ import { TraceEvaluations1767040000000 } from './1767040000000-TraceEvaluations'
 import { HandScores1767050000000 } from './1767050000000-HandScores';
 import { Datasets1767060000000 } from './1767060000000-Datasets';
 import { AnnotationQueues1767080000000 } from './1767080000000-AnnotationQueues';
+import { DatasetRunScores1767090000000 } from './1767090000000-DatasetRunScores';
 
 /** Every migration in order; the data source takes classes, so tests and builds share one list. */
 export const MIGRATIONS = [
@@ -81,4 +82,5 @@ export const MIGRATIONS = [
   HandScores1767050000000,
   Datasets1767060000000,
   AnnotationQueues1767080000000,
+  DatasetRunScores1767090000000,
 ];

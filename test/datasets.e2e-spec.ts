@@ -246,6 +246,14 @@ describe('datasets and experiments', () => {
       runName: 'shouting',
       task: async ({ input }) => ANSWERS[(input as { country: string }).country].toUpperCase(),
       evaluators: [async ({ output, expectedOutput }) => ({ name: 'exact_match', value: output === expectedOutput ? 1 : 0 })],
+      // A score of the run as a whole: the client sends it with the run's id (`datasetRunId`) and no trace.
+      runEvaluators: [
+        async ({ itemResults }) => ({
+          name: 'pass_rate',
+          value: itemResults.filter((r) => r.output === r.item.expectedOutput).length / itemResults.length,
+          comment: 'items answered exactly',
+        }),
+      ],
     });
     await provider.forceFlush();
     expect((await runResults('capitals', 'shouting')).aggregates).toMatchObject({
@@ -270,6 +278,9 @@ describe('datasets and experiments', () => {
     ]);
     const run = data<RunResults>(await rpc('dataset.run', { name: 'capitals', runName: 'baseline' }));
     expect(run.aggregates.scores.find((m) => m.name === 'exact_match')).toEqual({ name: 'exact_match', mean: 2 / 3, count: 3 });
+
+    const shouting = data<RunResults>(await rpc('dataset.run', { name: 'capitals', runName: 'shouting' }));
+    expect(shouting.scores).toEqual([{ name: 'pass_rate', value: 0, comment: 'items answered exactly', timestamp: expect.any(String) }]);
 
     const compared = data(await rpc('dataset.compare', { name: 'capitals', runNames: ['baseline', 'shouting'] }));
     expect(compared.runs.map((r: { name: string; aggregates: { count: number } }) => [r.name, r.aggregates.count])).toEqual([
@@ -319,6 +330,8 @@ describe('datasets and experiments', () => {
       (await stack.db.query('SELECT count(*)::int AS n FROM dataset_run_items WHERE project_id = $1', [tenant.projectId])).rows[0].n,
     ).toBe(0);
     expect((await v1('GET', '/api/v1/datasets/capitals/items')).body.meta.totalItems).toBe(3);
+    // A run's own scores name no trace: they stay with the run.
+    expect((await runResults('capitals', 'shouting')).scores.map((s) => s.name)).toEqual(['pass_rate']);
     // A rebuild after the deletion does not bring them back.
     expect(await runCli(['rebuild', 'telemetry', '--json'], stack.env)).toMatchObject({ code: 0 });
     expect((await runResults('capitals', 'baseline')).items).toEqual([]);

@@ -38,6 +38,7 @@ import { LangfuseController } from './langfuse/langfuse.controller';
 import { LangfuseDatasetsController } from './langfuse/langfuse-datasets.controller';
 import { DatasetsController } from './datasets/datasets.controller';
 import { DatasetsService } from './datasets/datasets.service';
+import { DatasetEditsService } from './datasets/dataset-edits.service';
 import { DatasetReadsService } from './datasets/dataset-reads.service';
 import { LangfusePromptsService } from './langfuse/langfuse-prompts.service';
 import { LangfuseIngestionService } from './langfuse/langfuse-ingestion.service';
@@ -136,6 +137,7 @@ import { TraceGroupsService } from './trace-groups/trace-groups.service';
     IngestService,
     DatasetsService,
     DatasetReadsService,
+    DatasetEditsService,
     { provide: DatasetStore, inject: [DataSource], useFactory: (ds: DataSource) => new DatasetStore(ds) },
     { provide: RunResultsQuery, inject: [DataSource], useFactory: (ds: DataSource) => new RunResultsQuery(ds) },
     LangfuseIngestionService,

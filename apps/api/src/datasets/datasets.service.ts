@@ -1,8 +1,11 @@
 import { Injectable } from '@nestjs/common';
 import {
+  type AuditAction,
   DATASET_LIMITS,
   type Dataset,
   type DatasetItem,
+  type DatasetItemInput,
+  type DatasetItemStatus,
   type DatasetRun,
   type DatasetRunItem,
   PAYLOAD_LIMITS,
@@ -10,17 +13,39 @@ import {
   type RunComparisonRow,
   type RunItemInput,
   type RunItemResult,
+  type RunScore,
+  type RunScoreInput,
+  DomainError,
   aggregateRun,
   compareRuns,
+  datasetItemsProblems,
   notFound,
   runItemIdOf,
   validateDatasetInput,
   validateDatasetItemsRequest,
+  validateRunScoreEvent,
 } from '@app/domain';
 import { type ApiKeyPrincipal, DatasetStore, type PageRequest, RunResultsQuery } from '@app/persistence';
 import { AuditPublisher } from '../audit/audit.publisher';
 import { assertBodyWithin } from '../http/body-limit';
 import { IngestService } from '../ingestion/ingest.service';
+
+/** Who changes a project's datasets, as the audit names them: an API key, or a member signed in to the dashboard. */
+export interface DatasetWriter {
+  orgId: string;
+  projectId: string;
+  apiKeyId: string | null;
+  userId: string | null;
+  ip: string | null;
+}
+
+export const keyWriter = (principal: ApiKeyPrincipal, ip: string): DatasetWriter => ({
+  orgId: principal.orgId,
+  projectId: principal.projectId,
+  apiKeyId: principal.apiKeyId,
+  userId: null,
+  ip,
+});
 
 /** A page of a list with Langfuse's numbered-page meta. */
 export interface DatasetPage<T> {
@@ -31,13 +56,15 @@ export interface DatasetPage<T> {
 /** A run's results: the run, its aggregates and a page of its items. */
 export interface RunResults extends DatasetRun {
   aggregates: RunAggregates;
+  /** The run's own scores (`datasetRunId`), one per name. */
+  scores: RunScore[];
   items: RunItemResult[];
   meta: DatasetPage<never>['meta'];
 }
 
 /** Two or more runs of a dataset side by side, per dataset item. */
 export interface RunComparison {
-  runs: (DatasetRun & { aggregates: RunAggregates })[];
+  runs: (DatasetRun & { aggregates: RunAggregates; scores: RunScore[] })[];
   items: RunComparisonRow[];
 }
 
@@ -70,8 +97,13 @@ export class DatasetsService {
 
   async save(principal: ApiKeyPrincipal, ip: string, raw: Buffer | undefined, body: unknown): Promise<Dataset> {
     assertBodyWithin(raw, PAYLOAD_LIMITS.default);
-    const dataset = await this.store.upsert(principal.projectId, validateDatasetInput(body));
-    await this.record(principal, ip, 'dataset.saved', dataset.name, { datasetId: dataset.id });
+    return this.saveAs(keyWriter(principal, ip), body);
+  }
+
+  /** Creates or updates the dataset the body states, for whoever writes it (an API key or a member); audited. */
+  async saveAs(writer: DatasetWriter, body: unknown): Promise<Dataset> {
+    const dataset = await this.store.upsert(writer.projectId, validateDatasetInput(body));
+    await this.record(writer, 'dataset.saved', dataset.name, { datasetId: dataset.id });
     return dataset;
   }
 
@@ -90,14 +122,46 @@ export class DatasetsService {
   /** Items of one request into the dataset named by the route: one, or `{ items }` of up to 1,000; idempotent by id. */
   async pushItems(principal: ApiKeyPrincipal, ip: string, raw: Buffer | undefined, name: string, body: unknown): Promise<DatasetItem[]> {
     assertBodyWithin(raw, PAYLOAD_LIMITS.datasetItems);
-    const items = validateDatasetItemsRequest(body);
-    const dataset = await this.get(principal.projectId, name);
-    return this.storeItems(principal, ip, dataset, items);
+    return this.pushItemsAs(keyWriter(principal, ip), name, body);
   }
 
-  async storeItems(principal: ApiKeyPrincipal, ip: string, dataset: Dataset, items: Parameters<DatasetStore['upsertItems']>[2]) {
-    const stored = await this.store.upsertItems(principal.projectId, dataset, items);
-    await this.record(principal, ip, 'dataset.items_pushed', dataset.name, { datasetId: dataset.id, items: stored.length });
+  /** As pushItems once the body's size is checked, for whoever writes them: the same limits, idempotency and audit. */
+  async pushItemsAs(writer: DatasetWriter, name: string, body: unknown): Promise<DatasetItem[]> {
+    const items = validateDatasetItemsRequest(body);
+    const dataset = await this.get(writer.projectId, name);
+    return this.storeItems(writer, dataset, items);
+  }
+
+  async storeItems(writer: DatasetWriter, dataset: Dataset, items: DatasetItemInput[]) {
+    const stored = await this.store.upsertItems(writer.projectId, dataset, items);
+    await this.record(writer, 'dataset.items_pushed', dataset.name, { datasetId: dataset.id, items: stored.length });
+    return stored;
+  }
+
+  /** Each item's first fault, by index, with nothing stored; a 404 naming the dataset when it is not there. */
+  async checkItems(projectId: string, name: string, items: unknown[]): Promise<{ problems: { index: number; message: string }[] }> {
+    await this.get(projectId, name);
+    return { problems: datasetItemsProblems(items) };
+  }
+
+  /**
+   * Archives an item of the dataset (or restores it): a new version with the status changed
+   * and its content kept, so reads of earlier times still show it as it was. An item of
+   * another dataset is a 404 naming both.
+   */
+  async archiveItem(writer: DatasetWriter, name: string, itemId: string, archived: boolean): Promise<DatasetItem> {
+    const dataset = await this.get(writer.projectId, name);
+    const item = await this.store.item(writer.projectId, itemId);
+    if (!item || item.datasetId !== dataset.id) throw notFound(`itemId: dataset "${name}" has no item "${itemId}"`);
+    const { id, input, expectedOutput, metadata, sourceTraceId, sourceSpanId } = item;
+    const status: DatasetItemStatus = archived ? 'ARCHIVED' : 'ACTIVE';
+    const [stored] = await this.store.upsertItems(writer.projectId, dataset, [
+      { id, input, expectedOutput, metadata, sourceTraceId, sourceSpanId, status },
+    ]);
+    await this.record(writer, archived ? 'dataset.item_archived' : 'dataset.item_restored', dataset.name, {
+      datasetId: dataset.id,
+      itemId,
+    });
     return stored;
   }
 
@@ -133,14 +197,22 @@ export class DatasetsService {
     const run = await this.run(projectId, name, runName);
     const shown = await this.results.page(projectId, run.id, page);
     const all = shown.totalItems <= shown.data.length ? shown.data : await this.allResults(projectId, run.id);
-    return { ...run, aggregates: aggregateRun(all), items: shown.data, meta: pageOf([], page, shown.totalItems).meta };
+    const scores = (await this.store.runScores(projectId, [run.id])).get(run.id) ?? [];
+    return { ...run, aggregates: aggregateRun(all), scores, items: shown.data, meta: pageOf([], page, shown.totalItems).meta };
   }
 
   /** Two or more runs of the dataset side by side: each run's aggregates, and per item each run's result. */
   async compare(projectId: string, name: string, runNames: string[]): Promise<RunComparison> {
     const runs = await Promise.all(runNames.map((runName) => this.run(projectId, name, runName)));
     const results = await Promise.all(runs.map((run) => this.allResults(projectId, run.id)));
-    return { runs: runs.map((run, i) => ({ ...run, aggregates: aggregateRun(results[i]) })), items: compareRuns(results) };
+    const scores = await this.store.runScores(
+      projectId,
+      runs.map((r) => r.id),
+    );
+    return {
+      runs: runs.map((run, i) => ({ ...run, aggregates: aggregateRun(results[i]), scores: scores.get(run.id) ?? [] })),
+      items: compareRuns(results),
+    };
   }
 
   /** The run's item links as Langfuse lists them. */
@@ -177,6 +249,38 @@ export class DatasetsService {
     return { runItem, seqToken };
   }
 
+  /**
+   * Scores of runs as a whole (Langfuse's `score-create` with `datasetRunId`), kept with their
+   * runs, answered per event: stored, or refused with the reason (400 naming the field, 404 for
+   * a run that is not one of the project's, without saying whether it exists elsewhere).
+   */
+  async saveRunScores(
+    projectId: string,
+    events: unknown[],
+  ): Promise<({ ok: true } | { ok: false; status: number; code: string; message: string })[]> {
+    const read = events.map((event) => {
+      try {
+        return validateRunScoreEvent(event);
+      } catch (err) {
+        if (err instanceof DomainError) return err;
+        throw err;
+      }
+    });
+    const valid = read.filter((r): r is RunScoreInput => !(r instanceof DomainError));
+    const missing = valid.length ? await this.store.upsertRunScores(projectId, valid) : new Set<string>();
+    return read.map((r) => {
+      if (r instanceof DomainError) return { ok: false, status: 400, code: r.code, message: r.message };
+      if (missing.has(r.runId))
+        return {
+          ok: false,
+          status: 404,
+          code: 'NOT_FOUND',
+          message: `body.datasetRunId: dataset run "${r.runId}" not found in this project`,
+        };
+      return { ok: true };
+    });
+  }
+
   private async allResults(projectId: string, runId: string): Promise<RunItemResult[]> {
     const all: RunItemResult[] = [];
     for (let page = 1; ; page++) {
@@ -186,21 +290,15 @@ export class DatasetsService {
     }
   }
 
-  private record(
-    principal: ApiKeyPrincipal,
-    ip: string,
-    action: 'dataset.saved' | 'dataset.items_pushed',
-    target: string,
-    details: object,
-  ) {
+  private record(writer: DatasetWriter, action: Extract<AuditAction, `dataset.${string}`>, target: string, details: object) {
     return this.audit.record({
-      orgId: principal.orgId,
-      actorUserId: null,
-      actorApiKeyId: principal.apiKeyId,
+      orgId: writer.orgId,
+      actorUserId: writer.userId,
+      actorApiKeyId: writer.apiKeyId,
       target,
-      ip,
+      ip: writer.ip,
       action,
-      details: { projectId: principal.projectId, ...details },
+      details: { projectId: writer.projectId, ...details },
     });
   }
 }

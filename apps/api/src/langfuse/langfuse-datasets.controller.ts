@@ -14,7 +14,7 @@ import {
 } from '@app/domain';
 import { type ApiKeyPrincipal, TenancyRepository } from '@app/persistence';
 import { Principal } from '../auth/api-key.guard';
-import { DatasetsService, pageRequest } from '../datasets/datasets.service';
+import { DatasetsService, keyWriter, pageRequest } from '../datasets/datasets.service';
 import { assertBodyWithin } from '../http/body-limit';
 import { SEQ_HEADER } from '../ingestion/seq-header';
 import { ApiKeyRoute } from '../rate-limit/rate-limit.module';
@@ -57,7 +57,7 @@ export class LangfuseDatasetsController {
     assertBodyWithin(req.rawBody, PAYLOAD_LIMITS.datasetItems);
     const { datasetName, item } = validateLangfuseDatasetItem(req.body);
     const dataset = await this.datasets.get(principal.projectId, datasetName);
-    const [stored] = await this.datasets.storeItems(principal, req.ip, dataset, [item]);
+    const [stored] = await this.datasets.storeItems(keyWriter(principal, req.ip), dataset, [item]);
     return toLangfuseDatasetItem(stored);
   }
 

@@ -1,7 +1,16 @@
 import { Injectable } from '@nestjs/common';
-import { DomainError, type LangfuseIngestionAnswer, type NativeEventError, PAYLOAD_LIMITS, langfuseIngestionToNative } from '@app/domain';
+import {
+  DomainError,
+  type LangfuseIngestionAnswer,
+  type NativeEventError,
+  PAYLOAD_LIMITS,
+  isJsonObject,
+  langfuseIngestionToNative,
+  splitRunScoreEvents,
+} from '@app/domain';
 import type { ApiKeyPrincipal } from '@app/persistence';
 import { assertBodyWithin } from '../http/body-limit';
+import { DatasetsService } from '../datasets/datasets.service';
 import { IngestService } from '../ingestion/ingest.service';
 
 /** The ids of a batch's events, by index, as Langfuse names them in its answer. */
@@ -20,9 +29,15 @@ const eventIdsOf = (body: unknown): string[] =>
  */
 @Injectable()
 export class LangfuseIngestionService {
-  constructor(private readonly service: IngestService) {}
+  constructor(
+    private readonly service: IngestService,
+    private readonly datasets: DatasetsService,
+  ) {}
 
-  /** The answer, and the Spanlog-Seq token when anything was stored. */
+  /**
+   * The answer, and the Spanlog-Seq token when anything was stored. Scores of a dataset run
+   * as a whole (`datasetRunId`, no trace) are kept with the run; every other event is telemetry.
+   */
   async ingest(
     principal: ApiKeyPrincipal,
     requestId: string,
@@ -31,6 +46,32 @@ export class LangfuseIngestionService {
   ): Promise<{ body: LangfuseIngestionAnswer; seqToken: string | null }> {
     // Checked here on the client's bytes: the native batch below is a converted copy.
     assertBodyWithin(raw, PAYLOAD_LIMITS.traces);
+    const { runScores, rest } = splitRunScoreEvents(body);
+    if (!runScores.length) return this.telemetry(principal, requestId, body);
+    const ids = eventIdsOf(body);
+    const saved = await this.datasets.saveRunScores(
+      principal.projectId,
+      runScores.map((r) => r.event),
+    );
+    const answer: LangfuseIngestionAnswer = { successes: [], errors: [] };
+    saved.forEach((result, i) => {
+      const id = ids[runScores[i].index];
+      if (result.ok) answer.successes.push({ id, status: 201 });
+      else answer.errors.push({ id, status: result.status, message: result.message, error: result.code });
+    });
+    if (isJsonObject(rest) && Array.isArray(rest.batch) && !rest.batch.length) return { body: answer, seqToken: null };
+    const telemetry = await this.telemetry(principal, requestId, rest);
+    return {
+      seqToken: telemetry.seqToken,
+      body: { successes: [...telemetry.body.successes, ...answer.successes], errors: [...telemetry.body.errors, ...answer.errors] },
+    };
+  }
+
+  private async telemetry(
+    principal: ApiKeyPrincipal,
+    requestId: string,
+    body: unknown,
+  ): Promise<{ body: LangfuseIngestionAnswer; seqToken: string | null }> {
     const ids = eventIdsOf(body);
     const native = langfuseIngestionToNative(body);
     const refusedOf = (errors: NativeEventError[]) =>

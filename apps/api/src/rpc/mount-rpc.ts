@@ -1,7 +1,7 @@
 import type { NestFastifyApplication } from '@nestjs/platform-fastify';
 import { TRPCError } from '@trpc/server';
 import { resolveResponse } from '@trpc/server/http';
-import type { FastifyRequest } from 'fastify';
+import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { Logger } from 'pino';
 import { LOGGER } from '@app/config';
 import { DomainError, PAYLOAD_LIMITS, RPC_LIMITS, validationError } from '@app/domain';
@@ -17,6 +17,7 @@ import { ScoreConfigsService } from '../scores/score-configs.service';
 import { MonitorsService } from '../monitors/monitors.service';
 import { ModelsService } from '../models/models.service';
 import { PromptReadsService } from '../prompts/prompt-reads.service';
+import { DatasetEditsService } from '../datasets/dataset-edits.service';
 import { DatasetReadsService } from '../datasets/dataset-reads.service';
 import { AuthService } from '../sessions/auth.service';
 import { StatsService } from '../stats/stats.service';
@@ -29,6 +30,12 @@ import { toTrpcError } from './rpc-errors';
 import { toRpcRequest } from './rpc-request';
 
 const RPC_PREFIX = '/api/trpc';
+/** The procedures whose body may be over PAYLOAD_LIMITS.default: dataset items, as many as REST takes. */
+const LARGE_BODY_PROCEDURES = ['dataset.upsertItems', 'dataset.checkItems'];
+
+/** The procedure path of a request: the wildcard's part, or the procedure a route of its own names. */
+const procedurePath = (req: FastifyRequest): string =>
+  (req.params as { '*'?: string })['*'] ?? req.routeOptions.url?.slice(RPC_PREFIX.length + 1) ?? '';
 
 /** A batch of more calls than RPC_LIMITS.batchCalls is refused whole, before any call runs. */
 function batchProblem(path: string): TRPCError | null {
@@ -63,6 +70,7 @@ export async function mountRpc(app: NestFastifyApplication): Promise<void> {
     costs: app.get(CostsService),
     monitors: app.get(MonitorsService),
     datasets: app.get(DatasetReadsService),
+    datasetEdits: app.get(DatasetEditsService),
     models: app.get(ModelsService),
     scoreConfigs: app.get(ScoreConfigsService),
     handScores: app.get(HandScoresService),
@@ -70,7 +78,7 @@ export async function mountRpc(app: NestFastifyApplication): Promise<void> {
     limiter: new RpcCallLimiter(),
   });
   const answer = async (req: FastifyRequest, parseError: TRPCError | null) => {
-    const path = (req.params as { '*': string })['*'];
+    const path = procedurePath(req);
     const refusedBatch = parseError ? null : batchProblem(path);
     // A refused batch is answered as one call, so that the refusal is one error rather than one per call.
     const url = refusedBatch ? req.url.replace(/([?&])batch=1(&|$)/, '$1') : req.url;
@@ -108,11 +116,15 @@ export async function mountRpc(app: NestFastifyApplication): Promise<void> {
       scope.removeAllContentTypeParsers();
       scope.addContentTypeParser('*', { parseAs: 'buffer', bodyLimit: PAYLOAD_LIMITS.default }, (_req, body, done) => done(null, body));
       // A wildcard, not `:path`: Fastify cuts a parameter at 100 characters and answered a batch of ~20 calls 404; batchProblem bounds it.
-      scope.all(`${RPC_PREFIX}/*`, async (req, reply) => {
+      const handle = async (req: FastifyRequest, reply: FastifyReply) => {
         // A procedure path has no slash: anything deeper is no RPC route, answered as every unknown path is.
-        if ((req.params as { '*': string })['*'].includes('/')) return reply.callNotFound();
+        if (procedurePath(req).includes('/')) return reply.callNotFound();
         return reply.send(await answer(req, null));
-      });
+      };
+      // Items sent from the dashboard take REST's body limit (PAYLOAD_LIMITS.datasetItems), alone, never in a batch.
+      for (const procedure of LARGE_BODY_PROCEDURES)
+        scope.all(`${RPC_PREFIX}/${procedure}`, { bodyLimit: PAYLOAD_LIMITS.datasetItems }, handle);
+      scope.all(`${RPC_PREFIX}/*`, handle);
       // What fails before the handler (a body over the limit, a bad Content-Length) is answered in tRPC's shape too.
       scope.setErrorHandler(async (err, req, reply) => {
         const known = toErrorResponse(err);

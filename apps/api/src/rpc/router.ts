@@ -1,6 +1,7 @@
 import type { EvaluatorTestService } from '../evaluators/evaluator-test.service';
 import { costRouters } from '../costs/costs.router';
 import type { CostsService } from '../costs/costs.service';
+import type { DatasetEditsService } from '../datasets/dataset-edits.service';
 import type { DatasetReadsService } from '../datasets/dataset-reads.service';
 import { datasetRouters } from '../datasets/datasets.router';
 import { evaluatorRouters } from '../evaluators/evaluators.router';
@@ -44,6 +45,7 @@ export interface RpcServices {
   costs: CostsService;
   monitors: MonitorsService;
   datasets: DatasetReadsService;
+  datasetEdits: DatasetEditsService;
   models: ModelsService;
   scoreConfigs: ScoreConfigsService;
   handScores: HandScoresService;
@@ -66,7 +68,7 @@ export function buildRouter({ limiter, ...services }: RpcServices) {
     ...monitorRouters(services.monitors, procedures),
     ...modelRouters(services.models, procedures),
     ...promptRouters(services.prompts, procedures),
-    ...datasetRouters(services.datasets, procedures),
+    ...datasetRouters(services.datasets, services.datasetEdits, procedures),
     ...scoreRouters(services.scoreConfigs, services.handScores, procedures),
     ...annotationQueueRouters(services.annotationQueues, procedures),
   });

@@ -125,6 +125,15 @@ const runNames: FieldRule = {
 export class DatasetCompareInput extends DatasetInput {
   @Required(runNames) runNames: string[];
 }
+/** The items (`items`) are not declared here: validateDatasetItemsRequest checks them as REST does, naming each field. */
+export class DatasetItemsWriteInput extends ProjectInput {
+  @Required(datasetName) datasetName: string;
+}
+export class DatasetItemArchiveInput extends DatasetItemsWriteInput {
+  @Required(requiredText(DATASET_LIMITS.itemIdLength)) itemId: string;
+  /** false restores an archived item. */
+  @Required(bool) archived: boolean;
+}
 export class ModelIdInput extends ProjectInput {
   @Required(uuid) id: string;
 }

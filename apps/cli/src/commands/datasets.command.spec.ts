@@ -1,5 +1,5 @@
 import { CliError } from '../output';
-import { itemRequests, readJsonl } from './datasets.command';
+import { describeRun, readJsonl } from './datasets.command';
 
 describe(readJsonl.name, () => {
   it('reads one object per line and skips blank lines', () => {
@@ -15,16 +15,32 @@ describe(readJsonl.name, () => {
   });
 });
 
-describe(itemRequests.name, () => {
-  it('cuts the items into requests of at most 1,000, in order', () => {
-    const items = Array.from({ length: 2_500 }, (_, i) => ({ id: `i${i}` }));
-    const requests = itemRequests(items);
-    expect(requests.map((r) => r.length)).toEqual([1_000, 1_000, 500]);
-    expect(requests.flat()).toEqual(items);
-  });
-
-  it('cuts before a request would pass the body limit', () => {
-    const items = Array.from({ length: 5 }, (_, i) => ({ id: `i${i}`, input: 'x'.repeat(40) }));
-    expect(itemRequests(items, 130).map((r) => r.length)).toEqual([2, 2, 1]);
+describe(describeRun.name, () => {
+  it("shows the run's means and its own scores above its items", () => {
+    const text = describeRun({
+      id: 'r',
+      name: 'baseline',
+      description: null,
+      metadata: null,
+      datasetId: 'd',
+      datasetName: 'capitals',
+      createdAt: '2026-11-27T10:00:00.000Z',
+      updatedAt: '2026-11-27T10:00:00.000Z',
+      aggregates: {
+        count: 1,
+        scores: [{ name: 'exact', mean: 1, count: 1 }],
+        latencyMs: { p50: 5, p95: 5 },
+        totalCost: null,
+        totalTokens: null,
+      },
+      scores: [{ name: 'pass_rate', value: 0.75, comment: null, timestamp: '2026-11-27T10:00:00.000Z' }],
+      items: [],
+      meta: { page: 1, limit: 1000, totalItems: 1, totalPages: 1 },
+    });
+    expect(text.split('\n').slice(0, 3)).toEqual([
+      'capitals / baseline: 1 items, latency p50 5 ms, p95 5 ms, cost -',
+      '  exact: mean 1 over 1',
+      '  pass_rate (run): 0.75',
+    ]);
   });
 });

@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import type { Command } from 'commander';
-import { DATASET_LIMITS, PAYLOAD_LIMITS } from '@app/domain';
+import { itemRequests, readDatasetImport } from '@app/domain';
 import { CliError, printResult, table } from '../output';
 import type { RpcOutputs } from '../rpc-client';
 import { type KeyOptions, type ReadOptions, keyClient, keyCommand, readAccess, readCommand } from './key-command';
@@ -25,41 +25,11 @@ const shown = (value: unknown) => {
   return text === undefined ? '' : text.length > 60 ? `${text.slice(0, 59)}…` : text;
 };
 
-/** Requests of at most DATASET_LIMITS.itemsPerRequest items and under the body limit, in the file's order. */
-export function itemRequests(items: unknown[], maxBytes: number = PAYLOAD_LIMITS.datasetItems - 1024): unknown[][] {
-  const requests: unknown[][] = [];
-  let current: unknown[] = [];
-  let bytes = 0;
-  for (const item of items) {
-    const size = Buffer.byteLength(JSON.stringify(item)) + 1;
-    if (current.length && (current.length >= DATASET_LIMITS.itemsPerRequest || bytes + size > maxBytes)) {
-      requests.push(current);
-      current = [];
-      bytes = 0;
-    }
-    current.push(item);
-    bytes += size;
-  }
-  if (current.length) requests.push(current);
-  return requests;
-}
-
-/** The items of a JSONL file: one JSON object per line, blank lines skipped; a line that is no object is named. */
+/** The items of a JSONL file: one JSON object per line, blank lines skipped; the first line that is no object is named. */
 export function readJsonl(text: string, file: string): unknown[] {
-  const items: unknown[] = [];
-  text.split('\n').forEach((line, i) => {
-    if (!line.trim()) return;
-    let value: unknown;
-    try {
-      value = JSON.parse(line);
-    } catch (err) {
-      throw new CliError(`${file}:${i + 1}: not JSON: ${(err as Error).message}`);
-    }
-    if (value === null || typeof value !== 'object' || Array.isArray(value))
-      throw new CliError(`${file}:${i + 1}: must be an object such as {"input": …, "expectedOutput": …}`);
-    items.push(value);
-  });
-  return items;
+  const { lines, errors } = readDatasetImport(text, 'jsonl');
+  if (errors.length) throw new CliError(`${file}:${errors[0].line}: ${errors[0].message}`);
+  return lines.map((l) => l.item);
 }
 
 const scoreText = (scores: { name: string; value: unknown }[]) => scores.map((s) => `${s.name}=${shown(s.value)}`).join(' ');
@@ -69,6 +39,7 @@ export function describeRun(run: Outputs['run']): string {
   return [
     `${run.datasetName} / ${run.name}: ${a.count} items, latency p50 ${a.latencyMs.p50 ?? '-'} ms, p95 ${a.latencyMs.p95 ?? '-'} ms, cost ${a.totalCost ?? '-'}`,
     ...a.scores.map((s) => `  ${s.name}: mean ${s.mean} over ${s.count}`),
+    ...run.scores.map((s) => `  ${s.name} (run): ${shown(s.value)}`),
     '',
     table(
       run.items.map((i) => [

@@ -2,7 +2,18 @@ import { useState } from 'react';
 import { Link, useNavigate, useParams } from 'react-router';
 import { ErrorAlert } from '../components/ErrorAlert';
 import { Pager } from '../components/Pager';
-import { type DatasetRun, fetchAllRunItems, useDataset, useDatasetItems, useDatasetRuns, useRunSummaries } from '../data/datasets';
+import { ImportItems, ItemForm } from '../components/DatasetItems';
+import {
+  type DatasetItem,
+  type DatasetRun,
+  type ItemFields,
+  fetchAllRunItems,
+  useDataset,
+  useDatasetItemActions,
+  useDatasetItems,
+  useDatasetRuns,
+  useRunSummaries,
+} from '../data/datasets';
 import { useCurrentProject } from '../data/projects';
 import { errorMessage } from '../rpc';
 import { downloadCsv } from '../lib/csv';
@@ -17,14 +28,45 @@ const PAGE_SIZE = 20;
 /** The compare view takes two to ten runs (`dataset.compare`). */
 const COMPARE = { min: 2, max: 10 };
 
+/** The fields of a stored item that a change sends back: all of them, so that only what is edited changes. */
+const fieldsOf = (item: DatasetItem): ItemFields => ({
+  id: item.id,
+  input: item.input,
+  expectedOutput: item.expectedOutput,
+  metadata: item.metadata,
+  sourceTraceId: item.sourceTraceId ?? undefined,
+  sourceSpanId: item.sourceSpanId ?? undefined,
+  status: item.status,
+});
+
 function Items({ projectId, name }: { projectId: string; name: string }) {
   const [page, setPage] = useState(1);
+  const [editing, setEditing] = useState<ItemFields | null>(null);
   const { data, error, isLoading } = useDatasetItems(projectId, name, { page, limit: PAGE_SIZE });
+  const { archive } = useDatasetItemActions(projectId);
   if (isLoading) return <p role="status">Loading items…</p>;
   if (error) return <ErrorAlert error={error} />;
   const items = data?.data ?? [];
   return (
     <div>
+      <div className="item-actions">
+        {editing ? (
+          <ItemForm
+            key={editing.id ?? 'new'}
+            projectId={projectId}
+            datasetName={name}
+            initial={editing}
+            title={editing.id ? `Edit item ${editing.id}` : 'Add an item'}
+            onDone={() => setEditing(null)}
+          />
+        ) : (
+          <button type="button" onClick={() => setEditing({})}>
+            Add item
+          </button>
+        )}
+        <ImportItems projectId={projectId} datasetName={name} />
+      </div>
+      {archive.error && <ErrorAlert error={archive.error} />}
       <table className="plain">
         <caption>Items ({formatCount(data?.meta.totalItems)})</caption>
         <thead>
@@ -34,6 +76,9 @@ function Items({ projectId, name }: { projectId: string; name: string }) {
             <th scope="col">Expected output</th>
             <th scope="col">Status</th>
             <th scope="col">Source trace</th>
+            <th scope="col">
+              <span className="visually-hidden">Actions</span>
+            </th>
           </tr>
         </thead>
         <tbody>
@@ -46,11 +91,24 @@ function Items({ projectId, name }: { projectId: string; name: string }) {
                 <span className="tag">{item.status}</span>
               </td>
               <td>{item.sourceTraceId && <Link to={`/p/${projectId}/traces/${encodeURIComponent(item.sourceTraceId)}`}>trace</Link>}</td>
+              <td className="row-actions">
+                <button type="button" aria-label={`Edit item ${item.id}`} onClick={() => setEditing(fieldsOf(item))}>
+                  Edit
+                </button>
+                <button
+                  type="button"
+                  aria-label={`${item.status === 'ARCHIVED' ? 'Unarchive' : 'Archive'} item ${item.id}`}
+                  disabled={archive.isPending}
+                  onClick={() => archive.mutate({ datasetName: name, itemId: item.id, archived: item.status !== 'ARCHIVED' })}
+                >
+                  {item.status === 'ARCHIVED' ? 'Unarchive' : 'Archive'}
+                </button>
+              </td>
             </tr>
           ))}
         </tbody>
       </table>
-      {!items.length && <p>No items yet: push them with POST /api/v1/datasets/{name}/items.</p>}
+      {!items.length && <p>No items yet: add one here, import a file, or push them with POST /api/v1/datasets/{name}/items.</p>}
       <Pager page={page} totalPages={data?.meta.totalPages ?? 0} onPage={setPage} label="Item pages" />
     </div>
   );
@@ -92,6 +150,8 @@ function Runs({ projectId, name }: { projectId: string; name: string }) {
   if (isLoading) return <p role="status">Loading runs…</p>;
   if (error) return <ErrorAlert error={error} />;
   const names = scoreNames(summaries.map((s) => s.data?.aggregates.scores ?? []));
+  // The runs' own scores (`datasetRunId`), beside the means of their items'.
+  const runScoreNames = scoreNames(summaries.map((s) => s.data?.scores ?? []));
   const toggle = (run: string) => setPicked((p) => (p.includes(run) ? p.filter((r) => r !== run) : [...p, run]));
   const compare = () =>
     void navigate(
@@ -112,6 +172,11 @@ function Runs({ projectId, name }: { projectId: string; name: string }) {
             {names.map((n) => (
               <th key={n} scope="col">
                 {n} (mean)
+              </th>
+            ))}
+            {runScoreNames.map((n) => (
+              <th key={`run-${n}`} scope="col">
+                {n} (run)
               </th>
             ))}
             <th scope="col">Latency p50</th>
@@ -143,6 +208,14 @@ function Runs({ projectId, name }: { projectId: string; name: string }) {
                   return (
                     <td key={n} className="num">
                       {mean ? formatScore(mean.mean) : '–'}
+                    </td>
+                  );
+                })}
+                {runScoreNames.map((n) => {
+                  const score = summary?.data?.scores.find((s) => s.name === n);
+                  return (
+                    <td key={`run-${n}`} className="num">
+                      {score ? (typeof score.value === 'number' ? formatScore(score.value) : String(score.value)) : '–'}
                     </td>
                   );
                 })}

@@ -1,10 +1,13 @@
-import { useState } from 'react';
-import { Link } from 'react-router';
+import { type FormEvent, useState } from 'react';
+import { Link, useNavigate } from 'react-router';
+import { FormErrors, formFields } from '../components/form/fields';
 import { ErrorAlert } from '../components/ErrorAlert';
 import { Pager } from '../components/Pager';
-import { useDatasetItems, useDatasetRuns, useDatasets } from '../data/datasets';
+import { useCreateDataset, useDatasetItems, useDatasetRuns, useDatasets } from '../data/datasets';
 import { useCurrentProject } from '../data/projects';
+import { formErrors } from '../lib/field-errors';
 import { formatCount, formatTime } from '../lib/format';
+import { errorMessage } from '../rpc';
 
 /** A dataset's counts: the totals of a one-row page of its items and of its runs (newest first). */
 function DatasetRow({ projectId, name, description }: { projectId: string; name: string; description: string | null }) {
@@ -23,6 +26,44 @@ function DatasetRow({ projectId, name, description }: { projectId: string; name:
   );
 }
 
+/** A new dataset by name (unique in the project) and description; the server's message beside the field it names. */
+function CreateDataset({ projectId }: { projectId: string }) {
+  const [values, setValues] = useState({ name: '', description: '' });
+  const create = useCreateDataset(projectId);
+  const navigate = useNavigate();
+  const { by, general } = formErrors(create.error ? errorMessage(create.error) : null, ['name', 'description']);
+  const { Field } = formFields<typeof values>('dataset');
+  const submit = (e: FormEvent) => {
+    e.preventDefault();
+    create.mutate(
+      { name: values.name, ...(values.description && { description: values.description }) },
+      { onSuccess: (d) => void navigate(`/p/${projectId}/datasets/${encodeURIComponent(d.name)}`) },
+    );
+  };
+  return (
+    <form className="inline-form" aria-label="Create a dataset" onSubmit={submit} noValidate>
+      <Field
+        name="name"
+        label="Name"
+        value={values.name}
+        error={by.name}
+        onChange={(e) => setValues((v) => ({ ...v, name: e.target.value }))}
+      />
+      <Field
+        name="description"
+        label="Description"
+        value={values.description}
+        error={by.description}
+        onChange={(e) => setValues((v) => ({ ...v, description: e.target.value }))}
+      />
+      <FormErrors general={general} marked={Object.keys(by).length > 0} />
+      <button type="submit" disabled={create.isPending}>
+        Create dataset
+      </button>
+    </form>
+  );
+}
+
 /** Datasets per page: each row reads its item and run counts (two heavy calls), so a page stays within RPC_LIMITS. */
 const PAGE_SIZE = 20;
 
@@ -36,7 +77,8 @@ export function DatasetsPage() {
       <h1 id="datasets-title">Datasets</h1>
       {isLoading && <p role="status">Loading datasets…</p>}
       <ErrorAlert error={error} />
-      {data && !datasets.length && <p>No datasets yet: create one with POST /api/v1/datasets, then push items to it.</p>}
+      {data && !datasets.length && <p>No datasets yet: create one here or with POST /api/v1/datasets, then add items to it.</p>}
+      <CreateDataset projectId={projectId} />
       {datasets.length > 0 && (
         <table className="plain">
           <caption>Datasets</caption>

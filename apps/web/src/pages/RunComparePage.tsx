@@ -8,6 +8,9 @@ import { bestScores, outputsDiffer, scoreNames } from '../lib/run-compare';
 function Aggregates({ runs }: { runs: RunComparison['runs'] }) {
   const names = scoreNames(runs.map((r) => r.aggregates.scores));
   const best = bestScores(runs.map((r) => ({ scores: r.aggregates.scores.map((s) => ({ name: s.name, value: s.mean })) })));
+  // The runs' own scores (`datasetRunId`), beside the means of their items'.
+  const runNames = scoreNames(runs.map((r) => r.scores));
+  const bestRun = bestScores(runs);
   return (
     <table className="plain">
       <caption>Aggregates</caption>
@@ -18,6 +21,11 @@ function Aggregates({ runs }: { runs: RunComparison['runs'] }) {
           {names.map((n) => (
             <th key={n} scope="col">
               {n} (mean)
+            </th>
+          ))}
+          {runNames.map((n) => (
+            <th key={`run-${n}`} scope="col">
+              {n} (run)
             </th>
           ))}
           <th scope="col">Latency p50</th>
@@ -38,6 +46,11 @@ function Aggregates({ runs }: { runs: RunComparison['runs'] }) {
                 </td>
               );
             })}
+            {runNames.map((n) => (
+              <td key={`run-${n}`} className="num">
+                <Score value={run.scores.find((s) => s.name === n)?.value ?? null} best={bestRun.get(n)?.has(i) ?? false} />
+              </td>
+            ))}
             <td className="num">{formatMs(run.aggregates.latencyMs.p50)}</td>
             <td className="num">{formatMs(run.aggregates.latencyMs.p95)}</td>
             <td className="num">{formatCost(run.aggregates.totalCost)}</td>

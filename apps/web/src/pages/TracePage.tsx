@@ -4,6 +4,7 @@ import { Link, useParams } from 'react-router';
 import { SessionLink, UserLink } from '../lib/group-links';
 import { CopyableId } from '../components/CopyButton';
 import { AddToQueue } from '../components/AddToQueue';
+import { AddToDataset } from '../components/DatasetItems';
 import { ScoreControl, ScoreTable } from '../components/HandScores';
 import { JsonView } from '../components/JsonView';
 import { InputOutput } from '../components/conversation/InputOutput';
@@ -132,6 +133,11 @@ function SpanDetails({ projectId, span, scores }: { projectId: string; span: Spa
         label="Add the span to an annotation queue"
         choices={[{ label: 'Add span to queue', addition: { items: [{ traceId: span.traceId, spanId: span.id }] } }]}
       />
+      <AddToDataset
+        projectId={projectId}
+        source={{ traceId: span.traceId, spanId: span.id, input: span.input, output: span.output }}
+        label={`the span ${span.name ?? span.id}`}
+      />
     </section>
   );
 }
@@ -160,13 +166,14 @@ function RowTotals({ totals, complete }: { totals: SubtreeTotals; complete: bool
   );
 }
 
-function TraceIO({ trace }: { trace: Trace }) {
+function TraceIO({ projectId, trace }: { projectId: string; trace: Trace }) {
   return (
     <section aria-labelledby="trace-io-title" className="trace-io">
       <h2 id="trace-io-title">Trace input and output</h2>
       <InputOutput input={trace.input} output={trace.output} scope="Trace" />
       <h3>Metadata</h3>
       <JsonView value={Object.keys(trace.metadata).length ? trace.metadata : null} label="Trace metadata" />
+      <AddToDataset projectId={projectId} source={{ traceId: trace.id, input: trace.input, output: trace.output }} label="the trace" />
     </section>
   );
 }
@@ -377,7 +384,7 @@ export function TracePage() {
         <CopyableId label="OTel trace id" value={trace.otelTraceId} />
         <CopyableId label="External id" value={trace.externalId} />
       </dl>
-      <TraceIO trace={trace} />
+      <TraceIO projectId={projectId} trace={trace} />
       <div className="trace-body">
         <section aria-labelledby="tree-title" className="waterfall">
           <h2 id="tree-title">

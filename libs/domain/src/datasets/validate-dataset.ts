@@ -128,6 +128,24 @@ export function validateDatasetItemsRequest(body: unknown): DatasetItemInput[] {
   return [...new Map(read.map((item) => [item.id, item])).values()];
 }
 
+/**
+ * Every item's first fault, by index, and nothing stored: what an import lists before it
+ * sends any item (the dashboard's `dataset.checkItems`), by the rules of a push.
+ */
+export function datasetItemsProblems(items: unknown[]): { index: number; message: string }[] {
+  if (items.length > LIMITS.itemsPerRequest)
+    throw new DomainError('PAYLOAD_TOO_LARGE', `items has ${items.length} items; at most ${LIMITS.itemsPerRequest} are allowed`);
+  return items.flatMap((item, index) => {
+    try {
+      datasetItemOf(checked(DatasetItemBody, item, ''), 'item');
+      return [];
+    } catch (err) {
+      if (!(err instanceof DomainError)) throw err;
+      return [{ index, message: err.message }];
+    }
+  });
+}
+
 /** Langfuse's item body: its dataset's name, and the item. */
 export function validateLangfuseDatasetItem(body: unknown): { datasetName: string; item: DatasetItemInput } {
   const { datasetName, sourceObservationId, ...rest } = checked(LangfuseDatasetItemBody, body, '');

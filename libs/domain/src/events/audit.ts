@@ -34,6 +34,8 @@ export const AUDIT_ACTIONS = [
   'monitor.state_changed',
   'dataset.saved',
   'dataset.items_pushed',
+  'dataset.item_archived',
+  'dataset.item_restored',
   'model.created',
   'model.updated',
   'model.deleted',

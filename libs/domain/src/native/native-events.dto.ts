@@ -146,16 +146,13 @@ export function scoreDataTypeOf(value: ScoreValue): ScoreDataType {
 const isScoreValue = (v: unknown): v is ScoreValue =>
   typeof v === 'string' || typeof v === 'boolean' || (typeof v === 'number' && Number.isFinite(v));
 
-/** Also the body of POST /api/v1/scores (CONTRACT "Scores"). */
-export class ScoreBody {
-  @Optional(nativeId) id?: string;
-  @Required(nativeId) traceId: string;
-  @Optional(nativeId) spanId?: string;
-  @Required(name) name: string;
-  @Required({ test: isScoreValue, message: 'must be a number, a string or a boolean' }) value: ScoreValue;
-  @Optional({
+/** A score's own fields' rules, shared by every body that states a score (a trace's here, a dataset run's in datasets). */
+export const SCORE_FIELD_RULES = {
+  name,
+  value: { test: isScoreValue, message: 'must be a number, a string or a boolean' } satisfies FieldRule,
+  dataType: {
     test: (v, dto) => {
-      const { value } = dto as ScoreBody;
+      const { value } = dto as { value?: unknown };
       return (
         typeof v === 'string' &&
         (SCORE_DATA_TYPES as readonly string[]).includes(v) &&
@@ -163,11 +160,22 @@ export class ScoreBody {
       );
     },
     message: `must be one of ${SCORE_DATA_TYPES.join(', ')} and agree with the value: NUMERIC for a number, CATEGORICAL for a string, BOOLEAN for a boolean`,
-  })
-  dataType?: ScoreDataType;
-  @Optional(anyText) comment?: string;
+  } satisfies FieldRule,
+  comment: anyText,
+  source: oneOf(SCORE_SOURCES),
+};
+
+/** Also the body of POST /api/v1/scores (CONTRACT "Scores"). */
+export class ScoreBody {
+  @Optional(nativeId) id?: string;
+  @Required(nativeId) traceId: string;
+  @Optional(nativeId) spanId?: string;
+  @Required(SCORE_FIELD_RULES.name) name: string;
+  @Required(SCORE_FIELD_RULES.value) value: ScoreValue;
+  @Optional(SCORE_FIELD_RULES.dataType) dataType?: ScoreDataType;
+  @Optional(SCORE_FIELD_RULES.comment) comment?: string;
   @Optional(jsonObject) metadata?: JsonObject;
-  @Optional(oneOf(SCORE_SOURCES)) source?: ScoreSource;
+  @Optional(SCORE_FIELD_RULES.source) source?: ScoreSource;
 }
 
 /** Accepted and not stored. */

@@ -78,6 +78,19 @@ describe(DatasetStore.name, () => {
     expect(second).toMatchObject({ totalItems: 3, data: [{ id: 'z' }] });
   });
 
+  it('lists the new items of one request in the order it sent them, whatever their ids, and each before its first version', async () => {
+    const project = await newProject();
+    const dataset = await store.upsert(project, { name: 'imported' });
+    const ids = ['m', 'b', 'z', 'a'];
+    const stored = await store.upsertItems(
+      project,
+      dataset,
+      ids.map((id) => item(id)),
+    );
+    expect((await store.items(project, dataset.id, null, { page: 1, limit: 10 })).data.map((i) => i.id)).toEqual(ids);
+    for (const i of stored) expect(Date.parse(i.createdAt)).toBeLessThanOrEqual(Date.parse(i.updatedAt));
+  });
+
   it('refuses an item id that another dataset of the project holds, and finds an item only in its own project', async () => {
     const project = await newProject();
     const one = await store.upsert(project, { name: 'one' });

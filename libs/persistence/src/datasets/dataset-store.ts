@@ -8,6 +8,8 @@ import {
   type JsonObject,
   type JsonValue,
   type RunItemInput,
+  type RunScore,
+  type RunScoreInput,
   validationError,
 } from '@app/domain';
 
@@ -131,14 +133,20 @@ export class DatasetStore {
    * keeps its version, a changed one gets a new version from now on. An id that belongs to
    * another dataset of the project is refused (Langfuse's rule: ids are never reused across
    * datasets). Concurrent writes of one item take turns on its row, so its versions are in
-   * the order of their writes.
+   * the order of their writes. New items of one request are created in the request's order
+   * (a microsecond apart, up to the transaction's start, so before any of their versions), so
+   * a list, oldest first, reads them as sent; their rows are still
+   * taken in id order, as concurrent requests must take them.
    */
   upsertItems(projectId: string, dataset: Pick<Dataset, 'id'>, items: DatasetItemInput[]): Promise<DatasetItem[]> {
     return this.db.transaction(async (tx) => {
       const ids = items.map((i) => i.id);
       const claimed: { id: string; dataset_id: string }[] = await tx.query(
         `INSERT INTO dataset_items AS i (project_id, id, dataset_id, created_at, updated_at)
-         SELECT $1, id, $2, clock_timestamp(), clock_timestamp() FROM unnest($3::text[]) AS id ORDER BY id
+         SELECT $1, id, $2, t, t
+           FROM unnest($3::text[]) WITH ORDINALITY AS u (id, ord)
+           CROSS JOIN LATERAL (SELECT now() - (cardinality($3::text[]) - ord) * interval '1 microsecond' AS t) c
+          ORDER BY id
          ON CONFLICT (project_id, id) DO UPDATE SET dataset_id = i.dataset_id
          RETURNING id, dataset_id`,
         [projectId, dataset.id, ids],
@@ -255,6 +263,62 @@ export class DatasetStore {
       datasetId,
     ]);
     return { data: [], totalItems: total };
+  }
+
+  /**
+   * Stores run scores, upserted on id, those whose run is a run of the project; answers the
+   * ids of the runs it did not find, so the caller refuses their scores.
+   */
+  async upsertRunScores(projectId: string, scores: RunScoreInput[]): Promise<Set<string>> {
+    const runIds = [...new Set(scores.map((s) => s.runId))];
+    const found: { id: string }[] = await this.db.query(
+      `SELECT id::text AS id FROM dataset_runs WHERE project_id = $1 AND id::text = ANY($2::text[])`,
+      [projectId, runIds],
+    );
+    const known = new Set(found.map((r) => r.id));
+    const stored = scores.filter((s) => known.has(s.runId));
+    if (stored.length)
+      await this.db.query(
+        `INSERT INTO dataset_run_scores AS s (project_id, id, run_id, name, value, data_type, comment, metadata, source)
+         SELECT $1, r.id, r.run_id::uuid, r.name, r.value, r.data_type, r.comment, r.metadata, r.source
+           FROM jsonb_to_recordset($2::jsonb) AS r (id text, run_id text, name text, value jsonb, data_type text, comment text,
+             metadata jsonb, source text)
+         ON CONFLICT (project_id, id) DO UPDATE
+           SET run_id = excluded.run_id, name = excluded.name, value = excluded.value, data_type = excluded.data_type,
+               comment = excluded.comment, metadata = excluded.metadata, source = excluded.source, updated_at = clock_timestamp()`,
+        [
+          projectId,
+          JSON.stringify(
+            // The last of one id in a request wins, as a later request's would.
+            [...new Map(stored.map((s) => [s.id, s])).values()].map((s) => ({
+              id: s.id,
+              run_id: s.runId,
+              name: s.name,
+              value: s.value,
+              data_type: s.dataType,
+              comment: s.comment,
+              metadata: s.metadata,
+              source: s.source,
+            })),
+          ),
+        ],
+      );
+    return new Set(runIds.filter((id) => !known.has(id)));
+  }
+
+  /** Each run's own scores, one per name: the newest, by name. */
+  async runScores(projectId: string, runIds: string[]): Promise<Map<string, RunScore[]>> {
+    const rows: { run_id: string; name: string; value: RunScore['value']; comment: string | null; updated_at: Date }[] =
+      await this.db.query(
+        `SELECT DISTINCT ON (run_id, name) run_id::text AS run_id, name, value, comment, updated_at
+         FROM dataset_run_scores WHERE project_id = $1 AND run_id = ANY($2::uuid[])
+        ORDER BY run_id, name, updated_at DESC, id`,
+        [projectId, runIds],
+      );
+    const byRun = new Map<string, RunScore[]>(runIds.map((id) => [id, []]));
+    for (const r of rows)
+      byRun.get(r.run_id)?.push({ name: r.name, value: r.value, comment: r.comment, timestamp: r.updated_at.toISOString() });
+    return byRun;
   }
 
   private async count(table: 'datasets', projectId: string): Promise<number> {
