@@ -27,7 +27,9 @@ const PROMPT = 'judge/faithfulness';
  * loopback: the compiled prompt carries the span's input and output, the call carries the
  * model and the connection's key, the score lands on the span; a 500 is retried; a reply as
  * content JSON and one as a tool call both score; an unreadable reply is a failed run with no
- * score; the run log shows every run, sampled-out spans and a deleted connection included;
+ * score; a span a dataset run item links gets its item's expected output; the CLI creates and
+ * tests a judge; a test run refuses what the score config would; the run log shows every run,
+ * sampled-out spans and a deleted connection included;
  * a judge with target 'trace' scores a whole trace once after its quiet window; the key is in
  * no RPC answer and no log line.
  */
@@ -38,6 +40,8 @@ describe('LLM judge evaluators', () => {
   let tenant: Tenant;
   let session: Session;
   let connectionId: string;
+  /** A span a dataset run item links, judged by 'faithfulness'. */
+  let linkedSpanId: string;
   const calls: ChatCall[] = [];
   /** Every RPC answer the test read, to look for the key in. */
   const answers: unknown[] = [];
@@ -366,6 +370,78 @@ describe('LLM judge evaluators', () => {
     for (const e of [flaky, garbled, sampledOut]) await rpc('mutate', 'evaluator.delete', { projectId: tenant.projectId, id: e.id });
   });
 
+  it('fills {{expectedOutput}} with the expected output of the dataset item a run item links the span to, as the run linked it', async () => {
+    const [faithfulness] = (
+      data(await rpc('query', 'evaluator.list', { projectId: tenant.projectId })) as { id: string; name: string }[]
+    ).filter((e) => e.name === 'faithfulness');
+    const expected = 'Yes: refunds are possible within 30 days of purchase.';
+    const pushItem = async (expectedOutput: string) =>
+      expect(
+        (
+          await send(stack, 'POST', '/api/v1/datasets/refunds/items', {
+            token: tenant.apiKey,
+            body: { id: 'refund-20-days', input: { question: 'Can I get a refund after 20 days?' }, expectedOutput },
+          })
+        ).status,
+      ).toBe(201);
+    expect((await send(stack, 'POST', '/api/v1/datasets', { token: tenant.apiKey, body: { name: 'refunds' } })).status).toBe(201);
+    await pushItem(expected);
+    const traceId = `judge-${randomUUID()}`;
+    // The run item first, as a span job reads the link when it runs.
+    const linked = await send(stack, 'POST', '/api/public/dataset-run-items', {
+      headers: { authorization: `Basic ${Buffer.from(`pk-lf-judges:${tenant.apiKey}`).toString('base64')}` },
+      body: { runName: 'refund policy v2', datasetItemId: 'refund-20-days', traceId, observationId: `${traceId}-llm` },
+    });
+    expect(linked.status).toBe(200);
+    await eventually(
+      async () =>
+        (await stack.db.query('SELECT count(*)::int AS n FROM dataset_run_items WHERE project_id = $1', [tenant.projectId])).rows[0]
+          .n as number,
+      (n) => n === 1,
+    );
+    // Changed after the run linked it: the judge reads the item as the experiment had it.
+    await pushItem('changed after the run');
+    const before = calls.length;
+    await ingest(stack, tenant.apiKey, NATIVE_TRACES, { batch: llmCall(traceId) });
+    const [run] = await eventually(
+      () => runsOf(faithfulness.id),
+      (r) => r.length === 2 && r[0].status === 'succeeded',
+      30_000,
+    );
+    const judged = calls.slice(before);
+    expect(judged).toHaveLength(1);
+    expect(judged[0].body.messages[1].content).toMatch(/\nExpected: Yes: refunds are possible within 30 days of purchase\.$/);
+    // A test run reads the same link.
+    linkedSpanId = run.spanId as string;
+    const tried = data(
+      await rpc('mutate', 'evaluator.test', { projectId: tenant.projectId, evaluatorId: faithfulness.id, spanId: linkedSpanId }),
+    );
+    expect(tried).toMatchObject({ status: 'succeeded', score: 0.8 });
+    expect(calls.at(-1)?.body.messages[1].content).toBe(judged[0].body.messages[1].content);
+  });
+
+  it('creates a judge and tests it from the command line, and names the field the API refuses', async () => {
+    const env: NodeJS.ProcessEnv = { ...stack.env, XDG_CONFIG_HOME: configDir };
+    const cli = (...args: string[]) => runCli([...args, '--project', tenant.projectId], env);
+    const judgeFlags = ['--kind', 'llm-judge', '--connection', connectionId, '--model', 'gpt-4.1-mini', '--prompt', PROMPT];
+    const created = await cli('evaluators', 'create', '--name', 'cli judge', ...judgeFlags, '--score-type', 'numeric', '--disabled');
+    expect(created).toMatchObject({ code: 0, stderr: '' });
+    expect(created.stdout).toMatch(/^[0-9a-f-]{36} {2}cli judge {2}disabled {2}llm-judge gpt-4\.1-mini on prompt judge\/faithfulness\n/);
+    const id = created.stdout.slice(0, 36);
+
+    const tried = await cli('evaluators', 'test', id, '--span', linkedSpanId);
+    expect(tried.code).toBe(0);
+    expect(tried.stdout).toMatch(/^succeeded {2}- {2}1 attempt {2}score 0\.8 {2}gpt-4\.1-mini 200\+40 tokens \$/);
+    expect(tried.stdout).toContain(`on span ${linkedSpanId} of trace `);
+    expect(tried.stdout).toContain('comment: faithful to the policy');
+    expect(await runsOf(id)).toEqual([]);
+
+    const refused = await cli('evaluators', 'create', '--name', 'cli tone', ...judgeFlags, '--score-type', 'categorical');
+    expect(refused.code).toBe(1);
+    expect(refused.stderr).toMatch(/^spanlog: judge\.categories: is required for a categorical score[^\n]*\(400 BAD_REQUEST\)\n$/);
+    await rpc('mutate', 'evaluator.delete', { projectId: tenant.projectId, id });
+  });
+
   it("judges a trace once after its quiet window, with the trace's input and output, and logs the run; a score its config refuses is not written", async () => {
     const quietSeconds = 5;
     const judge = await createJudge('trace faithfulness', judgeOf('trace-judge'), { target: 'trace', quietSeconds });
@@ -437,6 +513,10 @@ describe('LLM judge evaluators', () => {
     );
     expect(refused).toMatchObject({ reason: 'score refused by its config', score: null, attempts: 1 });
     expect(refused.error).toMatch(/^score not written, its config refuses it: value: must be at most 0\.5/);
+    // A test run tells the same: the failed run it would be, for the same reason, with no score.
+    expect(
+      data(await rpc('mutate', 'evaluator.test', { projectId: tenant.projectId, evaluatorId: capped.id, spanId: refused.spanId })),
+    ).toMatchObject({ status: 'failed', reason: 'score refused by its config', error: refused.error, score: null, pass: null });
     expect((await spanScores(traceId)).map((s) => s.name)).toEqual(['trace faithfulness']);
     for (const e of [judge, capped]) await rpc('mutate', 'evaluator.delete', { projectId: tenant.projectId, id: e.id });
   });
@@ -454,7 +534,7 @@ describe('LLM judge evaluators', () => {
     await ingest(stack, tenant.apiKey, NATIVE_TRACES, { batch: llmCall(traceId) });
     const runs = await eventually(
       () => runsOf(evaluator.id),
-      (r) => r.length === 2 && r[0].status === 'failed',
+      (r) => r.length === 3 && r[0].status === 'failed',
     );
     expect(runs[0]).toMatchObject({ status: 'failed', reason: 'connection missing', score: null, startedAt: null });
     expect(runs[0].error).toContain(connectionId);

@@ -9,9 +9,16 @@ import {
   judgeCallRecord,
   judgeRequestBody,
   judgeScore,
+  targetIds,
   templateUsesOutput,
 } from '@app/domain';
-import { type EvalRunRecord, type LlmConnectionStore, type PromptTemplateStore, SecretBoxError } from '@app/persistence';
+import {
+  type EvalRunRecord,
+  type ExpectedOutputs,
+  type LlmConnectionStore,
+  type PromptTemplateStore,
+  SecretBoxError,
+} from '@app/persistence';
 import type { JudgeCaller } from './judge-caller';
 import type { SettledRun } from './settled-run';
 
@@ -35,7 +42,8 @@ const failedBefore = (reason: EvalRunRecord['reason'], error: string): SettledRu
 
 /**
  * One LLM judge evaluation (issue 29): the connection's secrets, the project's prompt compiled
- * with the target's (a span's or a trace's) input, output, expected output and metadata, the call, and its reply read
+ * with the target's (a span's or a trace's) input, output and metadata and the expected output
+ * of the dataset item linked to it (looked up now, as the job runs), the call, and its reply read
  * into a score, or a failed run with the reason and no score. Never throws for what the
  * evaluator's configuration or the endpoint does; rejects only when `signal` aborts.
  */
@@ -43,6 +51,7 @@ export async function evaluateWithJudge(
   deps: {
     connections: LlmConnectionStore;
     prompts: PromptTemplateStore;
+    expectedOutputs: ExpectedOutputs;
     caller: JudgeCaller;
     store: <T>(work: () => Promise<T>) => Promise<T>;
   },
@@ -70,7 +79,8 @@ export async function evaluateWithJudge(
       EVAL_RUN_REASONS.promptWithoutOutput,
       `prompt template ${which} version ${resolved.version.version} has no {{output}}`,
     );
-  const body = judgeRequestBody(judge, compileJudgePrompt(template, judgeInputOf(target)));
+  const expectedOutput = await deps.store(() => deps.expectedOutputs.of(run.projectId, targetIds(target)));
+  const body = judgeRequestBody(judge, compileJudgePrompt(template, judgeInputOf(target, expectedOutput)));
   const { outcome, attempts } = await deps.caller.call(
     { baseUrl: run.baseUrl, timeoutMs: run.timeoutMs, retries: run.retries, secrets, judge, body },
     signal,

@@ -30,5 +30,6 @@ export * from './query-result';
 export * from './advisory-lock';
 export * from './datasets/dataset-store';
 export * from './datasets/run-results-query';
+export * from './datasets/expected-outputs';
 export * from './pricing/model-definition-store';
 export * from './keyset';

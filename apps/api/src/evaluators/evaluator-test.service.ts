@@ -16,8 +16,24 @@ import {
   validateEvaluatorInput,
   validationError,
 } from '@app/domain';
-import { JudgeCaller, PerUrlLimits, type SettledRun, WebhookCaller, evaluateWithJudge, settledWebhookRun } from '@app/evaluation';
-import { EvaluationTargets, EvaluatorStore, LlmConnectionStore, PromptTemplateStore, newSigningSecret } from '@app/persistence';
+import {
+  JudgeCaller,
+  PerUrlLimits,
+  type SettledRun,
+  WebhookCaller,
+  evaluateWithJudge,
+  settledAgainstConfigs,
+  settledWebhookRun,
+} from '@app/evaluation';
+import {
+  EvaluationTargets,
+  EvaluatorStore,
+  ExpectedOutputs,
+  LlmConnectionStore,
+  PromptTemplateStore,
+  ScoreConfigStore,
+  newSigningSecret,
+} from '@app/persistence';
 import { type Actor, AccessService } from '../access/access.service';
 import { EvaluatorsService } from './evaluators.service';
 
@@ -45,7 +61,8 @@ export interface EvaluatorTestResult {
 
 /**
  * `evaluator.test` (issue 29, "try before enabling"): runs an evaluator once on a chosen span
- * or trace (the trace as a trace job reads it, once quiet or not) by the worker's rules, and answers what it would score. It stores
+ * or trace (the trace as a trace job reads it, once quiet or not) by the worker's rules, and answers what it would score:
+ * a score the project's config of the evaluator's name refuses is a failed run, as a real run's would be. It stores
  * nothing, counts no eval run and writes no score. Owners and admins only: it calls out with the
  * evaluator's or the connection's secrets.
  */
@@ -54,6 +71,7 @@ export class EvaluatorTestService {
   private readonly webhooks: WebhookCaller;
   private readonly judges: JudgeCaller;
   private readonly targets: EvaluationTargets;
+  private readonly expectedOutputs: ExpectedOutputs;
   private readonly rules: { requireHttps: boolean; refuseNonPublicHosts: boolean };
 
   constructor(
@@ -62,6 +80,7 @@ export class EvaluatorTestService {
     private readonly store: EvaluatorStore,
     private readonly connections: LlmConnectionStore,
     private readonly prompts: PromptTemplateStore,
+    private readonly scoreConfigs: ScoreConfigStore,
     ds: DataSource,
     @Inject(APP_CONFIG) config: AppConfig,
   ) {
@@ -70,6 +89,7 @@ export class EvaluatorTestService {
     this.webhooks = new WebhookCaller(policy, undefined, limits);
     this.judges = new JudgeCaller(policy, undefined, limits);
     this.targets = new EvaluationTargets(ds);
+    this.expectedOutputs = new ExpectedOutputs(ds);
     this.rules = { requireHttps: policy.requireHttps, refuseNonPublicHosts: !policy.allowPrivateNetworks };
   }
 
@@ -85,9 +105,9 @@ export class EvaluatorTestService {
     const settings = (saved ?? config) as EvaluatorSettings;
     if (settings.judge) await this.evaluators.requireJudgeReferences(projectId, settings.judge);
     const target = await this.target(projectId, request);
-    const settled = settings.judge
-      ? await this.judge(projectId, settings, target)
-      : await this.webhook(saved?.id ?? null, settings, target);
+    const ran = settings.judge ? await this.judge(projectId, settings, target) : await this.webhook(saved?.id ?? null, settings, target);
+    const configs = ran.score ? await this.scoreConfigs.inForce(projectId, [settings.name]) : new Map();
+    const settled = settledAgainstConfigs(ran, settings.name, configs);
     const { record } = settled;
     return {
       target: targetIds(target),
@@ -118,7 +138,13 @@ export class EvaluatorTestService {
     const connection = await this.connections.get(projectId, judge.connectionId);
     if (!connection) throw validationError(`judge.connectionId: this project has no LLM connection ${judge.connectionId}`);
     return evaluateWithJudge(
-      { connections: this.connections, prompts: this.prompts, caller: this.judges, store: (work) => work() },
+      {
+        connections: this.connections,
+        prompts: this.prompts,
+        expectedOutputs: this.expectedOutputs,
+        caller: this.judges,
+        store: (work) => work(),
+      },
       { projectId, judge, baseUrl: connection.baseUrl, timeoutMs: settings.timeoutMs, retries: settings.retries },
       target,
     );

@@ -1,19 +1,21 @@
 import { Command } from 'commander';
 import { CliError } from '../output';
-import { type EvaluatorOptions, evaluatorInput, evaluatorSettingOptions } from './evaluators.command';
+import { type EvaluatorOptions, evaluatorInput, evaluatorSettingOptions, judgeOptions } from './evaluators.command';
 
 const PROJECT = '7d1c7a1e-3b7e-4c43-9d7e-2f0b8d1f6a10';
 
 /** The options commander gives for `argv`, through the real option declarations. */
 function parsed(argv: string[]): EvaluatorOptions {
-  const command = evaluatorSettingOptions(
-    new Command()
-      .exitOverride()
-      .requiredOption('--project <id>')
-      .option('--id <id>')
-      .option('--name <name>')
-      .option('--url <url>')
-      .option('--enabled'),
+  const command = judgeOptions(
+    evaluatorSettingOptions(
+      new Command()
+        .exitOverride()
+        .requiredOption('--project <id>')
+        .option('--id <id>')
+        .option('--name <name>')
+        .option('--url <url>')
+        .option('--enabled'),
+    ),
   );
   command.parse(argv, { from: 'user' });
   return command.opts<EvaluatorOptions>();
@@ -77,6 +79,56 @@ describe(evaluatorInput.name, () => {
       quietSeconds: 5,
       filter: { tags: ['prod', 'eu'], environments: ['live'] },
     });
+  });
+
+  it("makes an LLM judge of the judge's flags, its prompt's label after the last @", () => {
+    const connection = '0b7c1f6e-2d1a-4c1e-9a55-3e7a6b1c2d3f';
+    expect(
+      inputOf(
+        '--name',
+        'tone',
+        '--kind',
+        'llm-judge',
+        '--connection',
+        connection,
+        '--model',
+        'gpt-4.1-mini',
+        '--prompt',
+        'judges/tone@production',
+        '--score-type',
+        'categorical',
+        '--category',
+        'polite',
+        '--category',
+        'rude',
+        '--target',
+        'trace',
+        '--quiet-seconds',
+        '60',
+      ),
+    ).toEqual({
+      projectId: PROJECT,
+      name: 'tone',
+      kind: 'llm-judge',
+      judge: {
+        connectionId: connection,
+        model: 'gpt-4.1-mini',
+        prompt: { name: 'judges/tone', label: 'production' },
+        scoreType: 'categorical',
+        categories: ['polite', 'rude'],
+      },
+      target: 'trace',
+      quietSeconds: 60,
+    });
+    // The judge's flags imply the kind; a name with an @ of its own takes its label by --prompt-label.
+    expect(inputOf('--name', 'j', '--model', 'm', '--prompt', 'team@ops', '--prompt-label', 'staging')).toEqual({
+      projectId: PROJECT,
+      name: 'j',
+      kind: 'llm-judge',
+      judge: { model: 'm', prompt: { name: 'team@ops', label: 'staging' } },
+    });
+    expect(inputOf('--name', 'j', '--prompt', 'faithfulness').judge).toEqual({ prompt: { name: 'faithfulness' } });
+    expect(inputOf('--name', 'w', '--url', 'https://eval.example.com/score')).not.toHaveProperty('kind');
   });
 
   it('turns an evaluator on or off', () => {

@@ -8,6 +8,8 @@ type Evaluator = RpcOutputs['evaluator']['list'][number];
 type EvaluatorWithSecret = RpcOutputs['evaluator']['create'];
 type RunPage = RpcOutputs['evaluator']['runs'];
 type RunStatus = RpcInputs['evaluator']['runs']['status'];
+type CreateInput = RpcInputs['evaluator']['create'];
+type TestResult = RpcOutputs['evaluator']['test'];
 
 /** The options of `evaluators create|update`, as commander hands them over. */
 export interface EvaluatorOptions extends ApiOptions {
@@ -27,6 +29,14 @@ export interface EvaluatorOptions extends ApiOptions {
   quietSeconds?: string;
   enabled?: boolean;
   disabled?: boolean;
+  kind?: string;
+  connection?: string;
+  model?: string;
+  prompt?: string;
+  promptLabel?: string;
+  scoreType?: string;
+  /** Only `create` takes it. */
+  category?: string[];
 }
 
 /** A number as typed; whether it is in range is the API's rule, and its message names the field. */
@@ -60,6 +70,33 @@ function headersOption(values: string[]): Record<string, string> | undefined {
   return headers;
 }
 
+/**
+ * `--prompt NAME[@LABEL]`: the label after the last @ (labels have none). A name that has an @
+ * of its own is given whole with `--prompt-label`, which then names the label.
+ */
+function promptOption(prompt: string | undefined, label: string | undefined): { name?: string; label?: string } | undefined {
+  if (prompt === undefined) return label === undefined ? undefined : { label };
+  if (label !== undefined) return { name: prompt, label };
+  const at = prompt.lastIndexOf('@');
+  return at < 0 ? { name: prompt } : { name: prompt.slice(0, at), label: prompt.slice(at + 1) };
+}
+
+/**
+ * The `judge` of an LLM judge from its flags, when any is given: only those given, so that the
+ * API names the one missing (`judge.model: is required`).
+ */
+function judgeOption(opts: EvaluatorOptions): CreateInput['judge'] {
+  const fields = {
+    connectionId: opts.connection,
+    model: opts.model,
+    prompt: promptOption(opts.prompt, opts.promptLabel),
+    scoreType: opts.scoreType,
+    categories: opts.category?.length ? opts.category : undefined,
+  };
+  const given = Object.entries(fields).filter(([, value]) => value !== undefined);
+  return given.length ? (Object.fromEntries(given) as CreateInput['judge']) : undefined;
+}
+
 function enabledOption({ enabled, disabled }: EvaluatorOptions): boolean | undefined {
   if (enabled && disabled) throw new CliError('--enabled and --disabled contradict each other');
   return enabled ? true : disabled ? false : undefined;
@@ -70,7 +107,7 @@ function enabledOption({ enabled, disabled }: EvaluatorOptions): boolean | undef
  * the options: only what was given, so that the API fills the defaults on create and keeps
  * the other values on update. Ranges and formats are checked by the API alone.
  */
-export function evaluatorInput(opts: EvaluatorOptions): RpcInputs['evaluator']['create'] & { id?: string } {
+export function evaluatorInput(opts: EvaluatorOptions): CreateInput & { id?: string } {
   const filter = {
     spanTypes: listOption(opts.spanTypes),
     names: listOption(opts.names),
@@ -79,16 +116,20 @@ export function evaluatorInput(opts: EvaluatorOptions): RpcInputs['evaluator']['
     environments: listOption(opts.environments),
   };
   const filterGiven = Object.values(filter).some((value) => value !== undefined);
+  const judge = judgeOption(opts);
   const fields = {
     id: opts.id,
     name: opts.name,
+    // The judge's flags say the kind: `--kind llm-judge` may be left out.
+    kind: (opts.kind ?? (judge && 'llm-judge')) as CreateInput['kind'],
+    judge,
     url: opts.url,
     headers: headersOption(opts.header),
     timeoutMs: numberOption('--timeout-ms', opts.timeoutMs),
     retries: numberOption('--retries', opts.retries),
     filter: filterGiven ? filter : undefined,
     enabled: enabledOption(opts),
-    target: opts.target as RpcInputs['evaluator']['create']['target'],
+    target: opts.target as CreateInput['target'],
     quietSeconds: numberOption('--quiet-seconds', opts.quietSeconds),
   };
   return { projectId: opts.project, ...Object.fromEntries(Object.entries(fields).filter(([, value]) => value !== undefined)) };
@@ -113,6 +154,22 @@ export const evaluatorSettingOptions = (command: Command): Command =>
     .option('--tags <tags>', 'trace target: comma-separated trace tags, any of which selects a trace (default: any)')
     .option('--environments <envs>', 'trace target: comma-separated environments to evaluate (default: any)')
     .option('--disabled', 'keep the evaluator from running');
+
+/** The options of an LLM judge, which `create` takes (a judge's settings change together, so `update` does not). */
+export const judgeOptions = (command: Command): Command =>
+  command
+    .option('--kind <kind>', 'webhook (default) or llm-judge; the judge options below imply llm-judge')
+    .option('--connection <id>', "llm-judge: the project's LLM connection to call")
+    .option('--model <model>', 'llm-judge: the model asked, e.g. gpt-4.1-mini')
+    .option('--prompt <name[@label]>', "llm-judge: the project's prompt template, by label when given (default: its newest version)")
+    .option('--prompt-label <label>', "llm-judge: the prompt's label, for a prompt name that has an @ of its own")
+    .option('--score-type <type>', 'llm-judge: numeric (0 to 1), boolean (1/0 with pass) or categorical')
+    .option(
+      '--category <name>',
+      'llm-judge: a category a categorical judge chooses from (repeatable)',
+      (value: string, previous: string[]) => [...previous, value],
+      [],
+    );
 
 const describe = (e: Evaluator): string =>
   [
@@ -143,6 +200,26 @@ next page: ${next} --cursor ${page.meta.nextCursor}`
     : table(rows);
 };
 
+/** What `evaluators test` would have scored: its status and reason, attempts, score, a judge's call, and why. */
+export const describeTest = (t: TestResult): string =>
+  [
+    [
+      t.status,
+      t.reason ?? '-',
+      `${t.attempts} attempt${t.attempts === 1 ? '' : 's'}`,
+      t.score === null ? 'no score' : `score ${t.score}${t.pass === null ? '' : t.pass ? ' pass' : ' fail'}`,
+      t.judge
+        ? `${t.judge.model ?? '?'} ${t.judge.promptTokens ?? '?'}+${t.judge.completionTokens ?? '?'} tokens $${t.judge.cost ?? '?'}`
+        : '',
+    ]
+      .filter(Boolean)
+      .join('  '),
+    `  on ${t.target.spanId === null ? `trace ${t.target.traceId}` : `span ${t.target.spanId} of trace ${t.target.traceId}`}`,
+    ...(t.comment === null ? [] : [`  comment: ${t.comment}`]),
+    ...(t.error === null ? [] : [`  error: ${t.error}`]),
+    '  (a test: nothing stored, no run counted)',
+  ].join('\n');
+
 /** The signing secret, shown by create and rotate-secret alone: the receiver verifies each call with it. */
 const withSecret = (e: EvaluatorWithSecret): string =>
   `${describe(e)}\n  signing secret ${e.signingSecret}  (shown this once: give it to the endpoint, which verifies each call with it)`;
@@ -150,14 +227,17 @@ const withSecret = (e: EvaluatorWithSecret): string =>
 export function registerEvaluatorsCommands(program: Command): void {
   const evaluators = program.command('evaluators').description("a project's webhook and LLM judge evaluators (needs a login)");
 
-  evaluatorSettingOptions(
-    apiCommand(evaluators, 'create', 'add a webhook evaluator to a project')
-      .requiredOption('--project <id>')
-      .requiredOption('--name <name>')
-      .requiredOption('--url <url>'),
+  judgeOptions(
+    evaluatorSettingOptions(
+      apiCommand(evaluators, 'create', 'add a webhook evaluator (--url) or an LLM judge (--connection, --model, --prompt …) to a project')
+        .requiredOption('--project <id>')
+        .requiredOption('--name <name>')
+        .option('--url <url>', 'webhook: the URL each span (or trace) is posted to'),
+    ),
   ).action(async (opts: EvaluatorOptions) => {
     const evaluator = await LoggedIn.open(opts.api).rpc.evaluator.create.mutate(evaluatorInput(opts));
-    printResult(evaluator, !!opts.json, () => withSecret(evaluator));
+    // A judge has no signing secret: it calls its connection, not an endpoint of the team's.
+    printResult(evaluator, !!opts.json, () => (evaluator.judge ? describe(evaluator) : withSecret(evaluator)));
   });
 
   apiCommand(evaluators, 'list', "a project's evaluators by name; header values show as ***")
@@ -196,6 +276,17 @@ export function registerEvaluatorsCommands(program: Command): void {
       const input = { projectId: opts.project, id, status: opts.status as RunStatus, cursor: opts.cursor };
       const page = await LoggedIn.open(opts.api).rpc.evaluator.runs.query(input);
       printResult(page, !!opts.json, () => describeRuns(page, `spanlog evaluators runs ${id} --project ${opts.project}`));
+    });
+
+  apiCommand(evaluators, 'test <id>', 'run an evaluator once on a span or a trace and print what it would score; stores nothing')
+    .requiredOption('--project <id>')
+    .option('--span <id>', 'the span to evaluate')
+    .option('--trace <id>', 'the trace to evaluate, as a trace target reads it')
+    .action(async (id: string, opts: ApiOptions & { project: string; span?: string; trace?: string }) => {
+      // "Exactly one of --span and --trace" is the API's rule: its message names the field.
+      const input = { projectId: opts.project, evaluatorId: id, spanId: opts.span, traceId: opts.trace };
+      const result = await LoggedIn.open(opts.api).rpc.evaluator.test.mutate(input);
+      printResult(result, !!opts.json, () => describeTest(result));
     });
 
   apiCommand(evaluators, 'delete', 'remove an evaluator; it runs no more')

@@ -4,14 +4,12 @@ import type { Logger } from 'pino';
 import { DataSource } from 'typeorm';
 import { APP_CONFIG, type AppConfig, LOGGER } from '@app/config';
 import {
-  EVAL_RUN_REASONS,
   EVALUATOR_LIMITS,
   type EvalJobMessage,
   type Evaluation,
   evaluationOf,
   evaluationRequestBody,
   evaluationScoreId,
-  evaluatorScoreRefusal,
   parseEvalJobMessage,
   targetIds,
 } from '@app/domain';
@@ -20,6 +18,7 @@ import { evaluatorCalls, evaluatorRuns } from '@app/metrics';
 import {
   type EvaluatorSecrets,
   EvaluatorStore,
+  ExpectedOutputs,
   LlmConnectionStore,
   PromptTemplateStore,
   ScoreConfigStore,
@@ -28,7 +27,15 @@ import {
   isReachable,
 } from '@app/persistence';
 import { type EvaluationToRun, claimEvalJob, finishEvalJob } from './eval-job-claim';
-import { JudgeCaller, PerUrlLimits, type SettledRun, WebhookCaller, evaluateWithJudge, settledWebhookRun } from '@app/evaluation';
+import {
+  JudgeCaller,
+  PerUrlLimits,
+  type SettledRun,
+  WebhookCaller,
+  evaluateWithJudge,
+  settledAgainstConfigs,
+  settledWebhookRun,
+} from '@app/evaluation';
 import { UrlShares } from './url-shares';
 
 /**
@@ -55,6 +62,7 @@ export class EvaluationWorker implements OnApplicationBootstrap, BeforeApplicati
   private readonly judges: JudgeCaller;
   private readonly connections: LlmConnectionStore;
   private readonly prompts: PromptTemplateStore;
+  private readonly expectedOutputs: ExpectedOutputs;
   private readonly publisher: ChunkPublisher;
   private readonly shares = new UrlShares(EVALUATOR_LIMITS.jobsHeldPerUrl);
   private readonly store = pLimit(STORE_CONCURRENCY);
@@ -74,6 +82,7 @@ export class EvaluationWorker implements OnApplicationBootstrap, BeforeApplicati
     this.judges = new JudgeCaller(policy, undefined, limits);
     this.connections = new LlmConnectionStore(ds, new SecretBox(config.secretKey));
     this.prompts = new PromptTemplateStore(ds);
+    this.expectedOutputs = new ExpectedOutputs(ds);
     this.publisher = new ChunkPublisher(nats.js, nats.layout.blobBucket, nats.maxMessageBytes);
     this.scoreConfigs = new ScoreConfigStore(ds);
   }
@@ -139,7 +148,13 @@ export class EvaluationWorker implements OnApplicationBootstrap, BeforeApplicati
     const settled =
       evaluator.kind === 'llm-judge' && evaluator.judge
         ? await evaluateWithJudge(
-            { connections: this.connections, prompts: this.prompts, caller: this.judges, store: this.store },
+            {
+              connections: this.connections,
+              prompts: this.prompts,
+              expectedOutputs: this.expectedOutputs,
+              caller: this.judges,
+              store: this.store,
+            },
             {
               projectId: run.projectId,
               judge: evaluator.judge,
@@ -186,29 +201,17 @@ export class EvaluationWorker implements OnApplicationBootstrap, BeforeApplicati
     );
   }
 
-  /**
-   * A score its config (issue 30) refuses is not written, whichever kind gave it: the run is
-   * failed, and its error says why.
-   */
+  /** A score its config (issue 30) refuses is not written (`settledAgainstConfigs`): the run is failed, and its error says why. */
   private async checkedAgainstConfig(run: EvaluationToRun, settled: SettledRun): Promise<SettledRun> {
     if (!settled.score) return settled;
-    const { score } = settled;
     const configs = await this.store(() => this.scoreConfigs.inForce(run.projectId, [run.evaluator.name]));
-    const refusal = evaluatorScoreRefusal(run.evaluator.name, score, configs);
-    if (!refusal) return settled;
-    this.logger.warn({ jobId: run.jobId, evaluatorId: run.evaluator.id, reason: refusal }, 'evaluation score refused by its score config');
-    return {
-      score: null,
-      record: {
-        ...settled.record,
-        status: 'failed',
-        score: null,
-        category: null,
-        pass: null,
-        reason: EVAL_RUN_REASONS.scoreRefused,
-        error: refusal,
-      },
-    };
+    const checked = settledAgainstConfigs(settled, run.evaluator.name, configs);
+    if (checked !== settled)
+      this.logger.warn(
+        { jobId: run.jobId, evaluatorId: run.evaluator.id, reason: checked.record.error },
+        'evaluation score refused by its score config',
+      );
+    return checked;
   }
 
   /** A webhook's run (SPEC 6.1): an error result still writes its score 0 and fail (rule 2), marked as an error, on a failed run. */

@@ -58,6 +58,12 @@ describe(compileJudgePrompt.name, () => {
     expect(compileJudgePrompt('Rate {{output}}', target({ output: 'ok' }))).toEqual([{ role: 'user', content: 'Rate ok' }]);
   });
 
+  it("fills {{expectedOutput}} with a linked dataset item's expected output", () => {
+    expect(compileJudgePrompt('{{output}} vs {{expectedOutput}}', target({ output: 'Lima', expectedOutput: { capital: 'Lima' } }))).toEqual(
+      [{ role: 'user', content: 'Lima vs {"capital":"Lima"}' }],
+    );
+  });
+
   it('tells a template that shows the output from one that does not', () => {
     expect(templateUsesOutput('Rate {{ output }}')).toBe(true);
     expect(templateUsesOutput([{ role: 'user', content: 'Rate {{input}}' }])).toBe(false);

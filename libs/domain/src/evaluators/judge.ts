@@ -18,18 +18,20 @@ export interface JudgeInput {
   output: JsonValue | null;
   metadata: JsonValue | null;
   /**
-   * The dataset item's expected output when the trace belongs to a dataset experiment. Runs do
-   * not link a trace to its dataset item here yet, so this is null and `{{expectedOutput}}`
-   * compiles to nothing.
+   * The expected output of the dataset item a run item links the target to (its trace belongs
+   * to an experiment); null, and `{{expectedOutput}}` compiles to nothing, when none does.
    */
   expectedOutput: JsonValue | null;
 }
 
-/** A judge's input from its target: the span's, or the trace's (its input and output, or its root span's). */
-export const judgeInputOf = (target: EvaluationTarget): JudgeInput =>
+/**
+ * A judge's input from its target: the span's, or the trace's (its input and output, or its
+ * root span's), with the expected output of the dataset item linked to it, looked up by the store.
+ */
+export const judgeInputOf = (target: EvaluationTarget, expectedOutput: JsonValue | null): JudgeInput =>
   target.kind === 'span'
-    ? { input: target.input, output: target.output, metadata: target.metadata, expectedOutput: null }
-    : { input: target.trace.input, output: target.trace.output, metadata: target.trace.metadata, expectedOutput: null };
+    ? { input: target.input, output: target.output, metadata: target.metadata, expectedOutput }
+    : { input: target.trace.input, output: target.trace.output, metadata: target.trace.metadata, expectedOutput };
 
 /** The variables a judge's prompt template may use. */
 export const JUDGE_VARIABLES = ['input', 'output', 'expectedOutput', 'metadata'] as const;

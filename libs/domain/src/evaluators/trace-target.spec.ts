@@ -126,18 +126,20 @@ describe('trace-level evaluation', () => {
       expect(output).toBeDefined();
     });
 
-    it("gives a judge the trace's input, output and metadata, as a span's", () => {
-      expect(judgeInputOf({ kind: 'trace', trace })).toEqual({
+    it("gives a judge the trace's input, output and metadata, as a span's, and the linked item's expected output", () => {
+      expect(judgeInputOf({ kind: 'trace', trace }, null)).toEqual({
         input: trace.input,
         output: trace.output,
         metadata: trace.metadata,
         expectedOutput: null,
       });
-      expect(judgeInputOf({ kind: 'span', traceId: 't', spanId: 's', input: 'q', output: 'a', metadata: { m: 1 } })).toEqual({
+      expect(
+        judgeInputOf({ kind: 'span', traceId: 't', spanId: 's', input: 'q', output: 'a', metadata: { m: 1 } }, { answer: 'b' }),
+      ).toEqual({
         input: 'q',
         output: 'a',
         metadata: { m: 1 },
-        expectedOutput: null,
+        expectedOutput: { answer: 'b' },
       });
     });
 
