@@ -130,8 +130,16 @@ export class Stack {
       SPANLOG_SECRET_KEY: randomBytes(32).toString('base64'),
       ...extraEnv,
     };
-    const migrated = await runCli(['admin', 'migrate', '--json'], env);
-    if (migrated.code !== 0) throw new Error(`migrate failed: ${migrated.stderr}`);
+    // The server the global setup made the migrated template on: a copy of it; any other (the fault suite's): the migrations.
+    const template = adminDbUrl === ADMIN_DB_URL ? process.env.SPANLOG_TEST_TEMPLATE_DB : undefined;
+    if (template) {
+      const admin = new Client({ connectionString: adminDbUrl });
+      await admin.connect();
+      await admin.query(`CREATE DATABASE "${dbName}" TEMPLATE "${template}"`).finally(() => admin.end());
+    } else {
+      const migrated = await runCli(['admin', 'migrate', '--json'], env);
+      if (migrated.code !== 0) throw new Error(`migrate failed: ${migrated.stderr}`);
+    }
     const db = new Pool({ connectionString: dbUrl.toString(), max: 2 });
     // An idle connection ended by a Postgres restart must not crash the test process.
     db.on('error', () => undefined);
