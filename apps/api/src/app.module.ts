@@ -23,6 +23,8 @@ import { HealthController } from './health/health.controller';
 import { InfrastructureModule } from './infrastructure/infrastructure.module';
 import { apiMetricsRegistry } from './metrics/api-metrics';
 import { MetricsController } from './metrics/metrics.controller';
+import { McpController } from './mcp/mcp.controller';
+import { McpToolsService } from './mcp/mcp-tools.service';
 import { AccessService } from './access/access.service';
 import { EvaluatorTestService } from './evaluators/evaluator-test.service';
 import { EvaluatorsService } from './evaluators/evaluators.service';
@@ -93,6 +95,7 @@ import { TraceGroupsService } from './trace-groups/trace-groups.service';
     DatasetsController,
     TraceGroupsController,
     CostsController,
+    McpController,
   ],
   providers: [
     ApiKeyGuard,
@@ -107,6 +110,7 @@ import { TraceGroupsService } from './trace-groups/trace-groups.service';
     EvaluatorTestService,
     LlmConnectionsService,
     TraceReadsService,
+    McpToolsService,
     TraceGroupReadsService,
     PromptReadsService,
     StatsService,

@@ -13,7 +13,7 @@ import {
   uuid,
 } from '@app/domain';
 
-const traceId = text(1, 256);
+export const traceId = text(1, 256);
 
 /** Query of GET /api/v1/traces/:id. */
 export class TraceReadQueryDto {

@@ -68,7 +68,7 @@ const wholeBucketMultiple = {
   message: `must be a whole multiple of ${OVERVIEW_LIMITS.bucketSeconds} seconds`,
 };
 
-class OverviewInput {
+export class OverviewInput {
   @Required(timestamp) from: string;
   @Required(timestamp) to: string;
   @Optional(wholeBucketMultiple) bucketSeconds?: number;
