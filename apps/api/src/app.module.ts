@@ -64,6 +64,8 @@ import { RateLimitModule } from './rate-limit/rate-limit.module';
 import { TracesIngestController } from './ingestion/traces-ingest.controller';
 import { TracesController } from './traces/traces.controller';
 import { TracesService } from './traces/traces.service';
+import { TraceExportService } from './traces/trace-export.service';
+import { ProjectTracesExportController } from './traces/project-traces-export.controller';
 import { TraceGroupsController } from './trace-groups/trace-groups.controller';
 import { TraceGroupsService } from './trace-groups/trace-groups.service';
 
@@ -96,6 +98,7 @@ import { TraceGroupsService } from './trace-groups/trace-groups.service';
     TraceGroupsController,
     CostsController,
     McpController,
+    ProjectTracesExportController,
   ],
   providers: [
     ApiKeyGuard,
@@ -111,6 +114,7 @@ import { TraceGroupsService } from './trace-groups/trace-groups.service';
     LlmConnectionsService,
     TraceReadsService,
     McpToolsService,
+    TraceExportService,
     TraceGroupReadsService,
     PromptReadsService,
     StatsService,

@@ -59,3 +59,4 @@ export * from './reads/filter-values';
 export * from './reads/span-id';
 export * from './reads/trace-page-query';
 export * from './mcp/agent-field';
+export * from './reads/trace-export';

@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import pLimit from 'p-limit';
 import {
+  EXPORT_LIMITS,
   FILTER_VALUE_LIMITS,
   type FilterValueField,
   type FilterValuesQuery,
@@ -20,7 +21,7 @@ import {
   traceIdCandidates,
 } from '@app/domain';
 import { type RowPosition, type SizedKeyRow, TraceQueries, type TraceRow, type TraceValueColumn } from '@app/persistence';
-import type { TraceFilterFields } from './trace-query.dto';
+import type { TraceFilterFields, TraceFilters } from './trace-query.dto';
 import { toScoreResponse, toScoreSummaries, toSpanPageResponse, toSpanResponse, toTraceResponse } from './trace.mapper';
 
 /** The byte bounds of the transport's pages: TRACE_READ_LIMITS.rest or .rpc. */
@@ -59,6 +60,28 @@ const VALUE_SOURCES: Record<FilterValueField, { traces: TraceValueColumn } | { s
 };
 const DAY_MS = 86_400_000;
 
+/** The list's filters as the trace query takes them: empty text is no filter, ids and span types read as stored. */
+function filterOf(projectId: string, q: TraceFilters & { tags?: string[] }) {
+  return {
+    projectId,
+    ids: optional(q.id) ? traceIdCandidates(q.id as string) : undefined,
+    name: optional(q.name),
+    tags: q.tags?.map((t) => t.trim()).filter(Boolean),
+    userId: optional(q.userId),
+    sessionId: optional(q.sessionId),
+    environment: optional(q.environment),
+    fromTimestamp: q.fromTimestamp === undefined ? undefined : toIso(q.fromTimestamp),
+    toTimestamp: q.toTimestamp === undefined ? undefined : toIso(q.toTimestamp),
+    spanType: optional(q.spanType) && normalizeSpanType(q.spanType as string),
+    model: optional(q.model),
+    operation: optional(q.operation),
+    score:
+      optional(q.scoreName) !== undefined || q.minScore !== undefined || q.maxScore !== undefined
+        ? { name: optional(q.scoreName), min: q.minScore, max: q.maxScore }
+        : undefined,
+  };
+}
+
 @Injectable()
 export class TracesService {
   /** Every trace read takes a turn here (TRACE_READ_LIMITS.concurrentReads): eight reads at once once stalled /health behind the pool. */
@@ -68,24 +91,8 @@ export class TracesService {
 
   async list(projectId: string, q: TraceListQuery) {
     const limit = q.limit ?? TRACE_QUERY_LIMIT.default;
-    const tags = q.tags?.map((t) => t.trim()).filter(Boolean);
     const rows = await this.queries.list({
-      projectId,
-      ids: optional(q.id) ? traceIdCandidates(q.id as string) : undefined,
-      name: optional(q.name),
-      tags,
-      userId: optional(q.userId),
-      sessionId: optional(q.sessionId),
-      environment: optional(q.environment),
-      fromTimestamp: q.fromTimestamp === undefined ? undefined : toIso(q.fromTimestamp),
-      toTimestamp: q.toTimestamp === undefined ? undefined : toIso(q.toTimestamp),
-      spanType: optional(q.spanType) && normalizeSpanType(q.spanType as string),
-      model: optional(q.model),
-      operation: optional(q.operation),
-      score:
-        optional(q.scoreName) !== undefined || q.minScore !== undefined || q.maxScore !== undefined
-          ? { name: optional(q.scoreName), min: q.minScore, max: q.maxScore }
-          : undefined,
+      ...filterOf(projectId, q),
       after: optional(q.cursor) ? decodeCursor<[string, string]>(q.cursor as string, TIME_ID_CURSOR) : undefined,
       limit: limit + 1,
       fieldBytes: TRACE_LIST_LIMITS.fieldBytes,
@@ -173,6 +180,59 @@ export class TracesService {
   /** A page of a trace's scores by time then id. */
   scores(projectId: string, traceId: string, page: PageRequest) {
     return this.turn(async () => this.scorePage(projectId, (await this.trace(projectId, traceId)).id, page));
+  }
+
+  /**
+   * Every trace matching the list's filters, newest first, each whole: keyset pages of
+   * EXPORT_LIMITS.tracesPerQuery (a trace whose fields a page cut is read again alone), each
+   * query in its turn, the next one only when the consumer asks for more, none once it stops.
+   */
+  async *exportTraces(projectId: string, q: TraceFilters & { tags?: string[] }) {
+    const filter = filterOf(projectId, q);
+    let after: [string, string] | undefined;
+    for (;;) {
+      const rows = await this.turn(() =>
+        this.queries.list({ ...filter, after, limit: EXPORT_LIMITS.tracesPerQuery, fieldBytes: TRACE_LIST_LIMITS.fieldBytes }),
+      );
+      for (const row of rows) {
+        const whole = Object.keys(row.truncated).length ? await this.turn(() => this.queries.findOne(projectId, [row.id])) : row;
+        // A trace deleted since its page was read is left out.
+        if (whole) yield toTraceResponse(whole);
+      }
+      const last = rows[rows.length - 1];
+      if (rows.length < EXPORT_LIMITS.tracesPerQuery || !last) return;
+      after = [last.timestamp_text, last.id];
+    }
+  }
+
+  /** A trace's spans whole, by start time, read a REST page at a time (a span a page cut is read again alone). */
+  async *exportSpans(projectId: string, traceId: string) {
+    let cursor: string | undefined;
+    do {
+      const page = await this.turn(() =>
+        this.spanPage(projectId, traceId, { cursor, cursorField: 'cursor', bytes: TRACE_READ_LIMITS.rest }),
+      );
+      for (const span of page.data) {
+        if (!span.truncated) yield span;
+        else {
+          const whole = await this.turn(() => this.queries.spanOf(projectId, traceId, [span.id]));
+          if (whole) yield toSpanResponse(whole);
+        }
+      }
+      cursor = page.meta.nextCursor ?? undefined;
+    } while (cursor);
+  }
+
+  /** A trace's scores by time, a REST page at a time. */
+  async *exportScores(projectId: string, traceId: string) {
+    let cursor: string | undefined;
+    do {
+      const page = await this.turn(() =>
+        this.scorePage(projectId, traceId, { cursor, cursorField: 'cursor', bytes: TRACE_READ_LIMITS.rest }),
+      );
+      yield* page.data;
+      cursor = page.meta.nextCursor ?? undefined;
+    } while (cursor);
   }
 
   private async trace(projectId: string, id: string): Promise<TraceRow> {
