@@ -6,6 +6,7 @@ import { EXPORT_CSV_COLUMNS } from '@app/domain';
 import { PASSWORD, type Tenant, bootstrap, eventually, login, send } from './support/api';
 import { nativeBatch } from './support/factories';
 import { NATIVE_TRACES, SCORES, ingest, traceVisible } from './support/ingest';
+import { launchChromium, logInToDashboard } from './support/browser';
 import { Stack, runCli } from './support/stack';
 
 const TRACES = 300;
@@ -251,6 +252,35 @@ describe('trace export', () => {
         .map((l) => JSON.parse(l).externalId),
       seed,
     );
+  }, 60_000);
+
+  it('exports from the dashboard: the Export buttons download every trace the filters match', async () => {
+    const chromium = await launchChromium();
+    try {
+      const page = await chromium.context.newPage();
+      await logInToDashboard(page, stack.baseUrl, 'export@spanlog.test', PASSWORD);
+      await page.goto(`${stack.baseUrl}/p/${tenant.projectId}/traces?name=${encodeURIComponent(nameOf(7))}`);
+      await page.getByRole('table', { name: 'Traces' }).getByRole('row').nth(1).waitFor();
+      const exports = page.getByRole('group', { name: 'Export the matching traces' });
+      await page.screenshot({ path: join(process.env.SPANLOG_SCREENSHOTS ?? tmpdir(), 'trace-list-export.png') });
+      const [csv] = await Promise.all([page.waitForEvent('download'), exports.getByRole('button', { name: 'Export CSV' }).click()]);
+      expect(csv.suggestedFilename()).toMatch(/^traces-.*\.csv$/);
+      const rows = csvRecords(readFileSync(await csv.path(), 'utf8'));
+      expect(rows.map((r) => [r.externalId, r.name])).toEqual([[`${seed}-t7`, nameOf(7)]]);
+
+      await page.goto(`${stack.baseUrl}/p/${tenant.projectId}/traces`);
+      await page.getByRole('table', { name: 'Traces' }).getByRole('row').nth(1).waitFor();
+      const [jsonl] = await Promise.all([page.waitForEvent('download'), exports.getByRole('button', { name: 'Export JSONL' }).click()]);
+      const lines = readFileSync(await jsonl.path(), 'utf8')
+        .trimEnd()
+        .split('\n');
+      expectEveryTraceOnce(
+        lines.map((l) => JSON.parse(l).externalId),
+        seed,
+      );
+    } finally {
+      await chromium.close();
+    }
   }, 60_000);
 
   it('answers the session route only for a member of the project, never for an API key', async () => {
