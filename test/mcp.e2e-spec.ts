@@ -96,6 +96,31 @@ describe('MCP server', () => {
     expect(JSON.parse(text(span))).toEqual({ input: LONG_INPUT, parentId: root.id });
   });
 
+  it('answers the other reads with the REST routes answers and errors', async () => {
+    const call = async (name: string, args: Record<string, unknown>) => {
+      const result = await client.callTool({ name, arguments: args });
+      return { isError: !!result.isError, body: JSON.parse(text(result)) };
+    };
+    const day = Date.UTC(2026, 10, 1);
+    const range = { from: new Date(day).toISOString(), to: new Date(day + 86_400_000).toISOString() };
+    // The overview reads the stats read model, which the processor fills after the trace.
+    const overview = await eventually(
+      () => call('project_overview', range),
+      (o) => o.body.totals?.traces === 1,
+    );
+    expect(overview).toMatchObject({ isError: false, body: { totals: { traces: 1, spans: 2 }, series: expect.any(Array) } });
+    expect(await call('list_scores', { traceId: `${traceId}-t0` })).toEqual({
+      isError: false,
+      body: { data: [], meta: { nextCursor: null } },
+    });
+    expect(await call('list_datasets', {})).toMatchObject({ isError: false, body: { data: [], meta: { totalItems: 0 } } });
+    expect(await call('get_prompt', { name: 'nowhere', label: 'staging' })).toEqual({
+      isError: true,
+      body: { error: { code: 'NOT_FOUND', message: 'prompt template "nowhere" has no version labelled "staging" in this project' } },
+    });
+    expect((await call('get_dataset_run', { datasetName: 'none', runName: 'r' })).body.error.code).toBe('NOT_FOUND');
+  });
+
   it('refuses a bad or unknown argument as a tool error naming it, and an unknown tool as an MCP error naming it', async () => {
     const bad = await client.callTool({ name: 'search_traces', arguments: { limit: 1_000 } });
     expect(bad.isError).toBe(true);

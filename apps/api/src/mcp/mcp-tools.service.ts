@@ -16,8 +16,7 @@ import {
   MCP_LIMITS,
   TRACE_READ_LIMITS,
   isJsonObject,
-  notFound,
-  parsePromptResolve,
+  overviewTotals,
   schemaOf,
   validateDto,
   validateOverviewRange,
@@ -122,13 +121,9 @@ export class McpToolsService {
         description: 'A version of a prompt template by name: `version` or `label`, else the one labelled production, else the latest.',
         args: GetPromptArgs,
         run: async ({ projectId }, { name, version, label }) => {
-          const query = parsePromptResolve(name, { version: version === undefined ? undefined : String(version), label });
-          const found = await this.prompts.resolve(projectId, query.name, query.pick);
-          if (!found)
-            throw notFound(
-              `no prompt template version matches name "${name}"${version ? ` version ${version}` : label ? ` label "${label}"` : ''}`,
-            );
-          return found;
+          // As GET /api/v1/prompt-templates?name= reads it: its parameters are query text.
+          const answer = await this.prompts.get(projectId, { name, version: version === undefined ? undefined : String(version), label });
+          return answer.kind === 'version' ? answer.version : answer.page;
         },
       }),
       list_datasets: tool({
@@ -144,9 +139,12 @@ export class McpToolsService {
       }),
       project_overview: tool({
         description:
-          "The dashboard overview's totals and series (traces, spans, tokens, cost, latency, errors) from `from` to `to` (ISO 8601).",
+          'The dashboard overview from `from` to `to` (ISO 8601): `totals` (traces, spans, errors, costUsd, tokens) and the series, models and span types.',
         args: ProjectOverviewArgs,
-        run: ({ projectId }, args) => this.stats.overviewOf(projectId, validateOverviewRange({ ...args })),
+        run: async ({ projectId }, args) => {
+          const overview = await this.stats.overviewOf(projectId, validateOverviewRange({ ...args }));
+          return { totals: overviewTotals(overview), ...overview };
+        },
       }),
       create_score: tool({
         description:

@@ -272,3 +272,16 @@ export function buildOverview(range: OverviewRange, sums: OverviewSums): Overvie
     })),
   };
 }
+
+/** The overview's totals over its whole range (MCP's `project_overview`): its series' points added up. */
+export function overviewTotals({ series }: Pick<Overview, 'series'>) {
+  const totals = { traces: 0, spans: 0, errors: 0, costUsd: 0, tokens: 0 };
+  for (const p of series) {
+    totals.traces += p.traces;
+    totals.spans += p.spans;
+    totals.errors += p.errors;
+    totals.costUsd += p.costUsd;
+    totals.tokens += p.tokens;
+  }
+  return { ...totals, costUsd: money(totals.costUsd) };
+}
