@@ -66,6 +66,8 @@ const bodyText = async (res: Response) => new TextDecoder('utf-8', { fatal: true
 /** CSV rows as objects by header, after the byte-order mark spreadsheet programs read UTF-8 by. */
 function csvRecords(text: string): Record<string, string>[] {
   expect(text.startsWith('\uFEFF')).toBe(true);
+  // RFC 4180 rows end with CRLF (a line break inside a quoted field stays as it was).
+  expect(text.endsWith('\r\n')).toBe(true);
   const [header, ...rows] = parseCsv(text.slice(1));
   expect(header).toEqual(EXPORT_CSV_COLUMNS);
   return rows.map((cells) => {

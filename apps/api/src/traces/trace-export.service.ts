@@ -109,8 +109,8 @@ export class TraceExportService {
     }
 
     if (format === 'jsonl') return Readable.from(batched(records(jsonl)), { objectMode: false });
-    // A BOM, so that spreadsheet programs read the file as UTF-8; RFC 4180 quoting by csv-stringify.
-    const out = stringify({ header: true, columns: [...EXPORT_CSV_COLUMNS], bom: true });
+    // A BOM, so that spreadsheet programs read the file as UTF-8; RFC 4180 quoting and CRLF rows by csv-stringify.
+    const out = stringify({ header: true, columns: [...EXPORT_CSV_COLUMNS], bom: true, record_delimiter: 'windows' });
     pipeline(Readable.from(records(csv)), out, () => undefined);
     return out;
   }
