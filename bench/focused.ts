@@ -15,6 +15,7 @@ import { type ProjectionFigures, appendExports, measureProjection, projectionTar
 import { type RebuildFigures, measureRebuild } from './stages/rebuild';
 import { measureRecompute } from './stages/recompute';
 import { measureStatements } from './stages/statements';
+import { type ExportFigures, measureExport, writeExportTraces } from './stages/export';
 
 /**
  * One stage of `npm run bench` on its own, for working on it (docs/BENCHMARKS.md, "One stage"):
@@ -26,7 +27,9 @@ import { measureStatements } from './stages/statements';
  * - `statements`: each step of the live apply timed on its own, `--batches` batches
  *   (default 15) of 64 exports, and a model-stats recount after each;
  * - `recompute`: as `rebuild`, then a project price definition for the payload's model and
- *   the cost recomputation it starts, run to the end with the processor stopped.
+ *   the cost recomputation it starts, run to the end with the processor stopped;
+ * - `export`: `--traces` traces (100,000 by default) of one span, then GET /api/v1/traces/export
+ *   as JSONL, CSV and JSONL with spans and scores, each trace counted once, the API's peak RSS.
  *
  * Same stack, database and stream isolation as the full bench; results in
  * `bench/results/<stage>-latest.json`.
@@ -63,12 +66,13 @@ async function main(): Promise<void> {
       spans: { type: 'string' },
       'cpu-prof': { type: 'string' },
       batches: { type: 'string', default: '15' },
+      traces: { type: 'string', default: '100000' },
     },
   });
   const stage = positionals[0];
-  if (stage !== 'projection' && stage !== 'rebuild' && stage !== 'statements' && stage !== 'recompute') {
+  if (stage !== 'projection' && stage !== 'rebuild' && stage !== 'statements' && stage !== 'recompute' && stage !== 'export') {
     throw new Error(
-      'usage: npm run bench:stage -- projection|rebuild|statements|recompute [--repeat N] [--spans N] [--batches N] [--cpu-prof DIR]',
+      'usage: npm run bench:stage -- projection|rebuild|statements|recompute|export [--repeat N] [--spans N] [--batches N] [--traces N] [--cpu-prof DIR]',
     );
   }
   const adminDbUrl = process.env.SPANLOG_TEST_ADMIN_DB_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
@@ -126,6 +130,20 @@ async function main(): Promise<void> {
       await stack.killProcessor();
       const file = await writeResults('projection', { ...conditions(), rounds });
       process.stdout.write(`${file}\n`);
+    } else if (stage === 'export') {
+      const traces = Number(values.traces);
+      say(`writing ${int(traces)} traces`);
+      await writeExportTraces(stack, tenant, traces, say);
+      const exports: ExportFigures[] = [];
+      for (const query of ['format=jsonl', 'format=csv', 'format=jsonl&include=spans,scores']) {
+        const figures = await measureExport(stack, tenant, query, traces);
+        say(
+          `${query}: ${int(figures.traces)} traces once each, ${figures.megabytes.toFixed(1)} MB in ${figures.seconds.toFixed(1)} s; ` +
+            `API RSS ${figures.apiRssBeforeMb?.toFixed(0)} MB before, ${figures.apiPeakRssMb?.toFixed(0)} MB at its peak`,
+        );
+        exports.push(figures);
+      }
+      process.stdout.write(`${await writeResults('export', { ...conditions(), traces, exports })}\n`);
     } else if (stage === 'statements') {
       await stack.killProcessor();
       const statements = await measureStatements(stack.env.DATABASE_URL as string, otlp, tenant, Number(values.batches));

@@ -24,6 +24,8 @@ import { HealthController } from './health/health.controller';
 import { InfrastructureModule } from './infrastructure/infrastructure.module';
 import { apiMetricsRegistry } from './metrics/api-metrics';
 import { MetricsController } from './metrics/metrics.controller';
+import { McpController } from './mcp/mcp.controller';
+import { McpToolsService } from './mcp/mcp-tools.service';
 import { AccessService } from './access/access.service';
 import { EvaluatorTestService } from './evaluators/evaluator-test.service';
 import { EvaluatorsService } from './evaluators/evaluators.service';
@@ -65,6 +67,8 @@ import { RateLimitModule } from './rate-limit/rate-limit.module';
 import { TracesIngestController } from './ingestion/traces-ingest.controller';
 import { TracesController } from './traces/traces.controller';
 import { TracesService } from './traces/traces.service';
+import { TraceExportService } from './traces/trace-export.service';
+import { ProjectTracesExportController } from './traces/project-traces-export.controller';
 import { TraceGroupsController } from './trace-groups/trace-groups.controller';
 import { TraceGroupsService } from './trace-groups/trace-groups.service';
 
@@ -96,6 +100,8 @@ import { TraceGroupsService } from './trace-groups/trace-groups.service';
     DatasetsController,
     TraceGroupsController,
     CostsController,
+    McpController,
+    ProjectTracesExportController,
   ],
   providers: [
     ApiKeyGuard,
@@ -110,6 +116,8 @@ import { TraceGroupsService } from './trace-groups/trace-groups.service';
     EvaluatorTestService,
     LlmConnectionsService,
     TraceReadsService,
+    McpToolsService,
+    TraceExportService,
     TraceGroupReadsService,
     PromptReadsService,
     StatsService,

@@ -77,6 +77,12 @@ export const withBearer = (headers: RequestInit['headers'], token: string): Head
   return merged;
 };
 
+function urlOf(baseUrl: string, path: string, query: Record<string, string | undefined>): URL {
+  const url = new URL(`${baseUrl}${path}`);
+  for (const [name, value] of Object.entries(query)) if (value !== undefined) url.searchParams.set(name, value);
+  return url;
+}
+
 interface Call {
   method: 'GET' | 'POST';
   path: string;
@@ -111,13 +117,17 @@ export class ApiClient {
     return this.request<T>({ method: 'GET', path, token, query });
   }
 
+  /** A GET whose body the caller reads as it comes (an export), once the answer is known to be a success. */
+  async stream(path: string, token: string, query: Record<string, string | undefined> = {}): Promise<Response> {
+    return sendToApi(this.baseUrl, urlOf(this.baseUrl, path, query), { headers: withBearer(undefined, token) });
+  }
+
   async post<T>(path: string, token: string, body: unknown): Promise<T> {
     return this.request<T>({ method: 'POST', path, token, body });
   }
 
   private async request<T>(call: Call): Promise<T> {
-    const url = new URL(`${this.baseUrl}${call.path}`);
-    for (const [name, value] of Object.entries(call.query ?? {})) if (value !== undefined) url.searchParams.set(name, value);
+    const url = urlOf(this.baseUrl, call.path, call.query ?? {});
     const headers = call.token ? withBearer(undefined, call.token) : new Headers();
     if (call.body !== undefined) headers.set('content-type', 'application/json');
     const res = await sendToApi(this.baseUrl, url, {

@@ -9,7 +9,7 @@ export const session = new SessionStore(window.sessionStorage, (input, init) => 
  * Every RPC call carries the session's access token. A 401 gets one refresh and one retry;
  * when that fails too, the session has ended and the app goes back to the login page.
  */
-async function authedFetch(input: RequestInfo | URL, init?: RequestInit): Promise<Response> {
+export async function authedFetch(input: RequestInfo | URL, init?: RequestInit): Promise<Response> {
   const send = async () => {
     const token = await session.accessToken();
     const headers = new Headers(init?.headers);

@@ -105,6 +105,13 @@ describe(loadConfig.name, () => {
     expect(() => loadConfig({ SPANLOG_EVALUATOR_ALLOW_PRIVATE_NETWORKS: 'maybe' })).toThrow(/SPANLOG_EVALUATOR_ALLOW_PRIVATE_NETWORKS/);
   });
 
+  it('offers the MCP write tool only where SPANLOG_MCP_WRITE_TOOLS turns it on', () => {
+    expect(loadConfig({}).mcpWriteTools).toBe(false);
+    expect(loadConfig(PRODUCTION).mcpWriteTools).toBe(false);
+    expect(loadConfig({ SPANLOG_MCP_WRITE_TOOLS: 'true' }).mcpWriteTools).toBe(true);
+    expect(() => loadConfig({ SPANLOG_MCP_WRITE_TOOLS: 'yes please' })).toThrow(/SPANLOG_MCP_WRITE_TOOLS/);
+  });
+
   it('warns, naming the variable, exactly while evaluator webhooks may reach private networks', () => {
     expect(privateNetworkWarning(loadConfig({}))).toMatch(/private .*SPANLOG_EVALUATOR_ALLOW_PRIVATE_NETWORKS=false/);
     expect(privateNetworkWarning(loadConfig({ SPANLOG_EVALUATOR_ALLOW_PRIVATE_NETWORKS: 'false' }))).toBeNull();

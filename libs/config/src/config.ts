@@ -32,6 +32,8 @@ export interface AppConfig {
    * so that a local endpoint can be tried; `SPANLOG_EVALUATOR_ALLOW_PRIVATE_NETWORKS` overrides.
    */
   evaluatorAllowPrivateNetworks: boolean;
+  /** Whether the MCP server offers its write tool `create_score` (docs/mcp.md); off unless `SPANLOG_MCP_WRITE_TOOLS` turns it on. */
+  mcpWriteTools: boolean;
   /**
    * The processor's niceness (0–19). Where the API, Postgres and the processor share cores, a
    * higher value lets accepting requests (what clients wait for; durable once acknowledged)
@@ -230,6 +232,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, localKeyFile = 
     logLevel,
     streamPrefix,
     evaluatorAllowPrivateNetworks: bool('SPANLOG_EVALUATOR_ALLOW_PRIVATE_NETWORKS', nodeEnv !== 'production'),
+    mcpWriteTools: bool('SPANLOG_MCP_WRITE_TOOLS', false),
     processorNice: int('SPANLOG_PROCESSOR_NICE', 0, 0, 19),
     retentionFirstRunDelayMs: int('SPANLOG_RETENTION_FIRST_RUN_DELAY_MS', 60_000, 0, 86_400_000),
     verifyIntervalMs: int('SPANLOG_VERIFY_INTERVAL_MS', 600_000, 1_000, 86_400_000),

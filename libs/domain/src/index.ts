@@ -62,3 +62,5 @@ export * from './reads/cursor';
 export * from './reads/filter-values';
 export * from './reads/span-id';
 export * from './reads/trace-page-query';
+export * from './mcp/agent-field';
+export * from './reads/trace-export';

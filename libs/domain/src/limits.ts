@@ -226,6 +226,8 @@ export const TRACE_LIST_LIMITS = { fieldBytes: 64 * 1024, scoreGroups: 20 } as c
 export const TRACE_READ_LIMITS = {
   rest: { pageBytes: 8 * MB, fieldBytes: 4 * MB },
   rpc: { pageBytes: 2 * MB, fieldBytes: 1 * MB },
+  /** What the MCP server reads for an agent's tree (MCP_LIMITS cuts each field further). */
+  mcp: { pageBytes: 1 * MB, fieldBytes: 64 * 1024 },
   spans: { min: 1, max: 1_000, default: 1_000 },
   scores: { min: 1, max: 1_000, default: 1_000 },
   /** What a row's fields outside the measured ones (ids, times, numbers, type, model) weigh at most, counted per row. */
@@ -258,6 +260,27 @@ export const RPC_LIMITS = {
 
 /** POST /api/v1/route-model: candidates per request, a model name's length, the longest window (30 days). */
 export const ROUTE_MODEL_LIMITS = { candidates: 50, modelName: 256, windowHours: 720 } as const;
+
+/**
+ * The MCP server (docs/mcp.md): an agent's context is small, so `get_trace` shows each span's
+ * input and output cut to `fieldChars` characters (`get_span` gives them whole) and pages the
+ * tree by `spans` at a time.
+ */
+export const MCP_LIMITS = {
+  fieldChars: 2_000,
+  spans: { min: 1, max: 200, default: 100 },
+} as const;
+
+/**
+ * `GET /api/v1/traces/export` (docs/reading.md "Exports"): traces read per database query
+ * (with their spans and scores when included), and the longest an export may run; at that
+ * bound the server ends the body where it is, after a last line naming the cut (JSONL) or
+ * without one (CSV), and logs it.
+ */
+export const EXPORT_LIMITS = {
+  tracesPerQuery: 200,
+  maxDurationMs: 15 * 60_000,
+} as const;
 
 /** How long a read with minSeq waits for the projections (CONTRACT "Read-your-writes"). */
 export const READ_YOUR_WRITES_WAIT_MS = 10_000;

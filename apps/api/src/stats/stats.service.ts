@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { DataSource } from 'typeorm';
-import { type Overview, buildOverview, storedBucketRange, validateOverviewRange } from '@app/domain';
+import { type Overview, type OverviewRange, buildOverview, storedBucketRange, validateOverviewRange } from '@app/domain';
 import { readOverviewSums } from '@app/projections';
 import { type Actor, AccessService } from '../access/access.service';
 
@@ -16,6 +16,11 @@ export class StatsService {
   async overview(actor: Actor, projectId: string, range: unknown): Promise<Overview> {
     const checked = validateOverviewRange(range);
     await this.access.requireProjectRole(actor, projectId);
+    return this.overviewOf(projectId, checked);
+  }
+
+  /** The overview of a project its caller may read (an API key's, MCP's `project_overview`). */
+  async overviewOf(projectId: string, checked: OverviewRange): Promise<Overview> {
     const { from, to } = storedBucketRange(checked);
     return buildOverview(checked, await readOverviewSums(this.ds, projectId, from, to, checked.bucketSeconds));
   }

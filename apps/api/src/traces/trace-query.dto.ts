@@ -1,11 +1,16 @@
 import {
+  EXPORT_FORMATS,
+  type ExportFormat,
+  type ExportInclude,
   Optional,
   Required,
   TRACE_QUERY_LIMIT,
   anyJson,
   anyText,
   decimalInteger,
+  exportIncludes,
   numeric,
+  oneOf,
   storableText,
   storableTextList,
   text,
@@ -13,7 +18,7 @@ import {
   uuid,
 } from '@app/domain';
 
-const traceId = text(1, 256);
+export const traceId = text(1, 256);
 
 /** Query of GET /api/v1/traces/:id. */
 export class TraceReadQueryDto {
@@ -25,7 +30,7 @@ export class TraceReadQueryDto {
  * Every value compared in Postgres is text it can store: a NUL would otherwise fail the
  * statement (BAD_INPUTS 5).
  */
-export class TraceFilterFields {
+export class TraceFilters {
   @Optional(traceId) id?: string;
   @Optional(storableText) name?: string;
   @Optional(storableText) userId?: string;
@@ -43,7 +48,10 @@ export class TraceFilterFields {
   /** Numeric scores compare by value, boolean ones as 1 and 0; categorical ones never match a bound. */
   @Optional(numeric) minScore?: number;
   @Optional(numeric) maxScore?: number;
+}
 
+/** The filters with a page: `limit` traces after `cursor`. */
+export class TraceFilterFields extends TraceFilters {
   @Optional(decimalInteger(TRACE_QUERY_LIMIT)) limit?: number;
 
   @Optional(anyText) cursor?: string;
@@ -54,6 +62,22 @@ export class TraceQueryDto extends TraceFilterFields {
   @Optional(anyText) minSeq?: string;
   /** Comma-separated; every tag must match. */
   @Optional(storableText) tags?: string;
+}
+
+/**
+ * Query of GET /api/v1/traces/export (docs/reading.md "Exports"): the list's filters, tags as
+ * the list spells them, every matching trace rather than a page.
+ */
+export class TraceExportQueryDto extends TraceFilters {
+  @Required(oneOf(EXPORT_FORMATS)) format: ExportFormat;
+  /** Comma-separated: `spans`, `scores` or both. */
+  @Optional(exportIncludes) include?: ExportInclude[];
+  @Optional(storableText) tags?: string;
+}
+
+/** The path of a project's session route: its id. */
+export class ProjectPathDto {
+  @Required(uuid) projectId: string;
 }
 
 /** Input of RPC `trace.list`: the same filters, tags as a list (a tag may hold a comma). */

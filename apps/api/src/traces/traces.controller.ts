@@ -1,12 +1,13 @@
-import { Controller, Get, Headers, Param, Query, Res } from '@nestjs/common';
-import type { FastifyReply } from 'fastify';
+import { Controller, Get, Headers, Param, Query, Req, Res } from '@nestjs/common';
+import type { FastifyReply, FastifyRequest } from 'fastify';
 import { type JsonObject, ScorePageQuery, SpanPageQuery, TRACE_READ_LIMITS, TraceReadQuery, readPageQuery } from '@app/domain';
 import type { ApiKeyPrincipal } from '@app/persistence';
 import { Principal } from '../auth/api-key.guard';
 import { VisibilityService } from '../consistency/visibility.service';
 import { ApiKeyRoute } from '../rate-limit/rate-limit.module';
 import { MIN_SEQ_HEADER, ReadAfter } from './read-after';
-import { TraceQueryDto } from './trace-query.dto';
+import { TraceExportService } from './trace-export.service';
+import { TraceExportQueryDto, TraceQueryDto } from './trace-query.dto';
 import { TracesService } from './traces.service';
 
 /** The REST pages of a trace: their own cursor parameter and the REST byte budget. */
@@ -18,6 +19,7 @@ export class TracesController {
   constructor(
     private readonly traces: TracesService,
     private readonly visibility: VisibilityService,
+    private readonly exports: TraceExportService,
   ) {}
 
   @Get()
@@ -29,6 +31,20 @@ export class TracesController {
   ) {
     await this.visibility.awaitRead(query.minSeq ?? minSeqHeader, reply);
     return this.traces.list(principal.projectId, { ...query, tags: query.tags?.split(',') });
+  }
+
+  /**
+   * Every matching trace as JSONL or CSV (docs/reading.md "Exports"), streamed: a filter error
+   * is a 400 as on the list, before anything is sent.
+   */
+  @Get('export')
+  export(
+    @Principal() { projectId }: ApiKeyPrincipal,
+    @Query() query: TraceExportQueryDto,
+    @Req() req: FastifyRequest,
+    @Res() reply: FastifyReply,
+  ) {
+    return this.exports.send(reply, projectId, query, req.id);
   }
 
   /** The trace with a page of spans and of scores (CONTRACT "Traces", TRACE_READ_LIMITS); `spansLimit`, `spansCursor` page the spans. */

@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import pLimit from 'p-limit';
 import {
+  EXPORT_LIMITS,
   FILTER_VALUE_LIMITS,
   type FilterValueField,
   type FilterValuesQuery,
@@ -20,7 +21,7 @@ import {
   traceIdCandidates,
 } from '@app/domain';
 import { type RowPosition, type SizedKeyRow, type TraceFilter, TraceQueries, type TraceRow, type TraceValueColumn } from '@app/persistence';
-import type { TraceFilterFields } from './trace-query.dto';
+import type { TraceFilterFields, TraceFilters } from './trace-query.dto';
 import { toScoreResponse, toScoreSummaries, toSpanPageResponse, toSpanResponse, toTraceResponse } from './trace.mapper';
 
 /** The byte bounds of the transport's pages: TRACE_READ_LIMITS.rest or .rpc. */
@@ -46,8 +47,8 @@ export type TraceListQuery = TraceFilterFields & { tags?: string[] };
 
 const optional = (v: string | undefined) => (v === undefined || v === '' ? undefined : v);
 
-/** The list's filters as the trace query takes them; no page position. */
-function filterOf(projectId: string, q: TraceListQuery): Omit<TraceFilter, 'limit'> {
+/** The list's filters as the trace query takes them (empty text is no filter, ids and span types read as stored); no page position. */
+function filterOf(projectId: string, q: TraceFilters & { tags?: string[] }): Omit<TraceFilter, 'limit'> {
   return {
     projectId,
     ids: optional(q.id) ? traceIdCandidates(q.id as string) : undefined,
@@ -185,6 +186,59 @@ export class TracesService {
   /** A page of a trace's scores by time then id. */
   scores(projectId: string, traceId: string, page: PageRequest) {
     return this.turn(async () => this.scorePage(projectId, (await this.trace(projectId, traceId)).id, page));
+  }
+
+  /**
+   * Every trace matching the list's filters, newest first, each whole: keyset pages of
+   * EXPORT_LIMITS.tracesPerQuery (a trace whose fields a page cut is read again alone), each
+   * query in its turn, the next one only when the consumer asks for more, none once it stops.
+   */
+  async *exportTraces(projectId: string, q: TraceFilters & { tags?: string[] }) {
+    const filter = filterOf(projectId, q);
+    let after: [string, string] | undefined;
+    for (;;) {
+      const rows = await this.turn(() =>
+        this.queries.list({ ...filter, after, limit: EXPORT_LIMITS.tracesPerQuery, fieldBytes: TRACE_LIST_LIMITS.fieldBytes }),
+      );
+      for (const row of rows) {
+        const whole = Object.keys(row.truncated).length ? await this.turn(() => this.queries.findOne(projectId, [row.id])) : row;
+        // A trace deleted since its page was read is left out.
+        if (whole) yield toTraceResponse(whole);
+      }
+      const last = rows[rows.length - 1];
+      if (rows.length < EXPORT_LIMITS.tracesPerQuery || !last) return;
+      after = [last.timestamp_text, last.id];
+    }
+  }
+
+  /** A trace's spans whole, by start time, read a REST page at a time (a span a page cut is read again alone). */
+  async *exportSpans(projectId: string, traceId: string) {
+    let cursor: string | undefined;
+    do {
+      const page = await this.turn(() =>
+        this.spanPage(projectId, traceId, { cursor, cursorField: 'cursor', bytes: TRACE_READ_LIMITS.rest }),
+      );
+      for (const span of page.data) {
+        if (!span.truncated) yield span;
+        else {
+          const whole = await this.turn(() => this.queries.spanOf(projectId, traceId, [span.id]));
+          if (whole) yield toSpanResponse(whole);
+        }
+      }
+      cursor = page.meta.nextCursor ?? undefined;
+    } while (cursor);
+  }
+
+  /** A trace's scores by time, a REST page at a time. */
+  async *exportScores(projectId: string, traceId: string) {
+    let cursor: string | undefined;
+    do {
+      const page = await this.turn(() =>
+        this.scorePage(projectId, traceId, { cursor, cursorField: 'cursor', bytes: TRACE_READ_LIMITS.rest }),
+      );
+      yield* page.data;
+      cursor = page.meta.nextCursor ?? undefined;
+    } while (cursor);
   }
 
   private async trace(projectId: string, id: string): Promise<TraceRow> {

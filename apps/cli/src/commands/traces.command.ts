@@ -1,3 +1,7 @@
+import { createWriteStream } from 'node:fs';
+import { Readable } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
+import type { ReadableStream as WebReadableStream } from 'node:stream/web';
 import type { Command } from 'commander';
 import { CliError, printResult, table } from '../output';
 import type { RpcInputs } from '../rpc-client';
@@ -50,6 +54,33 @@ const FILTERS = {
   minSeq: 'minSeq',
 } as const;
 
+/** The list's filters without its page, which an export takes too. */
+const { limit: _limit, cursor: _cursor, minSeq: _minSeq, ...EXPORT_FILTERS } = FILTERS;
+
+interface ExportOptions extends ReadOptions, Partial<Record<keyof typeof EXPORT_FILTERS, string>> {
+  format: string;
+  include?: string;
+  output?: string;
+}
+
+/** The options of the trace list's filters, shared by `traces list` and `traces export`. */
+const filterOptions = (command: Command): Command =>
+  command
+    .option('--id <id>')
+    .option('--name <name>')
+    .option('--tags <tags>', 'comma-separated; all must match')
+    .option('--user-id <id>')
+    .option('--session-id <id>')
+    .option('--environment <name>')
+    .option('--from <iso>', 'earliest timestamp')
+    .option('--to <iso>', 'latest timestamp')
+    .option('--span-type <type>')
+    .option('--operation <operation>', 'traces with a span of this operation (chat, execute_tool, invoke_agent…)')
+    .option('--model <model>')
+    .option('--score-name <name>', 'traces with a score of this name')
+    .option('--min-score <n>', 'whose value is at least n (booleans count as 1 and 0)')
+    .option('--max-score <n>', 'whose value is at most n');
+
 const traceCommand = (parent: Command, nameAndArgs: string, description: string): Command =>
   readCommand(parent, nameAndArgs, description).option(
     '--min-seq <token>',
@@ -101,21 +132,7 @@ function rpcGetInput(projectId: string, id: string, opts: TraceGetOptions): RpcI
 export function registerTracesCommands(program: Command): void {
   const traces = program.command('traces').description("a project's traces (with an API key, or after spanlog login)");
 
-  traceCommand(traces, 'list', 'traces, newest first')
-    .option('--id <id>')
-    .option('--name <name>')
-    .option('--tags <tags>', 'comma-separated; all must match')
-    .option('--user-id <id>')
-    .option('--session-id <id>')
-    .option('--environment <name>')
-    .option('--from <iso>', 'earliest timestamp')
-    .option('--to <iso>', 'latest timestamp')
-    .option('--span-type <type>')
-    .option('--operation <operation>', 'traces with a span of this operation (chat, execute_tool, invoke_agent…)')
-    .option('--model <model>')
-    .option('--score-name <name>', 'traces with a score of this name')
-    .option('--min-score <n>', 'whose value is at least n (booleans count as 1 and 0)')
-    .option('--max-score <n>', 'whose value is at most n')
+  filterOptions(traceCommand(traces, 'list', 'traces, newest first'))
     .option('--limit <n>', '1 to 100 (default 50)')
     .option('--cursor <cursor>', 'nextCursor of the previous page')
     .action(async (opts: TraceOptions & Partial<Record<keyof typeof FILTERS, string>>) => {
@@ -132,6 +149,35 @@ export function registerTracesCommands(program: Command): void {
           ...(page.meta.nextCursor ? [`more: --cursor ${page.meta.nextCursor}`] : []),
         ].join('\n'),
       );
+    });
+
+  filterOptions(readCommand(traces, 'export', 'every matching trace (not a page) as JSONL or CSV, streamed to a file or stdout'))
+    .requiredOption('--format <format>', 'jsonl (one trace per line) or csv')
+    .option('--include <parts>', 'spans, scores or spans,scores: each trace with them')
+    .option('-o, --output <file>', 'write here (default: stdout)')
+    .action(async (opts: ExportOptions) => {
+      const access = await readAccess(opts);
+      const query = {
+        ...Object.fromEntries(
+          Object.entries(EXPORT_FILTERS).map(([option, param]) => [param, opts[option as keyof typeof EXPORT_FILTERS]]),
+        ),
+        format: opts.format,
+        include: opts.include,
+      };
+      const res =
+        access.kind === 'key'
+          ? await access.api.stream('/api/v1/traces/export', access.key, query)
+          : await access.me.call((token) =>
+              access.me.api.stream(`/api/v1/projects/${encodeURIComponent(access.projectId)}/traces/export`, token, query),
+            );
+      if (!res.body) throw new CliError('the API answered the export without a body');
+      const out = opts.output ? createWriteStream(opts.output) : process.stdout;
+      try {
+        await pipeline(Readable.fromWeb(res.body as WebReadableStream), out);
+      } catch (err) {
+        // A transfer the server cut (EXPORT_LIMITS.maxDurationMs) or the network lost: what was written is incomplete.
+        throw new CliError(`the export was cut before its end (${(err as Error).message}); what was written is incomplete`);
+      }
     });
 
   traceCommand(traces, 'get <id>', 'one trace with a page of its spans and scores (a Spanlog, OTel or native id)')

@@ -1,6 +1,6 @@
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import type { FilterValueField } from '@app/domain/reads/filter-values';
-import { type Outputs, rpc } from '../rpc';
+import { type Outputs, authedFetch, rpc } from '../rpc';
 import { useCursorPages } from './cursor-pages';
 import { keys } from './query-keys';
 
@@ -61,4 +61,32 @@ export function useWholeSpan(projectId: string, traceId: string, span: Span | nu
     queryFn: () => rpc.trace.span.query({ projectId, traceId, spanId: span?.id ?? '' }),
     enabled: !!span?.truncated,
   });
+}
+
+/** What an export may be written as (GET /api/v1/traces/export). */
+export type ExportFormat = 'jsonl' | 'csv';
+
+/**
+ * Every trace matching `filters` (not only the pages on screen), through the session's export
+ * route (a download, which the RPC cannot answer), offered as a file. The browser holds the
+ * file until it is saved: `spanlog traces export` streams a large one to disk instead.
+ */
+export async function exportTraces(projectId: string, filters: TraceFilters, format: ExportFormat): Promise<void> {
+  const query = new URLSearchParams({ format });
+  for (const [name, value] of Object.entries(filters)) {
+    if (value === undefined || value === null || value === '') continue;
+    query.set(name, Array.isArray(value) ? value.join(',') : String(value));
+  }
+  const res = await authedFetch(`/api/v1/projects/${encodeURIComponent(projectId)}/traces/export?${query}`);
+  if (!res.ok) {
+    const body = (await res.json().catch(() => null)) as { error?: { message?: string } } | null;
+    throw new Error(body?.error?.message ?? `the export failed (${res.status})`);
+  }
+  const name = /filename="([^"]+)"/.exec(res.headers.get('content-disposition') ?? '')?.[1] ?? `traces.${format}`;
+  const url = URL.createObjectURL(await res.blob());
+  const link = document.createElement('a');
+  link.href = url;
+  link.download = name;
+  link.click();
+  URL.revokeObjectURL(url);
 }

@@ -6,7 +6,7 @@ import { AddToQueue } from '../components/AddToQueue';
 import { ErrorAlert } from '../components/ErrorAlert';
 import { FilterForm, FilterPicker, FilterText, FilterTimeRange } from '../components/filters/FilterForm';
 import { useCurrentProject } from '../data/projects';
-import { type TraceRow, useTraceList } from '../data/traces';
+import { type ExportFormat, type TraceFilters, type TraceRow, exportTraces, useTraceList } from '../data/traces';
 import { formatCost, formatCount, formatMs, formatScore, formatTime } from '../lib/format';
 import { type ScoreSummary, SessionLink, UserLink } from '../lib/group-links';
 import { messagePreview } from '../lib/message-preview';
@@ -137,6 +137,31 @@ function Row({
   );
 }
 
+/** Downloads every trace the filters match, as JSONL or CSV (docs/reading.md "Exports"). */
+function ExportButtons({ projectId, filters }: { projectId: string; filters: TraceFilters }) {
+  const [busy, setBusy] = useState<ExportFormat | null>(null);
+  const [error, setError] = useState<unknown>(null);
+  const run = (format: ExportFormat) => {
+    setBusy(format);
+    setError(null);
+    exportTraces(projectId, filters, format)
+      .catch(setError)
+      .finally(() => setBusy(null));
+  };
+  return (
+    <>
+      <div role="group" aria-label="Export the matching traces" className="export-buttons">
+        {(['jsonl', 'csv'] as const).map((format) => (
+          <button key={format} type="button" onClick={() => run(format)} disabled={busy !== null}>
+            {busy === format ? 'Exporting…' : `Export ${format.toUpperCase()}`}
+          </button>
+        ))}
+      </div>
+      {error ? <ErrorAlert error={error} /> : null}
+    </>
+  );
+}
+
 export function TracesPage() {
   const { projectId, project } = useCurrentProject();
   const [params] = useSearchParams();
@@ -183,6 +208,7 @@ export function TracesPage() {
         <button type="button" onClick={refresh} disabled={list.isFetching}>
           {list.isFetching && !list.isFetchingNextPage ? 'Refreshing…' : 'Refresh'}
         </button>
+        <ExportButtons projectId={projectId} filters={filters} />
       </div>
       <Filters projectId={projectId} />
       <AddToQueue

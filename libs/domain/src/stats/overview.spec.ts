@@ -1,6 +1,6 @@
 import { latencyBucketOf } from '../model-stats/latency-histogram';
 import { DomainError } from '../errors';
-import { type OverviewSums, type SpanSums, buildOverview, chooseBucketSeconds, validateOverviewRange } from './overview';
+import { type OverviewSums, type SpanSums, buildOverview, chooseBucketSeconds, overviewTotals, validateOverviewRange } from './overview';
 
 const HOUR = 3_600_000;
 const T0 = Date.parse('2026-11-24T10:00:00.000Z');
@@ -170,5 +170,19 @@ describe('buildOverview', () => {
     expect(chat).toMatchObject({ errors: 1, errorRate: Number((1 / 7).toPrecision(12)), costUsd: 0.3, tokens: 70 });
     expect(Math.abs((chat.latencyP50Ms as number) - 100) / 100).toBeLessThan(0.091);
     expect(o.operations[2]).toMatchObject({ errors: 2, errorRate: 0.5, latencyP50Ms: null });
+  });
+});
+
+describe(overviewTotals.name, () => {
+  it('adds up the series over the range', () => {
+    const point = { latencyP50Ms: null, latencyP95Ms: null };
+    expect(
+      overviewTotals({
+        series: [
+          { t: 'a', traces: 2, spans: 5, errors: 1, costUsd: 0.1, tokens: 30, ...point },
+          { t: 'b', traces: 1, spans: 2, errors: 0, costUsd: 0.2, tokens: 12, ...point },
+        ],
+      }),
+    ).toEqual({ traces: 3, spans: 7, errors: 1, costUsd: 0.3, tokens: 42 });
   });
 });

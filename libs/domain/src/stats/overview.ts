@@ -68,7 +68,7 @@ const wholeBucketMultiple = {
   message: `must be a whole multiple of ${OVERVIEW_LIMITS.bucketSeconds} seconds`,
 };
 
-class OverviewInput {
+export class OverviewInput {
   @Required(timestamp) from: string;
   @Required(timestamp) to: string;
   @Optional(wholeBucketMultiple) bucketSeconds?: number;
@@ -274,4 +274,17 @@ export function buildOverview(range: OverviewRange, sums: OverviewSums): Overvie
       passRate: ratio(s.passed, s.judged),
     })),
   };
+}
+
+/** The overview's totals over its whole range (MCP's `project_overview`): its series' points added up. */
+export function overviewTotals({ series }: Pick<Overview, 'series'>) {
+  const totals = { traces: 0, spans: 0, errors: 0, costUsd: 0, tokens: 0 };
+  for (const p of series) {
+    totals.traces += p.traces;
+    totals.spans += p.spans;
+    totals.errors += p.errors;
+    totals.costUsd += p.costUsd;
+    totals.tokens += p.tokens;
+  }
+  return { ...totals, costUsd: money(totals.costUsd) };
 }
