@@ -23,6 +23,7 @@ import { HealthController } from './health/health.controller';
 import { InfrastructureModule } from './infrastructure/infrastructure.module';
 import { apiMetricsRegistry } from './metrics/api-metrics';
 import { MetricsController } from './metrics/metrics.controller';
+import { OpenApiController } from './openapi/openapi.controller';
 import { AccessService } from './access/access.service';
 import { EvaluatorTestService } from './evaluators/evaluator-test.service';
 import { EvaluatorsService } from './evaluators/evaluators.service';
@@ -93,6 +94,7 @@ import { TraceGroupsService } from './trace-groups/trace-groups.service';
     DatasetsController,
     TraceGroupsController,
     CostsController,
+    OpenApiController,
   ],
   providers: [
     ApiKeyGuard,

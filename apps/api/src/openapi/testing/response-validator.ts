@@ -1,0 +1,70 @@
+import Ajv2020, { type ValidateFunction } from 'ajv/dist/2020';
+import addFormats from 'ajv-formats';
+import type { OpenApiDocument, OpenApiOperation } from '../openapi-document';
+
+/** A schema with its `#/components/schemas/…` references replaced by what they name: the only references the document makes. */
+export function inlineRefs(schema: unknown, doc: OpenApiDocument): unknown {
+  if (Array.isArray(schema)) return schema.map((s) => inlineRefs(s, doc));
+  if (typeof schema !== 'object' || schema === null) return schema;
+  const ref = (schema as { $ref?: unknown }).$ref;
+  if (typeof ref === 'string') {
+    const name = /^#\/components\/schemas\/([^/]+)$/.exec(ref)?.[1];
+    if (!name || !doc.components.schemas[name]) throw new Error(`unresolved $ref ${ref}`);
+    return inlineRefs(doc.components.schemas[name], doc);
+  }
+  return Object.fromEntries(Object.entries(schema).map(([k, v]) => [k, inlineRefs(v, doc)]));
+}
+
+/** A JSON Schema 2020-12 compiler in strict mode: an unknown keyword or a malformed schema throws. */
+export function strictAjv(): Ajv2020 {
+  const ajv = new Ajv2020({ strict: true, allowUnionTypes: true, allErrors: true });
+  addFormats(ajv);
+  // OpenAPI 3.1's one keyword beside 2020-12's.
+  ajv.addKeyword('example');
+  return ajv;
+}
+
+const pathPattern = (template: string) => new RegExp(`^${template.replace(/[.*+?^$()|[\]\\]/g, '\\$&').replace(/\\?\{[^}]+\\?\}/g, '[^/]+')}$`);
+
+/**
+ * Checks answers against the document: the operation of the method and path must declare the
+ * status, and the body must match its schema. Returns what is wrong, or null.
+ */
+export class ResponseValidator {
+  private readonly ajv = strictAjv();
+  private readonly compiled = new Map<string, ValidateFunction>();
+  private readonly routes: { pattern: RegExp; template: string }[];
+
+  constructor(private readonly doc: OpenApiDocument) {
+    // Literal paths before templated ones: `/api/v1/traces/{id}` must not take `/api/v1/traces`.
+    this.routes = Object.keys(doc.paths)
+      .sort((a, b) => a.split('{').length - b.split('{').length)
+      .map((template) => ({ template, pattern: pathPattern(template) }));
+  }
+
+  operation(method: string, url: string): { template: string; op: OpenApiOperation } | null {
+    const path = url.split('?')[0];
+    for (const { template, pattern } of this.routes) {
+      const op = this.doc.paths[template][method.toLowerCase()];
+      if (pattern.test(path) && op) return { template, op };
+    }
+    return null;
+  }
+
+  check(method: string, url: string, status: number, body: unknown): string | null {
+    const found = this.operation(method, url);
+    if (!found) return `${method} ${url}: no operation in the document`;
+    const response = found.op.responses[String(status)];
+    if (!response) return `${method} ${found.template}: status ${status} is not declared (${Object.keys(found.op.responses).join(', ')})`;
+    const media = response.content ? Object.entries(response.content)[0] : undefined;
+    if (!media) return body === null || body === undefined || body === '' ? null : `${method} ${found.template} ${status}: a body where none is declared`;
+    if (media[0] !== 'application/json') return null;
+    const key = `${method} ${found.template} ${status}`;
+    let validate = this.compiled.get(key);
+    if (!validate) {
+      validate = this.ajv.compile(inlineRefs(media[1].schema, this.doc) as object);
+      this.compiled.set(key, validate);
+    }
+    return validate(body) ? null : `${key}: ${this.ajv.errorsText(validate.errors, { dataVar: 'body' })}; body ${JSON.stringify(body).slice(0, 500)}`;
+  }
+}
