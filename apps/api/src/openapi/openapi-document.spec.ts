@@ -4,7 +4,7 @@ import { AppModule } from '../app.module';
 import { buildOpenApiDocument, openApiPath } from './openapi-document';
 import { renderReferencePage } from './reference-page';
 import { ROUTE_DOCS } from './routes';
-import { inlineRefs, strictAjv } from './testing/response-validator';
+import { documentProblems } from './testing/response-validator';
 
 /** Every route Nest maps from the app's controllers, as `METHOD /path` with `:param`s. */
 function controllerRoutes(): string[] {
@@ -24,7 +24,6 @@ function controllerRoutes(): string[] {
 
 const documented = ROUTE_DOCS.map((r) => `${r.method} ${r.path}`);
 const doc = buildOpenApiDocument(ROUTE_DOCS, '0.0.0-test');
-const METHODS = ['get', 'put', 'post', 'delete', 'options', 'head', 'patch', 'trace'];
 
 describe('the OpenAPI document', () => {
   it('describes every route of the controllers, and no route they do not have', () => {
@@ -35,42 +34,19 @@ describe('the OpenAPI document', () => {
     expect(new Set(documented).size).toBe(documented.length);
   });
 
-  it('is an OpenAPI 3.1 document: every schema compiles as JSON Schema 2020-12', () => {
-    const ajv = strictAjv();
-    const schemas: unknown[] = [];
-    for (const item of Object.values(doc.paths))
-      for (const op of Object.values(item)) {
-        schemas.push(...op.parameters.map((p) => p.schema));
-        schemas.push(...Object.values(op.requestBody?.content ?? {}).map((m) => m.schema));
-        for (const response of Object.values(op.responses)) schemas.push(...Object.values(response.content ?? {}).map((m) => m.schema));
-      }
-    expect(schemas.length).toBeGreaterThan(200);
-    for (const schema of schemas) expect(() => ajv.compile(inlineRefs(schema, doc) as object)).not.toThrow();
+  it('is an OpenAPI 3.1 document whose every schema compiles as JSON Schema 2020-12', () => {
+    expect(documentProblems(doc)).toEqual([]);
+    expect(doc.components.securitySchemes).toMatchObject({ apiKey: { scheme: 'bearer' }, langfuseBasic: { scheme: 'basic' } });
   });
 
-  it('has the structure OpenAPI 3.1 requires of it', () => {
-    expect(doc).toMatchObject({ openapi: '3.1.0', info: { title: expect.any(String), version: '0.0.0-test' } });
-    const operationIds = new Set<string>();
-    for (const [path, item] of Object.entries(doc.paths)) {
-      expect(path.startsWith('/')).toBe(true);
-      const templated = [...path.matchAll(/\{([^}]+)\}/g)].map(([, name]) => name);
-      for (const [method, op] of Object.entries(item)) {
-        expect(METHODS).toContain(method);
-        expect(operationIds.has(op.operationId)).toBe(false);
-        operationIds.add(op.operationId);
-        // Each templated segment has its required path parameter, and nothing else is `in: path`.
-        expect(op.parameters.filter((p) => p.in === 'path').map((p) => p.name)).toEqual(templated);
-        expect(op.parameters.filter((p) => p.in === 'path').every((p) => p.required)).toBe(true);
-        for (const requirement of op.security) for (const scheme of Object.keys(requirement)) expect(doc.components.securitySchemes).toHaveProperty(scheme);
-        expect(Object.keys(op.responses).length).toBeGreaterThan(0);
-        for (const [status, response] of Object.entries(op.responses)) {
-          expect(status).toMatch(/^[1-5]\d\d$/);
-          expect(response.description).toEqual(expect.any(String));
-        }
-        expect(doc.tags.map((t) => t.name)).toEqual(expect.arrayContaining(op.tags));
-      }
-    }
-    expect(doc.components.securitySchemes).toMatchObject({ apiKey: { scheme: 'bearer' }, langfuseBasic: { scheme: 'basic' } });
+  it('finds what is wrong with a broken document', () => {
+    const broken = structuredClone(doc);
+    broken.paths['/api/v1/traces/{id}'].get.parameters = [];
+    broken.paths['/api/v1/traces'].get.responses['200'].content = { 'application/json': { schema: { type: 'object', minimum: 'x' } as never } };
+    expect(documentProblems(broken)).toEqual([
+      expect.stringMatching(/^GET \/api\/v1\/traces 200 application\/json: schema is invalid: .*minimum/),
+      'GET /api/v1/traces/{id}: path parameters  do not match the template',
+    ]);
   });
 
   it('reads request parts from the DTOs the routes validate with', () => {

@@ -17,7 +17,6 @@ const str: JsonSchema = { type: 'string' };
 const strOrNull: JsonSchema = { type: ['string', 'null'] };
 const time: JsonSchema = { type: 'string', format: 'date-time' };
 const timeOrNull: JsonSchema = { type: ['string', 'null'], format: 'date-time' };
-const num: JsonSchema = { type: 'number' };
 const numOrNull: JsonSchema = { type: ['number', 'null'] };
 const int: JsonSchema = { type: 'integer' };
 const intOrNull: JsonSchema = { type: ['integer', 'null'] };

@@ -68,3 +68,53 @@ export class ResponseValidator {
     return validate(body) ? null : `${key}: ${this.ajv.errorsText(validate.errors, { dataVar: 'body' })}; body ${JSON.stringify(body).slice(0, 500)}`;
   }
 }
+
+const METHODS = ['get', 'put', 'post', 'delete', 'options', 'head', 'patch', 'trace'];
+
+/**
+ * What keeps `doc` from being a valid OpenAPI 3.1 document, as far as this checks without the
+ * official schema (not vendored): the fields 3.1 requires, path parameters matching each
+ * template, unique operation ids, known security schemes, statuses, and every schema compiling
+ * as JSON Schema 2020-12 in ajv's strict mode.
+ */
+export function documentProblems(doc: OpenApiDocument): string[] {
+  const problems: string[] = [];
+  if (doc.openapi !== '3.1.0') problems.push(`openapi is ${String(doc.openapi)}`);
+  if (typeof doc.info?.title !== 'string' || typeof doc.info?.version !== 'string') problems.push('info needs title and version');
+  const ajv = strictAjv();
+  const compiles = (at: string, schema: unknown) => {
+    try {
+      ajv.compile(inlineRefs(schema, doc) as object);
+    } catch (err) {
+      problems.push(`${at}: ${(err as Error).message}`);
+    }
+  };
+  const operationIds = new Set<string>();
+  const tags = new Set(doc.tags.map((t) => t.name));
+  for (const [path, item] of Object.entries(doc.paths)) {
+    if (!path.startsWith('/')) problems.push(`${path}: must start with /`);
+    const templated = [...path.matchAll(/\{([^}]+)\}/g)].map(([, name]) => name);
+    for (const [method, op] of Object.entries(item)) {
+      const at = `${method.toUpperCase()} ${path}`;
+      if (!METHODS.includes(method)) problems.push(`${at}: not an HTTP method of OpenAPI`);
+      if (operationIds.has(op.operationId)) problems.push(`${at}: operationId ${op.operationId} is used twice`);
+      operationIds.add(op.operationId);
+      const inPath = op.parameters.filter((p) => p.in === 'path');
+      if (JSON.stringify(inPath.map((p) => p.name)) !== JSON.stringify(templated) || inPath.some((p) => !p.required))
+        problems.push(`${at}: path parameters ${inPath.map((p) => p.name).join(',')} do not match the template`);
+      for (const requirement of op.security)
+        for (const scheme of Object.keys(requirement))
+          if (!Object.hasOwn(doc.components.securitySchemes, scheme)) problems.push(`${at}: unknown security scheme ${scheme}`);
+      for (const tag of op.tags) if (!tags.has(tag)) problems.push(`${at}: tag ${tag} is not listed`);
+      op.parameters.forEach((p) => compiles(`${at} parameter ${p.name}`, p.schema));
+      for (const [type, media] of Object.entries(op.requestBody?.content ?? {})) compiles(`${at} request ${type}`, media.schema);
+      if (Object.keys(op.responses).length === 0) problems.push(`${at}: no responses`);
+      for (const [status, response] of Object.entries(op.responses)) {
+        if (!/^[1-5]\d\d$/.test(status)) problems.push(`${at}: status ${status}`);
+        if (typeof response.description !== 'string') problems.push(`${at} ${status}: no description`);
+        for (const [type, media] of Object.entries(response.content ?? {})) compiles(`${at} ${status} ${type}`, media.schema);
+      }
+    }
+  }
+  return problems;
+}
