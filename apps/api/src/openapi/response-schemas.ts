@@ -24,6 +24,10 @@ const bool: JsonSchema = { type: 'boolean' };
 const json: JsonSchema = { description: 'Any JSON value, as sent.' };
 const jsonObject: JsonSchema = { type: 'object' };
 const objectOrNull: JsonSchema = { type: ['object', 'null'] };
+/** `schema` with fields present only sometimes. */
+const withOptional = (schema: JsonSchema, properties: Props): JsonSchema => ({ ...schema, properties: { ...schema.properties, ...properties } });
+/** Fields a read cut (TRACE_READ_LIMITS' `fieldBytes`): each one's size in bytes; the fields themselves read null. */
+const truncated: Props = { truncated: { type: 'object', additionalProperties: { type: 'integer' } } };
 const list = (items: JsonSchema): JsonSchema => ({ type: 'array', items });
 const strings = list(str);
 
@@ -39,12 +43,19 @@ export const numberedPage = (item: JsonSchema): JsonSchema => object({ data: lis
 export const NATIVE_BATCH_ACCEPTED = object(
   {
     accepted: int,
-    errors: list(object({ id: str, status: int, message: str }, 'An event refused, by its index-free id.')),
+    errors: list(
+      object(
+        { index: int, id: strOrNull, code: { type: 'string', enum: ['VALIDATION_ERROR'] }, message: str },
+        'An event refused: its index in `batch`, its id, and the field at fault.',
+      ),
+    ),
   },
   'The events stored; the read-your-writes token is in the Spanlog-Seq header.',
 );
 export const SCORES_ACCEPTED = object({ accepted: int, ids: list({ type: 'string', format: 'uuid' }) });
-export const OTLP_ACCEPTED = object({ accepted: int }, 'Spans stored; a partial success names the rest in `partialSuccess`.');
+export const OTLP_ACCEPTED = object({ accepted: int }, 'The spans stored.');
+/** `?explain=true`: nothing stored, how each span would be read. */
+export const OTLP_EXPLAINED = object({ spans: list(jsonObject) }, 'With explain=true: how each span would be read; nothing stored.');
 export const OTLP_LOGS_ACCEPTED = object({ accepted: int, attached: int });
 export const LANGFUSE_INGESTION = object({
   successes: list(object({ id: str, status: int })),
@@ -52,7 +63,7 @@ export const LANGFUSE_INGESTION = object({
 });
 
 // Reads of traces, sessions and users.
-const scoreSummary = object({ name: str, source: str, value: { type: ['number', 'string', 'null'] }, count: int });
+const scoreSummary = object({ name: strOrNull, source: strOrNull, value: numOrNull, count: int }, 'Mean of the numeric or boolean scores of a name and source.');
 const traceFields: Props = {
   id: { type: 'string', format: 'uuid' },
   otelTraceId: strOrNull,
@@ -74,7 +85,7 @@ const traceFields: Props = {
   totalCost: numOrNull,
   latencyMs: numOrNull,
 };
-export const TRACE_SUMMARY = object({ ...traceFields, scores: list(scoreSummary) });
+export const TRACE_SUMMARY = withOptional(object({ ...traceFields, scores: list(scoreSummary) }), truncated);
 const spanFields: Props = {
   id: { type: 'string', format: 'uuid' },
   traceId: { type: 'string', format: 'uuid' },
@@ -94,7 +105,7 @@ const spanFields: Props = {
   costSource: strOrNull,
   costDetails: objectOrNull,
   costDefinition: objectOrNull,
-  unpricedUsage: list(jsonObject),
+  unpricedUsage: { ...strings, description: 'Usage types no price covered.' },
   input: json,
   output: json,
   metadata: jsonObject,
@@ -105,6 +116,9 @@ const spanFields: Props = {
   statusMessage: strOrNull,
 };
 export const SPAN = object(spanFields);
+/** A span of a page: as SPAN, but metadata and attributes read null too when the page cut them. */
+const pageSpanFields: Props = { ...spanFields, metadata: objectOrNull, attributes: objectOrNull };
+export const PAGE_SPAN = withOptional(object(pageSpanFields), truncated);
 export const SCORE = object({
   id: { type: 'string', format: 'uuid' },
   externalId: strOrNull,
@@ -118,16 +132,19 @@ export const SCORE = object({
   source: str,
   timestamp: time,
   createdAt: time,
-  author: objectOrNull,
+  author: { anyOf: [{ type: 'null' }, object({ userId: str, email: strOrNull })], description: 'The user of a score set by hand.' },
 });
-export const TRACE = object({
-  ...traceFields,
-  scoreCount: int,
-  spans: list(object({ ...spanFields, scores: list(SCORE) })),
-  scores: list(SCORE),
-  nextSpansCursor: strOrNull,
-  nextScoresCursor: strOrNull,
-});
+export const TRACE = withOptional(
+  object({
+    ...traceFields,
+    scoreCount: int,
+    spans: list(withOptional(object({ ...pageSpanFields, scores: list(SCORE) }), truncated)),
+    scores: list(SCORE),
+    nextSpansCursor: strOrNull,
+    nextScoresCursor: strOrNull,
+  }),
+  truncated,
+);
 const groupFields: Props = {
   id: str,
   firstTraceAt: time,

@@ -154,7 +154,7 @@ export const ROUTE_DOCS: readonly RouteDoc[] = [
       auth: 'apiKey',
       query: EXPLAIN,
       body: OTLP_TRACES,
-      responses: { 200: { description: 'Stored', schema: body.OTLP_ACCEPTED, example: { accepted: 1 } } },
+      responses: { 200: { description: 'Stored (or explained)', schema: { anyOf: [body.OTLP_ACCEPTED, body.OTLP_EXPLAINED] }, example: { accepted: 1 } } },
     }),
   ),
   ...(['/api/v1/otel/logs', '/api/v1/otel/v1/logs'] as const).map(
@@ -197,7 +197,7 @@ export const ROUTE_DOCS: readonly RouteDoc[] = [
     auth: 'apiKey',
     params: traceId,
     query: withMinSeq(schemaOf(SpanPageQuery)),
-    responses: { 200: ok(body.cursorPage(body.SPAN)) },
+    responses: { 200: ok(body.cursorPage(body.PAGE_SPAN)) },
   },
   {
     method: 'GET',
