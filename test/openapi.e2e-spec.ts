@@ -66,7 +66,9 @@ describe('OpenAPI document', () => {
     await call('POST', '/api/v1/scores', { body: { traceId, name: 'accuracy', value: 0.9 } });
     const hex = randomBytes(16).toString('hex');
     await call('POST', '/api/v1/otel/traces', { body: exportOf([span({ traceId: hex, spanId: randomBytes(8).toString('hex') })]) });
-    await call('POST', '/api/v1/otel/v1/traces', { body: exportOf([span({ traceId: randomBytes(16).toString('hex'), spanId: randomBytes(8).toString('hex') })]) });
+    await call('POST', '/api/v1/otel/v1/traces', {
+      body: exportOf([span({ traceId: randomBytes(16).toString('hex'), spanId: randomBytes(8).toString('hex') })]),
+    });
     await call('POST', '/api/v1/otel/logs', { body: { resourceLogs: [] } });
     await call('POST', '/api/v1/otel/v1/logs', { body: { resourceLogs: [] } });
 
@@ -87,7 +89,9 @@ describe('OpenAPI document', () => {
     await call('POST', '/api/v1/datasets', { body: { name: 'capitals', description: 'one per country' } });
     await call('GET', '/api/v1/datasets');
     await call('GET', '/api/v1/datasets/capitals');
-    await call('POST', '/api/v1/datasets/capitals/items', { body: { id: 'item-1', input: { country: 'France' }, expectedOutput: 'Paris' } });
+    await call('POST', '/api/v1/datasets/capitals/items', {
+      body: { id: 'item-1', input: { country: 'France' }, expectedOutput: 'Paris' },
+    });
     await call('GET', '/api/v1/datasets/capitals/items');
     await call('POST', '/api/public/dataset-run-items', {
       auth: 'basic',
@@ -114,11 +118,17 @@ describe('OpenAPI document', () => {
     });
     await call('GET', `/api/public/models/${model.body?.id}`, { auth: 'basic' });
     await call('DELETE', `/api/public/models/${model.body?.id}`, { auth: 'basic' });
-    const config = await call('POST', '/api/public/score-configs', { auth: 'basic', body: { name: 'quality', dataType: 'NUMERIC', minValue: 0, maxValue: 1 } });
+    const config = await call('POST', '/api/public/score-configs', {
+      auth: 'basic',
+      body: { name: 'quality', dataType: 'NUMERIC', minValue: 0, maxValue: 1 },
+    });
     await call('GET', '/api/public/score-configs', { auth: 'basic' });
     await call('GET', `/api/public/score-configs/${config.body?.id}`, { auth: 'basic' });
     await call('GET', `/api/public/score-configs/00000000-0000-4000-8000-000000000000`, { auth: 'basic' });
-    await call('POST', '/api/public/otel/v1/traces', { auth: 'basic', body: exportOf([span({ traceId: randomBytes(16).toString('hex'), spanId: randomBytes(8).toString('hex') })]) });
+    await call('POST', '/api/public/otel/v1/traces', {
+      auth: 'basic',
+      body: exportOf([span({ traceId: randomBytes(16).toString('hex'), spanId: randomBytes(8).toString('hex') })]),
+    });
     await call('POST', '/api/public/ingestion', {
       auth: 'basic',
       body: { batch: [{ id: 'l1', type: 'trace-create', timestamp: at, body: { id: 'lf-trace', name: 'lf' } }] },
@@ -152,7 +162,9 @@ describe('OpenAPI document', () => {
       /^GET \/api\/v1\/traces 200: .*must have required property/,
     );
     expect(validator.check('GET', '/api/v1/traces', 418, null)).toMatch(/status 418 is not declared/);
-    expect(validator.check('POST', '/api/v1/auth/login', 401, { error: { code: 'UNAUTHORIZED', message: 'no' } })).toMatch(/must have required property 'data'/);
+    expect(validator.check('POST', '/api/v1/auth/login', 401, { error: { code: 'UNAUTHORIZED', message: 'no' } })).toMatch(
+      /must have required property 'data'/,
+    );
   });
 
   it('serves the reference page from the app, with nothing from another host', async () => {

@@ -17,7 +17,9 @@ function controllerRoutes(): string[] {
       if (typeof handler !== 'function' || Reflect.getMetadata(METHOD_METADATA, handler) === undefined) return [];
       const method = RequestMethod[Reflect.getMetadata(METHOD_METADATA, handler) as RequestMethod];
       const paths = [Reflect.getMetadata(PATH_METADATA, handler) as string | string[]].flat();
-      return prefixes.flatMap((prefix) => paths.map((path) => `${method} ${`/${prefix}/${path}`.replace(/\/+/g, '/').replace(/(.)\/$/, '$1')}`));
+      return prefixes.flatMap((prefix) =>
+        paths.map((path) => `${method} ${`/${prefix}/${path}`.replace(/\/+/g, '/').replace(/(.)\/$/, '$1')}`),
+      );
     });
   });
 }
@@ -42,7 +44,9 @@ describe('the OpenAPI document', () => {
   it('finds what is wrong with a broken document', () => {
     const broken = structuredClone(doc);
     broken.paths['/api/v1/traces/{id}'].get.parameters = [];
-    broken.paths['/api/v1/traces'].get.responses['200'].content = { 'application/json': { schema: { type: 'object', minimum: 'x' } as never } };
+    broken.paths['/api/v1/traces'].get.responses['200'].content = {
+      'application/json': { schema: { type: 'object', minimum: 'x' } as never },
+    };
     expect(documentProblems(broken)).toEqual([
       expect.stringMatching(/^GET \/api\/v1\/traces 200 application\/json: schema is invalid: .*minimum/),
       'GET /api/v1/traces/{id}: path parameters  do not match the template',
@@ -56,7 +60,9 @@ describe('the OpenAPI document', () => {
       required: ['email', 'password'],
     });
     expect(doc.paths[openApiPath('/api/v1/traces/:id')].get.parameters[0]).toMatchObject({ name: 'id', in: 'path' });
-    expect(doc.paths['/api/v1/traces'].get.parameters.map((p) => p.name)).toEqual(expect.arrayContaining(['limit', 'cursor', 'userId', 'tags']));
+    expect(doc.paths['/api/v1/traces'].get.parameters.map((p) => p.name)).toEqual(
+      expect.arrayContaining(['limit', 'cursor', 'userId', 'tags']),
+    );
   });
 
   it('renders the reference page with every operation and nothing loaded from elsewhere', () => {

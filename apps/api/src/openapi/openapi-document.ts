@@ -39,7 +39,10 @@ export interface OpenApiOperation {
   security: Record<string, string[]>[];
   parameters: OpenApiParameter[];
   requestBody?: { required: true; content: Record<string, { schema: JsonSchema; example?: unknown }> };
-  responses: Record<string, { description: string; content?: Record<string, { schema: JsonSchema | { $ref: string }; example?: unknown }> }>;
+  responses: Record<
+    string,
+    { description: string; content?: Record<string, { schema: JsonSchema | { $ref: string }; example?: unknown }> }
+  >;
 }
 
 const SECURITY_SCHEMES = {
@@ -77,27 +80,23 @@ const operationId = (route: RouteDoc): string =>
     .join('');
 
 function parameters(route: RouteDoc): OpenApiParameter[] {
-  const path = [...route.path.matchAll(/:([A-Za-z0-9_]+)/g)].map(
-    ([, name]): OpenApiParameter => ({
-      name,
-      in: 'path',
-      required: true,
-      ...(route.params?.[name] && { description: route.params[name] }),
-      schema: { type: 'string' },
-    }),
-  );
+  const path = [...route.path.matchAll(/:([A-Za-z0-9_]+)/g)].map(([, name]): OpenApiParameter => ({
+    name,
+    in: 'path',
+    required: true,
+    ...(route.params?.[name] && { description: route.params[name] }),
+    schema: { type: 'string' },
+  }));
   const query = route.query ? partSchema(route.query) : { properties: {} };
   return [
     ...path,
-    ...Object.entries(query.properties ?? {}).map(
-      ([name, schema]): OpenApiParameter => ({
-        name,
-        in: 'query',
-        required: query.required?.includes(name) ?? false,
-        ...(schema.description && { description: schema.description }),
-        schema,
-      }),
-    ),
+    ...Object.entries(query.properties ?? {}).map(([name, schema]): OpenApiParameter => ({
+      name,
+      in: 'query',
+      required: query.required?.includes(name) ?? false,
+      ...(schema.description && { description: schema.description }),
+      schema,
+    })),
   ];
 }
 
@@ -111,7 +110,9 @@ function responses(route: RouteDoc): OpenApiOperation['responses'] {
     const schema = doc?.schema ?? (status >= 400 ? errorRef : undefined);
     out[String(status)] = {
       description: doc?.description ?? errorDescription(status),
-      ...(schema && { content: { [doc?.mediaType ?? 'application/json']: { schema, ...(doc?.example !== undefined && { example: doc.example }) } } }),
+      ...(schema && {
+        content: { [doc?.mediaType ?? 'application/json']: { schema, ...(doc?.example !== undefined && { example: doc.example }) } },
+      }),
     };
   }
   return out;

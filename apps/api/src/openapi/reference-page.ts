@@ -76,15 +76,23 @@ export function renderReferencePage(doc: OpenApiDocument): string {
     .map(
       ({ name, ops }) =>
         `<h3><a href="#tag-${escape(name)}">${escape(name)}</a></h3>${ops
-          .map(({ path, method, op }) => `<a href="#${escape(op.operationId)}"><span class="m ${method.toUpperCase()}">${method.toUpperCase()}</span> ${escape(path)}</a>`)
+          .map(
+            ({ path, method, op }) =>
+              `<a href="#${escape(op.operationId)}"><span class="m ${method.toUpperCase()}">${method.toUpperCase()}</span> ${escape(path)}</a>`,
+          )
           .join('')}`,
     )
     .join('');
   const schemes = Object.entries(doc.components.securitySchemes)
-    .map(([name, s]) => `<tr><td><code>${escape(name)}</code></td><td>${prose((s as { description?: string }).description ?? '')}</td></tr>`)
+    .map(
+      ([name, s]) => `<tr><td><code>${escape(name)}</code></td><td>${prose((s as { description?: string }).description ?? '')}</td></tr>`,
+    )
     .join('');
   const sections = byTag
-    .map(({ name, ops }) => `<h2 id="tag-${escape(name)}">${escape(name)}</h2>${ops.map(({ path, method, op }) => renderOperation(method, path, op)).join('')}`)
+    .map(
+      ({ name, ops }) =>
+        `<h2 id="tag-${escape(name)}">${escape(name)}</h2>${ops.map(({ path, method, op }) => renderOperation(method, path, op)).join('')}`,
+    )
     .join('');
   return `<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1">

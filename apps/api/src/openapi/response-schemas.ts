@@ -25,15 +25,17 @@ const json: JsonSchema = { description: 'Any JSON value, as sent.' };
 const jsonObject: JsonSchema = { type: 'object' };
 const objectOrNull: JsonSchema = { type: ['object', 'null'] };
 /** `schema` with fields present only sometimes. */
-const withOptional = (schema: JsonSchema, properties: Props): JsonSchema => ({ ...schema, properties: { ...schema.properties, ...properties } });
+const withOptional = (schema: JsonSchema, properties: Props): JsonSchema => ({
+  ...schema,
+  properties: { ...schema.properties, ...properties },
+});
 /** Fields a read cut (TRACE_READ_LIMITS' `fieldBytes`): each one's size in bytes; the fields themselves read null. */
 const truncated: Props = { truncated: { type: 'object', additionalProperties: { type: 'integer' } } };
 const list = (items: JsonSchema): JsonSchema => ({ type: 'array', items });
 const strings = list(str);
 
 /** A cursor page: `meta.nextCursor` is null on the last page. */
-export const cursorPage = (item: JsonSchema): JsonSchema =>
-  object({ data: list(item), meta: object({ nextCursor: strOrNull }) });
+export const cursorPage = (item: JsonSchema): JsonSchema => object({ data: list(item), meta: object({ nextCursor: strOrNull }) });
 
 const pageMeta = object({ page: int, limit: int, totalItems: int, totalPages: int });
 /** A numbered page, Langfuse's shape (`meta.page` from 1). */
@@ -63,7 +65,10 @@ export const LANGFUSE_INGESTION = object({
 });
 
 // Reads of traces, sessions and users.
-const scoreSummary = object({ name: strOrNull, source: strOrNull, value: numOrNull, count: int }, 'Mean of the numeric or boolean scores of a name and source.');
+const scoreSummary = object(
+  { name: strOrNull, source: strOrNull, value: numOrNull, count: int },
+  'Mean of the numeric or boolean scores of a name and source.',
+);
 const traceFields: Props = {
   id: { type: 'string', format: 'uuid' },
   otelTraceId: strOrNull,
@@ -246,7 +251,9 @@ const runItemFields: Props = {
 export const LANGFUSE_RUN_ITEM = object(runItemFields);
 export const LANGFUSE_RUN = object({ ...runFields, datasetRunItems: list(LANGFUSE_RUN_ITEM) });
 export const LANGFUSE_PROJECTS = object({
-  data: list(object({ id: { type: 'string', format: 'uuid' }, name: str, organization: object({ id: str, name: str }), metadata: jsonObject })),
+  data: list(
+    object({ id: { type: 'string', format: 'uuid' }, name: str, organization: object({ id: str, name: str }), metadata: jsonObject }),
+  ),
 });
 export const LANGFUSE_MODEL = object({
   id: str,

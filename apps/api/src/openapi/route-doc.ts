@@ -39,8 +39,7 @@ export interface RouteDoc {
 }
 
 /** A request part's schema: a DTO class's from its field rules, or one stated as is. */
-export const partSchema = (part: DtoClass | JsonSchema): JsonSchema =>
-  isFieldDto(part) ? schemaOf(part) : (part as JsonSchema);
+export const partSchema = (part: DtoClass | JsonSchema): JsonSchema => (isFieldDto(part) ? schemaOf(part) : (part as JsonSchema));
 
 const ERROR_CODES = Object.keys(ERROR_STATUS);
 

@@ -36,7 +36,10 @@ import * as body from './response-schemas';
 const MIN_SEQ: JsonSchema = {
   type: 'object',
   properties: {
-    minSeq: { type: 'string', description: 'A Spanlog-Seq token: the read waits until that write is visible (503 NOT_YET_VISIBLE past the wait).' },
+    minSeq: {
+      type: 'string',
+      description: 'A Spanlog-Seq token: the read waits until that write is visible (503 NOT_YET_VISIBLE past the wait).',
+    },
   },
 };
 const withMinSeq = (schema: JsonSchema): JsonSchema => ({ ...schema, properties: { ...schema.properties, ...MIN_SEQ.properties } });
@@ -62,7 +65,11 @@ const NATIVE_BATCH: JsonSchema = {
 const SCORES_REQUEST: JsonSchema = {
   anyOf: [
     schemaOf(ScoreBody),
-    { type: 'object', properties: { scores: { type: 'array', maxItems: MAX_SCORES_PER_REQUEST, items: schemaOf(ScoreBody) } }, required: ['scores'] },
+    {
+      type: 'object',
+      properties: { scores: { type: 'array', maxItems: MAX_SCORES_PER_REQUEST, items: schemaOf(ScoreBody) } },
+      required: ['scores'],
+    },
   ],
 };
 /** OTLP/HTTP JSON (`ExportTraceServiceRequest`, `ExportLogsServiceRequest`): read by the OTLP walker, not by field rules (docs/ARCHITECTURE.md "Validation"). */
@@ -78,7 +85,9 @@ const OTLP_LOGS: JsonSchema = {
 };
 const EXPLAIN: JsonSchema = {
   type: 'object',
-  properties: { explain: { type: 'string', enum: ['true', 'false'], description: 'true: store nothing, answer how each span would be read.' } },
+  properties: {
+    explain: { type: 'string', enum: ['true', 'false'], description: 'true: store nothing, answer how each span would be read.' },
+  },
 };
 const PROMPT_QUERY: JsonSchema = {
   type: 'object',
@@ -132,7 +141,11 @@ export const ROUTE_DOCS: readonly RouteDoc[] = [
       ],
     },
     responses: {
-      201: { description: 'Stored; events refused one by one are listed', schema: body.NATIVE_BATCH_ACCEPTED, example: { accepted: 2, errors: [] } },
+      201: {
+        description: 'Stored; events refused one by one are listed',
+        schema: body.NATIVE_BATCH_ACCEPTED,
+        example: { accepted: 2, errors: [] },
+      },
     },
   },
   {
@@ -145,29 +158,27 @@ export const ROUTE_DOCS: readonly RouteDoc[] = [
     requestExample: { traceId: 'checkout-42', name: 'accuracy', value: 0.9 },
     responses: { 201: { description: 'Stored', schema: body.SCORES_ACCEPTED } },
   },
-  ...(['/api/v1/otel/traces', '/api/v1/otel/v1/traces'] as const).map(
-    (path): RouteDoc => ({
-      method: 'POST',
-      path,
-      tag: 'Ingestion',
-      summary: 'Ingest OTLP/HTTP JSON spans (`/otel/v1/traces`: the path a Collector appends /v1/traces to)',
-      auth: 'apiKey',
-      query: EXPLAIN,
-      body: OTLP_TRACES,
-      responses: { 200: { description: 'Stored (or explained)', schema: { anyOf: [body.OTLP_ACCEPTED, body.OTLP_EXPLAINED] }, example: { accepted: 1 } } },
-    }),
-  ),
-  ...(['/api/v1/otel/logs', '/api/v1/otel/v1/logs'] as const).map(
-    (path): RouteDoc => ({
-      method: 'POST',
-      path,
-      tag: 'Ingestion',
-      summary: 'Ingest OTLP/HTTP JSON log records (GenAI content sent as logs)',
-      auth: 'apiKey',
-      body: OTLP_LOGS,
-      responses: { 200: { description: 'Stored', schema: body.OTLP_LOGS_ACCEPTED } },
-    }),
-  ),
+  ...(['/api/v1/otel/traces', '/api/v1/otel/v1/traces'] as const).map((path): RouteDoc => ({
+    method: 'POST',
+    path,
+    tag: 'Ingestion',
+    summary: 'Ingest OTLP/HTTP JSON spans (`/otel/v1/traces`: the path a Collector appends /v1/traces to)',
+    auth: 'apiKey',
+    query: EXPLAIN,
+    body: OTLP_TRACES,
+    responses: {
+      200: { description: 'Stored (or explained)', schema: { anyOf: [body.OTLP_ACCEPTED, body.OTLP_EXPLAINED] }, example: { accepted: 1 } },
+    },
+  })),
+  ...(['/api/v1/otel/logs', '/api/v1/otel/v1/logs'] as const).map((path): RouteDoc => ({
+    method: 'POST',
+    path,
+    tag: 'Ingestion',
+    summary: 'Ingest OTLP/HTTP JSON log records (GenAI content sent as logs)',
+    auth: 'apiKey',
+    body: OTLP_LOGS,
+    responses: { 200: { description: 'Stored', schema: body.OTLP_LOGS_ACCEPTED } },
+  })),
 
   // Traces, sessions, users.
   {

@@ -24,7 +24,8 @@ export function strictAjv(): Ajv2020 {
   return ajv;
 }
 
-const pathPattern = (template: string) => new RegExp(`^${template.replace(/[.*+?^$()|[\]\\]/g, '\\$&').replace(/\\?\{[^}]+\\?\}/g, '[^/]+')}$`);
+const pathPattern = (template: string) =>
+  new RegExp(`^${template.replace(/[.*+?^$()|[\]\\]/g, '\\$&').replace(/\\?\{[^}]+\\?\}/g, '[^/]+')}$`);
 
 /**
  * Checks answers against the document: the operation of the method and path must declare the
@@ -57,7 +58,10 @@ export class ResponseValidator {
     const response = found.op.responses[String(status)];
     if (!response) return `${method} ${found.template}: status ${status} is not declared (${Object.keys(found.op.responses).join(', ')})`;
     const media = response.content ? Object.entries(response.content)[0] : undefined;
-    if (!media) return body === null || body === undefined || body === '' ? null : `${method} ${found.template} ${status}: a body where none is declared`;
+    if (!media)
+      return body === null || body === undefined || body === ''
+        ? null
+        : `${method} ${found.template} ${status}: a body where none is declared`;
     if (media[0] !== 'application/json') return null;
     const key = `${method} ${found.template} ${status}`;
     let validate = this.compiled.get(key);
@@ -65,7 +69,9 @@ export class ResponseValidator {
       validate = this.ajv.compile(inlineRefs(media[1].schema, this.doc) as object);
       this.compiled.set(key, validate);
     }
-    return validate(body) ? null : `${key}: ${this.ajv.errorsText(validate.errors, { dataVar: 'body' })}; body ${JSON.stringify(body).slice(0, 500)}`;
+    return validate(body)
+      ? null
+      : `${key}: ${this.ajv.errorsText(validate.errors, { dataVar: 'body' })}; body ${JSON.stringify(body).slice(0, 500)}`;
   }
 }
 
