@@ -4,7 +4,7 @@ import { AppModule } from '../app.module';
 import { buildOpenApiDocument, openApiPath } from './openapi-document';
 import { renderReferencePage } from './reference-page';
 import { ROUTE_DOCS } from './routes';
-import { documentProblems } from './testing/response-validator';
+import { documentProblems, inlineRefs, strictAjv } from './testing/response-validator';
 
 /** Every route Nest maps from the app's controllers, as `METHOD /path` with `:param`s. */
 function controllerRoutes(): string[] {
@@ -39,6 +39,22 @@ describe('the OpenAPI document', () => {
   it('is an OpenAPI 3.1 document whose every schema compiles as JSON Schema 2020-12', () => {
     expect(documentProblems(doc)).toEqual([]);
     expect(doc.components.securitySchemes).toMatchObject({ apiKey: { scheme: 'bearer' }, langfuseBasic: { scheme: 'basic' } });
+  });
+
+  it('gives examples that match their schemas', () => {
+    const ajv = strictAjv();
+    const examples = Object.values(doc.paths)
+      .flatMap((item) => Object.values(item))
+      .flatMap((op) => [
+        ...Object.values(op.requestBody?.content ?? {}),
+        ...Object.values(op.responses).flatMap((r) => Object.values(r.content ?? {})),
+      ])
+      .filter((media) => media.example !== undefined);
+    expect(examples.length).toBeGreaterThan(10);
+    for (const { schema, example } of examples) {
+      const validate = ajv.compile(inlineRefs(schema, doc) as object);
+      expect([validate(example), ajv.errorsText(validate.errors)]).toEqual([true, 'No errors']);
+    }
   });
 
   it('finds what is wrong with a broken document', () => {

@@ -11,8 +11,8 @@ const prose = (text: string): string => escape(text).replace(/`([^`]+)`/g, '<cod
 
 const STYLE = `
 body{font:15px/1.5 system-ui,sans-serif;margin:0;color:#1c1c1c;display:flex}
-nav{position:sticky;top:0;height:100vh;overflow:auto;width:17rem;flex:none;padding:1rem;background:#f4f4f5;box-sizing:border-box;font-size:13px}
-nav a{display:block;color:inherit;text-decoration:none;padding:.1rem 0}nav h3{margin:1rem 0 .25rem}
+nav{position:sticky;top:0;height:100vh;overflow:auto;width:22rem;flex:none;padding:1rem;background:#f4f4f5;box-sizing:border-box;font-size:13px}
+nav a{display:block;color:inherit;text-decoration:none;padding:.1rem 0;white-space:nowrap}nav .m{min-width:3.5rem}nav h3{margin:1rem 0 .25rem}
 main{padding:1rem 2rem;max-width:60rem;min-width:0}
 section.op{border-top:1px solid #ddd;padding:.75rem 0}
 .m{display:inline-block;min-width:4rem;font-weight:600;font-family:ui-monospace,monospace}
@@ -102,5 +102,5 @@ export function renderReferencePage(doc: OpenApiDocument): string {
 <p>${prose(doc.info.description)}</p>
 <p>The machine-readable document: <a href="/api/v1/openapi.json"><code>/api/v1/openapi.json</code></a> (OpenAPI ${escape(doc.openapi)}).</p>
 <h2>Authentication</h2><table>${schemes}</table>
-<h2>Errors</h2>${json(doc.components.schemas.Error)}${sections}</main></body></html>`;
+<h2>Errors</h2><details><summary>the error body</summary>${json(doc.components.schemas.Error)}</details>${sections}</main></body></html>`;
 }

@@ -309,7 +309,7 @@ export const AUTH_LOGGED_OUT = object({ data: object({ success: bool }), error: 
 
 // Operations.
 export const HEALTH = object({
-  status: { type: 'string', enum: ['ok', 'degraded'] },
-  checks: object({ postgres: str, nats: str }),
+  status: { type: 'string', enum: ['ok'], description: 'The API answers; what it depends on is in `checks`.' },
+  checks: object({ postgres: { type: 'string', enum: ['ok', 'unreachable'] }, nats: { type: 'string', enum: ['ok', 'unreachable'] } }),
   projections: jsonObject,
 });

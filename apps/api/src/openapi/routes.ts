@@ -156,7 +156,9 @@ export const ROUTE_DOCS: readonly RouteDoc[] = [
     auth: 'apiKey',
     body: SCORES_REQUEST,
     requestExample: { traceId: 'checkout-42', name: 'accuracy', value: 0.9 },
-    responses: { 201: { description: 'Stored', schema: body.SCORES_ACCEPTED } },
+    responses: {
+      201: { description: 'Stored', schema: body.SCORES_ACCEPTED, example: { accepted: 1, ids: ['f55fdc5f-d328-55ab-8d42-3229182ef3dc'] } },
+    },
   },
   ...(['/api/v1/otel/traces', '/api/v1/otel/v1/traces'] as const).map((path): RouteDoc => ({
     method: 'POST',
@@ -287,7 +289,21 @@ export const ROUTE_DOCS: readonly RouteDoc[] = [
     auth: 'apiKey',
     body: PromptVersionBody,
     requestExample: { name: 'greeting', template: 'Hello {{name}}', labels: ['production'] },
-    responses: { 201: { description: 'Created', schema: body.PROMPT_TEMPLATE } },
+    responses: {
+      201: {
+        description: 'Created',
+        schema: body.PROMPT_TEMPLATE,
+        example: {
+          name: 'greeting',
+          version: 1,
+          template: 'Hello {{name}}',
+          labels: ['production'],
+          config: {},
+          commitMessage: null,
+          createdAt: '2026-01-15T10:00:00.000Z',
+        },
+      },
+    },
   },
   {
     method: 'GET',
@@ -320,7 +336,20 @@ export const ROUTE_DOCS: readonly RouteDoc[] = [
     auth: 'apiKey',
     body: DatasetBody,
     requestExample: { name: 'capitals', description: 'one question per country' },
-    responses: { 201: { description: 'Saved', schema: body.DATASET } },
+    responses: {
+      201: {
+        description: 'Saved',
+        schema: body.DATASET,
+        example: {
+          id: '334d52cc-6d67-4d84-bd94-5996d9d46298',
+          name: 'capitals',
+          description: 'one question per country',
+          metadata: null,
+          createdAt: '2026-01-15T10:00:00.000Z',
+          updatedAt: '2026-01-15T10:00:00.000Z',
+        },
+      },
+    },
   },
   {
     method: 'GET',
@@ -350,7 +379,7 @@ export const ROUTE_DOCS: readonly RouteDoc[] = [
     params: datasetName,
     body: DATASET_ITEMS_REQUEST,
     requestExample: { id: 'capital-France', input: { country: 'France' }, expectedOutput: 'Paris' },
-    responses: { 201: { description: 'Stored', schema: body.ITEMS_ACCEPTED } },
+    responses: { 201: { description: 'Stored', schema: body.ITEMS_ACCEPTED, example: { accepted: 1, ids: ['capital-France'] } } },
   },
   {
     method: 'GET',
@@ -601,7 +630,17 @@ export const ROUTE_DOCS: readonly RouteDoc[] = [
     tag: 'Operations',
     summary: 'Liveness, Postgres and NATS reachability, projection lag',
     auth: 'none',
-    responses: { 200: ok(body.HEALTH) },
+    responses: {
+      200: {
+        description: 'OK',
+        schema: body.HEALTH,
+        example: {
+          status: 'ok',
+          checks: { postgres: 'ok', nats: 'ok' },
+          projections: { telemetry: { lag: 0 }, usage: { lag: 0 }, audit: { lag: 0 } },
+        },
+      },
+    },
   },
   {
     method: 'GET',
