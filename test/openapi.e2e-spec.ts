@@ -14,24 +14,24 @@ import { type Stack, startStack } from './support/stack';
 describe('OpenAPI document', () => {
   let stack: Stack;
   let tenant: Tenant;
-  const answers: { method: string; path: string; answer: HttpAnswer }[] = [];
-
+  const answers: { method: string; path: string; body: unknown; answer: HttpAnswer }[] = [];
   let document: OpenApiDocument;
+  let documentAnswer: HttpAnswer;
 
   beforeAll(async () => {
     stack = await startStack();
     tenant = await bootstrap(stack, 'openapi@spanlog.test', 'OpenApi', 'p', 'pro');
-  });
-
-  it('serves a valid OpenAPI 3.1 document without an API key', async () => {
-    const res = await call('GET', '/api/v1/openapi.json', { auth: 'none' });
-    expect(res.status).toBe(200);
-    document = res.body as OpenApiDocument;
-    expect(document).toMatchObject({ openapi: '3.1.0', info: { title: 'Spanlog API' } });
-    expect(documentProblems(document)).toEqual([]);
+    documentAnswer = await call('GET', '/api/v1/openapi.json', { auth: 'none' });
+    document = documentAnswer.body as OpenApiDocument;
   });
   afterAll(async () => {
     await stack?.stop();
+  });
+
+  it('serves a valid OpenAPI 3.1 document without an API key', () => {
+    expect(documentAnswer.status).toBe(200);
+    expect(document).toMatchObject({ openapi: '3.1.0', info: { title: 'Spanlog API' } });
+    expect(documentProblems(document)).toEqual([]);
   });
 
   const basic = () => `Basic ${Buffer.from(`pk-lf-any:${tenant.apiKey}`).toString('base64')}`;
@@ -42,7 +42,7 @@ describe('OpenAPI document', () => {
       body: init.body,
       headers: auth === 'basic' ? { authorization: basic() } : {},
     });
-    answers.push({ method, path, answer });
+    answers.push({ method, path, body: init.body, answer });
     return answer;
   }
 
@@ -149,6 +149,10 @@ describe('OpenAPI document', () => {
     const validator = await validatorFor(stack.baseUrl);
     const problems = answers.map(({ method, path, answer }) => validator.check(method, path, answer.status, answer.body)).filter(Boolean);
     expect(problems).toEqual([]);
+    // The bodies the API accepted match the request schemas its DTOs give.
+    const accepted = answers.filter(({ body, answer }) => body !== undefined && answer.status < 300);
+    expect(accepted.length).toBeGreaterThan(15);
+    expect(accepted.map(({ method, path, body }) => validator.checkRequest(method, path, body)).filter(Boolean)).toEqual([]);
 
     // Each route was called but the two that answer other than JSON, checked below.
     const called = new Set(answers.map(({ method, path }) => `${method} ${validator.operation(method, path)?.template}`));

@@ -27,7 +27,7 @@ function controllerRoutes(): string[] {
 const documented = ROUTE_DOCS.map((r) => `${r.method} ${r.path}`);
 const doc = buildOpenApiDocument(ROUTE_DOCS, '0.0.0-test');
 
-describe('the OpenAPI document', () => {
+describe(buildOpenApiDocument.name, () => {
   it('describes every route of the controllers, and no route they do not have', () => {
     const routes = controllerRoutes();
     expect(routes.length).toBeGreaterThan(40);

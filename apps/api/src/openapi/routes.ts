@@ -12,6 +12,7 @@ import {
   MAX_BATCH_EVENTS,
   MAX_SCORES_PER_REQUEST,
   NATIVE_EVENT_BODIES,
+  NATIVE_EVENT_TYPES,
   NativeEventEnvelope,
   PageFields,
   PageQuery,
@@ -61,6 +62,22 @@ const NATIVE_BATCH: JsonSchema = {
     },
   },
   required: ['batch'],
+};
+/** Langfuse's batch: the native events, and the older `observation-create|update`, whose `body.type` (SPAN, GENERATION, EVENT) names the native event. */
+const LANGFUSE_BATCH: JsonSchema = {
+  ...NATIVE_BATCH,
+  properties: {
+    batch: {
+      ...NATIVE_BATCH.properties?.batch,
+      items: {
+        ...NATIVE_BATCH.properties?.batch.items,
+        properties: {
+          ...NATIVE_BATCH.properties?.batch.items?.properties,
+          type: { type: 'string', enum: [...NATIVE_EVENT_TYPES, 'observation-create', 'observation-update'] },
+        },
+      },
+    },
+  },
 };
 const SCORES_REQUEST: JsonSchema = {
   anyOf: [
@@ -152,7 +169,7 @@ export const ROUTE_DOCS: readonly RouteDoc[] = [
     method: 'POST',
     path: '/api/v1/scores',
     tag: 'Ingestion',
-    summary: 'Add one score, or up to a batch of scores, to traces or spans',
+    summary: `Score traces or spans: one score, or \`{scores: [...]}\` of up to ${MAX_SCORES_PER_REQUEST}`,
     auth: 'apiKey',
     body: SCORES_REQUEST,
     requestExample: { traceId: 'checkout-42', name: 'accuracy', value: 0.9 },
@@ -409,7 +426,7 @@ export const ROUTE_DOCS: readonly RouteDoc[] = [
     tag: 'Langfuse',
     summary: "Langfuse's batch ingestion: one status per event",
     auth: 'langfuse',
-    body: NATIVE_BATCH,
+    body: LANGFUSE_BATCH,
     responses: { 207: { description: 'Multi-Status: each event stored or refused', schema: body.LANGFUSE_INGESTION } },
   },
   {

@@ -52,6 +52,24 @@ export class ResponseValidator {
     return null;
   }
 
+  /** Whether a request body the API accepted matches the operation's request schema; what is wrong, or null. */
+  checkRequest(method: string, url: string, body: unknown): string | null {
+    const found = this.operation(method, url);
+    const media = found?.op.requestBody?.content['application/json'];
+    if (!found || !media) return `${method} ${url}: no JSON request body in the document`;
+    const validate = this.compile(`${method} ${found.template} request`, media.schema);
+    return validate(body) ? null : `${method} ${found.template} request: ${this.ajv.errorsText(validate.errors, { dataVar: 'body' })}`;
+  }
+
+  private compile(key: string, schema: unknown): ValidateFunction {
+    let validate = this.compiled.get(key);
+    if (!validate) {
+      validate = this.ajv.compile(inlineRefs(schema, this.doc) as object);
+      this.compiled.set(key, validate);
+    }
+    return validate;
+  }
+
   check(method: string, url: string, status: number, body: unknown): string | null {
     const found = this.operation(method, url);
     if (!found) return `${method} ${url}: no operation in the document`;
@@ -64,11 +82,7 @@ export class ResponseValidator {
         : `${method} ${found.template} ${status}: a body where none is declared`;
     if (media[0] !== 'application/json') return null;
     const key = `${method} ${found.template} ${status}`;
-    let validate = this.compiled.get(key);
-    if (!validate) {
-      validate = this.ajv.compile(inlineRefs(media[1].schema, this.doc) as object);
-      this.compiled.set(key, validate);
-    }
+    const validate = this.compile(key, media[1].schema);
     return validate(body)
       ? null
       : `${key}: ${this.ajv.errorsText(validate.errors, { dataVar: 'body' })}; body ${JSON.stringify(body).slice(0, 500)}`;
