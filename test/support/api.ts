@@ -2,6 +2,7 @@ import { createHmac } from 'node:crypto';
 import { once } from 'node:events';
 import { connect } from 'node:net';
 import { setTimeout as sleep } from 'node:timers/promises';
+import { OPENAPI_CHECK, checkAnswer } from './openapi-check';
 import { type Stack, runCli } from './stack';
 
 /** Helpers for the auth endpoints and the dashboard RPC over HTTP, as a client would call them. */
@@ -43,7 +44,9 @@ export async function send(
     body: init.body === undefined ? undefined : typeof init.body === 'string' ? init.body : JSON.stringify(init.body),
   });
   const text = await res.text();
-  return { status: res.status, body: text ? JSON.parse(text) : null };
+  const answer = { status: res.status, body: text ? JSON.parse(text) : null };
+  if (OPENAPI_CHECK) await checkAnswer(stack.baseUrl, method, path, answer.status, answer.body);
+  return answer;
 }
 
 export async function login(stack: Stack, email: string, password = PASSWORD): Promise<Session> {

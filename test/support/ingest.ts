@@ -3,6 +3,7 @@ import { type NatsConnection, headers as natsHeaders } from 'nats';
 import { INGEST_SCHEMAS, envelopeToHeaders } from '@app/domain';
 import { exportOf, span } from '@app/otlp/testing/otlp-builders';
 import type { Tenant } from './api';
+import { OPENAPI_CHECK, checkAnswer } from './openapi-check';
 import type { Stack } from './stack';
 
 /**
@@ -78,7 +79,9 @@ export async function write(
 ): Promise<Written> {
   const res = await postWithKey(stack, apiKey, path, body, headers);
   const text = await res.text();
-  return { status: res.status, headers: res.headers, body: text ? JSON.parse(text) : null, seq: res.headers.get('spanlog-seq') };
+  const answer = { status: res.status, headers: res.headers, body: text ? JSON.parse(text) : null, seq: res.headers.get('spanlog-seq') };
+  if (OPENAPI_CHECK) await checkAnswer(stack.baseUrl, 'POST', path, answer.status, answer.body);
+  return answer;
 }
 
 /** Posts a write the test needs accepted, failing with the answer unless the path's accepted status comes back: the read-your-writes token. */
@@ -105,7 +108,8 @@ export async function traceStatus(stack: Stack, apiKey: string, id: string, seq:
   const res = await fetch(`${stack.baseUrl}/api/v1/traces/${encodeURIComponent(id)}?minSeq=${seq ?? ''}`, {
     headers: { authorization: `Bearer ${apiKey}` },
   });
-  await res.arrayBuffer();
+  const text = await res.text();
+  if (OPENAPI_CHECK) await checkAnswer(stack.baseUrl, 'GET', new URL(res.url).pathname, res.status, text ? JSON.parse(text) : null);
   return res.status;
 }
 

@@ -26,6 +26,7 @@ import { apiMetricsRegistry } from './metrics/api-metrics';
 import { MetricsController } from './metrics/metrics.controller';
 import { McpController } from './mcp/mcp.controller';
 import { McpToolsService } from './mcp/mcp-tools.service';
+import { OpenApiController } from './openapi/openapi.controller';
 import { AccessService } from './access/access.service';
 import { EvaluatorTestService } from './evaluators/evaluator-test.service';
 import { EvaluatorsService } from './evaluators/evaluators.service';
@@ -102,6 +103,7 @@ import { TraceGroupsService } from './trace-groups/trace-groups.service';
     CostsController,
     McpController,
     ProjectTracesExportController,
+    OpenApiController,
   ],
   providers: [
     ApiKeyGuard,

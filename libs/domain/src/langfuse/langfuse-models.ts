@@ -25,7 +25,7 @@ const price = ruleOf(
   { type: 'number', minimum: 0, maximum: TELEMETRY_RANGES.spanCost.max },
 );
 
-class LangfuseModelInput {
+export class LangfuseModelInput {
   @Required(text(1, 200)) modelName: string;
   @Required(anyText) matchPattern: string;
   @Optional(anyText) startDate?: string;

@@ -58,7 +58,7 @@ export function fromLangfuseScoreConfigRequest(body: unknown): unknown {
   return body;
 }
 
-class LangfusePageQuery {
+export class LangfusePageQuery {
   @Optional(decimalInteger({ min: 1, max: 1_000_000 })) page?: number;
   @Optional(decimalInteger(SCORE_CONFIG_LIMITS.page)) limit?: number;
 }

@@ -4,6 +4,7 @@ export {
   EventCreateBody,
   GenerationCreateBody,
   GenerationUpdateBody,
+  NATIVE_EVENT_BODIES,
   NATIVE_EVENT_TYPES,
   NativeEventEnvelope,
   type NativeEventBody,

@@ -10,7 +10,7 @@ import { Optional, timestamp, validateDto } from '../validation';
 
 const BUCKET_MS = 300_000;
 
-class UnpricedQueryFields {
+export class UnpricedQueryFields {
   @Optional(timestamp) from?: string;
   @Optional(timestamp) to?: string;
 }

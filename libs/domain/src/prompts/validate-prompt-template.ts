@@ -88,7 +88,7 @@ const chatMessageSchema: JsonSchema = {
 };
 
 /** The body of POST /api/v1/prompt-templates; unknown fields are ignored, and so are a chat message's. */
-class PromptVersionBody {
+export class PromptVersionBody {
   @Required({
     test: isPromptName,
     message: NAME_RULE,

@@ -86,7 +86,7 @@ const categories = ruleOf(
 );
 
 @ClosedDto()
-class ScoreConfigFields {
+export class ScoreConfigFields {
   @Optional(name) name?: string;
   @Optional(oneOf(SCORE_DATA_TYPES)) dataType?: ScoreDataType;
   @Optional(bound) minValue?: number | null;

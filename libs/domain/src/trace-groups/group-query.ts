@@ -22,16 +22,17 @@ const pageSize: FieldRule = {
   read: (v) => (typeof v === 'string' && /^[0-9]{1,4}$/.test(v) ? Number(v) : v),
   test: (v) => Number.isInteger(v) && (v as number) >= TRACE_QUERY_LIMIT.min && (v as number) <= TRACE_QUERY_LIMIT.max,
   message: `must be an integer from ${TRACE_QUERY_LIMIT.min} to ${TRACE_QUERY_LIMIT.max}`,
+  schema: { type: 'integer', minimum: TRACE_QUERY_LIMIT.min, maximum: TRACE_QUERY_LIMIT.max },
 };
 
-const cursorText: FieldRule = { test: (v) => typeof v === 'string', message: 'must be a string' };
+const cursorText: FieldRule = { test: (v) => typeof v === 'string', message: 'must be a string', schema: { type: 'string' } };
 
-class PageFields {
+export class PageFields {
   @Optional(pageSize) limit?: number;
   @Optional(cursorText) cursor?: string;
 }
 
-class GroupFilterFields extends PageFields {
+export class GroupFilterFields extends PageFields {
   /** Part of the session's or user's id, any case. */
   @Optional(filterText) id?: string;
   @Optional(filterText) environment?: string;
@@ -39,7 +40,7 @@ class GroupFilterFields extends PageFields {
   @Optional(timestamp) toTimestamp?: string;
 }
 
-class SessionListFields extends GroupFilterFields {
+export class SessionListFields extends GroupFilterFields {
   @Optional(filterText) userId?: string;
 }
 
