@@ -534,37 +534,49 @@ describe('bad inputs over HTTP', () => {
       );
     });
 
+    /** A name or description: mostly one every rule takes, so that a call gets as far as its insert with one hostile field. */
+    const nameish = fc.oneof({ arbitrary: fc.stringMatching(/^[a-z][a-z0-9 -]{0,15}$/), weight: 2 }, anyText);
+    /** One of the values a field takes, three times in four; else any text. */
+    const oneOfOrAny = (values: readonly string[]) => fc.oneof({ arbitrary: fc.constantFrom(...values), weight: 3 }, anyText);
+    /** An optional field, left out one time in three (JSON.stringify drops it). */
+    const optional = <T>(arbitrary: fc.Arbitrary<T>) => fc.option(arbitrary, { nil: undefined, freq: 3 });
     /** The fields of an evaluator, as `evaluator.create`/`update` take them and `evaluator.test` as its `config`. */
     const evaluatorShape = () => ({
-      name: anyText,
-      kind: fc.oneof(fc.constantFrom(...EVALUATOR_KINDS), anyText),
-      url: fc.oneof(
-        fc.constantFrom('https://eval.example.com/score', 'http://127.0.0.1:9/score'),
-        anyText.map((t) => `https://eval.example.com/${t}`),
+      name: nameish,
+      kind: optional(oneOfOrAny(EVALUATOR_KINDS)),
+      url: optional(
+        fc.oneof(
+          fc.constantFrom('https://eval.example.com/score', 'http://127.0.0.1:9/score'),
+          anyText.map((t) => `https://eval.example.com/${t}`),
+        ),
       ),
-      judge: fc.record(
-        {
-          connectionId: fc.uuid(),
-          model: anyText,
-          prompt: fc.oneof(fc.record({ name: anyText, label: anyText }, { requiredKeys: ['name'] }), anything),
-          scoreType: fc.oneof(fc.constantFrom(...JUDGE_SCORE_TYPES), anyText),
-          categories: fc.array(anyText, { maxLength: 3 }),
-        },
-        { requiredKeys: [] },
+      judge: optional(
+        fc.record(
+          {
+            connectionId: fc.uuid(),
+            model: nameish,
+            prompt: fc.oneof(fc.record({ name: nameish, label: nameish }, { requiredKeys: ['name'] }), anything),
+            scoreType: oneOfOrAny(JUDGE_SCORE_TYPES),
+            categories: fc.array(anyText, { maxLength: 3 }),
+          },
+          { requiredKeys: [] },
+        ),
       ),
-      headers,
-      timeoutMs: fc.integer({ min: 1_000, max: 30_000 }),
-      retries: fc.integer({ min: 0, max: 5 }),
-      filter: fc.record({
-        spanTypes: fc.array(fc.oneof(fc.constantFrom('LLM', 'tool'), anyText), { maxLength: 2 }),
-        names: fc.array(anyText, { maxLength: 2 }),
-        sampleRate: fc.double({ min: 0, max: 1 }),
-        tags: fc.array(anyText, { maxLength: 2 }),
-        environments: fc.array(anyText, { maxLength: 2 }),
-      }),
-      enabled: fc.boolean(),
-      target: fc.oneof(fc.constantFrom(...EVALUATOR_TARGETS), anyText),
-      quietSeconds: fc.oneof(fc.integer({ min: 5, max: 3_600 }), fc.integer(), fc.double()),
+      headers: optional(headers),
+      timeoutMs: optional(fc.integer({ min: 1_000, max: 30_000 })),
+      retries: optional(fc.integer({ min: 0, max: 5 })),
+      filter: optional(
+        fc.record({
+          spanTypes: fc.array(fc.oneof(fc.constantFrom('LLM', 'tool'), anyText), { maxLength: 2 }),
+          names: fc.array(anyText, { maxLength: 2 }),
+          sampleRate: fc.double({ min: 0, max: 1 }),
+          tags: fc.array(anyText, { maxLength: 2 }),
+          environments: fc.array(anyText, { maxLength: 2 }),
+        }),
+      ),
+      enabled: optional(fc.boolean()),
+      target: optional(oneOfOrAny(EVALUATOR_TARGETS)),
+      quietSeconds: optional(fc.oneof(fc.integer({ min: 5, max: 3_600 }), fc.integer(), fc.double())),
     });
     const headers = fc.dictionary(fc.oneof({ arbitrary: fc.stringMatching(/^[A-Za-z][A-Za-z0-9-]{0,10}$/), weight: 4 }, anyText), anyText, {
       minKeys: 1,
@@ -579,27 +591,31 @@ describe('bad inputs over HTTP', () => {
     const count = fc.oneof(fc.integer({ min: -2, max: 1_002 }), fc.integer(), fc.double(), anyText);
     const prices = fc.oneof(
       fc.dictionary(
-        fc.oneof(fc.constantFrom('input', 'output', 'total', 'input_cached_tokens'), anyText),
-        fc.oneof(fc.double({ min: 0, max: 1 }), fc.double(), anything),
+        fc.oneof({ arbitrary: fc.constantFrom('input', 'output', 'total', 'input_cached_tokens'), weight: 3 }, anyText),
+        fc.oneof({ arbitrary: fc.double({ min: 0, max: 1, noNaN: true }), weight: 3 }, fc.double(), anything),
         {
           maxKeys: 3,
         },
       ),
       anything,
     );
-    const pattern = fc.oneof(fc.constantFrom('(?i)^gpt-4o$', '^claude-.*$', '(a+)+$', '[', '(?i)', '.*'), anyText);
+    const pattern = fc.oneof(
+      fc.stringMatching(/^[a-z]{1,8}$/).map((name) => `(?i)^${name}-.*$`),
+      fc.constantFrom('(a+)+$', '^(a|ab)*$', '[', '(?i)', '.*', '^a\\1$'),
+      anyText,
+    );
     const traceFilter = {
       id: anyText,
-      name: anyText,
+      name: nameish,
       userId: anyText,
       sessionId: anyText,
       environment: anyText,
       fromTimestamp: when,
       toTimestamp: when,
-      spanType: anyText,
-      model: anyText,
-      operation: anyText,
-      scoreName: anyText,
+      spanType: nameish,
+      model: nameish,
+      operation: nameish,
+      scoreName: nameish,
       minScore: fc.oneof(fc.double(), anyText),
       maxScore: fc.oneof(fc.double(), anyText),
       limit: count,
@@ -615,61 +631,64 @@ describe('bad inputs over HTTP', () => {
           metadata: oddJson,
           sourceTraceId: fc.oneof(fc.constant('costly'), anyText),
           sourceSpanId: fc.oneof(fc.constant('g1'), anyText),
-          status: fc.oneof(fc.constantFrom(...DATASET_ITEM_STATUSES), anyText),
+          status: oneOfOrAny(DATASET_ITEM_STATUSES),
         },
         { requiredKeys: [] },
       ),
       anything,
     );
     const scoreConfigFields = {
-      name: anyText,
-      minValue: fc.oneof(fc.double(), fc.constant(null)),
-      maxValue: fc.oneof(fc.double(), fc.constant(null)),
-      categories: fc.array(fc.oneof(fc.record({ label: anyText, value: fc.oneof(fc.double(), anything) }), anything), { maxLength: 3 }),
-      description: fc.oneof(anyText, fc.constant(null)),
+      name: nameish,
+      minValue: optional(fc.oneof(fc.double(), fc.constant(null))),
+      maxValue: optional(fc.oneof(fc.double(), fc.constant(null))),
+      categories: optional(
+        fc.array(fc.oneof(fc.record({ label: nameish, value: fc.oneof(fc.double(), anything) }), anything), { maxLength: 3 }),
+      ),
+      description: optional(fc.oneof(nameish, fc.constant(null))),
     };
     const monitorFields = {
-      name: anyText,
-      metric: fc.oneof(fc.constantFrom(...MONITOR_METRICS), anyText),
-      scoreName: anyText,
-      filter: fc.oneof(
-        fc.record({ model: anyText, spanType: anyText, traceName: anyText, operation: anyText }, { requiredKeys: [] }),
-        anything,
+      name: nameish,
+      metric: oneOfOrAny(MONITOR_METRICS),
+      scoreName: optional(nameish),
+      filter: optional(
+        fc.oneof(fc.record({ model: nameish, spanType: nameish, traceName: nameish, operation: nameish }, { requiredKeys: [] }), anything),
       ),
       windowSeconds: fc.oneof(fc.constantFrom(300, 3_600, 604_800), fc.integer(), fc.double()),
-      comparison: fc.oneof(fc.constantFrom(...MONITOR_COMPARISONS), anyText),
+      comparison: oneOfOrAny(MONITOR_COMPARISONS),
       threshold: fc.oneof(fc.double(), fc.integer()),
-      enabled: fc.boolean(),
+      enabled: optional(fc.boolean()),
     };
     const modelFields = {
-      modelName: anyText,
+      modelName: nameish,
       matchPattern: pattern,
-      startDate: when,
-      unit: fc.oneof(fc.constant('TOKENS'), anyText),
+      startDate: optional(when),
+      unit: optional(oneOfOrAny(['TOKENS'])),
       prices,
-      tiers: fc.array(
-        fc.record({
-          name: anyText,
-          priority: fc.oneof(fc.integer({ min: 0, max: 1_001 }), anything),
-          conditions: fc.array(
-            fc.record({
-              usageDetailPattern: pattern,
-              operator: fc.oneof(fc.constantFrom(...TIER_OPERATORS), anyText),
-              value: fc.double(),
-              caseSensitive: fc.boolean(),
-            }),
-            { maxLength: 2 },
-          ),
-          prices,
-        }),
-        { maxLength: 2 },
+      tiers: optional(
+        fc.array(
+          fc.record({
+            name: nameish,
+            priority: fc.oneof(fc.integer({ min: 0, max: 1_001 }), anything),
+            conditions: fc.array(
+              fc.record({
+                usageDetailPattern: pattern,
+                operator: oneOfOrAny(TIER_OPERATORS),
+                value: fc.double(),
+                caseSensitive: fc.boolean(),
+              }),
+              { maxLength: 2 },
+            ),
+            prices,
+          }),
+          { maxLength: 2 },
+        ),
       ),
     };
     const connectionFields = {
-      name: anyText,
+      name: nameish,
       baseUrl: fc.oneof(fc.constantFrom('https://llm.example.com/v1', 'http://127.0.0.1:9/v1'), anyText),
       apiKey: fc.oneof(fc.stringMatching(/^[\x21-\x7e]{1,40}$/), anyText),
-      headers,
+      headers: optional(headers),
     };
 
     /** Ids of rows the fuzz run made, so that some calls reach past "not found". */
@@ -679,8 +698,9 @@ describe('bad inputs over HTTP', () => {
     }
     /** Every RPC procedure's fields: what its DTO and the domain reader behind it take, with valid-looking and hostile values. */
     const rpcInputs = (known: Known): Record<string, Record<string, fc.Arbitrary<unknown>>> => {
-      const projectId = fc.constantFrom(tenant.projectId, randomUUID());
-      const orgId = fc.constantFrom(tenant.orgId, randomUUID());
+      // Mostly the caller's own: another's is refused before its fields are read.
+      const projectId = fc.oneof({ arbitrary: fc.constant(tenant.projectId), weight: 3 }, fc.uuid());
+      const orgId = fc.oneof({ arbitrary: fc.constant(tenant.orgId), weight: 3 }, fc.uuid());
       const configId = fc.oneof(fc.constant(known.configId), fc.uuid());
       const queueId = fc.oneof(fc.constant(known.queueId), fc.uuid());
       const datasetName = fc.oneof(fc.constant('fuzz'), anyText);
@@ -689,10 +709,10 @@ describe('bad inputs over HTTP', () => {
         'user.me': {},
         'user.securityLog': { cursor },
         'organization.list': {},
-        'organization.create': { name: anyText },
+        'organization.create': { name: nameish },
         'project.list': { orgId },
-        'project.create': { orgId, name: anyText },
-        'apiKey.create': { projectId, name: anyText },
+        'project.create': { orgId, name: nameish },
+        'apiKey.create': { projectId, name: nameish },
         'apiKey.list': { projectId },
         'apiKey.revoke': { projectId, id: fc.uuid() },
         'member.list': { orgId },
@@ -713,7 +733,7 @@ describe('bad inputs over HTTP', () => {
         'evaluator.update': { projectId, id: fc.uuid(), ...evaluatorShape() },
         'evaluator.rotateSecret': { projectId, id: fc.uuid() },
         'evaluator.delete': { projectId, id: fc.uuid() },
-        'evaluator.runs': { projectId, id: fc.uuid(), status: fc.oneof(fc.constantFrom(...EVAL_RUN_STATUSES), anyText), cursor },
+        'evaluator.runs': { projectId, id: fc.uuid(), status: oneOfOrAny(EVAL_RUN_STATUSES), cursor },
         // A config that passes calls out: to a closed port, at most once, and on no span it can find but by luck.
         'evaluator.test': {
           projectId,
@@ -759,7 +779,7 @@ describe('bad inputs over HTTP', () => {
         'trace.span': { projectId, traceId, spanId: fc.oneof(anyText, fc.constant('g1')) },
         'trace.filterValues': {
           projectId,
-          field: fc.oneof(fc.constantFrom(...FILTER_VALUE_FIELDS), anyText),
+          field: oneOfOrAny(FILTER_VALUE_FIELDS),
           prefix: anyText,
           limit: count,
         },
@@ -780,8 +800,8 @@ describe('bad inputs over HTTP', () => {
         'model.update': { projectId, id: fc.uuid(), ...modelFields },
         'model.delete': { projectId, id: fc.uuid() },
         'prompt.list': { projectId, cursor },
-        'prompt.versions': { projectId, name: anyText, cursor },
-        'dataset.create': { projectId, name: anyText, description: anyText, metadata: oddJson },
+        'prompt.versions': { projectId, name: nameish, cursor },
+        'dataset.create': { projectId, name: nameish, description: nameish, metadata: oddJson },
         'dataset.upsertItems': { projectId, datasetName, items: fc.oneof(fc.array(datasetItem, { maxLength: 3 }), anything) },
         'dataset.checkItems': { projectId, datasetName, items: fc.oneof(fc.array(datasetItem, { maxLength: 3 }), anything) },
         'dataset.archiveItem': { projectId, datasetName, itemId: fc.oneof(fc.constant('item-1'), anyText), archived: fc.boolean() },
@@ -791,7 +811,7 @@ describe('bad inputs over HTTP', () => {
         'dataset.runs': { projectId, name: datasetName, page: count, limit: count },
         'dataset.run': { projectId, name: datasetName, runName: anyText, page: count, limit: count },
         'dataset.compare': { projectId, name: datasetName, runNames: fc.array(anyText, { maxLength: 11 }) },
-        'scoreConfig.create': { projectId, dataType: fc.oneof(fc.constantFrom(...SCORE_DATA_TYPES), anyText), ...scoreConfigFields },
+        'scoreConfig.create': { projectId, dataType: oneOfOrAny(SCORE_DATA_TYPES), ...scoreConfigFields },
         'scoreConfig.list': { projectId },
         'scoreConfig.update': { projectId, id: configId, ...scoreConfigFields },
         'scoreConfig.archive': { projectId, id: configId, archived: fc.boolean() },
@@ -805,14 +825,14 @@ describe('bad inputs over HTTP', () => {
         },
         'handScore.update': { projectId, id: fc.uuid(), value: fc.oneof(fc.double(), fc.boolean(), anyText), comment: anyText },
         'handScore.delete': { projectId, id: fc.uuid() },
-        'annotationQueue.create': { projectId, name: anyText, description: anyText, scoreConfigIds: fc.array(configId, { maxLength: 3 }) },
+        'annotationQueue.create': { projectId, name: nameish, description: nameish, scoreConfigIds: fc.array(configId, { maxLength: 3 }) },
         'annotationQueue.list': { projectId },
         'annotationQueue.get': { projectId, queueId },
         'annotationQueue.update': {
           projectId,
           queueId,
-          name: anyText,
-          description: anyText,
+          name: nameish,
+          description: nameish,
           scoreConfigIds: fc.array(configId, { maxLength: 3 }),
         },
         'annotationQueue.archive': { projectId, queueId, archived: fc.boolean() },
@@ -824,7 +844,7 @@ describe('bad inputs over HTTP', () => {
           }),
         },
         'annotationQueue.addFromFilter': { projectId, queueId, filter: fc.oneof(fc.record(traceFilter, { requiredKeys: [] }), anything) },
-        'annotationQueue.items': { projectId, queueId, status: fc.oneof(fc.constantFrom(...QUEUE_ITEM_STATUSES), anyText), cursor },
+        'annotationQueue.items': { projectId, queueId, status: oneOfOrAny(QUEUE_ITEM_STATUSES), cursor },
         'annotationQueue.next': { projectId, queueId, afterItemId: fc.uuid(), previous: fc.boolean() },
         'annotationQueue.complete': { projectId, itemId: fc.uuid() },
         'annotationQueue.skip': { projectId, itemId: fc.uuid() },
