@@ -3,11 +3,22 @@ import { DomainError, validationError } from '../errors';
 import { sanitizeJson } from '../json/sanitize';
 import { type JsonObject, type JsonValue, isJsonObject } from '../json/types';
 import { DATASET_LIMITS as LIMITS } from '../limits';
-import { Optional, Required, anyJson, decimalInteger, jsonObject, oneOf, requiredText, text, timestamp, validateDto } from '../validation';
+import {
+  Optional,
+  Required,
+  anyJson,
+  decimalInteger,
+  jsonObject,
+  oneOf,
+  requiredText,
+  storedText,
+  timestamp,
+  validateDto,
+} from '../validation';
 import { DATASET_ITEM_STATUSES, type DatasetInput, type DatasetItemInput, type DatasetItemStatus, type RunItemInput } from './dataset';
 
 const name = requiredText(LIMITS.nameLength);
-const description = text(0, LIMITS.descriptionLength);
+const description = storedText(0, LIMITS.descriptionLength);
 const itemId = requiredText(LIMITS.itemIdLength);
 /** Trace and span ids as any route takes them (CONTRACT "Id mapping"); mapped when read. */
 const telemetryId = requiredText(256);

@@ -10,7 +10,7 @@
  */
 import { isJsonObject, type JsonObject } from '../json/types';
 import { validationError } from '../errors';
-import { Optional, Required, anyText, decimalInteger, listOf, jsonObject, ruleOf, text, toDto, refusalsOf } from '../validation';
+import { Optional, Required, anyText, decimalInteger, listOf, jsonObject, ruleOf, storedText, toDto, refusalsOf } from '../validation';
 import type { ModelDefinition } from '../pricing/model-definition';
 import { SINCE_ALWAYS } from '../pricing/model-definition';
 import type { PriceDefinition } from '../pricing/price-definition';
@@ -26,7 +26,7 @@ const price = ruleOf(
 );
 
 export class LangfuseModelInput {
-  @Required(text(1, 200)) modelName: string;
+  @Required(storedText(1, 200)) modelName: string;
   @Required(anyText) matchPattern: string;
   @Optional(anyText) startDate?: string;
   @Required(anyText) unit: string;

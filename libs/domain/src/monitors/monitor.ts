@@ -1,7 +1,7 @@
 import { validationError } from '../errors';
 import { isJsonObject } from '../json/types';
 import { histogramCount, latencyQuantile } from '../model-stats/latency-histogram';
-import { Optional, Required, nested, oneOf, text, validateDto } from '../validation';
+import { Optional, Required, nested, oneOf, storedText, validateDto } from '../validation';
 import type { ScoreSums, SpanSums, StatsFilter } from '../stats/overview';
 import {
   MONITOR_COMPARISONS,
@@ -26,10 +26,10 @@ export {
 } from './monitor-terms';
 
 class MonitorFilterInput {
-  @Optional(text(1, MONITOR_LIMITS.filterValue)) model?: string;
-  @Optional(text(1, MONITOR_LIMITS.filterValue)) spanType?: string;
-  @Optional(text(1, MONITOR_LIMITS.filterValue)) traceName?: string;
-  @Optional(text(1, MONITOR_LIMITS.filterValue)) operation?: string;
+  @Optional(storedText(1, MONITOR_LIMITS.filterValue)) model?: string;
+  @Optional(storedText(1, MONITOR_LIMITS.filterValue)) spanType?: string;
+  @Optional(storedText(1, MONITOR_LIMITS.filterValue)) traceName?: string;
+  @Optional(storedText(1, MONITOR_LIMITS.filterValue)) operation?: string;
 }
 
 const windowRule = {
@@ -42,9 +42,9 @@ const windowRule = {
 };
 
 class MonitorInput {
-  @Required(text(1, MONITOR_LIMITS.name)) name: string;
+  @Required(storedText(1, MONITOR_LIMITS.name)) name: string;
   @Required(oneOf(MONITOR_METRICS)) metric: MonitorMetric;
-  @Optional(text(1, MONITOR_LIMITS.scoreName)) scoreName?: string;
+  @Optional(storedText(1, MONITOR_LIMITS.scoreName)) scoreName?: string;
   @Optional(nested(MonitorFilterInput)) filter?: MonitorFilterInput;
   @Required(windowRule) windowSeconds: number;
   @Required(oneOf(MONITOR_COMPARISONS)) comparison: MonitorComparison;

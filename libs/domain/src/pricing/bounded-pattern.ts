@@ -1,3 +1,5 @@
+import { UNSTORABLE_TEXT, isStorableText } from '../json/sanitize';
+
 /**
  * Model-name patterns are regular expressions matched against every priced span's model, so a
  * pattern that could take long (catastrophic backtracking) is refused before it is compiled:
@@ -30,6 +32,8 @@ function quantifierAt(pattern: string, i: number): { repeats: boolean; unbounded
 export function patternProblem(pattern: string, { anchored = true } = {}): string | null {
   if (pattern.length === 0 || pattern.length > MAX_PATTERN_LENGTH)
     return `must be a regular expression of 1 to ${MAX_PATTERN_LENGTH} characters`;
+  // A project's pattern is stored as text.
+  if (!isStorableText(pattern)) return UNSTORABLE_TEXT;
   if (anchored && (!pattern.startsWith('^') || !pattern.endsWith('$') || pattern.endsWith('\\$')))
     return 'must be anchored: start with ^ and end with $';
   try {

@@ -7,7 +7,19 @@
  */
 import { type JsonObject, isJsonObject } from '../json/types';
 import { validationError } from '../errors';
-import { Optional, Required, type FieldRefusal, integer, oneOf, refusalsOf, ruleOf, text, timestamp, toDto, bool } from '../validation';
+import {
+  Optional,
+  Required,
+  type FieldRefusal,
+  integer,
+  oneOf,
+  refusalsOf,
+  ruleOf,
+  storedText,
+  timestamp,
+  toDto,
+  bool,
+} from '../validation';
 import { MAX_PATTERN_LENGTH, patternProblem } from './bounded-pattern';
 import { type PriceDefinition, type Prices, pricesRule } from './price-definition';
 import { type PriceTier, TIER_OPERATORS, type TierCondition, type TierOperator } from './price-tiers';
@@ -84,7 +96,7 @@ const conditions = ruleOf(
 );
 
 class PriceTierInput {
-  @Required(text(1, 200)) name: string;
+  @Required(storedText(1, 200)) name: string;
   @Required(integer({ min: 1, max: 1000 })) priority: number;
   @Required(conditions) conditions: TierCondition[];
   @Required(pricesRule) prices: Prices;
@@ -103,7 +115,7 @@ const tiers = ruleOf(
 );
 
 export class ModelDefinitionInput {
-  @Required(text(1, 200)) modelName: string;
+  @Required(storedText(1, 200)) modelName: string;
   @Required(matchPattern) matchPattern: string;
   @Optional(timestamp) startDate?: string;
   @Optional(oneOf(MODEL_UNITS)) unit?: ModelUnit;

@@ -17,6 +17,14 @@ export const text = (min: number, max: number): FieldRule => ({
   schema: { type: 'string', minLength: min, maxLength: max },
 });
 
+/** Text of `min` to `max` characters that a setting keeps in Postgres: NUL and unpaired surrogates are refused (BAD_INPUTS 5, 6). */
+export const storedText = (min: number, max: number): FieldRule => ({
+  test: (v) => typeof v === 'string' && v.length >= min && v.length <= max && isStorableText(v),
+  message: (v) =>
+    typeof v === 'string' && v.length >= min && v.length <= max ? UNSTORABLE_TEXT : `must be a string of ${min} to ${max} characters`,
+  schema: { type: 'string', minLength: min, maxLength: max },
+});
+
 /** Free text (status messages, comments): bounded only by the payload limit. */
 export const anyText: FieldRule = { test: (v) => typeof v === 'string', message: 'must be a string', schema: { type: 'string' } };
 
