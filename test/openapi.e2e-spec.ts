@@ -1,4 +1,4 @@
-import { randomBytes } from 'node:crypto';
+import { randomBytes, randomUUID } from 'node:crypto';
 import { exportOf, span } from '@app/otlp/testing/otlp-builders';
 import { type HttpAnswer, type Tenant, bootstrap, login, send } from './support/api';
 import type { OpenApiDocument } from '../apps/api/src/openapi/openapi-document';
@@ -35,15 +35,28 @@ describe('OpenAPI document', () => {
   });
 
   const basic = () => `Basic ${Buffer.from(`pk-lf-any:${tenant.apiKey}`).toString('base64')}`;
-  async function call(method: string, path: string, init: { body?: unknown; auth?: 'bearer' | 'basic' | 'none'; token?: string } = {}) {
+  async function call(
+    method: string,
+    path: string,
+    init: { body?: unknown; auth?: 'bearer' | 'basic' | 'none'; token?: string; headers?: Record<string, string> } = {},
+  ) {
     const auth = init.auth ?? 'bearer';
     const answer = await send(stack, method, path, {
       token: init.token ?? (auth === 'bearer' ? tenant.apiKey : undefined),
       body: init.body,
-      headers: auth === 'basic' ? { authorization: basic() } : {},
+      headers: { ...init.headers, ...(auth === 'basic' && { authorization: basic() }) },
     });
     answers.push({ method, path, body: init.body, answer });
     return answer;
+  }
+
+  /** A call of an export: its status, and its Content-Type, which must be one the document declares for that status. */
+  async function download(path: string, token: string) {
+    const res = await fetch(`${stack.baseUrl}${path}`, { headers: { authorization: `Bearer ${token}` } });
+    const text = await res.text();
+    answers.push({ method: 'GET', path, body: undefined, answer: { status: res.status, body: null } });
+    const declared = Object.keys((await validatorFor(stack.baseUrl)).operation('GET', path)?.op.responses[res.status]?.content ?? {});
+    return { status: res.status, type: res.headers.get('content-type')?.split(';')[0], declared, text };
   }
 
   it('answers a call of every REST route', async () => {
@@ -83,6 +96,19 @@ describe('OpenAPI document', () => {
     await call('GET', `/api/v1/sessions/s1?${seq}`);
     await call('GET', `/api/v1/users?${seq}`);
     await call('GET', '/api/v1/costs/unpriced');
+    const jsonl = await download(`/api/v1/traces/export?format=jsonl&name=checkout&include=spans,scores`, tenant.apiKey);
+    expect(jsonl).toMatchObject({ status: 200, type: 'application/x-ndjson', declared: expect.arrayContaining(['application/x-ndjson']) });
+    expect(JSON.parse(jsonl.text)).toMatchObject({ name: 'checkout', spans: [{ name: 'chat' }] });
+    const csv = await download(`/api/v1/traces/export?format=csv&name=checkout`, tenant.apiKey);
+    expect(csv).toMatchObject({ status: 200, type: 'text/csv', declared: expect.arrayContaining(['text/csv']) });
+    expect((await call('GET', '/api/v1/traces/export?format=xml')).body.error.message).toMatch(/^format: /);
+    const tools = await call('POST', '/api/v1/mcp', {
+      headers: { accept: 'application/json, text/event-stream' },
+      body: { jsonrpc: '2.0', id: 1, method: 'tools/list' },
+    });
+    expect(tools.body.result.tools.map((t: { name: string }) => t.name)).toContain('search_traces');
+    expect((await call('GET', '/api/v1/mcp')).status).toBe(405);
+    expect((await call('DELETE', '/api/v1/mcp')).status).toBe(405);
     await call('POST', '/api/v1/route-model', { body: { candidates: ['gpt-4o', 'gpt-4o-mini'] } });
     await call('POST', '/api/v1/prompt-templates', { body: { name: 'greeting', template: 'Hello {{name}}', labels: ['production'] } });
     await call('GET', '/api/v1/prompt-templates?name=greeting');
@@ -139,6 +165,10 @@ describe('OpenAPI document', () => {
     const session = await login(stack, 'openapi@spanlog.test');
     await call('POST', '/api/v1/auth/login', { auth: 'none', body: { email: 'openapi@spanlog.test', password: 'wrong' } });
     await call('POST', '/api/v1/auth/refresh', { auth: 'none', body: { refresh_token: session.refresh_token } });
+    const projectExport = `/api/v1/projects/${tenant.projectId}/traces/export?format=csv&name=checkout`;
+    expect(await download(projectExport, session.access_token)).toMatchObject({ status: 200, type: 'text/csv' });
+    const elsewhere = `/api/v1/projects/${randomUUID()}/traces/export?format=jsonl`;
+    expect((await call('GET', elsewhere, { token: session.access_token })).status).toBe(403);
     await call('POST', '/api/v1/auth/logout', { token: session.access_token });
     await call('GET', '/api/v1/traces', { auth: 'none' });
     await call('GET', '/api/v1/prompt-templates?limit=10');

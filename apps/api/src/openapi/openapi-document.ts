@@ -41,7 +41,11 @@ export interface OpenApiOperation {
   requestBody?: { required: true; content: Record<string, { schema: JsonSchema; example?: unknown }> };
   responses: Record<
     string,
-    { description: string; content?: Record<string, { schema: JsonSchema | { $ref: string }; example?: unknown }> }
+    {
+      description: string;
+      headers?: Record<string, { description: string; schema: JsonSchema }>;
+      content?: Record<string, { schema: JsonSchema | { $ref: string }; example?: unknown }>;
+    }
   >;
 }
 
@@ -108,11 +112,15 @@ function responses(route: RouteDoc): OpenApiOperation['responses'] {
   for (const status of [...new Set([...own.map(([s]) => s), ...errorStatuses(route)])].sort((a, b) => a - b)) {
     const doc = declared.get(status);
     const schema = doc?.schema ?? (status >= 400 ? errorRef : undefined);
+    const headers = Object.entries(doc?.headers ?? {}).map(([name, description]) => [name, { description, schema: { type: 'string' } }]);
     out[String(status)] = {
       description: doc?.description ?? errorDescription(status),
-      ...(schema && {
-        content: { [doc?.mediaType ?? 'application/json']: { schema, ...(doc?.example !== undefined && { example: doc.example }) } },
-      }),
+      ...(headers.length > 0 && { headers: Object.fromEntries(headers) }),
+      ...(doc?.content
+        ? { content: { ...doc.content } }
+        : schema && {
+            content: { [doc?.mediaType ?? 'application/json']: { schema, ...(doc?.example !== undefined && { example: doc.example }) } },
+          }),
     };
   }
   return out;

@@ -5,6 +5,8 @@ const escape = (text: string): string =>
   text.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c] as string);
 
 const json = (value: unknown): string => `<pre>${escape(JSON.stringify(value, null, 2))}</pre>`;
+/** An example: a text body (a CSV or JSONL stream) as it reads, anything else as JSON. */
+const sample = (value: unknown): string => (typeof value === 'string' ? `<pre>${escape(value)}</pre>` : json(value));
 
 /** Markdown's inline code, the only markup the summaries and descriptions use. */
 const prose = (text: string): string => escape(text).replace(/`([^`]+)`/g, '<code>$1</code>');
@@ -54,10 +56,18 @@ function renderOperation(method: string, path: string, op: OpenApiOperation): st
     : '';
   const responses = Object.entries(op.responses)
     .map(([status, r]) => {
-      const media = r.content ? Object.entries(r.content)[0] : undefined;
-      const schema = media ? `<details><summary><code>${escape(media[0])}</code></summary>${json(media[1].schema)}</details>` : '';
-      const example = media?.[1].example === undefined ? '' : `<details><summary>example</summary>${json(media[1].example)}</details>`;
-      return `<tr><td><b>${status}</b></td><td>${prose(r.description)}${schema}${example}</td></tr>`;
+      const headers = Object.entries(r.headers ?? {})
+        .map(([name, h]) => `<br>Header <code>${escape(name)}</code>: ${prose(h.description)}`)
+        .join('');
+      const media = Object.entries(r.content ?? {})
+        .map(
+          ([type, m]) =>
+            `<details><summary><code>${escape(type)}</code></summary>${json(m.schema)}</details>${
+              m.example === undefined ? '' : `<details><summary>example</summary>${sample(m.example)}</details>`
+            }`,
+        )
+        .join('');
+      return `<tr><td><b>${status}</b></td><td>${prose(r.description)}${headers}${media}</td></tr>`;
     })
     .join('');
   return `<section class="op" id="${escape(op.operationId)}">

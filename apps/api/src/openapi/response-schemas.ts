@@ -1,4 +1,4 @@
-import type { JsonSchema } from '@app/domain';
+import { EXPORT_CSV_COLUMNS, type JsonSchema, exportCsvRow } from '@app/domain';
 
 /**
  * The bodies the REST routes answer with, as JSON Schema for the OpenAPI document. Every field
@@ -171,6 +171,50 @@ export const SESSION = object({
 export const USER_SUMMARY = object({ ...groupFields, sessionCount: int, scores: list(scoreSummary) });
 export const UNPRICED_USAGE = object({ from: timeOrNull, to: timeOrNull, models: list(jsonObject) });
 
+// Exports: streams of text, not JSON documents; the example is a trace as both formats write it.
+const exportedTrace = {
+  id: '0b6c4a34-5a1e-5c2f-9d0e-2b7f3c1a9e10',
+  otelTraceId: null,
+  externalId: 'order-4711',
+  name: 'checkout',
+  createdAt: '2026-01-15T10:00:00.120Z',
+  timestamp: '2026-01-15T10:00:00.000Z',
+  userId: 'u1',
+  sessionId: 's1',
+  tags: [],
+  metadata: {},
+  environment: 'production',
+  release: null,
+  version: null,
+  input: 'Where is my order?',
+  output: 'On its way.',
+  spanCount: 1,
+  totalTokens: 15,
+  totalCost: 0.000075,
+  latencyMs: 820,
+};
+export const TRACES_JSONL = {
+  schema: {
+    type: 'string',
+    description:
+      "One trace per line, as GET /api/v1/traces/{id} shows a trace's fields; with `include`, its `spans` and `scores` nested in the line.",
+  },
+  example: `${JSON.stringify(exportedTrace)}\n`,
+} satisfies { schema: JsonSchema; example: string };
+export const TRACES_CSV = {
+  schema: {
+    type: 'string',
+    description:
+      `UTF-8 with a byte-order mark, RFC 4180 quoting, CRLF rows. Columns: ${EXPORT_CSV_COLUMNS.join(', ')}. ` +
+      'A row per trace (`record` = `trace`), and with `include` a row per span and per score after it.',
+  },
+  example: [
+    EXPORT_CSV_COLUMNS.join(','),
+    exportCsvRow('trace', { ...exportedTrace, traceId: exportedTrace.id, cost: exportedTrace.totalCost }).join(','),
+    '',
+  ].join('\r\n'),
+} satisfies { schema: JsonSchema; example: string };
+
 // Routing and prompts.
 export const ROUTE_DECISION = object({
   model: strOrNull,
@@ -313,3 +357,18 @@ export const HEALTH = object({
   checks: object({ postgres: { type: 'string', enum: ['ok', 'unreachable'] }, nats: { type: 'string', enum: ['ok', 'unreachable'] } }),
   projections: jsonObject,
 });
+
+// The MCP server (JSON-RPC 2.0 over Streamable HTTP, docs/mcp.md): the envelope only; what a
+// result holds is MCP's (its tools, their arguments and output, are listed by `tools/list`).
+const jsonRpcId: JsonSchema = { type: ['string', 'integer', 'null'] };
+const jsonRpcError = withOptional(object({ code: int, message: str }), { data: json });
+const JSON_RPC_RESULT = object({ jsonrpc: { type: 'string', enum: ['2.0'] }, id: jsonRpcId, result: jsonObject });
+export const JSON_RPC_ERROR = object(
+  { jsonrpc: { type: 'string', enum: ['2.0'] }, id: jsonRpcId, error: jsonRpcError },
+  'A JSON-RPC error: the request (or its transport) refused.',
+);
+const JSON_RPC_ANSWER: JsonSchema = { anyOf: [JSON_RPC_RESULT, JSON_RPC_ERROR] };
+export const MCP_ANSWER: JsonSchema = {
+  anyOf: [JSON_RPC_ANSWER, list(JSON_RPC_ANSWER)],
+  description: 'A JSON-RPC 2.0 response (`result` or `error`), or one per request of a batch.',
+};

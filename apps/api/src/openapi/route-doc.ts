@@ -9,12 +9,24 @@ export type RouteAuth = 'apiKey' | 'langfuse' | 'session' | 'none';
 
 export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
 
-/** One answer of a route: its body's schema (none: an empty body) and the media type, JSON unless said. */
+/** A body of one media type: its schema and an example. */
+export interface MediaDoc {
+  readonly schema: JsonSchema;
+  readonly example?: unknown;
+}
+
+/**
+ * One answer of a route: its body's schema (none: an empty body) and the media type, JSON
+ * unless said; or `content`, a body in each of several media types (an export's formats).
+ */
 export interface ResponseDoc {
   readonly description: string;
   readonly schema?: JsonSchema;
   readonly mediaType?: string;
   readonly example?: unknown;
+  readonly content?: Readonly<Record<string, MediaDoc>>;
+  /** Headers the answer carries, by name, with what each one says. */
+  readonly headers?: Readonly<Record<string, string>>;
 }
 
 /**

@@ -30,8 +30,8 @@ import {
   schemaOf,
 } from '@app/domain';
 import { LoginDto, RefreshDto } from '../sessions/auth.dto';
-import { TraceQueryDto } from '../traces/trace-query.dto';
-import type { RouteDoc } from './route-doc';
+import { TraceExportQueryDto, TraceQueryDto } from '../traces/trace-query.dto';
+import { ERROR_BODY, type RouteDoc } from './route-doc';
 import * as body from './response-schemas';
 
 const MIN_SEQ: JsonSchema = {
@@ -132,6 +132,46 @@ const ok = (schema: JsonSchema, description = 'OK') => ({ description, schema })
 const traceId = { id: 'The trace: its UUID, OTel hex id or the id the client gave it.' };
 const datasetName = { name: "The dataset's name." };
 const notModified = { description: 'Not Modified: the If-None-Match tag names this version.' };
+
+const JSON_RPC_REQUEST: JsonSchema = {
+  type: 'object',
+  properties: {
+    jsonrpc: { type: 'string', enum: ['2.0'] },
+    method: { type: 'string' },
+    id: { type: ['string', 'integer'] },
+    params: { type: 'object' },
+  },
+  required: ['jsonrpc', 'method'],
+};
+const MCP_REQUEST: JsonSchema = {
+  anyOf: [JSON_RPC_REQUEST, { type: 'array', items: JSON_RPC_REQUEST }],
+  description: 'A JSON-RPC 2.0 request or notification (`initialize`, `tools/list`, `tools/call`, …), or a batch of them.',
+};
+/** GET /api/v1/traces/export and its session twin: the stream in the format asked for. */
+const exportResponses = {
+  200: {
+    description: 'Every matching trace, streamed in `format`; a filter error is a 400 before anything is sent',
+    content: { 'application/x-ndjson': body.TRACES_JSONL, 'text/csv': body.TRACES_CSV },
+    headers: { 'Content-Disposition': 'attachment; filename="traces-<time>.<format>"' },
+  },
+};
+const exportDescription =
+  'The trace list\'s filters, every match newest first, in memory that does not grow with the export (docs/reading.md "Exports"). ' +
+  'An export runs at most 15 minutes, then the connection ends with the body unfinished.';
+const mcpNotAllowed = {
+  405: {
+    description: 'Method Not Allowed: the server is stateless, with no stream or session; POST each message',
+    schema: body.JSON_RPC_ERROR,
+    headers: { Allow: '`POST`' },
+    example: {
+      jsonrpc: '2.0',
+      error: { code: -32000, message: 'Method not allowed: this MCP server is stateless; POST each message' },
+      id: null,
+    },
+  },
+};
+/** What MCP's transport refuses itself, as a JSON-RPC error; the API's own checks before it answer its error body. */
+const mcpRefused = (description: string) => ({ description, schema: { anyOf: [body.JSON_RPC_ERROR, ERROR_BODY] } });
 
 /**
  * Every REST route of the API (docs/api.md). The unit test openapi-document.spec.ts fails when
@@ -248,6 +288,27 @@ export const ROUTE_DOCS: readonly RouteDoc[] = [
     params: traceId,
     query: withMinSeq(schemaOf(ScorePageQuery)),
     responses: { 200: ok(body.cursorPage(body.SCORE)) },
+  },
+  {
+    method: 'GET',
+    path: '/api/v1/traces/export',
+    tag: 'Traces',
+    summary: 'Every trace matching the filters, streamed as JSONL or CSV',
+    description: exportDescription,
+    auth: 'apiKey',
+    query: TraceExportQueryDto,
+    responses: exportResponses,
+  },
+  {
+    method: 'GET',
+    path: '/api/v1/projects/:projectId/traces/export',
+    tag: 'Traces',
+    summary: "A project's trace export with a dashboard session (the trace list's Export buttons)",
+    description: `${exportDescription} Counted in the client address's rate-limit bucket.`,
+    auth: 'session',
+    params: { projectId: "The project's UUID, of one of the user's organizations." },
+    query: TraceExportQueryDto,
+    responses: { ...exportResponses, 403: { description: "FORBIDDEN: the project is not of one of the user's organizations" } },
   },
   {
     method: 'GET',
@@ -609,6 +670,48 @@ export const ROUTE_DOCS: readonly RouteDoc[] = [
     summary: "The API key's project",
     auth: 'langfuse',
     responses: { 200: ok(body.LANGFUSE_PROJECTS) },
+  },
+
+  // MCP (docs/mcp.md).
+  {
+    method: 'POST',
+    path: '/api/v1/mcp',
+    tag: 'MCP',
+    summary: "The MCP server of the API key's project: one JSON-RPC message (or a batch) per POST",
+    description:
+      'Streamable HTTP without sessions, answered as JSON: send `Accept: application/json, text/event-stream`. ' +
+      "The tools (`search_traces`, `get_trace`, …) and their arguments are what `tools/list` answers; a tool's failure is a result with `isError: true`.",
+    auth: 'apiKey',
+    body: MCP_REQUEST,
+    requestExample: { jsonrpc: '2.0', id: 1, method: 'tools/list' },
+    responses: {
+      200: {
+        description: 'The JSON-RPC response: `result`, or `error` for a method or arguments MCP refuses',
+        schema: body.MCP_ANSWER,
+        example: { jsonrpc: '2.0', id: 1, result: { tools: [{ name: 'search_traces', inputSchema: { type: 'object' } }] } },
+      },
+      202: { description: 'Accepted: the message was a notification; no body' },
+      400: mcpRefused("Not JSON-RPC (`-32700`, `-32600`), or the API's VALIDATION_ERROR"),
+      406: { description: 'Not Acceptable: `Accept` must name application/json and text/event-stream', schema: body.JSON_RPC_ERROR },
+      413: mcpRefused('Body too large'),
+      415: mcpRefused('Content-Type must be application/json'),
+    },
+  },
+  {
+    method: 'GET',
+    path: '/api/v1/mcp',
+    tag: 'MCP',
+    summary: 'No server-sent stream: a stateless server answers 405',
+    auth: 'apiKey',
+    responses: mcpNotAllowed,
+  },
+  {
+    method: 'DELETE',
+    path: '/api/v1/mcp',
+    tag: 'MCP',
+    summary: 'No session to end: 405',
+    auth: 'apiKey',
+    responses: mcpNotAllowed,
   },
 
   // Dashboard sessions.
