@@ -97,6 +97,7 @@ describe('overview stats (stats.overview)', () => {
         completionTokens: 5,
         latencyP50Ms: expect.any(Number),
         latencyP95Ms: expect.any(Number),
+        unpricedCalls: 0,
       },
     ]);
     expect(Math.abs(before.models[0].latencyP50Ms - 200) / 200).toBeLessThan(0.1);
