@@ -69,6 +69,18 @@ describe(buildOpenApiDocument.name, () => {
     ]);
   });
 
+  it('is held to the official OpenAPI 3.1 schema: a response without its description or an unknown field is refused', () => {
+    const broken = structuredClone(doc) as unknown as { info: Record<string, unknown>; paths: Record<string, Record<string, any>> };
+    delete broken.paths['/api/v1/traces'].get.responses['200'].description;
+    broken.info.colour = 'blue';
+    expect(documentProblems(broken as never)).toEqual(
+      expect.arrayContaining([
+        "/paths/~1api~1v1~1traces/get/responses/200 must have required property 'description'",
+        '/info must NOT have unevaluated properties',
+      ]),
+    );
+  });
+
   it('reads request parts from the DTOs the routes validate with', () => {
     const login = doc.paths['/api/v1/auth/login'].post;
     expect(login.requestBody?.content['application/json'].schema).toMatchObject({

