@@ -72,20 +72,21 @@ describe(PullConsumerRunner.name, () => {
     await publish(['a', 'poison', 'b', 'unreadable', 'c']);
     await withRunner(r, async () => {
       // The poison message is dead-lettered after its redeliveries' backoff: seconds alone, far longer on a loaded machine.
+      // At least once: a loaded machine has redelivered an applied message (CI saw `c` twice), which the stores' upserts absorb.
       await until(
-        async () => applied.length === 3 && (await deadLetters()).length === 2,
+        async () => new Set(applied).size === 3 && (await deadLetters()).length === 2,
         40_000,
         async () => ({ applied, decodedTexts, deadLetters: await deadLetters() }),
       );
       await publish(['d']);
       await until(() => applied.includes('d'));
     });
-    expect(applied.sort()).toEqual(['a', 'b', 'c', 'd']);
+    expect([...new Set(applied)].sort()).toEqual(['a', 'b', 'c', 'd']);
     const dlq = await deadLetters();
     expect(dlq).toEqual(
       expect.arrayContaining(['unreadable:cannot read', expect.stringMatching(/^poison:failed 3 times: poison refused/)]),
     );
-    expect(await counted(consumerAppliedMessages, { consumer: 'projector' })).toBe(appliedBefore + 4);
+    expect(await counted(consumerAppliedMessages, { consumer: 'projector' })).toBe(appliedBefore + applied.length);
     expect(await counted(deadLetterCount, { stream: streams.layout.streamName('ingest'), consumer: 'projector' })).toBe(2);
   }, 60_000);
 
