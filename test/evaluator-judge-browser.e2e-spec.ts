@@ -8,6 +8,7 @@ import type { Locator, Page } from 'playwright-core';
 import { PASSWORD, type Tenant, bootstrap, eventually, send } from './support/api';
 import { type Headless, ensureChromium, launchChromium, logInToDashboard } from './support/browser';
 import { NATIVE_TRACES, ingest, traceVisible } from './support/ingest';
+import { llmCallEvents } from './support/factories';
 import { type Stack, startStack } from './support/stack';
 
 // Issue 29's dashboard: LLM connections, an LLM judge made, tested and watched through its Runs
@@ -40,26 +41,7 @@ describe('LLM judge evaluators (browser)', () => {
   /** A trace with one LLM span answering `output`; its span's id (a UUID) once it is readable. */
   const llmCall = async (output: string) => {
     const traceId = `judged-${randomUUID()}`;
-    const at = new Date().toISOString();
-    const seq = await ingest(stack, tenant.apiKey, NATIVE_TRACES, {
-      batch: [
-        { id: `${traceId}-t`, type: 'trace-create', timestamp: at, body: { id: traceId, name: 'support answer' } },
-        {
-          id: `${traceId}-llm`,
-          type: 'span-create',
-          timestamp: at,
-          body: {
-            id: `${traceId}-llm`,
-            traceId,
-            name: 'chat',
-            type: 'LLM',
-            startTime: at,
-            input: { question: 'Can I get a refund after 20 days?' },
-            output,
-          },
-        },
-      ],
-    });
+    const seq = await ingest(stack, tenant.apiKey, NATIVE_TRACES, { batch: llmCallEvents(traceId, output) });
     await traceVisible(stack, tenant.apiKey, traceId, seq);
     const trace = await send(stack, 'GET', `/api/v1/traces/${traceId}`, { token: tenant.apiKey });
     return (trace.body.spans as { id: string }[])[0].id;

@@ -7,6 +7,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { PASSWORD, type Session, type Tenant, bootstrap, data, eventually, login, mutate, query, send } from './support/api';
 import { NATIVE_TRACES, ingest } from './support/ingest';
+import { llmCallEvents } from './support/factories';
 import { metricValue, scrapeMetrics } from './support/metrics';
 import { Stack, runCli } from './support/stack';
 
@@ -150,27 +151,7 @@ describe('LLM judge evaluators', () => {
       : [];
   };
   /** A trace with one LLM call that has its input and output. */
-  const llmCall = (traceId: string) => {
-    const at = new Date().toISOString();
-    return [
-      { id: `${traceId}-t`, type: 'trace-create', timestamp: at, body: { id: traceId, name: 'support answer' } },
-      {
-        id: `${traceId}-llm`,
-        type: 'span-create',
-        timestamp: at,
-        body: {
-          id: `${traceId}-llm`,
-          traceId,
-          name: 'chat',
-          type: 'LLM',
-          startTime: at,
-          input: { question: 'Can I get a refund after 20 days?' },
-          output: 'Yes, refunds are possible within 30 days.',
-          metadata: { locale: 'en' },
-        },
-      },
-    ];
-  };
+  const llmCall = (traceId: string) => llmCallEvents(traceId, 'Yes, refunds are possible within 30 days.', { locale: 'en' });
 
   it('keeps the connection key out of every answer, and refuses judges that name what the project lacks, naming the field', async () => {
     const pushed = await send(stack, 'POST', '/api/v1/prompt-templates', {

@@ -61,3 +61,24 @@ export function smallBatch(traceId: string): { batch: NativeEvent[] } {
     ],
   };
 }
+
+/**
+ * A support-answer trace (`traceId`) with one LLM span, `${traceId}-llm`, asked about a refund
+ * and answering `output`: what the evaluator tests judge.
+ */
+export function llmCallEvents(traceId: string, output: string, metadata?: Record<string, unknown>): NativeEvent[] {
+  const at = new Date().toISOString();
+  return [
+    traceCreate(`${traceId}-t`, traceId, 'support answer', at),
+    spanCreate(`${traceId}-llm`, at, {
+      id: `${traceId}-llm`,
+      traceId,
+      name: 'chat',
+      type: 'LLM',
+      startTime: at,
+      input: { question: 'Can I get a refund after 20 days?' },
+      output,
+      ...(metadata ? { metadata } : {}),
+    }),
+  ];
+}
