@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { EXPORT_CSV_COLUMNS } from '@app/domain';
+import { EXPORT_CSV_COLUMNS, parseCsv } from '@app/domain';
 import { PASSWORD, type Tenant, bootstrap, eventually, login, send } from './support/api';
 import { nativeBatch } from './support/factories';
 import { NATIVE_TRACES, SCORES, ingest, traceVisible } from './support/ingest';
@@ -19,47 +19,6 @@ const SCORED = (t: number) => t % 10 === 0;
 const nameOf = (t: number) => `trace ${t}: "quoted", comma\nsecond line é 😀`;
 const SPAN_TEXT = 'line one\r\nline "two", é😀';
 
-/**
- * A strict RFC 4180 reader (no CSV parser is a dependency): fields separated by commas, rows
- * by CRLF or LF, a quoted field doubles its quotes and may hold both; anything else is an error.
- */
-function parseCsv(text: string): string[][] {
-  const rows: string[][] = [];
-  let row: string[] = [];
-  let i = 0;
-  for (;;) {
-    let field = '';
-    if (text[i] === '"') {
-      i++;
-      for (;;) {
-        const quote = text.indexOf('"', i);
-        if (quote < 0) throw new Error('unterminated quoted field');
-        field += text.slice(i, quote);
-        i = quote + 1;
-        if (text[i] !== '"') break;
-        field += '"';
-        i++;
-      }
-    } else {
-      const end = text.slice(i).search(/[,\r\n]/);
-      field = end < 0 ? text.slice(i) : text.slice(i, i + end);
-      if (field.includes('"')) throw new Error(`a quote inside an unquoted field: ${field}`);
-      i += field.length;
-    }
-    row.push(field);
-    if (text[i] === ',') {
-      i++;
-      continue;
-    }
-    rows.push(row);
-    row = [];
-    if (text.startsWith('\r\n', i)) i += 2;
-    else if (text[i] === '\n') i++;
-    else if (i < text.length) throw new Error(`unexpected ${JSON.stringify(text[i])} after a field`);
-    if (i >= text.length) return rows;
-  }
-}
-
 /** The body as sent: valid UTF-8 (else this throws), its byte-order mark kept (`Response.text` drops it). */
 const bodyText = async (res: Response) => new TextDecoder('utf-8', { fatal: true, ignoreBOM: true }).decode(await res.arrayBuffer());
 
@@ -68,7 +27,8 @@ function csvRecords(text: string): Record<string, string>[] {
   expect(text.startsWith('\uFEFF')).toBe(true);
   // RFC 4180 rows end with CRLF (a line break inside a quoted field stays as it was).
   expect(text.endsWith('\r\n')).toBe(true);
-  const [header, ...rows] = parseCsv(text.slice(1));
+  // Read back by the dataset import's RFC 4180 reader: what one of our files exports, another imports.
+  const [header, ...rows] = parseCsv(text.slice(1)).map((row) => row.fields);
   expect(header).toEqual(EXPORT_CSV_COLUMNS);
   return rows.map((cells) => {
     expect(cells).toHaveLength(header.length);
