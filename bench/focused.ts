@@ -13,6 +13,7 @@ import { otlpPayload } from './payloads';
 import { checkRows, rowFailure } from './rows';
 import { type ProjectionFigures, appendExports, measureProjection, projectionTargetOn } from './stages/projection';
 import { type RebuildFigures, measureRebuild } from './stages/rebuild';
+import { type BurstFigures, measureBurst } from './stages/burst';
 import { measureRecompute } from './stages/recompute';
 import { measureStatements } from './stages/statements';
 import { type ExportFigures, measureExport, writeExportTraces } from './stages/export';
@@ -28,12 +29,18 @@ import { type ExportFigures, measureExport, writeExportTraces } from './stages/e
  *   (default 15) of 64 exports, and a model-stats recount after each;
  * - `recompute`: as `rebuild`, then a project price definition for the payload's model and
  *   the cost recomputation it starts, run to the end with the processor stopped;
+ * - `burst`: `--repeat` times, 10 s of OTLP exports as fast as the API answers with the processor
+ *   beside it, then until every acknowledged span is readable (issue 25);
  * - `export`: `--traces` traces (100,000 by default) of one span, then GET /api/v1/traces/export
  *   as JSONL, CSV and JSONL with spans and scores, each trace counted once, the API's peak RSS.
  *
  * Same stack, database and stream isolation as the full bench; results in
  * `bench/results/<stage>-latest.json`.
  */
+
+/** The burst's load, as `npm run bench` runs it at its best OTLP level (16 connections on the machines measured). */
+const BURST_CONNECTIONS = 16;
+const BURST_SECONDS = 10;
 
 const say = (line: string) => process.stderr.write(`bench: ${line}\n`);
 
@@ -70,9 +77,9 @@ async function main(): Promise<void> {
     },
   });
   const stage = positionals[0];
-  if (stage !== 'projection' && stage !== 'rebuild' && stage !== 'statements' && stage !== 'recompute' && stage !== 'export') {
+  if (!['projection', 'rebuild', 'statements', 'recompute', 'export', 'burst'].includes(stage)) {
     throw new Error(
-      'usage: npm run bench:stage -- projection|rebuild|statements|recompute|export [--repeat N] [--spans N] [--batches N] [--traces N] [--cpu-prof DIR]',
+      'usage: npm run bench:stage -- projection|rebuild|statements|recompute|export|burst [--repeat N] [--spans N] [--batches N] [--traces N] [--cpu-prof DIR]',
     );
   }
   const adminDbUrl = process.env.SPANLOG_TEST_ADMIN_DB_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
@@ -130,6 +137,32 @@ async function main(): Promise<void> {
       await stack.killProcessor();
       const file = await writeResults('projection', { ...conditions(), rounds });
       process.stdout.write(`${file}\n`);
+    } else if (stage === 'burst') {
+      const bursts: BurstFigures[] = [];
+      for (let i = 0; i < Number(values.repeat); i++) {
+        const burst = await measureBurst(
+          {
+            baseUrl: stack.baseUrl,
+            apiKey: tenant.apiKey,
+            apiPid: stack.pid('api'),
+            projectId: tenant.projectId,
+            db: stack.db,
+            drained: () => watch.drained(60_000),
+          },
+          otlp,
+          BURST_CONNECTIONS,
+          BURST_SECONDS,
+          180,
+        );
+        const failure = rowFailure('burst', burst.rows);
+        if (failure) throw new Error(failure);
+        say(
+          `burst ${i + 1}: ${int(burst.load.itemsPerS)} spans/s accepted for ${BURST_SECONDS} s (${burst.load.failed} not 2xx); ${int(burst.visibleAtEnd)} of ${int(burst.acceptedSpans)} readable at its end, ` +
+            `all ${burst.visibleAfterS?.toFixed(1) ?? 'never'} s later (last trace ${burst.lastTraceAfterS?.toFixed(1) ?? 'never'} s); ${int(burst.appliedSpansPerS)} rows/s`,
+        );
+        bursts.push(burst);
+      }
+      process.stdout.write(`${await writeResults('burst', { ...conditions(), bursts })}\n`);
     } else if (stage === 'export') {
       const traces = Number(values.traces);
       say(`writing ${int(traces)} traces`);

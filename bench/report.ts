@@ -1,5 +1,5 @@
 import type { LoadFigures } from './load';
-import { type BenchResults, type Ratio, best, fastestInsert } from './results';
+import { type BenchResults, type Bound, type Ratio, best, fastestInsert } from './results';
 
 /**
  * The run as Markdown: readable in a terminal and pasted as is into docs/BENCHMARKS.md.
@@ -8,6 +8,8 @@ import { type BenchResults, type Ratio, best, fastestInsert } from './results';
 const int = (n: number | null | undefined): string => (n === null || n === undefined ? '–' : Math.round(n).toLocaleString('en-US'));
 const ms = (n: number | null | undefined): string => (n === null || n === undefined ? '–' : n < 10 ? n.toFixed(1) : int(n));
 const pct = (r: Ratio): string => `${(r.value * 100).toFixed(0)}% (target ≥ ${(r.target * 100).toFixed(0)}%: ${r.met ? 'met' : 'NOT met'})`;
+const atMost = (b: Bound, unit: string): string =>
+  `${b.value === null ? 'never reached' : `${b.value.toFixed(unit === 's' ? 1 : 0)} ${unit}`} (target ≤ ${b.atMost} ${unit}: ${b.met ? 'met' : 'NOT met'})`;
 const share = (value: number, limit: number): string => `${((value / limit) * 100).toFixed(0)}%`;
 
 function table(header: string[], rows: string[][]): string {
@@ -114,6 +116,15 @@ export function renderReport(r: BenchResults): string {
       '',
     ],
     [
+      `4 burst (${r.settings.burstSeconds} s flat out)`,
+      String(r.burst.load.connections),
+      `${int(r.burst.load.itemsPerS)} spans/s accepted${r.burst.load.failed ? ` (${r.burst.load.failed} requests not 2xx)` : ''}; ${int(r.burst.visibleAtEnd)} of ${int(r.burst.acceptedSpans)} spans readable at its end, all ${r.burst.visibleAfterS === null ? 'never' : `${r.burst.visibleAfterS.toFixed(1)} s`} later (last trace ${r.burst.lastTraceAfterS === null ? 'never' : `${r.burst.lastTraceAfterS.toFixed(1)} s`}); ${int(r.burst.appliedSpansPerS)} rows/s`,
+      ms(r.burst.load.p50Ms),
+      ms(r.burst.load.p99Ms),
+      int(r.burst.load.rssMaxMb),
+      share(r.burst.appliedSpansPerS, lean),
+    ],
+    [
       '5 rebuild (spanlog rebuild)',
       '1',
       `${int(r.rebuild.spansPerS)} spans/s (${int(r.rebuild.spans)} spans, ${int(r.rebuild.messages)} messages in ${r.rebuild.seconds.toFixed(1)} s)`,
@@ -144,9 +155,11 @@ export function renderReport(r: BenchResults): string {
     `- API acceptance / bare Fastify parse: ${pct(r.ratios.acceptanceToFastify)}; with the processor paused: ${pct(r.ratios.acceptancePausedToFastify)}`,
     `- rows visible / lean raw upsert of the same spans (the machine's limit for the work): ${pct(r.ratios.rowsVisibleToLeanInsert)}`,
     `- rows visible / fat raw insert of our own rows (history): ${pct(r.ratios.rowsVisibleToRawInsert)} against the faster; ${pct(r.ratios.rowsVisibleToUnnestInsert)} against \`unnest\``,
+    `- end to end p99 at half the pipeline's maximum: ${atMost(r.bounds.endToEndP99Ms, 'ms')}`,
+    `- every span a ${r.settings.burstSeconds} s burst acknowledged readable after its end: ${atMost(r.bounds.burstVisibleS, 's')}`,
     ...(r.failures.length
       ? r.failures.map((f) => `- FAILED ${f}`)
-      : ['- every accepted span of the projection and end-to-end stages is a row, exactly once']),
+      : ['- every accepted span of the projection, end-to-end and burst stages is a row, exactly once']),
     `- unapplied messages purged after the acceptance series (OTLP, native, paused): ${r.acceptance.purged.otlp}, ${r.acceptance.purged.native}, ${r.acceptance.purged.otlpProcessorPaused}; dead-lettered: ${r.deadLettered}`,
     '- where the rest goes and the plan: docs/BENCHMARKS.md',
     '',

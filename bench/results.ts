@@ -1,6 +1,7 @@
 import type { InsertFigures, RowShape } from './limits/postgres-insert';
 import type { PublishFigures } from './limits/jetstream-publish';
 import type { LoadFigures } from './load';
+import type { BurstFigures } from './stages/burst';
 import type { EndToEndFigures } from './stages/end-to-end';
 import type { ProjectionFigures } from './stages/projection';
 import type { RebuildFigures } from './stages/rebuild';
@@ -14,7 +15,18 @@ export const TARGETS = {
   rowsVisibleToRawInsert: 0.6,
   /** Rows made visible by the projection against the lean raw upsert of the same spans: the machine's limit for the work (issue 25). */
   rowsVisibleToLeanInsert: 0.5,
+  /** Seconds after a 10 s burst's end until everything it acknowledged can be read (at most). */
+  burstVisibleS: 10,
+  /** End-to-end visibility at half the pipeline's maximum, p99, in ms (at most). */
+  endToEndP99Ms: 1_000,
 } as const;
+
+/** A figure that must stay at or below a bound; a figure never reached (null) does not meet it. */
+export interface Bound {
+  value: number | null;
+  atMost: number;
+  met: boolean;
+}
 
 export interface Ratio {
   value: number;
@@ -42,6 +54,7 @@ export interface BenchResults {
     secondsPerLevel: number;
     backlogSpans: number;
     endToEndSeconds: number;
+    burstSeconds: number;
     logLevel: string;
   };
   payload: {
@@ -66,6 +79,7 @@ export interface BenchResults {
   /** `underLoadSpansPerS`: rows made visible during the OTLP acceptance series, beside an API under full load. */
   projection: ProjectionFigures & { underLoadSpansPerS: number };
   endToEnd: EndToEndFigures & { basis: string };
+  burst: BurstFigures;
   rebuild: RebuildFigures;
   routeModel: RouteModelFigures;
   /** Messages the processor dead-lettered during the run: a correct run has none. */
@@ -83,6 +97,12 @@ export interface BenchResults {
     /** The same against the fat `unnest` insert alone, the measure issue 14 states its figures in. */
     rowsVisibleToUnnestInsert: Ratio;
   };
+  bounds: {
+    /** End-to-end visibility p99 at half the pipeline's maximum, ms. */
+    endToEndP99Ms: Bound;
+    /** Seconds from the burst's end until every span it acknowledged is readable. */
+    burstVisibleS: Bound;
+  };
 }
 
 export const best = (figures: LoadFigures[]): LoadFigures => figures.reduce((a, b) => (b.itemsPerS > a.itemsPerS ? b : a));
@@ -93,5 +113,7 @@ export const fastestInsert = (figures: InsertFigures[], shape: RowShape = 'fat')
 
 export const unnestInsert = (figures: InsertFigures[]): InsertFigures =>
   figures.find((f) => f.shape === 'fat' && f.method === 'unnest') ?? fastestInsert(figures);
+
+export const bound = (value: number | null, atMost: number): Bound => ({ value, atMost, met: value !== null && value <= atMost });
 
 export const ratio = (value: number, target: number): Ratio => ({ value, target, met: value >= target });
