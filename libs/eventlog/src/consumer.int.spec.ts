@@ -148,6 +148,44 @@ describe(PullConsumerRunner.name, () => {
     expect(mostAtOnce).toBe(1);
   }, 30_000);
 
+  it('applies up to `lanes` batches at once, a batch that must go alone with nothing beside it, and tries a conflicting batch again', async () => {
+    const applied: string[] = [];
+    const log: string[] = [];
+    let running = 0;
+    let mostAtOnce = 0;
+    let conflicts = 0;
+    const stream = streams.layout.streamName('ingest');
+    const r = new PullConsumerRunner<string, string[]>({
+      ...(await testRoute(streams, stream, 'projector')),
+      decode: async (msg: JsMsg) => sc.decode(msg.data),
+      apply: async (items) => {
+        mostAtOnce = Math.max(mostAtOnce, ++running);
+        log.push(`start ${items.join(',')} beside ${running - 1}`);
+        await sleep(150);
+        running--;
+        if (items.includes('conflict') && conflicts++ === 0) throw Object.assign(new Error('deadlock detected'), { code: '40P01' });
+        applied.push(...items);
+      },
+      isHealthy: async () => true,
+      batchSize: 3,
+      lanes: 3,
+      applyAlone: (items) => items.some((t) => t.startsWith('delete')),
+      retryBatchOn: (err) => (err as { code?: string }).code === '40P01',
+    });
+    const texts = [...Array.from({ length: 18 }, (_, i) => `m${i}`), 'delete1', 'conflict', ...Array.from({ length: 9 }, (_, i) => `n${i}`)];
+    await publish(texts);
+    await withRunner(r, () => until(() => new Set(applied).size === texts.length));
+    // Three lanes were used: batches side by side.
+    expect(mostAtOnce).toBe(3);
+    // The deletion's batch started with nothing beside it, after every earlier message was applied.
+    const deletion = log.find((l) => l.includes('delete1')) as string;
+    expect(deletion).toMatch(/beside 0$/);
+    expect(log.slice(log.indexOf(deletion) + 1).every((l) => !/m\d/.test(l.split(' ')[1]))).toBe(true);
+    // The batch that met a deadlock was applied again as a whole, not dead-lettered.
+    expect(conflicts).toBe(2);
+    expect(await deadLetters()).toEqual([]);
+  }, 30_000);
+
   it('applies a lone message when it arrives, not when a fetch for a full batch gives up', async () => {
     const appliedAt = new Map<string, number>();
     const r = await runner(

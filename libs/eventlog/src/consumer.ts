@@ -30,6 +30,16 @@ export interface PullConsumerOptions<T, B = T[]> extends DeadLetterRoute {
   isHealthy(): Promise<boolean>;
   /** Most messages applied in one call (one transaction). */
   batchSize?: number;
+  /**
+   * Batches applied at once, each in its own transaction (default 1). Only for an `apply` that
+   * is order-insensitive, as one with several instances on the same consumer must be anyway:
+   * the store then works on as many batches as it has cores while this process prepares the next.
+   */
+  lanes?: number;
+  /** A batch that must see every earlier one committed and be committed before any later one starts (a deletion, say). */
+  applyAlone?(batch: B): boolean;
+  /** A failure of a whole batch that applying it again may not meet (two transactions in a deadlock): the batch is tried again as it is. */
+  retryBatchOn?(err: unknown): boolean;
   /** Deliveries before a failing message is dead-lettered. */
   maxDeliveries?: number;
   /**
@@ -46,15 +56,19 @@ export interface PullConsumerOptions<T, B = T[]> extends DeadLetterRoute {
  */
 export const DEFAULT_BATCH_SIZE = 64;
 
+/** Tries of a whole batch whose failure `retryBatchOn` calls passing, before its messages are applied one by one. */
+const BATCH_ATTEMPTS = 3;
+
 /**
  * One durable pull consumer: fetch a batch, apply it in one go, ack after commit. A failing
  * batch is retried message by message so one bad message cannot hold the others back; a
  * message that keeps failing while the store is healthy goes to the dead-letter stream.
  * Several processes may run the same consumer; JetStream shares the messages out.
  *
- * Batches are applied one at a time and in order, but the next batch is fetched and decoded
- * while the store commits the previous one, so this process and the store work at the
- * same time instead of taking turns.
+ * The next batch is fetched and decoded while the store commits the previous ones, so this
+ * process and the store work at the same time instead of taking turns. Batches are applied
+ * one at a time and in order, or `lanes` at a time where the apply allows it, a batch that
+ * must be applied alone (`applyAlone`) waiting for all before it and holding back all after it.
  */
 export class PullConsumerRunner<T, B = T[]> {
   private stopping = false;
@@ -62,6 +76,7 @@ export class PullConsumerRunner<T, B = T[]> {
   private readonly batchSize: number;
   private readonly maxDeliveries: number;
   private readonly ackWaitMs: number;
+  private readonly lanes: number;
 
   private readonly prepare: (items: T[]) => B | Promise<B>;
   private readonly applied: Counter.Internal;
@@ -71,6 +86,7 @@ export class PullConsumerRunner<T, B = T[]> {
     this.batchSize = o.batchSize ?? DEFAULT_BATCH_SIZE;
     this.maxDeliveries = o.maxDeliveries ?? 5;
     this.ackWaitMs = o.ackWaitMs ?? 10_000;
+    this.lanes = Math.max(1, o.lanes ?? 1);
     this.applied = appliedCounter(o);
   }
 
@@ -91,19 +107,29 @@ export class PullConsumerRunner<T, B = T[]> {
 
   private async run(): Promise<void> {
     const consumer = await this.o.js.consumers.get(this.o.stream, this.o.durable);
-    let applying: Promise<void> = Promise.resolve();
+    const applying = new Set<Promise<void>>();
+    // A batch applied alone that later ones wait for; the next batch is still fetched and prepared meanwhile.
+    let alone: Promise<void> | null = null;
     while (!this.stopping) {
       const msgs = await this.fetchBatch(consumer);
       if (!msgs.length) continue;
       const heartbeat = this.keepAlive(msgs);
       const decoded = await this.decodeAll(msgs);
       const batch = await this.prepareAll(decoded);
-      await applying;
-      applying = this.applyDecoded(decoded, batch)
+      // A batch that failed to prepare is applied message by message: alone too, to be safe.
+      const goesAlone = batch === null || (this.o.applyAlone?.(batch) ?? false);
+      await alone;
+      while (applying.size >= (goesAlone ? 1 : this.lanes)) await Promise.race(applying);
+      const done: Promise<void> = this.applyDecoded(decoded, batch)
         .catch((err: unknown) => this.o.logger.error({ err: errorText(err) }, 'batch failed unexpectedly; it will be redelivered'))
-        .finally(heartbeat);
+        .finally(() => {
+          heartbeat();
+          applying.delete(done);
+        });
+      applying.add(done);
+      alone = goesAlone ? done : null;
     }
-    await applying;
+    await Promise.all(applying);
   }
 
   /**
@@ -171,19 +197,26 @@ export class PullConsumerRunner<T, B = T[]> {
   private async applyDecoded(decoded: { msg: JsMsg; item: T }[], batch: B | null): Promise<void> {
     if (!decoded.length) return;
     if (batch !== null) {
-      try {
-        await this.o.apply(batch);
-        for (const d of decoded) d.msg.ack();
-        this.applied.inc(decoded.length);
-        return;
-      } catch (err) {
-        if (!(await this.o.isHealthy())) {
-          this.o.logger.warn({ err: String(err) }, 'store unavailable; batch will be redelivered');
-          for (const d of decoded) d.msg.nak(2_000);
-          await sleep(1_000);
+      for (let attempt = 1; ; attempt++) {
+        try {
+          await this.o.apply(batch);
+          for (const d of decoded) d.msg.ack();
+          this.applied.inc(decoded.length);
           return;
+        } catch (err) {
+          if (!(await this.o.isHealthy())) {
+            this.o.logger.warn({ err: String(err) }, 'store unavailable; batch will be redelivered');
+            for (const d of decoded) d.msg.nak(2_000);
+            await sleep(1_000);
+            return;
+          }
+          if (attempt < BATCH_ATTEMPTS && this.o.retryBatchOn?.(err)) {
+            this.o.logger.warn({ err: errorText(err), attempt }, 'batch met a conflict with another; applying it again');
+            continue;
+          }
+          if (decoded.length === 1) return this.onFailure(decoded[0].msg, err);
+          break;
         }
-        if (decoded.length === 1) return this.onFailure(decoded[0].msg, err);
       }
     }
     // Isolate the message at fault: apply one by one, so the others still go through.

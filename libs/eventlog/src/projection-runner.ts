@@ -14,6 +14,10 @@ export interface ProjectionRunnerOptions<T, B = T[]> {
   apply(batch: B): Promise<void>;
   onDeadLetter?(msg: JsMsg, reason: string): Promise<void>;
   isHealthy(): Promise<boolean>;
+  /** `PullConsumerOptions`' parallel apply: how many batches at once, which alone, which failures to try again. */
+  lanes?: number;
+  applyAlone?(batch: B): boolean;
+  retryBatchOn?(err: unknown): boolean;
 }
 
 /** A durable consumer's connection, names and dead-letter subject under this deployment's prefix: one way for every consumer. */
@@ -41,6 +45,9 @@ export function projectionRunner<T, B = T[]>(nats: NatsResources, o: ProjectionR
     apply: o.apply,
     onDeadLetter: o.onDeadLetter,
     isHealthy: o.isHealthy,
+    lanes: o.lanes,
+    applyAlone: o.applyAlone,
+    retryBatchOn: o.retryBatchOn,
   });
 }
 

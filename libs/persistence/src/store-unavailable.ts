@@ -37,13 +37,23 @@ interface ErrorLike {
   cause?: unknown;
 }
 
-export const isStoreUnavailable = (err: unknown): boolean => unavailable(err, 0);
+/** A deadlock the server broke by failing this transaction, or a serialization failure: the same work may succeed when run again. */
+const CONFLICT_SQLSTATE = /^(40P01|40001)$/;
 
-function unavailable(err: unknown, depth: number): boolean {
+export const isStoreUnavailable = (err: unknown): boolean =>
+  someCause(err, ({ code, message }) =>
+    (typeof code === 'string' && (NETWORK_CODES.has(code) || UNAVAILABLE_SQLSTATE.test(code))) ||
+    (typeof message === 'string' && DRIVER_MESSAGES.some((m) => message.startsWith(m))),
+  );
+
+/** Whether a transaction failed only for meeting another one (deadlock, serialization): worth running again as it is. */
+export const isTransactionConflict = (err: unknown): boolean =>
+  someCause(err, ({ code }) => typeof code === 'string' && CONFLICT_SQLSTATE.test(code));
+
+function someCause(err: unknown, test: (e: ErrorLike) => boolean, depth = 0): boolean {
   if (typeof err !== 'object' || err === null || depth > 3) return false;
-  const { code, message, driverError, cause } = err as ErrorLike;
-  if (typeof code === 'string' && (NETWORK_CODES.has(code) || UNAVAILABLE_SQLSTATE.test(code))) return true;
-  if (typeof message === 'string' && DRIVER_MESSAGES.some((m) => message.startsWith(m))) return true;
+  const e = err as ErrorLike;
+  if (test(e)) return true;
   // TypeORM wraps the driver's error, and so may whoever rethrows it.
-  return unavailable(driverError, depth + 1) || unavailable(cause, depth + 1);
+  return someCause(e.driverError, test, depth + 1) || someCause(e.cause, test, depth + 1);
 }

@@ -15,7 +15,8 @@ import { EvaluatorStore, MonitorStore, ProjectionCheckpoints, SecretBox, openDat
       provide: DataSource,
       inject: [APP_CONFIG, LOGGER],
       useFactory: (c: AppConfig, logger: Logger) =>
-        openDataSource({ url: c.databaseUrl, poolSize: 10, applicationName: 'spanlog-processor' }, (err) =>
+        // The telemetry projection's lanes each hold a connection for a batch; the other workers keep the ten they had.
+        openDataSource({ url: c.databaseUrl, poolSize: 10 + c.applyLanes, applicationName: 'spanlog-processor' }, (err) =>
           logger.warn(
             { err: err.message, code: (err as Error & { code?: string }).code },
             'Postgres ended a connection in use; the pool opens another',

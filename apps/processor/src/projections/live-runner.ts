@@ -8,7 +8,7 @@ import {
   projectionRunner,
 } from '@app/eventlog';
 import { projectionAppliedEvents } from '@app/metrics';
-import { isReachable } from '@app/persistence';
+import { isReachable, isTransactionConflict } from '@app/persistence';
 import type { StreamProjection } from '@app/projections';
 import { ProjectPriceTables } from '@app/projections';
 
@@ -19,8 +19,14 @@ export interface LiveRunnerDeps {
   logger: Logger;
 }
 
-/** What live mode adds to a definition: the transaction it applies in (with its live-only hooks), and what a dead letter records. */
-export type LiveMode<Batch> = Partial<Pick<ProjectionRunnerOptions<unknown, Batch>, 'apply' | 'onDeadLetter'>>;
+/**
+ * What live mode adds to a definition: the transaction it applies in (with its live-only hooks),
+ * what a dead letter records, and how many batches it applies at once (`lanes`, with the ones
+ * that must go alone).
+ */
+export type LiveMode<Batch> = Partial<Pick<ProjectionRunnerOptions<unknown, Batch>, 'apply' | 'onDeadLetter' | 'lanes'>> & {
+  applyAlone?(batch: Batch): boolean;
+};
 
 /** A prepared batch with how many events it holds, for the applied-events counter. */
 export interface CountedBatch<Batch> {
@@ -55,5 +61,9 @@ export function liveRunner<Event, Batch, Applied>(
     },
     onDeadLetter: live.onDeadLetter,
     isHealthy: () => isReachable(deps.ds),
+    lanes: live.lanes,
+    applyAlone: live.applyAlone && (({ batch }) => live.applyAlone?.(batch) ?? false),
+    // Batches applied side by side can deadlock on rows they share; Postgres fails one, which is run again.
+    retryBatchOn: isTransactionConflict,
   });
 }

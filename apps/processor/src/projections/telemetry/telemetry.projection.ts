@@ -1,7 +1,7 @@
 import { type BeforeApplicationShutdown, Inject, Injectable, type OnApplicationBootstrap } from '@nestjs/common';
 import type { Logger } from 'pino';
 import { DataSource } from 'typeorm';
-import { LOGGER } from '@app/config';
+import { APP_CONFIG, type AppConfig, LOGGER } from '@app/config';
 import { ChunkReader, NatsResources, type PullConsumerRunner, consumerAckFloor } from '@app/eventlog';
 import { projectionAppliedSpans } from '@app/metrics';
 import { ProjectionCheckpoints, type ProjectionPosition } from '@app/persistence';
@@ -15,12 +15,19 @@ import {
 } from '@app/projections';
 import { type CountedBatch, liveRunner } from '../live-runner';
 
+/**
+ * A batch that removes something is applied with nothing beside it: a batch applied at the same
+ * time would check the tombstones before the removal commits and write the rows back.
+ */
+const needsOrder = ({ telemetry: { facts } }: TelemetryBatch): boolean => facts.deletions.length > 0 || facts.scoreDeletions.length > 0;
+
 /** How often the watermark is checked for removed sequences and lost messages. */
 const WATERMARK_CHECK_MS = 1_000;
 
 /**
  * Live mode of the telemetry projection (`telemetryProjection`, libs/projections): one
- * transaction per fetched batch with the live-only hooks, acked after commit. The merge rule makes it idempotent and order-insensitive, so
+ * transaction per fetched batch with the live-only hooks, acked after commit, `applyLanes`
+ * batches at a time (a removal alone). The merge rule makes it idempotent and order-insensitive, so
  * several processor instances share this durable consumer safely. Each transaction records
  * the sequences it applied: that, not the consumer's ack floor, is what reads wait for.
  */
@@ -38,6 +45,7 @@ export class TelemetryProjection implements OnApplicationBootstrap, BeforeApplic
     private readonly chunks: ChunkReader,
     private readonly checkpoints: ProjectionCheckpoints,
     @Inject(LOGGER) private readonly logger: Logger,
+    @Inject(APP_CONFIG) private readonly config: AppConfig,
   ) {}
 
   async onApplicationBootstrap(): Promise<void> {
@@ -50,6 +58,8 @@ export class TelemetryProjection implements OnApplicationBootstrap, BeforeApplic
       { ds: this.ds, nats: this.nats, chunks: this.chunks, logger: this.logger },
       {
         apply: (batch) => this.apply(batch),
+        lanes: this.config.applyLanes,
+        applyAlone: needsOrder,
         // A dead-lettered message is handled: reads stop waiting for it, `spanlog verify` reports its rows.
         onDeadLetter: (msg) =>
           this.ds.transaction((m) => new ProjectionCheckpoints(m).recordApplied(this.position, [msg.seq])).then(() => undefined),
