@@ -172,7 +172,12 @@ describe(PullConsumerRunner.name, () => {
       applyAlone: (items) => items.some((t) => t.startsWith('delete')),
       retryBatchOn: (err) => (err as { code?: string }).code === '40P01',
     });
-    const texts = [...Array.from({ length: 18 }, (_, i) => `m${i}`), 'delete1', 'conflict', ...Array.from({ length: 9 }, (_, i) => `n${i}`)];
+    const texts = [
+      ...Array.from({ length: 18 }, (_, i) => `m${i}`),
+      'delete1',
+      'conflict',
+      ...Array.from({ length: 9 }, (_, i) => `n${i}`),
+    ];
     await publish(texts);
     await withRunner(r, () => until(() => new Set(applied).size === texts.length));
     // Three lanes were used: batches side by side.

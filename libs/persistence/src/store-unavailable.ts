@@ -41,9 +41,11 @@ interface ErrorLike {
 const CONFLICT_SQLSTATE = /^(40P01|40001)$/;
 
 export const isStoreUnavailable = (err: unknown): boolean =>
-  someCause(err, ({ code, message }) =>
-    (typeof code === 'string' && (NETWORK_CODES.has(code) || UNAVAILABLE_SQLSTATE.test(code))) ||
-    (typeof message === 'string' && DRIVER_MESSAGES.some((m) => message.startsWith(m))),
+  someCause(
+    err,
+    ({ code, message }) =>
+      (typeof code === 'string' && (NETWORK_CODES.has(code) || UNAVAILABLE_SQLSTATE.test(code))) ||
+      (typeof message === 'string' && DRIVER_MESSAGES.some((m) => message.startsWith(m))),
   );
 
 /** Whether a transaction failed only for meeting another one (deadlock, serialization): worth running again as it is. */
