@@ -78,6 +78,11 @@ export interface StackOptions {
   name?: string;
   /** A URL of the `postgres` database of the server to use: the shared one unless a test brings its own (the fault suite). */
   adminDbUrl?: string;
+  /**
+   * A URL of the `postgres` database of a streaming replica of `adminDbUrl`'s server: the apps'
+   * DATABASE_READ_URL then names the test's database there (it arrives with the replication).
+   */
+  readReplicaAdminDbUrl?: string;
   /** The NATS server to use: the shared one unless a test brings its own. */
   natsUrl?: string;
   /** Keep everything the apps write (for tests that read their logs), not only the last lines. */
@@ -106,12 +111,16 @@ export class Stack {
 
   static async start(
     extraEnv: NodeJS.ProcessEnv = {},
-    { name = 'e2e', adminDbUrl = ADMIN_DB_URL, natsUrl = NATS_URL, keepOutput = false }: StackOptions = {},
+    { name = 'e2e', adminDbUrl = ADMIN_DB_URL, readReplicaAdminDbUrl, natsUrl = NATS_URL, keepOutput = false }: StackOptions = {},
   ): Promise<Stack> {
     const id = randomBytes(5).toString('hex');
     const dbName = `spanlog_${name}_${id}`;
-    const dbUrl = new URL(adminDbUrl);
-    dbUrl.pathname = `/${dbName}`;
+    const inDatabase = (serverUrl: string) => {
+      const url = new URL(serverUrl);
+      url.pathname = `/${dbName}`;
+      return url.toString();
+    };
+    const dbUrl = inDatabase(adminDbUrl);
     const port = await freePort();
     // Its own, so processors of files running side by side never fight over the default port.
     const metricsPort = await freePort();
@@ -120,7 +129,8 @@ export class Stack {
       ...process.env,
       NODE_ENV: 'test',
       LOG_LEVEL: process.env.LOG_LEVEL ?? 'warn',
-      DATABASE_URL: dbUrl.toString(),
+      DATABASE_URL: dbUrl,
+      ...(readReplicaAdminDbUrl && { DATABASE_READ_URL: inDatabase(readReplicaAdminDbUrl) }),
       NATS_URL: natsUrl,
       SPANLOG_STREAM_PREFIX: streamPrefix,
       HOST: '127.0.0.1',
@@ -140,7 +150,7 @@ export class Stack {
       const migrated = await runCli(['admin', 'migrate', '--json'], env);
       if (migrated.code !== 0) throw new Error(`migrate failed: ${migrated.stderr}`);
     }
-    const db = new Pool({ connectionString: dbUrl.toString(), max: 2 });
+    const db = new Pool({ connectionString: dbUrl, max: 2 });
     // An idle connection ended by a Postgres restart must not crash the test process.
     db.on('error', () => undefined);
     const stack = new Stack(

@@ -19,9 +19,11 @@ import {
 import { AuditPublisher } from './audit/audit.publisher';
 import { ApiKeyGuard } from './auth/api-key.guard';
 import { FailedAuthLimiter } from './auth/failed-auth-limiter';
+import { ReadReplicaMonitor } from './consistency/read-replica';
 import { VisibilityService } from './consistency/visibility.service';
 import { HealthController } from './health/health.controller';
 import { InfrastructureModule } from './infrastructure/infrastructure.module';
+import { READ_DB } from './infrastructure/read-db';
 import { apiMetricsRegistry } from './metrics/api-metrics';
 import { MetricsController } from './metrics/metrics.controller';
 import { McpController } from './mcp/mcp.controller';
@@ -149,7 +151,7 @@ import { TraceGroupsService } from './trace-groups/trace-groups.service';
     DatasetReadsService,
     DatasetEditsService,
     { provide: DatasetStore, inject: [DataSource], useFactory: (ds: DataSource) => new DatasetStore(ds) },
-    { provide: RunResultsQuery, inject: [DataSource], useFactory: (ds: DataSource) => new RunResultsQuery(ds) },
+    { provide: RunResultsQuery, inject: [READ_DB], useFactory: (ds: DataSource) => new RunResultsQuery(ds) },
     LangfuseIngestionService,
     LangfusePromptsService,
     LangfuseScoreConfigsService,
@@ -160,7 +162,8 @@ import { TraceGroupsService } from './trace-groups/trace-groups.service';
     RouteModelService,
     { provide: SeqTokenCodec, inject: [APP_CONFIG], useFactory: (c: AppConfig) => new SeqTokenCodec(c.jwtSecret) },
     { provide: PasswordVerifier, useFactory: () => new PasswordVerifier() },
-    { provide: Registry, useFactory: apiMetricsRegistry },
+    ReadReplicaMonitor,
+    { provide: Registry, inject: [ReadReplicaMonitor], useFactory: apiMetricsRegistry },
   ],
 })
 export class AppModule {}

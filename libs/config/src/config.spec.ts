@@ -45,6 +45,18 @@ describe(loadConfig.name, () => {
     }
   });
 
+  it('reads from the primary unless DATABASE_READ_URL names a replica, checked as DATABASE_URL is', () => {
+    expect(loadConfig({}).databaseReadUrl).toBeNull();
+    expect(loadConfig({ DATABASE_READ_URL: ' ' }).databaseReadUrl).toBeNull();
+    expect(loadConfig({ DATABASE_READ_URL: 'postgres://reader@replica:5432/spanlog' }).databaseReadUrl).toBe(
+      'postgres://reader@replica:5432/spanlog',
+    );
+    expect(() => loadConfig({ DATABASE_READ_URL: 'mysql://replica/spanlog' })).toThrow(
+      /DATABASE_READ_URL must use postgres: or postgresql:/,
+    );
+    expect(() => loadConfig({ DATABASE_READ_URL: 'replica:5432' })).toThrow(/DATABASE_READ_URL/);
+  });
+
   it.each(['prod', 'Production', 'staging', 'dev'])(
     'refuses NODE_ENV=%s, naming the values it takes, rather than running development rules',
     (nodeEnv) => {

@@ -15,6 +15,11 @@ export type LogLevel = (typeof LOG_LEVELS)[number];
 
 export interface AppConfig {
   databaseUrl: string;
+  /**
+   * A streaming replica of DATABASE_URL's database that the API sends its read-model queries to
+   * (docs/ARCHITECTURE.md "Read replicas"); null when unset, and every query goes to the primary.
+   */
+  databaseReadUrl: string | null;
   natsUrl: string;
   port: number;
   host: string;
@@ -131,6 +136,7 @@ function isAddressOrNetwork(entry: string): boolean {
 }
 
 export const DEFAULT_DATABASE_URL = 'postgres://postgres@127.0.0.1:5432/spanlog';
+const POSTGRES_PROTOCOLS = ['postgres:', 'postgresql:'];
 export const DEFAULT_NATS_URL = 'nats://127.0.0.1:4222';
 /** The port OpenTelemetry's Prometheus exporters listen on by default, so scrape settings made for them fit. */
 export const DEFAULT_METRICS_PORT = 9464;
@@ -164,14 +170,23 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, localKeyFile = 
   };
   /** A limit whose default lives with the rule (libs/domain), not here: null when unset. */
   const optionalInt = (name: string, min: number, max: number): number | null => (env[name]?.trim() ? int(name, min, min, max) : null);
-  const url = (name: string, fallback: string, protocols: string[]): string => {
-    const value = str(name, fallback);
+  const checkUrl = (name: string, value: string, protocols: string[]): void => {
     try {
       const parsed = new URL(value);
       if (!protocols.includes(parsed.protocol)) problems.push(`${name} must use ${protocols.join(' or ')} (got "${parsed.protocol}")`);
     } catch {
       problems.push(`${name} is not a URL`);
     }
+  };
+  const url = (name: string, fallback: string, protocols: string[]): string => {
+    const value = str(name, fallback);
+    checkUrl(name, value, protocols);
+    return value;
+  };
+  const optionalUrl = (name: string, protocols: string[]): string | null => {
+    const value = env[name]?.trim();
+    if (!value) return null;
+    checkUrl(name, value, protocols);
     return value;
   };
 
@@ -227,7 +242,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, localKeyFile = 
   if (!/^[A-Za-z0-9_-]*$/.test(streamPrefix)) problems.push('SPANLOG_STREAM_PREFIX may only hold letters, digits, _ and -');
 
   const config: AppConfig = {
-    databaseUrl: url('DATABASE_URL', DEFAULT_DATABASE_URL, ['postgres:', 'postgresql:']),
+    databaseUrl: url('DATABASE_URL', DEFAULT_DATABASE_URL, POSTGRES_PROTOCOLS),
+    databaseReadUrl: optionalUrl('DATABASE_READ_URL', POSTGRES_PROTOCOLS),
     natsUrl: url('NATS_URL', DEFAULT_NATS_URL, ['nats:', 'tls:', 'ws:', 'wss:']),
     port: int('PORT', 3000, 0, 65535),
     host: str('HOST', '127.0.0.1'),

@@ -15,6 +15,7 @@ export * from './tenancy/tenancy-repository';
 export * from './usage/usage-store';
 export * from './retention/retention-queries';
 export * from './projection-checkpoints';
+export * from './replica-lag';
 export * from './evaluations/eval-jobs';
 export * from './evaluations/evaluation-targets';
 export * from './evaluations/trace-evaluations';

@@ -14,7 +14,10 @@ export const VISIBLE_SEQ_HEADER = 'Spanlog-Visible-Seq';
  * Read-your-writes (CONTRACT): a read given a sequence token waits until the telemetry
  * projection's applied watermark — recorded with the rows, every message at or below it
  * applied — reaches that sequence. Never the consumer's ack floor, which a purge can move
- * past messages that were never applied.
+ * past messages that were never applied. The watermark is read where the reads go
+ * (`ProjectionCheckpoints` over READ_DB): on a read replica its copy of the checkpoint arrives
+ * in the same WAL as the rows it covers, so a read that passed the wait sees them; the
+ * primary's would run ahead of what the replica shows.
  */
 @Injectable()
 export class VisibilityService {

@@ -1,14 +1,15 @@
-import { Injectable } from '@nestjs/common';
+import { Inject, Injectable } from '@nestjs/common';
 import { DataSource } from 'typeorm';
 import { type UnpricedUsage, unpricedUsageOf, validateUnpricedQuery } from '@app/domain';
 import { readUnpricedUsage } from '@app/projections';
 import { type Actor, AccessService } from '../access/access.service';
+import { READ_DB } from '../infrastructure/read-db';
 
 /** What a project's costs leave out (docs/ingestion.md "Cost"): read from the 5-minute stats, never a scan of spans. */
 @Injectable()
 export class CostsService {
   constructor(
-    private readonly ds: DataSource,
+    @Inject(READ_DB) private readonly ds: DataSource,
     private readonly access: AccessService,
   ) {}
 

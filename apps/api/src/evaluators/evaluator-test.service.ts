@@ -35,6 +35,7 @@ import {
   newSigningSecret,
 } from '@app/persistence';
 import { type Actor, AccessService } from '../access/access.service';
+import { READ_DB } from '../infrastructure/read-db';
 import { EvaluatorsService } from './evaluators.service';
 
 /** What `evaluator.test` asks: a saved evaluator or a configuration, on a span or a trace. */
@@ -82,13 +83,15 @@ export class EvaluatorTestService {
     private readonly prompts: PromptTemplateStore,
     private readonly scoreConfigs: ScoreConfigStore,
     ds: DataSource,
+    @Inject(READ_DB) readDs: DataSource,
     @Inject(APP_CONFIG) config: AppConfig,
   ) {
     const policy = { requireHttps: config.nodeEnv === 'production', allowPrivateNetworks: config.evaluatorAllowPrivateNetworks };
     const limits = new PerUrlLimits();
     this.webhooks = new WebhookCaller(policy, undefined, limits);
     this.judges = new JudgeCaller(policy, undefined, limits);
-    this.targets = new EvaluationTargets(ds);
+    // The span or trace tried is telemetry the member picked from a read: read where reads go.
+    this.targets = new EvaluationTargets(readDs);
     this.expectedOutputs = new ExpectedOutputs(ds);
     this.rules = { requireHttps: policy.requireHttps, refuseNonPublicHosts: !policy.allowPrivateNetworks };
   }

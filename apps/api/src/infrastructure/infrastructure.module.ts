@@ -17,8 +17,15 @@ import {
   openDataSource,
 } from '@app/persistence';
 import { ApiKeyChangeListener } from '../auth/api-key-change-listener';
+import { READ_DB } from './read-db';
 
-/** Config, logger, Postgres and NATS for the API: opened once, closed on shutdown. */
+const connectionLost = (logger: Logger, which: string) => (err: Error) =>
+  logger.warn(
+    { err: err.message, code: (err as Error & { code?: string }).code },
+    `${which} ended a connection in use; the pool opens another`,
+  );
+
+/** Config, logger, Postgres (and its read replica when DATABASE_READ_URL names one) and NATS for the API: opened once, closed on shutdown. */
 @Global()
 @Module({
   providers: [
@@ -28,12 +35,20 @@ import { ApiKeyChangeListener } from '../auth/api-key-change-listener';
       provide: DataSource,
       inject: [APP_CONFIG, LOGGER],
       useFactory: (c: AppConfig, logger: Logger) =>
-        openDataSource({ url: c.databaseUrl, poolSize: 20, applicationName: 'spanlog-api' }, (err) =>
-          logger.warn(
-            { err: err.message, code: (err as Error & { code?: string }).code },
-            'Postgres ended a connection in use; the pool opens another',
-          ),
-        ),
+        openDataSource({ url: c.databaseUrl, poolSize: 20, applicationName: 'spanlog-api' }, connectionLost(logger, 'Postgres')),
+    },
+    {
+      provide: READ_DB,
+      inject: [APP_CONFIG, LOGGER, DataSource],
+      useFactory: async (c: AppConfig, logger: Logger, primary: DataSource): Promise<DataSource> => {
+        if (!c.databaseReadUrl) return primary;
+        const replica = await openDataSource(
+          { url: c.databaseReadUrl, poolSize: 20, applicationName: 'spanlog-api-reads' },
+          connectionLost(logger, 'the read replica'),
+        );
+        logger.info({ replica: new URL(c.databaseReadUrl).host }, 'read-model queries go to the read replica (DATABASE_READ_URL)');
+        return replica;
+      },
     },
     {
       provide: NatsResources,
@@ -66,19 +81,21 @@ import { ApiKeyChangeListener } from '../auth/api-key-change-listener';
       inject: [DataSource, PrincipalCache, ApiKeyChangeListener],
       useFactory: (ds: DataSource, cache: PrincipalCache, changes: ApiKeyChangeListener) => new ApiKeyLookup(ds, cache, changes),
     },
-    { provide: TraceQueries, inject: [DataSource], useFactory: (ds: DataSource) => new TraceQueries(ds) },
-    { provide: TraceGroupQueries, inject: [DataSource], useFactory: (ds: DataSource) => new TraceGroupQueries(ds) },
+    { provide: TraceQueries, inject: [READ_DB], useFactory: (ds: DataSource) => new TraceQueries(ds) },
+    { provide: TraceGroupQueries, inject: [READ_DB], useFactory: (ds: DataSource) => new TraceGroupQueries(ds) },
     { provide: UsageQueries, inject: [DataSource], useFactory: (ds: DataSource) => new UsageQueries(ds) },
     { provide: SessionStore, inject: [DataSource], useFactory: (ds: DataSource) => new SessionStore(ds) },
     { provide: LoginFailuresStore, inject: [DataSource], useFactory: (ds: DataSource) => new LoginFailuresStore(ds) },
     { provide: TenancyRepository, inject: [DataSource], useFactory: (ds: DataSource) => new TenancyRepository(ds) },
     { provide: MonitorStore, inject: [DataSource], useFactory: (ds: DataSource) => new MonitorStore(ds) },
-    { provide: ProjectionCheckpoints, inject: [DataSource], useFactory: (ds: DataSource) => new ProjectionCheckpoints(ds) },
+    // What reads with minSeq wait for: the watermark as the replica sees it, which arrives in the same WAL as the rows it covers.
+    { provide: ProjectionCheckpoints, inject: [READ_DB], useFactory: (ds: DataSource) => new ProjectionCheckpoints(ds) },
   ],
   exports: [
     APP_CONFIG,
     LOGGER,
     DataSource,
+    READ_DB,
     NatsResources,
     ChunkPublisher,
     ApiKeyLookup,
@@ -95,6 +112,7 @@ import { ApiKeyChangeListener } from '../auth/api-key-change-listener';
 export class InfrastructureModule implements OnApplicationShutdown {
   constructor(
     private readonly ds: DataSource,
+    @Inject(READ_DB) private readonly readDs: DataSource,
     private readonly nats: NatsResources,
     private readonly apiKeyChanges: ApiKeyChangeListener,
     @Inject(LOGGER) private readonly logger: Logger,
@@ -103,6 +121,9 @@ export class InfrastructureModule implements OnApplicationShutdown {
   async onApplicationShutdown(): Promise<void> {
     await this.apiKeyChanges.close();
     await this.nats.close().catch((err) => this.logger.warn({ err: String(err) }, 'closing NATS failed'));
+    if (this.readDs !== this.ds) {
+      await this.readDs.destroy().catch((err) => this.logger.warn({ err: String(err) }, 'closing the read replica failed'));
+    }
     await this.ds.destroy().catch((err) => this.logger.warn({ err: String(err) }, 'closing Postgres failed'));
   }
 }

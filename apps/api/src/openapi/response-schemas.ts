@@ -352,11 +352,23 @@ export const AUTH_SESSION = object({ data: sessionTokens, error: { type: 'null' 
 export const AUTH_LOGGED_OUT = object({ data: object({ success: bool }), error: { type: 'null' } });
 
 // Operations.
-export const HEALTH = object({
-  status: { type: 'string', enum: ['ok'], description: 'The API answers; what it depends on is in `checks`.' },
-  checks: object({ postgres: { type: 'string', enum: ['ok', 'unreachable'] }, nats: { type: 'string', enum: ['ok', 'unreachable'] } }),
-  projections: jsonObject,
-});
+export const HEALTH = withOptional(
+  object({
+    status: { type: 'string', enum: ['ok'], description: 'The API answers; what it depends on is in `checks`.' },
+    checks: object({ postgres: { type: 'string', enum: ['ok', 'unreachable'] }, nats: { type: 'string', enum: ['ok', 'unreachable'] } }),
+    projections: jsonObject,
+  }),
+  {
+    readReplica: object(
+      {
+        status: { type: 'string', enum: ['ok', 'unreachable'] },
+        lagSeconds: numOrNull,
+        lagMessages: intOrNull,
+      },
+      'Only with DATABASE_READ_URL: the read replica, its replay lag in seconds and the telemetry messages it does not show yet.',
+    ),
+  },
+);
 
 // The MCP server (JSON-RPC 2.0 over Streamable HTTP, docs/mcp.md): the envelope only; what a
 // result holds is MCP's (its tools, their arguments and output, are listed by `tools/list`).

@@ -1,4 +1,4 @@
-import { Injectable } from '@nestjs/common';
+import { Inject, Injectable } from '@nestjs/common';
 import { DataSource } from 'typeorm';
 import {
   EVALUATOR_SCORE_SOURCE,
@@ -10,13 +10,14 @@ import {
 } from '@app/domain';
 import { type ModelWindowStats, readModelStats } from '@app/projections';
 import { assertBodyWithin } from '../http/body-limit';
+import { READ_DB } from '../infrastructure/read-db';
 
 const HOUR_MS = 3_600_000;
 
 /** POST /api/v1/route-model (CONTRACT "Model routing"): the project's own model stats, ranked. */
 @Injectable()
 export class RouteModelService {
-  constructor(private readonly ds: DataSource) {}
+  constructor(@Inject(READ_DB) private readonly ds: DataSource) {}
 
   async route(projectId: string, raw: Buffer | undefined, body: unknown, nowMs: number): Promise<RoutingDecision> {
     assertBodyWithin(raw, PAYLOAD_LIMITS.routeModel);

@@ -1,14 +1,15 @@
-import { Injectable } from '@nestjs/common';
+import { Inject, Injectable } from '@nestjs/common';
 import { DataSource } from 'typeorm';
 import { type Overview, type OverviewRange, buildOverview, storedBucketRange, validateOverviewRange } from '@app/domain';
 import { readOverviewSums } from '@app/projections';
 import { type Actor, AccessService } from '../access/access.service';
+import { READ_DB } from '../infrastructure/read-db';
 
 /** The stats the dashboard's overview shows, read from the stats read model (never a scan of spans). */
 @Injectable()
 export class StatsService {
   constructor(
-    private readonly ds: DataSource,
+    @Inject(READ_DB) private readonly ds: DataSource,
     private readonly access: AccessService,
   ) {}
 
