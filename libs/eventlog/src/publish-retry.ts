@@ -3,10 +3,11 @@ import { ErrorCode, type JetStreamClient, type JetStreamPublishOptions, type Nat
 
 /**
  * How long one publish keeps trying before its caller gives up (the API then answers 503 with
- * Retry-After). Long enough for a JetStream cluster to elect a stream's new leader: killing the
- * leader of an R3 stream on nats-server 2.9.10 made publishes fail for 2.5–6 s on loopback
- * (docs/SCALING.md "JetStream cluster"); short enough for a client's own timeout (an
- * OpenTelemetry exporter waits 10 s).
+ * Retry-After). A stream's followers wait a random 4–9 s (nats-server's Raft election timeout)
+ * before electing a new leader: `npm run test:cluster` measured elections of 4.4–7.4 s after a
+ * leader was killed (docs/SCALING.md "JetStream cluster"), which this window outlasts. It stays
+ * under a client's own timeout (an OpenTelemetry exporter waits 10 s), so a slower election is
+ * a 503 the client retries, not a request it gave up on while we still tried.
  */
 export const PUBLISH_RETRY_WINDOW_MS = 8_000;
 
