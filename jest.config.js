@@ -62,5 +62,17 @@ module.exports = {
           },
         ]
       : []),
+    // The cluster suite runs three nats-servers of its own, two APIs and two processors, and kills
+    // some of them: only `npm run test:cluster` (SPANLOG_CLUSTER=1) includes it.
+    ...(process.env.SPANLOG_CLUSTER === '1'
+      ? [
+          {
+            ...common,
+            displayName: 'cluster',
+            testMatch: ['<rootDir>/test/cluster/**/*.cluster-spec.ts'],
+            globalSetup: '<rootDir>/test/cluster/global-setup.ts',
+          },
+        ]
+      : []),
   ],
 };

@@ -4,6 +4,7 @@ import { cpus, loadavg } from 'node:os';
 import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { connect } from 'nats';
+import { parseNatsServers } from '@app/config';
 import { bootstrap } from '../test/support/api';
 import { ROOT, Stack } from '../test/support/stack';
 import { ProjectorWatch } from './backlog';
@@ -94,7 +95,7 @@ async function main(): Promise<void> {
     { NODE_ENV: 'production', LOG_LEVEL: process.env.LOG_LEVEL ?? 'warn' },
     { name: 'bench', adminDbUrl, natsUrl },
   );
-  const nc = await connect({ servers: natsUrl });
+  const nc = await connect({ servers: parseNatsServers(natsUrl).servers });
   const cleanUp = () => Promise.all([stack.stop(), nc.close()]);
   process.once('SIGINT', () => void cleanUp().finally(() => process.exit(130)));
   try {

@@ -3,6 +3,7 @@ import { mkdir, rename, writeFile } from 'node:fs/promises';
 import { cpus, loadavg, totalmem } from 'node:os';
 import { dirname, resolve } from 'node:path';
 import { type NatsConnection, connect } from 'nats';
+import { parseNatsServers } from '@app/config';
 import { Client } from 'pg';
 import { bootstrap } from '../test/support/api';
 import { ROOT, Stack } from '../test/support/stack';
@@ -59,7 +60,7 @@ async function reachServices(adminDbUrl: string, natsUrl: string): Promise<{ nc:
     await admin.end().catch(() => undefined);
   }
   try {
-    return { nc: await connect({ servers: natsUrl, timeout: 5_000 }), postgres };
+    return { nc: await connect({ servers: parseNatsServers(natsUrl).servers, timeout: 5_000 }), postgres };
   } catch (err) {
     throw new Error(`NATS is not reachable at ${natsUrl} (${(err as Error).message}); start nats-server -js`);
   }

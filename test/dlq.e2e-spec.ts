@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { type NatsConnection, connect } from 'nats';
+import type { NatsConnection } from 'nats';
 import type { DeadLetter } from '@app/eventlog';
 import type { RetryResult } from '@app/projections';
 import { type Tenant, bootstrap, data, eventually, login, mutate, send } from './support/api';
@@ -58,7 +58,7 @@ describe('spanlog dlq', () => {
   beforeAll(async () => {
     webhook = await countingWebhook({ score: 1, pass: true });
     stack = await startStack();
-    nc = await connect({ servers: stack.env.NATS_URL });
+    nc = await stack.connectNats();
     tenant = await bootstrap(stack, 'dlq@spanlog.test', 'Dlq', 'p', 'team');
     const session = await login(stack, 'dlq@spanlog.test');
     data(await mutate(stack, session.access_token, 'evaluator.create', { projectId: tenant.projectId, name: 'judge', url: webhook.url }));

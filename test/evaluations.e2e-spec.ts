@@ -2,7 +2,6 @@ import { randomUUID } from 'node:crypto';
 import { once } from 'node:events';
 import { type IncomingHttpHeaders, type Server, type ServerResponse, createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { connect } from 'nats';
 import { Webhook } from 'standardwebhooks';
 import type { WebhookRequestBody } from '@app/domain';
 import { type Session, type Tenant, bootstrap, data, eventually, login, mutate, query, send, setPlan } from './support/api';
@@ -263,7 +262,7 @@ describe('webhook evaluators', () => {
     expect(score).toMatchObject({ name: 'unsendable', value: 0, metadata: { pass: false } });
     expect(score.comment).toMatch(/could not be made: Invalid character in header content \["X-Key"\]/);
     expect(calls.length).toBe(before);
-    const nc = await connect({ servers: stack.env.NATS_URL });
+    const nc = await stack.connectNats();
     try {
       expect((await (await nc.jetstreamManager()).streams.info(`${stack.streamPrefix}DLQ`)).state.messages).toBe(0);
     } finally {

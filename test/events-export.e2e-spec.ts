@@ -1,6 +1,5 @@
 import { readFileSync } from 'node:fs';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { connect } from 'nats';
 import { INGEST_SCHEMAS } from '@app/domain';
 import { type Tenant, bootstrap } from './support/api';
 import { nativeBatch, smallBatch } from './support/factories';
@@ -144,7 +143,7 @@ describe('spanlog events export', () => {
     await ingest(stack, small.apiKey, NATIVE_TRACES, {
       batch: [{ id: 'huge-t', type: 'trace-create', timestamp: at, body: { id: 'huge-t', name: 'huge', input: huge } }],
     });
-    const nc = await connect({ servers: stack.env.NATS_URL });
+    const nc = await stack.connectNats();
     let poisoned: number;
     try {
       poisoned = await publishToIngest(nc, stack, small, new TextEncoder().encode('{"batch": [ truncated'));

@@ -1,5 +1,4 @@
 import { randomBytes } from 'node:crypto';
-import { connect } from 'nats';
 import { type Sample, sampleOf } from '@app/metrics/testing/prometheus-text';
 import { exportOf, span } from '@app/otlp/testing/otlp-builders';
 import { type Tenant, bootstrap, data, eventually, login, mutate } from './support/api';
@@ -159,7 +158,7 @@ describe('GET /metrics (API and processor)', () => {
   });
 
   it('processor: counts a dead-lettered message by stream and consumer, and serves nothing but /metrics', async () => {
-    const nc = await connect({ servers: stack.env.NATS_URL });
+    const nc = await stack.connectNats();
     try {
       // No envelope headers: the projection can never read it.
       await nc.jetstream().publish(`${stack.streamPrefix}ingest.${tenant.orgId}.${tenant.projectId}.batch`, new TextEncoder().encode('{}'));

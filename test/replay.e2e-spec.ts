@@ -1,5 +1,4 @@
 import { randomUUID } from 'node:crypto';
-import { connect } from 'nats';
 import type { ReplayResult } from '@app/projections';
 import { type Session, type Tenant, bootstrap, data, eventually, login, mutate } from './support/api';
 import { smallBatch } from './support/factories';
@@ -115,7 +114,7 @@ describe('spanlog replay', () => {
     let seq = '';
     for (const id of ['late-0', 'late-1']) seq = await ingest(stack, tenant.apiKey, NATIVE_TRACES, smallBatch(id));
     expect(await traceStatus(stack, tenant.apiKey, 'late-1', seq)).toBe(200);
-    const nc = await connect({ servers: stack.env.NATS_URL });
+    const nc = await stack.connectNats();
     try {
       const poisoned = await publishToIngest(nc, stack, tenant, new TextEncoder().encode('{"batch": 1}'));
       const jsm = await nc.jetstreamManager();

@@ -1,5 +1,4 @@
 import { randomUUID } from 'node:crypto';
-import { connect } from 'nats';
 import type { RetentionRun } from '@app/projections';
 import { type Tenant, bootstrap, eventually } from './support/api';
 import { NATIVE_TRACES, ingest, traceStatus } from './support/ingest';
@@ -88,7 +87,7 @@ describe('retention (SPEC 8.5)', () => {
   });
 
   it('removes the cleaned requests from the stream, projects its deletion events without dead letters, and audits each run', async () => {
-    const nc = await connect({ servers: stack.env.NATS_URL });
+    const nc = await stack.connectNats();
     try {
       const jsm = await nc.jetstreamManager();
       const subjects = (await jsm.streams.info(`${stack.streamPrefix}INGEST`, { subjects_filter: '>' })).state.subjects ?? {};

@@ -1,4 +1,3 @@
-import { connect } from 'nats';
 import type { ProjectVerification, RepairResult, Verification } from '@app/projections';
 import { type Tenant, bootstrap, eventually } from './support/api';
 import { smallBatch } from './support/factories';
@@ -80,7 +79,7 @@ describe('spanlog verify', () => {
     await stack.killProcessor('SIGTERM');
     let seq = '';
     for (let i = 0; i < 20; i++) seq = await ingest(stack, b.apiKey, NATIVE_TRACES, smallBatch(`skipped-${i}`));
-    const nc = await connect({ servers: stack.env.NATS_URL });
+    const nc = await stack.connectNats();
     let skippedByServer: boolean;
     try {
       const jsm = await nc.jetstreamManager();

@@ -97,11 +97,16 @@ async function startEmbeddedPostgres(port: number, log: (line: string) => void):
   return `postgres://postgres:postgres@127.0.0.1:${port}/spanlog`;
 }
 
-/** NATS at `url`; when it is the default and silent: the system's `nats-server` with JetStream. */
-export async function ensureNats(url: string, log: (line: string) => void): Promise<void> {
-  const { host, port } = hostPort(url, 4222);
-  if (await tcpReachable(host, port)) return;
-  if (url !== DEFAULT_NATS_URL) throw new MissingServiceError(`NATS is not reachable at ${host}:${port} (NATS_URL)`);
+/**
+ * NATS at one of `servers` (a cluster answers while one member is down); when only the default
+ * is asked for and it is silent: the system's `nats-server` with JetStream.
+ */
+export async function ensureNats(servers: string[], log: (line: string) => void): Promise<void> {
+  const addresses = servers.map((url) => hostPort(url, 4222));
+  for (const { host, port } of addresses) if (await tcpReachable(host, port)) return;
+  if (servers.length !== 1 || servers[0] !== DEFAULT_NATS_URL)
+    throw new MissingServiceError(`NATS is not reachable at ${addresses.map((a) => `${a.host}:${a.port}`).join(', ')} (NATS_URL)`);
+  const [{ host, port }] = addresses;
   const binary = onPath('nats-server');
   if (!binary) {
     throw new MissingServiceError('NATS is not running on 127.0.0.1:4222 and nats-server is not installed (apt-get install nats-server)');

@@ -56,7 +56,7 @@ async function prepare(): Promise<{ env: NodeJS.ProcessEnv; ports: PortUse[] }> 
   const warning = privateNetworkWarning(config);
   if (warning) say(`WARNING: ${warning}`);
   const databaseUrl = await ensurePostgres(config.databaseUrl, say);
-  await ensureNats(config.natsUrl, say);
+  await ensureNats(config.natsServers, say);
   const env = { ...process.env, DATABASE_URL: databaseUrl };
 
   await ensureDatabaseExists(databaseUrl);
@@ -65,7 +65,7 @@ async function prepare(): Promise<{ env: NodeJS.ProcessEnv; ports: PortUse[] }> 
   try {
     const applied = await ds.runMigrations({ transaction: 'each' });
     if (applied.length) say(`applied migrations: ${applied.map((m) => m.name).join(', ')}`);
-    const nats = await NatsResources.open(config.natsUrl, 'spanlog-start', config.streamPrefix);
+    const nats = await NatsResources.open(config, 'spanlog-start', say);
     await nats.close();
 
     let demo: BootstrapResult | null = existsSync(DEMO_FILE) ? (JSON.parse(readFileSync(DEMO_FILE, 'utf8')) as BootstrapResult) : null;

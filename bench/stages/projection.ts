@@ -1,4 +1,5 @@
 import { setTimeout as sleep } from 'node:timers/promises';
+import { parseNatsServers } from '@app/config';
 import { INGEST_SCHEMAS } from '@app/domain';
 import { ChunkPublisher, NatsResources } from '@app/eventlog';
 import type { Pool } from 'pg';
@@ -105,9 +106,12 @@ export async function appendExports(
   messages: number,
 ): Promise<number[]> {
   const requests: number[] = [];
-  const nats = await NatsResources.open(target.natsUrl, 'spanlog-bench', target.prefix);
+  const nats = await NatsResources.open(
+    { natsServers: parseNatsServers(target.natsUrl).servers, streamPrefix: target.prefix, streamReplicas: 1 },
+    'spanlog-bench',
+  );
   try {
-    const publisher = new ChunkPublisher(nats.js, nats.layout.blobBucket, nats.maxMessageBytes, 30_000);
+    const publisher = new ChunkPublisher(nats.js, nats.layout, nats.maxMessageBytes, { attemptTimeoutMs: 30_000, windowMs: 30_000 });
     const subject = nats.layout.ingestSubject(target.tenant.orgId, target.tenant.projectId, 'otel');
     const pending = new Set<Promise<unknown>>();
     for (let i = 0; i < messages; i++) {

@@ -1,3 +1,4 @@
+import { parseNatsServers } from '@app/config';
 import { INGEST_SCHEMAS } from '@app/domain';
 import { ChunkPublisher, NatsResources } from '@app/eventlog';
 import type { Tenant } from '../support/api';
@@ -26,10 +27,13 @@ export async function appendAged(
   traces: number,
   receivedAt: Date,
 ): Promise<AgedData> {
-  const nats = await NatsResources.open(natsUrl, 'spanlog-faults', streamPrefix);
+  const nats = await NatsResources.open(
+    { natsServers: parseNatsServers(natsUrl).servers, streamPrefix, streamReplicas: 1 },
+    'spanlog-faults',
+  );
   const keys: string[][] = [];
   try {
-    const publisher = new ChunkPublisher(nats.js, nats.layout.blobBucket, nats.maxMessageBytes, 30_000);
+    const publisher = new ChunkPublisher(nats.js, nats.layout, nats.maxMessageBytes, { attemptTimeoutMs: 30_000, windowMs: 30_000 });
     const subject = nats.layout.ingestSubject(tenant.orgId, tenant.projectId, 'batch');
     const at = receivedAt.toISOString();
     const pending = new Set<Promise<unknown>>();

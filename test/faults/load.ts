@@ -86,6 +86,7 @@ export class LoadGenerator {
   private stopping = false;
   private readonly acknowledgedRequests: number[] = [];
   private readonly statuses: Record<string, number> = {};
+  private slowestAck = 0;
   private workers: Promise<void>[] = [];
   private readonly spans: number;
   /** Request `from` was due at `at`; the ones after it follow at `spansPerS`, none when null. */
@@ -102,6 +103,11 @@ export class LoadGenerator {
 
   get acknowledgedCount(): number {
     return this.acknowledgedRequests.length * this.spans;
+  }
+
+  /** The longest an acknowledged attempt waited for its answer: what a fault cost a client that did not give up. */
+  get slowestAcknowledgedMs(): number {
+    return this.slowestAck;
   }
 
   /** How many attempts got this answer (a status or a transport failure) so far. */
@@ -166,6 +172,7 @@ export class LoadGenerator {
   /** One attempt; true when acknowledged. */
   private async send(n: number, { path, body }: { path: string; body: string }): Promise<boolean> {
     let outcome: string;
+    const sentAt = performance.now();
     try {
       const res = await fetch(`${this.o.baseUrl}${path}`, {
         method: 'POST',
@@ -175,7 +182,10 @@ export class LoadGenerator {
       });
       await res.arrayBuffer();
       outcome = String(res.status);
-      if (res.ok) this.acknowledgedRequests.push(n);
+      if (res.ok) {
+        this.acknowledgedRequests.push(n);
+        this.slowestAck = Math.max(this.slowestAck, performance.now() - sentAt);
+      }
     } catch (err) {
       outcome = transportFailure(err);
     }

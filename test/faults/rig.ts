@@ -2,6 +2,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { type NatsConnection, connect } from 'nats';
 import { CONSUMERS, StreamLayout } from '@app/eventlog';
 import { type Tenant, bootstrap } from '../support/api';
+import { parseNatsServers } from '@app/config';
 import { Stack, runCli } from '../support/stack';
 import { type KeySets, type RowCounts, countRows, spanRows } from './ledger';
 import { type LoadReport, mergeReports } from './load';
@@ -40,50 +41,34 @@ export interface Finding {
 }
 
 /**
- * The fault suite's private nats-server and Postgres, one stack of the built apps on them,
- * and what every scenario asks of them: tenants, the projector's progress, the rows, the
- * dead-letter stream, usage and `spanlog verify`. Shared by all scenarios: starting
- * services and apps again for each would cost more than most faults take.
+ * What every scenario asks of a running stack: tenants, the projector's progress, the rows,
+ * the dead-letter stream, usage and `spanlog verify`, judged by rows. The fault suite's rig
+ * and the cluster suite (test/cluster) both judge with it.
  */
-export class FaultRig {
+export class StackJudge {
   private readonly layout: StreamLayout;
   private readonly suiteStartedAt = performance.now();
 
-  private constructor(
-    readonly services: PrivateServices,
+  constructor(
     readonly stack: Stack,
+    /** Starts each progress line: which suite speaks. */
+    private readonly suite: string,
   ) {
     this.layout = new StreamLayout(stack.streamPrefix);
   }
 
-  static async start(): Promise<FaultRig> {
-    const services = await PrivateServices.start();
-    try {
-      const stack = await Stack.start({}, { name: 'faults', adminDbUrl: services.postgres.adminUrl, natsUrl: services.nats.url });
-      return new FaultRig(services, stack);
-    } catch (err) {
-      await services.dispose();
-      throw err;
-    }
-  }
-
-  async dispose(): Promise<void> {
-    await this.stack.stopApps();
-    await this.services.dispose();
+  /** One line on stderr per step: a suite of a quarter of an hour says where it is, and where it stopped. */
+  progress(scenario: string, step: string): void {
+    process.stderr.write(`${this.suite} ${((performance.now() - this.suiteStartedAt) / 1_000).toFixed(1)} s ${scenario}: ${step}\n`);
   }
 
   /** A user and organization named `name`, and a project in it (`project`, else also `name`). */
-  /** One line on stderr per step: a suite of a quarter of an hour says where it is, and where it stopped. */
-  progress(scenario: string, step: string): void {
-    process.stderr.write(`faults ${((performance.now() - this.suiteStartedAt) / 1_000).toFixed(1)} s ${scenario}: ${step}\n`);
-  }
-
   tenant(name: string, plan: string, project = name): Promise<Tenant> {
-    return bootstrap(this.stack, `${name}@faults.test`, name, project, plan);
+    return bootstrap(this.stack, `${name}@${this.suite}.test`, name, project, plan);
   }
 
   private async withNats<T>(work: (nc: NatsConnection) => Promise<T>): Promise<T> {
-    const nc = await connect({ servers: this.services.nats.url });
+    const nc = await connect({ servers: parseNatsServers(this.stack.env.NATS_URL ?? '').servers });
     try {
       return await work(nc);
     } finally {
@@ -220,5 +205,35 @@ export class FaultRig {
       notes: { ...f.notes, drainedS: (drainedAt - f.startedAt) / 1_000, countS, usageS, verifyS },
       statuses: report.statuses,
     };
+  }
+}
+
+/**
+ * The fault suite's private nats-server and Postgres, one stack of the built apps on them, and
+ * the judge of every scenario. Shared by all scenarios: starting services and apps again for
+ * each would cost more than most faults take.
+ */
+export class FaultRig extends StackJudge {
+  private constructor(
+    readonly services: PrivateServices,
+    stack: Stack,
+  ) {
+    super(stack, 'faults');
+  }
+
+  static async start(): Promise<FaultRig> {
+    const services = await PrivateServices.start();
+    try {
+      const stack = await Stack.start({}, { name: 'faults', adminDbUrl: services.postgres.adminUrl, natsUrl: services.nats.url });
+      return new FaultRig(services, stack);
+    } catch (err) {
+      await services.dispose();
+      throw err;
+    }
+  }
+
+  async dispose(): Promise<void> {
+    await this.stack.stopApps();
+    await this.services.dispose();
   }
 }

@@ -29,7 +29,7 @@ const onPath = (binary: string): string | null => {
   return null;
 };
 
-function findNatsServer(): string {
+export function findNatsServer(): string {
   const found = onPath('nats-server');
   if (!found) throw new MissingBinaryError('fault suite: nats-server not found on PATH or in /usr/sbin (apt-get install nats-server)');
   return found;
@@ -85,8 +85,8 @@ export function findBinaries(): Binaries {
   return { natsServer: findNatsServer(), postgresBin: findPostgresBin(), postgresAccount: unprivilegedAccount() };
 }
 
-/** One server process, restartable with the same command (same port, same data). */
-class ServerProcess {
+/** One server process, restartable with the same command (same port, same data); the cluster suite runs its nats-servers with it too. */
+export class ServerProcess {
   private child: ChildProcess | null = null;
   private output: string[] = [];
 

@@ -1,4 +1,4 @@
-import { DEFAULT_DATABASE_URL, DEFAULT_NATS_URL } from '../../libs/config/src/config';
+import { DEFAULT_DATABASE_URL, DEFAULT_NATS_URL, parseNatsServers } from '../../libs/config/src/config';
 import { MissingServiceError, ensureNats, ensurePostgres } from '../../tools/local-services';
 import { ensureTemplateDatabase } from './template-db';
 
@@ -16,7 +16,7 @@ export default async function globalSetup(): Promise<void> {
     process.env.SPANLOG_TEST_ADMIN_DB_URL = serverUrl.toString();
     const template = await ensureTemplateDatabase(serverUrl.toString());
     if (template) process.env.SPANLOG_TEST_TEMPLATE_DB = template;
-    await ensureNats(process.env.NATS_URL ?? DEFAULT_NATS_URL, say);
+    await ensureNats(parseNatsServers(process.env.NATS_URL ?? DEFAULT_NATS_URL).servers, say);
   } catch (err) {
     if (!(err instanceof MissingServiceError)) throw err;
     say(err.message);

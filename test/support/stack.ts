@@ -4,8 +4,9 @@ import { once } from 'node:events';
 import { createServer } from 'node:net';
 import { resolve } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { connect } from 'nats';
+import { type NatsConnection, connect } from 'nats';
 import { Client, Pool } from 'pg';
+import { parseNatsServers } from '../../libs/config/src/config';
 import { repoRoot } from '../../tools/local-services';
 
 /**
@@ -22,6 +23,9 @@ const NATS_URL = process.env.NATS_URL ?? 'nats://127.0.0.1:4222';
 const READY_TIMEOUT_MS = 30_000;
 
 export type App = 'api' | 'processor';
+/** One running copy of an app: replica 0 is the one every test has; more share its database and streams. */
+type Instance = `${App}#${number}`;
+const instance = (app: App, replica: number): Instance => `${app}#${replica}`;
 
 export interface CliResult {
   code: number | null;
@@ -83,16 +87,18 @@ export interface StackOptions {
    * DATABASE_READ_URL then names the test's database there (it arrives with the replication).
    */
   readReplicaAdminDbUrl?: string;
-  /** The NATS server to use: the shared one unless a test brings its own. */
+  /** The NATS server to use (NATS_URL: one, or a comma-separated cluster): the shared one unless a test brings its own. */
   natsUrl?: string;
   /** Keep everything the apps write (for tests that read their logs), not only the last lines. */
   keepOutput?: boolean;
 }
 
 export class Stack {
-  private readonly children = new Map<App, ChildProcess>();
+  private readonly children = new Map<Instance, ChildProcess>();
   /** The last lines each app wrote, shown when it dies unexpectedly. */
-  private readonly output = new Map<App, string[]>();
+  private readonly output = new Map<Instance, string[]>();
+  /** The ports of replicas beyond the first, kept across their restarts. */
+  private readonly replicaEnv = new Map<Instance, NodeJS.ProcessEnv>();
   private stopping = false;
 
   private constructor(
@@ -175,26 +181,56 @@ export class Stack {
     return stack;
   }
 
-  async startApi(): Promise<void> {
-    this.spawn('api');
+  private get natsServers(): string[] {
+    return parseNatsServers(this.natsUrl).servers;
+  }
+
+  /** A connection to the stack's NATS (one server or a cluster); the caller closes it. */
+  connectNats(): Promise<NatsConnection> {
+    return connect({ servers: this.natsServers });
+  }
+
+  /** Where API replica `replica` answers: `baseUrl` for the first. */
+  apiUrl(replica = 0): string {
+    const port = this.replicaEnv.get(instance('api', replica))?.PORT;
+    if (replica && !port) throw new Error(`API replica ${replica} was never started`);
+    return replica ? `http://127.0.0.1:${port}` : this.baseUrl;
+  }
+
+  /** Its own ports for a replica beyond the first (the first has the stack's). */
+  private async replicaPorts(app: App, replica: number): Promise<NodeJS.ProcessEnv> {
+    if (!replica) return {};
+    const key = instance(app, replica);
+    if (!this.replicaEnv.has(key)) this.replicaEnv.set(key, { PORT: String(await freePort()), METRICS_PORT: String(await freePort()) });
+    return this.replicaEnv.get(key) as NodeJS.ProcessEnv;
+  }
+
+  /** Starts API replica `replica` (another on the same database and streams when not 0) and resolves once it is healthy. */
+  async startApi(replica = 0): Promise<void> {
+    const key = instance('api', replica);
+    this.spawn(key, await this.replicaPorts('api', replica));
     const deadline = Date.now() + READY_TIMEOUT_MS;
     for (;;) {
-      const ok = await fetch(`${this.baseUrl}/api/v1/health`).then(
+      const ok = await fetch(`${this.apiUrl(replica)}/api/v1/health`).then(
         (r) => r.ok,
         () => false,
       );
       if (ok) return;
-      if (Date.now() > deadline || this.children.get('api')?.exitCode !== null) {
-        throw new Error(`the API did not become healthy:\n${this.recentOutput('api')}`);
+      if (Date.now() > deadline || this.children.get(key)?.exitCode !== null) {
+        throw new Error(`the API did not become healthy:\n${this.recentOutput('api', replica)}`);
       }
       await sleep(100);
     }
   }
 
-  /** Resolves once the processor's durable consumers exist, i.e. it is consuming; `extraEnv` applies to this start only. */
-  async startProcessor(extraEnv: NodeJS.ProcessEnv = {}): Promise<void> {
-    this.spawn('processor', extraEnv);
-    const nc = await connect({ servers: this.natsUrl });
+  /**
+   * Resolves once the processor's durable consumers exist, i.e. it is consuming; `extraEnv`
+   * applies to this start only. A `replica` other than 0 is one more processor sharing them.
+   */
+  async startProcessor(extraEnv: NodeJS.ProcessEnv = {}, replica = 0): Promise<void> {
+    const key = instance('processor', replica);
+    this.spawn(key, { ...(await this.replicaPorts('processor', replica)), ...extraEnv });
+    const nc = await connect({ servers: this.natsServers });
     try {
       const jsm = await nc.jetstreamManager();
       const deadline = Date.now() + READY_TIMEOUT_MS;
@@ -204,8 +240,8 @@ export class Stack {
           () => false,
         );
         if (ready) return;
-        if (Date.now() > deadline || this.children.get('processor')?.exitCode !== null) {
-          throw new Error(`the processor did not start consuming:\n${this.recentOutput('processor')}`);
+        if (Date.now() > deadline || this.children.get(key)?.exitCode !== null) {
+          throw new Error(`the processor did not start consuming:\n${this.recentOutput('processor', replica)}`);
         }
         await sleep(100);
       }
@@ -214,18 +250,18 @@ export class Stack {
     }
   }
 
-  killApi(signal: NodeJS.Signals = 'SIGTERM'): Promise<number | null> {
-    return this.kill('api', signal);
+  killApi(signal: NodeJS.Signals = 'SIGTERM', replica = 0): Promise<number | null> {
+    return this.kill(instance('api', replica), signal);
   }
 
-  killProcessor(signal: NodeJS.Signals = 'SIGTERM'): Promise<number | null> {
-    return this.kill('processor', signal);
+  killProcessor(signal: NodeJS.Signals = 'SIGTERM', replica = 0): Promise<number | null> {
+    return this.kill(instance('processor', replica), signal);
   }
 
-  /** Stops both apps and closes the pool, leaving the database and streams: for servers the test throws away. */
+  /** Stops every app (replicas too) and closes the pool, leaving the database and streams: for servers the test throws away. */
   async stopApps(): Promise<void> {
     this.stopping = true;
-    await Promise.all([this.kill('api', 'SIGTERM'), this.kill('processor', 'SIGTERM')]);
+    await Promise.all([...this.children.keys()].map((key) => this.kill(key, 'SIGTERM')));
     await this.db.end().catch(() => undefined);
   }
 
@@ -234,7 +270,7 @@ export class Stack {
     const admin = new Client({ connectionString: this.adminDbUrl });
     await admin.connect();
     await admin.query(`DROP DATABASE IF EXISTS "${this.dbName}" WITH (FORCE)`).finally(() => admin.end());
-    const nc = await connect({ servers: this.natsUrl });
+    const nc = await connect({ servers: this.natsServers });
     try {
       const jsm = await nc.jetstreamManager();
       // Object store buckets live in streams named OBJ_<bucket>.
@@ -247,23 +283,24 @@ export class Stack {
   }
 
   /** The running app's process id (for its memory figures), or null when it is not running. */
-  pid(app: App): number | null {
-    const child = this.children.get(app);
+  pid(app: App, replica = 0): number | null {
+    const child = this.children.get(instance(app, replica));
     return child && child.exitCode === null && child.signalCode === null ? (child.pid ?? null) : null;
   }
 
   /** What the app wrote lately; everything it wrote since it started when the stack keeps output. */
-  recentOutput(app: App): string {
-    return (this.output.get(app) ?? []).join('');
+  recentOutput(app: App, replica = 0): string {
+    return (this.output.get(instance(app, replica)) ?? []).join('');
   }
 
-  private spawn(app: App, extraEnv: NodeJS.ProcessEnv = {}): void {
+  private spawn(key: Instance, extraEnv: NodeJS.ProcessEnv = {}): void {
+    const app = key.split('#')[0] as App;
     const child = spawn(process.execPath, [resolve(DIST, app, 'src', 'main.js')], {
       env: { ...this.env, ...extraEnv },
       stdio: ['ignore', 'pipe', 'pipe'],
     });
     const lines: string[] = [];
-    this.output.set(app, lines);
+    this.output.set(key, lines);
     const keep = (d: Buffer) => {
       lines.push(d.toString());
       if (!this.keepOutput && lines.length > 200) lines.shift();
@@ -271,15 +308,15 @@ export class Stack {
     child.stdout?.on('data', keep);
     child.stderr?.on('data', keep);
     child.on('exit', (code, signal) => {
-      if (!this.stopping && this.children.get(app) === child && code !== 0 && signal === null) {
-        process.stderr.write(`spanlog ${app} exited with code ${code}:\n${lines.join('')}\n`);
+      if (!this.stopping && this.children.get(key) === child && code !== 0 && signal === null) {
+        process.stderr.write(`spanlog ${key} exited with code ${code}:\n${lines.join('')}\n`);
       }
     });
-    this.children.set(app, child);
+    this.children.set(key, child);
   }
 
-  private async kill(app: App, signal: NodeJS.Signals): Promise<number | null> {
-    const child = this.children.get(app);
+  private async kill(key: Instance, signal: NodeJS.Signals): Promise<number | null> {
+    const child = this.children.get(key);
     if (!child || child.exitCode !== null || child.signalCode !== null) return child?.exitCode ?? null;
     const exited = once(child, 'exit') as Promise<[number | null]>;
     child.kill(signal);

@@ -24,7 +24,8 @@ describe(loadConfig.name, () => {
     const c = loadConfig({});
     expect(c).toMatchObject({
       databaseUrl: DEFAULT_DATABASE_URL,
-      natsUrl: DEFAULT_NATS_URL,
+      natsServers: [DEFAULT_NATS_URL],
+      streamReplicas: 1,
       port: 3000,
       host: '127.0.0.1',
       jwtAccessTtlSeconds: 900,
@@ -55,6 +56,31 @@ describe(loadConfig.name, () => {
       /DATABASE_READ_URL must use postgres: or postgresql:/,
     );
     expect(() => loadConfig({ DATABASE_READ_URL: 'replica:5432' })).toThrow(/DATABASE_READ_URL/);
+  });
+
+  it('takes NATS_URL as a comma-separated list of the servers of a cluster', () => {
+    expect(loadConfig({ NATS_URL: ' nats://a:4222, nats://b:4222 ,tls://c:4222' }).natsServers).toEqual([
+      'nats://a:4222',
+      'nats://b:4222',
+      'tls://c:4222',
+    ]);
+  });
+
+  it.each([
+    ['nats://a:4222,not a url', /NATS_URL is not a comma-separated list of URLs \("not a url"\)/],
+    ['nats://a:4222,http://b:4222', /NATS_URL must use nats: or tls: or ws: or wss: \(got "http:" in "http:\/\/b:4222"\)/],
+    ['http://b:4222', /NATS_URL must use nats: or tls: or ws: or wss: \(got "http:"\)/],
+    [' , ', /NATS_URL must name at least one server/],
+  ])('refuses NATS_URL=%j, naming the variable and the server', (natsUrl, message) => {
+    expect(() => loadConfig({ NATS_URL: natsUrl })).toThrow(message);
+  });
+
+  it('sets the replicas of the streams from SPANLOG_STREAM_REPLICAS, from 1 to 5', () => {
+    expect(loadConfig({ SPANLOG_STREAM_REPLICAS: '3' }).streamReplicas).toBe(3);
+    for (const bad of ['0', '6', '2.5', 'three'])
+      expect(() => loadConfig({ SPANLOG_STREAM_REPLICAS: bad })).toThrow(
+        `invalid configuration: SPANLOG_STREAM_REPLICAS must be an integer from 1 to 5 (got "${bad}")`,
+      );
   });
 
   it.each(['prod', 'Production', 'staging', 'dev'])(

@@ -20,7 +20,17 @@ export interface AppConfig {
    * (docs/ARCHITECTURE.md "Read replicas"); null when unset, and every query goes to the primary.
    */
   databaseReadUrl: string | null;
-  natsUrl: string;
+  /**
+   * The NATS servers to connect to (`NATS_URL`, comma-separated): one, or several members of a
+   * JetStream cluster, so that the client reconnects to another when one goes away.
+   */
+  natsServers: string[];
+  /**
+   * Replicas of every stream, object store and KV bucket Spanlog creates
+   * (`SPANLOG_STREAM_REPLICAS`): 1 on a single server, 3 on a JetStream cluster. An existing
+   * stream with another count is brought to this one at start.
+   */
+  streamReplicas: number;
   port: number;
   host: string;
   /** Where the processor serves `/metrics` (on HOST); null when `METRICS_PORT=0` turns it off. */
@@ -135,6 +145,33 @@ function isAddressOrNetwork(entry: string): boolean {
   return /^\d{1,3}$/.test(prefix) && Number(prefix) <= (version === 4 ? 32 : 128);
 }
 
+const NATS_PROTOCOLS = ['nats:', 'tls:', 'ws:', 'wss:'];
+/** JetStream keeps at most 5 replicas of a stream; even counts tolerate no more failures than the odd count below. */
+export const MAX_STREAM_REPLICAS = 5;
+
+/**
+ * `NATS_URL`: one server URL or a comma-separated list of them (members of one cluster), each
+ * checked as one URL is.
+ */
+export function parseNatsServers(raw: string): { servers: string[]; problems: string[] } {
+  const servers = raw
+    .split(',')
+    .map((s) => s.trim())
+    .filter(Boolean);
+  const problems: string[] = [];
+  if (!servers.length) problems.push('NATS_URL must name at least one server');
+  for (const server of servers) {
+    const where = servers.length > 1 ? ` in "${server}"` : '';
+    try {
+      const { protocol } = new URL(server);
+      if (!NATS_PROTOCOLS.includes(protocol)) problems.push(`NATS_URL must use ${NATS_PROTOCOLS.join(' or ')} (got "${protocol}"${where})`);
+    } catch {
+      problems.push(servers.length > 1 ? `NATS_URL is not a comma-separated list of URLs ("${server}")` : 'NATS_URL is not a URL');
+    }
+  }
+  return { servers, problems };
+}
+
 export const DEFAULT_DATABASE_URL = 'postgres://postgres@127.0.0.1:5432/spanlog';
 const POSTGRES_PROTOCOLS = ['postgres:', 'postgresql:'];
 export const DEFAULT_NATS_URL = 'nats://127.0.0.1:4222';
@@ -238,13 +275,17 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, localKeyFile = 
     }
   };
 
+  const nats = parseNatsServers(str('NATS_URL', DEFAULT_NATS_URL));
+  problems.push(...nats.problems);
+
   const streamPrefix = str('SPANLOG_STREAM_PREFIX', '');
   if (!/^[A-Za-z0-9_-]*$/.test(streamPrefix)) problems.push('SPANLOG_STREAM_PREFIX may only hold letters, digits, _ and -');
 
   const config: AppConfig = {
     databaseUrl: url('DATABASE_URL', DEFAULT_DATABASE_URL, POSTGRES_PROTOCOLS),
     databaseReadUrl: optionalUrl('DATABASE_READ_URL', POSTGRES_PROTOCOLS),
-    natsUrl: url('NATS_URL', DEFAULT_NATS_URL, ['nats:', 'tls:', 'ws:', 'wss:']),
+    natsServers: nats.servers,
+    streamReplicas: int('SPANLOG_STREAM_REPLICAS', 1, 1, MAX_STREAM_REPLICAS),
     port: int('PORT', 3000, 0, 65535),
     host: str('HOST', '127.0.0.1'),
     metricsPort: int('METRICS_PORT', DEFAULT_METRICS_PORT, 0, 65535) || null,

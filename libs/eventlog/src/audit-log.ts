@@ -3,6 +3,7 @@ import type { JetStreamClient } from 'nats';
 import { type AuditEvent, AUDIT_SCHEMA } from '@app/domain';
 import { toNatsHeaders } from './headers';
 import type { StreamLayout } from './streams';
+import { publishWithRetry } from './publish-retry';
 
 /** An audit event before it is stamped with its id and time. */
 export type AuditRecord = Omit<AuditEvent, 'id' | 'at'>;
@@ -27,7 +28,7 @@ export async function appendAuditEvent(
 
 /** Publishes an audit event stamped by its writer: an outbox's relay gives a row the same id on every try. */
 export async function publishAuditEvent(js: JetStreamClient, layout: StreamLayout, event: AuditEvent): Promise<void> {
-  await js.publish(auditSubject(layout, event.orgId), JSON.stringify(event), {
+  await publishWithRetry(js, auditSubject(layout, event.orgId), JSON.stringify(event), {
     msgID: event.id,
     headers: toNatsHeaders({ 'Spanlog-Schema': AUDIT_SCHEMA }),
   });

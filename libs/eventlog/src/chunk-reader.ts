@@ -1,6 +1,7 @@
 import type { JetStreamClient, JsMsg, ObjectStore } from 'nats';
 import { BLOB_HEADER } from './headers';
 import { PermanentMessageError } from './consumer';
+import { type StreamLayout, openBlobStore } from './streams';
 
 /** Returns a message's data, fetching it from the blob bucket when the chunk lives there. */
 export class ChunkReader {
@@ -8,18 +9,18 @@ export class ChunkReader {
 
   constructor(
     private readonly js: JetStreamClient,
-    private readonly blobBucket: string,
+    private readonly layout: StreamLayout,
   ) {}
 
   async read(msg: Pick<JsMsg, 'headers' | 'data'>): Promise<Uint8Array> {
     const blob = msg.headers?.has(BLOB_HEADER) ? msg.headers.get(BLOB_HEADER) : null;
     if (!blob) return msg.data;
-    this.store ??= this.js.views.os(this.blobBucket).catch((err) => {
+    this.store ??= openBlobStore(this.js, this.layout).catch((err) => {
       this.store = null;
       throw err;
     });
     const data = await (await this.store).getBlob(blob);
-    if (!data) throw new PermanentMessageError(`blob ${blob} is missing from ${this.blobBucket}`);
+    if (!data) throw new PermanentMessageError(`blob ${blob} is missing from ${this.layout.blobBucket}`);
     return data;
   }
 }

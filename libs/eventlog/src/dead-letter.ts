@@ -4,6 +4,7 @@ import type { Counter } from 'prom-client';
 import { consumerAppliedMessages, deadLetters } from '@app/metrics';
 import { toNatsHeaders } from './headers';
 import { isNotFound } from './streams';
+import { publishWithRetry } from './publish-retry';
 
 /** Where a consumer's messages that can never be applied go, and who they came from. */
 export interface DeadLetterRoute {
@@ -108,7 +109,7 @@ export async function deadLetter(route: DeadLetterRoute, msg: JsMsg, reason: str
   );
   try {
     await route.onDeadLetter?.(msg, reason);
-    await route.js.publish(route.deadLetterSubject, msg.data, {
+    await publishWithRetry(route.js, route.deadLetterSubject, msg.data, {
       headers: toNatsHeaders(headers),
       msgID: `${route.stream}:${route.durable}:${msg.seq}`,
     });

@@ -4,6 +4,7 @@ import { toNatsHeaders } from './headers';
 import type { NatsResources } from './nats-resources';
 import type { ChunkPublisher } from './publisher';
 import type { StreamLayout } from './streams';
+import { publishWithRetry } from './publish-retry';
 
 /** Who appended an evaluator's score, in the envelope's key field: no API key, the evaluation worker. */
 const EVALUATOR_ACTOR = 'evaluator';
@@ -15,7 +16,7 @@ export const evalJobSubject = (layout: StreamLayout, orgId: string, evaluatorId:
 export async function appendEvalJobs(js: JetStreamClient, layout: StreamLayout, jobs: EvalJobPublication[]): Promise<void> {
   await Promise.all(
     jobs.map((j) =>
-      js.publish(evalJobSubject(layout, j.message.orgId, j.message.evaluatorId), JSON.stringify(j.message), {
+      publishWithRetry(js, evalJobSubject(layout, j.message.orgId, j.message.evaluatorId), JSON.stringify(j.message), {
         msgID: evalJobMessageId(j),
         headers: toNatsHeaders({ 'Spanlog-Schema': EVAL_JOB_SCHEMA }),
       }),

@@ -2,6 +2,7 @@ export * from './streams';
 export * from './nats-client';
 export * from './headers';
 export * from './publisher';
+export * from './publish-retry';
 export * from './chunking';
 export * from './consumer';
 export * from './job-consumer';

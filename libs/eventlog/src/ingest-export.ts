@@ -67,7 +67,7 @@ export async function exportIngest(
   };
   const from = options.from?.getTime() ?? -Infinity;
   const to = options.to?.getTime() ?? Infinity;
-  const chunks = new ChunkReader(nats.js, nats.layout.blobBucket);
+  const chunks = new ChunkReader(nats.js, nats.layout);
   await replayStream(
     nats,
     'ingest',

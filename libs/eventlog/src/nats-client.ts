@@ -1,10 +1,13 @@
 import { type NatsConnection, connect } from 'nats';
 
-/** Connects with a bounded wait, so a missing server is one clear error, never a hang. */
-export async function connectNats(url: string, name: string): Promise<NatsConnection> {
+/**
+ * Connects with a bounded wait, so a missing server is one clear error, never a hang. With
+ * several servers (a cluster), the client reconnects to another when its own goes away.
+ */
+export async function connectNats(servers: string[], name: string): Promise<NatsConnection> {
   try {
     return await connect({
-      servers: url,
+      servers,
       name,
       timeout: 5_000,
       maxReconnectAttempts: -1,
@@ -14,6 +17,6 @@ export async function connectNats(url: string, name: string): Promise<NatsConnec
       noAsyncTraces: true,
     });
   } catch (err) {
-    throw new Error(`NATS is not reachable at ${url}: ${(err as Error).message}`);
+    throw new Error(`NATS is not reachable at ${servers.join(', ')}: ${(err as Error).message}`);
   }
 }

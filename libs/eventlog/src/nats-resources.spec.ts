@@ -1,11 +1,13 @@
 import type { NatsConnection } from 'nats';
 import { connectNats } from './nats-client';
 import { NatsResources } from './nats-resources';
+import { ensureStreams } from './streams';
 
 jest.mock('./nats-client');
-jest.mock('./streams', () => ({ ...jest.requireActual('./streams'), ensureStreams: jest.fn() }));
+jest.mock('./streams', () => ({ ...jest.requireActual('./streams'), ensureStreams: jest.fn(async () => []) }));
 
 type StatusEvent = { type: string };
+const SETTINGS = { natsServers: ['nats://127.0.0.1:4222'], streamPrefix: 'T_', streamReplicas: 1 };
 
 /** The parts of a connection `open` touches; `info` is what the server announced, absent while reconnecting. */
 function fakeConnection(maxPayload: number, statuses: AsyncIterable<StatusEvent> = (async function* () {})()) {
@@ -14,6 +16,7 @@ function fakeConnection(maxPayload: number, statuses: AsyncIterable<StatusEvent>
     jetstreamManager: async () => ({}),
     jetstream: () => ({}),
     isClosed: () => false,
+    close: async () => undefined,
     status: () => statuses,
   };
 }
@@ -42,17 +45,25 @@ describe(NatsResources.name, () => {
   it('keeps the message size limit while the connection is reconnecting, when the client has no server info', async () => {
     const nc = fakeConnection(1024 * 1024);
     jest.mocked(connectNats).mockResolvedValue(nc as unknown as NatsConnection);
-    const nats = await NatsResources.open('nats://127.0.0.1:4222', 'test', 'T_');
+    const nats = await NatsResources.open(SETTINGS, 'test');
     const limit = nats.maxMessageBytes;
     nc.info = undefined;
     expect(nats.maxMessageBytes).toBe(limit);
     expect(limit).toBe(1024 * 1024 - 8 * 1024);
   });
 
+  it('says that stream replicas need a cluster when a single server refuses them', async () => {
+    jest.mocked(connectNats).mockResolvedValue(fakeConnection(1024 * 1024) as unknown as NatsConnection);
+    jest.mocked(ensureStreams).mockRejectedValueOnce(new Error('replicas > 1 not supported in non-clustered mode'));
+    await expect(NatsResources.open({ ...SETTINGS, streamReplicas: 3 }, 'test')).rejects.toThrow(
+      'JetStream is not available at nats://127.0.0.1:4222: replicas > 1 not supported in non-clustered mode (SPANLOG_STREAM_REPLICAS=3 needs a JetStream cluster of at least 3 servers)',
+    );
+  });
+
   it('is unreachable from a disconnect until the client has reconnected', async () => {
     const feed = statusFeed();
     jest.mocked(connectNats).mockResolvedValue(fakeConnection(1024 * 1024, feed) as unknown as NatsConnection);
-    const nats = await NatsResources.open('nats://127.0.0.1:4222', 'test', 'T_');
+    const nats = await NatsResources.open(SETTINGS, 'test');
     expect(nats.reachable).toBe(true);
     feed.push('disconnect');
     await tick();

@@ -4,6 +4,13 @@ import { StreamLayout, ensureStreams } from './streams';
 
 const HEADER_ROOM_BYTES = 8 * 1024;
 
+/** Where the event log lives and how its streams are laid out (AppConfig holds all three). */
+export interface EventLogSettings {
+  natsServers: string[];
+  streamPrefix: string;
+  streamReplicas: number;
+}
+
 /** One process's NATS connection and JetStream handles, with streams ensured. */
 export class NatsResources {
   private connected = true;
@@ -31,18 +38,31 @@ export class NatsResources {
     }
   }
 
-  static async open(url: string, name: string, streamPrefix: string): Promise<NatsResources> {
-    const nc = await connectNats(url, name);
+  /** `log` hears of the streams whose replicas were changed to the configured count. */
+  static async open(
+    { natsServers, streamPrefix, streamReplicas }: EventLogSettings,
+    name: string,
+    log: (line: string) => void = () => undefined,
+  ): Promise<NatsResources> {
+    const nc = await connectNats(natsServers, name);
     try {
       const jsm = await nc.jetstreamManager({ timeout: 5_000 });
-      const layout = new StreamLayout(streamPrefix);
-      await ensureStreams(jsm, layout);
+      const layout = new StreamLayout(streamPrefix, streamReplicas);
+      for (const { stream, from, to } of await ensureStreams(jsm, layout))
+        log(
+          `stream ${stream}: replicas changed from ${from} to ${to} (SPANLOG_STREAM_REPLICAS); the server moves its data in the background`,
+        );
       // Read once: the client forgets the server's info while it reconnects, and a request
       // arriving then must still be chunked (and answered 503 by the publish), not fail.
       return new NatsResources(nc, nc.jetstream({ timeout: 5_000 }), jsm, layout, nc.info!.max_payload - HEADER_ROOM_BYTES);
     } catch (err) {
       await nc.close();
-      throw new Error(`JetStream is not available at ${url}: ${(err as Error).message} (start nats-server with -js)`);
+      const message = (err as Error).message;
+      // A single server refuses replicas ("non-clustered mode"); a cluster too small has "no suitable peers".
+      const hint = /replicas|suitable peers/i.test(message)
+        ? `SPANLOG_STREAM_REPLICAS=${streamReplicas} needs a JetStream cluster of at least ${streamReplicas} servers`
+        : 'start nats-server with -js';
+      throw new Error(`JetStream is not available at ${natsServers.join(', ')}: ${message} (${hint})`);
     }
   }
 

@@ -3,6 +3,8 @@ import type { JetStreamClient, ObjectStore } from 'nats';
 import { type IngestEnvelope, envelopeToHeaders, serviceUnavailable } from '@app/domain';
 import { publishDuration } from '@app/metrics';
 import { BLOB_HEADER, toNatsHeaders } from './headers';
+import { type PublishRetryOptions, publishWithRetry } from './publish-retry';
+import { type StreamLayout, openBlobStore } from './streams';
 
 export interface PublishResult {
   /** Stream sequence of the last chunk: the request's read-your-writes position. */
@@ -14,17 +16,18 @@ export interface PublishResult {
 /**
  * Appends one request (one or more chunks) to a stream and resolves only once every chunk
  * is acknowledged, so a 2xx means the whole request is durable. Message ids derive from
- * the content: a client retrying the same body after a partial failure stores each chunk once.
+ * the content: a client retrying the same body after a partial failure stores each chunk once,
+ * and so does our own retry of a chunk through a leader election (publishWithRetry).
  */
 export class ChunkPublisher {
   private blobs: Promise<ObjectStore> | null = null;
 
   constructor(
     private readonly js: JetStreamClient,
-    private readonly blobBucket: string,
+    private readonly layout: StreamLayout,
     /** Largest data one message may carry; bigger chunks go to the blob bucket. */
     private readonly maxMessageBytes: number,
-    private readonly timeoutMs = 5_000,
+    private readonly retry: PublishRetryOptions = {},
   ) {}
 
   async publish(
@@ -59,7 +62,7 @@ export class ChunkPublisher {
     }
     const timer = publishDuration.startTimer();
     try {
-      const ack = await this.js.publish(subject, payload, { msgID, headers: toNatsHeaders(headers), timeout: this.timeoutMs });
+      const ack = await publishWithRetry(this.js, subject, payload, { msgID, headers: toNatsHeaders(headers) }, this.retry);
       timer({ outcome: 'acked' });
       return ack;
     } catch (err) {
@@ -69,7 +72,7 @@ export class ChunkPublisher {
   }
 
   private blobStore(): Promise<ObjectStore> {
-    this.blobs ??= this.js.views.os(this.blobBucket).catch((err) => {
+    this.blobs ??= openBlobStore(this.js, this.layout).catch((err) => {
       this.blobs = null;
       throw err;
     });

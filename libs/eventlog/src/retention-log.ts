@@ -72,7 +72,7 @@ export async function deleteIngestBefore(nats: NatsResources, orgId: string, cut
 
 /** The event-log side of a retention run (the `RetentionLog` of libs/persistence), over one connection. */
 export function retentionEventLog(nats: NatsResources) {
-  const publisher = new ChunkPublisher(nats.js, nats.layout.blobBucket, nats.maxMessageBytes);
+  const publisher = new ChunkPublisher(nats.js, nats.layout, nats.maxMessageBytes);
   return {
     appendDeletion: (target: { orgId: string; projectId: string; receivedAt: string }, batch: TraceDeletionBatch) =>
       appendTraceDeletion(nats, publisher, target, batch),

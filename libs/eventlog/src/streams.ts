@@ -1,4 +1,13 @@
-import { type JetStreamManager, type StreamConfig, DiscardPolicy, RetentionPolicy, StorageType, nanos } from 'nats';
+import {
+  type JetStreamClient,
+  type JetStreamManager,
+  type ObjectStore,
+  type StreamConfig,
+  DiscardPolicy,
+  RetentionPolicy,
+  StorageType,
+  nanos,
+} from 'nats';
 
 /**
  * The streams of DESIGN "Streams", plus the dead-letter stream. Scores travel on INGEST with
@@ -27,7 +36,11 @@ export const DUPLICATE_WINDOW_MS = 10 * 60 * 1000;
  * test runs and side-by-side deployments never share a stream or overlap in subjects.
  */
 export class StreamLayout {
-  constructor(readonly prefix: string) {}
+  constructor(
+    readonly prefix: string,
+    /** Replicas of every stream and bucket (`SPANLOG_STREAM_REPLICAS`): 3 on a JetStream cluster. */
+    readonly replicas = 1,
+  ) {}
 
   streamName(key: StreamKey): string {
     return `${this.prefix}${BASE_NAMES[key].name}`;
@@ -50,6 +63,11 @@ export class StreamLayout {
     return `${this.prefix}INGEST_BLOBS`;
   }
 
+  /** The stream nats.js keeps the blob bucket in. */
+  get blobStream(): string {
+    return `OBJ_${this.blobBucket}`;
+  }
+
   consumerName(name: string): string {
     return `${this.prefix}${name}`;
   }
@@ -63,19 +81,33 @@ export class StreamLayout {
       discard: DiscardPolicy.Old,
       duplicate_window: nanos(DUPLICATE_WINDOW_MS),
       max_age: 0,
-      num_replicas: 1,
+      num_replicas: this.replicas,
     };
   }
 }
 
-/** Creates missing streams and updates changed ones; safe to run from every process at start. */
-export async function ensureStreams(jsm: JetStreamManager, layout: StreamLayout): Promise<void> {
+/** A stream whose replicas `ensureStreams` changed to the configured count. */
+export interface ReplicasChange {
+  stream: string;
+  from: number;
+  to: number;
+}
+
+/**
+ * Creates missing streams and updates changed ones, replicas included; safe to run from every
+ * process at start. Returns the streams whose replica count it changed (the server then adds or
+ * removes peers in the background).
+ */
+export async function ensureStreams(jsm: JetStreamManager, layout: StreamLayout): Promise<ReplicasChange[]> {
+  const changes: ReplicasChange[] = [];
   for (const key of STREAM_KEYS) {
     const config = layout.streamConfig(key);
     const name = config.name as string;
     try {
-      await jsm.streams.info(name);
+      const before = await jsm.streams.info(name);
       await jsm.streams.update(name, config);
+      if (before.config.num_replicas !== layout.replicas)
+        changes.push({ stream: name, from: before.config.num_replicas, to: layout.replicas });
     } catch (err) {
       if (!isNotFound(err)) throw err;
       try {
@@ -86,6 +118,20 @@ export async function ensureStreams(jsm: JetStreamManager, layout: StreamLayout)
       }
     }
   }
+  // The blob bucket is made on first use (openBlobStore), with the count of that process.
+  const blobs = await jsm.streams.info(layout.blobStream).catch((err: unknown) => {
+    if (isNotFound(err)) return null;
+    throw err;
+  });
+  if (blobs && blobs.config.num_replicas !== layout.replicas) {
+    await jsm.streams.update(layout.blobStream, { ...blobs.config, num_replicas: layout.replicas });
+    changes.push({ stream: layout.blobStream, from: blobs.config.num_replicas, to: layout.replicas });
+  }
+  return changes;
 }
+
+/** The bucket of blobs too large for one message, made with the layout's replicas when missing. */
+export const openBlobStore = (js: JetStreamClient, layout: StreamLayout): Promise<ObjectStore> =>
+  js.views.os(layout.blobBucket, { replicas: layout.replicas });
 
 export const isNotFound = (err: unknown): boolean => /not found/i.test(String((err as Error)?.message ?? err));

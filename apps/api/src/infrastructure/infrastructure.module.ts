@@ -52,13 +52,13 @@ const connectionLost = (logger: Logger, which: string) => (err: Error) =>
     },
     {
       provide: NatsResources,
-      inject: [APP_CONFIG],
-      useFactory: (c: AppConfig) => NatsResources.open(c.natsUrl, 'spanlog-api', c.streamPrefix),
+      inject: [APP_CONFIG, LOGGER],
+      useFactory: (c: AppConfig, logger: Logger) => NatsResources.open(c, 'spanlog-api', (line) => logger.info(line)),
     },
     {
       provide: ChunkPublisher,
       inject: [NatsResources],
-      useFactory: (n: NatsResources) => new ChunkPublisher(n.js, n.layout.blobBucket, n.maxMessageBytes),
+      useFactory: (n: NatsResources) => new ChunkPublisher(n.js, n.layout, n.maxMessageBytes),
     },
     { provide: PrincipalCache, useFactory: () => new PrincipalCache() },
     {

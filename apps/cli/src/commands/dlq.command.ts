@@ -87,7 +87,7 @@ export function registerDlqCommands(program: Command): void {
       const letter = await withEventLog(async (nats) => {
         const msg = await getDeadLetter(nats, opts.id);
         if (!msg) throw new CliError(`no dead letter ${opts.id} in ${nats.layout.streamName('deadLetter')}`);
-        return inFull(msg, new ChunkReader(nats.js, nats.layout.blobBucket));
+        return inFull(msg, new ChunkReader(nats.js, nats.layout));
       });
       printResult(letter, !!opts.json, () => describeFull(letter));
     });

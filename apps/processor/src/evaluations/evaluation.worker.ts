@@ -83,7 +83,7 @@ export class EvaluationWorker implements OnApplicationBootstrap, BeforeApplicati
     this.connections = new LlmConnectionStore(ds, new SecretBox(config.secretKey));
     this.prompts = new PromptTemplateStore(ds);
     this.expectedOutputs = new ExpectedOutputs(ds);
-    this.publisher = new ChunkPublisher(nats.js, nats.layout.blobBucket, nats.maxMessageBytes);
+    this.publisher = new ChunkPublisher(nats.js, nats.layout, nats.maxMessageBytes);
     this.scoreConfigs = new ScoreConfigStore(ds);
   }
 

@@ -95,7 +95,7 @@ describe('trace evaluations', () => {
   it('is armed by the live projection from the spans and trace events it writes, never by a score', async () => {
     const { orgId, projectId } = await seedProject(db.ds, { plan: 'pro' });
     const id = await evaluator(projectId);
-    const context = { chunks: new ChunkReader(undefined as never, 'unused') };
+    const context = { chunks: new ChunkReader(undefined as never, undefined as never) };
     let seq = 0;
     /** Applies one native request the way the live projection does: the rows, then its evaluation hook. */
     const apply = async (schema: (typeof INGEST_SCHEMAS)[keyof typeof INGEST_SCHEMAS], body: unknown) => {

@@ -25,10 +25,10 @@ import { EvaluatorStore, MonitorStore, ProjectionCheckpoints, SecretBox, openDat
     },
     {
       provide: NatsResources,
-      inject: [APP_CONFIG],
-      useFactory: (c: AppConfig) => NatsResources.open(c.natsUrl, 'spanlog-processor', c.streamPrefix),
+      inject: [APP_CONFIG, LOGGER],
+      useFactory: (c: AppConfig, logger: Logger) => NatsResources.open(c, 'spanlog-processor', (line) => logger.info(line)),
     },
-    { provide: ChunkReader, inject: [NatsResources], useFactory: (n: NatsResources) => new ChunkReader(n.js, n.layout.blobBucket) },
+    { provide: ChunkReader, inject: [NatsResources], useFactory: (n: NatsResources) => new ChunkReader(n.js, n.layout) },
     {
       provide: EvaluatorStore,
       inject: [DataSource, APP_CONFIG],

@@ -39,7 +39,7 @@ describe('rebuild of the usage and audit projections', () => {
 
   beforeAll(async () => {
     nats = await openTestStreams('plain-rebuild-test', testStreamPrefix('PR'));
-    const deps = { ds: db.ds, nats, chunks: new ChunkReader(nats.js, nats.layout.blobBucket), logger: pino({ level: 'silent' }) };
+    const deps = { ds: db.ds, nats, chunks: new ChunkReader(nats.js, nats.layout), logger: pino({ level: 'silent' }) };
     const started = [liveRunner(usageProjection, deps), liveRunner(auditProjection, deps)];
     for (const runner of started) await runner.start();
     runners = started;

@@ -2,17 +2,19 @@ import { randomUUID } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { type NatsConnection, connect } from 'nats';
 import pino from 'pino';
+import { DEFAULT_NATS_URL, parseNatsServers } from '@app/config';
 import { NatsResources } from '../nats-resources';
 import { STREAM_KEYS, StreamLayout, ensureStreams } from '../streams';
 
-/** The shared NATS server the int specs use (test/support/global-setup.ts checks that it answers). */
-export const TEST_NATS_URL = process.env.NATS_URL ?? 'nats://127.0.0.1:4222';
+/** The shared NATS server(s) the int specs use (test/support/global-setup.ts checks that one answers). */
+export const TEST_NATS_SERVERS = parseNatsServers(process.env.NATS_URL ?? DEFAULT_NATS_URL).servers;
 
 /** A random stream prefix beginning with `letter`, so that files running at once never share streams. */
 export const testStreamPrefix = (letter: string): string => `${letter}${randomUUID().slice(0, 8)}_`;
 
 /** NatsResources as the apps open them, over streams named with `prefix`. */
-export const openTestStreams = (name: string, prefix: string): Promise<NatsResources> => NatsResources.open(TEST_NATS_URL, name, prefix);
+export const openTestStreams = (name: string, prefix: string): Promise<NatsResources> =>
+  NatsResources.open({ natsServers: TEST_NATS_SERVERS, streamPrefix: prefix, streamReplicas: 1 }, name);
 
 /** Deletes the streams `openTestStreams` made and closes its connection; nothing to do when it never opened. */
 export async function closeTestStreams(nats: NatsResources | undefined): Promise<void> {
@@ -52,7 +54,7 @@ export function useStreamsPerTest(letter: string): TestStreams {
     return nc;
   };
   beforeAll(async () => {
-    nc = await connect({ servers: TEST_NATS_URL });
+    nc = await connect({ servers: TEST_NATS_SERVERS });
   });
   beforeEach(async () => {
     layout = new StreamLayout(testStreamPrefix(letter));

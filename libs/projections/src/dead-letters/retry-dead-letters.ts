@@ -102,7 +102,7 @@ const sourceKey = (stream: string | null, consumer: string | null) => `${stream}
  * sequence is recorded as applied, so the watermark and `spanlog verify` see it.
  */
 function reapplyPaths(ds: DataSource, nats: NatsResources): Map<string, Reapply> {
-  const chunks = new ChunkReader(nats.js, nats.layout.blobBucket);
+  const chunks = new ChunkReader(nats.js, nats.layout);
   const prices = new ProjectPriceTables(ds);
   const telemetry = telemetryPosition(nats);
   return new Map<string, Reapply>([

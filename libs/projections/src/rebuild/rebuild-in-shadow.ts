@@ -157,7 +157,7 @@ class ShadowReplayer<Event, Batch> {
     /** The projects' prices as they are now: a rebuild computes costs with the current definitions. */
     private readonly prices: PriceTables,
   ) {
-    this.chunks = new ChunkReader(nats.js, nats.layout.blobBucket);
+    this.chunks = new ChunkReader(nats.js, nats.layout);
   }
 
   /** One transaction per batch, so a long replay holds no transaction open. */

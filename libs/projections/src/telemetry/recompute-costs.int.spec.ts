@@ -17,7 +17,7 @@ const OWN_4O = { modelName: 'gpt-4o', matchPattern: '(?i)^gpt-4o$', unit: 'TOKEN
 
 describe('cost recomputation', () => {
   const db = useTestDatabase();
-  const context = { chunks: new ChunkReader(undefined as never, 'unused') };
+  const context = { chunks: new ChunkReader(undefined as never, undefined as never) };
   const position = { projection: telemetryProjection.name, version: telemetryProjection.version, stream: `test-${randomUUID()}` };
   let projectId: string;
   let seq = 0;

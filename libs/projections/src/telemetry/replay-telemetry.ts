@@ -71,7 +71,7 @@ export async function replayTelemetry(ds: DataSource, nats: NatsResources, optio
     deadLettered: 0,
     durationMs: 0,
   };
-  const chunks = new ChunkReader(nats.js, nats.layout.blobBucket);
+  const chunks = new ChunkReader(nats.js, nats.layout);
   const prices = new ProjectPriceTables(ds);
   const apply = async (items: DecodedIngestMessage[], countUsage: boolean) => {
     if (!items.length) return;

@@ -81,7 +81,7 @@ const REQUESTS: StoredMessage[] = [
 describe('telemetry projection', () => {
   const db = useTestDatabase();
   // No message here refers to the object store, so the reader never opens it.
-  const context = { chunks: new ChunkReader(undefined as never, 'unused') };
+  const context = { chunks: new ChunkReader(undefined as never, undefined as never) };
   const prices = { pricesOf: (ids: readonly string[]) => new ProjectPriceTables(db.ds).pricesOf(ids) };
 
   const decodeAll = async (msgs: StoredMessage[]): Promise<DecodedIngestMessage[]> =>

@@ -103,7 +103,7 @@ export async function repairTelemetry(
   const result: RepairResult = { messages: 0, rejected: 0 };
   if (!wanted.size) return result;
   const position = telemetryPosition(nats);
-  const chunks = new ChunkReader(nats.js, nats.layout.blobBucket);
+  const chunks = new ChunkReader(nats.js, nats.layout);
   const prices = new ProjectPriceTables(ds);
   const pending = { counted: [] as DecodedIngestMessage[], recreated: [] as DecodedIngestMessage[] };
   const flush = async (kind: keyof typeof pending, atLeast: number) => {
@@ -165,7 +165,7 @@ async function verifyOn(runner: QueryRunner, nats: NatsResources, options: Verif
   };
   const expected = await ExpectedRows.open(runner);
   try {
-    const chunks = new ChunkReader(nats.js, nats.layout.blobBucket);
+    const chunks = new ChunkReader(nats.js, nats.layout);
     const filterSubject = options.projectId === undefined ? undefined : await projectSubjects(runner.manager, nats, options.projectId);
     await replayStream(nats, 'ingest', { fromSeq, toSeq, batchSize: READ_BATCH, filterSubject }, async (msgs) => {
       for (const msg of msgs) {
