@@ -79,6 +79,8 @@ export class StalePricesError extends Error {}
 /** The lock a price change takes exclusively and a telemetry batch shares, per project. */
 const PRICE_LOCK = `hashtext('spanlog:prices:' || p)`;
 const NOW_MS = `date_trunc('milliseconds', now())`;
+/** A recomputation started again from the project's first span. */
+const RESTART = `status = 'running', after_span_id = NULL, spans_total = NULL, spans_done = 0, spans_recosted = 0, started_at = ${NOW_MS}, finished_at = NULL`;
 
 /**
  * Project model price definitions, the project's price version and its cost recomputation.
@@ -146,8 +148,7 @@ export class ModelDefinitionStore {
       .transaction(async (m) => {
         await m.query(
           `INSERT INTO cost_recomputations (project_id, price_version, status, started_at) VALUES ($1, 0, 'running', ${NOW_MS})
-         ON CONFLICT (project_id) DO UPDATE SET status = 'running', after_span_id = NULL, spans_total = NULL, spans_done = 0, spans_recosted = 0,
-           started_at = EXCLUDED.started_at, finished_at = NULL`,
+         ON CONFLICT (project_id) DO UPDATE SET ${RESTART}`,
           [projectId],
         );
         await m.query(`SELECT pg_advisory_xact_lock(${PRICE_LOCK}) FROM (SELECT $1::text AS p) s`, [projectId]);
@@ -176,6 +177,26 @@ export class ModelDefinitionStore {
       [projectIds],
     );
     return new Map(projectIds.map((id) => [id, Number(rows.find((r) => r.project_id === id)?.version ?? 0)]));
+  }
+
+  /** The price version of every project with definitions now or before. */
+  async allPriceVersions(): Promise<Map<string, number>> {
+    const rows: { project_id: string; version: string }[] = await this.db.query('SELECT project_id, version FROM model_price_versions');
+    return new Map(rows.map((r) => [r.project_id, Number(r.version)]));
+  }
+
+  /**
+   * Starts the projects' recomputations again from their first span, at their current price
+   * version: for a telemetry rebuild's swap, whose new tables hold costs priced while the
+   * prices changed. Every project with a price version has a recomputation (a change made both).
+   */
+  async restartRecomputations(projectIds: readonly string[]): Promise<void> {
+    if (!projectIds.length) return;
+    await this.db.query(
+      `UPDATE cost_recomputations c SET ${RESTART}, price_version = v.version
+         FROM model_price_versions v WHERE v.project_id = c.project_id AND c.project_id = ANY($1::uuid[])`,
+      [projectIds],
+    );
   }
 
   /**
