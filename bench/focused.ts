@@ -207,6 +207,9 @@ async function main(): Promise<void> {
         say(
           `${int(recompute.spans)} spans looked at, ${int(recompute.recosted)} re-costed in ${recompute.seconds.toFixed(1)} s: ${int(recompute.spansPerS)} spans/s`,
         );
+        say(
+          `a definition of a model no span has: ${int(recompute.unusedModel.spans)} spans looked at in ${recompute.unusedModel.seconds.toFixed(1)} s`,
+        );
         process.stdout.write(`${await writeResults('recompute', { ...conditions(), recompute })}\n`);
         return;
       }

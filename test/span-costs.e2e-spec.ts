@@ -1,8 +1,8 @@
 import { randomBytes } from 'node:crypto';
 import { attrs, exportOf, span } from '@app/otlp/testing/otlp-builders';
-import { bootstrap, send } from './support/api';
+import { bootstrap, eventually, send } from './support/api';
 import { NATIVE_TRACES, OTLP_TRACES, write } from './support/ingest';
-import { type Stack, startStack } from './support/stack';
+import { type Stack, runCli, startStack } from './support/stack';
 
 /**
  * Issue 28: a span with a model and tokens and no cost is costed from the built-in price table
@@ -144,6 +144,49 @@ describe('span costs from the price table', () => {
       costDetails: {},
     });
   });
+
+  it('costs a native generation whose model and usage come in different requests, in either order, as a rebuild does; a client cost in either wins', async () => {
+    const traceId = `merged-${hex(4)}`;
+    const start = '2025-07-01T00:00:00.000Z';
+    const later = '2025-07-01T00:00:01.000Z';
+    const event = (type: string, timestamp: string, body: Record<string, unknown>) => ({
+      batch: [{ id: `e-${hex(4)}`, type, timestamp, body: { traceId, ...body } }],
+    });
+    const create = (id: string, more: Record<string, unknown>) =>
+      event('generation-create', start, { id, name: 'answer', startTime: start, model: 'gpt-4o-mini', ...more });
+    const update = (id: string, more: Record<string, unknown>) => event('generation-update', later, { id, ...more });
+    const usage = { input: 1_000_000, output: 1_000_000 };
+    // Each request applied before the next is sent: one live batch each.
+    await readSpans(create('model-first', {}), NATIVE_TRACES, traceId);
+    await readSpans(update('model-first', { usage }), NATIVE_TRACES, traceId);
+    // A span told only by an update has no type or start yet, which the API's answer requires: read from the table.
+    expect((await write(stack, key, NATIVE_TRACES, update('usage-first', { usage }))).status).toBeLessThan(300);
+    await eventually(
+      async () => (await stack.db.query(`SELECT 1 FROM spans WHERE external_id = 'usage-first' AND usage_details IS NOT NULL`)).rowCount,
+      (n) => n === 1,
+    );
+    await readSpans(create('usage-first', {}), NATIVE_TRACES, traceId);
+    await readSpans(create('client-in-create', { cost: 0.5 }), NATIVE_TRACES, traceId);
+    await readSpans(update('client-in-create', { usage }), NATIVE_TRACES, traceId);
+    await readSpans(create('client-in-update', {}), NATIVE_TRACES, traceId);
+    await readSpans(update('client-in-update', { usage, cost: 0.7 }), NATIVE_TRACES, traceId);
+    const costs = async () => {
+      const res = await send(stack, 'GET', `/api/v1/traces/${traceId}`, { token: key });
+      expect(res.status).toBe(200);
+      const spans = res.body.spans as Record<string, any>[];
+      return Object.fromEntries(spans.map((s) => [s.externalId, { cost: s.cost, costSource: s.costSource, costDetails: s.costDetails }]));
+    };
+    const live = await costs();
+    const priced = { costSource: 'price:gpt-4o-mini', costDetails: { input: 0.15, output: 0.6 } };
+    expect(live['model-first']).toMatchObject(priced);
+    expect(live['model-first'].cost).toBeCloseTo(0.75, 9);
+    expect(live['usage-first']).toEqual(live['model-first']);
+    expect(live['client-in-create']).toEqual({ cost: 0.5, costSource: 'client', costDetails: {} });
+    expect(live['client-in-update']).toEqual({ cost: 0.7, costSource: 'client', costDetails: {} });
+
+    expect((await runCli(['rebuild', 'telemetry', '--json'], stack.env)).code).toBe(0);
+    expect(await costs()).toEqual(live);
+  }, 120_000);
 
   it('leaves a span of a model the table does not know without a cost', async () => {
     const traceId = hex(16);

@@ -2,10 +2,13 @@ import { foldFacts } from '@app/domain';
 import { otlpToFacts } from '@app/otlp';
 import { ModelDefinitionStore, ProjectionCheckpoints, createDataSource } from '@app/persistence';
 import {
+  BUILT_IN_TABLE,
   lockTelemetryTables,
   markModelStatsDirty,
   modelStatsKeysOf,
   prepareTelemetry,
+  priceMergedSpans,
+  pricedWith,
   refreshDirtyModelStats,
   refreshDirtyOverviewStats,
   telemetryLiveHooks,
@@ -57,7 +60,12 @@ export async function measureStatements(
       const keys = { ...modelStatsKeysOf(facts), spans: [] };
       const seqs = messages.map(() => ++seq);
       spans += facts.spans.length;
-      const batch = { telemetry: prepared, orgOf: new Map([[projectId, tenant.orgId]]), seqs, pricedWith: new Map([[projectId, 0]]) };
+      const batch = {
+        telemetry: prepared,
+        orgOf: new Map([[projectId, tenant.orgId]]),
+        seqs,
+        prices: new Map([[projectId, { version: 0, table: BUILT_IN_TABLE }]]),
+      };
       let steps = 0;
       const step = async <T>(name: string, run: () => Promise<T>): Promise<T> => {
         const started = performance.now();
@@ -68,11 +76,12 @@ export async function measureStatements(
       const started = performance.now();
       await ds.transaction(async (m) => {
         await step('lock tables', () => lockTelemetryTables(m));
-        await step('price versions (shared lock)', () => new ModelDefinitionStore(m).holdPriceVersions(batch.pricedWith));
+        await step('price versions (shared lock)', () => new ModelDefinitionStore(m).holdPriceVersions(pricedWith(batch)));
         await step('model-stats mark before', () => markModelStatsDirty(m, keys));
         const written = await step('upserts (tombstones, traces, spans marking their buckets, scores)', () =>
           writePreparedTelemetry(m, prepared, { markSpanStats: true }),
         );
+        await step('rows merged into priced again', () => priceMergedSpans(m, prepared.facts.spans, written, batch.prices));
         await step('model-stats mark after', () => markModelStatsDirty(m, keys));
         await step('usage outbox (live hook)', () => telemetryLiveHooks.countUsage(m, batch, written));
         await step('evaluation scheduling (live hook)', () => telemetryLiveHooks.scheduleEvaluations(m, batch));

@@ -8,6 +8,7 @@ export * from './telemetry/decode-ingest-message';
 export * from './telemetry/telemetry.projection';
 export * from './telemetry/project-prices';
 export * from './telemetry/recompute-costs';
+export * from './telemetry/merged-costs';
 export * from './telemetry/tables/columns';
 export * from './telemetry/tables/telemetry-writer';
 export * from './telemetry/tables/stored-versions';

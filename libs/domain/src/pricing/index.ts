@@ -7,3 +7,4 @@ export * from './price-spans';
 export * from './unpriced-usage';
 export * from './model-definition';
 export * from './price-tiers';
+export * from './affected-models';

@@ -1,7 +1,9 @@
 /**
  * The cost of a span whose client sent none, from the price table: its usage by type priced by
- * the definition valid at its start for its model. Done per message, when its facts are made,
- * so the rows never depend on how messages were batched (a rebuild batches them otherwise).
+ * the definition valid at its start for its model. The projection prices a batch's folded spans
+ * and then, from the stored row, each row a batch merged into (libs/projections merged-costs), so
+ * a row's cost is always what its merged fields price to, however messages were batched (a
+ * rebuild batches them otherwise).
  *
  * A computed cost is versioned below every version a client can send (`PRICE_VERSION_TIME`,
  * then the version of the usage it prices): by the merge rule it only fills a cost the client
@@ -30,9 +32,9 @@ export const definitionIdOfCostSource = (source: string | null): string | null =
 export const isPriceVersion = (version: Version): boolean => version.startsWith(`${PRICE_VERSION_TIME}|price:`);
 
 /**
- * The span fields pricing sets, all at one version. The projection sets them per message
- * (`priceSpan`) and a recomputation per row (`recomputeCost`, libs/projections), both through
- * `computedCost`, so a field added here reaches both.
+ * The span fields pricing sets, all at one version. The projection sets them per folded span
+ * (`priceSpan`) and per merged row, a recomputation per row (`repriced`, libs/projections), all
+ * through `computedCost`, so a field added here reaches each.
  */
 export const PRICED_FIELDS = ['cost', 'costSource', 'costDetails', 'unpricedUsage'] as const satisfies readonly (keyof SpanFields)[];
 export type PricedFields = Pick<SpanFields, (typeof PRICED_FIELDS)[number]>;
@@ -73,8 +75,8 @@ export function computedCost(
 
 /**
  * Sets where the span's cost comes from, and a computed cost when it has none and the table
- * prices it. In place: the facts are the decoder's own, freshly made from one message, and
- * copying every span cost more than pricing it. Pricing a span again (with a newer table, when
+ * prices it. In place: the facts are the batch's own fold (or the decoder's, for a span one
+ * message tells), and copying every span cost more than pricing it. Pricing a span again (with a newer table, when
  * a batch is prepared again) replaces the computed cost it had.
  */
 export function priceSpan(span: SpanDelta, table: PriceLookup): void {

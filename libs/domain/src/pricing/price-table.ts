@@ -12,6 +12,9 @@ interface ModelPrices {
   definitions: { startMs: number; definition: PriceDefinition }[];
 }
 
+/** How a definition's `matchPattern` is matched against a model name: the one rule for pricing and for what a change affects. */
+export const compilePattern = (matchPattern: string): RegExp => new RegExp(matchPattern, 'i');
+
 /** Distinct model names remembered; past it the memory starts again, so a flood of names cannot grow it. */
 const MAX_REMEMBERED_NAMES = 10_000;
 
@@ -27,7 +30,7 @@ export class PriceTable {
       const key = `${definition.modelName}\n${definition.matchPattern}`;
       let model = byModel.get(key);
       if (!model) {
-        model = { pattern: new RegExp(definition.matchPattern, 'i'), definitions: [] };
+        model = { pattern: compilePattern(definition.matchPattern), definitions: [] };
         byModel.set(key, model);
         this.models.push(model);
       }

@@ -1,5 +1,5 @@
 import type { DataSource, EntityManager } from 'typeorm';
-import { type ModelDefinition, type ModelDefinitionFields, type PriceTier, type Prices, refuseOverlap } from '@app/domain';
+import { type ModelDefinition, type ModelDefinitionFields, type PriceTier, type Prices, changedPatterns, refuseOverlap } from '@app/domain';
 import { returnedRows } from '../query-result';
 
 interface DefinitionRow {
@@ -49,6 +49,10 @@ interface RecomputationRow {
   project_id: string;
   price_version: string;
   status: 'running' | 'done';
+  match_patterns: string[] | null;
+  models: string[] | null;
+  after_model: string | null;
+  after_start_time: string | null;
   after_span_id: string | null;
   spans_total: string | null;
   spans_done: string;
@@ -68,9 +72,21 @@ export const toRecomputation = (r: RecomputationRow): CostRecomputation => ({
   finishedAt: r.finished_at?.toISOString() ?? null,
 });
 
-/** A running recomputation with where it is: the last span it looked at. */
+/** Where a recomputation is: the last span it looked at, in the order of model, start and id. */
+export interface RecomputationCursor {
+  model: string;
+  /** The span's start as Postgres writes it (`timestamptz::text`): exact to the microsecond, which a Date is not. */
+  startTime: string;
+  spanId: string;
+}
+
+/** A running recomputation with what it looks at and where it is. */
 export interface RecomputationStep extends CostRecomputation {
-  afterSpanId: string | null;
+  /** The patterns of the definitions changed since it started (`changedPatterns`); null: every model. */
+  matchPatterns: string[] | null;
+  /** The models it looks at, fixed by its first step; null before it. */
+  models: string[] | null;
+  after: RecomputationCursor | null;
 }
 
 /** The project's prices changed after the batch was priced: it must be priced again (a retry prepares it again). */
@@ -79,13 +95,18 @@ export class StalePricesError extends Error {}
 /** The lock a price change takes exclusively and a telemetry batch shares, per project. */
 const PRICE_LOCK = `hashtext('spanlog:prices:' || p)`;
 const NOW_MS = `date_trunc('milliseconds', now())`;
+/** A recomputation started again from the project's first span; its models are found again by its first step. */
+const RESTART = `status = 'running', models = NULL, after_model = NULL, after_start_time = NULL, after_span_id = NULL, spans_total = NULL,
+  spans_done = 0, spans_recosted = 0, started_at = ${NOW_MS}, finished_at = NULL`;
 
 /**
  * Project model price definitions, the project's price version and its cost recomputation.
  * Every change of a definition, in one transaction: restarts the project's recomputation from
  * its first span (taking its row first, so a recomputation step, which holds that row, is never
  * waited on while the price lock is held), takes the project's price lock exclusively (waiting
- * for the telemetry batches in flight, which share it), writes, and bumps the version. A batch
+ * for the telemetry batches in flight, which share it), writes, bumps the version and adds the
+ * patterns the change touched to those the recomputation looks at (a change while it runs adds
+ * to what it has to look at; one after it finished starts from none). A batch
  * priced with an older version is then refused in its transaction (`holdPriceVersions`), so
  * every span written with an old price was committed before the recomputation started.
  */
@@ -145,21 +166,24 @@ export class ModelDefinitionStore {
     return this.db
       .transaction(async (m) => {
         await m.query(
-          `INSERT INTO cost_recomputations (project_id, price_version, status, started_at) VALUES ($1, 0, 'running', ${NOW_MS})
-         ON CONFLICT (project_id) DO UPDATE SET status = 'running', after_span_id = NULL, spans_total = NULL, spans_done = 0, spans_recosted = 0,
-           started_at = EXCLUDED.started_at, finished_at = NULL`,
+          `INSERT INTO cost_recomputations AS c (project_id, price_version, status, match_patterns, started_at) VALUES ($1, 0, 'running', '{}', ${NOW_MS})
+         ON CONFLICT (project_id) DO UPDATE SET ${RESTART}, match_patterns = CASE WHEN c.status = 'running' THEN c.match_patterns ELSE '{}' END`,
           [projectId],
         );
         await m.query(`SELECT pg_advisory_xact_lock(${PRICE_LOCK}) FROM (SELECT $1::text AS p) s`, [projectId]);
-        const result = await write(m, await new ModelDefinitionStore(m).list(projectId));
+        const store = new ModelDefinitionStore(m);
+        const before = await store.list(projectId);
+        const result = await write(m, before);
         if (result === null || result === false) throw new NothingChanged(result);
         await m.query(
           `WITH v AS (
            INSERT INTO model_price_versions (project_id, version) VALUES ($1, 1)
            ON CONFLICT (project_id) DO UPDATE SET version = model_price_versions.version + 1 RETURNING version
          )
-         UPDATE cost_recomputations SET price_version = (SELECT version FROM v) WHERE project_id = $1`,
-          [projectId],
+         UPDATE cost_recomputations SET price_version = (SELECT version FROM v),
+                match_patterns = CASE WHEN match_patterns IS NOT NULL THEN ARRAY(SELECT DISTINCT unnest(match_patterns || $2::text[]) ORDER BY 1) END
+          WHERE project_id = $1`,
+          [projectId, changedPatterns(before, await store.list(projectId))],
         );
         return result;
       })
@@ -176,6 +200,27 @@ export class ModelDefinitionStore {
       [projectIds],
     );
     return new Map(projectIds.map((id) => [id, Number(rows.find((r) => r.project_id === id)?.version ?? 0)]));
+  }
+
+  /** The price version of every project with definitions now or before. */
+  async allPriceVersions(): Promise<Map<string, number>> {
+    const rows: { project_id: string; version: string }[] = await this.db.query('SELECT project_id, version FROM model_price_versions');
+    return new Map(rows.map((r) => [r.project_id, Number(r.version)]));
+  }
+
+  /**
+   * Starts the projects' recomputations again from their first span, at their current price
+   * version: for a telemetry rebuild's swap, whose new tables hold costs priced while the
+   * prices changed. Every project with a price version has a recomputation (a change made both).
+   */
+  async restartRecomputations(projectIds: readonly string[]): Promise<void> {
+    if (!projectIds.length) return;
+    // Which definitions changed is not known: every model is looked at.
+    await this.db.query(
+      `UPDATE cost_recomputations c SET ${RESTART}, match_patterns = NULL, price_version = v.version
+         FROM model_price_versions v WHERE v.project_id = c.project_id AND c.project_id = ANY($1::uuid[])`,
+      [projectIds],
+    );
   }
 
   /**
@@ -202,21 +247,41 @@ export class ModelDefinitionStore {
   /** In a recomputation step's transaction: a running recomputation no other step holds, locked until the step commits. */
   async claimRecomputation(): Promise<RecomputationStep | null> {
     const [row]: RecomputationRow[] = await this.db.query(
-      `SELECT * FROM cost_recomputations WHERE status = 'running' ORDER BY started_at LIMIT 1 FOR UPDATE SKIP LOCKED`,
+      `SELECT project_id, price_version, status, match_patterns, models, after_model, after_start_time::text AS after_start_time, after_span_id,
+              spans_total, spans_done, spans_recosted, started_at, finished_at
+         FROM cost_recomputations WHERE status = 'running' ORDER BY started_at LIMIT 1 FOR UPDATE SKIP LOCKED`,
     );
-    return row ? { ...toRecomputation(row), afterSpanId: row.after_span_id } : null;
+    if (!row) return null;
+    const { after_model: model, after_start_time: startTime, after_span_id: spanId } = row;
+    return {
+      ...toRecomputation(row),
+      matchPatterns: row.match_patterns,
+      models: row.models,
+      after: model !== null && startTime !== null && spanId !== null ? { model, startTime, spanId } : null,
+    };
   }
 
-  /** Records a step's progress, in its transaction; `done` when it looked at the project's last span. */
+  /** Records a step's progress, in its transaction; `done` when it looked at the last span of its last model. */
   async advanceRecomputation(
     projectId: string,
-    step: { afterSpanId: string | null; total: number; looked: number; recosted: number; done: boolean },
+    step: { models: string[]; after: RecomputationCursor | null; total: number; looked: number; recosted: number; done: boolean },
   ): Promise<void> {
     await this.db.query(
-      `UPDATE cost_recomputations SET after_span_id = $2, spans_total = $3, spans_done = spans_done + $4, spans_recosted = spans_recosted + $5,
-              status = CASE WHEN $6 THEN 'done' ELSE 'running' END, finished_at = CASE WHEN $6 THEN ${NOW_MS} END
+      `UPDATE cost_recomputations SET models = $2, after_model = $3, after_start_time = $4, after_span_id = $5, spans_total = $6,
+              spans_done = spans_done + $7, spans_recosted = spans_recosted + $8,
+              status = CASE WHEN $9 THEN 'done' ELSE 'running' END, finished_at = CASE WHEN $9 THEN ${NOW_MS} END
         WHERE project_id = $1`,
-      [projectId, step.afterSpanId, step.total, step.looked, step.recosted, step.done],
+      [
+        projectId,
+        step.models,
+        step.after?.model ?? null,
+        step.after?.startTime ?? null,
+        step.after?.spanId ?? null,
+        step.total,
+        step.looked,
+        step.recosted,
+        step.done,
+      ],
     );
   }
 

@@ -46,7 +46,8 @@ export interface RebuildProgress {
 }
 
 export interface RebuildOptions {
-  onProgress?: (p: RebuildProgress) => void;
+  /** Told of each step; the rebuild waits for what it returns (a test changes prices between two batches this way). */
+  onProgress?: (p: RebuildProgress) => void | Promise<void>;
   /** Called for each message that cannot be applied, with why. */
   onSkipped?: (seq: number, reason: string) => void;
 }
@@ -113,14 +114,14 @@ export async function rebuildInShadow<Event, Batch, Swapped>(
       if (target - replayer.seq <= SWAP_BACKLOG_MESSAGES) break;
       await replayer.replayTo(runner, target, 'catch-up');
     }
-    options.onProgress?.({ phase: 'index', seq: replayer.seq, targetSeq: replayer.seq, messages: replayer.messages });
+    await options.onProgress?.({ phase: 'index', seq: replayer.seq, targetSeq: replayer.seq, messages: replayer.messages });
     await indexShadowTables(runner.manager, shadow);
     // The runner's manager runs transactions on the runner's own connection, the one holding the advisory lock.
     const swapped = await runner.manager.transaction(async (m) => {
       await lockLiveTables(m, shadow);
       // Read under the lock: every message a live batch committed before it is at or below this.
       const target = await streamLastSeq(nats, stream);
-      options.onProgress?.({ phase: 'swap', seq: replayer.seq, targetSeq: target, messages: replayer.messages });
+      await options.onProgress?.({ phase: 'swap', seq: replayer.seq, targetSeq: target, messages: replayer.messages });
       await replayer.replayInto(m, target);
       const result = await hooks.beforeSwap(m, shadow);
       await swapInShadowTables(m, shadow);
@@ -185,7 +186,7 @@ class ShadowReplayer<Event, Batch> {
       writing = apply(batch).then(() => {
         this.seq = last;
         this.messages += msgs.length;
-        this.options.onProgress?.({ phase, seq: this.seq, targetSeq, messages: this.messages });
+        return this.options.onProgress?.({ phase, seq: this.seq, targetSeq, messages: this.messages });
       });
       // Awaited with the next batch or at the end; a failure meanwhile is not an unhandled rejection.
       writing.catch(() => undefined);

@@ -1,6 +1,6 @@
 import type { DataSource, EntityManager } from 'typeorm';
 import { type NatsResources, deadLetteredSeqs } from '@app/eventlog';
-import { ProjectionCheckpoints, type UsageCount, UsageOutbox } from '@app/persistence';
+import { ModelDefinitionStore, ProjectionCheckpoints, type UsageCount, UsageOutbox } from '@app/persistence';
 import { markAllModelStatsDirty } from '../model-stats/model-stats-tables';
 import { type RebuildOptions, type StreamRebuildResult, rebuildInShadow, withRebuildLock } from '../rebuild/rebuild-in-shadow';
 import { type ShadowTables, countShadowRows } from '../rebuild/shadow-tables';
@@ -17,6 +17,8 @@ export interface RebuildResult extends StreamRebuildResult {
    * projection finds them existing after the swap, so the rebuild counts their usage.
    */
   usageCounted: { traces: number; spans: number };
+  /** Projects whose prices changed while the rebuild replayed: the swap started their cost recomputation again. */
+  recomputedProjects: number;
 }
 
 /**
@@ -25,6 +27,13 @@ export interface RebuildResult extends StreamRebuildResult {
  * back. Usage is counted once: the swap counts only the rows it created ahead of the live
  * projection, which will find them existing. The swap also moves the applied watermark, and
  * afterwards every model-stats bucket is marked for recount.
+ *
+ * The replay prices with each project's prices as they are when a batch is prepared, and a
+ * change of a project's definitions recomputes the live tables only: so the swap starts the cost
+ * recomputation again, on the new tables, of every project whose price version moved since the
+ * rebuild began (read before its first batch was priced). A change that commits after the swap
+ * read the versions starts its own, whose steps wait for the swap's locks (they take the tables
+ * first) and so run on the new tables.
  */
 export async function rebuildTelemetry(ds: DataSource, nats: NatsResources, options: RebuildOptions = {}): Promise<RebuildResult> {
   const started = Date.now();
@@ -39,6 +48,7 @@ export async function rebuildTelemetry(ds: DataSource, nats: NatsResources, opti
       consumer: nats.layout.consumerName(telemetryProjection.source.consumer),
     });
     const rowsLiveMayLack = new RowsLiveMayLack();
+    const pricesAtStart = await new ModelDefinitionStore(runner.manager).allPriceVersions();
     const run = await rebuildInShadow(
       runner,
       nats,
@@ -52,7 +62,8 @@ export async function rebuildTelemetry(ds: DataSource, nats: NatsResources, opti
           const usage = await usageOfRowsOnlyInShadow(m, shadow, rowsLiveMayLack);
           await new UsageOutbox(m).queue(usage);
           const total = (metric: UsageCount['metric']) => usage.filter((u) => u.metric === metric).reduce((n, u) => n + u.n, 0);
-          return { traces, spans, scores, usageCounted: { traces: total('traces'), spans: total('spans') } };
+          const repriced = await restartRecomputationsOfChangedPrices(m, pricesAtStart);
+          return { traces, spans, scores, usageCounted: { traces: total('traces'), spans: total('spans') }, recomputedProjects: repriced };
         },
         // Every message up to here is in the new tables: reads waiting for one need not wait for the live consumer.
         afterSwap: async (m, lastSeq) => void (await new ProjectionCheckpoints(m).markHandledThrough(position, lastSeq)),
@@ -73,6 +84,14 @@ export async function rebuildTelemetry(ds: DataSource, nats: NatsResources, opti
       durationMs: Date.now() - started,
     };
   });
+}
+
+/** In the swap, the live tables locked: the projects whose price version is not what it was at `start`, recomputed again. */
+async function restartRecomputationsOfChangedPrices(m: EntityManager, start: ReadonlyMap<string, number>): Promise<number> {
+  const store = new ModelDefinitionStore(m);
+  const moved = [...(await store.allPriceVersions())].filter(([projectId, version]) => start.get(projectId) !== version).map(([p]) => p);
+  await store.restartRecomputations(moved);
+  return moved.length;
 }
 
 async function usageOfRowsOnlyInShadow(m: EntityManager, shadow: ShadowTables, rows: RowsLiveMayLack): Promise<UsageCount[]> {

@@ -107,7 +107,8 @@ describe('cost recomputation', () => {
     await db.ds.query('DELETE FROM stats_5m_dirty');
     const own = await store.create(projectId, validateModelDefinition(OWN_4O));
 
-    expect(await recomputeCosts(db.ds, 10)).toBe(26);
+    // The spans of gpt-4o only: the claude one is not looked at.
+    expect(await recomputeCosts(db.ds, 10)).toBe(25);
     const after = await costs();
     const a0 = after.find((r) => r.id === 'a0');
     expect(a0).toMatchObject({
@@ -118,7 +119,7 @@ describe('cost recomputation', () => {
     expect(after.find((r) => r.id === 'b3')?.cost_source).toBe(`price:${own.id}`);
     expect(after.find((r) => r.id === 'client')).toEqual(before.find((r) => r.id === 'client'));
     expect(after.find((r) => r.id === 'other')).toEqual(before.find((r) => r.id === 'other'));
-    expect(await store.recomputation(projectId)).toMatchObject({ status: 'done', spansTotal: 26, spansDone: 26, spansRecosted: 24 });
+    expect(await store.recomputation(projectId)).toMatchObject({ status: 'done', spansTotal: 25, spansDone: 25, spansRecosted: 24 });
     const [{ n }] = await db.ds.query('SELECT count(*)::int AS n FROM stats_5m_dirty WHERE project_id = $1', [projectId]);
     expect(n).toBeGreaterThan(0);
 
@@ -198,5 +199,25 @@ describe('cost recomputation', () => {
 
   it('refuses a definition with the same pattern and start date as another, naming startDate', async () => {
     await expect(store.create(projectId, validateModelDefinition(OWN_4O))).rejects.toThrow(/^startDate: definition /);
+  });
+
+  it("looks at the models of a definition's old pattern and its new one, and of a change made while it runs", async () => {
+    const [own] = await store.list(projectId);
+    await store.update(projectId, own.id, validateModelDefinition({ ...OWN_4O, matchPattern: '^claude-.*$' }));
+    expect(await recomputeCostStep(db.ds, 5)).toMatchObject({ looked: 5, done: false });
+    // A change while it runs adds its own pattern's models to those left to look at: it starts again from the first span.
+    const mine = await store.create(projectId, validateModelDefinition({ ...OWN_4O, modelName: 'mine', matchPattern: '^mine$' }));
+    await recomputeCosts(db.ds, 5);
+    const [{ n }] = await db.ds.query('SELECT count(*)::int AS n FROM spans WHERE project_id = $1', [projectId]);
+    expect(await store.recomputation(projectId)).toMatchObject({ status: 'done', spansTotal: n, spansDone: n });
+    const after = await costs();
+    expect(after.find((r) => r.id === 'a0')?.cost_source).toBe('price:gpt-4o');
+    expect(after.find((r) => r.id === 'other')?.cost_source).toBe(`price:${own.id}`);
+    expect(await freshCosts()).toEqual(after);
+
+    // Only the pattern of the definition deleted: no span has that model.
+    expect(await store.delete(projectId, mine.id)).toBe(true);
+    await recomputeCosts(db.ds);
+    expect(await store.recomputation(projectId)).toMatchObject({ status: 'done', spansTotal: 0, spansDone: 0 });
   });
 });

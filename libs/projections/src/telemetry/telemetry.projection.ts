@@ -1,5 +1,5 @@
 import type { DataSource, EntityManager } from 'typeorm';
-import { INGEST_SCHEMAS, type TelemetryFacts, foldFacts, priceSpan } from '@app/domain';
+import { INGEST_SCHEMAS, type SpanDelta, type TelemetryFacts, foldFacts, priceSpan } from '@app/domain';
 import { CONSUMERS, type NatsResources } from '@app/eventlog';
 import {
   EvalJobs,
@@ -13,7 +13,8 @@ import {
 import { type ModelStatsKeys, markModelStatsDirty } from '../model-stats/stats-marks';
 import type { StreamProjection } from '../projection';
 import { type DecodedIngestMessage, decodeIngestMessage } from './decode-ingest-message';
-import type { PriceTables } from './project-prices';
+import { priceMergedSpans } from './merged-costs';
+import type { PriceTables, ProjectPrices } from './project-prices';
 import {
   type NewRows,
   type PreparedTelemetry,
@@ -29,23 +30,39 @@ export interface TelemetryBatch {
   telemetry: PreparedTelemetry;
   orgOf: Map<string, string>;
   seqs: number[];
-  /** The price version each project's spans were priced with; the live transaction refuses the batch if one changed since. */
-  pricedWith: Map<string, number>;
+  /**
+   * The prices each project's spans were priced with, and their version: the live transaction
+   * refuses the batch if one changed since, and rows the batch merges into are priced with them.
+   */
+  prices: Map<string, ProjectPrices>;
 }
 
 /**
- * Prices each message's spans on their own (`priceSpan`), before the batch is folded, so the
- * cost never depends on how messages are batched, with each project's prices as they are now.
+ * Prices each span of the folded batch (`priceSpan`) with its project's prices as they are now:
+ * a row the batch creates holds the cost of all the batch says of it; a row it merges into is
+ * priced again after the upsert (`priceMergedSpans`), so the cost never depends on how messages
+ * were batched.
  */
-async function priceMessages(items: DecodedIngestMessage[], prices: PriceTables): Promise<Map<string, number>> {
-  const projects = [...new Set(items.filter((i) => i.facts.spans.length).map((i) => i.envelope.projectId))];
+async function priceSpans(spans: SpanDelta[], prices: PriceTables): Promise<Map<string, ProjectPrices>> {
+  const projects = [...new Set(spans.map((s) => s.projectId))];
   if (!projects.length) return new Map();
   const tables = await prices.pricesOf(projects);
-  for (const { envelope, facts } of items) {
-    const project = tables.get(envelope.projectId);
-    for (const span of facts.spans) if (project) priceSpan(span, project.table);
+  for (const span of spans) {
+    const project = tables.get(span.projectId);
+    if (project) priceSpan(span, project.table);
   }
-  return new Map([...tables].map(([projectId, { version }]) => [projectId, version]));
+  return tables;
+}
+
+/** The price version each project's spans were priced with. */
+export const pricedWith = (batch: TelemetryBatch): Map<string, number> =>
+  new Map([...batch.prices].map(([projectId, { version }]) => [projectId, version]));
+
+/** The batch's rows in a transaction that locked the tables: the upserts, then the rows they merged into priced again. */
+async function writeBatch(tx: EntityManager, batch: TelemetryBatch, options?: { markSpanStats: boolean }): Promise<WrittenTelemetry> {
+  const written = await writePreparedTelemetry(tx, batch.telemetry, options);
+  await priceMergedSpans(tx, batch.telemetry.facts.spans, written, batch.prices);
+  return written;
 }
 
 /**
@@ -64,7 +81,9 @@ async function priceMessages(items: DecodedIngestMessage[], prices: PriceTables)
  * project's own definitions over the built-ins, as they are when the batch is prepared (rows
  * written by 4 hold no `unpricedUsage`); 6: prompt and completion counts from usage sent by
  * type alone, a native `usageDetails` or Langfuse's `usage_details`, cache types on the prompt
- * side and reasoning on the completion side (`tokenTotalsOf`)); the processor rebuilds the
+ * side and reasoning on the completion side (`tokenTotalsOf`); 7: a span's computed cost from its
+ * merged row, where 6 priced each message alone and left a span whose model and usage came in
+ * different messages without one); the processor rebuilds the
  * tables when the serving version is older. Run items
  * (issue 31) came with a schema and a table of their own and change no row an older message
  * makes, so they needed no new version: their table starts empty and fills from the messages
@@ -72,24 +91,25 @@ async function priceMessages(items: DecodedIngestMessage[], prices: PriceTables)
  */
 export const telemetryProjection: StreamProjection<DecodedIngestMessage, TelemetryBatch, WrittenTelemetry> = {
   name: 'telemetry',
-  version: 6,
+  version: 7,
   tables: TELEMETRY_TABLES,
   source: { stream: 'ingest', consumer: CONSUMERS.ingestProjector },
   schemas: Object.values(INGEST_SCHEMAS),
   decode: (msg, { chunks }) => decodeIngestMessage(msg, chunks),
-  prepare: async (items, { prices }) => {
-    const pricedWith = await priceMessages(items, prices);
+  prepare: async (items, context) => {
+    const facts = foldFacts(items.map((i) => i.facts));
+    const prices = await priceSpans(facts.spans, context.prices);
     return {
-      telemetry: await prepareTelemetry(foldFacts(items.map((i) => i.facts))),
+      telemetry: await prepareTelemetry(facts),
       orgOf: new Map(items.map((i) => [i.envelope.projectId, i.envelope.orgId])),
       seqs: items.map((i) => i.seq),
-      pricedWith,
+      prices,
     };
   },
   apply: async (tx, batch) => {
     // The tables' locks (and the write's settings) before any read of them, in the order a rebuild's swap takes them.
     await lockTelemetryTables(tx);
-    return writePreparedTelemetry(tx, batch.telemetry);
+    return writeBatch(tx, batch);
   },
 };
 
@@ -163,10 +183,10 @@ export async function applyTelemetryBatch(
     // The tables' locks before any read of them, in the order a rebuild's swap takes them.
     await lockTelemetryTables(m);
     // No price change commits until this batch has; one committed since it was priced refuses it (StalePricesError).
-    await new ModelDefinitionStore(m).holdPriceVersions(batch.pricedWith);
+    await new ModelDefinitionStore(m).holdPriceVersions(pricedWith(batch));
     // The stats buckets the batch's rows are in before and after it: a span whose model or start changes leaves one.
     await markModelStatsDirty(m, statsKeys);
-    const written = await writePreparedTelemetry(m, batch.telemetry, { markSpanStats: true });
+    const written = await writeBatch(m, batch, { markSpanStats: true });
     await markModelStatsDirty(m, statsKeys);
     if (options.countUsage) await telemetryLiveHooks.countUsage(m, batch, written);
     if (options.scheduleEvaluations) await telemetryLiveHooks.scheduleEvaluations(m, batch);
