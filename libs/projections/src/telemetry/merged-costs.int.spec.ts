@@ -44,7 +44,7 @@ const update = (id: string, seconds: number, body: Record<string, unknown>): Nat
 describe('costs of merged spans', () => {
   afterAll(() => closeTestStreams(nats));
   const db = useTestDatabase();
-  const context = { chunks: new ChunkReader(undefined as never, 'unused') };
+  const context = { chunks: new ChunkReader(undefined as never, undefined as never) };
   let nats: NatsResources;
   let store: ModelDefinitionStore;
 
