@@ -156,6 +156,16 @@ export const verifyMismatches = new Counter({
   registers: [],
 });
 
+/** `ran`: this processor claimed the period and ran the round; `elsewhere`: another processor had claimed it. */
+export const SCHEDULED_ROUND_OUTCOMES = ['ran', 'elsewhere'] as const;
+
+export const scheduledRounds = new Counter({
+  name: 'spanlog_scheduled_rounds_total',
+  help: 'Scheduled jobs (retention, verify, monitors) due on this processor, by job and outcome: ran here, or left to the processor that claimed the period (elsewhere)',
+  labelNames: ['job', 'outcome'] as const,
+  registers: [],
+});
+
 /** Series of known label values exist from the start at 0, so rates and alerts see them before the first event. */
 function startAtZero<L extends string>(counter: Counter<L>, label: L, values: readonly string[]): void {
   for (const value of values) counter.inc({ [label]: value } as Partial<Record<L, string>>, 0);
