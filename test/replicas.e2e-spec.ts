@@ -1,3 +1,4 @@
+import { leaseSizeOf } from '@app/domain';
 import { PRINCIPAL_TTL_MS } from '@app/persistence';
 import { type Tenant, bootstrap, eventually, login, mutate, setPlan } from './support/api';
 import { NATIVE_TRACES, postWithKey } from './support/ingest';
@@ -12,24 +13,44 @@ const MONITOR_INTERVAL_MS = 1_000;
 
 const emptyBatch = (api: Pick<Stack, 'baseUrl'>, apiKey: string) => postWithKey(api, apiKey, NATIVE_TRACES, { batch: [] });
 
-/** Sends requests back to back on `lanes` connections until `untilMs`; the Unix second each accepted answer arrived in. */
-async function hammer(api: Pick<Stack, 'baseUrl'>, apiKey: string, lanes: number, untilMs: number): Promise<number[]> {
-  const accepted: number[] = [];
+/** One answer to a request: the Unix second it arrived in, and whether it was accepted. */
+interface Answer {
+  second: number;
+  accepted: boolean;
+}
+
+/** Sends requests back to back on `lanes` connections until `untilMs`. */
+async function hammer(api: Pick<Stack, 'baseUrl'>, apiKey: string, lanes: number, untilMs: number): Promise<Answer[]> {
+  const answers: Answer[] = [];
   const lane = async () => {
     while (Date.now() < untilMs) {
       const res = await emptyBatch(api, apiKey);
       await res.arrayBuffer();
-      if (res.status === 201) accepted.push(Math.floor(Date.now() / 1_000));
+      answers.push({ second: Math.floor(Date.now() / 1_000), accepted: res.status === 201 });
     }
   };
   await Promise.all(Array.from({ length: lanes }, lane));
-  return accepted;
+  return answers;
+}
+
+/** Answers per second: how many there were, and how many accepted. */
+function perSecond(answers: Answer[]): Map<number, { answered: number; accepted: number }> {
+  const seconds = new Map<number, { answered: number; accepted: number }>();
+  for (const { second, accepted } of answers) {
+    const s = seconds.get(second) ?? { answered: 0, accepted: 0 };
+    s.answered++;
+    if (accepted) s.accepted++;
+    seconds.set(second, s);
+  }
+  return seconds;
 }
 
 /** Runs of `job` each processor's metrics counted as its own. */
 async function runsOf(job: string, metricsUrls: string[]): Promise<number[]> {
   return Promise.all(
-    metricsUrls.map(async (url) => metricValue((await scrapeMetrics(url)).families, 'spanlog_scheduled_rounds_total', { job, outcome: 'ran' }) ?? 0),
+    metricsUrls.map(
+      async (url) => metricValue((await scrapeMetrics(url)).families, 'spanlog_scheduled_rounds_total', { job, outcome: 'ran' }) ?? 0,
+    ),
   );
 }
 
@@ -53,14 +74,14 @@ describe('replicas of the API and the processor behave as one (issue 33)', () =>
     const until = Date.now() + 3_200;
     const perApi = await Promise.all([hammer(stack, tenant.apiKey, 8, until), hammer(apiB, tenant.apiKey, 8, until)]);
 
-    const perSecond = new Map<number, number>();
-    for (const second of perApi.flat()) perSecond.set(second, (perSecond.get(second) ?? 0) + 1);
-    expect(Math.max(...perSecond.values())).toBeLessThanOrEqual(TOLERATED);
-    // Both APIs took a share, and a whole second inside the run let about the limit through (leases lost at a second's end excepted).
-    expect(perApi.every((accepted) => accepted.length > 0)).toBe(true);
-    const seconds = [...perSecond.keys()].sort();
-    const whole = seconds.slice(1, -1).map((s) => perSecond.get(s) ?? 0);
-    expect(Math.min(...whole)).toBeGreaterThanOrEqual(FREE_LIMIT * 0.85);
+    const seconds = perSecond(perApi.flat());
+    expect(Math.max(...[...seconds.values()].map((s) => s.accepted))).toBeLessThanOrEqual(TOLERATED);
+    // Both APIs took a share; a whole second in which the client asked well past the limit let about the limit through
+    // (less a chunk leased by one API and left unspent when the second ended).
+    expect(perApi.every((answers) => answers.some((a) => a.accepted))).toBe(true);
+    const whole = [...seconds.keys()].sort().slice(1, -1);
+    const busy = whole.map((s) => seconds.get(s)!).filter((s) => s.answered >= 2 * FREE_LIMIT);
+    for (const s of busy) expect(s.accepted).toBeGreaterThanOrEqual(FREE_LIMIT - leaseSizeOf(FREE_LIMIT));
   });
 
   it(`refuses a key revoked through one API on the other within ${PRINCIPAL_TTL_MS} ms, and applies a plan change there too`, async () => {
@@ -94,7 +115,7 @@ describe('replicas of the API and the processor behave as one (issue 33)', () =>
     const startedAt = Date.now();
     const after = await eventually(
       () => runsOf('monitors', processors),
-      (runs) => runs[0] + runs[1] - before[0] - before[1] >= 5,
+      (runs) => runs[0] + runs[1] - before[0] - before[1] >= 6,
     );
     const periods = (Date.now() - startedAt) / MONITOR_INTERVAL_MS;
     const ran = after[0] + after[1] - before[0] - before[1];

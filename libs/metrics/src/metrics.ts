@@ -156,12 +156,15 @@ export const verifyMismatches = new Counter({
   registers: [],
 });
 
-/** `ran`: this processor claimed the period and ran the round; `elsewhere`: another processor had claimed it. */
-export const SCHEDULED_ROUND_OUTCOMES = ['ran', 'elsewhere'] as const;
+/** The processor's jobs that run once per period across processors (ScheduledJobRuns). */
+export const SCHEDULED_JOBS = ['retention', 'verify', 'monitors'] as const;
+export type ScheduledJob = (typeof SCHEDULED_JOBS)[number];
+/** `ran`: this processor ran the period's round; `skipped`: the period was done, or being done, by a processor; `failed`: Postgres could not say. */
+export const SCHEDULED_ROUND_OUTCOMES = ['ran', 'skipped', 'failed'] as const;
 
 export const scheduledRounds = new Counter({
   name: 'spanlog_scheduled_rounds_total',
-  help: 'Scheduled jobs (retention, verify, monitors) due on this processor, by job and outcome: ran here, or left to the processor that claimed the period (elsewhere)',
+  help: 'Looks of this processor at its scheduled jobs (retention, verify, monitors), by job and outcome: ran the round here, skipped it (the period was done or being done), or failed (its run could not be claimed or recorded)',
   labelNames: ['job', 'outcome'] as const,
   registers: [],
 });
@@ -179,3 +182,4 @@ startAtZero(retentionRuns, 'outcome', RETENTION_OUTCOMES);
 startAtZero(retentionDeleted, 'kind', RETENTION_DELETED_KINDS);
 startAtZero(verifyRounds, 'outcome', VERIFY_OUTCOMES);
 startAtZero(verifyMismatches, 'kind', VERIFY_MISMATCH_KINDS);
+for (const job of SCHEDULED_JOBS) for (const outcome of SCHEDULED_ROUND_OUTCOMES) scheduledRounds.inc({ job, outcome }, 0);

@@ -22,7 +22,9 @@ export class LeaseSweeper implements OnApplicationBootstrap, OnApplicationShutdo
   onApplicationBootstrap(): void {
     const store = new RateLimitLeaseStore(this.ds);
     this.timer = setInterval(() => {
-      store.sweep(Date.now()).catch((err: Error) => this.logger.warn({ err: err.message }, 'rate-limit rows could not be swept; next try in a minute'));
+      store
+        .sweep(Date.now())
+        .catch((err: Error) => this.logger.warn({ err: err.message }, 'rate-limit rows could not be swept; next try in a minute'));
     }, SWEEP_EVERY_MS);
     // Never what keeps a stopping API alive.
     this.timer.unref();

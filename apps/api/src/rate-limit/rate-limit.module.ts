@@ -24,7 +24,10 @@ const FAILURE_LOG_EVERY_MS = 10_000;
         const leases = new WindowLeases(new RateLimitLeaseStore(ds), RATE_LIMIT_WINDOW_MS, (err) => {
           if (Date.now() - loggedAt < FAILURE_LOG_EVERY_MS) return;
           loggedAt = Date.now();
-          logger.warn({ err: err.message }, 'rate-limit counter shared by the API replicas unreachable; each replica limits on its own meanwhile');
+          logger.warn(
+            { err: err.message },
+            'rate-limit counter shared by the API replicas unreachable; each replica limits on its own meanwhile',
+          );
         });
         return {
           storage: new SharedWindowStorage(new SlidingWindowStorage(), leases),

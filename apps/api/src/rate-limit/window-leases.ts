@@ -19,8 +19,8 @@ interface Pool {
  * One replica's share of rate limits held across replicas (docs/ARCHITECTURE.md "Replicas"):
  * a request spends a token leased from the shared counter for its fixed window; an empty pool
  * leases a chunk (one lease at a time per bucket), and a window whose tokens are all out is
- * refused with no further question. If the shared counter cannot be reached the replica leases
- * from itself, so limits fall back to one replica's (its own sliding window) rather than
+ * refused with no further question. If the shared counter cannot be reached the replica takes
+ * the window's whole limit from itself, so limits fall back to one replica's rather than
  * refusing everything.
  */
 export class WindowLeases {
@@ -72,15 +72,16 @@ export class WindowLeases {
 
   private async lease(bucket: string, pool: Pool, limit: number): Promise<void> {
     const want = leaseSizeOf(limit);
-    let granted: number;
     try {
-      granted = await this.store.lease(bucket, pool.window, this.windowMs, want, limit);
+      const granted = await this.store.lease(bucket, pool.window, this.windowMs, want, limit);
+      pool.tokens += granted;
+      if (granted < want) pool.exhausted = true;
     } catch (err) {
       this.onStoreFailure(err as Error);
-      granted = want;
+      // The window's whole limit, so an unreachable counter costs one failed lease per bucket and window, not one per chunk.
+      pool.tokens = limit;
+      pool.exhausted = true;
     }
-    pool.tokens += granted;
-    if (granted < want) pool.exhausted = true;
   }
 
   /** Pools of past windows are forgotten once a window, so memory follows the active buckets. */

@@ -1,18 +1,25 @@
 import { hostname } from 'node:os';
 import type { BeforeApplicationShutdown, OnApplicationBootstrap } from '@nestjs/common';
-import { scheduledRounds } from '@app/metrics';
-import type { ScheduledJobClaims } from '@app/persistence';
+import { type ScheduledJob, scheduledRounds } from '@app/metrics';
+import type { ScheduledJobRuns } from '@app/persistence';
+import type { Logger } from 'pino';
 import { PeriodicRound } from './periodic-round';
 
-/** Who claimed a period, as the job's row shows it. */
+/** Who runs a job's round, as its row shows it. */
 const HOLDER = `${hostname()}:${process.pid}`;
+
+/**
+ * A job run once per period is looked at this often at least, so a run whose processor was
+ * killed is taken over within about this (a daily job would otherwise wait a day).
+ */
+const LOOK_AT_LEAST_EVERY_MS = 60_000;
 
 /** When rounds are due: every `intervalMs`, the first `firstDelayMs` after the processor starts (one interval unless told). */
 export interface RoundSchedule {
   intervalMs: number;
   firstDelayMs?: number;
-  /** The job runs once per period across processors: the processor that claims the period runs its round, the others skip it. */
-  oncePerPeriod?: { job: string; claims: ScheduledJobClaims };
+  /** The job runs once per period across processors (ScheduledJobRuns) instead of on each. */
+  oncePerPeriod?: { job: ScheduledJob; runs: ScheduledJobRuns; logger: Logger };
 }
 
 /**
@@ -23,6 +30,7 @@ export interface RoundSchedule {
 export abstract class ScheduledRound implements OnApplicationBootstrap, BeforeApplicationShutdown {
   private readonly rounds = new PeriodicRound(() => this.dueRound());
   private plan!: RoundSchedule;
+  private lookEveryMs!: number;
 
   protected abstract schedule(): RoundSchedule;
 
@@ -31,7 +39,9 @@ export abstract class ScheduledRound implements OnApplicationBootstrap, BeforeAp
 
   onApplicationBootstrap(): void {
     this.plan = this.schedule();
-    this.rounds.start(this.plan.intervalMs, this.plan.firstDelayMs);
+    const { intervalMs, firstDelayMs = intervalMs, oncePerPeriod } = this.plan;
+    this.lookEveryMs = oncePerPeriod ? Math.min(intervalMs, LOOK_AT_LEAST_EVERY_MS) : intervalMs;
+    this.rounds.start(this.lookEveryMs, firstDelayMs);
   }
 
   beforeApplicationShutdown(): Promise<void> {
@@ -40,12 +50,17 @@ export abstract class ScheduledRound implements OnApplicationBootstrap, BeforeAp
 
   private async dueRound(): Promise<void> {
     const once = this.plan.oncePerPeriod;
-    if (once) {
-      // Unclaimable means Postgres is unreachable: the round, which needs it too, runs to fail and say so in its own log.
-      const claimed = await once.claims.claim(once.job, HOLDER, this.plan.intervalMs).catch(() => true);
-      scheduledRounds.inc({ job: once.job, outcome: claimed ? 'ran' : 'elsewhere' });
-      if (!claimed) return;
-    }
-    await this.round();
+    if (!once) return this.round();
+    // Due a tenth of a look early: processors look each at its own phase, and a timer that fires
+    // a little early must still find its period due, so a job runs once every 0.9 to 1 interval.
+    const dueAfterMs = this.plan.intervalMs - this.lookEveryMs / 10;
+    const outcome = await once.runs
+      .runIfDue(once.job, HOLDER, dueAfterMs, () => this.round())
+      .catch((err: Error) => {
+        // The run stays unfinished (or never started): the next look runs it.
+        once.logger.error({ job: once.job, err: err.message }, 'scheduled job could not be run or recorded; trying again next look');
+        return 'failed' as const;
+      });
+    scheduledRounds.inc({ job: once.job, outcome });
   }
 }

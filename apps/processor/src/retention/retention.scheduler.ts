@@ -4,7 +4,7 @@ import { DataSource } from 'typeorm';
 import { APP_CONFIG, type AppConfig, LOGGER } from '@app/config';
 import { NatsResources, auditRetention, retentionEventLog } from '@app/eventlog';
 import { retentionDeleted, retentionRuns } from '@app/metrics';
-import { ScheduledJobClaims } from '@app/persistence';
+import { ScheduledJobRuns } from '@app/persistence';
 import { type RetentionRun, runRetention } from '@app/projections';
 import { type RoundSchedule, ScheduledRound } from '../infrastructure/scheduled-round';
 
@@ -31,7 +31,7 @@ export class RetentionScheduler extends ScheduledRound {
     return {
       intervalMs: DAY_MS,
       firstDelayMs: this.config.retentionFirstRunDelayMs,
-      oncePerPeriod: { job: 'retention', claims: new ScheduledJobClaims(this.ds) },
+      oncePerPeriod: { job: 'retention', runs: new ScheduledJobRuns(this.ds), logger: this.logger },
     };
   }
 

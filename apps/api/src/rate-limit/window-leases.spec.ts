@@ -1,0 +1,80 @@
+import { type LeaseStore, WindowLeases } from './window-leases';
+
+/** The shared counter's rule in memory: what the Postgres statement does (RateLimitLeaseStore), counting the leases asked. */
+class CounterStore implements LeaseStore {
+  readonly granted = new Map<string, number>();
+  leases = 0;
+  failing = false;
+
+  async lease(bucket: string, window: number, _windowMs: number, want: number, limit: number): Promise<number> {
+    this.leases++;
+    if (this.failing) throw new Error('connection refused');
+    const key = `${bucket}@${window}`;
+    const out = this.granted.get(key) ?? 0;
+    const grant = Math.max(0, Math.min(want, limit - out));
+    this.granted.set(key, out + grant);
+    return grant;
+  }
+}
+
+const takeMany = async (leases: WindowLeases, bucket: string, limit: number, n: number) =>
+  (await Promise.all(Array.from({ length: n }, () => leases.take(bucket, limit)))).filter(Boolean).length;
+
+describe(WindowLeases.name, () => {
+  let now = 1_700_000_000_000;
+  const clock = () => now;
+
+  it('accepts the limit per window across replicas sharing a counter, leasing a twentieth of it at a time', async () => {
+    const store = new CounterStore();
+    const [a, b] = [new WindowLeases(store, 1_000, () => undefined, clock), new WindowLeases(store, 1_000, () => undefined, clock)];
+    const accepted = (await takeMany(a, 'key:1', 100, 80)) + (await takeMany(b, 'key:1', 100, 80));
+    expect(accepted).toBe(100);
+    // 20 chunks of 5, and b's lease refused once the window is out.
+    expect(store.leases).toBe(21);
+    // A replica that finds the window out asks once; its refusals after that ask nothing.
+    expect(await takeMany(a, 'key:1', 100, 50)).toBe(0);
+    expect(await takeMany(a, 'key:1', 100, 50)).toBe(0);
+    expect(store.leases).toBe(22);
+  });
+
+  it('starts every window afresh, and keeps buckets apart', async () => {
+    const store = new CounterStore();
+    const leases = new WindowLeases(store, 1_000, () => undefined, clock);
+    expect(await takeMany(leases, 'key:1', 10, 15)).toBe(10);
+    expect(await takeMany(leases, 'key:2', 10, 15)).toBe(10);
+    now += 1_000;
+    expect(await takeMany(leases, 'key:1', 10, 15)).toBe(10);
+  });
+
+  it('loses only what a replica leased and did not spend: at most one chunk per replica per window', async () => {
+    const store = new CounterStore();
+    const [a, b] = [new WindowLeases(store, 1_000, () => undefined, clock), new WindowLeases(store, 1_000, () => undefined, clock)];
+    // a leases a chunk of 5 for one request, b takes what is left.
+    expect(await a.take('key:1', 100)).toBe(true);
+    expect(await takeMany(b, 'key:1', 100, 200)).toBe(95);
+    expect(await takeMany(a, 'key:1', 100, 10)).toBe(4);
+  });
+
+  it('spends a token given back again, in the same window', async () => {
+    const store = new CounterStore();
+    const leases = new WindowLeases(store, 1_000, () => undefined, clock);
+    expect(await takeMany(leases, 'key:1', 1, 1)).toBe(1);
+    leases.giveBack('key:1');
+    expect(await leases.take('key:1', 1)).toBe(true);
+    expect(await leases.take('key:1', 1)).toBe(false);
+  });
+
+  it('takes the whole window from itself when the shared counter fails, asking it again next window, and says so', async () => {
+    const store = new CounterStore();
+    store.failing = true;
+    const failures: string[] = [];
+    const leases = new WindowLeases(store, 1_000, (err) => failures.push(err.message), clock);
+    expect(await takeMany(leases, 'key:1', 100, 120)).toBe(100);
+    expect(store.leases).toBe(1);
+    expect(failures).toEqual(['connection refused']);
+    now += 1_000;
+    store.failing = false;
+    expect(await takeMany(leases, 'key:1', 100, 10)).toBe(10);
+    expect(store.leases).toBe(3);
+  });
+});
