@@ -17,9 +17,9 @@ interface Pool {
 
 /**
  * One replica's share of rate limits held across replicas (docs/ARCHITECTURE.md "Replicas"):
- * a request spends a token leased from the shared counter for its fixed window; an empty pool
- * leases a chunk (one lease at a time per bucket), and a window whose tokens are all out is
- * refused with no further question. If the shared counter cannot be reached the replica takes
+ * a request spends a token leased from the shared counter for its fixed window; a pool half
+ * spent leases the next chunk ahead, an empty one waits for it (one lease at a time per
+ * bucket), and a window whose tokens are all out is refused with no further question. If the shared counter cannot be reached the replica takes
  * the window's whole limit from itself, so limits fall back to one replica's rather than
  * refusing everything.
  */
@@ -46,11 +46,12 @@ export class WindowLeases {
       const pool = this.poolOf(bucket, window);
       if (pool.tokens > 0) {
         pool.tokens--;
+        // The next chunk is leased while half of this one is left, so a busy bucket's requests seldom wait for one.
+        if (pool.tokens < leaseSizeOf(limit) / 2) void this.leaseOnce(bucket, pool, limit);
         return true;
       }
       if (pool.exhausted) return false;
-      pool.leasing ??= this.lease(bucket, pool, limit).finally(() => (pool.leasing = null));
-      await pool.leasing;
+      await this.leaseOnce(bucket, pool, limit);
     }
   }
 
@@ -68,6 +69,12 @@ export class WindowLeases {
       this.pools.set(bucket, pool);
     }
     return pool;
+  }
+
+  /** The lease in flight for the pool, or a new one; none once the window's tokens are out. */
+  private leaseOnce(bucket: string, pool: Pool, limit: number): Promise<void> {
+    if (pool.exhausted) return Promise.resolve();
+    return (pool.leasing ??= this.lease(bucket, pool, limit).finally(() => (pool.leasing = null)));
   }
 
   private async lease(bucket: string, pool: Pool, limit: number): Promise<void> {
