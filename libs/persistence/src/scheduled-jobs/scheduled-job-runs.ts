@@ -19,7 +19,9 @@ export class ScheduledJobRuns {
     const runner = this.db.createQueryRunner();
     await runner.connect();
     try {
-      const [{ locked }]: { locked: boolean }[] = await runner.query(`SELECT pg_try_advisory_lock(hashtext($1)) AS locked`, [`spanlog.job.${job}`]);
+      const [{ locked }]: { locked: boolean }[] = await runner.query(`SELECT pg_try_advisory_lock(hashtext($1)) AS locked`, [
+        `spanlog.job.${job}`,
+      ]);
       if (!locked) return 'skipped';
       try {
         const started: unknown[] = await runner.query(
