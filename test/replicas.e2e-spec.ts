@@ -77,11 +77,11 @@ describe('replicas of the API and the processor behave as one (issue 33)', () =>
     const seconds = perSecond(perApi.flat());
     expect(Math.max(...[...seconds.values()].map((s) => s.accepted))).toBeLessThanOrEqual(TOLERATED);
     // Both APIs took a share; a whole second in which the client asked well past the limit let about the limit through
-    // (less a chunk leased by one API and left unspent when the second ended).
+    // (less up to 1.5 chunks per API, leased and left unspent when the second ended).
     expect(perApi.every((answers) => answers.some((a) => a.accepted))).toBe(true);
     const whole = [...seconds.keys()].sort().slice(1, -1);
     const busy = whole.map((s) => seconds.get(s)!).filter((s) => s.answered >= 2 * FREE_LIMIT);
-    for (const s of busy) expect(s.accepted).toBeGreaterThanOrEqual(FREE_LIMIT - 2 * leaseSizeOf(FREE_LIMIT));
+    for (const s of busy) expect(s.accepted).toBeGreaterThanOrEqual(FREE_LIMIT - 3 * leaseSizeOf(FREE_LIMIT));
   });
 
   it(`refuses a key revoked through one API on the other within ${PRINCIPAL_TTL_MS} ms, and applies a plan change there too`, async () => {
