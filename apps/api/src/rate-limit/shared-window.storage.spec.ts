@@ -1,21 +1,8 @@
 import fc from 'fast-check';
-import type { LeaseStore } from './window-leases';
 import { SharedWindowStorage } from './shared-window.storage';
 import { type SlidingWindowRecord, SlidingWindowStorage } from './sliding-window.storage';
-import { WindowLeases } from './window-leases';
-
-/** The shared counter's rule in memory (RateLimitLeaseStore's statement). */
-const counter = (): LeaseStore => {
-  const granted = new Map<string, number>();
-  return {
-    lease: async (bucket, window, _windowMs, want, limit) => {
-      const out = granted.get(`${bucket}@${window}`) ?? 0;
-      const grant = Math.max(0, Math.min(want, limit - out));
-      granted.set(`${bucket}@${window}`, out + grant);
-      return grant;
-    },
-  };
-};
+import { CounterLeaseStore } from './testing/counter-lease-store';
+import { type LeaseStore, WindowLeases } from './window-leases';
 
 const replica = (store: LeaseStore, clock: () => number) =>
   new SharedWindowStorage(new SlidingWindowStorage(clock), new WindowLeases(store, 1_000, () => undefined, clock), clock);
@@ -35,7 +22,7 @@ describe(SharedWindowStorage.name, () => {
         let now = 1_700_000_000_000;
         const clock = () => now;
         const alone = new SlidingWindowStorage(clock);
-        const shared = replica(counter(), clock);
+        const shared = replica(new CounterLeaseStore(), clock);
         for (const gap of gaps) {
           now += gap % 4 === 0 ? 0 : (gap * 4) / limit;
           const [expected, actual] = [await alone.increment('key:1', 1_000, limit), await shared.increment('key:1', 1_000, limit)];
@@ -48,7 +35,7 @@ describe(SharedWindowStorage.name, () => {
   it('lets a request in as soon as the rolling window has room, even after refusals in the same fixed second', async () => {
     let now = 1_700_000_000_900;
     const clock = () => now;
-    const shared = replica(counter(), clock);
+    const shared = replica(new CounterLeaseStore(), clock);
     for (let i = 0; i < 10; i++) expect((await shared.increment('key:1', 1_000, 10)).isBlocked).toBe(false);
     // The next second: refused while the burst fills the rolling window, which costs no token of that second.
     for (now = 1_700_000_001_000; now < 1_700_000_001_900; now += 50)
@@ -59,7 +46,7 @@ describe(SharedWindowStorage.name, () => {
 
   it('refuses across replicas once the fixed second is spent, with no requests left and the reset at its end', async () => {
     const now = 1_700_000_000_250;
-    const store = counter();
+    const store = new CounterLeaseStore();
     const [a, b] = [replica(store, () => now), replica(store, () => now)];
     for (let i = 0; i < 10; i++) expect((await a.increment('key:1', 1_000, 10)).isBlocked).toBe(false);
     const refused = await b.increment('key:1', 1_000, 10);

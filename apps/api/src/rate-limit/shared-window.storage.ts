@@ -18,7 +18,7 @@ export class SharedWindowStorage implements ThrottlerStorage {
   ) {}
 
   async increment(key: string, ttlMs: number, limit: number): Promise<SlidingWindowRecord> {
-    // Asked first, so a request this replica refuses anyway spends no shared token.
+    // Asked first, so a request this replica refuses anyway makes it lease nothing.
     const ahead = this.local.peek(key, ttlMs, limit);
     if (ahead.isBlocked) return ahead;
     if (!(await this.leases.take(key, limit))) return this.refusedUntilWindowEnds(limit, ttlMs);

@@ -1,21 +1,5 @@
-import { type LeaseStore, WindowLeases } from './window-leases';
-
-/** The shared counter's rule in memory: what the Postgres statement does (RateLimitLeaseStore), counting the leases asked. */
-class CounterStore implements LeaseStore {
-  readonly granted = new Map<string, number>();
-  leases = 0;
-  failing = false;
-
-  async lease(bucket: string, window: number, _windowMs: number, want: number, limit: number): Promise<number> {
-    this.leases++;
-    if (this.failing) throw new Error('connection refused');
-    const key = `${bucket}@${window}`;
-    const out = this.granted.get(key) ?? 0;
-    const grant = Math.max(0, Math.min(want, limit - out));
-    this.granted.set(key, out + grant);
-    return grant;
-  }
-}
+import { CounterLeaseStore } from './testing/counter-lease-store';
+import { WindowLeases } from './window-leases';
 
 const takeMany = async (leases: WindowLeases, bucket: string, limit: number, n: number) =>
   (await Promise.all(Array.from({ length: n }, () => leases.take(bucket, limit)))).filter(Boolean).length;
@@ -25,7 +9,7 @@ describe(WindowLeases.name, () => {
   const clock = () => now;
 
   it('accepts the limit per window across replicas sharing a counter, leasing a twentieth of it at a time', async () => {
-    const store = new CounterStore();
+    const store = new CounterLeaseStore();
     const [a, b] = [new WindowLeases(store, 1_000, () => undefined, clock), new WindowLeases(store, 1_000, () => undefined, clock)];
     const accepted = (await takeMany(a, 'key:1', 100, 80)) + (await takeMany(b, 'key:1', 100, 80));
     // a may still hold what it leased ahead: spent now, every token of the window is.
@@ -40,7 +24,7 @@ describe(WindowLeases.name, () => {
   });
 
   it('leases the next chunk while half of one is left, and no more than the window holds', async () => {
-    const store = new CounterStore();
+    const store = new CounterLeaseStore();
     const leases = new WindowLeases(store, 1_000, () => undefined, clock);
     expect(await leases.take('key:1', 100)).toBe(true);
     expect(store.leases).toBe(1);
@@ -53,7 +37,7 @@ describe(WindowLeases.name, () => {
   });
 
   it('starts every window afresh, and keeps buckets apart', async () => {
-    const store = new CounterStore();
+    const store = new CounterLeaseStore();
     const leases = new WindowLeases(store, 1_000, () => undefined, clock);
     expect(await takeMany(leases, 'key:1', 10, 15)).toBe(10);
     expect(await takeMany(leases, 'key:2', 10, 15)).toBe(10);
@@ -61,8 +45,8 @@ describe(WindowLeases.name, () => {
     expect(await takeMany(leases, 'key:1', 10, 15)).toBe(10);
   });
 
-  it('loses only what a replica leased and did not spend: at most one chunk per replica per window', async () => {
-    const store = new CounterStore();
+  it('loses only what a replica leased and did not spend when the window ends', async () => {
+    const store = new CounterLeaseStore();
     const [a, b] = [new WindowLeases(store, 1_000, () => undefined, clock), new WindowLeases(store, 1_000, () => undefined, clock)];
     // a leases a chunk of 5 for one request, b takes what is left.
     expect(await a.take('key:1', 100)).toBe(true);
@@ -71,7 +55,7 @@ describe(WindowLeases.name, () => {
   });
 
   it('spends a token given back again, in the same window', async () => {
-    const store = new CounterStore();
+    const store = new CounterLeaseStore();
     const leases = new WindowLeases(store, 1_000, () => undefined, clock);
     expect(await takeMany(leases, 'key:1', 1, 1)).toBe(1);
     leases.giveBack('key:1');
@@ -80,7 +64,7 @@ describe(WindowLeases.name, () => {
   });
 
   it('takes the whole window from itself when the shared counter fails, asking it again next window, and says so', async () => {
-    const store = new CounterStore();
+    const store = new CounterLeaseStore();
     store.failing = true;
     const failures: string[] = [];
     const leases = new WindowLeases(store, 1_000, (err) => failures.push(err.message), clock);
