@@ -52,7 +52,7 @@ export abstract class ScheduledRound implements OnApplicationBootstrap, BeforeAp
     const once = this.plan.oncePerPeriod;
     if (!once) return this.round();
     // Due a tenth of a look early: processors look each at its own phase, and a timer that fires
-    // a little early must still find its period due, so a job runs once every 0.9 to 1 interval.
+    // a little early must still find its period due. A job runs once an interval, give or take a look.
     const dueAfterMs = this.plan.intervalMs - this.lookEveryMs / 10;
     const outcome = await once.runs
       .runIfDue(once.job, HOLDER, dueAfterMs, () => this.round())
