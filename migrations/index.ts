@@ -40,6 +40,8 @@ import { Datasets1767060000000 } from './1767060000000-Datasets';
 import { AnnotationQueues1767080000000 } from './1767080000000-AnnotationQueues';
 import { DatasetRunScores1767090000000 } from './1767090000000-DatasetRunScores';
 import { RecomputeAffectedModels1767100000000 } from './1767100000000-RecomputeAffectedModels';
+import { RateLimitLeases1767120000000 } from './1767120000000-RateLimitLeases';
+import { ScheduledJobRuns1767120000001 } from './1767120000001-ScheduledJobRuns';
 
 /** Every migration in order; the data source takes classes, so tests and builds share one list. */
 export const MIGRATIONS = [
@@ -85,4 +87,6 @@ export const MIGRATIONS = [
   AnnotationQueues1767080000000,
   DatasetRunScores1767090000000,
   RecomputeAffectedModels1767100000000,
+  RateLimitLeases1767120000000,
+  ScheduledJobRuns1767120000001,
 ];

@@ -48,7 +48,7 @@ const ACCEPTED: Record<string, number> = { [NATIVE_TRACES]: 201, [OTLP_TRACES]: 
  * that send odd ones); a null `apiKey` sends no authorization.
  */
 export function postWithKey(
-  stack: Stack,
+  stack: Pick<Stack, 'baseUrl'>,
   apiKey: string | null,
   path: string,
   body: unknown,

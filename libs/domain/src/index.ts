@@ -18,6 +18,7 @@ export * from './events/audit';
 export * from './validation';
 export * from './native';
 export * from './rate-limit/sliding-window-log';
+export * from './rate-limit/window-lease';
 export * from './quota';
 export * from './events/usage';
 export * from './retention';

@@ -159,6 +159,19 @@ export const verifyMismatches = new Counter({
   registers: [],
 });
 
+/** The processor's jobs that run once per period across processors (ScheduledJobRuns). */
+export const SCHEDULED_JOBS = ['retention', 'verify', 'monitors'] as const;
+export type ScheduledJob = (typeof SCHEDULED_JOBS)[number];
+/** `ran`: this processor ran the period's round; `skipped`: the period was done, or being done, by a processor; `failed`: Postgres could not say. */
+export const SCHEDULED_ROUND_OUTCOMES = ['ran', 'skipped', 'failed'] as const;
+
+export const scheduledRounds = new Counter({
+  name: 'spanlog_scheduled_rounds_total',
+  help: 'Looks of this processor at its scheduled jobs (retention, verify, monitors), by job and outcome: ran the round here, skipped it (the period was done or being done), or failed (its run could not be claimed or recorded)',
+  labelNames: ['job', 'outcome'] as const,
+  registers: [],
+});
+
 /** Series of known label values exist from the start at 0, so rates and alerts see them before the first event. */
 function startAtZero<L extends string>(counter: Counter<L>, label: L, values: readonly string[]): void {
   for (const value of values) counter.inc({ [label]: value } as Partial<Record<L, string>>, 0);
@@ -172,3 +185,4 @@ startAtZero(retentionRuns, 'outcome', RETENTION_OUTCOMES);
 startAtZero(retentionDeleted, 'kind', RETENTION_DELETED_KINDS);
 startAtZero(verifyRounds, 'outcome', VERIFY_OUTCOMES);
 startAtZero(verifyMismatches, 'kind', VERIFY_MISMATCH_KINDS);
+for (const job of SCHEDULED_JOBS) for (const outcome of SCHEDULED_ROUND_OUTCOMES) scheduledRounds.inc({ job, outcome }, 0);

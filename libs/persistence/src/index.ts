@@ -29,6 +29,8 @@ export * from './secrets/secret-box';
 export * from './monitors/monitor-store';
 export * from './query-result';
 export * from './advisory-lock';
+export * from './rate-limit/rate-limit-lease-store';
+export * from './scheduled-jobs/scheduled-job-runs';
 export * from './datasets/dataset-store';
 export * from './datasets/run-results-query';
 export * from './datasets/expected-outputs';

@@ -9,7 +9,7 @@ const SWEEP_INTERVAL_MS = 10_000;
  * look-up has answered, so keys sent all at once are looked up before the first of them
  * counts; look-ups in flight are not counted, or a client sending many valid keys at once
  * (a collector forwarding for several projects) would be refused for keys that are fine.
- * One process's memory, as the per-key rate limits are.
+ * One process's memory: it guards this replica's look-ups (docs/ARCHITECTURE.md "Replicas").
  */
 export class FailedAuthLimiter {
   private readonly failures = new Map<string, SlidingWindowLog>();

@@ -5,7 +5,8 @@ import { SlidingWindowStorage } from './sliding-window.storage';
  * The dashboard RPC's protection against one session piling up reads whose cost it chooses
  * (issue 24): RPC_LIMITS.heavyCallsPerSecondPerSession over the same rolling window and
  * storage as the API keys' limits (SPEC 8.2), keyed by the session, not by an API key: the RPC
- * stays outside the per-key limits of CONTRACT "Rate limits". One process's memory, like them.
+ * stays outside the per-key limits of CONTRACT "Rate limits". One process's memory: it guards
+ * this replica's reads (docs/ARCHITECTURE.md "Replicas").
  */
 export class RpcCallLimiter {
   constructor(

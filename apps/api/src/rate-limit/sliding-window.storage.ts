@@ -1,5 +1,5 @@
 import type { ThrottlerStorage } from '@nestjs/throttler';
-import { SlidingWindowLog } from '@app/domain';
+import { type RateDecision, SlidingWindowLog } from '@app/domain';
 
 /** What the guard reads from a storage: the throttler's record plus the exact reset time. */
 export interface SlidingWindowRecord {
@@ -16,10 +16,7 @@ const SWEEP_INTERVAL_MS = 10_000;
 /**
  * The throttler's storage, as a rolling window of accepted requests per key (refused ones
  * are not recorded; `blockDuration` is ignored: a key is blocked only while its window is
- * full). One process's memory: API replicas that must share counters get another
- * `ThrottlerStorage` with the same contract over a shared store — in Redis, a sorted set per
- * key (ZREMRANGEBYSCORE, ZCARD, ZADD in one Lua script), or a NATS KV entry updated with
- * compare-and-set.
+ * full). One process's memory: SharedWindowStorage adds the limit held across replicas.
  */
 export class SlidingWindowStorage implements ThrottlerStorage {
   private readonly logs = new Map<string, SlidingWindowLog>();
@@ -33,15 +30,14 @@ export class SlidingWindowStorage implements ThrottlerStorage {
     const now = this.now();
     let log = this.logs.get(key);
     if (!log) this.logs.set(key, (log = new SlidingWindowLog()));
-    const { allowed, count, resetAtMs } = log.hit(now, limit, ttlMs);
-    const secondsLeft = Math.max(0, resetAtMs - now) / 1_000;
-    return {
-      totalHits: allowed ? count : count + 1,
-      timeToExpire: secondsLeft,
-      isBlocked: !allowed,
-      timeToBlockExpire: allowed ? 0 : secondsLeft,
-      resetAtMs,
-    };
+    return recordOf(log.hit(now, limit, ttlMs), now);
+  }
+
+  /** What `increment` would answer now, without counting anything. */
+  peek(key: string, ttlMs: number, limit: number): SlidingWindowRecord {
+    const now = this.now();
+    const log = this.logs.get(key);
+    return recordOf(log ? log.peek(now, limit, ttlMs) : { allowed: limit > 0, count: 0, resetAtMs: now }, now);
   }
 
   /** Keys idle for a sweep interval (longer than any window) are forgotten, so memory follows the active keys. */
@@ -49,4 +45,15 @@ export class SlidingWindowStorage implements ThrottlerStorage {
     const now = this.now();
     for (const [key, log] of this.logs) if (log.isIdle(now, SWEEP_INTERVAL_MS)) this.logs.delete(key);
   }
+}
+
+function recordOf({ allowed, count, resetAtMs }: RateDecision, now: number): SlidingWindowRecord {
+  const secondsLeft = Math.max(0, resetAtMs - now) / 1_000;
+  return {
+    totalHits: allowed ? count : count + 1,
+    timeToExpire: secondsLeft,
+    isBlocked: !allowed,
+    timeToBlockExpire: allowed ? 0 : secondsLeft,
+    resetAtMs,
+  };
 }

@@ -6,7 +6,9 @@ const SWEEP_INTERVAL_MS = 60_000;
  * Creations of organizations, projects and API keys per user, in a rolling minute
  * (CREATION_RATE, `SPANLOG_CREATIONS_PER_MINUTE`; 0 is no limit): each is a row, an audit
  * event and, for a key, a rate-limit bucket of its own, and 200 organizations in a second
- * were 200 fresh Free quotas. One process's memory, as the per-key rate limits are.
+ * were 200 fresh Free quotas. One process's memory: N API replicas allow N times as many, and
+ * the counts that matter (Free organizations per user, active keys per project) are checked in
+ * Postgres when creating (docs/ARCHITECTURE.md "Replicas").
  */
 export class CreationLimiter {
   private readonly logs = new Map<string, SlidingWindowLog>();

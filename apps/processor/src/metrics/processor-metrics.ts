@@ -15,6 +15,7 @@ import {
   publishDuration,
   retentionDeleted,
   retentionRuns,
+  scheduledRounds,
   verifyMismatches,
   verifyRounds,
 } from '@app/metrics';
@@ -36,6 +37,7 @@ export const processorMetricsRegistry = (ds: DataSource, nats: NatsResources, mo
     evaluatorCalls,
     evaluatorRuns,
     retentionRuns,
+    scheduledRounds,
     retentionDeleted,
     verifyRounds,
     verifyMismatches,

@@ -4,7 +4,7 @@ import { DataSource } from 'typeorm';
 import { APP_CONFIG, type AppConfig, LOGGER } from '@app/config';
 import { type AuditEvent, evaluationWindow, monitorStateOf, monitorValue } from '@app/domain';
 import { NatsResources, publishAuditEvent } from '@app/eventlog';
-import { type Monitor, MonitorStore, ProjectionCheckpoints, withAdvisoryLock } from '@app/persistence';
+import { type Monitor, MonitorStore, ProjectionCheckpoints, ScheduledJobRuns, withAdvisoryLock } from '@app/persistence';
 import { type RoundSchedule, ScheduledRound } from '../infrastructure/scheduled-round';
 import { relayStateChangeAudits } from './monitor-audit-relay';
 import {
@@ -59,7 +59,10 @@ export class MonitorEvaluator extends ScheduledRound {
   }
 
   protected schedule(): RoundSchedule {
-    return { intervalMs: this.config.monitorIntervalMs };
+    return {
+      intervalMs: this.config.monitorIntervalMs,
+      oncePerPeriod: { job: 'monitors', runs: new ScheduledJobRuns(this.ds), logger: this.logger },
+    };
   }
 
   protected round(): Promise<void> {

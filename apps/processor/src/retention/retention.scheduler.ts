@@ -4,14 +4,16 @@ import { DataSource } from 'typeorm';
 import { APP_CONFIG, type AppConfig, LOGGER } from '@app/config';
 import { NatsResources, auditRetention, retentionEventLog } from '@app/eventlog';
 import { retentionDeleted, retentionRuns } from '@app/metrics';
+import { ScheduledJobRuns } from '@app/persistence';
 import { type RetentionRun, runRetention } from '@app/projections';
 import { type RoundSchedule, ScheduledRound } from '../infrastructure/scheduled-round';
 
 const DAY_MS = 86_400_000;
 
 /**
- * The daily retention cleanup (SPEC 8.5). Every processor schedules it; the run's advisory
- * lock lets one of them do the work. `spanlog admin retention run` runs the same code.
+ * The daily retention cleanup (SPEC 8.5). Every processor schedules it; the one that claims
+ * the day runs it, and the run's advisory lock keeps it apart from any other run (a round
+ * longer than a day, `spanlog admin retention run`, which runs the same code).
  */
 @Injectable()
 export class RetentionScheduler extends ScheduledRound {
@@ -26,7 +28,11 @@ export class RetentionScheduler extends ScheduledRound {
 
   /** The first run waits (a minute by default), so a restarting fleet does not clean before it serves. */
   protected schedule(): RoundSchedule {
-    return { intervalMs: DAY_MS, firstDelayMs: this.config.retentionFirstRunDelayMs };
+    return {
+      intervalMs: DAY_MS,
+      firstDelayMs: this.config.retentionFirstRunDelayMs,
+      oncePerPeriod: { job: 'retention', runs: new ScheduledJobRuns(this.ds), logger: this.logger },
+    };
   }
 
   protected async round(): Promise<void> {

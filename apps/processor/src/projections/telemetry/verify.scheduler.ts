@@ -4,7 +4,7 @@ import { DataSource } from 'typeorm';
 import { APP_CONFIG, type AppConfig, LOGGER } from '@app/config';
 import { NatsResources } from '@app/eventlog';
 import { verifyMismatches, verifyRounds } from '@app/metrics';
-import { ProjectionCheckpoints, type ProjectionPosition, withAdvisoryLock } from '@app/persistence';
+import { ProjectionCheckpoints, type ProjectionPosition, ScheduledJobRuns, withAdvisoryLock } from '@app/persistence';
 import { type RoundSchedule, ScheduledRound } from '../../infrastructure/scheduled-round';
 import { type ProjectVerification, type Verification, telemetryPosition, verifyTelemetry } from '@app/projections';
 
@@ -38,7 +38,10 @@ export class VerifyScheduler extends ScheduledRound {
   }
 
   protected schedule(): RoundSchedule {
-    return { intervalMs: this.config.verifyIntervalMs };
+    return {
+      intervalMs: this.config.verifyIntervalMs,
+      oncePerPeriod: { job: 'verify', runs: new ScheduledJobRuns(this.ds), logger: this.logger },
+    };
   }
 
   protected async round(): Promise<void> {
