@@ -1,8 +1,8 @@
 import { leaseSizeOf } from '@app/domain';
 import { PRINCIPAL_TTL_MS } from '@app/persistence';
 import { type Tenant, bootstrap, eventually, login, mutate, setPlan } from './support/api';
-import { NATIVE_TRACES, postWithKey } from './support/ingest';
 import { metricValue, scrapeMetrics } from './support/metrics';
+import { emptyBatch, hammer, perSecond } from './support/rate-hammer';
 import { Replica } from './support/replicas';
 import { type Stack, startStack } from './support/stack';
 
@@ -10,40 +10,6 @@ import { type Stack, startStack } from './support/stack';
 const FREE_LIMIT = 100;
 const TOLERATED = 110;
 const MONITOR_INTERVAL_MS = 1_000;
-
-const emptyBatch = (api: Pick<Stack, 'baseUrl'>, apiKey: string) => postWithKey(api, apiKey, NATIVE_TRACES, { batch: [] });
-
-/** One answer to a request: the Unix second it arrived in, and whether it was accepted. */
-interface Answer {
-  second: number;
-  accepted: boolean;
-}
-
-/** Sends requests back to back on `lanes` connections until `untilMs`. */
-async function hammer(api: Pick<Stack, 'baseUrl'>, apiKey: string, lanes: number, untilMs: number): Promise<Answer[]> {
-  const answers: Answer[] = [];
-  const lane = async () => {
-    while (Date.now() < untilMs) {
-      const res = await emptyBatch(api, apiKey);
-      await res.arrayBuffer();
-      answers.push({ second: Math.floor(Date.now() / 1_000), accepted: res.status === 201 });
-    }
-  };
-  await Promise.all(Array.from({ length: lanes }, lane));
-  return answers;
-}
-
-/** Answers per second: how many there were, and how many accepted. */
-function perSecond(answers: Answer[]): Map<number, { answered: number; accepted: number }> {
-  const seconds = new Map<number, { answered: number; accepted: number }>();
-  for (const { second, accepted } of answers) {
-    const s = seconds.get(second) ?? { answered: 0, accepted: 0 };
-    s.answered++;
-    if (accepted) s.accepted++;
-    seconds.set(second, s);
-  }
-  return seconds;
-}
 
 /** Runs of `job` each processor's metrics counted as its own. */
 async function runsOf(job: string, metricsUrls: string[]): Promise<number[]> {
@@ -72,7 +38,7 @@ describe('replicas of the API and the processor behave as one (issue 33)', () =>
   it(`holds a Free key to ${FREE_LIMIT} requests a second across two APIs (never more than ${TOLERATED} in a wall-clock second)`, async () => {
     const tenant = await bootstrap(stack, 'replicas-rate@spanlog.test', 'Replicas', 'rate');
     const until = Date.now() + 3_200;
-    const perApi = await Promise.all([hammer(stack, tenant.apiKey, 8, until), hammer(apiB, tenant.apiKey, 8, until)]);
+    const perApi = await Promise.all([hammer(stack, tenant.apiKey, until), hammer(apiB, tenant.apiKey, until)]);
 
     const seconds = perSecond(perApi.flat());
     expect(Math.max(...[...seconds.values()].map((s) => s.accepted))).toBeLessThanOrEqual(TOLERATED);
