@@ -1,10 +1,13 @@
 import { randomUUID } from 'node:crypto';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import type { JsMsg } from 'nats';
 import { INGEST_SCHEMAS, envelopeToHeaders } from '@app/domain';
 import { toNatsHeaders } from '@app/eventlog';
 import type { RowsWritten } from '../rows-live-may-lack';
 import { telemetryRebuildPreparer } from './rebuild-preparer';
-import { REBUILD_WORKER_ENTRY } from './rebuild-worker-pool';
+import { REBUILD_WORKER_ENTRY, RebuildWorkerPool } from './rebuild-worker-pool';
 
 const projectId = randomUUID();
 const orgId = randomUUID();
@@ -67,5 +70,19 @@ describe('the telemetry rebuild preparer', () => {
     expect(JSON.parse(batch?.telemetry.rows.spans ?? '[]')).toHaveLength(2);
     // Only the message past the live watermark may have rows the live tables lack.
     expect(seen).toEqual([{ orgId, traces: expect.any(Array), spans: [[projectId, expect.any(String)]] }]);
+  });
+
+  it('fails the batch, and every one after it, when a worker thread fails, rather than decode it another way', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'rebuild-worker-'));
+    const entry = join(dir, 'failing-worker.js');
+    writeFileSync(entry, "require('node:worker_threads').parentPort.on('message', () => { throw new Error('decoder broke'); });");
+    const pool = new RebuildWorkerPool(1, context(0, []), entry);
+    try {
+      await expect(pool.prepare([message(1, trace('a'))])).rejects.toThrow('decoder broke');
+      await expect(pool.prepare([message(2, trace('b'))])).rejects.toThrow('decoder broke');
+    } finally {
+      await pool.close();
+      rmSync(dir, { recursive: true });
+    }
   });
 });

@@ -8,7 +8,7 @@ import type { DecodeContext } from '../../projection';
 import type { PriceTables, ProjectPrices } from '../project-prices';
 import type { RowsWritten } from '../rows-live-may-lack';
 import { type TelemetryBatch, telemetryProjection } from '../telemetry.projection';
-import type { BatchDone, BatchJob, FromWorker, PackedMessage, PreparedInWorker, WorkerSetup } from './protocol';
+import type { BatchDone, BatchJob, FromWorker, PackedMessage, PreparedInWorker, PricesGiven, WorkerSetup } from './protocol';
 
 /** The worker's compiled module, beside this one's (the apps run from dist; TypeScript under ts-jest has none). */
 export const REBUILD_WORKER_ENTRY = join(__dirname, 'rebuild-worker.js');
@@ -43,7 +43,11 @@ export interface WorkerPoolContext {
  */
 export class RebuildWorkerPool implements BatchPreparer<TelemetryBatch> {
   readonly workers: number;
-  /** Every thread busy with one batch, one more batch written meanwhile: at most `size` + 1 prepared batches waiting. */
+  /**
+   * Every thread busy with a batch while another is written: the replay reads on once at most
+   * `size` + 1 batches wait for their write (the one being written included), at most `size` of
+   * them still being prepared; so at most `size` + 2 batches are held at once.
+   */
   readonly ahead: { unwritten: number; preparing: number };
   private readonly threads: Thread[];
   private readonly jobs = new Map<number, Job>();
@@ -62,12 +66,13 @@ export class RebuildWorkerPool implements BatchPreparer<TelemetryBatch> {
   }
 
   async prepare(msgs: JsMsg[]): Promise<PreparedBatch<TelemetryBatch>> {
-    if (this.failure) throw this.failure;
     const { data, messages } = await packBatch(msgs, this.context.chunks);
     const job = ++this.lastJob;
     const prices = new Map<string, ProjectPrices>();
     const thread = this.threads.reduce((a, b) => (b.load < a.load ? b : a));
     const done = await new Promise<BatchDone>((resolve, reject) => {
+      // Checked here, after the packing's awaits: a failed thread answers nothing.
+      if (this.failure) return reject(this.failure);
       this.jobs.set(job, { thread, resolve, reject, prices });
       thread.load++;
       const message: BatchJob = { type: 'batch', job, data, messages };
@@ -101,7 +106,8 @@ export class RebuildWorkerPool implements BatchPreparer<TelemetryBatch> {
         (prices) => {
           for (const [projectId, p] of prices) job.prices.set(projectId, p);
           const given = [...prices].map(([projectId, { version, definitions }]) => ({ projectId, version, definitions }));
-          thread.worker.postMessage({ type: 'prices', job: message.job, prices: given });
+          const answer: PricesGiven = { type: 'prices', job: message.job, prices: given };
+          thread.worker.postMessage(answer);
         },
         (err: Error) => this.settle(message.job, (j) => j.reject(err)),
       );
