@@ -1,11 +1,12 @@
 import { randomUUID } from 'node:crypto';
 import { readFileSync, readdirSync } from 'node:fs';
 import { resolve } from 'node:path';
+import { connect } from 'nats';
 import { Client } from 'pg';
 import { type RebuildResult, telemetryProjection } from '@app/projections';
 import { type Tenant, bootstrap, eventually } from './support/api';
 import { FIXTURES } from './support/factories';
-import { NATIVE_TRACES, OTLP_COLLECTOR_TRACES, SCORES, ingest, traceStatus } from './support/ingest';
+import { NATIVE_TRACES, OTLP_COLLECTOR_TRACES, SCORES, ingest, publishToIngest, traceStatus } from './support/ingest';
 import { telemetryRows, usageOf } from './support/rows';
 import { type Stack, runCli, startStack } from './support/stack';
 
@@ -249,6 +250,64 @@ describe('spanlog rebuild', () => {
       { projection: 'audit', version: 1 },
       { projection: 'usage', version: 1 },
     ]);
+  });
+
+  it('writes the same rows with its decode in worker threads as in its own thread, and skips the same messages', async () => {
+    // Beside what the tests above left (native events, OTLP, scores, a deletion and a tombstoned trace's late span):
+    // a request whose chunk lives in the object store, one whose chunk is missing, and one that fails validation.
+    const chunked = `chunked-${randomUUID()}`;
+    const split = `split-${randomUUID()}`;
+    const nc = await connect({ servers: stack.env.NATS_URL });
+    try {
+      const stored = randomUUID();
+      const blobs = await nc.jetstream().views.os(`${stack.streamPrefix}INGEST_BLOBS`);
+      await blobs.putBlob({ name: stored }, new TextEncoder().encode(JSON.stringify(nativeTrace(chunked))));
+      await publishToIngest(nc, stack, pro, new Uint8Array(), { 'Spanlog-Blob': stored });
+      await publishToIngest(nc, stack, pro, new Uint8Array(), { 'Spanlog-Blob': `missing-${randomUUID()}` });
+      await publishToIngest(nc, stack, pro, new TextEncoder().encode(JSON.stringify({ batch: 'not a list' })));
+      // A generation's model and its usage in messages further apart than a rebuild's batch (256): the worker's batch
+      // must tell the write which rows it merged into, to price them as the merged row (issue 28).
+      const json = (body: unknown) => new TextEncoder().encode(JSON.stringify(body));
+      const at = new Date().toISOString();
+      const generation = (type: string, body: Record<string, unknown>) =>
+        json({ batch: [{ id: `${type}-${randomUUID()}`, type, timestamp: at, body: { id: split, traceId: chunked, ...body } }] });
+      await publishToIngest(nc, stack, pro, generation('generation-create', { name: 'answer', startTime: at, model: 'gpt-4o-mini' }));
+      for (let i = 0; i < 260; i++) await publishToIngest(nc, stack, pro, json({ batch: [] }));
+      await publishToIngest(nc, stack, pro, generation('generation-update', { usage: { input: 1_000, output: 1_000 } }));
+    } finally {
+      await nc.close();
+    }
+    // Applied live first, so that neither rebuild counts its usage (the results compared include what they counted).
+    await eventually(
+      () => traceStatus(stack, pro.apiKey, chunked, null),
+      (status) => status === 200,
+    );
+    const rows = async () => ({
+      ...(await telemetryRows(stack)),
+      runItems: (await stack.db.query('SELECT to_jsonb(r) AS row FROM dataset_run_items r ORDER BY project_id, id')).rows,
+    });
+    const rebuildWith = async (workers: number) => {
+      const res = await runCli(['rebuild', 'telemetry', '--json'], { ...stack.env, SPANLOG_REBUILD_WORKERS: String(workers) });
+      if (res.code !== 0) throw new Error(`rebuild failed: ${res.stderr}`);
+      expect(res.stderr).not.toContain('no compiled rebuild worker');
+      const { durationMs, ...result } = JSON.parse(res.stdout) as RebuildResult;
+      expect(durationMs).toBeGreaterThan(0);
+      return { result, rows: await rows() };
+    };
+
+    await eventually(
+      async () => (await stack.db.query(`SELECT cost_source FROM spans WHERE external_id = $1`, [split])).rows[0]?.cost_source,
+      (source) => source === 'price:gpt-4o-mini',
+    );
+    const inProcess = await rebuildWith(0);
+    expect(inProcess.result).toMatchObject({ workers: 0, skipped: 2 });
+    const inWorkers = await rebuildWith(2);
+    expect(inWorkers.result).toEqual({ ...inProcess.result, workers: 2 });
+    // Every column of every row (`to_jsonb` of the row).
+    expect(inWorkers.rows).toEqual(inProcess.rows);
+    const splitCost = await stack.db.query(`SELECT cost_source FROM spans WHERE external_id = $1`, [split]);
+    expect(splitCost.rows).toEqual([{ cost_source: 'price:gpt-4o-mini' }]);
+    expect(await traceStatus(stack, pro.apiKey, chunked, null)).toBe(200);
   });
 
   it('refuses to start while another rebuild runs', async () => {

@@ -8,6 +8,7 @@ import {
   modelStatsKeysOf,
   prepareTelemetry,
   priceMergedSpans,
+  spansToPrice,
   pricedWith,
   refreshDirtyModelStats,
   refreshDirtyOverviewStats,
@@ -64,7 +65,7 @@ export async function measureStatements(
         telemetry: prepared,
         orgOf: new Map([[projectId, tenant.orgId]]),
         seqs,
-        prices: new Map([[projectId, { version: 0, table: BUILT_IN_TABLE }]]),
+        prices: new Map([[projectId, { version: 0, table: BUILT_IN_TABLE, definitions: [] }]]),
       };
       let steps = 0;
       const step = async <T>(name: string, run: () => Promise<T>): Promise<T> => {
@@ -81,7 +82,7 @@ export async function measureStatements(
         const written = await step('upserts (tombstones, traces, spans marking their buckets, scores)', () =>
           writePreparedTelemetry(m, prepared, { markSpanStats: true }),
         );
-        await step('rows merged into priced again', () => priceMergedSpans(m, prepared.facts.spans, written, batch.prices));
+        await step('rows merged into priced again', () => priceMergedSpans(m, spansToPrice(prepared.facts.spans), written, batch.prices));
         await step('model-stats mark after', () => markModelStatsDirty(m, keys));
         await step('usage outbox (live hook)', () => telemetryLiveHooks.countUsage(m, batch, written));
         await step('evaluation scheduling (live hook)', () => telemetryLiveHooks.scheduleEvaluations(m, batch));

@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { availableParallelism, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import {
   ConfigError,
@@ -160,6 +160,16 @@ describe(loadConfig.name, () => {
     expect(loadConfig({}).processorNice).toBe(0);
     expect(loadConfig({ SPANLOG_PROCESSOR_NICE: '10' }).processorNice).toBe(10);
     expect(() => loadConfig({ SPANLOG_PROCESSOR_NICE: '20' })).toThrow(/SPANLOG_PROCESSOR_NICE must be an integer from 0 to 19/);
+  });
+
+  it('decodes a rebuild in one worker thread fewer than the cores, at least one, or in its own thread when told 0', () => {
+    expect(loadConfig({}).rebuildWorkers).toBe(Math.max(1, availableParallelism() - 1));
+    expect(loadConfig({ SPANLOG_REBUILD_WORKERS: '0' }).rebuildWorkers).toBe(0);
+    expect(loadConfig({ SPANLOG_REBUILD_WORKERS: '3' }).rebuildWorkers).toBe(3);
+    expect(() => loadConfig({ SPANLOG_REBUILD_WORKERS: 'many' })).toThrow(
+      /SPANLOG_REBUILD_WORKERS must be an integer from 0 to 256 \(got "many"\)/,
+    );
+    expect(() => loadConfig({ SPANLOG_REBUILD_WORKERS: '-1' })).toThrow(/SPANLOG_REBUILD_WORKERS must be an integer from 0 to 256/);
   });
 
   it('runs the first retention cleanup a minute after start unless told otherwise, and at most a day later', () => {

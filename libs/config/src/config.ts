@@ -64,6 +64,12 @@ export interface AppConfig {
    */
   applyLanes: number;
   /**
+   * Worker threads a telemetry rebuild (`spanlog rebuild`, the processor's upgrade) decodes and
+   * prepares its batches in, while its own thread writes them: by default one fewer than the
+   * cores (Postgres and the writing thread need some), at least one; 0 decodes in its own thread.
+   */
+  rebuildWorkers: number;
+  /**
    * How long after its start the processor runs its first retention cleanup (then daily). The
    * wait lets a restarting fleet serve before it cleans; tests shorten it to catch a run in
    * progress.
@@ -299,6 +305,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, localKeyFile = 
     mcpWriteTools: bool('SPANLOG_MCP_WRITE_TOOLS', false),
     processorNice: int('SPANLOG_PROCESSOR_NICE', 0, 0, 19),
     applyLanes: int('SPANLOG_APPLY_LANES', Math.min(4, availableParallelism()), 1, 8),
+    rebuildWorkers: int('SPANLOG_REBUILD_WORKERS', Math.max(1, availableParallelism() - 1), 0, 256),
     retentionFirstRunDelayMs: int('SPANLOG_RETENTION_FIRST_RUN_DELAY_MS', 60_000, 0, 86_400_000),
     verifyIntervalMs: int('SPANLOG_VERIFY_INTERVAL_MS', 600_000, 1_000, 86_400_000),
     monitorIntervalMs: int('SPANLOG_MONITOR_INTERVAL_MS', 60_000, 1_000, 3_600_000),

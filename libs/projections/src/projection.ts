@@ -9,7 +9,8 @@ export type StoredMessage = Pick<JsMsg, 'seq' | 'headers' | 'data'>;
 
 /** What decoding may need besides the message: large requests are stored in the object store. */
 export interface DecodeContext {
-  chunks: ChunkReader;
+  /** A `ChunkReader`, or what a rebuild's worker thread has instead: the bytes its main thread read. */
+  chunks: Pick<ChunkReader, 'read'>;
 }
 
 /** What preparing a batch may need: the projects' prices, read per batch so that a change reaches the next one. */

@@ -8,6 +8,7 @@ import type { RebuildProgress } from './rebuild/rebuild-in-shadow';
 import { rebuildPlainProjection } from './rebuild/rebuild-plain-projection';
 import { telemetryProjection } from './telemetry/telemetry.projection';
 import { rebuildTelemetry } from './telemetry/rebuild-telemetry';
+import type { RebuildWorkers } from './telemetry/rebuild-workers/rebuild-preparer';
 import { usageProjection } from './usage/usage.projection';
 
 /** How far a rebuild has got: `done` of `total` units (stream sequences, or buckets). */
@@ -27,7 +28,13 @@ export interface RebuildableProjection {
   name: string;
   /** The version this code builds; newer than the serving one means rebuild. */
   version: number;
-  rebuild(ds: DataSource, nats: NatsResources, onTick: (tick: RebuildTick) => void): Promise<{ projection: string; version: number }>;
+  /** `workers`: the threads a stream projection's rebuild may decode in (telemetry's does; the others' decode is light). */
+  rebuild(
+    ds: DataSource,
+    nats: NatsResources,
+    onTick: (tick: RebuildTick) => void,
+    workers: RebuildWorkers,
+  ): Promise<{ projection: string; version: number }>;
 }
 
 const streamTick =
@@ -58,7 +65,8 @@ export const REBUILDABLE_PROJECTIONS: readonly RebuildableProjection[] = [
   {
     name: telemetryProjection.name,
     version: telemetryProjection.version,
-    rebuild: (ds, nats, onTick) => rebuildTelemetry(ds, nats, { onProgress: streamTick(telemetryProjection.name, onTick) }),
+    rebuild: (ds, nats, onTick, workers) =>
+      rebuildTelemetry(ds, nats, workers, { onProgress: streamTick(telemetryProjection.name, onTick) }),
   },
   plain(usageProjection),
   plain(auditProjection),

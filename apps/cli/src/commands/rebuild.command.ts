@@ -1,5 +1,6 @@
 import { SingleBar } from 'cli-progress';
 import type { Command } from 'commander';
+import { loadConfig } from '@app/config';
 import { assertSchemaCurrent } from '@app/persistence';
 import {
   LiveTablesBusyError,
@@ -74,7 +75,7 @@ function describe(r: Record<string, unknown>): string {
     : [`${String(r.traces)} traces`, `${String(r.spans)} spans`, `${String(r.scores)} scores`];
   return [
     `rebuilt ${String(r.projection)}@${String(r.version)} from ${String(r.stream)} to sequence ${String(r.lastSeq)} in ${seconds}`,
-    `${String(r.messages)} messages (${String(r.skipped)} skipped): ${rows.join(', ')}`,
+    `${String(r.messages)} messages (${String(r.skipped)} skipped${Number(r.workers) > 0 ? `, decoded in ${String(r.workers)} worker threads` : ''}): ${rows.join(', ')}`,
   ].join('\n');
 }
 
@@ -90,6 +91,7 @@ export function registerRebuildCommand(program: Command): void {
     .action(async (args: string[], opts: { projection?: string; json?: boolean }) => {
       const projections = chosen(opts.projection ? [...args, opts.projection] : args);
       const progress = progressBar();
+      const workers = { workers: loadConfig().rebuildWorkers, warn: (message: string) => process.stderr.write(`spanlog: ${message}\n`) };
       const results = await withEventLog((nats) =>
         withDatabase(async (ds) => {
           await assertSchemaCurrent(ds);
@@ -97,7 +99,7 @@ export function registerRebuildCommand(program: Command): void {
           try {
             for (const projection of projections) {
               progress.begin();
-              done.push(await projection.rebuild(ds, nats, (t) => progress.tick(t)));
+              done.push(await projection.rebuild(ds, nats, (t) => progress.tick(t), workers));
             }
           } catch (err) {
             if (err instanceof RebuildBusyError) throw new CliError(err.message);

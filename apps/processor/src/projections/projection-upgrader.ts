@@ -1,7 +1,7 @@
 import { type BeforeApplicationShutdown, Inject, Injectable, type OnApplicationBootstrap } from '@nestjs/common';
 import type { Logger } from 'pino';
 import { DataSource } from 'typeorm';
-import { LOGGER } from '@app/config';
+import { APP_CONFIG, type AppConfig, LOGGER } from '@app/config';
 import { NatsResources } from '@app/eventlog';
 import { ProjectionCheckpoints } from '@app/persistence';
 import { REBUILDABLE_PROJECTIONS, RebuildBusyError, type RebuildableProjection } from '@app/projections';
@@ -28,6 +28,7 @@ export class ProjectionUpgrader implements OnApplicationBootstrap, BeforeApplica
     private readonly nats: NatsResources,
     private readonly checkpoints: ProjectionCheckpoints,
     @Inject(LOGGER) private readonly logger: Logger,
+    @Inject(APP_CONFIG) private readonly config: Pick<AppConfig, 'rebuildWorkers'>,
   ) {}
 
   onApplicationBootstrap(): void {
@@ -64,11 +65,20 @@ export class ProjectionUpgrader implements OnApplicationBootstrap, BeforeApplica
         'projection is older than this code; rebuilding it while it serves',
       );
       let logged = 0;
-      const result = await projection.rebuild(this.ds, this.nats, (tick) => {
-        if (Date.now() - logged < PROGRESS_EVERY_MS) return;
-        logged = Date.now();
-        this.logger.info(tick, 'projection rebuild progress');
-      });
+      const workers = {
+        workers: this.config.rebuildWorkers,
+        warn: (message: string) => this.logger.warn({ projection: projection.name }, message),
+      };
+      const result = await projection.rebuild(
+        this.ds,
+        this.nats,
+        (tick) => {
+          if (Date.now() - logged < PROGRESS_EVERY_MS) return;
+          logged = Date.now();
+          this.logger.info(tick, 'projection rebuild progress');
+        },
+        workers,
+      );
       this.logger.info({ ...result }, 'projection rebuilt and swapped in');
       return false;
     } catch (err) {

@@ -1,9 +1,8 @@
-import { setImmediate } from 'node:timers/promises';
-import type { JsMsg } from 'nats';
 import type { DataSource, EntityManager, QueryRunner } from 'typeorm';
 import { ChunkReader, type NatsResources, replayStream, streamLastSeq } from '@app/eventlog';
 import { ProjectionCheckpoints, withAdvisoryLock } from '@app/persistence';
-import { type StreamProjection, decodeStored } from '../projection';
+import type { StreamProjection } from '../projection';
+import { type BatchPreparer, inProcessPreparer } from './batch-preparer';
 import {
   type ShadowTables,
   createShadowTables,
@@ -14,7 +13,7 @@ import {
   swapInShadowTables,
   writeToShadowTables,
 } from './shadow-tables';
-import { type PriceTables, ProjectPriceTables } from '../telemetry/project-prices';
+import { ProjectPriceTables } from '../telemetry/project-prices';
 
 /** Messages per replayed transaction: larger than live batches, since nobody waits on a rebuild's first rows. */
 const REBUILD_BATCH_MESSAGES = 256;
@@ -53,9 +52,7 @@ export interface RebuildOptions {
 }
 
 /** What a projection's rebuild adds to the replay and the swap. */
-export interface ShadowRebuildHooks<Event, Swapped> {
-  /** Sees each decoded event with its sequence, before it is applied. */
-  onDecoded?(seq: number, event: Event): void;
+export interface ShadowRebuildHooks<Swapped> {
   /** In the swap's transaction, the live tables locked and the shadow ones complete, before they are swapped in. */
   beforeSwap(m: EntityManager, shadow: ShadowTables): Promise<Swapped>;
   /** In the swap's transaction, after it, with the last sequence the new tables hold. */
@@ -64,6 +61,8 @@ export interface ShadowRebuildHooks<Event, Swapped> {
 
 /** What replaying a stream into shadow tables read. */
 export interface ShadowReplayed {
+  /** Threads that decoded and prepared the batches: 0 in the rebuild's own. */
+  workers: number;
   /** The stream replayed, prefix included. */
   stream: string;
   /** The last stream sequence the new tables hold. */
@@ -100,12 +99,18 @@ export async function rebuildInShadow<Event, Batch, Swapped>(
   runner: QueryRunner,
   nats: NatsResources,
   projection: StreamProjection<Event, Batch, unknown>,
-  hooks: ShadowRebuildHooks<Event, Swapped>,
+  hooks: ShadowRebuildHooks<Swapped>,
   options: RebuildOptions = {},
+  /** The caller's, which it closes; by default the definition's own decode and prepare in this thread. */
+  preparer: BatchPreparer<Batch> = inProcessPreparer(projection, {
+    chunks: new ChunkReader(nats.js, nats.layout),
+    // The projects' prices as they are now: a rebuild computes costs with the current definitions.
+    prices: new ProjectPriceTables(runner.connection),
+  }),
 ): Promise<ShadowRebuild<Swapped>> {
   const stream = projection.source.stream;
   const shadow = await shadowTablesOf(runner.manager, projection);
-  const replayer = new ShadowReplayer(nats, projection, shadow, hooks, options, new ProjectPriceTables(runner.connection));
+  const replayer = new ShadowReplayer(nats, projection, shadow, options, preparer);
   await createShadowTables(runner.manager, shadow);
   try {
     await replayer.replayTo(runner, await streamLastSeq(nats, stream), 'replay');
@@ -130,6 +135,7 @@ export async function rebuildInShadow<Event, Batch, Swapped>(
       return result;
     });
     return {
+      workers: preparer.workers,
       stream: nats.layout.streamName(stream),
       lastSeq: replayer.seq,
       messages: replayer.messages,
@@ -147,19 +153,14 @@ class ShadowReplayer<Event, Batch> {
   seq = 0;
   messages = 0;
   skipped = 0;
-  private readonly chunks: ChunkReader;
 
   constructor(
     private readonly nats: NatsResources,
     private readonly projection: StreamProjection<Event, Batch, unknown>,
     private readonly shadow: ShadowTables,
-    private readonly hooks: Pick<ShadowRebuildHooks<Event, unknown>, 'onDecoded'>,
     private readonly options: RebuildOptions,
-    /** The projects' prices as they are now: a rebuild computes costs with the current definitions. */
-    private readonly prices: PriceTables,
-  ) {
-    this.chunks = new ChunkReader(nats.js, nats.layout);
-  }
+    private readonly preparer: BatchPreparer<Batch>,
+  ) {}
 
   /** One transaction per batch, so a long replay holds no transaction open. */
   replayTo(runner: QueryRunner, targetSeq: number, phase: RebuildProgress['phase']): Promise<void> {
@@ -172,24 +173,40 @@ class ShadowReplayer<Event, Batch> {
   }
 
   /**
-   * Reads, decodes and prepares the next batch while the previous one is written, as the live
-   * runner does; writes stay one at a time and in order.
+   * Reads, decodes and prepares the next batches while the previous one is written, as the
+   * live runner does, as far ahead as the preparer says; writes stay one at a time and in order.
    */
   private async replay(targetSeq: number, apply: (batch: Batch | null) => Promise<void>, phase: RebuildProgress['phase']): Promise<void> {
     const range = { fromSeq: this.seq + 1, toSeq: targetSeq, batchSize: REBUILD_BATCH_MESSAGES };
+    // Each batch's write, chained after the previous one's, and the batches still being prepared.
+    const unwritten: Promise<void>[] = [];
+    const preparing = new Set<Promise<unknown>>();
     let writing: Promise<void> = Promise.resolve();
     const reading = replayStream(this.nats, this.projection.source.stream, range, async (msgs) => {
-      const events = await this.decode(msgs);
-      const batch = events.length ? await this.projection.prepare(events, { prices: this.prices }) : null;
-      await writing;
+      const prepared = this.preparer.prepare(msgs);
+      const settled = prepared.then(
+        () => void preparing.delete(settled),
+        () => void preparing.delete(settled),
+      );
+      preparing.add(settled);
       const last = msgs[msgs.length - 1].seq;
-      writing = apply(batch).then(() => {
+      const previous = writing;
+      writing = (async () => {
+        await previous;
+        const { batch, skipped } = await prepared;
+        for (const { seq, reason } of skipped) this.options.onSkipped?.(seq, reason);
+        await apply(batch);
         this.seq = last;
+        this.skipped += skipped.length;
         this.messages += msgs.length;
-        return this.options.onProgress?.({ phase, seq: this.seq, targetSeq, messages: this.messages });
-      });
-      // Awaited with the next batch or at the end; a failure meanwhile is not an unhandled rejection.
+        await this.options.onProgress?.({ phase, seq: this.seq, targetSeq, messages: this.messages });
+      })();
+      // Awaited below or at the end; a failure meanwhile is not an unhandled rejection.
       writing.catch(() => undefined);
+      unwritten.push(writing);
+      // Bounded memory: read on only while few enough batches wait for their write and are being prepared.
+      while (unwritten.length > this.preparer.ahead.unwritten) await unwritten.shift();
+      while (preparing.size > this.preparer.ahead.preparing) await Promise.race(preparing);
     });
     try {
       await reading;
@@ -199,23 +216,6 @@ class ShadowReplayer<Event, Batch> {
       throw err;
     }
     await writing;
-  }
-
-  /** The event loop turns between messages, so the write in flight sends its statements meanwhile. */
-  private async decode(msgs: JsMsg[]): Promise<Event[]> {
-    const events: Event[] = [];
-    for (const msg of msgs) {
-      await setImmediate();
-      const decoded = await decodeStored(this.projection, msg, { chunks: this.chunks });
-      if (!decoded.ok) {
-        this.skipped++;
-        this.options.onSkipped?.(msg.seq, decoded.reason);
-        continue;
-      }
-      this.hooks.onDecoded?.(msg.seq, decoded.event);
-      events.push(decoded.event);
-    }
-    return events;
   }
 
   /** The projection's own apply, with the shadow tables first on the transaction's search path; no live-only hook. */

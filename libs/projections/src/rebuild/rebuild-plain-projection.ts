@@ -26,6 +26,7 @@ export async function rebuildPlainProjection<Event, Batch>(
   return {
     projection: projection.name,
     version: projection.version,
+    workers: run.workers,
     stream: run.stream,
     lastSeq: run.lastSeq,
     messages: run.messages,

@@ -37,7 +37,7 @@ const utf8 = new TextDecoder('utf-8', { fatal: true });
  */
 export async function decodeIngestMessage(
   msg: Pick<JsMsg, 'seq' | 'headers' | 'data'>,
-  chunks: ChunkReader,
+  chunks: Pick<ChunkReader, 'read'>,
 ): Promise<DecodedIngestMessage> {
   let envelope: IngestEnvelope;
   let body: unknown;

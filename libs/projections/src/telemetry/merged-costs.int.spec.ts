@@ -41,6 +41,9 @@ const update = (id: string, seconds: number, body: Record<string, unknown>): Nat
  * messages they came in), the same live, in a rebuild and in a recomputation; and a price change
  * while a rebuild replays reaches the rebuilt rows.
  */
+/** Decoded in the rebuild's own thread: integration tests run the TypeScript, which worker threads cannot load. */
+const IN_PROCESS = { workers: 0, warn: () => undefined };
+
 describe('costs of merged spans', () => {
   afterAll(() => closeTestStreams(nats));
   const db = useTestDatabase();
@@ -135,7 +138,7 @@ describe('costs of merged spans', () => {
     await recomputeCosts(db.ds);
     expect(await store.recomputation(projectId)).toMatchObject({ status: 'done', spansRecosted: 0 });
 
-    await rebuildTelemetry(db.ds, nats);
+    await rebuildTelemetry(db.ds, nats, IN_PROCESS);
     expect(await costs(projectId)).toEqual(live);
   });
 
@@ -148,7 +151,7 @@ describe('costs of merged spans', () => {
     expect(Object.values(await costs(projectId)).every((r) => r.cost_source === 'price:gpt-4o')).toBe(true);
 
     let own: { id: string } | undefined;
-    const rebuilt = await rebuildTelemetry(db.ds, nats, {
+    const rebuilt = await rebuildTelemetry(db.ds, nats, IN_PROCESS, {
       onProgress: async ({ phase }) => {
         if (phase !== 'replay' || own) return;
         // A change between two of the replay's batches, recomputed on the live tables before the swap, as a processor would.
@@ -163,7 +166,7 @@ describe('costs of merged spans', () => {
     const recomputed = await costs(projectId);
     expect(Object.values(recomputed).every((r) => r.cost_source === `price:${own?.id}`)).toBe(true);
 
-    await rebuildTelemetry(db.ds, nats);
+    await rebuildTelemetry(db.ds, nats, IN_PROCESS);
     expect(await costs(projectId)).toEqual(recomputed);
   });
 });

@@ -7,6 +7,30 @@ import type { WrittenTelemetry } from './tables/telemetry-writer';
 /** What a computed cost depends on besides the table: a delta setting one may change the price of the row it merges into. */
 const PRICING_INPUTS = ['model', 'startTime', 'usageDetails'] as const;
 
+/** A span row, by key. */
+export interface SpanKey {
+  projectId: string;
+  id: string;
+}
+
+/** A batch's spans as `priceMergedSpans` needs them: how many, and (only asked for when some merged) those whose row may price otherwise now. */
+export interface SpansToPrice {
+  count: number;
+  candidates(): SpanKey[];
+}
+
+/** The spans whose delta sets what a price depends on, without a client cost. */
+export const pricingCandidates = (spans: readonly SpanDelta[]): SpanKey[] =>
+  spans
+    .filter((s) => s.values.costSource !== CLIENT_COST_SOURCE && PRICING_INPUTS.some((field) => s.values[field] !== undefined))
+    .map((s) => ({ projectId: s.projectId, id: s.id }));
+
+/** A batch's spans at hand (live, and a rebuild decoding in its own thread). */
+export const spansToPrice = (spans: readonly SpanDelta[]): SpansToPrice => ({
+  count: spans.length,
+  candidates: () => pricingCandidates(spans),
+});
+
 /**
  * After a batch's span upsert, in its transaction: prices the rows it merged into again from
  * what they hold now, the way a recomputation does (`repriced`), so a span whose model and
@@ -21,15 +45,13 @@ const PRICING_INPUTS = ['model', 'startTime', 'usageDetails'] as const;
  */
 export async function priceMergedSpans(
   m: EntityManager,
-  spans: readonly SpanDelta[],
+  spans: SpansToPrice,
   written: WrittenTelemetry,
   prices: ReadonlyMap<string, ProjectPrices>,
 ): Promise<number> {
   const created = written.newSpans.reduce((n, r) => n + r.n, 0);
-  if (created === spans.length) return 0;
-  const merged = spans.filter(
-    (s) => s.values.costSource !== CLIENT_COST_SOURCE && PRICING_INPUTS.some((field) => s.values[field] !== undefined),
-  );
+  if (created === spans.count) return 0;
+  const merged = spans.candidates();
   if (!merged.length) return 0;
   // Locked already: the upsert wrote them in this transaction.
   const rows: PricedRow[] = await m.query(

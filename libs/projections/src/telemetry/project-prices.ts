@@ -9,6 +9,8 @@ export const BUILT_IN_TABLE = new PriceTable(BUILT_IN_PRICES);
 export interface ProjectPrices {
   version: number;
   table: PriceLookup;
+  /** What `table` is compiled from (`projectPriceTable`): plain data, which a rebuild's worker threads compile themselves. */
+  definitions: readonly ModelDefinition[];
 }
 
 /** Where a batch's prices come from: each project's, as they are now. */
@@ -41,7 +43,8 @@ export class ProjectPriceTables implements PriceTables {
     for (const [projectId, version] of versions) {
       let kept = this.cache.get(projectId);
       if (kept?.version !== version) {
-        kept = { version, table: version === 0 ? BUILT_IN_TABLE : projectPriceTable(await store.list(projectId)) };
+        const definitions = version === 0 ? [] : await store.list(projectId);
+        kept = { version, table: projectPriceTable(definitions), definitions };
         if (this.cache.size >= MAX_CACHED_PROJECTS) this.cache.clear();
         this.cache.set(projectId, kept);
       }

@@ -1,11 +1,13 @@
 import type { DataSource, EntityManager } from 'typeorm';
-import { type NatsResources, deadLetteredSeqs } from '@app/eventlog';
+import { ChunkReader, type NatsResources, deadLetteredSeqs } from '@app/eventlog';
 import { ModelDefinitionStore, ProjectionCheckpoints, type UsageCount, UsageOutbox } from '@app/persistence';
 import { markAllModelStatsDirty } from '../model-stats/model-stats-tables';
 import { type RebuildOptions, type StreamRebuildResult, rebuildInShadow, withRebuildLock } from '../rebuild/rebuild-in-shadow';
 import { type ShadowTables, countShadowRows } from '../rebuild/shadow-tables';
-import { type ReplayedRow, countRowsOnlyInShadow } from './tables/shadow-rows';
-import type { DecodedIngestMessage } from './decode-ingest-message';
+import { countRowsOnlyInShadow } from './tables/shadow-rows';
+import { ProjectPriceTables } from './project-prices';
+import { RowsLiveMayLack } from './rows-live-may-lack';
+import { type RebuildWorkers, telemetryRebuildPreparer } from './rebuild-workers/rebuild-preparer';
 import { telemetryPosition, telemetryProjection } from './telemetry.projection';
 
 export interface RebuildResult extends StreamRebuildResult {
@@ -26,7 +28,8 @@ export interface RebuildResult extends StreamRebuildResult {
  * Deletions are events in the stream and tombstones stay in place, so nothing deleted comes
  * back. Usage is counted once: the swap counts only the rows it created ahead of the live
  * projection, which will find them existing. The swap also moves the applied watermark, and
- * afterwards every model-stats bucket is marked for recount.
+ * afterwards every model-stats bucket is marked for recount. The messages are decoded and
+ * prepared in `workers` threads (`telemetryRebuildPreparer`), which are stopped at the end.
  *
  * The replay prices with each project's prices as they are when a batch is prepared, and a
  * change of a project's definitions recomputes the live tables only: so the swap starts the cost
@@ -35,7 +38,12 @@ export interface RebuildResult extends StreamRebuildResult {
  * read the versions starts its own, whose steps wait for the swap's locks (they take the tables
  * first) and so run on the new tables.
  */
-export async function rebuildTelemetry(ds: DataSource, nats: NatsResources, options: RebuildOptions = {}): Promise<RebuildResult> {
+export async function rebuildTelemetry(
+  ds: DataSource,
+  nats: NatsResources,
+  workers: RebuildWorkers,
+  options: RebuildOptions = {},
+): Promise<RebuildResult> {
   const started = Date.now();
   return withRebuildLock(ds, telemetryProjection.name, async (runner) => {
     // Every message at or below the live watermark is in the live tables and counted, but for the
@@ -49,14 +57,18 @@ export async function rebuildTelemetry(ds: DataSource, nats: NatsResources, opti
     });
     const rowsLiveMayLack = new RowsLiveMayLack();
     const pricesAtStart = await new ModelDefinitionStore(runner.manager).allPriceVersions();
+    const preparer = telemetryRebuildPreparer(workers, {
+      chunks: new ChunkReader(nats.js, nats.layout),
+      // The projects' prices as they are now: a rebuild computes costs with the current definitions.
+      prices: new ProjectPriceTables(runner.connection),
+      setup: { liveFloor, deadLettered: [...deadLettered] },
+      onLiveMayLack: (rows) => rowsLiveMayLack.add(rows),
+    });
     const run = await rebuildInShadow(
       runner,
       nats,
       telemetryProjection,
       {
-        onDecoded: (seq, event) => {
-          if (seq > liveFloor || deadLettered.has(seq)) rowsLiveMayLack.add(event);
-        },
         beforeSwap: async (m, shadow) => {
           const { traces, spans, scores } = await countShadowRows(m, shadow);
           const usage = await usageOfRowsOnlyInShadow(m, shadow, rowsLiveMayLack);
@@ -69,11 +81,15 @@ export async function rebuildTelemetry(ds: DataSource, nats: NatsResources, opti
         afterSwap: async (m, lastSeq) => void (await new ProjectionCheckpoints(m).markHandledThrough(position, lastSeq)),
       },
       options,
-    );
+      preparer,
+    )
+      // Stopping the worker threads, whatever happened: the CLI's process exits with its last thread.
+      .finally(() => preparer.close());
     // Model stats are counted from the rows, which are new tables now: every bucket is counted again (outside the swap's locks).
     await markAllModelStatsDirty(runner.manager);
-    const { stream, lastSeq, messages, skipped, swapped } = run;
+    const { workers: threads, stream, lastSeq, messages, skipped, swapped } = run;
     return {
+      workers: threads,
       projection: telemetryProjection.name,
       version: telemetryProjection.version,
       stream,
@@ -98,25 +114,4 @@ async function usageOfRowsOnlyInShadow(m: EntityManager, shadow: ShadowTables, r
   const traces = await countRowsOnlyInShadow(m, shadow, 'traces', rows.traces);
   const spans = await countRowsOnlyInShadow(m, shadow, 'spans', rows.spans);
   return [...traces.map((c) => ({ ...c, metric: 'traces' as const })), ...spans.map((c) => ({ ...c, metric: 'spans' as const }))];
-}
-
-/**
- * The traces and spans written by messages live may not have applied: the only rows the live
- * tables may lack (a backlog's and the dead letters' worth, not the stream's).
- */
-class RowsLiveMayLack {
-  readonly traces: ReplayedRow[] = [];
-  readonly spans: ReplayedRow[] = [];
-  private readonly seen = new Set<string>();
-
-  add({ envelope, facts }: DecodedIngestMessage): void {
-    const add = (table: 'traces' | 'spans', projectId: string, id: string) => {
-      const key = `${table}:${projectId}:${id}`;
-      if (this.seen.has(key)) return;
-      this.seen.add(key);
-      this[table].push({ orgId: envelope.orgId, projectId, id });
-    };
-    for (const t of facts.traces) add('traces', t.projectId, t.id);
-    for (const s of facts.spans) add('spans', s.projectId, s.id);
-  }
 }

@@ -13,7 +13,7 @@ import {
 import { type ModelStatsKeys, markModelStatsDirty } from '../model-stats/stats-marks';
 import type { StreamProjection } from '../projection';
 import { type DecodedIngestMessage, decodeIngestMessage } from './decode-ingest-message';
-import { priceMergedSpans } from './merged-costs';
+import { type SpansToPrice, priceMergedSpans, spansToPrice } from './merged-costs';
 import type { PriceTables, ProjectPrices } from './project-prices';
 import {
   type NewRows,
@@ -35,6 +35,8 @@ export interface TelemetryBatch {
    * refuses the batch if one changed since, and rows the batch merges into are priced with them.
    */
   prices: Map<string, ProjectPrices>;
+  /** The spans `priceMergedSpans` looks at, where `telemetry.facts` does not hold them (a batch a rebuild's worker thread prepared). */
+  spansToPrice?: SpansToPrice;
 }
 
 /**
@@ -61,7 +63,7 @@ export const pricedWith = (batch: TelemetryBatch): Map<string, number> =>
 /** The batch's rows in a transaction that locked the tables: the upserts, then the rows they merged into priced again. */
 async function writeBatch(tx: EntityManager, batch: TelemetryBatch, options?: { markSpanStats: boolean }): Promise<WrittenTelemetry> {
   const written = await writePreparedTelemetry(tx, batch.telemetry, options);
-  await priceMergedSpans(tx, batch.telemetry.facts.spans, written, batch.prices);
+  await priceMergedSpans(tx, batch.spansToPrice ?? spansToPrice(batch.telemetry.facts.spans), written, batch.prices);
   return written;
 }
 

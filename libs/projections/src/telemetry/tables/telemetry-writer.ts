@@ -136,9 +136,18 @@ const scoreRow = (d: ScoreDelta) => rowOf(d, SCORE_FIXED, d, SCORE_FIELD_COLUMNS
  * previous batch commits.
  */
 export interface PreparedTelemetry {
+  /**
+   * The folded facts the rows were serialized from; in a batch prepared in a rebuild's worker
+   * thread only its deletions and scores (the rest is in `rows`), with `refold` set.
+   */
   facts: TelemetryFacts;
   mentioned: MentionedTraces;
   rows: { traces: string | null; spans: string | null; scores: string | null; runItems: string | null };
+  /**
+   * A batch prepared elsewhere: its whole facts, decoded again in this thread, for the rare
+   * write that must leave rows of a tombstoned trace out and serialize the rest again.
+   */
+  refold?: () => Promise<TelemetryFacts>;
 }
 
 /** Rows serialized per slice between which the event loop runs, so no slice holds it for long. */
@@ -201,7 +210,9 @@ export async function writePreparedTelemetry(
 ): Promise<WrittenTelemetry> {
   // Deletions first, so that the rows left out below include those of a trace this batch deletes.
   await deleteTrackedTraces(manager, batch.facts.deletions);
-  const kept = await withoutDeletedTraces(manager, batch.facts, batch.mentioned);
+  let kept = await withoutDeletedTraces(manager, batch.facts, batch.mentioned);
+  // A batch prepared elsewhere holds its rows but not their facts: the whole facts, and the same look-up over them.
+  if (kept !== batch.facts && batch.refold) kept = await withoutDeletedTraces(manager, await batch.refold(), batch.mentioned);
   // Rows of a tombstoned trace (rare) mean serializing again without them.
   const { rows } = kept === batch.facts ? batch : await prepareTelemetry(kept);
   const written: WrittenTelemetry = { newTraces: [], newSpans: [] };
