@@ -11,6 +11,7 @@ import {
 import { returnedRows } from '@app/persistence';
 import { TELEMETRY_TABLES } from '../telemetry/tables/telemetry-writer';
 import {
+  RANGE_RECOUNT_SETTINGS,
   RECOUNT_AT_ONCE,
   RECOUNT_DUE,
   type RecountPace,
@@ -66,8 +67,9 @@ const DUE_OVERVIEW_MARKS = (floor: string, perRow: string) =>
  */
 export async function refreshDirtyOverviewStats(ds: DataSource, limit: number, pace: RecountPace = RECOUNT_AT_ONCE): Promise<number> {
   return ds.transaction(async (m) => {
-    // The tables before the dirty rows, as refreshDirtyModelStats and for the same reason.
-    await m.query(`LOCK TABLE ${TELEMETRY_TABLES.join(', ')} IN ACCESS SHARE MODE`);
+    // The tables before the dirty rows, as refreshDirtyModelStats and for the same reason. Every
+    // statement below reads its buckets' rows by their time range.
+    await m.query(`LOCK TABLE ${TELEMETRY_TABLES.join(', ')} IN ACCESS SHARE MODE; ${RANGE_RECOUNT_SETTINGS}`);
     const buckets: Bucket[] = await m.query(
       `SELECT d.project_id, d.bucket FROM ${DUE_OVERVIEW_MARKS('$2', '$3')} ORDER BY d.bucket LIMIT $1 FOR UPDATE OF d SKIP LOCKED`,
       [limit, pace.floorMs, pace.msPerRow],
