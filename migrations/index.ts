@@ -39,6 +39,7 @@ import { HandScores1767050000000 } from './1767050000000-HandScores';
 import { Datasets1767060000000 } from './1767060000000-Datasets';
 import { AnnotationQueues1767080000000 } from './1767080000000-AnnotationQueues';
 import { DatasetRunScores1767090000000 } from './1767090000000-DatasetRunScores';
+import { TraceNameStatistics1767140000000 } from './1767140000000-TraceNameStatistics';
 
 /** Every migration in order; the data source takes classes, so tests and builds share one list. */
 export const MIGRATIONS = [
@@ -83,4 +84,5 @@ export const MIGRATIONS = [
   Datasets1767060000000,
   AnnotationQueues1767080000000,
   DatasetRunScores1767090000000,
+  TraceNameStatistics1767140000000,
 ];
