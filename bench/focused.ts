@@ -18,6 +18,7 @@ import { type BurstFigures, measureBurst } from './stages/burst';
 import { measureRecompute } from './stages/recompute';
 import { measureStatements } from './stages/statements';
 import { type ExportFigures, measureExport, writeExportTraces } from './stages/export';
+import { TARGETS as CEILING_TARGETS, measureCeiling } from './stages/ceiling';
 
 /**
  * One stage of `npm run bench` on its own, for working on it (docs/BENCHMARKS.md, "One stage"):
@@ -33,7 +34,10 @@ import { type ExportFigures, measureExport, writeExportTraces } from './stages/e
  * - `burst`: `--repeat` times, 10 s of OTLP exports as fast as the API answers with the processor
  *   beside it, then until every acknowledged span is readable (issue 25);
  * - `export`: `--traces` traces (100,000 by default) of one span, then GET /api/v1/traces/export
- *   as JSONL, CSV and JSONL with spans and scores, each trace counted once, the API's peak RSS.
+ *   as JSONL, CSV and JSONL with spans and scores, each trace counted once, the API's peak RSS;
+ * - `ceiling`: one project of `--spans` spans (ten million by default) in a tenth as many traces,
+ *   written in SQL, then every read of it through the API and RPC, and a month's retention
+ *   (issue 33, docs/BENCHMARKS.md "One machine's ceiling").
  *
  * Same stack, database and stream isolation as the full bench; results in
  * `bench/results/<stage>-latest.json`.
@@ -78,9 +82,9 @@ async function main(): Promise<void> {
     },
   });
   const stage = positionals[0];
-  if (!['projection', 'rebuild', 'statements', 'recompute', 'export', 'burst'].includes(stage)) {
+  if (!['projection', 'rebuild', 'statements', 'recompute', 'export', 'burst', 'ceiling'].includes(stage)) {
     throw new Error(
-      'usage: npm run bench:stage -- projection|rebuild|statements|recompute|export|burst [--repeat N] [--spans N] [--batches N] [--traces N] [--cpu-prof DIR]',
+      'usage: npm run bench:stage -- projection|rebuild|statements|recompute|export|burst|ceiling [--repeat N] [--spans N] [--batches N] [--traces N] [--cpu-prof DIR]',
     );
   }
   const adminDbUrl = process.env.SPANLOG_TEST_ADMIN_DB_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
@@ -178,6 +182,12 @@ async function main(): Promise<void> {
         exports.push(figures);
       }
       process.stdout.write(`${await writeResults('export', { ...conditions(), traces, exports })}\n`);
+    } else if (stage === 'ceiling') {
+      // Nothing is ingested: the processor would only compete with the reads for the machine.
+      await stack.killProcessor();
+      const spans = Number(values.spans ?? 10_000_000);
+      const ceiling = await measureCeiling(stack, tenant, 'bench@spanlog.test', spans, say);
+      process.stdout.write(`${await writeResults('ceiling', { ...conditions(), targets: CEILING_TARGETS, ceiling })}\n`);
     } else if (stage === 'statements') {
       await stack.killProcessor();
       const statements = await measureStatements(stack.env.DATABASE_URL as string, otlp, tenant, Number(values.batches));

@@ -42,6 +42,7 @@ import { DatasetRunScores1767090000000 } from './1767090000000-DatasetRunScores'
 import { RecomputeAffectedModels1767100000000 } from './1767100000000-RecomputeAffectedModels';
 import { RateLimitLeases1767120000000 } from './1767120000000-RateLimitLeases';
 import { ScheduledJobRuns1767120000001 } from './1767120000001-ScheduledJobRuns';
+import { TraceNameStatistics1767140000000 } from './1767140000000-TraceNameStatistics';
 
 /** Every migration in order; the data source takes classes, so tests and builds share one list. */
 export const MIGRATIONS = [
@@ -89,4 +90,5 @@ export const MIGRATIONS = [
   RecomputeAffectedModels1767100000000,
   RateLimitLeases1767120000000,
   ScheduledJobRuns1767120000001,
+  TraceNameStatistics1767140000000,
 ];

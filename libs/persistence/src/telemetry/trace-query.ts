@@ -107,11 +107,11 @@ const CUTTABLE_TRACE_FIELDS = ['input', 'output', 'metadata'] as const;
 // near the largest double overflowed the sum and made every page showing the trace fail.
 // Token sums are bigint sums, exact as numeric and far inside float8.
 /**
- * The trace columns and their aggregates; `cutAbove` (a parameter such as `$2`) makes every
+ * The trace columns and their aggregates, of the traces `from` (aliased `t`); `cutAbove` (a parameter such as `$2`) makes every
  * field of CUTTABLE_TRACE_FIELDS larger than that many bytes null, named with its size in
  * `truncated` (a list page of 100 traces must not carry 100 inputs of 5 MB).
  */
-export function traceSelect(cutAbove: string | null): string {
+export function traceSelect(cutAbove: string | null, from = 'traces t'): string {
   const field = (c: string) =>
     cutAbove ? `CASE WHEN octet_length(t.${c}::text) > ${cutAbove} THEN NULL ELSE t.${c} END AS ${c}` : `t.${c}`;
   const truncated = cutAbove
@@ -122,7 +122,7 @@ export function traceSelect(cutAbove: string | null): string {
          t.user_id, t.session_id, t.tags, ${field('metadata')}, t.environment, t.release, t.version, ${field('input')}, ${field('output')},
          ${truncated} AS truncated,
          coalesce(a.span_count, 0) AS span_count, a.total_tokens, a.total_cost, a.latency_ms
-    FROM traces t
+    FROM ${from}
     LEFT JOIN LATERAL (
       SELECT count(*)::int AS span_count,
              sum(coalesce(s.total_tokens, s.prompt_tokens + s.completion_tokens, s.prompt_tokens, s.completion_tokens))::float8 AS total_tokens,
@@ -270,10 +270,11 @@ export class TraceQueries {
       where.push(`EXISTS (SELECT 1 FROM scores c WHERE ${conditions.join(' AND ')})`);
     }
     const page = keyset(TRACE_LIST_ORDER, f.after, f.limit, params);
-    return this.db.query(
-      `${traceSelect('$2::int')} WHERE ${where.join(' AND ')} AND ${page.after} ORDER BY ${page.orderBy} ${page.limit}`,
-      params,
-    );
+    // The page's traces first, their spans summed after: a plan that reads every match and sorts
+    // (a filter whose matches the planner underestimates) then sums the spans of the page only,
+    // not of every match (the score filter with bounds, warm: 27–34 → 15–19 ms at 100,000 traces).
+    const pageRows = `(SELECT t.* FROM traces t WHERE ${where.join(' AND ')} AND ${page.after} ORDER BY ${page.orderBy} ${page.limit}) t`;
+    return this.db.query(`${traceSelect('$2::int', pageRows)} ORDER BY ${page.orderBy}`, params);
   }
 
   /**

@@ -19,7 +19,7 @@ import {
 describe('shadow tables', () => {
   const db = useTestDatabase();
 
-  /** Every index and constraint of the tables, by name, with what it is on. */
+  /** Every index and constraint of the tables, by name, with what it is on; their extended statistics by what they count (the copy's name is Postgres's). */
   const names = async (tables: readonly string[]) => ({
     indexes: await db.ds.query(
       `SELECT tablename, indexname, indexdef FROM pg_indexes WHERE tablename = ANY($1) AND schemaname = 'public' ORDER BY 1, 2`,
@@ -27,6 +27,11 @@ describe('shadow tables', () => {
     ),
     constraints: await db.ds.query(
       `SELECT conrelid::regclass::text AS tablename, conname, pg_get_constraintdef(oid) AS definition FROM pg_constraint WHERE conrelid::regclass::text = ANY($1) ORDER BY 1, 2`,
+      [tables],
+    ),
+    statistics: await db.ds.query(
+      `SELECT e.stxrelid::regclass::text AS tablename, e.stxkind, pg_get_expr(e.stxexprs, e.stxrelid) AS expressions, n.nspname
+         FROM pg_statistic_ext e JOIN pg_namespace n ON n.oid = e.stxnamespace WHERE e.stxrelid::regclass::text = ANY($1) ORDER BY 1, 3`,
       [tables],
     ),
   });
@@ -41,8 +46,9 @@ describe('shadow tables', () => {
     });
   };
 
-  it('swaps in copies with the same columns, checks, generated column and index names', async () => {
+  it('swaps in copies with the same columns, checks, generated column, index names and extended statistics', async () => {
     const before = await names(telemetryProjection.tables);
+    expect(before.statistics).toEqual([expect.objectContaining({ tablename: 'traces', nspname: 'public' })]);
     await swapEmpty(telemetryProjection);
     expect(await names(telemetryProjection.tables)).toEqual(before);
     await expect(

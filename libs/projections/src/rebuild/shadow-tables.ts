@@ -28,8 +28,8 @@ export const liveTable = (s: ShadowTables, table: string): string => `${ident(s.
 export const shadowTable = (s: ShadowTables, table: string): string => `${ident(s.schema)}.${ident(table)}`;
 
 /**
- * Empty copies of the live tables (columns, defaults, generated columns, checks, primary
- * key) in the shadow schema, replacing any a failed rebuild left. Secondary indexes come
+ * Empty copies of the live tables (columns, defaults, generated columns, checks, extended
+ * statistics, primary key) in the shadow schema, replacing any a failed rebuild left. Secondary indexes come
  * later (`indexShadowTables`): building them once at the end is cheaper than keeping them
  * up to date through the whole replay.
  */
@@ -38,7 +38,7 @@ export async function createShadowTables(manager: EntityManager, s: ShadowTables
   await manager.query(`CREATE SCHEMA ${ident(s.schema)}`);
   for (const table of s.tables) {
     await manager.query(
-      `CREATE TABLE ${shadowTable(s, table)} (LIKE ${liveTable(s, table)} INCLUDING DEFAULTS INCLUDING GENERATED INCLUDING CONSTRAINTS INCLUDING STORAGE INCLUDING COMPRESSION)`,
+      `CREATE TABLE ${shadowTable(s, table)} (LIKE ${liveTable(s, table)} INCLUDING DEFAULTS INCLUDING GENERATED INCLUDING CONSTRAINTS INCLUDING STORAGE INCLUDING COMPRESSION INCLUDING STATISTICS)`,
     );
     const [pk] = await manager.query(
       `SELECT conname AS name, pg_get_constraintdef(oid) AS definition FROM pg_constraint WHERE conrelid = $1::regclass AND contype = 'p'`,
@@ -106,6 +106,12 @@ export async function lockLiveTables(manager: EntityManager, s: ShadowTables, ti
 export async function swapInShadowTables(manager: EntityManager, s: ShadowTables): Promise<void> {
   await manager.query(`DROP TABLE ${s.tables.map((t) => liveTable(s, t)).join(', ')}`);
   for (const table of s.tables) await manager.query(`ALTER TABLE ${shadowTable(s, table)} SET SCHEMA ${ident(s.live)}`);
+  // A table's extended statistics stay in their schema when it moves: they follow it by hand.
+  const stats: { name: string }[] = await manager.query(
+    `SELECT format('%I.%I', $1::text, stxname) AS name FROM pg_statistic_ext WHERE stxnamespace = (SELECT oid FROM pg_namespace WHERE nspname = $1)`,
+    [s.schema],
+  );
+  for (const { name } of stats) await manager.query(`ALTER STATISTICS ${name} SET SCHEMA ${ident(s.live)}`);
   await manager.query(`DROP SCHEMA ${ident(s.schema)}`);
 }
 

@@ -11,6 +11,7 @@ import {
 import { returnedRows } from '@app/persistence';
 import { TELEMETRY_TABLES } from '../telemetry/tables/telemetry-writer';
 import {
+  RANGE_RECOUNT_SETTINGS,
   RECOUNT_AT_ONCE,
   RECOUNT_DUE,
   type RecountPace,
@@ -66,8 +67,9 @@ const DUE_OVERVIEW_MARKS = (floor: string, perRow: string) =>
  */
 export async function refreshDirtyOverviewStats(ds: DataSource, limit: number, pace: RecountPace = RECOUNT_AT_ONCE): Promise<number> {
   return ds.transaction(async (m) => {
-    // The tables before the dirty rows, as refreshDirtyModelStats and for the same reason.
-    await m.query(`LOCK TABLE ${TELEMETRY_TABLES.join(', ')} IN ACCESS SHARE MODE`);
+    // The tables before the dirty rows, as refreshDirtyModelStats and for the same reason. Every
+    // statement below reads its buckets' rows by their time range.
+    await m.query(`LOCK TABLE ${TELEMETRY_TABLES.join(', ')} IN ACCESS SHARE MODE; ${RANGE_RECOUNT_SETTINGS}`);
     const buckets: Bucket[] = await m.query(
       `SELECT d.project_id, d.bucket FROM ${DUE_OVERVIEW_MARKS('$2', '$3')} ORDER BY d.bucket LIMIT $1 FOR UPDATE OF d SKIP LOCKED`,
       [limit, pace.floorMs, pace.msPerRow],
@@ -172,41 +174,49 @@ interface SpanSumsRow {
 }
 
 /**
- * Span stats of a project's buckets in [from, to), summed per group (`group` is an SQL
- * expression over span_stats_5m's columns), histograms merged in SQL.
+ * Span stats of a project's buckets in [from, to), summed per group of each of `groups` (SQL
+ * expressions over span_stats_5m's columns, never null), histograms merged in SQL. Every
+ * grouping comes from one read of the rows (`GROUPING SETS`): the overview's four groupings
+ * read the same rows four times each for sums and histograms, 30 days of them at a million
+ * spans being 270,000 rows (docs/BENCHMARKS.md, "One machine's ceiling").
  */
-async function groupedSpanSums(db: Db, group: string, where: string, params: unknown[]): Promise<Map<string, SpanSums>> {
-  const rows: SpanSumsRow[] = await db.query(
-    `SELECT (${group})::text AS g, sum(calls)::float8 AS calls, sum(errors)::float8 AS errors, sum(cost_usd) AS cost,
+async function groupedSpanSums(db: Db, groups: string[], where: string, params: unknown[]): Promise<Map<string, SpanSums>[]> {
+  const columns = groups.map((g, i) => `(${g})::text AS g${i}`).join(', ');
+  const names = groups.map((_, i) => `g${i}`).join(', ');
+  // GROUPING(g0, …) has a bit per grouping left out, the first the highest: the grouping of `i` is every bit but its own.
+  const all = (1 << groups.length) - 1;
+  const groupOf = (set: number) => groups.findIndex((_, i) => set === all - (1 << (groups.length - 1 - i)));
+  const rows: (SpanSumsRow & { set: number })[] = await db.query(
+    `SELECT GROUPING(${names}) AS set, coalesce(${names}) AS g, sum(calls)::float8 AS calls, sum(errors)::float8 AS errors, sum(cost_usd) AS cost,
             sum(prompt_tokens)::float8 AS prompt, sum(completion_tokens)::float8 AS completion, sum(total_tokens)::float8 AS total,
             sum(unpriced_calls)::float8 AS unpriced
-       FROM span_stats_5m WHERE project_id = $1 AND bucket >= $2 AND bucket < $3 ${where} GROUP BY 1`,
+       FROM (SELECT ${columns}, calls, errors, cost_usd, prompt_tokens, completion_tokens, total_tokens, unpriced_calls
+               FROM span_stats_5m WHERE project_id = $1 AND bucket >= $2 AND bucket < $3 ${where}) x
+      GROUP BY GROUPING SETS (${groups.map((_, i) => `(g${i})`).join(', ')})`,
     params,
   );
-  const sums = new Map<string, SpanSums>(
-    rows.map((r) => [
-      r.g,
-      {
-        calls: r.calls,
-        errors: r.errors,
-        costUsd: r.cost,
-        promptTokens: r.prompt,
-        completionTokens: r.completion,
-        totalTokens: r.total,
-        unpricedCalls: r.unpriced,
-        latency: {} as LatencyHistogram,
-      },
-    ]),
-  );
-  const hist: { g: string; k: string; n: number }[] = await db.query(
-    `SELECT g, k, sum(n)::float8 AS n
-       FROM (SELECT (${group})::text AS g, h.key AS k, h.value::int AS n FROM span_stats_5m, jsonb_each_text(latency_hist) h
+  const sums = groups.map(() => new Map<string, SpanSums>());
+  for (const r of rows) {
+    sums[groupOf(r.set)].set(r.g, {
+      calls: r.calls,
+      errors: r.errors,
+      costUsd: r.cost,
+      promptTokens: r.prompt,
+      completionTokens: r.completion,
+      totalTokens: r.total,
+      unpricedCalls: r.unpriced,
+      latency: {} as LatencyHistogram,
+    });
+  }
+  const hist: { set: number; g: string; k: string; n: number }[] = await db.query(
+    `SELECT GROUPING(${names}) AS set, coalesce(${names}) AS g, k, sum(n)::float8 AS n
+       FROM (SELECT ${columns}, h.key AS k, h.value::int AS n FROM span_stats_5m, jsonb_each_text(latency_hist) h
               WHERE project_id = $1 AND bucket >= $2 AND bucket < $3 ${where}) x
-      GROUP BY 1, 2`,
+      GROUP BY GROUPING SETS (${groups.map((_, i) => `(g${i}, k)`).join(', ')})`,
     params,
   );
   for (const h of hist) {
-    const s = sums.get(h.g);
+    const s = sums[groupOf(h.set)].get(h.g);
     if (s) s.latency[h.k] = h.n;
   }
   return sums;
@@ -235,10 +245,14 @@ async function groupedScoreSums(db: Db, where: string, params: unknown[]): Promi
 export async function readOverviewSums(db: Db, projectId: string, from: Date, to: Date, bucketSeconds: number): Promise<OverviewSums> {
   const range = [projectId, from, to];
   const point = `extract(epoch FROM date_bin(make_interval(secs => ${Number(bucketSeconds)}), bucket, timestamptz '1970-01-01T00:00:00Z'))::bigint * 1000`;
-  const series = await groupedSpanSums(db, point, '', range);
-  const models = await groupedSpanSums(db, 'model', `AND model <> ''`, range);
-  const spanTypes = await groupedSpanSums(db, 'span_type', '', range);
-  const operations = await groupedSpanSums(db, 'jsonb_build_array(operation, span_type)', '', range);
+  // The models without the spans of none (stored as '').
+  const [series, withNoModel, spanTypes, operations] = await groupedSpanSums(
+    db,
+    [point, 'model', 'span_type', 'jsonb_build_array(operation, span_type)'],
+    '',
+    range,
+  );
+  const models = new Map([...withNoModel].filter(([model]) => model !== ''));
   const traces: { t: string; traces: number }[] = await db.query(
     `SELECT ${point} AS t, sum(traces)::float8 AS traces FROM trace_stats_5m WHERE project_id = $1 AND bucket >= $2 AND bucket < $3 GROUP BY 1`,
     range,
@@ -265,9 +279,9 @@ export async function readWindowSums(
   filter: StatsFilter,
 ): Promise<{ spans: SpanSums | null; scores: (ScoreSums & { name: string; source: string })[] }> {
   const params = [projectId, from, to, filter.model ?? null, filter.spanType ?? null, filter.traceName ?? null, filter.operation ?? null];
-  const spans = await groupedSpanSums(
+  const [spans] = await groupedSpanSums(
     db,
-    `''`,
+    [`''`],
     `AND ($4::text IS NULL OR model = $4) AND ($5::text IS NULL OR span_type = $5) AND ($6::text IS NULL OR trace_name = $6) AND ($7::text IS NULL OR lower(operation) = lower($7))`,
     params,
   );

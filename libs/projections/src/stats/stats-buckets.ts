@@ -46,3 +46,19 @@ export const RECOUNT_AT_ONCE: RecountPace = { floorMs: 0, msPerRow: 0 };
 /** SQL: the mark `mark` is due, its bucket having counted `rows` (null: nothing yet), with the pace in parameters `floor` and `perRow`. */
 export const RECOUNT_DUE = (mark: string, rows: string, floor: string, perRow: string) =>
   `${mark}.marked_at <= now() - greatest(${floor}::float8, coalesce(${rows}, 0) * ${perRow}::float8) * interval '1 millisecond'`;
+
+/**
+ * Settings for a recount's statements that read each bucket's rows through its time range
+ * (`rows.start_time >= b.bucket AND < b.bucket + width`), for the rest of its transaction. The
+ * planner cannot tell that a bucket's range holds a few rows (a range between parameters is
+ * estimated at 0.5 % of the table), and the buckets' project is one value: it hashed the
+ * buckets on the project and compared every row of the table with every bucket. At a million
+ * spans, 200 overview buckets took 14.5 s that way and 0.2 s through the `(project_id,
+ * start_time)` index (docs/BENCHMARKS.md, "One machine's ceiling"). Without hash and merge
+ * joins each bucket reads its range by index; no JIT, as the write's settings, since the
+ * inflated estimates pass `jit_above_cost` and compiling took longer than the statement.
+ */
+export const RANGE_RECOUNT_SETTINGS = 'SET LOCAL enable_hashjoin = off; SET LOCAL enable_mergejoin = off; SET LOCAL jit = off';
+/** Back to the server's settings, for a statement of the same transaction that joins by anything else than a bucket's range. */
+export const DEFAULT_RECOUNT_SETTINGS =
+  'SET LOCAL enable_hashjoin TO DEFAULT; SET LOCAL enable_mergejoin TO DEFAULT; SET LOCAL jit TO DEFAULT';
