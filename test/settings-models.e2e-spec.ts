@@ -44,7 +44,8 @@ describe('Settings → Models (browser)', () => {
   it('adds a price (the server naming the bad field first), shows the recomputation, edits and deletes it', async () => {
     await page.goto(`${stack.baseUrl}/p/${tenant.projectId}/settings/models`);
     await page.getByRole('tab', { name: 'Models' }).waitFor();
-    await page.getByText(/^Built-in prices \(\d+\)$/).click();
+    // Opened once the table is loaded (a count above 0): clicked before, the summary says (0) and the wait is on the query.
+    await page.getByText(/^Built-in prices \([1-9]\d*\)$/).click();
     await page.getByRole('cell', { name: 'claude-sonnet-4-5', exact: true }).waitFor();
 
     await page.getByRole('button', { name: 'Add a model price' }).click();

@@ -42,7 +42,8 @@ describe(publishWithRetry.name, () => {
     const { js, attempts } = jetStream(NO_RESPONDERS, ack(1));
     await publishWithRetry(js, 's', 'x', { msgID: 'm' }, { windowMs: 1_000, attemptTimeoutMs: 5_000 });
     expect(attempts[0].timeout).toBeLessThanOrEqual(1_000);
-    expect(attempts[1].timeout).toBeLessThanOrEqual(900);
+    // After the first pause (100 ms; a timer may fire a fraction of a millisecond early as performance.now() sees it).
+    expect(attempts[1].timeout).toBeLessThan(901);
   });
 
   it('fails at once on what no retry changes', async () => {

@@ -1,5 +1,5 @@
 import { TRPCError } from '@trpc/server';
-import { type DtoClass, isJsonObject } from '@app/domain';
+import { type DtoClass, fieldNamesOf, isJsonObject } from '@app/domain';
 import { readInput } from '../http/client-input';
 import { toTrpcError } from './rpc-errors';
 
@@ -13,7 +13,10 @@ export function dto<T extends object>(cls: DtoClass<T>): (input: unknown) => T &
   return (input: unknown) => {
     if (!isJsonObject(input)) throw new TRPCError({ code: 'BAD_REQUEST', message: 'input must be an object' });
     try {
-      return { ...input, ...readInput(cls, input) };
+      // The DTO's own fields only as read: an optional field sent as null is absent there (CONTRACT "General") and must not come back from the raw input.
+      const declared = new Set(fieldNamesOf(cls));
+      const passedOn = Object.fromEntries(Object.entries(input).filter(([key]) => !declared.has(key)));
+      return { ...passedOn, ...readInput(cls, input) };
     } catch (err) {
       throw toTrpcError(err);
     }

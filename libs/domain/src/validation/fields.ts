@@ -94,6 +94,9 @@ function fieldsOf(cls: DtoClass): readonly FieldSpec[] {
   return fields;
 }
 
+/** The names of the fields `cls` declares (inherited ones first). */
+export const fieldNamesOf = (cls: DtoClass): string[] => fieldsOf(cls).map((f) => f.key);
+
 /** Whether `cls` declares its fields with `Required`/`Optional`: a DTO `validateDto` can read. */
 export const isFieldDto = (cls: unknown): cls is DtoClass => typeof cls === 'function' && fieldsOf(cls as DtoClass).length > 0;
 

@@ -7,6 +7,7 @@ export {
   Optional,
   Required,
   UpdateOf,
+  fieldNamesOf,
   isFieldDto,
   refusalsOf,
   schemaOf,
