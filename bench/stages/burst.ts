@@ -3,6 +3,7 @@ import type { Pool } from 'pg';
 import { type LoadFigures, runLoad } from '../load';
 import type { Payload } from '../payloads';
 import { type RowCheck, checkRows, settledRows } from '../rows';
+import type { EndToEndTarget } from './end-to-end';
 
 export interface BurstFigures {
   load: LoadFigures;
@@ -20,15 +21,8 @@ export interface BurstFigures {
   rows: RowCheck;
 }
 
-export interface BurstTarget {
-  baseUrl: string;
-  apiKey: string;
-  apiPid: number | null;
-  projectId: string;
-  db: Pool;
-  /** Resolves when the processor has nothing left to apply (a hint of when to count rows). */
-  drained(): Promise<unknown>;
-}
+/** What the burst drives and reads: the end-to-end stage's target. */
+export type BurstTarget = EndToEndTarget;
 
 const POLL_MS = 250;
 

@@ -5,8 +5,8 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { connect } from 'nats';
-import { Client } from 'pg';
 import { freePort } from '../support/stack';
+import { postgresAnswers } from '../support/postgres-answers';
 
 /**
  * A nats-server and a Postgres of the fault suite's own, on free loopback ports with their
@@ -226,18 +226,8 @@ export class PrivatePostgres {
     return this.server.stop(signal);
   }
 
-  private async answers(): Promise<boolean> {
-    const client = new Client({ connectionString: this.adminUrl, connectionTimeoutMillis: 1_000 });
-    client.on('error', () => undefined);
-    try {
-      await client.connect();
-      await client.query('SELECT 1');
-      return true;
-    } catch {
-      return false;
-    } finally {
-      await client.end().catch(() => undefined);
-    }
+  private answers(): Promise<boolean> {
+    return postgresAnswers(this.adminUrl);
   }
 }
 

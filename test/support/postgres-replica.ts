@@ -6,6 +6,7 @@ import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { Client } from 'pg';
 import { freePort } from './stack';
+import { postgresAnswers } from './postgres-answers';
 
 /**
  * A Postgres primary and a streaming replica of it, both the test's own (never the shared
@@ -88,18 +89,8 @@ class Server {
     clearTimeout(timer);
   }
 
-  private async answers(): Promise<boolean> {
-    const client = new Client({ connectionString: this.adminUrl, connectionTimeoutMillis: 1_000 });
-    client.on('error', () => undefined);
-    try {
-      await client.connect();
-      await client.query('SELECT 1');
-      return true;
-    } catch {
-      return false;
-    } finally {
-      await client.end().catch(() => undefined);
-    }
+  private answers(): Promise<boolean> {
+    return postgresAnswers(this.adminUrl);
   }
 }
 
