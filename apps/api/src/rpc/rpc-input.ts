@@ -10,11 +10,11 @@ import { toTrpcError } from './rpc-errors';
  * way whoever calls it, and an unknown field is refused by name rather than dropped.
  */
 export function dto<T extends object>(cls: DtoClass<T>): (input: unknown) => T & Record<string, unknown> {
+  // The DTO's own fields only as read: an optional field sent as null is absent there (CONTRACT "General") and must not come back from the raw input.
+  const declared = new Set(fieldNamesOf(cls));
   return (input: unknown) => {
     if (!isJsonObject(input)) throw new TRPCError({ code: 'BAD_REQUEST', message: 'input must be an object' });
     try {
-      // The DTO's own fields only as read: an optional field sent as null is absent there (CONTRACT "General") and must not come back from the raw input.
-      const declared = new Set(fieldNamesOf(cls));
       const passedOn = Object.fromEntries(Object.entries(input).filter(([key]) => !declared.has(key)));
       return { ...passedOn, ...readInput(cls, input) };
     } catch (err) {
