@@ -79,12 +79,13 @@ async function main(): Promise<void> {
       'cpu-prof': { type: 'string' },
       batches: { type: 'string', default: '15' },
       traces: { type: 'string', default: '100000' },
+      keep: { type: 'boolean', default: false },
     },
   });
   const stage = positionals[0];
   if (!['projection', 'rebuild', 'statements', 'recompute', 'export', 'burst', 'ceiling'].includes(stage)) {
     throw new Error(
-      'usage: npm run bench:stage -- projection|rebuild|statements|recompute|export|burst|ceiling [--repeat N] [--spans N] [--batches N] [--traces N] [--cpu-prof DIR]',
+      'usage: npm run bench:stage -- projection|rebuild|statements|recompute|export|burst|ceiling [--repeat N] [--spans N] [--batches N] [--traces N] [--cpu-prof DIR] [--keep]',
     );
   }
   const adminDbUrl = process.env.SPANLOG_TEST_ADMIN_DB_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
@@ -100,7 +101,8 @@ async function main(): Promise<void> {
     { name: 'bench', adminDbUrl, natsUrl },
   );
   const nc = await connect({ servers: parseNatsServers(natsUrl).servers });
-  const cleanUp = () => Promise.all([stack.stop(), nc.close()]);
+  // --keep: the database and streams stay for a look afterwards (EXPLAIN on the ceiling's data); the apps stop either way.
+  const cleanUp = () => Promise.all([values.keep ? stack.stopApps() : stack.stop(), nc.close()]);
   process.once('SIGINT', () => void cleanUp().finally(() => process.exit(130)));
   try {
     const tenant = await bootstrap(stack, 'bench@spanlog.test', 'Bench', 'bench', 'enterprise');
@@ -232,6 +234,7 @@ async function main(): Promise<void> {
     }
   } finally {
     await cleanUp();
+    if (values.keep) say(`kept: ${stack.env.DATABASE_URL}, streams ${stack.streamPrefix}*`);
   }
 }
 
