@@ -5,7 +5,7 @@ import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { connect } from 'nats';
 import { parseNatsServers } from '@app/config';
-import { bootstrap } from '../test/support/api';
+import { type Tenant, bootstrap, data, login, mutate, setPlan } from '../test/support/api';
 import { ROOT, Stack } from '../test/support/stack';
 import { ProjectorWatch } from './backlog';
 import { type InsertFigures, measurePostgresInsert } from './limits/postgres-insert';
@@ -70,6 +70,24 @@ async function writeResults(stage: string, results: object): Promise<string> {
   return file;
 }
 
+/**
+ * The bench's tenant in a reused stack's database (`--reuse`): its one project, with a new key,
+ * since the first run's key is stored only as a hash.
+ */
+async function benchTenantOf(stack: Stack): Promise<Tenant> {
+  const session = await login(stack, 'bench@spanlog.test');
+  const [project] = (await stack.db.query('SELECT id, org_id FROM projects ORDER BY created_at LIMIT 1')).rows as {
+    id: string;
+    org_id: string;
+  }[];
+  const key = data<{ id: string; apiKey: string }>(
+    await mutate(stack, session.access_token, 'apiKey.create', { projectId: project.id, name: `bench ${new Date().toISOString()}` }),
+  );
+  // As bootstrap made it: no rate limit in the way of the reads (the first run may have ended on Pro, for its retention).
+  await setPlan(stack, project.org_id, 'enterprise');
+  return { userId: session.user.id, orgId: project.org_id, projectId: project.id, apiKey: key.apiKey, apiKeyId: key.id };
+}
+
 async function main(): Promise<void> {
   const { positionals, values } = parseArgs({
     allowPositionals: true,
@@ -80,12 +98,13 @@ async function main(): Promise<void> {
       batches: { type: 'string', default: '15' },
       traces: { type: 'string', default: '100000' },
       keep: { type: 'boolean', default: false },
+      reuse: { type: 'string' },
     },
   });
   const stage = positionals[0];
   if (!['projection', 'rebuild', 'statements', 'recompute', 'export', 'burst', 'ceiling'].includes(stage)) {
     throw new Error(
-      'usage: npm run bench:stage -- projection|rebuild|statements|recompute|export|burst|ceiling [--repeat N] [--spans N] [--batches N] [--traces N] [--cpu-prof DIR] [--keep]',
+      'usage: npm run bench:stage -- projection|rebuild|statements|recompute|export|burst|ceiling [--repeat N] [--spans N] [--batches N] [--traces N] [--cpu-prof DIR] [--keep] [--reuse ID]',
     );
   }
   const adminDbUrl = process.env.SPANLOG_TEST_ADMIN_DB_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
@@ -98,14 +117,14 @@ async function main(): Promise<void> {
     : {};
   const stack = await Stack.start(
     { NODE_ENV: 'production', LOG_LEVEL: process.env.LOG_LEVEL ?? 'warn' },
-    { name: 'bench', adminDbUrl, natsUrl },
+    { name: 'bench', adminDbUrl, natsUrl, reuseId: values.reuse },
   );
   const nc = await connect({ servers: parseNatsServers(natsUrl).servers });
   // --keep: the database and streams stay for a look afterwards (EXPLAIN on the ceiling's data); the apps stop either way.
   const cleanUp = () => Promise.all([values.keep ? stack.stopApps() : stack.stop(), nc.close()]);
   process.once('SIGINT', () => void cleanUp().finally(() => process.exit(130)));
   try {
-    const tenant = await bootstrap(stack, 'bench@spanlog.test', 'Bench', 'bench', 'enterprise');
+    const tenant = values.reuse ? await benchTenantOf(stack) : await bootstrap(stack, 'bench@spanlog.test', 'Bench', 'bench', 'enterprise');
     const watch = new ProjectorWatch(await nc.jetstreamManager(), stack.streamPrefix);
     const otlp = otlpPayload();
     const conditions = () => ({
@@ -188,7 +207,7 @@ async function main(): Promise<void> {
       // Nothing is ingested: the processor would only compete with the reads for the machine.
       await stack.killProcessor();
       const spans = Number(values.spans ?? 10_000_000);
-      const ceiling = await measureCeiling(stack, tenant, 'bench@spanlog.test', spans, say);
+      const ceiling = await measureCeiling(stack, tenant, 'bench@spanlog.test', values.reuse ? 'loaded' : spans, say);
       process.stdout.write(`${await writeResults('ceiling', { ...conditions(), targets: CEILING_TARGETS, ceiling })}\n`);
     } else if (stage === 'statements') {
       await stack.killProcessor();

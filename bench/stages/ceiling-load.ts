@@ -201,9 +201,6 @@ export async function loadCeiling(db: Pool, data: CeilingData, say: (line: strin
   const analyzed = performance.now();
   await db.query('ANALYZE traces, spans, scores');
   const analyzeSeconds = (performance.now() - analyzed) / 1_000;
-  const sizes: { t: string; bytes: string }[] = await db
-    .query(`SELECT t, pg_total_relation_size(t)::text AS bytes FROM unnest(ARRAY['traces', 'spans', 'scores']) AS t`)
-    .then((r) => r.rows);
   return {
     spans: traces * SPANS_PER_TRACE,
     traces,
@@ -212,6 +209,41 @@ export async function loadCeiling(db: Pool, data: CeilingData, say: (line: strin
     sessions: sessionsOf(traces),
     insertSeconds,
     analyzeSeconds,
-    tableBytes: Object.fromEntries(sizes.map((s) => [s.t, Number(s.bytes)])),
+    tableBytes: await tableBytes(db),
+  };
+}
+
+/** Bytes of the read models and their indexes. */
+async function tableBytes(db: Pool): Promise<Record<string, number>> {
+  const sizes: { t: string; bytes: string }[] = await db
+    .query(`SELECT t, pg_total_relation_size(t)::text AS bytes FROM unnest(ARRAY['traces', 'spans', 'scores']) AS t`)
+    .then((r) => r.rows);
+  return Object.fromEntries(sizes.map((s) => [s.t, Number(s.bytes)]));
+}
+
+/**
+ * The figures of a data set an earlier run loaded (`bench:stage --keep`, then `--reuse`), and
+ * the instant its times were counted back from: its last trace's time (trace N's is `now`).
+ */
+export async function loadedCeiling(
+  db: Pool,
+  projectId: string,
+): Promise<{ load: Omit<LoadFigures, 'insertSeconds' | 'analyzeSeconds'> & { insertSeconds: null; analyzeSeconds: null }; now: Date }> {
+  const count = async (table: string) =>
+    Number((await db.query(`SELECT count(*) AS n FROM ${table} WHERE project_id = $1`, [projectId])).rows[0].n);
+  const [{ last }] = (await db.query('SELECT max("timestamp") AS last FROM traces WHERE project_id = $1', [projectId])).rows;
+  const traces = await count('traces');
+  return {
+    load: {
+      spans: await count('spans'),
+      traces,
+      scores: await count('scores'),
+      users: usersOf(traces),
+      sessions: sessionsOf(traces),
+      insertSeconds: null,
+      analyzeSeconds: null,
+      tableBytes: await tableBytes(db),
+    },
+    now: last,
   };
 }

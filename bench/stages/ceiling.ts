@@ -12,6 +12,7 @@ import {
   SPAN_TYPES,
   TRACE_NAMES,
   loadCeiling,
+  loadedCeiling,
   sessionIdOf,
   sessionsOf,
   traceIdOf,
@@ -41,7 +42,8 @@ export interface Timings {
 }
 
 export interface CeilingFigures {
-  load: LoadFigures;
+  /** Null seconds when the data set was loaded by an earlier run (`--reuse`). */
+  load: LoadFigures | (Omit<LoadFigures, 'insertSeconds' | 'analyzeSeconds'> & { insertSeconds: null; analyzeSeconds: null });
   /** `spanlog rebuild model-stats`: the model and overview stats counted again from the rows. */
   statsRecountSeconds: number;
   traceList: Record<string, Timings & { meetsTarget: boolean }>;
@@ -76,13 +78,21 @@ export async function measureCeiling(
   stack: Stack,
   tenant: { projectId: string; apiKey: string; orgId: string },
   email: string,
-  spans: number,
+  spans: number | 'loaded',
   say: (line: string) => void,
 ): Promise<CeilingFigures> {
-  const traces = Math.floor(spans / 10);
-  const now = new Date();
-  const load = await loadCeiling(stack.db, { projectId: tenant.projectId, traces, now }, say);
-  say(`loaded in ${load.insertSeconds.toFixed(0)} s, ANALYZE ${load.analyzeSeconds.toFixed(0)} s; recounting the stats`);
+  let load: CeilingFigures['load'];
+  let now: Date;
+  if (spans === 'loaded') {
+    ({ load, now } = await loadedCeiling(stack.db, tenant.projectId));
+    say(`${load.spans.toLocaleString('en-US')} spans loaded by an earlier run, up to ${now.toISOString()}; recounting the stats`);
+  } else {
+    now = new Date();
+    const loaded = await loadCeiling(stack.db, { projectId: tenant.projectId, traces: Math.floor(spans / 10), now }, say);
+    load = loaded;
+    say(`loaded in ${loaded.insertSeconds.toFixed(0)} s, ANALYZE ${loaded.analyzeSeconds.toFixed(0)} s; recounting the stats`);
+  }
+  const { traces } = load;
   const recount = await runCli(['rebuild', 'model-stats', '--json'], stack.env);
   if (recount.code !== 0) throw new Error(`model-stats recount failed: ${recount.stderr}`);
   const statsRecountSeconds = (JSON.parse(recount.stdout) as { durationMs: number }).durationMs / 1_000;

@@ -91,6 +91,11 @@ export interface StackOptions {
   natsUrl?: string;
   /** Keep everything the apps write (for tests that read their logs), not only the last lines. */
   keepOutput?: boolean;
+  /**
+   * The id of a stack whose database and streams were kept (`bench:stage --keep`): this stack
+   * uses them again, with the migrations since applied, instead of new ones.
+   */
+  reuseId?: string;
 }
 
 export class Stack {
@@ -117,9 +122,9 @@ export class Stack {
 
   static async start(
     extraEnv: NodeJS.ProcessEnv = {},
-    { name = 'e2e', adminDbUrl = ADMIN_DB_URL, readReplicaAdminDbUrl, natsUrl = NATS_URL, keepOutput = false }: StackOptions = {},
+    { name = 'e2e', adminDbUrl = ADMIN_DB_URL, readReplicaAdminDbUrl, natsUrl = NATS_URL, keepOutput = false, reuseId }: StackOptions = {},
   ): Promise<Stack> {
-    const id = randomBytes(5).toString('hex');
+    const id = reuseId ?? randomBytes(5).toString('hex');
     const dbName = `spanlog_${name}_${id}`;
     const inDatabase = (serverUrl: string) => {
       const url = new URL(serverUrl);
@@ -147,7 +152,7 @@ export class Stack {
       ...extraEnv,
     };
     // The server the global setup made the migrated template on: a copy of it; any other (the fault suite's): the migrations.
-    const template = adminDbUrl === ADMIN_DB_URL ? process.env.SPANLOG_TEST_TEMPLATE_DB : undefined;
+    const template = adminDbUrl === ADMIN_DB_URL && !reuseId ? process.env.SPANLOG_TEST_TEMPLATE_DB : undefined;
     if (template) {
       const admin = new Client({ connectionString: adminDbUrl });
       await admin.connect();
@@ -174,8 +179,8 @@ export class Stack {
       await stack.startProcessor();
       await stack.startApi();
     } catch (err) {
-      // Whoever called start has no stack to stop: the database and streams go here.
-      await stack.stop();
+      // Whoever called start has no stack to stop: the database and streams go here (never a reused stack's).
+      await (reuseId ? stack.stopApps() : stack.stop());
       throw err;
     }
     return stack;
