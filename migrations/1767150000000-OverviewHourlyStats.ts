@@ -2,7 +2,9 @@ import type { MigrationInterface, QueryRunner } from 'typeorm';
 
 /**
  * Hourly roll-ups of the overview's 5-minute stats (issue 33): the same columns, `bucket` the
- * start of a UTC hour, each hour the sum of its twelve 5-minute buckets. Reading 30 days of
+ * start of a UTC hour, each hour the sum of its twelve 5-minute buckets; the span stats without
+ * the trace name, which the overview never groups by (a monitor's window by trace name reads the
+ * 5-minute stats), so an hour holds a row per span type, model and operation. Reading 30 days of
  * 5-minute span stats grew with the data (about one row per span at the bench's density,
  * docs/BENCHMARKS.md "One machine's ceiling"); the overview's hour-wide points, monitors'
  * windows and the unpriced usage read the whole hours from these instead.
@@ -22,7 +24,6 @@ export class OverviewHourlyStats1767150000000 implements MigrationInterface {
         bucket timestamptz NOT NULL,
         span_type text NOT NULL,
         model text NOT NULL,
-        trace_name text NOT NULL,
         operation text NOT NULL,
         calls integer NOT NULL,
         errors integer NOT NULL,
@@ -32,7 +33,7 @@ export class OverviewHourlyStats1767150000000 implements MigrationInterface {
         completion_tokens bigint NOT NULL,
         total_tokens bigint NOT NULL,
         unpriced_calls integer NOT NULL,
-        PRIMARY KEY (project_id, bucket, span_type, model, trace_name, operation)
+        PRIMARY KEY (project_id, bucket, span_type, model, operation)
       );
 
       CREATE TABLE trace_stats_1h (

@@ -20,7 +20,7 @@ const at = (iso: string) => new Date(iso);
 const ROLLUPS = [
   {
     table: 'span_stats',
-    keys: ['span_type', 'model', 'trace_name', 'operation'],
+    keys: ['span_type', 'model', 'operation'],
     sums: ['calls', 'errors', 'cost_usd', 'prompt_tokens', 'completion_tokens', 'total_tokens', 'unpriced_calls'],
   },
   { table: 'trace_stats', keys: [], sums: ['traces'] },
@@ -154,15 +154,20 @@ describe('hourly roll-ups of the overview stats', () => {
         overview: buildOverview(range, fiveMinutes),
       });
     }
+    // A monitor's window, also by trace name (which the hourly span stats do not keep).
     const window = { from: at('2024-03-01T09:45:00Z'), to: at('2024-03-01T13:10:00Z') };
-    const monitorWindow = await readWindowSums(db.ds, projectId, window.from, window.to, { model: 'gpt-4o' });
-    expect(monitorWindow.spans?.calls).toBe(
+    const spansIn = async (traceName: string | null) =>
       (
         await db.ds.query(
-          `SELECT count(*)::int AS n FROM spans WHERE project_id = $1 AND model = 'gpt-4o' AND start_time >= $2 AND start_time < date_bin('5 minutes', $3::timestamptz, 'epoch')`,
-          [projectId, window.from, window.to],
+          `SELECT count(*)::int AS n FROM spans s JOIN traces t ON t.project_id = s.project_id AND t.id = s.trace_id
+            WHERE s.project_id = $1 AND s.model = 'gpt-4o' AND s.start_time >= $2 AND s.start_time < date_bin('5 minutes', $3::timestamptz, 'epoch')
+              AND ($4::text IS NULL OR t.name = $4)`,
+          [projectId, window.from, window.to, traceName],
         )
-      )[0].n,
+      )[0].n;
+    expect((await readWindowSums(db.ds, projectId, window.from, window.to, { model: 'gpt-4o' })).spans?.calls).toBe(await spansIn(null));
+    expect((await readWindowSums(db.ds, projectId, window.from, window.to, { model: 'gpt-4o', traceName: 'rag' })).spans?.calls).toBe(
+      await spansIn('rag'),
     );
     const [unpriced] = await readUnpricedUsage(db.ds, projectId, null, null);
     expect(unpriced).toMatchObject({
@@ -244,8 +249,8 @@ describe('hourly roll-ups of the overview stats', () => {
     // Roll-ups of an hour with no 5-minute stats, as an older recount or a lost table could leave them.
     const orphan = '2024-02-01T08:00:00Z';
     await db.ds.query(
-      `INSERT INTO span_stats_1h (project_id, bucket, span_type, model, trace_name, operation, calls, errors, latency_hist, cost_usd, prompt_tokens, completion_tokens, total_tokens, unpriced_calls)
-       VALUES ($1, $2, 'LLM', '', '', '', 5, 0, '{}', 0, 0, 0, 0, 0)`,
+      `INSERT INTO span_stats_1h (project_id, bucket, span_type, model, operation, calls, errors, latency_hist, cost_usd, prompt_tokens, completion_tokens, total_tokens, unpriced_calls)
+       VALUES ($1, $2, 'LLM', '', '', 5, 0, '{}', 0, 0, 0, 0, 0)`,
       [projectId, orphan],
     );
     await db.ds.query(`INSERT INTO trace_stats_1h (project_id, bucket, traces) VALUES ($1, $2, 5)`, [projectId, orphan]);

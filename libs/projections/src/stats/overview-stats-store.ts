@@ -30,7 +30,11 @@ type Db = Pick<DataSource, 'query'>;
 
 /** The 5-minute stats, each recounted whole per bucket. */
 const OVERVIEW_STATS_TABLES = ['span_stats_5m', 'trace_stats_5m', 'score_stats_5m', 'unpriced_stats_5m'];
-/** Their hourly roll-ups, each recomputed whole per hour from the 5-minute stats; `bucket` is the hour's start. */
+/**
+ * Their hourly roll-ups, each recomputed whole per hour from the 5-minute stats; `bucket` is the
+ * hour's start. The span stats' drop the trace name, which no grouping of the overview uses: a
+ * tenth of the rows at the bench's ten trace names.
+ */
 const HOURLY_OF: Record<string, string> = {
   span_stats_5m: 'span_stats_1h',
   trace_stats_5m: 'trace_stats_1h',
@@ -83,18 +87,18 @@ const HOUR_LOCK = (project: string, hour: string) =>
 
 /** Each roll-up's rows of the hours in `x` (HOURS_OF_BUCKETS), summed from the hours' 5-minute rows. */
 const HOURLY_SUMS: Record<string, string> = {
-  span_stats_1h: `INSERT INTO span_stats_1h (project_id, bucket, span_type, model, trace_name, operation, calls, errors, latency_hist, cost_usd, prompt_tokens,
-                               completion_tokens, total_tokens, unpriced_calls)
-     SELECT a.project_id, a.hour, a.span_type, a.model, a.trace_name, a.operation, a.calls, a.errors, coalesce(l.latency_hist, '{}'), a.cost_usd, a.prompt_tokens,
+  span_stats_1h: `INSERT INTO span_stats_1h (project_id, bucket, span_type, model, operation, calls, errors, latency_hist, cost_usd, prompt_tokens, completion_tokens,
+                               total_tokens, unpriced_calls)
+     SELECT a.project_id, a.hour, a.span_type, a.model, a.operation, a.calls, a.errors, coalesce(l.latency_hist, '{}'), a.cost_usd, a.prompt_tokens,
             a.completion_tokens, a.total_tokens, a.unpriced_calls
-       FROM (SELECT project_id, hour, span_type, model, trace_name, operation, sum(calls)::int AS calls, sum(errors)::int AS errors, sum(cost_usd) AS cost_usd,
+       FROM (SELECT project_id, hour, span_type, model, operation, sum(calls)::int AS calls, sum(errors)::int AS errors, sum(cost_usd) AS cost_usd,
                     sum(prompt_tokens)::bigint AS prompt_tokens, sum(completion_tokens)::bigint AS completion_tokens, sum(total_tokens)::bigint AS total_tokens,
                     sum(unpriced_calls)::int AS unpriced_calls
-               FROM x GROUP BY 1, 2, 3, 4, 5, 6) a
-       LEFT JOIN (SELECT project_id, hour, span_type, model, trace_name, operation, jsonb_object_agg(k, n) AS latency_hist
-                    FROM (SELECT project_id, hour, span_type, model, trace_name, operation, e.key AS k, sum(e.value::int)::int AS n
-                            FROM x, jsonb_each_text(x.latency_hist) e GROUP BY 1, 2, 3, 4, 5, 6, 7) y
-                   GROUP BY 1, 2, 3, 4, 5, 6) l USING (project_id, hour, span_type, model, trace_name, operation)`,
+               FROM x GROUP BY 1, 2, 3, 4, 5) a
+       LEFT JOIN (SELECT project_id, hour, span_type, model, operation, jsonb_object_agg(k, n) AS latency_hist
+                    FROM (SELECT project_id, hour, span_type, model, operation, e.key AS k, sum(e.value::int)::int AS n
+                            FROM x, jsonb_each_text(x.latency_hist) e GROUP BY 1, 2, 3, 4, 5, 6) y
+                   GROUP BY 1, 2, 3, 4, 5) l USING (project_id, hour, span_type, model, operation)`,
   trace_stats_1h: `INSERT INTO trace_stats_1h (project_id, bucket, traces) SELECT project_id, hour, sum(traces)::int FROM x GROUP BY 1, 2`,
   score_stats_1h: `INSERT INTO score_stats_1h (project_id, bucket, trace_name, source, name, scores, numeric_scores, value_sum, judged, passed)
      SELECT project_id, hour, trace_name, source, name, sum(scores)::int, sum(numeric_scores)::int, sum(value_sum), sum(judged)::int, sum(passed)::int
@@ -235,18 +239,36 @@ export async function hasDirtyOverviewBucket(db: Db, projectId: string, from: Da
   return row.dirty;
 }
 
+/**
+ * Runs reads of histograms in a transaction of their own without JIT: the planner guesses 100
+ * keys a histogram (`jsonb_each_text`), so a long range's estimate passes `jit_above_cost`, and
+ * compiling took 2.4 s of a 5.3 s read of 30 days' hourly stats at ten million spans
+ * (docs/BENCHMARKS.md, "One machine's ceiling").
+ */
+async function withoutJit<T>(ds: Pick<DataSource, 'transaction'>, read: (db: Db) => Promise<T>): Promise<T> {
+  return ds.transaction(async (m) => {
+    await m.query('SET LOCAL jit = off');
+    return read(m);
+  });
+}
+
 /** A project's read range: $1 the project, $2–$5 the range split at its whole hours (`splitAtHours`); a read's own parameters from $6. */
 type RangeParams = [string, StatsBound, StatsBound, StatsBound, StatsBound, ...unknown[]];
 
 /**
  * The rows of a 5-minute stats table over a read range (RangeParams): its own at the range's
  * edges and its roll-up's for the whole hours between, `select` and `where` applying to each,
- * `each` joined to each row (a set-returning function over its columns).
+ * `each` joined to each row (a set-returning function over its columns). Without `hours`, the
+ * whole hours' 5-minute rows too, for a read by a dimension the roll-up does not keep.
  */
-function rowsOverRange(fiveMinutes: string, select: string, where = '', each = ''): string {
+function rowsOverRange(fiveMinutes: string, select: string, { where = '', each = '', hours = true } = {}): string {
   const part = (table: string, from: string, to: string) =>
     `SELECT ${select} FROM ${table}${each} WHERE project_id = $1 AND bucket >= ${from}::timestamptz AND bucket < ${to}::timestamptz ${where}`;
-  return [part(fiveMinutes, '$2', '$3'), part(HOURLY_OF[fiveMinutes], '$3', '$4'), part(fiveMinutes, '$4', '$5')].join(' UNION ALL ');
+  return [
+    part(fiveMinutes, '$2', '$3'),
+    part(hours ? HOURLY_OF[fiveMinutes] : fiveMinutes, '$3', '$4'),
+    part(fiveMinutes, '$4', '$5'),
+  ].join(' UNION ALL ');
 }
 
 interface SpanSumsRow {
@@ -267,7 +289,13 @@ interface SpanSumsRow {
  * read the same rows four times each for sums and histograms, 30 days of them at a million
  * spans being 270,000 rows (docs/BENCHMARKS.md, "One machine's ceiling").
  */
-async function groupedSpanSums(db: Db, groups: string[], where: string, params: RangeParams): Promise<Map<string, SpanSums>[]> {
+async function groupedSpanSums(
+  db: Db,
+  groups: string[],
+  where: string,
+  params: RangeParams,
+  hours = true,
+): Promise<Map<string, SpanSums>[]> {
   const columns = groups.map((g, i) => `(${g})::text AS g${i}`).join(', ');
   const names = groups.map((_, i) => `g${i}`).join(', ');
   // GROUPING(g0, …) has a bit per grouping left out, the first the highest: the grouping of `i` is every bit but its own.
@@ -277,7 +305,7 @@ async function groupedSpanSums(db: Db, groups: string[], where: string, params: 
     `SELECT GROUPING(${names}) AS set, coalesce(${names}) AS g, sum(calls)::float8 AS calls, sum(errors)::float8 AS errors, sum(cost_usd) AS cost,
             sum(prompt_tokens)::float8 AS prompt, sum(completion_tokens)::float8 AS completion, sum(total_tokens)::float8 AS total,
             sum(unpriced_calls)::float8 AS unpriced
-       FROM (${rowsOverRange('span_stats_5m', `${columns}, calls, errors, cost_usd, prompt_tokens, completion_tokens, total_tokens, unpriced_calls`, where)}) x
+       FROM (${rowsOverRange('span_stats_5m', `${columns}, calls, errors, cost_usd, prompt_tokens, completion_tokens, total_tokens, unpriced_calls`, { where, hours })}) x
       GROUP BY GROUPING SETS (${groups.map((_, i) => `(g${i})`).join(', ')})`,
     params,
   );
@@ -294,9 +322,12 @@ async function groupedSpanSums(db: Db, groups: string[], where: string, params: 
       latency: {} as LatencyHistogram,
     });
   }
+  // A row per histogram key: summed by every group at once first, the grouping sets sort and hash a fraction of them.
   const hist: { set: number; g: string; k: string; n: number }[] = await db.query(
     `SELECT GROUPING(${names}) AS set, coalesce(${names}) AS g, k, sum(n)::float8 AS n
-       FROM (${rowsOverRange('span_stats_5m', `${columns}, h.key AS k, h.value::int AS n`, where, ', jsonb_each_text(latency_hist) h')}) x
+       FROM (SELECT ${names}, k, sum(n) AS n
+               FROM (${rowsOverRange('span_stats_5m', `${columns}, h.key AS k, h.value::int AS n`, { where, hours, each: ', jsonb_each_text(latency_hist) h' })}) x
+              GROUP BY ${names}, k) x
       GROUP BY GROUPING SETS (${groups.map((_, i) => `(g${i}, k)`).join(', ')})`,
     params,
   );
@@ -312,7 +343,7 @@ async function groupedScoreSums(db: Db, where: string, params: RangeParams): Pro
     await db.query(
       `SELECT name, source, sum(scores)::float8 AS scores, sum(numeric_scores)::float8 AS numeric, sum(value_sum) AS value_sum,
             sum(judged)::float8 AS judged, sum(passed)::float8 AS passed
-       FROM (${rowsOverRange('score_stats_5m', 'name, source, scores, numeric_scores, value_sum, judged, passed', where)}) x
+       FROM (${rowsOverRange('score_stats_5m', 'name, source, scores, numeric_scores, value_sum, judged, passed', { where })}) x
       GROUP BY name, source ORDER BY name, source`,
       params,
     );
@@ -332,7 +363,17 @@ async function groupedScoreSums(db: Db, where: string, params: RangeParams): Pro
  * `bucketSeconds` wide from the epoch. Points of whole hours read the hourly roll-ups for the
  * range's whole hours (no hour then straddles two points), the same sums as their buckets'.
  */
-export async function readOverviewSums(db: Db, projectId: string, from: Date, to: Date, bucketSeconds: number): Promise<OverviewSums> {
+export async function readOverviewSums(
+  ds: Pick<DataSource, 'transaction'>,
+  projectId: string,
+  from: Date,
+  to: Date,
+  bucketSeconds: number,
+): Promise<OverviewSums> {
+  return withoutJit(ds, (db) => overviewSums(db, projectId, from, to, bucketSeconds));
+}
+
+async function overviewSums(db: Db, projectId: string, from: Date, to: Date, bucketSeconds: number): Promise<OverviewSums> {
   const range: RangeParams = [projectId, ...splitAtHours(from, to, bucketSeconds % STATS_HOUR_SECONDS === 0)];
   const point = `extract(epoch FROM date_bin(make_interval(secs => ${Number(bucketSeconds)}), bucket, timestamptz '1970-01-01T00:00:00Z'))::bigint * 1000`;
   // The models without the spans of none (stored as '').
@@ -362,6 +403,16 @@ export async function readOverviewSums(db: Db, projectId: string, from: Date, to
 
 /** A monitor's window: span sums and score sums of the buckets in [from, to) that match the filter, its whole hours from the roll-ups. */
 export async function readWindowSums(
+  ds: Pick<DataSource, 'transaction'>,
+  projectId: string,
+  from: Date,
+  to: Date,
+  filter: StatsFilter,
+): Promise<{ spans: SpanSums | null; scores: (ScoreSums & { name: string; source: string })[] }> {
+  return withoutJit(ds, (db) => windowSums(db, projectId, from, to, filter));
+}
+
+async function windowSums(
   db: Db,
   projectId: string,
   from: Date,
@@ -369,11 +420,15 @@ export async function readWindowSums(
   filter: StatsFilter,
 ): Promise<{ spans: SpanSums | null; scores: (ScoreSums & { name: string; source: string })[] }> {
   const range: RangeParams = [projectId, ...splitAtHours(from, to, true)];
+  // The hourly span stats have no trace name: a window by trace name sums its 5-minute span stats.
+  const byTraceName = filter.traceName !== undefined;
   const [spans] = await groupedSpanSums(
     db,
     [`''`],
-    `AND ($6::text IS NULL OR model = $6) AND ($7::text IS NULL OR span_type = $7) AND ($8::text IS NULL OR trace_name = $8) AND ($9::text IS NULL OR lower(operation) = lower($9))`,
-    [...range, filter.model ?? null, filter.spanType ?? null, filter.traceName ?? null, filter.operation ?? null],
+    `AND ($6::text IS NULL OR model = $6) AND ($7::text IS NULL OR span_type = $7) AND ($8::text IS NULL OR lower(operation) = lower($8))
+     ${byTraceName ? 'AND trace_name = $9' : ''}`,
+    [...range, filter.model ?? null, filter.spanType ?? null, filter.operation ?? null, ...(byTraceName ? [filter.traceName] : [])],
+    !byTraceName,
   );
   const scores = await groupedScoreSums(db, `AND ($6::text IS NULL OR trace_name = $6)`, [...range, filter.traceName ?? null]);
   return { spans: spans.get('') ?? null, scores };
@@ -393,7 +448,7 @@ export async function readUnpricedUsage(db: Db, projectId: string, from: Date | 
     range,
   );
   const spans: { model: string; spans: number }[] = await db.query(
-    `SELECT model, sum(unpriced_calls)::float8 AS spans FROM (${rowsOverRange('span_stats_5m', 'model, unpriced_calls', 'AND unpriced_calls > 0')}) x GROUP BY 1`,
+    `SELECT model, sum(unpriced_calls)::float8 AS spans FROM (${rowsOverRange('span_stats_5m', 'model, unpriced_calls', { where: 'AND unpriced_calls > 0' })}) x GROUP BY 1`,
     range,
   );
   const spansOf = new Map(spans.map((r) => [r.model, r.spans]));
