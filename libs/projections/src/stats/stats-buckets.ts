@@ -11,7 +11,8 @@ export const statsBucketOf = (column: string): string => `date_bin('5 minutes', 
 export const STATS_HOUR_SECONDS = 3600;
 
 /** The hour a timestamptz expression falls in, in SQL. */
-export const statsHourOf = (column: string): string => `date_bin('1 hour', ${column}, timestamptz '1970-01-01T00:00:00Z')`;
+export const statsHourOf = (column: string): string =>
+  `date_bin(interval '${STATS_HOUR_SECONDS} seconds', ${column}, timestamptz '1970-01-01T00:00:00Z')`;
 
 /** A bound of a read range; the infinities for a read without bounds. */
 export type StatsBound = Date | '-infinity' | 'infinity';
