@@ -421,16 +421,17 @@ async function windowSums(
 ): Promise<{ spans: SpanSums | null; scores: (ScoreSums & { name: string; source: string })[] }> {
   const range: RangeParams = [projectId, ...splitAtHours(from, to, true)];
   // The hourly span stats have no trace name: a window by trace name sums its 5-minute span stats.
-  const byTraceName = filter.traceName !== undefined;
+  const traceName = filter.traceName ?? null;
+  const byTraceName = traceName !== null;
   const [spans] = await groupedSpanSums(
     db,
     [`''`],
     `AND ($6::text IS NULL OR model = $6) AND ($7::text IS NULL OR span_type = $7) AND ($8::text IS NULL OR lower(operation) = lower($8))
      ${byTraceName ? 'AND trace_name = $9' : ''}`,
-    [...range, filter.model ?? null, filter.spanType ?? null, filter.operation ?? null, ...(byTraceName ? [filter.traceName] : [])],
+    [...range, filter.model ?? null, filter.spanType ?? null, filter.operation ?? null, ...(byTraceName ? [traceName] : [])],
     !byTraceName,
   );
-  const scores = await groupedScoreSums(db, `AND ($6::text IS NULL OR trace_name = $6)`, [...range, filter.traceName ?? null]);
+  const scores = await groupedScoreSums(db, `AND ($6::text IS NULL OR trace_name = $6)`, [...range, traceName]);
   return { spans: spans.get('') ?? null, scores };
 }
 
