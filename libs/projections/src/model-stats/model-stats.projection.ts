@@ -29,7 +29,7 @@ async function recountAtOnce(ds: DataSource, limit: number): Promise<number> {
  * (version 2) the overview's and monitors' 5-minute span, trace and score stats by span type,
  * model and trace name, (version 3) and by operation, (version 4) with the spans whose usage the price
  * table could not price, per dimension and per model and usage type (`unpriced_stats_5m`), and (version 5) the token counts
- * telemetry version 6 gives usage sent by type alone. The telemetry apply marks the buckets a batch touches
+ * telemetry version 6 gives usage sent by type alone, all of them rolled up per hour (`*_stats_1h`, read for long ranges). The telemetry apply marks the buckets a batch touches
  * (`markModelStatsDirty`); every processor recounts marked buckets kind by kind at its pace
  * (`ModelStatsRefresher`), and a rebuild marks them all and drains them with `refresh`.
  */
@@ -44,6 +44,10 @@ export const modelStatsProjection: DerivedProjection = {
     'trace_stats_5m',
     'score_stats_5m',
     'unpriced_stats_5m',
+    'span_stats_1h',
+    'trace_stats_1h',
+    'score_stats_1h',
+    'unpriced_stats_1h',
     'stats_5m_dirty',
   ],
   derivedFrom: telemetryProjection.name,

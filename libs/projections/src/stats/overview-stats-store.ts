@@ -19,19 +19,38 @@ import {
   SCORE_PASS_SQL,
   SCORE_TIME,
   STATS_DIMENSION_LENGTH,
+  STATS_HOUR_SECONDS,
+  type StatsBound,
+  splitAtHours,
   statsBucketOf,
+  statsHourOf,
 } from './stats-buckets';
 
 type Db = Pick<DataSource, 'query'>;
 
 /** The 5-minute stats, each recounted whole per bucket. */
 const OVERVIEW_STATS_TABLES = ['span_stats_5m', 'trace_stats_5m', 'score_stats_5m', 'unpriced_stats_5m'];
+/**
+ * Their hourly roll-ups, each recomputed whole per hour from the 5-minute stats; `bucket` is the
+ * hour's start. The span stats' drop the trace name, which no grouping of the overview uses: a
+ * tenth of the rows at the bench's ten trace names.
+ */
+const HOURLY_OF: Record<string, string> = {
+  span_stats_5m: 'span_stats_1h',
+  trace_stats_5m: 'trace_stats_1h',
+  score_stats_5m: 'score_stats_1h',
+  unpriced_stats_5m: 'unpriced_stats_1h',
+};
 
 /** A stored cost beyond this is left out of sums, as in model_stats. */
 const SUMMABLE_COST = 1e12;
 const dimension = (sql: string) => `left(coalesce(${sql}, ''), ${STATS_DIMENSION_LENGTH})`;
 
-/** Marks every overview bucket with rows or stats for recount (see markAllModelStatsDirty, which calls it). */
+/**
+ * Marks every overview bucket with rows or stats for recount (see markAllModelStatsDirty, which
+ * calls it), and the first bucket of every hour with roll-ups, so an hour left without 5-minute
+ * stats is emptied too.
+ */
 export async function markAllOverviewStatsDirty(db: Db): Promise<void> {
   await db.query(
     `INSERT INTO stats_5m_dirty (project_id, bucket)
@@ -42,6 +61,9 @@ export async function markAllOverviewStatsDirty(db: Db): Promise<void> {
      UNION SELECT project_id, bucket FROM trace_stats_5m
      UNION SELECT project_id, bucket FROM score_stats_5m
      UNION SELECT project_id, bucket FROM unpriced_stats_5m
+     ${Object.values(HOURLY_OF)
+       .map((table) => `UNION SELECT project_id, bucket FROM ${table}`)
+       .join(' ')}
      ON CONFLICT DO NOTHING`,
   );
 }
@@ -54,6 +76,59 @@ interface Bucket {
 const BUCKETS = `SELECT * FROM unnest($1::uuid[], $2::timestamptz[]) AS b (project_id, bucket)`;
 const IN_BUCKET = (column: string) => `${column} >= b.bucket AND ${column} < b.bucket + interval '5 minutes'`;
 
+/** `x`: the 5-minute rows of `table` of the (project, hour) the buckets in parameters $1 and $2 are in, each with its `hour`. */
+const HOURS_OF_BUCKETS = (table: string) =>
+  `WITH h AS (SELECT DISTINCT b.project_id, ${statsHourOf('b.bucket')} AS hour FROM (${BUCKETS}) b),
+   x AS (SELECT h.hour, x.* FROM h JOIN ${table} x ON x.project_id = h.project_id AND x.bucket >= h.hour AND x.bucket < h.hour + interval '${STATS_HOUR_SECONDS} seconds')`;
+
+/** The lock of one (project, hour) of the roll-ups, a 64-bit key (pg_advisory_xact_lock). */
+const HOUR_LOCK = (project: string, hour: string) =>
+  `hashtextextended('spanlog:stats-hour:' || ${project} || ':' || extract(epoch FROM ${hour}), 0)`;
+
+/** Each roll-up's rows of the hours in `x` (HOURS_OF_BUCKETS), summed from the hours' 5-minute rows. */
+const HOURLY_SUMS: Record<string, string> = {
+  span_stats_1h: `INSERT INTO span_stats_1h (project_id, bucket, span_type, model, operation, calls, errors, latency_hist, cost_usd, prompt_tokens, completion_tokens,
+                               total_tokens, unpriced_calls)
+     SELECT a.project_id, a.hour, a.span_type, a.model, a.operation, a.calls, a.errors, coalesce(l.latency_hist, '{}'), a.cost_usd, a.prompt_tokens,
+            a.completion_tokens, a.total_tokens, a.unpriced_calls
+       FROM (SELECT project_id, hour, span_type, model, operation, sum(calls)::int AS calls, sum(errors)::int AS errors, sum(cost_usd) AS cost_usd,
+                    sum(prompt_tokens)::bigint AS prompt_tokens, sum(completion_tokens)::bigint AS completion_tokens, sum(total_tokens)::bigint AS total_tokens,
+                    sum(unpriced_calls)::int AS unpriced_calls
+               FROM x GROUP BY 1, 2, 3, 4, 5) a
+       LEFT JOIN (SELECT project_id, hour, span_type, model, operation, jsonb_object_agg(k, n) AS latency_hist
+                    FROM (SELECT project_id, hour, span_type, model, operation, e.key AS k, sum(e.value::int)::int AS n
+                            FROM x, jsonb_each_text(x.latency_hist) e GROUP BY 1, 2, 3, 4, 5, 6) y
+                   GROUP BY 1, 2, 3, 4, 5) l USING (project_id, hour, span_type, model, operation)`,
+  trace_stats_1h: `INSERT INTO trace_stats_1h (project_id, bucket, traces) SELECT project_id, hour, sum(traces)::int FROM x GROUP BY 1, 2`,
+  score_stats_1h: `INSERT INTO score_stats_1h (project_id, bucket, trace_name, source, name, scores, numeric_scores, value_sum, judged, passed)
+     SELECT project_id, hour, trace_name, source, name, sum(scores)::int, sum(numeric_scores)::int, sum(value_sum), sum(judged)::int, sum(passed)::int
+       FROM x GROUP BY 1, 2, 3, 4, 5`,
+  unpriced_stats_1h: `INSERT INTO unpriced_stats_1h (project_id, bucket, model, usage_type, spans, first_seen, last_seen)
+     SELECT project_id, hour, model, usage_type, sum(spans)::int, min(first_seen), max(last_seen) FROM x GROUP BY 1, 2, 3, 4`,
+};
+
+/**
+ * Recomputes whole, from their 5-minute stats, the roll-ups of the hours the recounted buckets
+ * (parameters $1 and $2) are in, after their 5-minute stats were written in the same transaction.
+ * Two recounts of buckets of one hour take turns on the hour's lock (in key order, so any two
+ * take them in the same order): the second's statements, each with a snapshot taken after the
+ * first committed, see both recounts' 5-minute rows.
+ */
+async function recountHours(m: Db, params: unknown[]): Promise<void> {
+  await m.query(
+    `SELECT pg_advisory_xact_lock(k) FROM (SELECT DISTINCT ${HOUR_LOCK('b.project_id', statsHourOf('b.bucket'))} AS k FROM (${BUCKETS}) b ORDER BY k) l`,
+    params,
+  );
+  for (const [fiveMinutes, hourly] of Object.entries(HOURLY_OF)) {
+    await m.query(
+      `DELETE FROM ${hourly} r USING (SELECT DISTINCT b.project_id, ${statsHourOf('b.bucket')} AS hour FROM (${BUCKETS}) b) h
+        WHERE r.project_id = h.project_id AND r.bucket = h.hour`,
+      params,
+    );
+    await m.query(`${HOURS_OF_BUCKETS(fiveMinutes)} ${HOURLY_SUMS[hourly]}`, params);
+  }
+}
+
 /** `d`, the 5-minute marks due at the pace in parameters `floor` and `perRow`, a bucket's rows being its spans. */
 const DUE_OVERVIEW_MARKS = (floor: string, perRow: string) =>
   `stats_5m_dirty d LEFT JOIN LATERAL (SELECT sum(x.calls) AS calls FROM span_stats_5m x WHERE x.project_id = d.project_id AND x.bucket = d.bucket) s ON true
@@ -61,9 +136,10 @@ const DUE_OVERVIEW_MARKS = (floor: string, perRow: string) =>
 
 /**
  * Recounts up to `limit` dirty overview buckets from the rows, in one transaction, replacing
- * their stats whole; instances share the work (SKIP LOCKED). A batch writing into a bucket
- * being recounted waits for the recount and marks it again, so no write is missed. Only buckets
- * due at `pace` are taken.
+ * their stats whole, and their hours' roll-ups from the 5-minute stats (`recountHours`);
+ * instances share the work (SKIP LOCKED). A batch writing into a bucket being recounted waits
+ * for the recount and marks it again, so no write is missed. Only buckets due at `pace` are
+ * taken.
  */
 export async function refreshDirtyOverviewStats(ds: DataSource, limit: number, pace: RecountPace = RECOUNT_AT_ONCE): Promise<number> {
   return ds.transaction(async (m) => {
@@ -136,6 +212,7 @@ export async function refreshDirtyOverviewStats(ds: DataSource, limit: number, p
         GROUP BY 1, 2, 3, 4`,
       params,
     );
+    await recountHours(m, params);
     await m.query(`DELETE FROM stats_5m_dirty d USING (${BUCKETS}) b WHERE d.project_id = b.project_id AND d.bucket = b.bucket`, params);
     return buckets.length;
   });
@@ -162,6 +239,38 @@ export async function hasDirtyOverviewBucket(db: Db, projectId: string, from: Da
   return row.dirty;
 }
 
+/**
+ * Runs reads of histograms in a transaction of their own without JIT: the planner guesses 100
+ * keys a histogram (`jsonb_each_text`), so a long range's estimate passes `jit_above_cost`, and
+ * compiling took 2.4 s of a 5.3 s read of 30 days' hourly stats at ten million spans
+ * (docs/BENCHMARKS.md, "One machine's ceiling").
+ */
+async function withoutJit<T>(ds: Pick<DataSource, 'transaction'>, read: (db: Db) => Promise<T>): Promise<T> {
+  return ds.transaction(async (m) => {
+    await m.query('SET LOCAL jit = off');
+    return read(m);
+  });
+}
+
+/** A project's read range: $1 the project, $2–$5 the range split at its whole hours (`splitAtHours`); a read's own parameters from $6. */
+type RangeParams = [string, StatsBound, StatsBound, StatsBound, StatsBound, ...unknown[]];
+
+/**
+ * The rows of a 5-minute stats table over a read range (RangeParams): its own at the range's
+ * edges and its roll-up's for the whole hours between, `select` and `where` applying to each,
+ * `each` joined to each row (a set-returning function over its columns). Without `hours`, the
+ * whole hours' 5-minute rows too, for a read by a dimension the roll-up does not keep.
+ */
+function rowsOverRange(fiveMinutes: string, select: string, { where = '', each = '', hours = true } = {}): string {
+  const part = (table: string, from: string, to: string) =>
+    `SELECT ${select} FROM ${table}${each} WHERE project_id = $1 AND bucket >= ${from}::timestamptz AND bucket < ${to}::timestamptz ${where}`;
+  return [
+    part(fiveMinutes, '$2', '$3'),
+    part(hours ? HOURLY_OF[fiveMinutes] : fiveMinutes, '$3', '$4'),
+    part(fiveMinutes, '$4', '$5'),
+  ].join(' UNION ALL ');
+}
+
 interface SpanSumsRow {
   g: string;
   calls: number;
@@ -180,7 +289,13 @@ interface SpanSumsRow {
  * read the same rows four times each for sums and histograms, 30 days of them at a million
  * spans being 270,000 rows (docs/BENCHMARKS.md, "One machine's ceiling").
  */
-async function groupedSpanSums(db: Db, groups: string[], where: string, params: unknown[]): Promise<Map<string, SpanSums>[]> {
+async function groupedSpanSums(
+  db: Db,
+  groups: string[],
+  where: string,
+  params: RangeParams,
+  hours = true,
+): Promise<Map<string, SpanSums>[]> {
   const columns = groups.map((g, i) => `(${g})::text AS g${i}`).join(', ');
   const names = groups.map((_, i) => `g${i}`).join(', ');
   // GROUPING(g0, …) has a bit per grouping left out, the first the highest: the grouping of `i` is every bit but its own.
@@ -190,8 +305,7 @@ async function groupedSpanSums(db: Db, groups: string[], where: string, params: 
     `SELECT GROUPING(${names}) AS set, coalesce(${names}) AS g, sum(calls)::float8 AS calls, sum(errors)::float8 AS errors, sum(cost_usd) AS cost,
             sum(prompt_tokens)::float8 AS prompt, sum(completion_tokens)::float8 AS completion, sum(total_tokens)::float8 AS total,
             sum(unpriced_calls)::float8 AS unpriced
-       FROM (SELECT ${columns}, calls, errors, cost_usd, prompt_tokens, completion_tokens, total_tokens, unpriced_calls
-               FROM span_stats_5m WHERE project_id = $1 AND bucket >= $2 AND bucket < $3 ${where}) x
+       FROM (${rowsOverRange('span_stats_5m', `${columns}, calls, errors, cost_usd, prompt_tokens, completion_tokens, total_tokens, unpriced_calls`, { where, hours })}) x
       GROUP BY GROUPING SETS (${groups.map((_, i) => `(g${i})`).join(', ')})`,
     params,
   );
@@ -208,10 +322,12 @@ async function groupedSpanSums(db: Db, groups: string[], where: string, params: 
       latency: {} as LatencyHistogram,
     });
   }
+  // A row per histogram key: summed by every group at once first, the grouping sets sort and hash a fraction of them.
   const hist: { set: number; g: string; k: string; n: number }[] = await db.query(
     `SELECT GROUPING(${names}) AS set, coalesce(${names}) AS g, k, sum(n)::float8 AS n
-       FROM (SELECT ${columns}, h.key AS k, h.value::int AS n FROM span_stats_5m, jsonb_each_text(latency_hist) h
-              WHERE project_id = $1 AND bucket >= $2 AND bucket < $3 ${where}) x
+       FROM (SELECT ${names}, k, sum(n) AS n
+               FROM (${rowsOverRange('span_stats_5m', `${columns}, h.key AS k, h.value::int AS n`, { where, hours, each: ', jsonb_each_text(latency_hist) h' })}) x
+              GROUP BY ${names}, k) x
       GROUP BY GROUPING SETS (${groups.map((_, i) => `(g${i}, k)`).join(', ')})`,
     params,
   );
@@ -222,12 +338,13 @@ async function groupedSpanSums(db: Db, groups: string[], where: string, params: 
   return sums;
 }
 
-async function groupedScoreSums(db: Db, where: string, params: unknown[]): Promise<(ScoreSums & { name: string; source: string })[]> {
+async function groupedScoreSums(db: Db, where: string, params: RangeParams): Promise<(ScoreSums & { name: string; source: string })[]> {
   const rows: { name: string; source: string; scores: number; numeric: number; value_sum: number; judged: number; passed: number }[] =
     await db.query(
       `SELECT name, source, sum(scores)::float8 AS scores, sum(numeric_scores)::float8 AS numeric, sum(value_sum) AS value_sum,
             sum(judged)::float8 AS judged, sum(passed)::float8 AS passed
-       FROM score_stats_5m WHERE project_id = $1 AND bucket >= $2 AND bucket < $3 ${where} GROUP BY name, source ORDER BY name, source`,
+       FROM (${rowsOverRange('score_stats_5m', 'name, source, scores, numeric_scores, value_sum, judged, passed', { where })}) x
+      GROUP BY name, source ORDER BY name, source`,
       params,
     );
   return rows.map((r) => ({
@@ -241,9 +358,23 @@ async function groupedScoreSums(db: Db, where: string, params: unknown[]): Promi
   }));
 }
 
-/** Everything the overview shows of a project's buckets in [from, to), series points `bucketSeconds` wide from the epoch. */
-export async function readOverviewSums(db: Db, projectId: string, from: Date, to: Date, bucketSeconds: number): Promise<OverviewSums> {
-  const range = [projectId, from, to];
+/**
+ * Everything the overview shows of a project's buckets in [from, to), series points
+ * `bucketSeconds` wide from the epoch. Points of whole hours read the hourly roll-ups for the
+ * range's whole hours (no hour then straddles two points), the same sums as their buckets'.
+ */
+export async function readOverviewSums(
+  ds: Pick<DataSource, 'transaction'>,
+  projectId: string,
+  from: Date,
+  to: Date,
+  bucketSeconds: number,
+): Promise<OverviewSums> {
+  return withoutJit(ds, (db) => overviewSums(db, projectId, from, to, bucketSeconds));
+}
+
+async function overviewSums(db: Db, projectId: string, from: Date, to: Date, bucketSeconds: number): Promise<OverviewSums> {
+  const range: RangeParams = [projectId, ...splitAtHours(from, to, bucketSeconds % STATS_HOUR_SECONDS === 0)];
   const point = `extract(epoch FROM date_bin(make_interval(secs => ${Number(bucketSeconds)}), bucket, timestamptz '1970-01-01T00:00:00Z'))::bigint * 1000`;
   // The models without the spans of none (stored as '').
   const [series, withNoModel, spanTypes, operations] = await groupedSpanSums(
@@ -254,7 +385,7 @@ export async function readOverviewSums(db: Db, projectId: string, from: Date, to
   );
   const models = new Map([...withNoModel].filter(([model]) => model !== ''));
   const traces: { t: string; traces: number }[] = await db.query(
-    `SELECT ${point} AS t, sum(traces)::float8 AS traces FROM trace_stats_5m WHERE project_id = $1 AND bucket >= $2 AND bucket < $3 GROUP BY 1`,
+    `SELECT ${point} AS t, sum(traces)::float8 AS traces FROM (${rowsOverRange('trace_stats_5m', 'bucket, traces')}) x GROUP BY 1`,
     range,
   );
   return {
@@ -270,43 +401,56 @@ export async function readOverviewSums(db: Db, projectId: string, from: Date, to
   };
 }
 
-/** A monitor's window: span sums and score sums of the buckets in [from, to) that match the filter. */
+/** A monitor's window: span sums and score sums of the buckets in [from, to) that match the filter, its whole hours from the roll-ups. */
 export async function readWindowSums(
+  ds: Pick<DataSource, 'transaction'>,
+  projectId: string,
+  from: Date,
+  to: Date,
+  filter: StatsFilter,
+): Promise<{ spans: SpanSums | null; scores: (ScoreSums & { name: string; source: string })[] }> {
+  return withoutJit(ds, (db) => windowSums(db, projectId, from, to, filter));
+}
+
+async function windowSums(
   db: Db,
   projectId: string,
   from: Date,
   to: Date,
   filter: StatsFilter,
 ): Promise<{ spans: SpanSums | null; scores: (ScoreSums & { name: string; source: string })[] }> {
-  const params = [projectId, from, to, filter.model ?? null, filter.spanType ?? null, filter.traceName ?? null, filter.operation ?? null];
+  const range: RangeParams = [projectId, ...splitAtHours(from, to, true)];
+  // The hourly span stats have no trace name: a window by trace name sums its 5-minute span stats.
+  const traceName = filter.traceName ?? null;
+  const byTraceName = traceName !== null;
   const [spans] = await groupedSpanSums(
     db,
     [`''`],
-    `AND ($4::text IS NULL OR model = $4) AND ($5::text IS NULL OR span_type = $5) AND ($6::text IS NULL OR trace_name = $6) AND ($7::text IS NULL OR lower(operation) = lower($7))`,
-    params,
+    `AND ($6::text IS NULL OR model = $6) AND ($7::text IS NULL OR span_type = $7) AND ($8::text IS NULL OR lower(operation) = lower($8))
+     ${byTraceName ? 'AND trace_name = $9' : ''}`,
+    [...range, filter.model ?? null, filter.spanType ?? null, filter.operation ?? null, ...(byTraceName ? [traceName] : [])],
+    !byTraceName,
   );
-  const scores = await groupedScoreSums(db, `AND ($4::text IS NULL OR trace_name = $4)`, [projectId, from, to, filter.traceName ?? null]);
+  const scores = await groupedScoreSums(db, `AND ($6::text IS NULL OR trace_name = $6)`, [...range, traceName]);
   return { spans: spans.get('') ?? null, scores };
 }
 
 /**
  * A project's unpriced usage in the buckets of [from, to) (all of them without bounds): per
- * model and usage type, the spans and the first and last start. Sums the 5-minute buckets, never
- * the spans.
+ * model and usage type, the spans and the first and last start. Sums the stats, never the
+ * spans: the hourly roll-ups for the range's whole hours, the 5-minute buckets at its edges.
  */
 export async function readUnpricedUsage(db: Db, projectId: string, from: Date | null, to: Date | null): Promise<UnpricedUsageRow[]> {
+  const range: RangeParams = [projectId, ...splitAtHours(from, to, true)];
   const rows: { model: string; usage_type: string; spans: number; first_seen: Date; last_seen: Date }[] = await db.query(
     `SELECT model, usage_type, sum(spans)::float8 AS spans, min(first_seen) AS first_seen, max(last_seen) AS last_seen
-       FROM unpriced_stats_5m WHERE project_id = $1 AND ($2::timestamptz IS NULL OR bucket >= $2) AND ($3::timestamptz IS NULL OR bucket < $3)
+       FROM (${rowsOverRange('unpriced_stats_5m', 'model, usage_type, spans, first_seen, last_seen')}) x
       GROUP BY 1, 2`,
-    [projectId, from, to],
+    range,
   );
   const spans: { model: string; spans: number }[] = await db.query(
-    `SELECT model, sum(unpriced_calls)::float8 AS spans
-       FROM span_stats_5m WHERE project_id = $1 AND ($2::timestamptz IS NULL OR bucket >= $2) AND ($3::timestamptz IS NULL OR bucket < $3)
-        AND unpriced_calls > 0
-      GROUP BY 1`,
-    [projectId, from, to],
+    `SELECT model, sum(unpriced_calls)::float8 AS spans FROM (${rowsOverRange('span_stats_5m', 'model, unpriced_calls', { where: 'AND unpriced_calls > 0' })}) x GROUP BY 1`,
+    range,
   );
   const spansOf = new Map(spans.map((r) => [r.model, r.spans]));
   return rows.map((r) => ({

@@ -4,6 +4,35 @@ export const STATS_BUCKET_SECONDS = 300;
 /** The 5-minute bucket a timestamptz expression falls in, in SQL. */
 export const statsBucketOf = (column: string): string => `date_bin('5 minutes', ${column}, timestamptz '1970-01-01T00:00:00Z')`;
 
+/**
+ * The overview stats' roll-up: the 5-minute stats summed per UTC hour from the epoch (the
+ * `*_stats_1h` tables), which long ranges read instead of the hour's twelve buckets.
+ */
+export const STATS_HOUR_SECONDS = 3600;
+
+/** The hour a timestamptz expression falls in, in SQL. */
+export const statsHourOf = (column: string): string =>
+  `date_bin(interval '${STATS_HOUR_SECONDS} seconds', ${column}, timestamptz '1970-01-01T00:00:00Z')`;
+
+/** A bound of a read range; the infinities for a read without bounds. */
+export type StatsBound = Date | '-infinity' | 'infinity';
+
+/**
+ * A range [from, to) of 5-minute buckets as read with the roll-up: the whole hours of the range
+ * [hoursFrom, hoursTo) from the hourly stats, the buckets of [from, hoursFrom) and [hoursTo, to)
+ * from the 5-minute ones. Without any whole hour, or when `hours` is false, all of it is read
+ * from the 5-minute stats (hoursFrom = hoursTo = to). A null bound is unbounded.
+ */
+export function splitAtHours(from: Date | null, to: Date | null, hours: boolean): [StatsBound, StatsBound, StatsBound, StatsBound] {
+  const start = from ?? '-infinity';
+  const end = to ?? 'infinity';
+  const hourMs = STATS_HOUR_SECONDS * 1000;
+  const hoursFrom = from ? new Date(Math.ceil(from.getTime() / hourMs) * hourMs) : '-infinity';
+  const hoursTo = to ? new Date(Math.floor(to.getTime() / hourMs) * hourMs) : 'infinity';
+  if (!hours || (hoursFrom instanceof Date && hoursTo instanceof Date && hoursFrom >= hoursTo)) return [start, end, end, end];
+  return [start, hoursFrom, hoursTo, end];
+}
+
 /** A score's event time: its own timestamp, else when it was first stored. */
 export const SCORE_TIME = (alias: string): string => `coalesce(${alias}."timestamp", ${alias}.created_at)`;
 
