@@ -5,10 +5,12 @@ import { GROUP_COLUMN, type GroupKind } from './trace-group-sql';
 
 /**
  * How many of the newest traces each walk reads, per group the page asks for: a user's or
- * session's traces come a few at a time, so ten a group usually shows enough groups; each
- * next walk reads ten times more, and after the last one the page is read from every trace.
+ * session's traces come a few at a time, so ten a group usually shows enough groups. A second
+ * walk reads ten times more; past that a walk's reads (one heap row a trace) cost about what
+ * grouping every trace does, so a page that needs more (a rare `idContains`, sessions `to` long
+ * ago) is read from every trace.
  */
-export const WALK_TRACES_PER_GROUP = [10, 100, 1_000] as const;
+export const WALK_TRACES_PER_GROUP = [10, 100] as const;
 
 /** The keys of a page's groups, or null when a walk of `traces` traces could not tell them. */
 export type PageKeys = string[] | null;
