@@ -29,8 +29,8 @@ const MET_ORDER: KeysetOrder = {
  * traces by time, newest first, from the cursor's time (and down to `from`), `traces` of them
  * and every one tied with the last. A group's first trace in the walk is its last trace up to
  * the cursor's time, so a group the walk did not meet was last active before the walk's oldest
- * time, after every group it met: when the met groups that pass the filters fill the page, or
- * the walk read every trace it could, the page's groups are theirs.
+ * time and comes after every group it met: when the met groups that pass the filters fill the
+ * page, or the walk read every trace it could, the page's groups are theirs.
  *
  * Each met group is checked as groupPageFrom's HAVING checks a group, one group at a time on
  * the (project, group, time) index: after the cursor when it has no trace past the cursor's

@@ -47,9 +47,9 @@ const MICRO_ISO = (expr: string) => `to_char(${expr} AT TIME ZONE 'UTC', 'YYYY-M
 
 /**
  * Sessions and users of a project (issue 26), as lists and one at a time. The groups of a page
- * are found from the traces alone, on the index `(project_id, <column>, "timestamp")` (migration
- * SessionUserIndexes); only the page's groups then read their spans and scores, so a page's
- * cost beyond that scan is bounded by the traces of the groups it shows.
+ * are found from the traces alone: from the newest traces when they tell them (issue 33), else
+ * by grouping every trace on the index `(project_id, <column>, "timestamp")` (migration
+ * SessionUserIndexes); only the page's groups then read their spans and scores.
  */
 export class TraceGroupQueries {
   constructor(private readonly db: DataSource) {}
