@@ -1,11 +1,11 @@
 import type { DataSource } from 'typeorm';
 import { type GroupFilter, TELEMETRY_RANGES, TRACE_LIST_LIMITS, type TracePageQuery } from '@app/domain';
 import { type KeysetOrder, keyset } from '../keyset';
+import { type PageKeys, WALK_TRACES_PER_GROUP, pageKeysFromNewestTraces } from './trace-group-candidates';
+import { GROUP_COLUMN, type GroupKind, groupPageFrom } from './trace-group-sql';
 import { SCORE_NUMBER, type TraceRow, traceSelect } from './trace-query';
 
-/** What groups traces: a session (`session_id`) or a user (`user_id`). Never client text. */
-export type GroupKind = 'session' | 'user';
-const COLUMN: Record<GroupKind, string> = { session: 'session_id', user: 'user_id' };
+export type { GroupKind } from './trace-group-sql';
 
 /** One session or user with its totals, computed on read from its traces and their spans. */
 export interface GroupRow {
@@ -36,14 +36,6 @@ export interface GroupScoreRow {
 export type SessionTraceRow = TraceRow & { cursor_ts: string };
 
 const GROUP_USERS_SHOWN = 5;
-/** Groups, the most recently active first: last trace time, then key, descending. */
-const groupOrder = (col: string): KeysetOrder => ({
-  columns: [
-    { sql: 'max(t."timestamp")', type: 'timestamptz' },
-    { sql: `t.${col}`, type: 'text' },
-  ],
-  descending: true,
-});
 /** A session's traces in time order, then id. */
 const SESSION_TRACES_ORDER: KeysetOrder = {
   columns: [
@@ -55,39 +47,48 @@ const MICRO_ISO = (expr: string) => `to_char(${expr} AT TIME ZONE 'UTC', 'YYYY-M
 
 /**
  * Sessions and users of a project (issue 26), as lists and one at a time. The groups of a page
- * are found from the traces alone, on the index `(project_id, <column>, "timestamp")` (migration
- * SessionUserIndexes); only the page's groups then read their spans and scores, so a page's
- * cost beyond that scan is bounded by the traces of the groups it shows.
+ * are found from the traces alone: from the newest traces when they tell them (issue 33), else
+ * by grouping every trace on the index `(project_id, <column>, "timestamp")` (migration
+ * SessionUserIndexes); only the page's groups then read their spans and scores.
  */
 export class TraceGroupQueries {
   constructor(private readonly db: DataSource) {}
 
-  /** A page of groups, the most recently active first (last trace time, then id, descending). */
-  list(kind: GroupKind, projectId: string, f: GroupFilter, exactKey?: string): Promise<GroupRow[]> {
-    const col = COLUMN[kind];
+  /**
+   * A page of groups, the most recently active first (last trace time, then id, descending).
+   * Its groups come from the newest traces when they can (pageKeysFromNewestTraces), so a page
+   * reads about as many traces as its groups hold, however many the project has; else from
+   * every trace of the project (`listFromEveryTrace`), as a session list by user always does:
+   * the user's sessions bound it.
+   */
+  async list(kind: GroupKind, projectId: string, f: GroupFilter): Promise<GroupRow[]> {
+    const keys = f.userId === undefined ? await this.newestPageKeys(kind, projectId, f) : null;
+    if (keys === null) return this.listFromEveryTrace(kind, projectId, f);
+    return keys.length ? this.listFromEveryTrace(kind, projectId, f, keys) : [];
+  }
+
+  private async newestPageKeys(kind: GroupKind, projectId: string, f: GroupFilter): Promise<PageKeys> {
+    for (const perGroup of WALK_TRACES_PER_GROUP) {
+      const keys = await pageKeysFromNewestTraces(this.db, kind, projectId, f, perGroup * f.limit);
+      if (keys !== null) return keys;
+    }
+    return null;
+  }
+
+  /**
+   * A page of groups found by grouping every trace of the project, or only those of the groups
+   * `keys` when given (a list's page, or one group): the definition the faster path must match.
+   */
+  listFromEveryTrace(kind: GroupKind, projectId: string, f: GroupFilter, keys?: string[]): Promise<GroupRow[]> {
+    const col = GROUP_COLUMN[kind];
     const params: unknown[] = [projectId];
-    const p = (value: unknown) => `$${params.push(value)}`;
-    const where = ['t.project_id = $1', `t.${col} IS NOT NULL`];
-    const having: string[] = [];
-    if (exactKey !== undefined) where.push(`t.${col} = ${p(exactKey)}`);
-    // strpos, not ILIKE: the client's text holds no pattern, so % and _ need no escaping.
-    if (f.idContains !== undefined) where.push(`strpos(lower(t.${col}), lower(${p(f.idContains)})) > 0`);
-    if (f.userId !== undefined) having.push(`bool_or(t.user_id = ${p(f.userId)})`);
-    if (f.environment !== undefined) having.push(`bool_or(t.environment = ${p(f.environment)})`);
-    // A group is in a time range when it has activity in it: first trace before its end, last after its start.
-    if (f.from !== undefined) having.push(`max(t."timestamp") >= ${p(f.from)}::timestamptz`);
-    if (f.to !== undefined) having.push(`min(t."timestamp") <= ${p(f.to)}::timestamptz`);
-    const page = keyset(groupOrder(col), f.after, f.limit, params);
+    const only = keys === undefined ? undefined : `t.${col} = ANY($${params.push(keys)}::text[])`;
+    const from = groupPageFrom(kind, f, params, only);
     const others = kind === 'user' ? 'count(DISTINCT t.session_id)::int' : 'NULL::int';
-    return this.db.query(
+    return this.withoutJit(
       `WITH g AS (
          SELECT t.${col} AS key, min(t."timestamp") AS first_ts, max(t."timestamp") AS last_ts, count(*)::int AS trace_count, ${others} AS session_count
-           FROM traces t
-          WHERE ${where.join(' AND ')}
-          GROUP BY t.${col}
-          HAVING ${[...having, page.after].join(' AND ')}
-          ORDER BY ${page.orderBy}
-          ${page.limit}
+           ${from}
        )
        SELECT g.key, g.first_ts, g.last_ts, ${MICRO_ISO('g.last_ts')} AS last_ts_text, g.trace_count, g.session_count,
               ${kind === 'session' ? 'u.user_ids' : 'NULL::text[] AS user_ids'},
@@ -117,15 +118,26 @@ export class TraceGroupQueries {
     );
   }
 
+  /**
+   * A page's span totals are estimated at every span of its groups (800,000 in cost at ten
+   * million spans), past `jit_above_cost`: compiling took 700 ms, longer than the statement.
+   */
+  private withoutJit(sql: string, params: unknown[]): Promise<GroupRow[]> {
+    return this.db.transaction(async (m) => {
+      await m.query('SET LOCAL jit = off');
+      return m.query(sql, params) as Promise<GroupRow[]>;
+    });
+  }
+
   /** One group's totals, or null when the project has no trace in it. */
   async findOne(kind: GroupKind, projectId: string, key: string): Promise<GroupRow | null> {
-    const rows = await this.list(kind, projectId, { limit: 1 }, key);
+    const rows = await this.listFromEveryTrace(kind, projectId, { limit: 1 }, [key]);
     return rows[0] ?? null;
   }
 
   /** The groups' scores by name and source: how many, and the mean of the numeric and boolean (1/0) ones. */
   scoreSummaries(kind: GroupKind, projectId: string, keys: string[]): Promise<GroupScoreRow[]> {
-    const col = COLUMN[kind];
+    const col = GROUP_COLUMN[kind];
     return this.db.query(
       `SELECT t.${col} AS key, c.name, c.source, count(*)::int AS count, avg(${SCORE_NUMBER}) AS mean
          FROM traces t JOIN scores c ON c.project_id = t.project_id AND c.trace_id = t.id
