@@ -43,6 +43,7 @@ import { RecomputeAffectedModels1767100000000 } from './1767100000000-RecomputeA
 import { RateLimitLeases1767120000000 } from './1767120000000-RateLimitLeases';
 import { ScheduledJobRuns1767120000001 } from './1767120000001-ScheduledJobRuns';
 import { TraceNameStatistics1767140000000 } from './1767140000000-TraceNameStatistics';
+import { ScoreSpanIndex1767160000000 } from './1767160000000-ScoreSpanIndex';
 
 /** Every migration in order; the data source takes classes, so tests and builds share one list. */
 export const MIGRATIONS = [
@@ -91,4 +92,5 @@ export const MIGRATIONS = [
   RateLimitLeases1767120000000,
   ScheduledJobRuns1767120000001,
   TraceNameStatistics1767140000000,
+  ScoreSpanIndex1767160000000,
 ];
