@@ -74,9 +74,9 @@ export const RECOUNT_DUE = (mark: string, rows: string, floor: string, perRow: s
  * spans, 200 overview buckets took 14.5 s that way and 0.2 s through the `(project_id,
  * start_time)` index (docs/BENCHMARKS.md, "One machine's ceiling"). Without hash and merge
  * joins each bucket reads its range by index. Without sequential scans too: with a filter it
- * cannot estimate either (`cardinality(unpriced_usage) > 0`), the planner read the whole span
- * table once per batch and compared it with the buckets (0.86 s a batch at 857,000 spans,
- * 0.03 s by index), so a rebuild's recount grew with the rows times the batches. No JIT, as
+ * cannot estimate either (`cardinality(unpriced_usage) > 0`), the planner could read the whole
+ * span table once per batch and compare it with the buckets (0.86 s for a batch at 857,000
+ * spans, 0.03 s by index), so a rebuild's recount grew with the rows times the batches. No JIT, as
  * the write's settings, since the inflated estimates pass `jit_above_cost` and compiling took
  * longer than the statement. Every statement of a recount runs with these: the scores of a
  * batch's calls are found by index too (migration ScoreSpanIndex).
