@@ -44,6 +44,7 @@ import { RateLimitLeases1767120000000 } from './1767120000000-RateLimitLeases';
 import { ScheduledJobRuns1767120000001 } from './1767120000001-ScheduledJobRuns';
 import { TraceNameStatistics1767140000000 } from './1767140000000-TraceNameStatistics';
 import { OverviewHourlyStats1767150000000 } from './1767150000000-OverviewHourlyStats';
+import { ScoreSpanIndex1767160000000 } from './1767160000000-ScoreSpanIndex';
 
 /** Every migration in order; the data source takes classes, so tests and builds share one list. */
 export const MIGRATIONS = [
@@ -93,4 +94,5 @@ export const MIGRATIONS = [
   ScheduledJobRuns1767120000001,
   TraceNameStatistics1767140000000,
   OverviewHourlyStats1767150000000,
+  ScoreSpanIndex1767160000000,
 ];

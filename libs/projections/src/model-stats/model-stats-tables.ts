@@ -1,9 +1,9 @@
 import type { DataSource } from 'typeorm';
-import { type LatencyHistogram, latencyBucketSql, mergeHistograms } from '@app/domain';
+import { type LatencyHistogram, mergeHistograms } from '@app/domain';
 import { returnedRows } from '@app/persistence';
 import { TELEMETRY_TABLES } from '../telemetry/tables/telemetry-writer';
 import {
-  DEFAULT_RECOUNT_SETTINGS,
+  LATENCY_HIST_AGG,
   RANGE_RECOUNT_SETTINGS,
   RECOUNT_AT_ONCE,
   RECOUNT_DUE,
@@ -46,8 +46,8 @@ interface Bucket {
 
 /** `d`, the hourly marks due at the pace in parameters `floor` and `perRow`, a bucket's rows being its calls. */
 const DUE_MODEL_MARKS = (floor: string, perRow: string) =>
-  `model_stats_dirty d LEFT JOIN model_stats s ON s.project_id = d.project_id AND s.model = d.model AND s.hour = d.hour
-    WHERE ${RECOUNT_DUE('d', 's.calls', floor, perRow)}`;
+  `model_stats_dirty d
+    WHERE ${RECOUNT_DUE('d', '(SELECT s.calls FROM model_stats s WHERE s.project_id = d.project_id AND s.model = d.model AND s.hour = d.hour)', floor, perRow)}`;
 
 const BUCKETS = `SELECT * FROM unnest($1::uuid[], $2::text[], $3::timestamptz[]) AS b (project_id, model, hour)`;
 const SPANS_OF_BUCKETS = `FROM b JOIN spans s ON s.project_id = b.project_id AND s.model = b.model AND s.start_time >= b.hour AND s.start_time < b.hour + interval '1 hour'`;
@@ -76,21 +76,16 @@ export async function refreshDirtyModelStats(ds: DataSource, limit: number, pace
                 CASE WHEN s.end_time >= s.start_time THEN extract(epoch FROM s.end_time - s.start_time)::float8 * 1000 END AS ms
            ${SPANS_OF_BUCKETS}
        ),
-       hist AS (
-         SELECT project_id, model, hour, jsonb_object_agg(bucket, n) AS h
-           FROM (SELECT project_id, model, hour, ${latencyBucketSql('ms')} AS bucket, count(*)::int AS n FROM s WHERE ms IS NOT NULL GROUP BY 1, 2, 3, 4) x
-          GROUP BY 1, 2, 3
-       ),
        agg AS (
          SELECT project_id, model, hour, count(*)::int AS calls, (count(*) FILTER (WHERE level = 'ERROR'))::int AS errors,
-                count(ms)::int AS timed_calls, coalesce(sum(ms), 0) AS latency_sum_ms, count(cost)::int AS costed_calls,
+                count(ms)::int AS timed_calls, coalesce(sum(ms), 0) AS latency_sum_ms, ${LATENCY_HIST_AGG('ms')} AS latency_hist, count(cost)::int AS costed_calls,
                 coalesce(sum(cost), 0) AS cost_usd, coalesce(sum(prompt_tokens), 0) AS prompt_tokens, coalesce(sum(completion_tokens), 0) AS completion_tokens
            FROM s GROUP BY 1, 2, 3
        ),
        upserted AS (
          INSERT INTO model_stats (project_id, model, hour, calls, errors, timed_calls, latency_sum_ms, latency_hist, costed_calls, cost_usd, prompt_tokens, completion_tokens, updated_at)
-         SELECT a.project_id, a.model, a.hour, a.calls, a.errors, a.timed_calls, a.latency_sum_ms, coalesce(h.h, '{}'), a.costed_calls, a.cost_usd, a.prompt_tokens, a.completion_tokens, now()
-           FROM agg a LEFT JOIN hist h USING (project_id, model, hour)
+         SELECT project_id, model, hour, calls, errors, timed_calls, latency_sum_ms, latency_hist, costed_calls, cost_usd, prompt_tokens, completion_tokens, now()
+           FROM agg
          ON CONFLICT (project_id, model, hour) DO UPDATE SET calls = excluded.calls, errors = excluded.errors, timed_calls = excluded.timed_calls,
            latency_sum_ms = excluded.latency_sum_ms, latency_hist = excluded.latency_hist, costed_calls = excluded.costed_calls, cost_usd = excluded.cost_usd,
            prompt_tokens = excluded.prompt_tokens, completion_tokens = excluded.completion_tokens, updated_at = excluded.updated_at
@@ -104,16 +99,17 @@ export async function refreshDirtyModelStats(ds: DataSource, limit: number, pace
       `DELETE FROM model_score_stats m USING (${BUCKETS}) b WHERE m.project_id = b.project_id AND m.model = b.model AND m.hour = b.hour`,
       params,
     );
-    // The scores join the spans by span and by trace, which only hashing does well: without it, 2 minutes for 200 hours at a million spans.
-    await m.query(DEFAULT_RECOUNT_SETTINGS);
+    // Each call's scores through an index, by span and by trace: the batch reads its calls and their scores, never a whole table.
     await m.query(
       `WITH b AS (${BUCKETS}),
+       calls AS (SELECT b.project_id, b.model, b.hour, s.id, s.trace_id ${SPANS_OF_BUCKETS}),
        about AS (
-         SELECT b.project_id, b.model, b.hour, c.id, c.source, c.name, c.value, c.metadata ${SPANS_OF_BUCKETS}
-           JOIN scores c ON c.project_id = s.project_id AND c.span_id = s.id
+         SELECT x.project_id, x.model, x.hour, c.id, c.source, c.name, c.value, c.metadata
+           FROM calls x JOIN scores c ON c.project_id = x.project_id AND c.span_id = x.id
          UNION ALL
-         SELECT b.project_id, b.model, b.hour, c.id, c.source, c.name, c.value, c.metadata ${SPANS_OF_BUCKETS}
-           JOIN scores c ON c.project_id = s.project_id AND c.trace_id = s.trace_id AND c.span_id IS NULL
+         SELECT x.project_id, x.model, x.hour, c.id, c.source, c.name, c.value, c.metadata
+           FROM (SELECT DISTINCT project_id, model, hour, trace_id FROM calls) x
+           JOIN scores c ON c.project_id = x.project_id AND c.trace_id = x.trace_id AND c.span_id IS NULL
        ),
        -- A score of a whole trace counts once per model and hour, however many calls the trace made.
        once AS (

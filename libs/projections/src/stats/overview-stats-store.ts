@@ -6,11 +6,11 @@ import {
   type SpanSums,
   type StatsFilter,
   type UnpricedUsageRow,
-  latencyBucketSql,
 } from '@app/domain';
 import { returnedRows } from '@app/persistence';
 import { TELEMETRY_TABLES } from '../telemetry/tables/telemetry-writer';
 import {
+  LATENCY_HIST_AGG,
   RANGE_RECOUNT_SETTINGS,
   RECOUNT_AT_ONCE,
   RECOUNT_DUE,
@@ -131,8 +131,8 @@ async function recountHours(m: Db, params: unknown[]): Promise<void> {
 
 /** `d`, the 5-minute marks due at the pace in parameters `floor` and `perRow`, a bucket's rows being its spans. */
 const DUE_OVERVIEW_MARKS = (floor: string, perRow: string) =>
-  `stats_5m_dirty d LEFT JOIN LATERAL (SELECT sum(x.calls) AS calls FROM span_stats_5m x WHERE x.project_id = d.project_id AND x.bucket = d.bucket) s ON true
-    WHERE ${RECOUNT_DUE('d', 's.calls', floor, perRow)}`;
+  `stats_5m_dirty d
+    WHERE ${RECOUNT_DUE('d', '(SELECT sum(x.calls) FROM span_stats_5m x WHERE x.project_id = d.project_id AND x.bucket = d.bucket)', floor, perRow)}`;
 
 /**
  * Recounts up to `limit` dirty overview buckets from the rows, in one transaction, replacing
@@ -165,22 +165,16 @@ export async function refreshDirtyOverviewStats(ds: DataSource, limit: number, p
            FROM b JOIN spans s ON s.project_id = b.project_id AND ${IN_BUCKET('s.start_time')}
            LEFT JOIN traces t ON t.project_id = s.project_id AND t.id = s.trace_id
        ),
-       hist AS (
-         SELECT project_id, bucket, span_type, model, trace_name, operation, jsonb_object_agg(latency_bucket, n) AS h
-           FROM (SELECT project_id, bucket, span_type, model, trace_name, operation, ${latencyBucketSql('ms')} AS latency_bucket, count(*)::int AS n
-                   FROM s WHERE ms IS NOT NULL GROUP BY 1, 2, 3, 4, 5, 6, 7) x
-          GROUP BY 1, 2, 3, 4, 5, 6
-       ),
        agg AS (
          SELECT project_id, bucket, span_type, model, trace_name, operation, count(*)::int AS calls, (count(*) FILTER (WHERE level = 'ERROR'))::int AS errors,
-                coalesce(sum(cost), 0) AS cost_usd, coalesce(sum(prompt_tokens), 0) AS prompt_tokens,
+                ${LATENCY_HIST_AGG('ms')} AS latency_hist, coalesce(sum(cost), 0) AS cost_usd, coalesce(sum(prompt_tokens), 0) AS prompt_tokens,
                 coalesce(sum(completion_tokens), 0) AS completion_tokens, coalesce(sum(total_tokens), 0) AS total_tokens,
                 (count(*) FILTER (WHERE unpriced))::int AS unpriced_calls
            FROM s GROUP BY 1, 2, 3, 4, 5, 6
        )
        INSERT INTO span_stats_5m (project_id, bucket, span_type, model, trace_name, operation, calls, errors, latency_hist, cost_usd, prompt_tokens, completion_tokens, total_tokens, unpriced_calls)
-       SELECT a.project_id, a.bucket, a.span_type, a.model, a.trace_name, a.operation, a.calls, a.errors, coalesce(h.h, '{}'), a.cost_usd, a.prompt_tokens, a.completion_tokens, a.total_tokens, a.unpriced_calls
-         FROM agg a LEFT JOIN hist h USING (project_id, bucket, span_type, model, trace_name, operation)`,
+       SELECT project_id, bucket, span_type, model, trace_name, operation, calls, errors, latency_hist, cost_usd, prompt_tokens, completion_tokens, total_tokens, unpriced_calls
+         FROM agg`,
       params,
     );
     await m.query(
