@@ -75,6 +75,32 @@ interface Bucket {
 
 const BUCKETS = `SELECT * FROM unnest($1::uuid[], $2::timestamptz[]) AS b (project_id, bucket)`;
 const IN_BUCKET = (column: string) => `${column} >= b.bucket AND ${column} < b.bucket + interval '5 minutes'`;
+/**
+ * `alias`: the `columns` of `table`'s rows in bucket `b` whose time is `time`, read bucket by
+ * bucket through the table's `(project_id, <time>)` index. The subquery is fenced (`OFFSET 0`),
+ * so it is planned for one bucket: as a join, the planner took each 5-minute range for 0.5 % of
+ * the table and, with a batch of 200 buckets at ten million spans, read the project's every span
+ * once and compared it with every bucket, over 100 s a batch (docs/BENCHMARKS.md, "One machine's
+ * ceiling").
+ */
+const ROWS_IN_BUCKET = (table: string, alias: string, time: string, columns: string[], where = '') =>
+  `CROSS JOIN LATERAL (SELECT ${columns.map((c) => `${alias}.${c}`).join(', ')} FROM ${table} ${alias}
+                        WHERE ${alias}.project_id = b.project_id AND ${IN_BUCKET(time)} ${where} OFFSET 0) ${alias}`;
+const SPAN_STATS_COLUMNS = [
+  'project_id',
+  'trace_id',
+  'type',
+  'model',
+  'operation',
+  'level',
+  'unpriced_usage',
+  'prompt_tokens',
+  'completion_tokens',
+  'total_tokens',
+  'cost',
+  'start_time',
+  'end_time',
+];
 
 /** `x`: the 5-minute rows of `table` of the (project, hour) the buckets in parameters $1 and $2 are in, each with its `hour`. */
 const HOURS_OF_BUCKETS = (table: string) =>
@@ -162,7 +188,7 @@ export async function refreshDirtyOverviewStats(ds: DataSource, limit: number, p
                 ${dimension('s.operation')} AS operation, s.level, cardinality(s.unpriced_usage) > 0 AS unpriced, s.prompt_tokens, s.completion_tokens, coalesce(s.total_tokens, coalesce(s.prompt_tokens, 0) + coalesce(s.completion_tokens, 0)) AS total_tokens,
                 CASE WHEN abs(s.cost) < ${SUMMABLE_COST} THEN s.cost END AS cost,
                 CASE WHEN s.end_time >= s.start_time THEN extract(epoch FROM s.end_time - s.start_time)::float8 * 1000 END AS ms
-           FROM b JOIN spans s ON s.project_id = b.project_id AND ${IN_BUCKET('s.start_time')}
+           FROM b ${ROWS_IN_BUCKET('spans', 's', 's.start_time', SPAN_STATS_COLUMNS)}
            LEFT JOIN traces t ON t.project_id = s.project_id AND t.id = s.trace_id
        ),
        agg AS (
@@ -180,7 +206,7 @@ export async function refreshDirtyOverviewStats(ds: DataSource, limit: number, p
     await m.query(
       `WITH b AS (${BUCKETS})
        INSERT INTO trace_stats_5m (project_id, bucket, traces)
-       SELECT b.project_id, b.bucket, count(*)::int FROM b JOIN traces t ON t.project_id = b.project_id AND ${IN_BUCKET('t."timestamp"')} GROUP BY 1, 2`,
+       SELECT b.project_id, b.bucket, count(*)::int FROM b ${ROWS_IN_BUCKET('traces', 't', 't."timestamp"', ['id'])} GROUP BY 1, 2`,
       params,
     );
     await m.query(
@@ -188,7 +214,7 @@ export async function refreshDirtyOverviewStats(ds: DataSource, limit: number, p
        c AS (
          SELECT b.project_id, b.bucket, ${dimension('t.name')} AS trace_name, coalesce(c.source, 'API') AS source, ${dimension('c.name')} AS name,
                 ${SCORE_NUMBER_SQL('c.value', 'c.metadata')} AS number, ${SCORE_PASS_SQL('c.value', 'c.metadata')} AS pass
-           FROM b JOIN scores c ON c.project_id = b.project_id AND ${IN_BUCKET(SCORE_TIME('c'))}
+           FROM b ${ROWS_IN_BUCKET('scores', 'c', SCORE_TIME('c'), ['project_id', 'trace_id', 'source', 'name', 'value', 'metadata'])}
            LEFT JOIN traces t ON t.project_id = c.project_id AND t.id = c.trace_id
        )
        INSERT INTO score_stats_5m (project_id, bucket, trace_name, source, name, scores, numeric_scores, value_sum, judged, passed)
@@ -201,7 +227,7 @@ export async function refreshDirtyOverviewStats(ds: DataSource, limit: number, p
       `WITH b AS (${BUCKETS})
        INSERT INTO unpriced_stats_5m (project_id, bucket, model, usage_type, spans, first_seen, last_seen)
        SELECT b.project_id, b.bucket, ${dimension('s.model')}, u.usage_type, count(*)::int, min(s.start_time), max(s.start_time)
-         FROM b JOIN spans s ON s.project_id = b.project_id AND ${IN_BUCKET('s.start_time')} AND cardinality(s.unpriced_usage) > 0
+         FROM b ${ROWS_IN_BUCKET('spans', 's', 's.start_time', ['model', 'unpriced_usage', 'start_time'], 'AND cardinality(s.unpriced_usage) > 0')}
          CROSS JOIN LATERAL unnest(s.unpriced_usage) AS u (usage_type)
         GROUP BY 1, 2, 3, 4`,
       params,
