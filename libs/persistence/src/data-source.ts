@@ -20,7 +20,10 @@ export function createDataSource({ url, poolSize = 10, applicationName = 'spanlo
     synchronize: false,
     logging: false,
     applicationName,
-    extra: { max: poolSize, connectionTimeoutMillis: 5_000 },
+    // No JIT for any statement: Spanlog's reads and writes are short, and the planner's estimates
+    // of its range joins, histograms and span sums passed `jit_above_cost` again and again, with
+    // compiling taking longer than the statement (70 ms to 2.4 s; docs/BENCHMARKS.md).
+    extra: { max: poolSize, connectionTimeoutMillis: 5_000, options: '-c jit=off' },
   });
 }
 

@@ -85,7 +85,7 @@ export class TraceGroupQueries {
     const only = keys === undefined ? undefined : `t.${col} = ANY($${params.push(keys)}::text[])`;
     const from = groupPageFrom(kind, f, params, only);
     const others = kind === 'user' ? 'count(DISTINCT t.session_id)::int' : 'NULL::int';
-    return this.withoutJit(
+    return this.db.query(
       `WITH g AS (
          SELECT t.${col} AS key, min(t."timestamp") AS first_ts, max(t."timestamp") AS last_ts, count(*)::int AS trace_count, ${others} AS session_count
            ${from}
@@ -116,17 +116,6 @@ export class TraceGroupQueries {
         ORDER BY g.last_ts DESC, g.key DESC`,
       params,
     );
-  }
-
-  /**
-   * A page's span totals are estimated at every span of its groups (800,000 in cost at ten
-   * million spans), past `jit_above_cost`: compiling took 700 ms, longer than the statement.
-   */
-  private withoutJit(sql: string, params: unknown[]): Promise<GroupRow[]> {
-    return this.db.transaction(async (m) => {
-      await m.query('SET LOCAL jit = off');
-      return m.query(sql, params) as Promise<GroupRow[]>;
-    });
   }
 
   /** One group's totals, or null when the project has no trace in it. */

@@ -259,19 +259,6 @@ export async function hasDirtyOverviewBucket(db: Db, projectId: string, from: Da
   return row.dirty;
 }
 
-/**
- * Runs reads of histograms in a transaction of their own without JIT: the planner guesses 100
- * keys a histogram (`jsonb_each_text`), so a long range's estimate passes `jit_above_cost`, and
- * compiling took 2.4 s of a 5.3 s read of 30 days' hourly stats at ten million spans
- * (docs/BENCHMARKS.md, "One machine's ceiling").
- */
-async function withoutJit<T>(ds: Pick<DataSource, 'transaction'>, read: (db: Db) => Promise<T>): Promise<T> {
-  return ds.transaction(async (m) => {
-    await m.query('SET LOCAL jit = off');
-    return read(m);
-  });
-}
-
 /** A project's read range: $1 the project, $2–$5 the range split at its whole hours (`splitAtHours`); a read's own parameters from $6. */
 type RangeParams = [string, StatsBound, StatsBound, StatsBound, StatsBound, ...unknown[]];
 
@@ -383,17 +370,7 @@ async function groupedScoreSums(db: Db, where: string, params: RangeParams): Pro
  * `bucketSeconds` wide from the epoch. Points of whole hours read the hourly roll-ups for the
  * range's whole hours (no hour then straddles two points), the same sums as their buckets'.
  */
-export async function readOverviewSums(
-  ds: Pick<DataSource, 'transaction'>,
-  projectId: string,
-  from: Date,
-  to: Date,
-  bucketSeconds: number,
-): Promise<OverviewSums> {
-  return withoutJit(ds, (db) => overviewSums(db, projectId, from, to, bucketSeconds));
-}
-
-async function overviewSums(db: Db, projectId: string, from: Date, to: Date, bucketSeconds: number): Promise<OverviewSums> {
+export async function readOverviewSums(db: Db, projectId: string, from: Date, to: Date, bucketSeconds: number): Promise<OverviewSums> {
   const range: RangeParams = [projectId, ...splitAtHours(from, to, bucketSeconds % STATS_HOUR_SECONDS === 0)];
   const point = `extract(epoch FROM date_bin(make_interval(secs => ${Number(bucketSeconds)}), bucket, timestamptz '1970-01-01T00:00:00Z'))::bigint * 1000`;
   // The models without the spans of none (stored as '').
@@ -423,16 +400,6 @@ async function overviewSums(db: Db, projectId: string, from: Date, to: Date, buc
 
 /** A monitor's window: span sums and score sums of the buckets in [from, to) that match the filter, its whole hours from the roll-ups. */
 export async function readWindowSums(
-  ds: Pick<DataSource, 'transaction'>,
-  projectId: string,
-  from: Date,
-  to: Date,
-  filter: StatsFilter,
-): Promise<{ spans: SpanSums | null; scores: (ScoreSums & { name: string; source: string })[] }> {
-  return withoutJit(ds, (db) => windowSums(db, projectId, from, to, filter));
-}
-
-async function windowSums(
   db: Db,
   projectId: string,
   from: Date,

@@ -105,10 +105,8 @@ export const RECOUNT_DUE = (mark: string, rows: string, floor: string, perRow: s
  * joins each bucket reads its range by index. Without sequential scans too: with a filter it
  * cannot estimate either (`cardinality(unpriced_usage) > 0`), the planner could read the whole
  * span table once per batch and compare it with the buckets (0.86 s for a batch at 857,000
- * spans, 0.03 s by index), so a rebuild's recount grew with the rows times the batches. No JIT, as
- * the write's settings, since the inflated estimates pass `jit_above_cost` and compiling took
- * longer than the statement. Every statement of a recount runs with these: the scores of a
- * batch's calls are found by index too (migration ScoreSpanIndex).
+ * spans, 0.03 s by index), so a rebuild's recount grew with the rows times the batches. Every
+ * statement of a recount runs with these: the scores of a batch's calls are found by index too
+ * (migration ScoreSpanIndex).
  */
-export const RANGE_RECOUNT_SETTINGS =
-  'SET LOCAL enable_hashjoin = off; SET LOCAL enable_mergejoin = off; SET LOCAL enable_seqscan = off; SET LOCAL jit = off';
+export const RANGE_RECOUNT_SETTINGS = 'SET LOCAL enable_hashjoin = off; SET LOCAL enable_mergejoin = off; SET LOCAL enable_seqscan = off';

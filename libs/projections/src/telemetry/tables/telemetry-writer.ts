@@ -278,15 +278,13 @@ export async function deleteTraces(manager: EntityManager, deletions: TraceDelet
  * - memory for the upserts' sort of a batch's rows by key (the order every writer locks rows
  *   in): at Postgres's default 4 MB the span upsert sorted its 6,400 rows (about 10 MB) on disk,
  *   a tenth of its time;
- * - no JIT compilation: the planner's estimates for the stats marks' joins passed
- *   `jit_above_cost`, and compiling them took 70–130 ms a statement, longer than running them;
  * - generic plans: a custom plan folds the batch's 10 MB JSON parameter into the plan as a
  *   constant, and planning copies it (once per CTE of the upsert), about a tenth of the
  *   statement's Postgres CPU in `perf`; a generic plan reads the parameter where it is. The
  *   plans are the same shape (a set-returning function over a parameter is estimated at 100
  *   rows either way).
  */
-const WRITE_SETTINGS = "SET LOCAL work_mem = '64MB'; SET LOCAL jit = off; SET LOCAL plan_cache_mode = force_generic_plan";
+const WRITE_SETTINGS = "SET LOCAL work_mem = '64MB'; SET LOCAL plan_cache_mode = force_generic_plan";
 
 /**
  * Every writer takes the read models' table locks first and in one order, the order a
