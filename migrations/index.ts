@@ -45,6 +45,7 @@ import { ScheduledJobRuns1767120000001 } from './1767120000001-ScheduledJobRuns'
 import { TraceNameStatistics1767140000000 } from './1767140000000-TraceNameStatistics';
 import { OverviewHourlyStats1767150000000 } from './1767150000000-OverviewHourlyStats';
 import { ScoreSpanIndex1767160000000 } from './1767160000000-ScoreSpanIndex';
+import { ScoreNumberStatistics1767180000000 } from './1767180000000-ScoreNumberStatistics';
 
 /** Every migration in order; the data source takes classes, so tests and builds share one list. */
 export const MIGRATIONS = [
@@ -95,4 +96,5 @@ export const MIGRATIONS = [
   TraceNameStatistics1767140000000,
   OverviewHourlyStats1767150000000,
   ScoreSpanIndex1767160000000,
+  ScoreNumberStatistics1767180000000,
 ];

@@ -175,38 +175,49 @@ export interface CeilingData {
   now: Date;
 }
 
-/** Writes the data set in statements of ROWS_PER_STATEMENT rows, saying how far it got. */
-export async function loadCeiling(db: Pool, data: CeilingData, say: (line: string) => void): Promise<LoadFigures> {
+/**
+ * Writes traces `first`…`last` of the data set, with their spans and scores, in statements of
+ * ROWS_PER_STATEMENT rows, saying how far it got; returns the scores written.
+ */
+async function writeTraces(db: Pool, data: CeilingData, first: number, last: number, say: (line: string) => void): Promise<number> {
   const { projectId, traces, now } = data;
   const started = performance.now();
-  const users = usersOf(traces);
-  const chunked = async (label: string, rows: number, perRow: number, run: (from: number, to: number) => Promise<unknown>) => {
-    const step = Math.max(1, Math.floor(ROWS_PER_STATEMENT / perRow));
-    for (let from = 0; from < rows; from += step) {
-      const to = Math.min(rows, from + step) - 1;
-      await run(from, to);
+  const chunked = async (label: string, from: number, to: number, run: (from: number, to: number) => Promise<unknown>) => {
+    for (let at = from; at <= to; at += ROWS_PER_STATEMENT) {
+      const end = Math.min(to, at + ROWS_PER_STATEMENT - 1);
+      await run(at, end);
       const s = (performance.now() - started) / 1_000;
-      say(`${label}: ${(to + 1).toLocaleString('en-US')} of ${rows.toLocaleString('en-US')} written (${s.toFixed(0)} s)`);
+      say(
+        `${label}: ${(end - from + 1).toLocaleString('en-US')} of ${(to - from + 1).toLocaleString('en-US')} written (${s.toFixed(0)} s)`,
+      );
     }
   };
-  await chunked('traces', traces, 1, (from, to) => db.query(TRACES_SQL, [projectId, traces, now, users, from + 1, to + 1]));
-  await chunked('spans', traces * SPANS_PER_TRACE, 1, (from, to) =>
-    db.query(SPANS_SQL, [projectId, traces, now, from + SPANS_PER_TRACE, to + SPANS_PER_TRACE]),
+  await chunked('traces', first, last, (from, to) => db.query(TRACES_SQL, [projectId, traces, now, usersOf(traces), from, to]));
+  // Span k is the (k % 10)th of trace k / 10.
+  await chunked('spans', first * SPANS_PER_TRACE, last * SPANS_PER_TRACE + SPANS_PER_TRACE - 1, (from, to) =>
+    db.query(SPANS_SQL, [projectId, traces, now, from, to]),
   );
   let scores = 0;
-  await chunked('scores of traces', traces, 1, async (from, to) => {
-    scores += (await db.query(SCORES_SQL, [projectId, traces, now, from + 1, to + 1])).rowCount ?? 0;
+  await chunked('scores of traces', first, last, async (from, to) => {
+    scores += (await db.query(SCORES_SQL, [projectId, traces, now, from, to])).rowCount ?? 0;
   });
+  return scores;
+}
+
+/** Writes the whole data set, then ANALYZE. */
+export async function loadCeiling(db: Pool, data: CeilingData, say: (line: string) => void): Promise<LoadFigures> {
+  const started = performance.now();
+  const scores = await writeTraces(db, data, 1, data.traces, say);
   const insertSeconds = (performance.now() - started) / 1_000;
   const analyzed = performance.now();
   await db.query('ANALYZE traces, spans, scores');
   const analyzeSeconds = (performance.now() - analyzed) / 1_000;
   return {
-    spans: traces * SPANS_PER_TRACE,
-    traces,
+    spans: data.traces * SPANS_PER_TRACE,
+    traces: data.traces,
     scores,
-    users,
-    sessions: sessionsOf(traces),
+    users: usersOf(data.traces),
+    sessions: sessionsOf(data.traces),
     insertSeconds,
     analyzeSeconds,
     tableBytes: await tableBytes(db),
@@ -223,27 +234,45 @@ async function tableBytes(db: Pool): Promise<Record<string, number>> {
 
 /**
  * The figures of a data set an earlier run loaded (`bench:stage --keep`, then `--reuse`), and
- * the instant its times were counted back from: its last trace's time (trace N's is `now`).
+ * the instant its times were counted back from, made whole again first: a run that kept it may
+ * have ended with its month's retention, which deleted the oldest traces. Trace i's time is
+ * now − DAYS + i · (DAYS / traces): the newest is `now`, the spacing of the two newest gives the
+ * trace count, and the oldest left says which were deleted; those are written again.
  */
 export async function loadedCeiling(
   db: Pool,
   projectId: string,
+  say: (line: string) => void,
 ): Promise<{ load: Omit<LoadFigures, 'insertSeconds' | 'analyzeSeconds'> & { insertSeconds: null; analyzeSeconds: null }; now: Date }> {
+  const [shape] = (
+    await db.query(
+      `SELECT max(ts) AS now, round(extract(epoch FROM interval '${DAYS} days') / extract(epoch FROM max(ts) - min(ts) FILTER (WHERE n = 2)))::int AS traces,
+              round(extract(epoch FROM (SELECT min("timestamp") FROM traces WHERE project_id = $1) - (max(ts) - interval '${DAYS} days'))
+                    / extract(epoch FROM max(ts) - min(ts) FILTER (WHERE n = 2)))::int AS oldest
+         FROM (SELECT "timestamp" AS ts, row_number() OVER (ORDER BY "timestamp" DESC) AS n FROM traces WHERE project_id = $1 ORDER BY "timestamp" DESC LIMIT 2) x`,
+      [projectId],
+    )
+  ).rows as { now: Date; traces: number; oldest: number }[];
+  if (shape.oldest > 1) {
+    say(`traces 1 to ${(shape.oldest - 1).toLocaleString('en-US')} were deleted (a month's retention): writing them again`);
+    await writeTraces(db, { projectId, traces: shape.traces, now: shape.now }, 1, shape.oldest - 1, say);
+    await db.query('ANALYZE traces, spans, scores');
+  }
   const count = async (table: string) =>
     Number((await db.query(`SELECT count(*) AS n FROM ${table} WHERE project_id = $1`, [projectId])).rows[0].n);
-  const [{ last }] = (await db.query('SELECT max("timestamp") AS last FROM traces WHERE project_id = $1', [projectId])).rows;
-  const traces = await count('traces');
-  return {
-    load: {
-      spans: await count('spans'),
-      traces,
-      scores: await count('scores'),
-      users: usersOf(traces),
-      sessions: sessionsOf(traces),
-      insertSeconds: null,
-      analyzeSeconds: null,
-      tableBytes: await tableBytes(db),
-    },
-    now: last,
+  const load = {
+    spans: await count('spans'),
+    traces: await count('traces'),
+    scores: await count('scores'),
+    users: usersOf(shape.traces),
+    sessions: sessionsOf(shape.traces),
+    insertSeconds: null,
+    analyzeSeconds: null,
+    tableBytes: await tableBytes(db),
   };
+  if (load.traces !== shape.traces || load.spans !== shape.traces * SPANS_PER_TRACE)
+    throw new Error(
+      `the kept data set holds ${load.traces} traces and ${load.spans} spans, not ${shape.traces} and ${shape.traces * SPANS_PER_TRACE}`,
+    );
+  return { load, now: shape.now };
 }

@@ -84,7 +84,7 @@ export async function measureCeiling(
   let load: CeilingFigures['load'];
   let now: Date;
   if (spans === 'loaded') {
-    ({ load, now } = await loadedCeiling(stack.db, tenant.projectId));
+    ({ load, now } = await loadedCeiling(stack.db, tenant.projectId, say));
     say(`${load.spans.toLocaleString('en-US')} spans loaded by an earlier run, up to ${now.toISOString()}; recounting the stats`);
   } else {
     now = new Date();

@@ -200,7 +200,11 @@ const spanOrder = (time: string): KeysetOrder => ({
 const SPAN_PAGE_ORDER = spanOrder('start_time');
 const SCORE_PAGE_ORDER = spanOrder('"timestamp"');
 
-/** A score's value as a number: numeric as is, boolean as 1 or 0, categorical null (never within a bound). */
+/**
+ * A score's value as a number: numeric as is, boolean as 1 or 0, categorical null (never within a
+ * bound). Migration ScoreNumberStatistics keeps statistics of this very expression, which the
+ * planner matches by its text: a change here needs new statistics there.
+ */
 export const SCORE_NUMBER = `(CASE jsonb_typeof(c.value) WHEN 'number' THEN (c.value #>> '{}')::float8 WHEN 'boolean' THEN (c.value #>> '{}')::boolean::int::float8 END)`;
 
 /** A trace's scores of one name and source, summed up for a list row. */
