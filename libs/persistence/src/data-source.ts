@@ -20,10 +20,12 @@ export function createDataSource({ url, poolSize = 10, applicationName = 'spanlo
     synchronize: false,
     logging: false,
     applicationName,
-    // No JIT for any statement: Spanlog's reads and writes are short, and the planner's estimates
-    // of its range joins, histograms and span sums passed `jit_above_cost` again and again, with
-    // compiling taking longer than the statement (70 ms to 2.4 s; docs/BENCHMARKS.md).
-    extra: { max: poolSize, connectionTimeoutMillis: 5_000, options: '-c jit=off' },
+    // Every statement without JIT and without parallel workers: Spanlog's statements are short
+    // and bounded by indexes. The planner's estimates of its range joins, histograms and span sums
+    // passed `jit_above_cost` again and again, compiling taking longer than the statement (70 ms
+    // to 2.4 s), and a trace-list page of 51 traces waited 40–60 ms for two workers to start,
+    // where it takes 2 ms alone (docs/BENCHMARKS.md, "One machine's ceiling").
+    extra: { max: poolSize, connectionTimeoutMillis: 5_000, options: '-c jit=off -c max_parallel_workers_per_gather=0' },
   });
 }
 
