@@ -56,12 +56,25 @@ export interface ResourceContext {
   attributes: JsonObject;
   /** SPEC 2.1: the `service:<service.name>` tag, when the resource names its service. */
   serviceTag: string | undefined;
+  /**
+   * The trace fields of a span no convention adds metadata or tags to: shared by the resource's
+   * spans, which change no value they are given (the merge replaces a value whole).
+   */
+  traceDefaults: { metadata: JsonObject | undefined; tags: string[] | undefined };
 }
 
 export function resourceContextOf(resourceSpans: Obj): ResourceContext {
   const attributes = decodeAttributes(objectOr(resourceSpans.resource).attributes);
   const service = labelOf(Object.hasOwn(attributes, 'service.name') ? attributes['service.name'] : undefined);
-  return { attributes, serviceTag: service === undefined ? undefined : `service:${service}` };
+  const serviceTag = service === undefined ? undefined : `service:${service}`;
+  return {
+    attributes,
+    serviceTag,
+    traceDefaults: {
+      metadata: Object.keys(attributes).length > 0 ? attributes : undefined,
+      tags: serviceTag === undefined ? undefined : [serviceTag],
+    },
+  };
 }
 
 /** What the convention tables read of a span: its attributes, its events and its resource's attributes. */
@@ -83,16 +96,24 @@ export function spanViewOf(span: Obj, resource: ResourceContext): SpanView {
  */
 export function traceValuesOf(mapping: SpanMapping, resource: ResourceContext, rootName: string | undefined): Partial<TraceFields> {
   const { trace } = mapping;
-  const metadata = { ...resource.attributes, ...trace.metadata?.value };
-  const tags = [...new Set([...(resource.serviceTag === undefined ? [] : [resource.serviceTag]), ...(trace.tags?.value ?? [])])];
   return {
-    metadata: Object.keys(metadata).length > 0 ? metadata : undefined,
-    tags: tags.length > 0 ? tags : undefined,
+    metadata: trace.metadata?.value === undefined ? resource.traceDefaults.metadata : metadataOf(resource, trace.metadata.value),
+    tags: trace.tags?.value === undefined ? resource.traceDefaults.tags : tagsOf(resource, trace.tags.value),
     userId: trace.userId?.value,
     sessionId: trace.sessionId?.value,
     environment: trace.environment?.value,
     name: rootName,
   };
+}
+
+function metadataOf(resource: ResourceContext, added: JsonObject): JsonObject | undefined {
+  const metadata = { ...resource.attributes, ...added };
+  return Object.keys(metadata).length > 0 ? metadata : undefined;
+}
+
+function tagsOf(resource: ResourceContext, added: string[]): string[] | undefined {
+  const tags = [...new Set([...(resource.serviceTag === undefined ? [] : [resource.serviceTag]), ...added])];
+  return tags.length > 0 ? tags : undefined;
 }
 
 /** The span fields of SPEC 2.2 and the conventions; the total only when both counts are known. */
@@ -284,8 +305,8 @@ function spanFacts(span: Obj, context: ScopeContext, envelope: OtlpEnvelope, spa
     // The span's start is the client's own time for the trace, as an event timestamp is for native events.
     firstEventTime: startTime ?? envelope.receivedAt,
     minSpanStart: startTime ?? null,
-    values: { ...traceValues.values, ...rootContent?.values },
-    versions: { ...traceValues.versions, ...rootContent?.versions },
+    values: rootContent ? { ...traceValues.values, ...rootContent.values } : traceValues.values,
+    versions: rootContent ? { ...traceValues.versions, ...rootContent.versions } : traceValues.versions,
   } satisfies TraceDelta);
 }
 
