@@ -100,22 +100,28 @@ function foldByKey<D extends { projectId: string; id: string }>(
   merge: (a: D, b: D) => D,
   mergeInto?: MergeInto<D>,
 ): D[] {
-  const byKey = new Map<string, D>();
-  const merged = new Set<D>();
+  const folded: D[] = [];
+  // Per project, per id, where `folded` holds the delta: no key text to build per delta.
+  const positions = new Map<string, Map<string, number>>();
+  // Whether `folded` holds there a copy of the fold's own, which later merges may change.
+  const owned: boolean[] = [];
   for (const f of facts) {
     for (const item of deltasOf(f)) {
-      const key = `${item.projectId}/${item.id}`;
-      const existing = byKey.get(key);
-      if (existing === undefined) byKey.set(key, item);
-      else if (mergeInto && merged.has(existing)) mergeInto(existing, item);
+      let ofProject = positions.get(item.projectId);
+      if (ofProject === undefined) positions.set(item.projectId, (ofProject = new Map()));
+      const at = ofProject.get(item.id);
+      if (at === undefined) {
+        ofProject.set(item.id, folded.length);
+        folded.push(item);
+        owned.push(false);
+      } else if (mergeInto && owned[at]) mergeInto(folded[at], item);
       else {
-        const copy = merge(existing, item);
-        merged.add(copy);
-        byKey.set(key, copy);
+        folded[at] = merge(folded[at], item);
+        owned[at] = true;
       }
     }
   }
-  return [...byKey.values()];
+  return folded;
 }
 
 /** One delta per row, so a batch of messages becomes one upsert per table. */
