@@ -3,9 +3,11 @@
  * SpanDelta per span and one TraceDelta per span's trace, so OTLP and native traces go
  * through the same merge.
  */
+// From their modules, not the barrel: a barrel import is read through a getter on every call (issue 25).
+import { type JsonObject, type JsonValue, isJsonObject } from '@app/domain/json/types';
+import { sanitizeText } from '@app/domain/json/sanitize';
+import { otelSpanUuid, otelTraceUuid } from '@app/domain/ids';
 import {
-  type JsonObject,
-  type JsonValue,
   type SpanDelta,
   type SpanFields,
   type SpanLevel,
@@ -14,13 +16,9 @@ import {
   type TraceFields,
   type Versioned,
   emptyFacts,
-  isJsonObject,
-  otelSpanUuid,
-  otelTraceUuid,
-  sanitizeText,
   stamped,
   versionOf,
-} from '@app/domain';
+} from '@app/domain/telemetry/records';
 import { decodeAttributes } from './attributes';
 import type { ExportTraceServiceRequest } from './otlp-types';
 import { StatusCode } from './otlp-types';

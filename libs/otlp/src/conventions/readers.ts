@@ -4,16 +4,12 @@
  * readers that turn one attribute, a family of flattened attributes or a span event into a
  * value. A reader answers undefined, never throws, for anything it cannot read.
  */
-import {
-  type JsonObject,
-  type JsonValue,
-  MAX_JSON_DEPTH,
-  TELEMETRY_RANGES,
-  isJsonObject,
-  jsonDepthExceeds,
-  parseJsonSafely,
-  sanitizeJson,
-} from '@app/domain';
+// From their modules, not the barrel: a barrel import is read through a getter on every call (issue 25).
+import { MAX_JSON_DEPTH, TELEMETRY_RANGES } from '@app/domain/limits';
+import { type JsonObject, type JsonValue, isJsonObject } from '@app/domain/json/types';
+import { jsonDepthExceeds } from '@app/domain/json/depth';
+import { parseJsonSafely } from '@app/domain/json/parse';
+import { sanitizeJson } from '@app/domain/json/sanitize';
 import { setOwn } from '../attributes';
 import { doubleOf } from '../otlp-wire';
 
