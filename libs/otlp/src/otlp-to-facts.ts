@@ -242,27 +242,40 @@ interface ScopeContext {
   scope: JsonObject | undefined;
 }
 
-/** Span UUIDs are UUIDv5 (SHA-1, ~15 µs each): a parent is usually a span of the same export, so each is hashed once per call. */
-type SpanUuidOf = (traceHex: string, spanHex: string) => string;
+/** The ids of one export's spans and traces, each worked out once per call. */
+interface ExportIds {
+  /** Span UUIDs are UUIDv5 (SHA-1, ~15 µs each): a parent is usually a span of the same export. */
+  spanUuidOf(traceHex: string, spanHex: string): string;
+  /** A trace's spans share one string, which the fold then hashes once. */
+  traceUuidOf(traceHex: string): string;
+}
 
-function spanUuidMemo(): SpanUuidOf {
-  const known = new Map<string, string>();
-  return (traceHex, spanHex) => {
-    const key = `${traceHex}:${spanHex}`;
-    let id = known.get(key);
-    if (id === undefined) known.set(key, (id = otelSpanUuid(traceHex, spanHex)));
-    return id;
+function exportIds(): ExportIds {
+  const spans = new Map<string, string>();
+  const traces = new Map<string, string>();
+  return {
+    spanUuidOf: (traceHex, spanHex) => {
+      const key = `${traceHex}:${spanHex}`;
+      let id = spans.get(key);
+      if (id === undefined) spans.set(key, (id = otelSpanUuid(traceHex, spanHex)));
+      return id;
+    },
+    traceUuidOf: (traceHex) => {
+      let id = traces.get(traceHex);
+      if (id === undefined) traces.set(traceHex, (id = otelTraceUuid(traceHex)));
+      return id;
+    },
   };
 }
 
-function spanFacts(span: Obj, context: ScopeContext, envelope: OtlpEnvelope, spanUuidOf: SpanUuidOf, facts: TelemetryFacts): void {
+function spanFacts(span: Obj, context: ScopeContext, envelope: OtlpEnvelope, ids: ExportIds, facts: TelemetryFacts): void {
   const traceHex = traceHexOf(span.traceId);
   const spanHex = spanHexOf(span.spanId);
   const parent = parentRefOf(span.parentSpanId);
   // Unvalidated input is skipped rather than thrown on: validateOtlpRequest refuses it upstream.
   if (traceHex === null || spanHex === null || parent.kind === 'invalid') return;
 
-  const traceId = otelTraceUuid(traceHex);
+  const traceId = ids.traceUuidOf(traceHex);
   // OTLP carries no event time: the export's arrival orders versions, the span id breaks ties.
   const version = versionOf(envelope.receivedAt, spanHex);
   const view = spanViewOf(span, context.resource);
@@ -273,7 +286,7 @@ function spanFacts(span: Obj, context: ScopeContext, envelope: OtlpEnvelope, spa
 
   const spanValues: Partial<SpanFields> = {
     traceId,
-    parentId: parent.kind === 'parent' ? spanUuidOf(traceHex, parent.hex) : undefined,
+    parentId: parent.kind === 'parent' ? ids.spanUuidOf(traceHex, parent.hex) : undefined,
     name,
     ...spanValuesOf(mapping),
     metadata: spanMetadataOf(span, context.scope),
@@ -284,7 +297,7 @@ function spanFacts(span: Obj, context: ScopeContext, envelope: OtlpEnvelope, spa
   };
   facts.spans.push({
     projectId: envelope.projectId,
-    id: spanUuidOf(traceHex, spanHex),
+    id: ids.spanUuidOf(traceHex, spanHex),
     otelSpanId: spanHex,
     externalId: null,
     createdAt: envelope.receivedAt,
@@ -317,7 +330,7 @@ function spanFacts(span: Obj, context: ScopeContext, envelope: OtlpEnvelope, spa
  */
 export function otlpToFacts(body: ExportTraceServiceRequest, envelope: OtlpEnvelope): TelemetryFacts {
   const facts = emptyFacts();
-  const spanUuidOf = spanUuidMemo();
+  const ids = exportIds();
   for (const resourceSpans of listOr(objectOr(body).resourceSpans)) {
     if (!isJsonObject(resourceSpans)) continue;
     const resource = resourceContextOf(resourceSpans);
@@ -325,7 +338,7 @@ export function otlpToFacts(body: ExportTraceServiceRequest, envelope: OtlpEnvel
       if (!isJsonObject(scopeSpans)) continue;
       const context: ScopeContext = { resource, scope: scopeOf(scopeSpans) };
       for (const span of listOr(scopeSpans.spans)) {
-        if (isJsonObject(span)) spanFacts(span, context, envelope, spanUuidOf, facts);
+        if (isJsonObject(span)) spanFacts(span, context, envelope, ids, facts);
       }
     }
   }
