@@ -4,7 +4,10 @@
  * each other: decodeAttributes → decodeKeyValue → decodeAnyValue. Every string and key is
  * made safe for Postgres on the way.
  */
-import { type JsonObject, type JsonValue, MAX_JSON_DEPTH, isJsonObject, sanitizeText } from '@app/domain';
+// From their modules, not the barrel: a barrel import is read through a getter on every call (issue 25).
+import { MAX_JSON_DEPTH } from '@app/domain/limits';
+import { type JsonObject, type JsonValue, isJsonObject } from '@app/domain/json/types';
+import { sanitizeText } from '@app/domain/json/sanitize';
 import { doubleOf, int64Of, isBase64 } from './otlp-wire';
 
 /**

@@ -3,7 +3,11 @@
  * `null` an absent field): a problem list with paths, optional fields by type, and attribute
  * lists with their AnyValues, checked without recursion.
  */
-import { DomainError, MAX_JSON_DEPTH, TELEMETRY_RANGES, isJsonObject, toIso } from '@app/domain';
+// From their modules, not the barrel: a barrel import is read through a getter on every call (issue 25).
+import { DomainError } from '@app/domain/errors';
+import { MAX_JSON_DEPTH, TELEMETRY_RANGES } from '@app/domain/limits';
+import { isJsonObject } from '@app/domain/json/types';
+import { toIso } from '@app/domain/time';
 import { isBase64, isDouble, isInt64, unixNanoTextOf } from './otlp-wire';
 
 /** More problems than this are counted, not listed: the message stays readable. */

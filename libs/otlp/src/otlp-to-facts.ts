@@ -3,9 +3,11 @@
  * SpanDelta per span and one TraceDelta per span's trace, so OTLP and native traces go
  * through the same merge.
  */
+// From their modules, not the barrel: a barrel import is read through a getter on every call (issue 25).
+import { type JsonObject, type JsonValue, isJsonObject } from '@app/domain/json/types';
+import { sanitizeText } from '@app/domain/json/sanitize';
+import { otelSpanUuid, otelTraceUuid } from '@app/domain/ids';
 import {
-  type JsonObject,
-  type JsonValue,
   type SpanDelta,
   type SpanFields,
   type SpanLevel,
@@ -14,13 +16,9 @@ import {
   type TraceFields,
   type Versioned,
   emptyFacts,
-  isJsonObject,
-  otelSpanUuid,
-  otelTraceUuid,
-  sanitizeText,
   stamped,
   versionOf,
-} from '@app/domain';
+} from '@app/domain/telemetry/records';
 import { decodeAttributes } from './attributes';
 import type { ExportTraceServiceRequest } from './otlp-types';
 import { StatusCode } from './otlp-types';
@@ -56,12 +54,25 @@ export interface ResourceContext {
   attributes: JsonObject;
   /** SPEC 2.1: the `service:<service.name>` tag, when the resource names its service. */
   serviceTag: string | undefined;
+  /**
+   * The trace fields of a span no convention adds metadata or tags to: shared by the resource's
+   * spans, which change no value they are given (the merge replaces a value whole).
+   */
+  traceDefaults: { metadata: JsonObject | undefined; tags: string[] | undefined };
 }
 
 export function resourceContextOf(resourceSpans: Obj): ResourceContext {
   const attributes = decodeAttributes(objectOr(resourceSpans.resource).attributes);
   const service = labelOf(Object.hasOwn(attributes, 'service.name') ? attributes['service.name'] : undefined);
-  return { attributes, serviceTag: service === undefined ? undefined : `service:${service}` };
+  const serviceTag = service === undefined ? undefined : `service:${service}`;
+  return {
+    attributes,
+    serviceTag,
+    traceDefaults: {
+      metadata: Object.keys(attributes).length > 0 ? attributes : undefined,
+      tags: serviceTag === undefined ? undefined : [serviceTag],
+    },
+  };
 }
 
 /** What the convention tables read of a span: its attributes, its events and its resource's attributes. */
@@ -83,16 +94,24 @@ export function spanViewOf(span: Obj, resource: ResourceContext): SpanView {
  */
 export function traceValuesOf(mapping: SpanMapping, resource: ResourceContext, rootName: string | undefined): Partial<TraceFields> {
   const { trace } = mapping;
-  const metadata = { ...resource.attributes, ...trace.metadata?.value };
-  const tags = [...new Set([...(resource.serviceTag === undefined ? [] : [resource.serviceTag]), ...(trace.tags?.value ?? [])])];
   return {
-    metadata: Object.keys(metadata).length > 0 ? metadata : undefined,
-    tags: tags.length > 0 ? tags : undefined,
+    metadata: trace.metadata?.value === undefined ? resource.traceDefaults.metadata : metadataOf(resource, trace.metadata.value),
+    tags: trace.tags?.value === undefined ? resource.traceDefaults.tags : tagsOf(resource, trace.tags.value),
     userId: trace.userId?.value,
     sessionId: trace.sessionId?.value,
     environment: trace.environment?.value,
     name: rootName,
   };
+}
+
+function metadataOf(resource: ResourceContext, added: JsonObject): JsonObject | undefined {
+  const metadata = { ...resource.attributes, ...added };
+  return Object.keys(metadata).length > 0 ? metadata : undefined;
+}
+
+function tagsOf(resource: ResourceContext, added: string[]): string[] | undefined {
+  const tags = [...new Set([...(resource.serviceTag === undefined ? [] : [resource.serviceTag]), ...added])];
+  return tags.length > 0 ? tags : undefined;
 }
 
 /** The span fields of SPEC 2.2 and the conventions; the total only when both counts are known. */
@@ -223,27 +242,40 @@ interface ScopeContext {
   scope: JsonObject | undefined;
 }
 
-/** Span UUIDs are UUIDv5 (SHA-1, ~15 µs each): a parent is usually a span of the same export, so each is hashed once per call. */
-type SpanUuidOf = (traceHex: string, spanHex: string) => string;
+/** The ids of one export's spans and traces, each worked out once per call. */
+interface ExportIds {
+  /** Span UUIDs are UUIDv5 (SHA-1, ~15 µs each): a parent is usually a span of the same export. */
+  spanUuidOf(traceHex: string, spanHex: string): string;
+  /** A trace's spans share one string, which the fold then hashes once. */
+  traceUuidOf(traceHex: string): string;
+}
 
-function spanUuidMemo(): SpanUuidOf {
-  const known = new Map<string, string>();
-  return (traceHex, spanHex) => {
-    const key = `${traceHex}:${spanHex}`;
-    let id = known.get(key);
-    if (id === undefined) known.set(key, (id = otelSpanUuid(traceHex, spanHex)));
-    return id;
+function exportIds(): ExportIds {
+  const spans = new Map<string, string>();
+  const traces = new Map<string, string>();
+  return {
+    spanUuidOf: (traceHex, spanHex) => {
+      const key = `${traceHex}:${spanHex}`;
+      let id = spans.get(key);
+      if (id === undefined) spans.set(key, (id = otelSpanUuid(traceHex, spanHex)));
+      return id;
+    },
+    traceUuidOf: (traceHex) => {
+      let id = traces.get(traceHex);
+      if (id === undefined) traces.set(traceHex, (id = otelTraceUuid(traceHex)));
+      return id;
+    },
   };
 }
 
-function spanFacts(span: Obj, context: ScopeContext, envelope: OtlpEnvelope, spanUuidOf: SpanUuidOf, facts: TelemetryFacts): void {
+function spanFacts(span: Obj, context: ScopeContext, envelope: OtlpEnvelope, ids: ExportIds, facts: TelemetryFacts): void {
   const traceHex = traceHexOf(span.traceId);
   const spanHex = spanHexOf(span.spanId);
   const parent = parentRefOf(span.parentSpanId);
   // Unvalidated input is skipped rather than thrown on: validateOtlpRequest refuses it upstream.
   if (traceHex === null || spanHex === null || parent.kind === 'invalid') return;
 
-  const traceId = otelTraceUuid(traceHex);
+  const traceId = ids.traceUuidOf(traceHex);
   // OTLP carries no event time: the export's arrival orders versions, the span id breaks ties.
   const version = versionOf(envelope.receivedAt, spanHex);
   const view = spanViewOf(span, context.resource);
@@ -254,7 +286,7 @@ function spanFacts(span: Obj, context: ScopeContext, envelope: OtlpEnvelope, spa
 
   const spanValues: Partial<SpanFields> = {
     traceId,
-    parentId: parent.kind === 'parent' ? spanUuidOf(traceHex, parent.hex) : undefined,
+    parentId: parent.kind === 'parent' ? ids.spanUuidOf(traceHex, parent.hex) : undefined,
     name,
     ...spanValuesOf(mapping),
     metadata: spanMetadataOf(span, context.scope),
@@ -265,7 +297,7 @@ function spanFacts(span: Obj, context: ScopeContext, envelope: OtlpEnvelope, spa
   };
   facts.spans.push({
     projectId: envelope.projectId,
-    id: spanUuidOf(traceHex, spanHex),
+    id: ids.spanUuidOf(traceHex, spanHex),
     otelSpanId: spanHex,
     externalId: null,
     createdAt: envelope.receivedAt,
@@ -284,8 +316,8 @@ function spanFacts(span: Obj, context: ScopeContext, envelope: OtlpEnvelope, spa
     // The span's start is the client's own time for the trace, as an event timestamp is for native events.
     firstEventTime: startTime ?? envelope.receivedAt,
     minSpanStart: startTime ?? null,
-    values: { ...traceValues.values, ...rootContent?.values },
-    versions: { ...traceValues.versions, ...rootContent?.versions },
+    values: rootContent ? { ...traceValues.values, ...rootContent.values } : traceValues.values,
+    versions: rootContent ? { ...traceValues.versions, ...rootContent.versions } : traceValues.versions,
   } satisfies TraceDelta);
 }
 
@@ -298,7 +330,7 @@ function spanFacts(span: Obj, context: ScopeContext, envelope: OtlpEnvelope, spa
  */
 export function otlpToFacts(body: ExportTraceServiceRequest, envelope: OtlpEnvelope): TelemetryFacts {
   const facts = emptyFacts();
-  const spanUuidOf = spanUuidMemo();
+  const ids = exportIds();
   for (const resourceSpans of listOr(objectOr(body).resourceSpans)) {
     if (!isJsonObject(resourceSpans)) continue;
     const resource = resourceContextOf(resourceSpans);
@@ -306,7 +338,7 @@ export function otlpToFacts(body: ExportTraceServiceRequest, envelope: OtlpEnvel
       if (!isJsonObject(scopeSpans)) continue;
       const context: ScopeContext = { resource, scope: scopeOf(scopeSpans) };
       for (const span of listOr(scopeSpans.spans)) {
-        if (isJsonObject(span)) spanFacts(span, context, envelope, spanUuidOf, facts);
+        if (isJsonObject(span)) spanFacts(span, context, envelope, ids, facts);
       }
     }
   }

@@ -3,7 +3,9 @@
  * doubles and bytes as proto3 JSON writes them. Each reader is total: it answers null for
  * anything it cannot read, and never throws.
  */
-import { TELEMETRY_RANGES, isOtelSpanId, isOtelTraceId } from '@app/domain';
+// From their modules, not the barrel: a barrel import is read through a getter on every call (issue 25).
+import { TELEMETRY_RANGES } from '@app/domain/limits';
+import { isOtelSpanId, isOtelTraceId } from '@app/domain/ids';
 
 const HEX_16 = /^[0-9a-f]{16}$/i;
 const HEX_32 = /^[0-9a-f]{32}$/i;

@@ -100,20 +100,26 @@ const TRACE_FIELD_RULES = MAPPED_TRACE_FIELDS.map((field) => ({
   rules: rulesInOrder((c) => c.trace[field] as readonly Rule[] | undefined),
 }));
 
-/**
- * The values the tables find for one field, highest precedence first: every one for `explain`
- * (the losers are listed as overridden), only the first for the conversion, which keeps just
- * the winner. Stopping there skips the lower tables' readers, which parse JSON text again.
- */
-function candidatesOf(span: SpanView, rules: readonly TableRule[], detail: MappingDetail): Mapped[] {
+/** Every value the tables find for one field, highest precedence first (`explain`: the losers are listed as overridden). */
+function candidatesOf(span: SpanView, rules: readonly TableRule[]): Mapped[] {
   const found: Mapped[] = [];
   for (const { rule, table } of rules) {
     const value = rule(span);
-    if (!value) continue;
-    found.push({ ...value, rule: table });
-    if (detail === 'winners') return found;
+    if (value) found.push({ ...value, rule: table });
   }
   return found;
+}
+
+/**
+ * The first value the tables find for one field, all the conversion keeps. Stopping there
+ * skips the lower tables' readers, which parse JSON text again.
+ */
+function winnerOf(span: SpanView, rules: readonly TableRule[]): Mapped | undefined {
+  for (const { rule, table } of rules) {
+    const value = rule(span);
+    if (value) return { ...value, rule: table };
+  }
+  return undefined;
 }
 
 /**
@@ -125,16 +131,18 @@ export type MappingDetail = 'explain' | 'winners';
 
 export function mapSpan(span: SpanView, detail: MappingDetail = 'explain'): SpanMapping {
   const mapping: SpanMapping = { type: spanTypeOf(span), span: {}, trace: {}, overridden: [], unused: [] };
-  const keep = (field: string, candidates: Mapped[]): Mapped | undefined => {
+  const keep = (field: string, rules: readonly TableRule[]): Mapped | undefined => {
+    if (detail === 'winners') return winnerOf(span, rules);
+    const candidates = candidatesOf(span, rules);
     for (let i = 1; i < candidates.length; i++) mapping.overridden.push({ field, ...candidates[i] });
     return candidates[0];
   };
   for (const { field, label, rules } of SPAN_FIELD_RULES) {
-    const won = keep(label, candidatesOf(span, rules, detail));
+    const won = keep(label, rules);
     if (won) (mapping.span as Record<string, Mapped>)[field] = won;
   }
   for (const { field, label, rules } of TRACE_FIELD_RULES) {
-    const won = keep(label, candidatesOf(span, rules, detail));
+    const won = keep(label, rules);
     if (won) (mapping.trace as Record<string, Mapped>)[field] = won;
   }
   if (detail === 'winners') return mapping;

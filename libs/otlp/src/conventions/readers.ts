@@ -4,16 +4,12 @@
  * readers that turn one attribute, a family of flattened attributes or a span event into a
  * value. A reader answers undefined, never throws, for anything it cannot read.
  */
-import {
-  type JsonObject,
-  type JsonValue,
-  MAX_JSON_DEPTH,
-  TELEMETRY_RANGES,
-  isJsonObject,
-  jsonDepthExceeds,
-  parseJsonSafely,
-  sanitizeJson,
-} from '@app/domain';
+// From their modules, not the barrel: a barrel import is read through a getter on every call (issue 25).
+import { MAX_JSON_DEPTH, TELEMETRY_RANGES } from '@app/domain/limits';
+import { type JsonObject, type JsonValue, isJsonObject } from '@app/domain/json/types';
+import { jsonDepthExceeds } from '@app/domain/json/depth';
+import { parseJsonSafely } from '@app/domain/json/parse';
+import { sanitizeJson } from '@app/domain/json/sanitize';
 import { setOwn } from '../attributes';
 import { doubleOf } from '../otlp-wire';
 
@@ -163,9 +159,11 @@ function listsRestored(value: JsonValue): JsonValue {
 export function flattenedListOf(attributes: JsonObject, prefix: string): Found<JsonValue[]> | undefined {
   const root: JsonObject = {};
   const from: string[] = [];
-  for (const [key, value] of Object.entries(attributes)) {
-    if (!key.startsWith(`${prefix}.`)) continue;
-    const path = key.slice(prefix.length + 1).split('.');
+  const dotted = `${prefix}.`;
+  for (const key of Object.keys(attributes)) {
+    if (!key.startsWith(dotted)) continue;
+    const value = attributes[key];
+    const path = key.slice(dotted.length).split('.');
     if (!INDEX.test(path[0]) || path.length < 2) continue;
     const segments =
       path.length > MAX_FLATTENED_DEPTH ? [...path.slice(0, MAX_FLATTENED_DEPTH - 1), path.slice(MAX_FLATTENED_DEPTH - 1).join('.')] : path;
@@ -187,9 +185,10 @@ export function flattenedListOf(attributes: JsonObject, prefix: string): Found<J
 export function prefixedObjectOf(attributes: JsonObject, prefix: string): Found<JsonObject> | undefined {
   const value: JsonObject = {};
   const from: string[] = [];
-  for (const [key, v] of Object.entries(attributes)) {
-    if (!key.startsWith(`${prefix}.`) || key.length === prefix.length + 1) continue;
-    setOwn(value, key.slice(prefix.length + 1), v);
+  const dotted = `${prefix}.`;
+  for (const key of Object.keys(attributes)) {
+    if (!key.startsWith(dotted) || key.length === dotted.length) continue;
+    setOwn(value, key.slice(dotted.length), attributes[key]);
     from.push(key);
   }
   return from.length > 0 ? { value, from } : undefined;

@@ -30,9 +30,9 @@ export const SPEC_KEYS = {
 const requestParameters: Rule<JsonObject> = ({ attributes }) => {
   const value: JsonObject = {};
   const from: string[] = [];
-  for (const [key, v] of Object.entries(attributes)) {
+  for (const key of Object.keys(attributes)) {
     if (!key.startsWith(SPEC_KEYS.requestPrefix) || key === SPEC_KEYS.requestModel) continue;
-    setOwn(value, key.slice(SPEC_KEYS.requestPrefix.length), v);
+    setOwn(value, key.slice(SPEC_KEYS.requestPrefix.length), attributes[key]);
     from.push(key);
   }
   return from.length > 0 ? { value, from } : undefined;

@@ -21,9 +21,15 @@ export function leanAttributes(delta: SpanDelta): LeanAttributes | null {
   const inputKey = copyOf(delta, 'input', undefined);
   const outputKey = copyOf(delta, 'output', inputKey);
   if (inputKey === undefined && outputKey === undefined) return null;
-  const lean: LeanAttributes = {
-    attributes: Object.fromEntries(Object.entries(attributes).filter(([key]) => key !== inputKey && key !== outputKey)),
-  };
+  const kept: JsonObject = {};
+  for (const key of Object.keys(attributes)) {
+    if (key === inputKey || key === outputKey) continue;
+    // An attribute key is data: `__proto__` is kept as an own key, as Object.fromEntries would.
+    if (key === '__proto__')
+      Object.defineProperty(kept, key, { value: attributes[key], enumerable: true, writable: true, configurable: true });
+    else kept[key] = attributes[key];
+  }
+  const lean: LeanAttributes = { attributes: kept };
   if (inputKey !== undefined) lean.input_attribute = inputKey;
   if (outputKey !== undefined) lean.output_attribute = outputKey;
   return lean;

@@ -17,7 +17,12 @@ export function mentionedTraces(facts: TelemetryFacts): MentionedTraces {
   // Asked id → the trace a tombstone under it deletes: itself, or for a legacy id the trace that had it.
   const mentioned = new Map<string, { projectId: string; traceId: string; of: string }>();
   const mention = (projectId: string, traceId: string | undefined, of = traceId) => {
-    if (traceId !== undefined) mentioned.set(keyOf(projectId, traceId), { projectId, traceId, of: of as string });
+    if (traceId === undefined) return;
+    const key = keyOf(projectId, traceId);
+    // Every span of a trace mentions it again: the same mention changes nothing.
+    const known = mentioned.get(key);
+    if (known?.projectId === projectId && known.traceId === traceId && known.of === of) return;
+    mentioned.set(key, { projectId, traceId, of: of as string });
   };
   for (const t of facts.traces) {
     mention(t.projectId, t.id);

@@ -163,8 +163,9 @@ async function rowsOf<D>(deltas: D[], row: (d: D) => unknown): Promise<string | 
   const slices: string[] = [];
   for (let i = 0; i < deltas.length; i += ROWS_PER_SLICE) {
     if (i > 0) await setImmediate();
-    const json = JSON.stringify(deltas.slice(i, i + ROWS_PER_SLICE).map(row));
-    slices.push(json.slice(1, -1));
+    const rows: unknown[] = [];
+    for (let j = i; j < Math.min(i + ROWS_PER_SLICE, deltas.length); j++) rows.push(row(deltas[j]));
+    slices.push(JSON.stringify(rows).slice(1, -1));
   }
   return `[${slices.join(',')}]`;
 }
