@@ -20,11 +20,11 @@ export const BACKLOG_MESSAGES = 256;
 /**
  * The least age of a mark while the telemetry projection drains a backlog. Rows first, counts
  * after: a recount during the drain takes the CPU the drain needs (a sixth of the drain's rate
- * on two cores, docs/BENCHMARKS.md), and the drain marks the same buckets again at once. A
- * burst's buckets are recounted this long after their first mark at the latest, and at the
- * usual pace once the backlog is gone.
+ * on two cores, docs/BENCHMARKS.md), and the drain marks the same buckets again at once. Long
+ * enough for a burst's drain to end first; a longer backlog's buckets are still recounted, each
+ * about once a minute.
  */
-export const BACKLOG_SETTLE_MS = 30_000;
+export const BACKLOG_SETTLE_MS = 60_000;
 
 /** How long a kind's marks wait before their recount, with the telemetry projection `lag` messages behind. */
 export function recountPaceOf(kind: Pick<RecountedBuckets, 'msPerRow'>, lag: number): RecountPace {
