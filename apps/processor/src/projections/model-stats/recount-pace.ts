@@ -19,10 +19,10 @@ export const BACKLOG_MESSAGES = 256;
 
 /**
  * The least age of a mark while the telemetry projection drains a backlog. Rows first, counts
- * after: a recount during the drain takes the CPU the drain needs (a sixth of the drain's rate
- * on two cores, docs/BENCHMARKS.md), and the drain marks the same buckets again at once. Long
- * enough for a burst's drain to end first; a longer backlog's buckets are still recounted, each
- * about once a minute.
+ * after: a recount during the drain takes the CPU the drain needs (a 10 s burst's backlog took
+ * a fifth longer to drain with them, on two cores, docs/BENCHMARKS.md), and the drain marks the
+ * same buckets again at once. Long enough for a burst's drain to end first; a longer backlog's
+ * buckets are still recounted, each about once a minute.
  */
 export const BACKLOG_SETTLE_MS = 60_000;
 
