@@ -23,7 +23,7 @@ const BUCKETS_PER_REFRESH = 100;
  */
 @Injectable()
 export class ModelStatsRefresher implements OnApplicationBootstrap, BeforeApplicationShutdown {
-  private readonly rounds = new PeriodicRound(() => this.drainAll());
+  private readonly rounds = new PeriodicRound(() => this.runRound());
   private readonly recounted = projectionRecountedBuckets.labels({ projection: modelStatsProjection.name });
   /** The telemetry projection's lag at the start of the round, which sets the pace. */
   private lag = 0;
@@ -43,7 +43,8 @@ export class ModelStatsRefresher implements OnApplicationBootstrap, BeforeApplic
     return this.rounds.stop();
   }
 
-  private async drainAll(): Promise<void> {
+  /** One round: every kind's due marks recounted, at the pace the telemetry projection's lag sets. */
+  async runRound(): Promise<void> {
     await this.readLag();
     for (const kind of modelStatsProjection.buckets) await this.drain(kind);
   }
