@@ -174,6 +174,7 @@ async function main(): Promise<void> {
             projectId: tenant.projectId,
             db: stack.db,
             drained: () => watch.drained(60_000),
+            watch,
           },
           otlp,
           BURST_CONNECTIONS,

@@ -142,7 +142,7 @@ async function main(): Promise<void> {
     await watch.drained(DRAIN_TIMEOUT_MS);
     say(`burst: ${BURST_SECONDS} s of OTLP exports as fast as the API answers, then until every acknowledged span is readable`);
     const burst = await measureBurst(
-      { ...api, projectId: tenant.projectId, db: stack.db, drained: () => watch.drained(DRAIN_TIMEOUT_MS) },
+      { ...api, projectId: tenant.projectId, db: stack.db, drained: () => watch.drained(DRAIN_TIMEOUT_MS), watch },
       otlp,
       bestOtlp.connections,
       BURST_SECONDS,
