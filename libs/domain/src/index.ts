@@ -6,6 +6,7 @@ export * from './time';
 export * from './json/types';
 export * from './json/sanitize';
 export * from './json/depth';
+export * from './json/set-own';
 export * from './telemetry/records';
 export * from './telemetry/merge';
 export * from './telemetry/llm-call';

@@ -8,16 +8,8 @@
 import { MAX_JSON_DEPTH } from '@app/domain/limits';
 import { type JsonObject, type JsonValue, isJsonObject } from '@app/domain/json/types';
 import { sanitizeText } from '@app/domain/json/sanitize';
+import { setOwn } from '@app/domain/json/set-own';
 import { doubleOf, int64Of, isBase64 } from './otlp-wire';
-
-/**
- * Sets an own property even for the key `__proto__`: an attribute key is data, and plain
- * assignment would change the object's prototype instead of storing it.
- */
-export function setOwn(target: JsonObject, key: string, value: JsonValue): void {
-  if (key === '__proto__') Object.defineProperty(target, key, { value, enumerable: true, writable: true, configurable: true });
-  else target[key] = value;
-}
 
 /**
  * One AnyValue as JSON: strings, numbers (an int64 beyond 2^53 stays a decimal string),

@@ -10,7 +10,7 @@ import { type JsonObject, type JsonValue, isJsonObject } from '@app/domain/json/
 import { jsonDepthExceeds } from '@app/domain/json/depth';
 import { parseJsonSafely } from '@app/domain/json/parse';
 import { sanitizeJson } from '@app/domain/json/sanitize';
-import { setOwn } from '../attributes';
+import { setOwn } from '@app/domain/json/set-own';
 import { doubleOf } from '../otlp-wire';
 
 /** A span event as conventions read it: its name and decoded attributes (or a log record's body and attributes). */

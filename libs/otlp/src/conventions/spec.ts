@@ -3,7 +3,7 @@
  * they are present they win over every convention.
  */
 import type { JsonObject } from '@app/domain';
-import { setOwn } from '../attributes';
+import { setOwn } from '@app/domain/json/set-own';
 import type { Convention } from './convention';
 import { type Rule, amountOf, attribute, countOf, get, idLabelOf, labelOf, sentOf } from './readers';
 

@@ -1,4 +1,5 @@
 import type { JsonObject, JsonValue, SpanDelta } from '@app/domain';
+import { setOwn } from '@app/domain/json/set-own';
 
 /** A span row's attributes without the copies of its input and output, and the keys they were under. */
 export interface LeanAttributes {
@@ -23,11 +24,7 @@ export function leanAttributes(delta: SpanDelta): LeanAttributes | null {
   if (inputKey === undefined && outputKey === undefined) return null;
   const kept: JsonObject = {};
   for (const key of Object.keys(attributes)) {
-    if (key === inputKey || key === outputKey) continue;
-    // An attribute key is data: `__proto__` is kept as an own key, as Object.fromEntries would.
-    if (key === '__proto__')
-      Object.defineProperty(kept, key, { value: attributes[key], enumerable: true, writable: true, configurable: true });
-    else kept[key] = attributes[key];
+    if (key !== inputKey && key !== outputKey) setOwn(kept, key, attributes[key]);
   }
   const lean: LeanAttributes = { attributes: kept };
   if (inputKey !== undefined) lean.input_attribute = inputKey;
