@@ -70,6 +70,18 @@ describe(foldFacts.name, () => {
     );
   });
 
+  it('changes none of the deltas it folds, however many of them merge into one row', () => {
+    fc.assert(
+      fc.property(fc.array(deltaArb, { minLength: 1, maxLength: 12 }), (deltas) => {
+        const facts = [{ traces: deltas, spans: [], scores: [], runItems: [], deletions: [], scoreDeletions: [] }];
+        const before = structuredClone(facts);
+        foldFacts(facts);
+        // The live runner applies a failed batch's messages one by one from the same decoded facts.
+        expect(facts).toEqual(before);
+      }),
+    );
+  });
+
   it('keeps the earliest createdAt and span start', () => {
     const merged = mergeTrace(
       traceDelta('2024-01-02T00:00:00.000Z', 'a', {}, { minSpanStart: '2024-01-02T00:00:00.000Z' }),

@@ -42,6 +42,15 @@ type MergeInto<D> = (owned: D, b: D) => void;
 /** `a`'s copy to merge into: its own `values` and `versions`, in `a`'s key order as a spread of `a` keeps it. */
 const ownCopyOf = <D extends Versioned<unknown>>(a: D): D => ({ ...a, values: { ...a.values }, versions: { ...a.versions } });
 
+/** The merge of two deltas neither of which it changes: `into` on a copy of the first. */
+const copyThenMerge =
+  <D extends Versioned<unknown>>(into: MergeInto<D>) =>
+  (a: D, b: D): D => {
+    const merged = ownCopyOf(a);
+    into(merged, b);
+    return merged;
+  };
+
 const mergeTraceInto: MergeInto<TraceDelta> = (owned, b) => {
   mergeVersionedInto(owned, b);
   owned.otelTraceId = firstNonNull(owned.otelTraceId, b.otelTraceId);
@@ -52,11 +61,7 @@ const mergeTraceInto: MergeInto<TraceDelta> = (owned, b) => {
   if (owned.legacyIds?.length || b.legacyIds?.length) owned.legacyIds = [...new Set([...(owned.legacyIds ?? []), ...(b.legacyIds ?? [])])];
 };
 
-export function mergeTrace(a: TraceDelta, b: TraceDelta): TraceDelta {
-  const merged = ownCopyOf(a);
-  mergeTraceInto(merged, b);
-  return merged;
-}
+export const mergeTrace = copyThenMerge(mergeTraceInto);
 
 const mergeSpanInto: MergeInto<SpanDelta> = (owned, b) => {
   mergeVersionedInto(owned, b);
@@ -65,11 +70,7 @@ const mergeSpanInto: MergeInto<SpanDelta> = (owned, b) => {
   owned.createdAt = minIso(owned.createdAt, b.createdAt) as string;
 };
 
-export function mergeSpan(a: SpanDelta, b: SpanDelta): SpanDelta {
-  const merged = ownCopyOf(a);
-  mergeSpanInto(merged, b);
-  return merged;
-}
+export const mergeSpan = copyThenMerge(mergeSpanInto);
 
 const mergeScoreInto: MergeInto<ScoreDelta> = (owned, b) => {
   mergeVersionedInto(owned, b);
@@ -77,11 +78,7 @@ const mergeScoreInto: MergeInto<ScoreDelta> = (owned, b) => {
   owned.createdAt = minIso(owned.createdAt, b.createdAt) as string;
 };
 
-export function mergeScore(a: ScoreDelta, b: ScoreDelta): ScoreDelta {
-  const merged = ownCopyOf(a);
-  mergeScoreInto(merged, b);
-  return merged;
-}
+export const mergeScore = copyThenMerge(mergeScoreInto);
 
 /** The newer link of an item in a run wins whole; it was first linked at the earlier time. */
 export function mergeRunItem(a: RunItemDelta, b: RunItemDelta): RunItemDelta {
