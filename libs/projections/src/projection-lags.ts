@@ -22,15 +22,16 @@ const byAcks = (projection: Pick<StreamProjection<unknown>, 'name' | 'source'>):
   lag: (_ds, nats) => consumerUnacknowledged(nats, projection.source.stream, projection.source.consumer),
 });
 
+/** Stored INGEST messages the telemetry projection has not applied: the stream's last sequence minus the watermark reads wait for. */
+export const telemetryLag = (ds: DataSource, nats: NatsResources): Promise<number> =>
+  projectionLag(ds, nats, telemetryProjection.source.stream, telemetryPosition(nats));
+
 /**
  * Every stream projection's lag, for the metrics and health. Telemetry's is counted from the
  * watermark it records with its rows, what reads with `minSeq` wait for, not from acks.
  */
 export const STREAM_PROJECTION_LAGS: readonly StreamProjectionLag[] = [
-  {
-    projection: telemetryProjection.name,
-    lag: (ds, nats) => projectionLag(ds, nats, telemetryProjection.source.stream, telemetryPosition(nats)),
-  },
+  { projection: telemetryProjection.name, lag: telemetryLag },
   byAcks(usageProjection),
   byAcks(auditProjection),
 ];

@@ -7,14 +7,7 @@ import { NatsResources, publishAuditEvent } from '@app/eventlog';
 import { type Monitor, MonitorStore, ProjectionCheckpoints, ScheduledJobRuns, withAdvisoryLock } from '@app/persistence';
 import { type RoundSchedule, ScheduledRound } from '../infrastructure/scheduled-round';
 import { relayStateChangeAudits } from './monitor-audit-relay';
-import {
-  hasDirtyOverviewBucket,
-  modelStatsProjection,
-  projectionLag,
-  readWindowSums,
-  telemetryPosition,
-  telemetryProjection,
-} from '@app/projections';
+import { hasDirtyOverviewBucket, modelStatsProjection, readWindowSums, telemetryLag, telemetryProjection } from '@app/projections';
 
 /** One processor evaluates at a time; the others skip the round. */
 const MONITOR_LOCK = 'spanlog.monitors';
@@ -106,7 +99,7 @@ export class MonitorEvaluator extends ScheduledRound {
       if (serving !== null && serving < projection.version)
         return `the ${projection.name} projection is being rebuilt to version ${projection.version}`;
     }
-    const lag = await projectionLag(this.ds, this.nats, 'ingest', telemetryPosition(this.nats));
+    const lag = await telemetryLag(this.ds, this.nats);
     if (lag > this.config.monitorMaxLagMessages)
       return `the telemetry projection is ${lag} messages behind (SPANLOG_MONITOR_MAX_LAG ${this.config.monitorMaxLagMessages})`;
     return null;

@@ -4,7 +4,7 @@ import { DataSource } from 'typeorm';
 import { LOGGER } from '@app/config';
 import { NatsResources } from '@app/eventlog';
 import { projectionRecountedBuckets } from '@app/metrics';
-import { type RecountPace, type RecountedBuckets, modelStatsProjection, projectionLag, telemetryPosition } from '@app/projections';
+import { type RecountPace, type RecountedBuckets, modelStatsProjection, telemetryLag } from '@app/projections';
 import { PeriodicRound } from '../../infrastructure/periodic-round';
 import { BACKLOG_MESSAGES, recountPaceOf } from './recount-pace';
 
@@ -60,7 +60,7 @@ export class ModelStatsRefresher implements OnApplicationBootstrap, BeforeApplic
 
   /** The telemetry projection's lag, logged when it starts or stops holding the recounts back; unknown counts as none. */
   private async readLag(): Promise<void> {
-    const lag = await projectionLag(this.ds, this.nats, 'ingest', telemetryPosition(this.nats)).catch(() => 0);
+    const lag = await telemetryLag(this.ds, this.nats).catch(() => 0);
     const backlogged = lag > BACKLOG_MESSAGES;
     if (backlogged !== this.lag > BACKLOG_MESSAGES)
       this.logger.info(
