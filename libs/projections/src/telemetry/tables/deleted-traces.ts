@@ -19,9 +19,8 @@ export function mentionedTraces(facts: TelemetryFacts): MentionedTraces {
   const mention = (projectId: string, traceId: string | undefined, of = traceId) => {
     if (traceId === undefined) return;
     const key = keyOf(projectId, traceId);
-    // Every span of a trace mentions it again: the same mention changes nothing.
-    const known = mentioned.get(key);
-    if (known?.projectId === projectId && known.traceId === traceId && known.of === of) return;
+    // Every span of a trace mentions it again: the same mention (the key holds the project and trace) changes nothing.
+    if (mentioned.get(key)?.of === of) return;
     mentioned.set(key, { projectId, traceId, of: of as string });
   };
   for (const t of facts.traces) {
