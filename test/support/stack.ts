@@ -1,6 +1,7 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { once } from 'node:events';
+import { readFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { resolve } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
@@ -67,7 +68,42 @@ export async function runApp(app: App, env: NodeJS.ProcessEnv, timeoutMs = 20_00
   return { code, stdout, stderr };
 }
 
+/** Where the kernel picks the local ports of outgoing connections (Linux), or undefined elsewhere. */
+function ephemeralPorts(): { low: number; high: number } | undefined {
+  try {
+    const [low, high] = readFileSync('/proc/sys/net/ipv4/ip_local_port_range', 'utf8').trim().split(/\s+/).map(Number);
+    return low > 0 && high >= low ? { low, high } : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+const LISTEN_PORTS_FROM = 10_000;
+
+async function canListen(port: number): Promise<boolean> {
+  const server = createServer();
+  const listening = await new Promise<boolean>((done) => {
+    server.once('error', () => done(false));
+    server.listen(port, '127.0.0.1', () => done(true));
+  });
+  if (listening) await new Promise((closed) => server.close(closed));
+  return listening;
+}
+
+/**
+ * A port nothing listens on, for a child to bind later. Taken below the ephemeral range where
+ * there is room: a port the kernel hands out is free only until the next outgoing connection
+ * (a test's Postgres or NATS client) takes it as its local port, which once failed a stack's
+ * start with EADDRINUSE.
+ */
 export async function freePort(): Promise<number> {
+  const range = ephemeralPorts();
+  if (range && range.low - LISTEN_PORTS_FROM >= 1_000) {
+    for (let attempt = 0; attempt < 50; attempt++) {
+      const port = LISTEN_PORTS_FROM + Math.floor(Math.random() * (range.low - LISTEN_PORTS_FROM));
+      if (await canListen(port)) return port;
+    }
+  }
   const server = createServer();
   server.listen(0, '127.0.0.1');
   await once(server, 'listening');
