@@ -85,57 +85,76 @@ export function requiredHex(value: unknown, digits: 16 | 32, path: string, probl
   else if (/^0+$/.test(value)) problems.add(path, 'must not be all zeros');
 }
 
+/**
+ * An AnyValue whose arrays or kvlists are still to be checked. Its path is built only for a
+ * problem or a nested list: an export has hundreds of values, nearly all well formed, and the
+ * paths built for each of them were the largest garbage of a processor's decode (issue 25).
+ */
 interface PendingValue {
-  value: unknown;
-  path: string;
+  value: Obj;
+  /** The list holding it, and its index there (-1: `within` is the value's own path). */
+  within: string;
+  index: number;
+  /** Whether it is a key-value's `value` (`within[index].value`) rather than an array item. */
+  ofKeyValue: boolean;
   depth: number;
 }
+
+const pathOf = ({ within, index, ofKeyValue }: Omit<PendingValue, 'value' | 'depth'>): string =>
+  index < 0 ? within : `${within}[${index}]${ofKeyValue ? '.value' : ''}`;
 
 /**
  * Attribute lists and the AnyValues under them, with an explicit stack instead of recursion,
  * so no input can exhaust the call stack whatever depth reached this far.
  */
 export function checkAttributes(list: unknown, path: string, problems: Problems): void {
-  walk(list, path, [], problems);
+  walk(list, path, undefined, problems);
 }
 
 /** One AnyValue, such as a log record's body, checked as attribute values are. */
 export function checkAnyValue(value: unknown, path: string, problems: Problems): void {
-  walk([], path, [{ value, path, depth: 0 }], problems);
+  walk([], path, value, problems);
 }
 
-function walk(list: unknown, path: string, stack: PendingValue[], problems: Problems): void {
+function walk(list: unknown, path: string, root: unknown, problems: Problems): void {
+  const stack: PendingValue[] = [];
+  /** Checks a value's scalar members now and keeps it for later if it holds a list. */
+  const check = (value: unknown, at: Omit<PendingValue, 'value'>) => {
+    if (!isObj(value)) return problems.add(pathOf(at), 'must be an object (AnyValue)');
+    if (!isAbsent(value.stringValue) && typeof value.stringValue !== 'string')
+      problems.add(`${pathOf(at)}.stringValue`, 'must be a string');
+    if (!isAbsent(value.boolValue) && typeof value.boolValue !== 'boolean') problems.add(`${pathOf(at)}.boolValue`, 'must be a boolean');
+    if (!isAbsent(value.intValue) && !isInt64(value.intValue))
+      problems.add(`${pathOf(at)}.intValue`, 'must be a 64-bit integer, as a decimal string or a number');
+    if (!isAbsent(value.doubleValue) && !isDouble(value.doubleValue)) problems.add(`${pathOf(at)}.doubleValue`, 'must be a number');
+    if (!isAbsent(value.bytesValue) && !isBase64(value.bytesValue)) problems.add(`${pathOf(at)}.bytesValue`, 'must be a base64 string');
+    if (isAbsent(value.arrayValue) && isAbsent(value.kvlistValue)) return;
+    if (at.depth >= MAX_ANY_VALUE_DEPTH)
+      return problems.add(pathOf(at), `must not nest arrays or kvlists more than ${MAX_ANY_VALUE_DEPTH} levels deep`);
+    stack.push({ value, ...at });
+  };
   const keyValues = (items: unknown, at: string, depth: number) => {
-    optionalArray(items, at, problems).forEach((item, i) => {
-      const here = `${at}[${i}]`;
-      if (!isObj(item)) return problems.add(here, 'must be an object with a key and a value');
-      if (typeof item.key !== 'string') problems.add(`${here}.key`, 'must be a string');
-      if (!isAbsent(item.value)) stack.push({ value: item.value, path: `${here}.value`, depth });
-    });
+    const list = optionalArray(items, at, problems);
+    for (let i = 0; i < list.length; i++) {
+      const item = list[i];
+      if (!isObj(item)) {
+        problems.add(`${at}[${i}]`, 'must be an object with a key and a value');
+        continue;
+      }
+      if (typeof item.key !== 'string') problems.add(`${at}[${i}].key`, 'must be a string');
+      if (!isAbsent(item.value)) check(item.value, { within: at, index: i, ofKeyValue: true, depth });
+    }
   };
   keyValues(list, path, 0);
+  if (!isAbsent(root)) check(root, { within: path, index: -1, ofKeyValue: false, depth: 0 });
   for (let next = stack.pop(); next !== undefined; next = stack.pop()) {
-    const { value, path: at, depth } = next;
-    if (!isObj(value)) {
-      problems.add(at, 'must be an object (AnyValue)');
-      continue;
-    }
-    if (!isAbsent(value.stringValue) && typeof value.stringValue !== 'string') problems.add(`${at}.stringValue`, 'must be a string');
-    if (!isAbsent(value.boolValue) && typeof value.boolValue !== 'boolean') problems.add(`${at}.boolValue`, 'must be a boolean');
-    if (!isAbsent(value.intValue) && !isInt64(value.intValue))
-      problems.add(`${at}.intValue`, 'must be a 64-bit integer, as a decimal string or a number');
-    if (!isAbsent(value.doubleValue) && !isDouble(value.doubleValue)) problems.add(`${at}.doubleValue`, 'must be a number');
-    if (!isAbsent(value.bytesValue) && !isBase64(value.bytesValue)) problems.add(`${at}.bytesValue`, 'must be a base64 string');
-    const nested = !isAbsent(value.arrayValue) || !isAbsent(value.kvlistValue);
-    if (nested && depth >= MAX_ANY_VALUE_DEPTH) {
-      problems.add(at, `must not nest arrays or kvlists more than ${MAX_ANY_VALUE_DEPTH} levels deep`);
-      continue;
-    }
+    const { value, depth } = next;
+    const at = pathOf(next);
     const array = optionalObject(value.arrayValue, `${at}.arrayValue`, problems);
     if (array) {
-      optionalArray(array.values, `${at}.arrayValue.values`, problems).forEach((item, i) => {
-        stack.push({ value: item, path: `${at}.arrayValue.values[${i}]`, depth: depth + 1 });
-      });
+      const within = `${at}.arrayValue.values`;
+      const items = optionalArray(array.values, within, problems);
+      for (let i = 0; i < items.length; i++) check(items[i], { within, index: i, ofKeyValue: false, depth: depth + 1 });
     }
     const kvlist = optionalObject(value.kvlistValue, `${at}.kvlistValue`, problems);
     if (kvlist) keyValues(kvlist.values, `${at}.kvlistValue.values`, depth + 1);

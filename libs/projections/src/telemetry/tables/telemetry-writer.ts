@@ -157,6 +157,9 @@ const ROWS_PER_SLICE = 500;
  * The rows as one JSON array, built a slice at a time with a turn of the event loop between
  * slices: the live projection prepares a batch while the previous one is being written, and
  * a long synchronous stretch here would keep that write's next statement from being sent.
+ * The slices are joined once, brackets included, into one flat string: a concatenation around
+ * the join would leave a rope that the driver's `Buffer.byteLength` flattens, a copy of the
+ * whole batch that took 3% of the live processor's CPU.
  */
 async function rowsOf<D>(deltas: D[], row: (d: D) => unknown): Promise<string | null> {
   if (!deltas.length) return null;
@@ -165,9 +168,11 @@ async function rowsOf<D>(deltas: D[], row: (d: D) => unknown): Promise<string | 
     if (i > 0) await setImmediate();
     const rows: unknown[] = [];
     for (let j = i; j < Math.min(i + ROWS_PER_SLICE, deltas.length); j++) rows.push(row(deltas[j]));
-    slices.push(JSON.stringify(rows).slice(1, -1));
+    slices.push(JSON.stringify(rows));
   }
-  return `[${slices.join(',')}]`;
+  return slices.length === 1
+    ? slices[0]
+    : slices.map((s, k) => s.slice(k === 0 ? 0 : 1, k === slices.length - 1 ? s.length : -1)).join(',');
 }
 
 export async function prepareTelemetry(facts: TelemetryFacts): Promise<PreparedTelemetry> {
