@@ -6,6 +6,7 @@ import {
   ConfigError,
   DEFAULT_DATABASE_URL,
   DEFAULT_METRICS_PORT,
+  MAX_DEFAULT_REBUILD_WORKERS,
   DEFAULT_NATS_URL,
   loadConfig as loadConfigWith,
   privateNetworkWarning,
@@ -163,7 +164,7 @@ describe(loadConfig.name, () => {
   });
 
   it('decodes a rebuild in one worker thread fewer than the cores, at least one, or in its own thread when told 0', () => {
-    expect(loadConfig({}).rebuildWorkers).toBe(Math.max(1, availableParallelism() - 1));
+    expect(loadConfig({}).rebuildWorkers).toBe(Math.min(MAX_DEFAULT_REBUILD_WORKERS, availableParallelism()));
     expect(loadConfig({ SPANLOG_REBUILD_WORKERS: '0' }).rebuildWorkers).toBe(0);
     expect(loadConfig({ SPANLOG_REBUILD_WORKERS: '3' }).rebuildWorkers).toBe(3);
     expect(() => loadConfig({ SPANLOG_REBUILD_WORKERS: 'many' })).toThrow(

@@ -13,6 +13,14 @@ export const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', '
 export const NODE_ENVS = ['development', 'test', 'production'] as const;
 export type LogLevel = (typeof LOG_LEVELS)[number];
 
+/**
+ * The default rebuild workers at most. On 2 cores, 2 threads rebuilt fastest (0, 1 and 3 were
+ * slower: the writing thread and Postgres wait on each other, so a thread per core keeps both
+ * cores busy); a thread prepares a batch in about 1.5 times the one writing connection's time
+ * to write it, so beyond a few the write is the wall and each more thread only holds batches.
+ */
+export const MAX_DEFAULT_REBUILD_WORKERS = 4;
+
 export interface AppConfig {
   databaseUrl: string;
   /**
@@ -65,8 +73,8 @@ export interface AppConfig {
   applyLanes: number;
   /**
    * Worker threads a telemetry rebuild (`spanlog rebuild`, the processor's upgrade) decodes and
-   * prepares its batches in, while its own thread writes them: by default one fewer than the
-   * cores (Postgres and the writing thread need some), at least one; 0 decodes in its own thread.
+   * prepares its batches in, while its own thread writes them: by default as many as the cores,
+   * up to `MAX_DEFAULT_REBUILD_WORKERS`; 0 decodes in its own thread.
    */
   rebuildWorkers: number;
   /**
@@ -305,7 +313,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, localKeyFile = 
     mcpWriteTools: bool('SPANLOG_MCP_WRITE_TOOLS', false),
     processorNice: int('SPANLOG_PROCESSOR_NICE', 0, 0, 19),
     applyLanes: int('SPANLOG_APPLY_LANES', Math.min(4, availableParallelism()), 1, 8),
-    rebuildWorkers: int('SPANLOG_REBUILD_WORKERS', Math.max(1, availableParallelism() - 1), 0, 256),
+    rebuildWorkers: int('SPANLOG_REBUILD_WORKERS', Math.min(MAX_DEFAULT_REBUILD_WORKERS, availableParallelism()), 0, 256),
     retentionFirstRunDelayMs: int('SPANLOG_RETENTION_FIRST_RUN_DELAY_MS', 60_000, 0, 86_400_000),
     verifyIntervalMs: int('SPANLOG_VERIFY_INTERVAL_MS', 600_000, 1_000, 86_400_000),
     monitorIntervalMs: int('SPANLOG_MONITOR_INTERVAL_MS', 60_000, 1_000, 3_600_000),
