@@ -6,8 +6,8 @@ import {
   ConfigError,
   DEFAULT_DATABASE_URL,
   DEFAULT_METRICS_PORT,
-  MAX_DEFAULT_REBUILD_WORKERS,
   DEFAULT_NATS_URL,
+  MAX_DEFAULT_REBUILD_WORKERS,
   loadConfig as loadConfigWith,
   privateNetworkWarning,
 } from './config';
@@ -163,7 +163,7 @@ describe(loadConfig.name, () => {
     expect(() => loadConfig({ SPANLOG_PROCESSOR_NICE: '20' })).toThrow(/SPANLOG_PROCESSOR_NICE must be an integer from 0 to 19/);
   });
 
-  it('decodes a rebuild in one worker thread fewer than the cores, at least one, or in its own thread when told 0', () => {
+  it('decodes a rebuild in as many worker threads as the cores, up to a few, or in its own thread when told 0', () => {
     expect(loadConfig({}).rebuildWorkers).toBe(Math.min(MAX_DEFAULT_REBUILD_WORKERS, availableParallelism()));
     expect(loadConfig({ SPANLOG_REBUILD_WORKERS: '0' }).rebuildWorkers).toBe(0);
     expect(loadConfig({ SPANLOG_REBUILD_WORKERS: '3' }).rebuildWorkers).toBe(3);
