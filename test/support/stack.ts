@@ -68,11 +68,11 @@ export async function runApp(app: App, env: NodeJS.ProcessEnv, timeoutMs = 20_00
   return { code, stdout, stderr };
 }
 
-/** Where the kernel picks the local ports of outgoing connections (Linux), or undefined elsewhere. */
-function ephemeralPorts(): { low: number; high: number } | undefined {
+/** The lowest port the kernel gives outgoing connections (Linux), or undefined elsewhere. */
+function ephemeralPortsFrom(): number | undefined {
   try {
-    const [low, high] = readFileSync('/proc/sys/net/ipv4/ip_local_port_range', 'utf8').trim().split(/\s+/).map(Number);
-    return low > 0 && high >= low ? { low, high } : undefined;
+    const low = Number(readFileSync('/proc/sys/net/ipv4/ip_local_port_range', 'utf8').trim().split(/\s+/)[0]);
+    return low > 0 ? low : undefined;
   } catch {
     return undefined;
   }
@@ -80,14 +80,17 @@ function ephemeralPorts(): { low: number; high: number } | undefined {
 
 const LISTEN_PORTS_FROM = 10_000;
 
-async function canListen(port: number): Promise<boolean> {
+/** Listens on `port` (0: any the kernel picks) and closes again: the port, or null when it is taken. */
+async function tryPort(port: number): Promise<number | null> {
   const server = createServer();
   const listening = await new Promise<boolean>((done) => {
     server.once('error', () => done(false));
     server.listen(port, '127.0.0.1', () => done(true));
   });
-  if (listening) await new Promise((closed) => server.close(closed));
-  return listening;
+  if (!listening) return null;
+  const bound = (server.address() as { port: number }).port;
+  await new Promise((closed) => server.close(closed));
+  return bound;
 }
 
 /**
@@ -97,19 +100,15 @@ async function canListen(port: number): Promise<boolean> {
  * start with EADDRINUSE.
  */
 export async function freePort(): Promise<number> {
-  const range = ephemeralPorts();
-  if (range && range.low - LISTEN_PORTS_FROM >= 1_000) {
+  const low = ephemeralPortsFrom();
+  if (low !== undefined && low - LISTEN_PORTS_FROM >= 1_000) {
     for (let attempt = 0; attempt < 50; attempt++) {
-      const port = LISTEN_PORTS_FROM + Math.floor(Math.random() * (range.low - LISTEN_PORTS_FROM));
-      if (await canListen(port)) return port;
+      const port = await tryPort(LISTEN_PORTS_FROM + Math.floor(Math.random() * (low - LISTEN_PORTS_FROM)));
+      if (port !== null) return port;
     }
   }
-  const server = createServer();
-  server.listen(0, '127.0.0.1');
-  await once(server, 'listening');
-  const { port } = server.address() as { port: number };
-  server.close();
-  await once(server, 'close');
+  const port = await tryPort(0);
+  if (port === null) throw new Error('no port to listen on at 127.0.0.1');
   return port;
 }
 

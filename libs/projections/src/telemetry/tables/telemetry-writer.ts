@@ -170,9 +170,8 @@ async function rowsOf<D>(deltas: D[], row: (d: D) => unknown): Promise<string | 
     for (let j = i; j < Math.min(i + ROWS_PER_SLICE, deltas.length); j++) rows.push(row(deltas[j]));
     slices.push(JSON.stringify(rows));
   }
-  return slices.length === 1
-    ? slices[0]
-    : slices.map((s, k) => s.slice(k === 0 ? 0 : 1, k === slices.length - 1 ? s.length : -1)).join(',');
+  // Each slice without its inner brackets: the first keeps its `[`, the last its `]`.
+  return slices.map((s, k) => s.slice(k === 0 ? 0 : 1, k === slices.length - 1 ? undefined : -1)).join(',');
 }
 
 export async function prepareTelemetry(facts: TelemetryFacts): Promise<PreparedTelemetry> {
