@@ -113,8 +113,15 @@ export async function traceStatus(stack: Stack, apiKey: string, id: string, seq:
   return res.status;
 }
 
-/** Waits until the trace reads back at `seq`, so a page opened next has it; fails otherwise. */
+/** Reads of a trace not yet visible (503 after the API's own 10 s wait) before giving up: a loaded CI machine once needed a second. */
+const VISIBLE_READS = 3;
+
+/**
+ * Waits until the trace reads back at `seq`, so a page opened next has it; fails otherwise. A
+ * 503 `NOT_YET_VISIBLE` is read again, as a client is told to; any other status fails at once.
+ */
 export async function traceVisible(stack: Stack, apiKey: string, id: string, seq: string | null): Promise<void> {
-  const status = await traceStatus(stack, apiKey, id, seq);
+  let status = await traceStatus(stack, apiKey, id, seq);
+  for (let read = 1; status === 503 && read < VISIBLE_READS; read++) status = await traceStatus(stack, apiKey, id, seq);
   if (status !== 200) throw new Error(`trace ${id} answered ${status}`);
 }
