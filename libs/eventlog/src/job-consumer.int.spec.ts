@@ -53,8 +53,8 @@ describe(JobConsumer.name, () => {
 
   const deadLetters = () => deadLetterTexts(streams);
 
-  const unacked = async () =>
-    (await (await streams.nc.jetstreamManager()).consumers.info(streams.layout.streamName('evals'), 'worker')).num_ack_pending;
+  const workerInfo = async () => (await streams.nc.jetstreamManager()).consumers.info(streams.layout.streamName('evals'), 'worker');
+  const unacked = async () => (await workerInfo()).num_ack_pending;
 
   it('runs and acks each job when it is done, so jobs fetched after a hanging one finish while it still hangs', async () => {
     const hang = gate();
@@ -118,7 +118,14 @@ describe(JobConsumer.name, () => {
     // Two deliveries a second apart, then the dead letter: seconds alone. Under a full CI run
     // it has taken over 25 s (a redelivery that misses the one-second pull requests waits
     // for the ack wait, 10 s), so the bound is generous: what is tested is that it happens.
-    await until(async () => done.length === 2 && (await deadLetters()).length === 2, 60_000);
+    await until(
+      async () => done.length === 2 && (await deadLetters()).length === 2,
+      60_000,
+      async () => {
+        const { num_pending, num_ack_pending, num_redelivered, num_waiting, delivered } = await workerInfo();
+        return { done, deadLetters: await deadLetters(), num_pending, num_ack_pending, num_redelivered, num_waiting, delivered };
+      },
+    );
     expect(await deadLetters()).toEqual(
       expect.arrayContaining(['unreadable:cannot read', expect.stringMatching(/^poison:failed 2 times: poison refused/)]),
     );
