@@ -83,9 +83,9 @@ const IN_BUCKET = (column: string) => `${column} >= b.bucket AND ${column} < b.b
  * once and compared it with every bucket, over 100 s a batch (docs/BENCHMARKS.md, "One machine's
  * ceiling").
  */
-const ROWS_IN_BUCKET = (table: string, alias: string, time: string, columns: string[], where = '') =>
+const ROWS_IN_BUCKET = (table: string, alias: string, time: string, columns: string[]) =>
   `CROSS JOIN LATERAL (SELECT ${columns.map((c) => `${alias}.${c}`).join(', ')} FROM ${table} ${alias}
-                        WHERE ${alias}.project_id = b.project_id AND ${IN_BUCKET(time)} ${where} OFFSET 0) ${alias}`;
+                        WHERE ${alias}.project_id = b.project_id AND ${IN_BUCKET(time)} OFFSET 0) ${alias}`;
 const SPAN_STATS_COLUMNS = [
   'project_id',
   'trace_id',
@@ -181,11 +181,13 @@ export async function refreshDirtyOverviewStats(ds: DataSource, limit: number, p
     for (const table of OVERVIEW_STATS_TABLES) {
       await m.query(`DELETE FROM ${table} m USING (${BUCKETS}) b WHERE m.project_id = b.project_id AND m.bucket = b.bucket`, params);
     }
+    // The span stats and the unpriced usage from one read of the bucket's spans: a hot bucket's rows
+    // are mostly read from outside Postgres's buffers, and a second read was a quarter of the recount.
     await m.query(
       `WITH b AS (${BUCKETS}),
        s AS (
          SELECT b.project_id, b.bucket, ${dimension('s.type')} AS span_type, ${dimension('s.model')} AS model, ${dimension('t.name')} AS trace_name,
-                ${dimension('s.operation')} AS operation, s.level, cardinality(s.unpriced_usage) > 0 AS unpriced, s.prompt_tokens, s.completion_tokens, coalesce(s.total_tokens, coalesce(s.prompt_tokens, 0) + coalesce(s.completion_tokens, 0)) AS total_tokens,
+                ${dimension('s.operation')} AS operation, s.level, s.unpriced_usage, s.start_time, s.prompt_tokens, s.completion_tokens, coalesce(s.total_tokens, coalesce(s.prompt_tokens, 0) + coalesce(s.completion_tokens, 0)) AS total_tokens,
                 CASE WHEN abs(s.cost) < ${SUMMABLE_COST} THEN s.cost END AS cost,
                 CASE WHEN s.end_time >= s.start_time THEN extract(epoch FROM s.end_time - s.start_time)::float8 * 1000 END AS ms
            FROM b ${ROWS_IN_BUCKET('spans', 's', 's.start_time', SPAN_STATS_COLUMNS)}
@@ -195,8 +197,16 @@ export async function refreshDirtyOverviewStats(ds: DataSource, limit: number, p
          SELECT project_id, bucket, span_type, model, trace_name, operation, count(*)::int AS calls, (count(*) FILTER (WHERE level = 'ERROR'))::int AS errors,
                 ${LATENCY_HIST_AGG('ms')} AS latency_hist, coalesce(sum(cost), 0) AS cost_usd, coalesce(sum(prompt_tokens), 0) AS prompt_tokens,
                 coalesce(sum(completion_tokens), 0) AS completion_tokens, coalesce(sum(total_tokens), 0) AS total_tokens,
-                (count(*) FILTER (WHERE unpriced))::int AS unpriced_calls
+                (count(*) FILTER (WHERE cardinality(unpriced_usage) > 0))::int AS unpriced_calls
            FROM s GROUP BY 1, 2, 3, 4, 5, 6
+       ),
+       -- One row per unpriced type of each span that has any.
+       unpriced AS (
+         INSERT INTO unpriced_stats_5m (project_id, bucket, model, usage_type, spans, first_seen, last_seen)
+         SELECT s.project_id, s.bucket, s.model, u.usage_type, count(*)::int, min(s.start_time), max(s.start_time)
+           FROM s CROSS JOIN LATERAL unnest(s.unpriced_usage) AS u (usage_type)
+          WHERE cardinality(s.unpriced_usage) > 0
+          GROUP BY 1, 2, 3, 4
        )
        INSERT INTO span_stats_5m (project_id, bucket, span_type, model, trace_name, operation, calls, errors, latency_hist, cost_usd, prompt_tokens, completion_tokens, total_tokens, unpriced_calls)
        SELECT project_id, bucket, span_type, model, trace_name, operation, calls, errors, latency_hist, cost_usd, prompt_tokens, completion_tokens, total_tokens, unpriced_calls
@@ -220,16 +230,6 @@ export async function refreshDirtyOverviewStats(ds: DataSource, limit: number, p
        INSERT INTO score_stats_5m (project_id, bucket, trace_name, source, name, scores, numeric_scores, value_sum, judged, passed)
        SELECT project_id, bucket, trace_name, source, name, count(*)::int, count(number)::int, coalesce(sum(number), 0), count(pass)::int, (count(*) FILTER (WHERE pass))::int
          FROM c GROUP BY 1, 2, 3, 4, 5`,
-      params,
-    );
-    // One row per unpriced type of each span that has any; the bucket's other spans are filtered out before the unnest.
-    await m.query(
-      `WITH b AS (${BUCKETS})
-       INSERT INTO unpriced_stats_5m (project_id, bucket, model, usage_type, spans, first_seen, last_seen)
-       SELECT b.project_id, b.bucket, ${dimension('s.model')}, u.usage_type, count(*)::int, min(s.start_time), max(s.start_time)
-         FROM b ${ROWS_IN_BUCKET('spans', 's', 's.start_time', ['model', 'unpriced_usage', 'start_time'], 'AND cardinality(s.unpriced_usage) > 0')}
-         CROSS JOIN LATERAL unnest(s.unpriced_usage) AS u (usage_type)
-        GROUP BY 1, 2, 3, 4`,
       params,
     );
     await recountHours(m, params);
