@@ -68,10 +68,18 @@ export async function refreshDirtyModelStats(ds: DataSource, limit: number, pace
     );
     if (!buckets.length) return 0;
     const params = [buckets.map((b) => b.project_id), buckets.map((b) => b.model), buckets.map((b) => b.hour)];
+    // Before the statement that counts them again, which cannot see its own deletions.
+    await m.query(
+      `DELETE FROM model_score_stats m USING (${BUCKETS}) b WHERE m.project_id = b.project_id AND m.model = b.model AND m.hour = b.hour`,
+      params,
+    );
+    // The calls' stats and their scores' from one read of the buckets' spans (a second read of a
+    // hot hour's rows, mostly from outside Postgres's buffers, was a third of its recount). Each
+    // call's scores through an index, by span and by trace: never a whole table.
     await m.query(
       `WITH b AS (${BUCKETS}),
        s AS (
-         SELECT b.project_id, b.model, b.hour, s.level, s.prompt_tokens, s.completion_tokens,
+         SELECT b.project_id, b.model, b.hour, s.id, s.trace_id, s.level, s.prompt_tokens, s.completion_tokens,
                 CASE WHEN abs(s.cost) < ${SUMMABLE_COST} THEN s.cost END AS cost,
                 CASE WHEN s.end_time >= s.start_time THEN extract(epoch FROM s.end_time - s.start_time)::float8 * 1000 END AS ms
            ${SPANS_OF_BUCKETS}
@@ -89,26 +97,13 @@ export async function refreshDirtyModelStats(ds: DataSource, limit: number, pace
          ON CONFLICT (project_id, model, hour) DO UPDATE SET calls = excluded.calls, errors = excluded.errors, timed_calls = excluded.timed_calls,
            latency_sum_ms = excluded.latency_sum_ms, latency_hist = excluded.latency_hist, costed_calls = excluded.costed_calls, cost_usd = excluded.cost_usd,
            prompt_tokens = excluded.prompt_tokens, completion_tokens = excluded.completion_tokens, updated_at = excluded.updated_at
-       )
-       DELETE FROM model_stats m USING b
-        WHERE m.project_id = b.project_id AND m.model = b.model AND m.hour = b.hour
-          AND NOT EXISTS (SELECT 1 FROM agg a WHERE a.project_id = b.project_id AND a.model = b.model AND a.hour = b.hour)`,
-      params,
-    );
-    await m.query(
-      `DELETE FROM model_score_stats m USING (${BUCKETS}) b WHERE m.project_id = b.project_id AND m.model = b.model AND m.hour = b.hour`,
-      params,
-    );
-    // Each call's scores through an index, by span and by trace: the batch reads its calls and their scores, never a whole table.
-    await m.query(
-      `WITH b AS (${BUCKETS}),
-       calls AS (SELECT b.project_id, b.model, b.hour, s.id, s.trace_id ${SPANS_OF_BUCKETS}),
+       ),
        about AS (
          SELECT x.project_id, x.model, x.hour, c.id, c.source, c.name, c.value, c.metadata
-           FROM calls x JOIN scores c ON c.project_id = x.project_id AND c.span_id = x.id
+           FROM s x JOIN scores c ON c.project_id = x.project_id AND c.span_id = x.id
          UNION ALL
          SELECT x.project_id, x.model, x.hour, c.id, c.source, c.name, c.value, c.metadata
-           FROM (SELECT DISTINCT project_id, model, hour, trace_id FROM calls) x
+           FROM (SELECT DISTINCT project_id, model, hour, trace_id FROM s) x
            JOIN scores c ON c.project_id = x.project_id AND c.trace_id = x.trace_id AND c.span_id IS NULL
        ),
        -- A score of a whole trace counts once per model and hour, however many calls the trace made.
@@ -116,10 +111,15 @@ export async function refreshDirtyModelStats(ds: DataSource, limit: number, pace
          SELECT DISTINCT ON (project_id, model, hour, id) project_id, model, hour, coalesce(source, 'API') AS source, coalesce(name, '') AS name,
                 ${SCORE_NUMBER_SQL('value', 'metadata')} AS number, ${SCORE_PASS_SQL('value', 'metadata')} AS pass
            FROM about ORDER BY project_id, model, hour, id
+       ),
+       scored AS (
+         INSERT INTO model_score_stats (project_id, model, hour, source, name, scores, numeric_scores, value_sum, judged, passed)
+         SELECT project_id, model, hour, source, name, count(*)::int, count(number)::int, coalesce(sum(number), 0), count(pass)::int, (count(*) FILTER (WHERE pass))::int
+           FROM once GROUP BY 1, 2, 3, 4, 5
        )
-       INSERT INTO model_score_stats (project_id, model, hour, source, name, scores, numeric_scores, value_sum, judged, passed)
-       SELECT project_id, model, hour, source, name, count(*)::int, count(number)::int, coalesce(sum(number), 0), count(pass)::int, (count(*) FILTER (WHERE pass))::int
-         FROM once GROUP BY 1, 2, 3, 4, 5`,
+       DELETE FROM model_stats m USING b
+        WHERE m.project_id = b.project_id AND m.model = b.model AND m.hour = b.hour
+          AND NOT EXISTS (SELECT 1 FROM agg a WHERE a.project_id = b.project_id AND a.model = b.model AND a.hour = b.hour)`,
       params,
     );
     await m.query(
