@@ -109,25 +109,28 @@ describe(JobConsumer.name, () => {
   }, 30_000);
 
   it('dead-letters an unreadable message at once and a job that keeps failing after maxDeliveries, and runs the others', async () => {
-    const done: string[] = [];
+    // A set: delivery is at least once, and what is tested is that the others run, not how often.
+    const done = new Set<string>();
     await started(async (job) => {
       if (job === 'poison') throw new Error('poison refused');
-      done.push(job);
+      done.add(job);
     });
     await publish(['a', 'poison', 'unreadable', 'b']);
     // Two deliveries a second apart, then the dead letter: seconds alone. Under a full CI run
     // it has taken over 25 s (a redelivery that misses the one-second pull requests waits
     // for the ack wait, 10 s), so the bound is generous: what is tested is that it happens.
     await until(
-      async () => done.length === 2 && (await deadLetters()).length === 2,
+      async () => done.size === 2 && (await deadLetters()).length === 2,
       60_000,
       async () => {
         const { num_pending, num_ack_pending, num_redelivered, num_waiting, delivered } = await workerInfo();
-        return { done, deadLetters: await deadLetters(), num_pending, num_ack_pending, num_redelivered, num_waiting, delivered };
+        return { done: [...done], deadLetters: await deadLetters(), num_pending, num_ack_pending, num_redelivered, num_waiting, delivered };
       },
     );
+    expect([...done].sort()).toEqual(['a', 'b']);
+    // At least maxDeliveries: a delivery that reached no pull request counts too.
     expect(await deadLetters()).toEqual(
-      expect.arrayContaining(['unreadable:cannot read', expect.stringMatching(/^poison:failed 2 times: poison refused/)]),
+      expect.arrayContaining(['unreadable:cannot read', expect.stringMatching(/^poison:failed [2-9] times: poison refused/)]),
     );
   }, 90_000);
 
