@@ -37,9 +37,9 @@ describe('latency buckets in SQL', () => {
     const latencies = [...edges, 0, -3, 0.5, 1, 1e12];
     const rows = await inSql(latencies);
     expect(rows.map((r) => r.bucket)).toEqual(latencies.map(latencyBucketOf));
-    // And with the logarithm, exact in numeric, on the bounds that are powers of two: an 8 ms call
-    // is in bucket 12, not 13. (Another bound is the double nearest an irrational number, which the
-    // logarithm puts a bucket higher when the double lies above it: a difference of one ulp.)
+    // And with the logarithm, exact in numeric, on the bounds that are powers of two (an 8 ms call:
+    // bucket 12). Another bound is the double nearest an irrational number, which the logarithm
+    // puts a bucket higher when the double lies above it: a difference of one ulp.
     const powersOfTwo = rows.filter((_, i) => i % (3 * LATENCY_BUCKETS_PER_DOUBLING) === 1);
     expect(powersOfTwo.map((r) => r.bucket)).toEqual(powersOfTwo.map((r) => r.byLog));
     expect(powersOfTwo.slice(0, 4).map((r) => r.bucket)).toEqual([0, 4, 8, 12]);
