@@ -1,6 +1,8 @@
 import 'reflect-metadata';
 import { randomUUID } from 'node:crypto';
-import { type LatencyHistogram, type OverviewSums, buildOverview, mergeHistograms } from '@app/domain';
+import { type LatencyHistogram, type OverviewSums, buildOverview, mergeHistograms, overviewTotals } from '@app/domain';
+import type { DataSource, EntityManager } from 'typeorm';
+import type { IsolationLevel } from 'typeorm/driver/types/IsolationLevel';
 import { seedProject, useTestDatabase } from '@app/persistence/testing/test-database';
 import { eventually } from '../../../../test/support/api';
 import { rebuildModelStats } from '../model-stats/rebuild-model-stats';
@@ -284,5 +286,47 @@ describe('hourly roll-ups of the overview stats', () => {
         { spanType: 'LLM', calls: 3 },
       ]);
     }
+  });
+
+  it('reads every sum of an overview in one snapshot, whatever a recount commits between its statements', async () => {
+    const projectId = randomUUID();
+    const bucket = '2024-03-01T10:20:00Z';
+    // A recount's writes of one bucket, committed by another connection right after the read's first statement.
+    const recountCommits = async () => {
+      await db.ds.query(
+        `INSERT INTO span_stats_5m (project_id, bucket, span_type, model, trace_name, operation, calls, errors, latency_hist, cost_usd, prompt_tokens, completion_tokens, total_tokens)
+         VALUES ($1, $2, 'LLM', '', '', '', 2, 0, '{}', 0, 0, 0, 0)`,
+        [projectId, bucket],
+      );
+      await db.ds.query('INSERT INTO trace_stats_5m (project_id, bucket, traces) VALUES ($1, $2, 1)', [projectId, bucket]);
+    };
+    let committed = false;
+    const afterFirstStatement = (m: EntityManager): EntityManager =>
+      new Proxy(m, {
+        get: (target, key) =>
+          key !== 'query'
+            ? Reflect.get(target, key)
+            : async (...args: Parameters<EntityManager['query']>) => {
+                const rows = await target.query(...args);
+                if (!committed) {
+                  committed = true;
+                  await recountCommits();
+                }
+                return rows;
+              },
+      });
+    const ds = new Proxy(db.ds, {
+      get: (target, key) =>
+        key !== 'transaction'
+          ? Reflect.get(target, key)
+          : (isolation: IsolationLevel, work: (m: EntityManager) => Promise<unknown>) =>
+              target.transaction(isolation, (m) => work(afterFirstStatement(m))),
+    });
+    const range = { fromMs: at('2024-03-01T10:00:00Z').getTime(), toMs: at('2024-03-01T11:00:00Z').getTime(), bucketSeconds: 300 };
+    const totals = async (source: DataSource) =>
+      overviewTotals(buildOverview(range, await readOverviewSums(source, projectId, new Date(range.fromMs), new Date(range.toMs), 300)));
+    expect(await totals(ds)).toMatchObject({ traces: 0, spans: 0 });
+    expect(committed).toBe(true);
+    expect(await totals(db.ds)).toMatchObject({ traces: 1, spans: 2 });
   });
 });

@@ -369,8 +369,14 @@ async function groupedScoreSums(db: Db, where: string, params: RangeParams): Pro
  * Everything the overview shows of a project's buckets in [from, to), series points
  * `bucketSeconds` wide from the epoch. Points of whole hours read the hourly roll-ups for the
  * range's whole hours (no hour then straddles two points), the same sums as their buckets'.
+ * Its statements read one snapshot: a recount committing between them showed a bucket's trace
+ * and none of its spans.
  */
-export async function readOverviewSums(db: Db, projectId: string, from: Date, to: Date, bucketSeconds: number): Promise<OverviewSums> {
+export function readOverviewSums(ds: DataSource, projectId: string, from: Date, to: Date, bucketSeconds: number): Promise<OverviewSums> {
+  return ds.transaction('REPEATABLE READ', (m) => overviewSumsIn(m, projectId, from, to, bucketSeconds));
+}
+
+async function overviewSumsIn(db: Db, projectId: string, from: Date, to: Date, bucketSeconds: number): Promise<OverviewSums> {
   const range: RangeParams = [projectId, ...splitAtHours(from, to, bucketSeconds % STATS_HOUR_SECONDS === 0)];
   const point = `extract(epoch FROM date_bin(make_interval(secs => ${Number(bucketSeconds)}), bucket, timestamptz '1970-01-01T00:00:00Z'))::bigint * 1000`;
   // The models without the spans of none (stored as '').
