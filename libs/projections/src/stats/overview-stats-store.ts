@@ -366,14 +366,18 @@ async function groupedScoreSums(db: Db, where: string, params: RangeParams): Pro
 }
 
 /**
+ * A reader's statements in one snapshot. Each statement alone takes its own, so a recount
+ * committing between two of them showed a bucket's trace and none of its spans.
+ */
+const inOneSnapshot = <T>(ds: DataSource, read: (db: Db) => Promise<T>): Promise<T> => ds.transaction('REPEATABLE READ', read);
+
+/**
  * Everything the overview shows of a project's buckets in [from, to), series points
  * `bucketSeconds` wide from the epoch. Points of whole hours read the hourly roll-ups for the
  * range's whole hours (no hour then straddles two points), the same sums as their buckets'.
- * Its statements read one snapshot: a recount committing between them showed a bucket's trace
- * and none of its spans.
  */
 export function readOverviewSums(ds: DataSource, projectId: string, from: Date, to: Date, bucketSeconds: number): Promise<OverviewSums> {
-  return ds.transaction('REPEATABLE READ', (m) => overviewSumsIn(m, projectId, from, to, bucketSeconds));
+  return inOneSnapshot(ds, (db) => overviewSumsIn(db, projectId, from, to, bucketSeconds));
 }
 
 async function overviewSumsIn(db: Db, projectId: string, from: Date, to: Date, bucketSeconds: number): Promise<OverviewSums> {
@@ -404,14 +408,15 @@ async function overviewSumsIn(db: Db, projectId: string, from: Date, to: Date, b
   };
 }
 
+/** What a monitor reads of its window. */
+type WindowSums = { spans: SpanSums | null; scores: (ScoreSums & { name: string; source: string })[] };
+
 /** A monitor's window: span sums and score sums of the buckets in [from, to) that match the filter, its whole hours from the roll-ups. */
-export async function readWindowSums(
-  db: Db,
-  projectId: string,
-  from: Date,
-  to: Date,
-  filter: StatsFilter,
-): Promise<{ spans: SpanSums | null; scores: (ScoreSums & { name: string; source: string })[] }> {
+export function readWindowSums(ds: DataSource, projectId: string, from: Date, to: Date, filter: StatsFilter): Promise<WindowSums> {
+  return inOneSnapshot(ds, (db) => windowSumsIn(db, projectId, from, to, filter));
+}
+
+async function windowSumsIn(db: Db, projectId: string, from: Date, to: Date, filter: StatsFilter): Promise<WindowSums> {
   const range: RangeParams = [projectId, ...splitAtHours(from, to, true)];
   // The hourly span stats have no trace name: a window by trace name sums its 5-minute span stats.
   const traceName = filter.traceName ?? null;
@@ -433,7 +438,11 @@ export async function readWindowSums(
  * model and usage type, the spans and the first and last start. Sums the stats, never the
  * spans: the hourly roll-ups for the range's whole hours, the 5-minute buckets at its edges.
  */
-export async function readUnpricedUsage(db: Db, projectId: string, from: Date | null, to: Date | null): Promise<UnpricedUsageRow[]> {
+export function readUnpricedUsage(ds: DataSource, projectId: string, from: Date | null, to: Date | null): Promise<UnpricedUsageRow[]> {
+  return inOneSnapshot(ds, (db) => unpricedUsageIn(db, projectId, from, to));
+}
+
+async function unpricedUsageIn(db: Db, projectId: string, from: Date | null, to: Date | null): Promise<UnpricedUsageRow[]> {
   const range: RangeParams = [projectId, ...splitAtHours(from, to, true)];
   const rows: { model: string; usage_type: string; spans: number; first_seen: Date; last_seen: Date }[] = await db.query(
     `SELECT model, usage_type, sum(spans)::float8 AS spans, min(first_seen) AS first_seen, max(last_seen) AS last_seen
