@@ -31,7 +31,7 @@ describe('spanlog command line against the running API', () => {
 
   /** Runs the CLI and parses its standard output, which must be exactly one JSON document. */
   const json = async (args: string[], env: NodeJS.ProcessEnv, input?: string): Promise<any> => {
-    const res = await runCli([...args, '--json'], env, input);
+    const res = await runCli([...args, '--json'], env, { input });
     if (res.code !== 0) throw new Error(`spanlog ${args.join(' ')} exited ${res.code}: ${res.stderr}`);
     return JSON.parse(res.stdout);
   };
@@ -90,7 +90,7 @@ describe('spanlog command line against the running API', () => {
 
   it('reads the password from stdin when --password is absent and stdin is not a terminal', async () => {
     const { env, sessionFile } = freshEnv();
-    const res = await runCli(['login', '--email', EMAIL, '--api', stack.baseUrl, '--json'], env, `${PASSWORD}\n`);
+    const res = await runCli(['login', '--email', EMAIL, '--api', stack.baseUrl, '--json'], env, { input: `${PASSWORD}\n` });
     expect(res.code).toBe(0);
     expect(res.stderr).toBe('');
     expect(JSON.parse(res.stdout)).toEqual({ user: { id: tenant.userId, email: EMAIL }, api: stack.baseUrl });
@@ -192,7 +192,7 @@ describe('spanlog command line against the running API', () => {
       /^spanlog: invalid email or password \(401 UNAUTHORIZED\)\n$/,
     );
     expectOneLineError(
-      await runCli(['login', '--email', 'nobody@spanlog.test', '--api', stack.baseUrl], env, 'whatever\n'),
+      await runCli(['login', '--email', 'nobody@spanlog.test', '--api', stack.baseUrl], env, { input: 'whatever\n' }),
       /invalid email or password/,
     );
     expect(existsSync(sessionFile)).toBe(false);

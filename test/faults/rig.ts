@@ -3,7 +3,7 @@ import { type NatsConnection, connect } from 'nats';
 import { CONSUMERS, StreamLayout } from '@app/eventlog';
 import { type Tenant, bootstrap } from '../support/api';
 import { parseNatsServers } from '@app/config';
-import { Stack, startCli } from '../support/stack';
+import { Stack, runCli } from '../support/stack';
 import { type KeySets, type RowCounts, countRows, spanRows } from './ledger';
 import { type LoadReport, mergeReports } from './load';
 import { PrivateServices } from './services';
@@ -145,15 +145,7 @@ export class StackJudge {
 
   /** `spanlog verify --project ID --json` as an operator runs it: clean only if it says so and exits 0. */
   async verify(projectId: string): Promise<Verified> {
-    const cli = startCli(['verify', '--project', projectId, '--json'], this.stack.env);
-    const timer = setTimeout(() => {
-      try {
-        process.kill(cli.pid, 'SIGKILL');
-      } catch {
-        // It exited meanwhile: its outcome is on its way.
-      }
-    }, VERIFY_TIMEOUT_MS);
-    const res = await cli.result.finally(() => clearTimeout(timer));
+    const res = await runCli(['verify', '--project', projectId, '--json'], this.stack.env, { timeoutMs: VERIFY_TIMEOUT_MS });
     if (res.code === null)
       return { clean: false, output: `still running after ${VERIFY_TIMEOUT_MS / 1_000} s: ${res.stderr.trim()}`.slice(0, 2_000) };
     let clean = false;

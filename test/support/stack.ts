@@ -34,39 +34,46 @@ export interface CliResult {
   stderr: string;
 }
 
-/** Runs the built `spanlog` command; resolves with its exit code and output. */
-export function runCli(args: string[], env: NodeJS.ProcessEnv, input?: string): Promise<CliResult> {
-  return startCli(args, env, input).result;
+export interface RunOptions {
+  /** Written to its standard input, which is then closed. */
+  input?: string;
+  /** One still running after this is killed and reported with exit code null. */
+  timeoutMs?: number;
 }
 
-/** Starts the built `spanlog` command: its process id (to watch it run) and its outcome. */
-export function startCli(args: string[], env: NodeJS.ProcessEnv, input?: string): { pid: number; result: Promise<CliResult> } {
-  const child = spawn(process.execPath, [resolve(DIST, 'cli', 'src', 'main.js'), ...args], { env, stdio: 'pipe' });
+/** Starts a built entry point (`main`): its process id (to watch it run) and its outcome with its output. */
+function startBuilt(
+  main: string,
+  args: string[],
+  env: NodeJS.ProcessEnv,
+  { input, timeoutMs }: RunOptions,
+): { pid: number; result: Promise<CliResult> } {
+  const child = spawn(process.execPath, [main, ...args], { env, stdio: 'pipe' });
   let stdout = '';
   let stderr = '';
   child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
   child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
   child.stdin.end(input);
+  const timer = timeoutMs === undefined ? undefined : setTimeout(() => child.kill('SIGKILL'), timeoutMs);
   // 'close', not 'exit': the output pipes may still hold data when the process has exited.
-  const result = (once(child, 'close') as Promise<[number | null]>).then(([code]) => ({ code, stdout, stderr }));
+  const result = (once(child, 'close') as Promise<[number | null]>).then(([code]) => {
+    clearTimeout(timer);
+    return { code, stdout, stderr };
+  });
   return { pid: child.pid as number, result };
 }
 
-/**
- * Runs a built app that is expected to stop by itself (refusing its settings, say); one still
- * running after `timeoutMs` is killed and reported with exit code null.
- */
-export async function runApp(app: App, env: NodeJS.ProcessEnv, timeoutMs = 20_000): Promise<CliResult> {
-  const child = spawn(process.execPath, [resolve(DIST, app, 'src', 'main.js')], { env, stdio: ['ignore', 'pipe', 'pipe'] });
-  let stdout = '';
-  let stderr = '';
-  child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
-  child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
-  const timer = setTimeout(() => child.kill('SIGKILL'), timeoutMs);
-  const [code] = (await once(child, 'close')) as [number | null];
-  clearTimeout(timer);
-  return { code, stdout, stderr };
-}
+/** Starts the built `spanlog` command: its process id (to watch it run) and its outcome. */
+export const startCli = (args: string[], env: NodeJS.ProcessEnv, options: RunOptions = {}) =>
+  startBuilt(resolve(DIST, 'cli', 'src', 'main.js'), args, env, options);
+
+/** Runs the built `spanlog` command; resolves with its exit code and output. */
+export const runCli = (args: string[], env: NodeJS.ProcessEnv, options: RunOptions = {}): Promise<CliResult> =>
+  startCli(args, env, options).result;
+
+/** Runs a built app that is expected to stop by itself (refusing its settings, say), killed after `timeoutMs`. */
+export const runApp = (app: App, env: NodeJS.ProcessEnv, timeoutMs = 20_000): Promise<CliResult> =>
+  startBuilt(resolve(DIST, app, 'src', 'main.js'), [], env, { timeoutMs }).result;
 
 /** The lowest port the kernel gives outgoing connections (Linux), or undefined elsewhere. */
 function ephemeralPortsFrom(): number | undefined {
