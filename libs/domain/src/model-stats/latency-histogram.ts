@@ -25,6 +25,12 @@ export function latencyBucketOf(latencyMs: number): number {
   return bucket;
 }
 
+/** The bounds negated, ascending, as an SQL array: what `latencyBucketSql` searches. */
+const NEGATED_BOUNDS_SQL = `'{${[...UPPER_BOUNDS]
+  .reverse()
+  .map((b) => -b)
+  .join(',')}}'::float8[]`;
+
 /**
  * The same bucket index in SQL, for a latency in milliseconds (`ms`, a float8 expression): the
  * bounds below it, counted by a binary search on the same doubles. `width_bucket` counts the
@@ -32,11 +38,7 @@ export function latencyBucketOf(latencyMs: number): number {
  * No logarithm: Postgres has a base-2 one only in `numeric`, at 10 µs a span, more than half of a
  * stats recount.
  */
-export const latencyBucketSql = (ms: string): string =>
-  `(${LAST_BUCKET} - width_bucket(-(${ms}), '{${[...UPPER_BOUNDS]
-    .reverse()
-    .map((b) => -b)
-    .join(',')}}'::float8[]))`;
+export const latencyBucketSql = (ms: string): string => `(${LAST_BUCKET} - width_bucket(-(${ms}), ${NEGATED_BOUNDS_SQL}))`;
 
 export function mergeHistograms(histograms: Iterable<LatencyHistogram>): LatencyHistogram {
   const merged: LatencyHistogram = {};

@@ -200,12 +200,11 @@ export async function refreshDirtyOverviewStats(ds: DataSource, limit: number, p
                 (count(*) FILTER (WHERE cardinality(unpriced_usage) > 0))::int AS unpriced_calls
            FROM s GROUP BY 1, 2, 3, 4, 5, 6
        ),
-       -- One row per unpriced type of each span that has any.
+       -- One row per unpriced type of each span (a span without any unnests to none).
        unpriced AS (
          INSERT INTO unpriced_stats_5m (project_id, bucket, model, usage_type, spans, first_seen, last_seen)
          SELECT s.project_id, s.bucket, s.model, u.usage_type, count(*)::int, min(s.start_time), max(s.start_time)
            FROM s CROSS JOIN LATERAL unnest(s.unpriced_usage) AS u (usage_type)
-          WHERE cardinality(s.unpriced_usage) > 0
           GROUP BY 1, 2, 3, 4
        )
        INSERT INTO span_stats_5m (project_id, bucket, span_type, model, trace_name, operation, calls, errors, latency_hist, cost_usd, prompt_tokens, completion_tokens, total_tokens, unpriced_calls)
