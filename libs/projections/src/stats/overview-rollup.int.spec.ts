@@ -288,45 +288,97 @@ describe('hourly roll-ups of the overview stats', () => {
     }
   });
 
-  it('reads every sum of an overview in one snapshot, whatever a recount commits between its statements', async () => {
-    const projectId = randomUUID();
+  describe('a read of several statements sees one snapshot, whatever a recount commits between them', () => {
     const bucket = '2024-03-01T10:20:00Z';
-    // A recount's writes of one bucket, committed by another connection right after the read's first statement.
-    const recountCommits = async () => {
-      await db.ds.query(
-        `INSERT INTO span_stats_5m (project_id, bucket, span_type, model, trace_name, operation, calls, errors, latency_hist, cost_usd, prompt_tokens, completion_tokens, total_tokens)
-         VALUES ($1, $2, 'LLM', '', '', '', 2, 0, '{}', 0, 0, 0, 0)`,
-        [projectId, bucket],
-      );
-      await db.ds.query('INSERT INTO trace_stats_5m (project_id, bucket, traces) VALUES ($1, $2, 1)', [projectId, bucket]);
-    };
-    let committed = false;
-    const afterFirstStatement = (m: EntityManager): EntityManager =>
-      new Proxy(m, {
+    const from = at('2024-03-01T10:10:00Z');
+    const to = at('2024-03-01T10:50:00Z');
+
+    /**
+     * `db.ds` whose transactions' statements run as they are, except that `recount` commits on
+     * another connection right after the first of them; `committed` says whether it did.
+     */
+    function recountAfterFirstStatement(recount: () => Promise<void>): { ds: DataSource; committed: () => boolean } {
+      let committed = false;
+      const afterFirst = (m: EntityManager): EntityManager =>
+        new Proxy(m, {
+          get: (target, key) =>
+            key !== 'query'
+              ? Reflect.get(target, key)
+              : async (...args: Parameters<EntityManager['query']>) => {
+                  const rows = await target.query(...args);
+                  if (!committed) {
+                    committed = true;
+                    await recount();
+                  }
+                  return rows;
+                },
+        });
+      const ds = new Proxy(db.ds, {
         get: (target, key) =>
-          key !== 'query'
+          key !== 'transaction'
             ? Reflect.get(target, key)
-            : async (...args: Parameters<EntityManager['query']>) => {
-                const rows = await target.query(...args);
-                if (!committed) {
-                  committed = true;
-                  await recountCommits();
-                }
-                return rows;
-              },
+            : (isolation: IsolationLevel, work: (m: EntityManager) => Promise<unknown>) =>
+                target.transaction(isolation, (m) => work(afterFirst(m))),
       });
-    const ds = new Proxy(db.ds, {
-      get: (target, key) =>
-        key !== 'transaction'
-          ? Reflect.get(target, key)
-          : (isolation: IsolationLevel, work: (m: EntityManager) => Promise<unknown>) =>
-              target.transaction(isolation, (m) => work(afterFirstStatement(m))),
+      return { ds, committed: () => committed };
+    }
+
+    const spanStats = (projectId: string, calls: number, unpricedCalls: number, on: Pick<EntityManager, 'query'> = db.ds) =>
+      on.query(
+        `INSERT INTO span_stats_5m (project_id, bucket, span_type, model, trace_name, operation, calls, errors, latency_hist, cost_usd, prompt_tokens, completion_tokens, total_tokens, unpriced_calls)
+         VALUES ($1, $2, 'LLM', 'gpt-4o', '', '', $3, 0, '{}', 0, 0, 0, 0, $4)`,
+        [projectId, bucket, calls, unpricedCalls],
+      );
+
+    it("the overview: a bucket's trace and spans together, or neither", async () => {
+      const projectId = randomUUID();
+      const read = recountAfterFirstStatement(async () => {
+        await spanStats(projectId, 2, 0);
+        await db.ds.query('INSERT INTO trace_stats_5m (project_id, bucket, traces) VALUES ($1, $2, 1)', [projectId, bucket]);
+      });
+      const range = { fromMs: at('2024-03-01T10:00:00Z').getTime(), toMs: at('2024-03-01T11:00:00Z').getTime(), bucketSeconds: 300 };
+      const totals = async (source: DataSource) =>
+        overviewTotals(buildOverview(range, await readOverviewSums(source, projectId, new Date(range.fromMs), new Date(range.toMs), 300)));
+      expect(await totals(read.ds)).toMatchObject({ traces: 0, spans: 0 });
+      expect(read.committed()).toBe(true);
+      expect(await totals(db.ds)).toMatchObject({ traces: 1, spans: 2 });
     });
-    const range = { fromMs: at('2024-03-01T10:00:00Z').getTime(), toMs: at('2024-03-01T11:00:00Z').getTime(), bucketSeconds: 300 };
-    const totals = async (source: DataSource) =>
-      overviewTotals(buildOverview(range, await readOverviewSums(source, projectId, new Date(range.fromMs), new Date(range.toMs), 300)));
-    expect(await totals(ds)).toMatchObject({ traces: 0, spans: 0 });
-    expect(committed).toBe(true);
-    expect(await totals(db.ds)).toMatchObject({ traces: 1, spans: 2 });
+
+    it("a monitor's window: a bucket's spans and scores together, or neither", async () => {
+      const projectId = randomUUID();
+      const read = recountAfterFirstStatement(async () => {
+        await spanStats(projectId, 2, 0);
+        await db.ds.query(
+          `INSERT INTO score_stats_5m (project_id, bucket, trace_name, source, name, scores, numeric_scores, value_sum, judged, passed)
+           VALUES ($1, $2, '', 'API', 'quality', 1, 1, 0.5, 0, 0)`,
+          [projectId, bucket],
+        );
+      });
+      expect(await readWindowSums(read.ds, projectId, from, to, {})).toEqual({ spans: null, scores: [] });
+      expect(read.committed()).toBe(true);
+      const now = await readWindowSums(db.ds, projectId, from, to, {});
+      expect(now.spans?.calls).toBe(2);
+      expect(now.scores).toMatchObject([{ name: 'quality', scores: 1 }]);
+    });
+
+    it("the unpriced usage: a bucket's unpriced types and its spans' count from the same recount", async () => {
+      const projectId = randomUUID();
+      const recountWith = (spans: number) =>
+        db.ds.transaction(async (m) => {
+          await m.query('DELETE FROM unpriced_stats_5m WHERE project_id = $1', [projectId]);
+          await m.query('DELETE FROM span_stats_5m WHERE project_id = $1', [projectId]);
+          await m.query(
+            `INSERT INTO unpriced_stats_5m (project_id, bucket, model, usage_type, spans, first_seen, last_seen)
+             VALUES ($1, $2, 'gpt-4o', 'audio', $3, $2, $2)`,
+            [projectId, bucket, spans],
+          );
+          await spanStats(projectId, spans, spans, m);
+        });
+      await recountWith(3);
+      const read = recountAfterFirstStatement(() => recountWith(5));
+      expect(await readUnpricedUsage(read.ds, projectId, from, to)).toMatchObject([{ usageType: 'audio', typeSpans: 3, modelSpans: 3 }]);
+      expect(read.committed()).toBe(true);
+      expect(await readUnpricedUsage(db.ds, projectId, from, to)).toMatchObject([{ usageType: 'audio', typeSpans: 5, modelSpans: 5 }]);
+    });
   });
 });
