@@ -100,17 +100,27 @@ async function tryPort(port: number): Promise<number | null> {
   return bound;
 }
 
+/** Jest workers (`JEST_WORKER_ID` 1, 2, …) take disjoint slices of the listening range. */
+const WORKER_SLICES = 8;
+/** The next port this process offers, walking its slice from a random start. */
+let nextPort: number | undefined;
+
 /**
  * A port nothing listens on, for a child to bind later. Taken below the ephemeral range where
  * there is room: a port the kernel hands out is free only until the next outgoing connection
  * (a test's Postgres or NATS client) takes it as its local port, which once failed a stack's
- * start with EADDRINUSE.
+ * start with EADDRINUSE. Each jest worker walks a slice of its own, one port after another: two
+ * random picks, by two workers or one, could name the same port before either child bound it,
+ * which failed a stack's processor with EADDRINUSE on its metrics port.
  */
 export async function freePort(): Promise<number> {
   const low = ephemeralPortsFrom();
-  if (low !== undefined && low - LISTEN_PORTS_FROM >= 1_000) {
+  const sliceSize = low === undefined ? 0 : Math.floor((low - LISTEN_PORTS_FROM) / WORKER_SLICES);
+  if (sliceSize >= 100) {
+    const sliceFrom = LISTEN_PORTS_FROM + ((Number(process.env.JEST_WORKER_ID ?? 1) - 1) % WORKER_SLICES) * sliceSize;
     for (let attempt = 0; attempt < 50; attempt++) {
-      const port = await tryPort(LISTEN_PORTS_FROM + Math.floor(Math.random() * (low - LISTEN_PORTS_FROM)));
+      if (nextPort === undefined || nextPort >= sliceFrom + sliceSize) nextPort = sliceFrom + Math.floor(Math.random() * sliceSize);
+      const port = await tryPort(nextPort++);
       if (port !== null) return port;
     }
   }
