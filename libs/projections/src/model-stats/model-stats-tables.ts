@@ -1,4 +1,4 @@
-import type { DataSource } from 'typeorm';
+import type { DataSource, EntityManager } from 'typeorm';
 import { type LatencyHistogram, mergeHistograms } from '@app/domain';
 import { returnedRows } from '@app/persistence';
 import { TELEMETRY_TABLES } from '../telemetry/tables/telemetry-writer';
@@ -12,6 +12,7 @@ import {
   SCORE_PASS_SQL,
 } from '../stats/stats-buckets';
 import { markAllOverviewStatsDirty } from '../stats/overview-stats-store';
+import { inOneSnapshot } from '../stats/one-snapshot';
 import { HOUR_OF } from './stats-marks';
 
 /** A stored cost beyond this is left out of sums, so one absurd row cannot make a bucket fail to recount. */
@@ -157,13 +158,15 @@ export interface ModelWindowStats {
   scores: { source: string; name: string; scores: number; numericScores: number; valueSum: number; judged: number; passed: number }[];
 }
 
-/** The stats of `models` in a project over the hours from `since` (inclusive); models without any are absent. */
-export async function readModelStats(
-  db: Pick<DataSource, 'query'>,
-  projectId: string,
-  models: string[],
-  since: Date,
-): Promise<Map<string, ModelWindowStats>> {
+/**
+ * The stats of `models` in a project over the hours from `since` (inclusive); models without any
+ * are absent. The calls and the scores in one snapshot: one recount writes a bucket's both.
+ */
+export function readModelStats(ds: DataSource, projectId: string, models: string[], since: Date): Promise<Map<string, ModelWindowStats>> {
+  return inOneSnapshot(ds, (db) => modelStatsIn(db, projectId, models, since));
+}
+
+async function modelStatsIn(db: EntityManager, projectId: string, models: string[], since: Date): Promise<Map<string, ModelWindowStats>> {
   const rows: {
     model: string;
     calls: number;

@@ -2,7 +2,6 @@ import 'reflect-metadata';
 import { randomUUID } from 'node:crypto';
 import { type LatencyHistogram, type OverviewSums, buildOverview, mergeHistograms, overviewTotals } from '@app/domain';
 import type { DataSource, EntityManager } from 'typeorm';
-import type { IsolationLevel } from 'typeorm/driver/types/IsolationLevel';
 import { seedProject, useTestDatabase } from '@app/persistence/testing/test-database';
 import { eventually } from '../../../../test/support/api';
 import { rebuildModelStats } from '../model-stats/rebuild-model-stats';
@@ -14,6 +13,7 @@ import {
   readWindowSums,
   refreshDirtyOverviewStats,
 } from './overview-stats-store';
+import { commitAfterFirstStatement } from './testing/commit-between-statements';
 
 const HOUR_MS = 3_600_000;
 const at = (iso: string) => new Date(iso);
@@ -293,35 +293,7 @@ describe('hourly roll-ups of the overview stats', () => {
     const from = at('2024-03-01T10:10:00Z');
     const to = at('2024-03-01T10:50:00Z');
 
-    /**
-     * `db.ds` whose transactions' statements run as they are, except that `recount` commits on
-     * another connection right after the first of them; `committed` says whether it did.
-     */
-    function recountAfterFirstStatement(recount: () => Promise<void>): { ds: DataSource; committed: () => boolean } {
-      let committed = false;
-      const afterFirst = (m: EntityManager): EntityManager =>
-        new Proxy(m, {
-          get: (target, key) =>
-            key !== 'query'
-              ? Reflect.get(target, key)
-              : async (...args: Parameters<EntityManager['query']>) => {
-                  const rows = await target.query(...args);
-                  if (!committed) {
-                    committed = true;
-                    await recount();
-                  }
-                  return rows;
-                },
-        });
-      const ds = new Proxy(db.ds, {
-        get: (target, key) =>
-          key !== 'transaction'
-            ? Reflect.get(target, key)
-            : (isolation: IsolationLevel, work: (m: EntityManager) => Promise<unknown>) =>
-                target.transaction(isolation, (m) => work(afterFirst(m))),
-      });
-      return { ds, committed: () => committed };
-    }
+    const recountAfterFirstStatement = (recount: () => Promise<void>) => commitAfterFirstStatement(db.ds, recount);
 
     const spanStats = (projectId: string, calls: number, unpricedCalls: number, on: Pick<EntityManager, 'query'> = db.ds) =>
       on.query(

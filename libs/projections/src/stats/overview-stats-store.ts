@@ -25,6 +25,7 @@ import {
   statsBucketOf,
   statsHourOf,
 } from './stats-buckets';
+import { inOneSnapshot } from './one-snapshot';
 
 type Db = Pick<DataSource, 'query'>;
 
@@ -363,12 +364,6 @@ async function groupedScoreSums(db: Db, where: string, params: RangeParams): Pro
     passed: r.passed,
   }));
 }
-
-/**
- * A reader's statements in one snapshot. Each statement alone takes its own, so a recount
- * committing between two of them showed a bucket's trace and none of its spans.
- */
-const inOneSnapshot = <T>(ds: DataSource, read: (db: Db) => Promise<T>): Promise<T> => ds.transaction('REPEATABLE READ', read);
 
 /**
  * Everything the overview shows of a project's buckets in [from, to), series points
