@@ -37,7 +37,8 @@ async function main(): Promise<void> {
     const facts = timed('convert', () =>
       bodies.map((body) => {
         validateOtlpRequest(body);
-        return otlpToFacts(body as Parameters<typeof otlpToFacts>[0], target);
+        // Each message's facts folded, as `decodeIngestMessage` folds them.
+        return foldFacts([otlpToFacts(body as Parameters<typeof otlpToFacts>[0], target)]);
       }),
     );
     const folded = timed('fold', () => foldFacts(facts));

@@ -284,24 +284,41 @@ function spanFacts(span: Obj, context: ScopeContext, envelope: OtlpEnvelope, ids
   const name = textOr(span.name);
   const startTime = isoOfUnixNano(span.startTimeUnixNano) ?? undefined;
 
+  const mapped = spanValuesOf(mapping);
+  const { level, statusMessage } = levelOf(span);
+  // Member by member, no spread: copying objects of many shapes into a new one takes V8's slow
+  // path, which was a fifth of the conversion (issue 25). In the order the facts have always had.
   const spanValues: Partial<SpanFields> = {
     traceId,
     parentId: parent.kind === 'parent' ? ids.spanUuidOf(traceHex, parent.hex) : undefined,
     name,
-    ...spanValuesOf(mapping),
+    type: mapped.type,
+    operation: mapped.operation,
+    model: mapped.model,
+    modelParameters: mapped.modelParameters,
+    promptTokens: mapped.promptTokens,
+    completionTokens: mapped.completionTokens,
+    totalTokens: mapped.totalTokens,
+    usageDetails: mapped.usageDetails,
+    cost: mapped.cost,
+    input: mapped.input,
+    output: mapped.output,
     metadata: spanMetadataOf(span, context.scope),
     attributes: view.attributes,
     startTime,
     endTime: isoOfUnixNano(span.endTimeUnixNano) ?? undefined,
-    ...levelOf(span),
+    level,
+    statusMessage,
   };
+  const stampedSpan = stamped(spanValues, version);
   facts.spans.push({
     projectId: envelope.projectId,
     id: ids.spanUuidOf(traceHex, spanHex),
     otelSpanId: spanHex,
     externalId: null,
     createdAt: envelope.receivedAt,
-    ...stamped(spanValues, version),
+    values: stampedSpan.values,
+    versions: stampedSpan.versions,
   } satisfies SpanDelta);
 
   // SPEC 2.1: the root span names the trace; a trace seen only through children keeps name null.
@@ -316,8 +333,9 @@ function spanFacts(span: Obj, context: ScopeContext, envelope: OtlpEnvelope, ids
     // The span's start is the client's own time for the trace, as an event timestamp is for native events.
     firstEventTime: startTime ?? envelope.receivedAt,
     minSpanStart: startTime ?? null,
-    values: rootContent ? { ...traceValues.values, ...rootContent.values } : traceValues.values,
-    versions: rootContent ? { ...traceValues.versions, ...rootContent.versions } : traceValues.versions,
+    // `stamped` made both objects for this delta alone: the root's content goes into them.
+    values: rootContent ? Object.assign(traceValues.values, rootContent.values) : traceValues.values,
+    versions: rootContent ? Object.assign(traceValues.versions, rootContent.versions) : traceValues.versions,
   } satisfies TraceDelta);
 }
 

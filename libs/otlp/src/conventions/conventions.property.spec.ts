@@ -6,7 +6,7 @@ import { LANGFUSE_KEYS } from './langfuse';
 import { CONVENTIONS, mapSpan } from './map-span';
 import { OPENINFERENCE_KEYS } from './openinference';
 import { OPENLLMETRY_KEYS } from './openllmetry';
-import { MAX_LABEL_LENGTH, type SpanView } from './readers';
+import { MAX_LABEL_LENGTH, type Rule, type SpanView } from './readers';
 import { SPEC_KEYS } from './spec';
 import { VERCEL_AI_KEYS } from './vercel-ai';
 
@@ -135,6 +135,25 @@ describe.each(CONVENTIONS.map((c) => [c.name, c] as [string, Convention]))('%s t
         }
         const kind = convention.kind?.(span);
         if (kind) expect(kind.value).toMatch(SPAN_TYPE_PATTERN);
+      }),
+      { numRuns: 300 },
+    );
+  });
+
+  it('has rules stating their keys find nothing without them, and read only them (mapSpan skips them on such spans)', () => {
+    const keyedRules = [...Object.values(convention.span), ...Object.values(convention.trace)]
+      .flatMap((fieldRules) => (fieldRules ?? []) as readonly Rule[])
+      .filter((rule) => rule.keys !== undefined);
+    expect(keyedRules.length).toBeGreaterThan(0);
+    fc.assert(
+      fc.property(spanView, (span) => {
+        for (const rule of keyedRules) {
+          const keys = rule.keys as readonly string[];
+          const found = rule(span);
+          if (found) for (const from of found.from) expect(keys).toContain(from);
+          const without = { ...span, attributes: Object.fromEntries(Object.entries(span.attributes).filter(([k]) => !keys.includes(k))) };
+          expect(rule(without)).toBeUndefined();
+        }
       }),
       { numRuns: 300 },
     );

@@ -34,8 +34,16 @@ export interface Found<T extends JsonValue = JsonValue> {
   from: string[];
 }
 
-/** One way of finding one field's value. */
-export type Rule<T extends JsonValue = JsonValue> = (span: SpanView) => Found<T> | undefined;
+/**
+ * One way of finding one field's value. A rule with `keys` finds nothing on a span whose
+ * attributes hold none of them, so `mapSpan` does not ask it there (issue 25: most of a
+ * span's 86 rules read keys it does not have).
+ */
+export type Rule<T extends JsonValue = JsonValue> = ((span: SpanView) => Found<T> | undefined) & { readonly keys?: readonly string[] };
+
+/** `find` as a rule that finds nothing without one of `keys` among the span's attributes. */
+export const keyed = <T extends JsonValue>(keys: readonly string[], find: (span: SpanView) => Found<T> | undefined): Rule<T> =>
+  Object.assign(find, { keys });
 
 /**
  * Filter and grouping values (userId, sessionId, environment, model, tags) have the same
@@ -119,18 +127,18 @@ export function labelsOf(value: JsonValue | undefined): string[] | undefined {
 }
 
 /** A rule reading one span attribute with `read`. */
-export const attribute =
-  <T extends JsonValue>(key: string, read: (value: JsonValue | undefined) => T | undefined): Rule<T> =>
-  ({ attributes }) => {
-    const value = read(get(attributes, key));
+export const attribute = <T extends JsonValue>(key: string, read: (value: JsonValue | undefined) => T | undefined): Rule<T> =>
+  keyed([key], ({ attributes }) => {
+    if (!has(attributes, key)) return undefined;
+    const value = read(attributes[key]);
     return value === undefined ? undefined : { value, from: [key] };
-  };
+  });
 
 /** The rule only where `applies` holds for the span, e.g. one kind of operation. */
-export const onlyWhere =
-  <T extends JsonValue>(applies: (span: SpanView) => boolean, rule: Rule<T>): Rule<T> =>
-  (span) =>
-    applies(span) ? rule(span) : undefined;
+export const onlyWhere = <T extends JsonValue>(applies: (span: SpanView) => boolean, rule: Rule<T>): Rule<T> => {
+  const only = (span: SpanView) => (applies(span) ? rule(span) : undefined);
+  return rule.keys ? keyed(rule.keys, only) : only;
+};
 
 /** Flattened keys deeper than this keep the rest of their path as one key: a key is data, and its dots must not nest without bound. */
 const MAX_FLATTENED_DEPTH = 8;

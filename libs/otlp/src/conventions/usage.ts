@@ -4,7 +4,7 @@
  * `usageOfTotals`, so every convention's usage reads as the same disjoint types.
  */
 import { type UsageDetails, type UsagePart, usageOfTotals } from '@app/domain';
-import { type Rule, countOf, get } from './readers';
+import { type Rule, countOf, get, keyed } from './readers';
 
 /** A convention's usage keys: its totals (the first key with a count wins) and the parts they include. */
 export interface UsageTable {
@@ -14,9 +14,8 @@ export interface UsageTable {
 }
 
 /** The span's usage by type under one table, read from every key of it that holds a count. */
-export const usageOf =
-  (table: UsageTable): Rule<UsageDetails> =>
-  ({ attributes }) => {
+export const usageOf = (table: UsageTable): Rule<UsageDetails> =>
+  keyed([...table.input, ...table.output, ...table.parts.map((part) => part.key)], ({ attributes }) => {
     const from: string[] = [];
     const first = (keys: readonly string[]): number | undefined => {
       for (const key of keys) {
@@ -40,4 +39,4 @@ export const usageOf =
     }
     const value = usageOfTotals(totals, parts);
     return value === undefined ? undefined : { value, from };
-  };
+  });
