@@ -170,10 +170,10 @@ describe('ids', () => {
   });
 
   describe(uuidV5.name, () => {
-    it('gives the ids the uuid package gives, for any name and namespace', () => {
+    it('gives the ids the uuid package gives, for any name and namespace, short or longer than its reused buffer holds', () => {
       fc.assert(
         fc.property(
-          fc.string({ unit: 'grapheme', maxLength: 300 }),
+          fc.oneof(fc.string({ unit: 'grapheme', maxLength: 300 }), fc.string({ unit: 'grapheme', minLength: 300, maxLength: 1_200 })),
           fc.oneof(fc.constant(SPANLOG_NAMESPACE), fc.uuid()),
           (name, namespace) => {
             expect(uuidV5(name, namespace)).toBe(uuidPackageV5(name, namespace));

