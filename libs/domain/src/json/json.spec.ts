@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { jsonDepthExceeds } from './depth';
-import { sanitizeJson, sanitizeText } from './sanitize';
+import { isStorableText, sanitizeJson, sanitizeText } from './sanitize';
 
 const bytes = (s: string) => Buffer.from(s);
 
@@ -102,6 +102,20 @@ describe(sanitizeText.name, () => {
         expect(out.includes('\u0000')).toBe(false);
         expect(out.isWellFormed()).toBe(true);
       }),
+    );
+  });
+
+  it('changes exactly the text isStorableText refuses', () => {
+    const unit = fc.oneof(fc.string({ unit: 'binary', maxLength: 3 }), fc.constantFrom('\u0000', '\ud800', '\udfff', '\ud83d\ude00'));
+    fc.assert(
+      fc.property(
+        fc.array(unit, { maxLength: 8 }).map((parts) => parts.join('')),
+        (s) => {
+          expect(sanitizeText(s) !== s).toBe(!isStorableText(s));
+          expect(isStorableText(sanitizeText(s))).toBe(true);
+        },
+      ),
+      { numRuns: 2_000 },
     );
   });
 });
