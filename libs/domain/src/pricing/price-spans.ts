@@ -90,9 +90,10 @@ export function priceSpan(span: SpanDelta, table: PriceLookup): void {
     versions.unpricedUsage = versions.cost;
     return;
   }
+  // Only what a pricing before set: `delete` of a missing key still costs a runtime call, eight a span (issue 25).
   for (const field of PRICED_FIELDS) {
-    delete values[field];
-    delete versions[field];
+    if (values[field] !== undefined) delete values[field];
+    if (versions[field] !== undefined) delete versions[field];
   }
   const computed = computedCost(span, table);
   if (!computed) return;
