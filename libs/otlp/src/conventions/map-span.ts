@@ -125,7 +125,7 @@ const TRACE_FIELD_RULES = MAPPED_TRACE_FIELDS.map((field) => ({
   rules: rulesInOrder((c) => c.trace[field] as readonly Rule[] | undefined),
 }));
 
-/** Which keyed rules may find something on the span: those reading one of its attribute keys (1), by number. */
+/** The keyed rules that may find something on the span, set to 1 by number: those reading one of its attribute keys. */
 function askedOn(span: SpanView): Uint8Array {
   const asked = new Uint8Array(keyedRules);
   for (const key of Object.keys(span.attributes)) {
