@@ -24,7 +24,7 @@ const VARIANT_DIGITS = '89ab';
 
 /**
  * RFC 4122 UUIDv5: SHA-1 of the namespace's bytes and the name's UTF-8, cut to 128 bits
- * with the version and variant set. The same ids as `uuid`'s v5 at a fifth of the cost, which
+ * with the version and variant set. The same ids as `uuid`'s v5 at a quarter of the cost, which
  * every span pays: that one converts the name through `encodeURIComponent`, parses the
  * namespace and copies the bytes on every call. Here the name is written into a reused buffer
  * and the digest comes back as hex, the version and variant set in its digits: no buffer per

@@ -7,8 +7,9 @@ const UNSAFE = /\u0000|[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\
 
 /**
  * Whether Postgres can store `value` as it is: where a client's text must be refused rather
- * than changed. Native checks, a quarter of the time `UNSAFE` took to find nothing in the
- * text nearly every value is (issue 25: every attribute of every span is checked).
+ * than changed. Native checks: on text with nothing to change, which nearly every value is,
+ * a quarter of the time the `UNSAFE` pattern took (issue 25: every attribute of every span is
+ * checked).
  */
 export const isStorableText = (value: string): boolean => value.isWellFormed() && !value.includes('\u0000');
 
