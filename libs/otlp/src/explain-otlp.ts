@@ -6,7 +6,7 @@
  */
 import { type JsonValue, isJsonObject } from '@app/domain';
 import { type Mapped, mapSpan } from './conventions/map-span';
-import { resourceContextOf, spanValuesOf, spanViewOf } from './otlp-to-facts';
+import { resourceContextOf, spanViewOf, totalTokensOf } from './otlp-to-facts';
 import type { ExportTraceServiceRequest } from './otlp-types';
 import { parentRefOf, spanHexOf, traceHexOf } from './otlp-wire';
 
@@ -41,7 +41,7 @@ function explainSpan(span: Obj, resourceSpans: Obj): SpanExplanation | null {
   const name = typeof span.name === 'string' && span.name !== '' ? span.name : null;
   const spanFields: Record<string, ExplainedField> = { type: field(mapping.type) };
   for (const [key, mapped] of Object.entries(mapping.span)) spanFields[key] = field(mapped);
-  const { totalTokens } = spanValuesOf(mapping);
+  const totalTokens = totalTokensOf(mapping);
   if (totalTokens !== undefined)
     spanFields.totalTokens = {
       value: totalTokens,
