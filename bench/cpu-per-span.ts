@@ -1,11 +1,11 @@
-import { foldFacts, parseJsonSafely } from '@app/domain';
-import { otlpToFacts, validateOtlpRequest } from '@app/otlp';
-import { prepareTelemetry } from '@app/projections';
+import { INGEST_SCHEMAS, type IngestEnvelope, foldFacts, parseJsonSafely } from '@app/domain';
+import { ingestFactsOf, prepareTelemetry } from '@app/projections';
 import { otlpPayload, takeRequestNumber } from './payloads';
 
 /**
  * The processor's CPU per span offline (docs/BENCHMARKS.md, issue 25): the bench's OTLP
- * exports decoded as the processor decodes them (parse, validate and convert, fold, serialize),
+ * exports decoded as the processor decodes them (parse; validate, convert and fold each message
+ * with the projection's own `ingestFactsOf`; fold the batch; serialize),
  * in 64-export batches, CPU time of this process per step. CPU time moves far less than wall
  * time with the neighbours' load, so two builds compared with it, alternately, say which is
  * cheaper. `node dist/bench/bench/cpu-per-span.js [batches]` (after `npm run bench:stage`'s build).
@@ -15,7 +15,16 @@ const MESSAGES_PER_BATCH = 64;
 async function main(): Promise<void> {
   const batches = Number(process.argv[2] ?? '30');
   const payload = otlpPayload();
-  const target = { projectId: '00000000-0000-4000-8000-000000000001', receivedAt: new Date().toISOString() };
+  const envelope: IngestEnvelope = {
+    schema: INGEST_SCHEMAS.otlp,
+    orgId: '00000000-0000-4000-8000-000000000002',
+    projectId: '00000000-0000-4000-8000-000000000001',
+    apiKeyId: '00000000-0000-4000-8000-000000000003',
+    receivedAt: new Date().toISOString(),
+    requestId: 'cpu-per-span',
+    chunkIndex: 0,
+    chunkCount: 1,
+  };
   const cpu = { parse: 0, convert: 0, fold: 0, serialize: 0 };
   const timed = <T>(step: keyof typeof cpu, run: () => T): T => {
     const started = process.cpuUsage();
@@ -34,13 +43,7 @@ async function main(): Promise<void> {
       spans = 0;
     }
     const bodies = timed('parse', () => texts.map((text) => parseJsonSafely(text, 'remove')));
-    const facts = timed('convert', () =>
-      bodies.map((body) => {
-        validateOtlpRequest(body);
-        // Each message's facts folded, as `decodeIngestMessage` folds them.
-        return foldFacts([otlpToFacts(body as Parameters<typeof otlpToFacts>[0], target)]);
-      }),
-    );
+    const facts = timed('convert', () => bodies.map((body) => ingestFactsOf(envelope, body)));
     const folded = timed('fold', () => foldFacts(facts));
     const started = process.cpuUsage();
     await prepareTelemetry(folded);

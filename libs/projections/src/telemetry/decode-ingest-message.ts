@@ -53,15 +53,21 @@ export async function decodeIngestMessage(
   } catch (err) {
     throw new PermanentMessageError(`data is not JSON: ${(err as Error).message}`);
   }
-  const target = { projectId: envelope.projectId, receivedAt: envelope.receivedAt };
-  // Folded here already (the batch's fold gives the same rows, the merge being associative): an
-  // OTLP export states its trace once per span, and those deltas die with the message's decode
-  // instead of surviving, for the collector to copy, until the whole batch is decoded (issue 25).
-  const decoded = foldFacts([factsOf(envelope, body, target)]);
-  return { seq: msg.seq, envelope, facts: decoded };
+  return { seq: msg.seq, envelope, facts: ingestFactsOf(envelope, body) };
 }
 
-function factsOf(envelope: IngestEnvelope, body: unknown, target: { projectId: string; receivedAt: string }): TelemetryFacts {
+/**
+ * The facts a parsed message body states, validated and converted by its schema, folded
+ * already (the batch's fold gives the same rows, the merge being associative): an OTLP export
+ * states its trace once per span, and those deltas die with the message's decode instead of
+ * surviving, for the collector to copy, until the whole batch is decoded (issue 25).
+ */
+export function ingestFactsOf(envelope: IngestEnvelope, body: unknown): TelemetryFacts {
+  return foldFacts([factsOf(envelope, body)]);
+}
+
+function factsOf(envelope: IngestEnvelope, body: unknown): TelemetryFacts {
+  const target = { projectId: envelope.projectId, receivedAt: envelope.receivedAt };
   try {
     switch (envelope.schema) {
       case INGEST_SCHEMAS.nativeBatch:
