@@ -36,8 +36,8 @@ export interface Found<T extends JsonValue = JsonValue> {
 
 /**
  * One way of finding one field's value. A rule with `keys` finds nothing on a span whose
- * attributes hold none of them, so `mapSpan` does not ask it there (issue 25: most of a
- * span's 86 rules read keys it does not have).
+ * attributes hold none of them, so `mapSpan` does not ask it there (issue 25: most of the
+ * rules read keys a span does not have).
  */
 export type Rule<T extends JsonValue = JsonValue> = ((span: SpanView) => Found<T> | undefined) & { readonly keys?: readonly string[] };
 
