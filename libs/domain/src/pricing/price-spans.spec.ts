@@ -110,6 +110,15 @@ describe(priceSpan.name, () => {
 });
 
 describe(definitionIdOfCostSource.name, () => {
+  it('priced again by a table without the model, keeps no computed cost, only the usage it could not price', () => {
+    const priced = pricedSpan(span({ model: 'm', startTime: '2025-07-01T00:00:00.000Z', usageDetails: { input: 10 } }), TABLE);
+    expect(priced.values.cost).toBe(10);
+    const again = pricedSpan(priced, new PriceTable([]));
+    expect(Object.keys(again.values).sort()).toEqual(['model', 'startTime', 'unpricedUsage', 'usageDetails']);
+    expect(Object.keys(again.versions).sort()).toEqual(['model', 'startTime', 'unpricedUsage', 'usageDetails']);
+    expect(again.values.unpricedUsage).toEqual(['input']);
+  });
+
   it('reads the definition id back from a computed cost source, none from a client cost', () => {
     expect(definitionIdOfCostSource(priceCostSource('o3-2025-06'))).toBe('o3-2025-06');
     expect(definitionIdOfCostSource('client')).toBeNull();
