@@ -135,8 +135,7 @@ describe('spanlog tui in an 80×24 terminal (tmux)', () => {
     expect(selectedLine(arrived)).toContain(selectedBefore);
     tui.keys('/');
     await tui.waitForText('Enter apply');
-    tui.type(`user:${userId}`);
-    tui.keys('Enter');
+    await tui.submit(`user:${userId}`);
     const filtered = await tui.waitFor(
       'the filtered list',
       (s) => s.some((l) => l.includes(`filter user:${userId}`)) && !s.some((l) => l.includes(`other ${run}`) || l.includes(`late ${run}`)),
@@ -164,8 +163,7 @@ describe('spanlog tui in an 80×24 terminal (tmux)', () => {
     tui.keys('n');
     await tui.waitForText('Name of the new key');
     const keyName = `tui key ${run}`;
-    tui.type(keyName);
-    tui.keys('Enter');
+    await tui.submit(keyName);
     const shown = await tui.waitForText('copy it now');
     const secret = shown.join('\n').match(/sl_[A-Za-z0-9_-]{20,}/)?.[0];
     expect(secret).toBeDefined();

@@ -95,9 +95,15 @@ export class TmuxPane {
     this.tmux('send-keys', '-t', 'main', ...names);
   }
 
-  /** Text typed as it is. */
-  type(text: string): void {
+  /**
+   * Text typed as it is into a field, then Enter once the screen shows it. Sent at once, on a
+   * loaded machine the program can read both in one chunk, which Ink takes as text, not as
+   * Enter: the field kept the text and was never submitted.
+   */
+  async submit(text: string): Promise<void> {
     this.tmux('send-keys', '-t', 'main', '-l', text);
+    await this.waitForText(text);
+    this.keys('Enter');
   }
 
   /** The screen as text, one entry a line. */
