@@ -86,7 +86,8 @@ describe('dataset items (browser)', () => {
     expect(await form.getByRole('button', { name: 'Save item' }).isDisabled()).toBe(true);
     await shot(page, 'item-json-error');
     await form.getByLabel('Input (JSON)').fill('{"question": "2+2"}');
-    await form.getByLabel('Expected output (JSON)').fill('"4"');
+    // Typed key by key, as a person types: the field keeps its focus between keystrokes.
+    await form.getByLabel('Expected output (JSON)').pressSequentially('"4"');
     await form.getByLabel('Metadata (JSON)').fill('{"source": "hand"}');
     await form.getByRole('button', { name: 'Save item' }).click();
     const row = itemsTable().getByRole('row', { name: /\{"question":"2\+2"\}/ });
@@ -169,7 +170,7 @@ describe('dataset items (browser)', () => {
     const form = page.getByRole('form', { name: 'Create a dataset' });
     await form.getByRole('button', { name: 'Create dataset' }).click();
     await form.getByText(/^name: /).waitFor();
-    await form.getByLabel('Name').fill('regressions');
+    await form.getByLabel('Name').pressSequentially('regressions');
     await form.getByLabel('Description').fill('bugs we fixed');
     await form.getByRole('button', { name: 'Create dataset' }).click();
     await page.getByRole('heading', { name: 'regressions' }).waitFor();

@@ -1,4 +1,4 @@
-import { type ChangeEvent, type FormEvent, useState } from 'react';
+import { type ChangeEvent, type FormEvent, useMemo, useState } from 'react';
 import { type DatasetImport, type ImportFormat, readDatasetImport } from '@app/domain/datasets/dataset-import';
 import { DATASET_LIMITS } from '@app/domain/limits';
 import { type ItemFields, importItems, useDatasetItemActions, useDatasets, withIds } from '../data/datasets';
@@ -65,7 +65,8 @@ export function ItemForm({
     'metadata',
   ]);
   const prefix = `item-${initial.id ?? initial.sourceSpanId ?? initial.sourceTraceId ?? 'new'}`;
-  const { TextArea } = formFields<Record<JsonFieldName, string>>(prefix);
+  // Made once per prefix: made at each render, the text areas would be remounted at every keystroke.
+  const { TextArea } = useMemo(() => formFields<Record<JsonFieldName, string>>(prefix), [prefix]);
   const submit = (e: FormEvent) => {
     e.preventDefault();
     if (invalid || !target) return;

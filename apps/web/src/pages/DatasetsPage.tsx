@@ -26,13 +26,15 @@ function DatasetRow({ projectId, name, description }: { projectId: string; name:
   );
 }
 
+/** Made once: a component made in a render is a new type each render, and React would remount its input at every keystroke. */
+const { Field } = formFields<{ name: string; description: string }>('dataset');
+
 /** A new dataset by name (unique in the project) and description; the server's message beside the field it names. */
 function CreateDataset({ projectId }: { projectId: string }) {
   const [values, setValues] = useState({ name: '', description: '' });
   const create = useCreateDataset(projectId);
   const navigate = useNavigate();
   const { by, general } = formErrors(create.error ? errorMessage(create.error) : null, ['name', 'description']);
-  const { Field } = formFields<typeof values>('dataset');
   const submit = (e: FormEvent) => {
     e.preventDefault();
     create.mutate(
