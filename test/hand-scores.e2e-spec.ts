@@ -125,6 +125,15 @@ describe('score configs and hand scores', () => {
       400,
       'value: must be at most 1 for the score config "accuracy"; got 3',
     );
+    // A NUL in the name (stored without it, BAD_INPUTS 5) is checked as stored, never a 500.
+    expectRefused(
+      await send(stack, 'POST', SCORES, { token: tenant.apiKey, body: { traceId: externalTrace, name: 'accu\u0000racy', value: 3 } }),
+      400,
+      'value: must be at most 1 for the score config "accuracy"; got 3',
+    );
+    expect(
+      (await send(stack, 'POST', SCORES, { token: tenant.apiKey, body: { traceId: externalTrace, name: '\u0000', value: 0 } })).status,
+    ).toBe(201);
     const list = await send(stack, 'POST', SCORES, {
       token: tenant.apiKey,
       body: {
@@ -199,6 +208,17 @@ describe('score configs and hand scores', () => {
       }),
       400,
       'value: must be at most 1 for the score config "accuracy"; got 1.5',
+    );
+    expectRefused(
+      await mutate(stack, tokens.member, 'handScore.create', {
+        projectId: tenant.projectId,
+        traceId,
+        configId: configs.accuracy.id,
+        value: 1,
+        comment: 'a\u0000b',
+      }),
+      400,
+      'comment: must not contain NUL characters or unpaired UTF-16 surrogates',
     );
 
     // Ingestion is asynchronous: the fitting score sent after the misfit shows once both were processed.

@@ -24,7 +24,7 @@ import {
   queueTargets,
   storableTextList,
   requiredText,
-  text,
+  storedText,
   timestamp,
   uuid,
 } from '@app/domain';
@@ -149,7 +149,8 @@ const handScoreValue = {
   test: (v: unknown) => typeof v === 'string' || typeof v === 'boolean' || (typeof v === 'number' && Number.isFinite(v)),
   message: 'must be a number, a category label or true/false, as the score config says',
 };
-const handScoreComment = text(0, HAND_SCORE_LIMITS.commentLength);
+// Kept in the scores table as typed: NUL and unpaired surrogates are refused, not changed.
+const handScoreComment = storedText(0, HAND_SCORE_LIMITS.commentLength);
 /** A score given by hand on a trace, or on one of its spans (issue 30). */
 export class HandScoreCreateInput extends ProjectInput {
   @Required(uuid) traceId: string;

@@ -1,5 +1,6 @@
 import {
   type ScoreConfigSettings,
+  configNameOf,
   evaluatorScoreRefusal,
   scoreConfigProblem,
   scoreConfigRefusal,
@@ -127,6 +128,14 @@ describe(scoreConfigRefusal.name, () => {
       'scores[2].value: must be at most 1 for the score config "accuracy"; got 3',
     );
     expect(scoreConfigProblem({ name: 'other', value: 3 }, configs, 'scores[2]')).toBeNull();
+  });
+
+  it('checks a name holding NUL against the config of the name as stored, NUL removed', () => {
+    const configs = new Map([[numeric.name, numeric]]);
+    expect(configNameOf('accu\u0000racy')).toBe('accuracy');
+    expect(scoreConfigProblem({ name: 'accu\u0000racy', value: 3 }, configs, '')).toBe(
+      'value: must be at most 1 for the score config "accuracy"; got 3',
+    );
   });
 });
 

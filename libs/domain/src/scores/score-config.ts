@@ -1,5 +1,5 @@
 import { validationError } from '../errors';
-import { UNSTORABLE_TEXT, isStorableText } from '../json/sanitize';
+import { UNSTORABLE_TEXT, isStorableText, sanitizeText } from '../json/sanitize';
 import { isJsonObject } from '../json/types';
 import { SCORE_CONFIG_LIMITS as LIMITS } from '../limits';
 import { SCORE_DATA_TYPES, type ScoreDataType } from '../telemetry/records';
@@ -210,10 +210,17 @@ export type ScoreConfigsByName = ReadonlyMap<string, Pick<ScoreConfig, 'name' | 
 
 /** The refusal of a score at `path` (`scores[2]`, `batch[0].body`) by the config of its name, as a validation message; null when it fits or has no config. */
 export function scoreConfigProblem(score: ScoreToCheck & { name: string }, configs: ScoreConfigsByName, path: string): string | null {
-  const config = configs.get(score.name);
+  const config = configs.get(configNameOf(score.name));
   const refusal = config ? scoreConfigRefusal(score, config) : null;
   return refusal ? `${path ? `${path}.` : ''}${refusal.field}: ${refusal.message}` : null;
 }
+
+/**
+ * The config name a score's name falls under: the name as the score is stored, NUL removed and
+ * unpaired surrogates replaced (BAD_INPUTS 5). Config names are refused with either, so a name
+ * is looked up (and matched) as stored, and never reaches a query as bytes Postgres refuses.
+ */
+export const configNameOf = (scoreName: string): string => sanitizeText(scoreName);
 
 /** Throws the validation error of the first score at fault. */
 export function assertScoresFitConfigs(

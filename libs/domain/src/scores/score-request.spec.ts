@@ -1,6 +1,7 @@
 import fc from 'fast-check';
 import { DomainError } from '../errors';
 import { nativeId, otelSpanUuid, otelTraceUuid } from '../ids';
+import { isStorableText } from '../json/sanitize';
 import { MAX_SCORES_PER_REQUEST } from '../limits';
 import { scoreIdOf, scoreRequestToFacts, scoreTargetOf, validateScoreRequest } from './score-request';
 
@@ -43,6 +44,27 @@ describe(validateScoreRequest.name, () => {
   it('refuses more than MAX_SCORES_PER_REQUEST as too large', () => {
     const scores = Array.from({ length: MAX_SCORES_PER_REQUEST + 1 }, () => ({ traceId: 't1', name: 'a', value: 1 }));
     expect(() => validateScoreRequest({ scores })).toThrow(expect.objectContaining({ code: 'PAYLOAD_TOO_LARGE' }));
+  });
+
+  it('gives every text as it is stored: NUL removed, unpaired surrogates replaced', () => {
+    const [score] = validateScoreRequest({
+      traceId: 't\u00001',
+      name: 'accu\u0000racy',
+      value: 'ok\ud800',
+      metadata: { 'k\u0000': 'v\udc00' },
+    });
+    expect(score).toMatchObject({ traceId: 't1', name: 'accuracy', value: 'ok\ufffd', metadata: { k: 'v\ufffd' } });
+    fc.assert(
+      fc.property(
+        fc.string({ unit: 'binary', minLength: 1, maxLength: 40 }),
+        fc.string({ unit: 'binary', maxLength: 40 }),
+        (name, comment) => {
+          for (const text of Object.values(validateScoreRequest({ traceId: 't', name, value: 1, comment })[0])) {
+            if (typeof text === 'string') expect(isStorableText(text)).toBe(true);
+          }
+        },
+      ),
+    );
   });
 
   it('answers anything with scores or a DomainError, never another error', () => {

@@ -1,5 +1,6 @@
 import { DomainError, validationError } from '../errors';
 import { SPANLOG_NAMESPACE, nativeId, spanIdOf, traceIdOf, uuidV5 } from '../ids';
+import { sanitizeJson } from '../json/sanitize';
 import { isJsonObject } from '../json/types';
 import { MAX_SCORES_PER_REQUEST } from '../limits';
 import { ScoreBody, scoreDataTypeOf } from '../native/native-events.dto';
@@ -26,11 +27,16 @@ export function validateScoreRequest(body: unknown): ScoreBody[] {
   return scores.map((score, i) => checked(score, `scores[${i}]`));
 }
 
+/**
+ * A valid score with its text as it is stored, NUL removed and unpaired surrogates replaced
+ * (BAD_INPUTS 5), as a native batch's: the API's ids and config checks and the processor's rows
+ * all read this form, so they agree and Postgres never sees what it refuses.
+ */
 function checked(score: unknown, path: string): ScoreBody {
   if (!isJsonObject(score)) throw validationError(`${path}: must be an object`);
   const result = validateDto(ScoreBody, score, path);
   if (!result.ok) throw validationError(result.message);
-  return result.value;
+  return sanitizeJson(result.value);
 }
 
 /**

@@ -63,6 +63,8 @@ describe(ScoreConfigStore.name, () => {
     expect([...(await store().inForce(projectId, ['accuracy', 'tone'])).keys()]).toEqual(['accuracy']);
     await store().setArchived(projectId, b.id, false);
     expect((await store().inForce(projectId, ['tone'])).get('tone')).toMatchObject({ categories: categorical.categories });
+    // A client's name as it will be stored: Postgres refuses NUL in a text parameter.
+    expect([...(await store().inForce(projectId, ['accu\u0000racy', '\u0000'])).keys()]).toEqual(['accuracy']);
     expect(await store().update(await newProject(), a.id, numeric)).toBeNull();
   });
 

@@ -1,6 +1,13 @@
 import { randomUUID } from 'node:crypto';
 import type { DataSource, EntityManager } from 'typeorm';
-import { type ScoreCategory, type ScoreConfig, type ScoreConfigSettings, type ScoreConfigsByName, validationError } from '@app/domain';
+import {
+  type ScoreCategory,
+  type ScoreConfig,
+  type ScoreConfigSettings,
+  type ScoreConfigsByName,
+  configNameOf,
+  validationError,
+} from '@app/domain';
 import { returnedRows } from '../query-result';
 
 interface ScoreConfigRow {
@@ -127,9 +134,9 @@ export class ScoreConfigStore {
     return row ? toConfig(row) : null;
   }
 
-  /** The configs in force (not archived) for some score names: what every score with one of them is checked against. */
+  /** The configs in force (not archived) for some score names, each looked up as stored (`configNameOf`): what every score with one of them is checked against. */
   async inForce(projectId: string, names: Iterable<string>): Promise<ScoreConfigsByName> {
-    const wanted = [...new Set(names)];
+    const wanted = [...new Set([...names].map(configNameOf))];
     if (!wanted.length) return new Map();
     const rows: ScoreConfigRow[] = await this.db.query(
       `SELECT ${COLUMNS} FROM score_configs WHERE project_id = $1 AND name = ANY($2::text[]) AND NOT archived`,
