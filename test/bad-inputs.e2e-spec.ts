@@ -16,7 +16,7 @@ import {
 } from '@app/domain';
 import { type RpcServices, buildRouter } from '../apps/api/src/rpc/router';
 import { type Session, type Tenant, bootstrap, data, login, mutate, rawRequest, send } from './support/api';
-import { type Stack, UNLIMITED_CREATIONS, startStack } from './support/stack';
+import { type Stack, UNLIMITED_CREATIONS, runCli, startStack } from './support/stack';
 
 // ../shared/BAD_INPUTS.md over HTTP: what a client sends may be refused, never answered 5xx.
 
@@ -209,6 +209,140 @@ describe('bad inputs over HTTP', () => {
         body: { error: { code: 'VALIDATION_ERROR', message: `${what}: ${UNSTORABLE}` } },
       });
     });
+  });
+
+  /**
+   * Every route the OpenAPI document lists, walked: NUL, a lone surrogate or a byte sequence that
+   * is no UTF-8 in each path and query parameter, and NUL or a lone surrogate in each string of a
+   * body sampled from the route's schema. Nothing is answered 5xx, and nothing accepted is
+   * dead-lettered by the processor (a probe found dataset and model lookups, and score names).
+   */
+  describe('every route of the OpenAPI document', () => {
+    interface Schema {
+      type?: string | string[];
+      enum?: unknown[];
+      anyOf?: Schema[];
+      oneOf?: Schema[];
+      properties?: Record<string, Schema>;
+      items?: Schema;
+      minimum?: number;
+    }
+    interface Operation {
+      parameters?: { in: string; name: string }[];
+      requestBody?: { content: Record<string, { schema: Schema }> };
+    }
+    const BAD_PARAMS = ['%00', 'a%00b', '%ED%A0%80', '%C0%80'];
+    const BAD_STRINGS = ['a\u0000b', 'a\ud800b', '\u0000'];
+    /** A body with every property the schema names, each its first choice. */
+    const sample = (schema: Schema | undefined, depth = 0): unknown => {
+      if (!schema || depth > 6) return 'x';
+      const choice = schema.anyOf?.[0] ?? schema.oneOf?.[0];
+      if (choice) return sample(choice, depth + 1);
+      if (schema.enum) return schema.enum[0];
+      const type = Array.isArray(schema.type) ? schema.type[0] : schema.type;
+      if (type === 'object' || schema.properties)
+        return Object.fromEntries(Object.entries(schema.properties ?? {}).map(([k, v]) => [k, sample(v, depth + 1)]));
+      if (type === 'array') return [sample(schema.items, depth + 1)];
+      if (type === 'number' || type === 'integer') return schema.minimum ?? 1;
+      if (type === 'boolean') return true;
+      return 'x';
+    };
+    const stringPaths = (value: unknown, at: string[] = []): string[][] =>
+      typeof value === 'string'
+        ? [at]
+        : value !== null && typeof value === 'object'
+          ? Object.entries(value).flatMap(([k, v]) => stringPaths(v, [...at, k]))
+          : [];
+    const withString = (value: unknown, at: string[], text: string): unknown => {
+      const copy = structuredClone(value) as Record<string, unknown>;
+      let holder = copy;
+      for (const key of at.slice(0, -1)) holder = holder[key] as Record<string, unknown>;
+      holder[at[at.length - 1]] = text;
+      return copy;
+    };
+
+    /** Valid bodies of the ingestion routes, so that what a bad string leaves acceptable reaches the processor. */
+    const at = new Date().toISOString();
+    const batch = {
+      batch: [
+        {
+          id: 'w1',
+          type: 'trace-create',
+          timestamp: at,
+          body: { id: 'walked', name: 'n', userId: 'u', sessionId: 's', tags: ['t'], metadata: { k: 'v' }, input: 'i', output: 'o' },
+        },
+        {
+          id: 'w2',
+          type: 'generation-create',
+          timestamp: at,
+          body: {
+            id: 'walked-call',
+            traceId: 'walked',
+            name: 'g',
+            model: 'gpt-4o-mini',
+            startTime: at,
+            input: [{ role: 'user', content: 'c' }],
+            output: { role: 'assistant', content: 'a' },
+            usage: { input: 1, output: 1 },
+          },
+        },
+        { id: 'w3', type: 'event-create', timestamp: at, body: { id: 'walked-event', traceId: 'walked', name: 'e', statusMessage: 'm' } },
+        { id: 'w4', type: 'score-create', timestamp: at, body: { traceId: 'walked', name: 's', value: 1, comment: 'c' } },
+      ],
+    };
+    const BODIES: Record<string, unknown> = {
+      'POST /api/v1/traces': batch,
+      'POST /api/public/ingestion': batch,
+      'POST /api/v1/scores': { traceId: 'walked', name: 's', value: 'v', comment: 'c', metadata: { k: 'v' } },
+      'POST /api/v1/otel/v1/traces': exportOf([
+        span({ name: 'walked', attributes: [{ key: 'input.value', value: { stringValue: 'i' } }] }),
+      ]),
+    };
+
+    it('answers NUL and broken text in any parameter or body string without a 5xx, and the processor applies all it took', async () => {
+      const { body: document } = await request('GET', '/api/v1/openapi.json');
+      await request('POST', '/api/v1/datasets', { name: 'walked' });
+      const failures: string[] = [];
+      let accepted = 0;
+      const call = async (method: string, path: string, body?: unknown) => {
+        const res = await fetch(`${stack.baseUrl}${path}`, {
+          method,
+          headers: { authorization: `Bearer ${tenant.apiKey}`, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
+          body: body === undefined ? undefined : JSON.stringify(body),
+        });
+        const text = await res.text();
+        if (res.status >= 500) failures.push(`${method} ${path} ${JSON.stringify(body) ?? ''} answered ${res.status}: ${text}`);
+        if (res.headers.has('spanlog-seq')) accepted++;
+      };
+      const paths = document.paths as Record<string, Record<string, Operation>>;
+      for (const [template, operations] of Object.entries(paths)) {
+        for (const [method, operation] of Object.entries(operations)) {
+          if (/\/auth\/|\/mcp/.test(template)) continue;
+          const parameters = operation.parameters ?? [];
+          const pathOf = (bad?: { name: string; value: string }) =>
+            template.replace(/\{([^}]+)\}/g, (_, name: string) => (bad?.name === name ? bad.value : 'walked'));
+          const schema = operation.requestBody && Object.values(operation.requestBody.content)[0].schema;
+          const body = BODIES[`${method.toUpperCase()} ${template}`] ?? (schema && sample(schema));
+          for (const parameter of parameters) {
+            for (const value of BAD_PARAMS) {
+              const path =
+                parameter.in === 'path'
+                  ? pathOf({ name: parameter.name, value })
+                  : `${pathOf()}${template.includes('?') ? '&' : '?'}${parameter.name}=${value}`;
+              await call(method.toUpperCase(), path, body);
+            }
+          }
+          for (const at of body === undefined ? [] : stringPaths(body)) {
+            for (const text of BAD_STRINGS) await call(method.toUpperCase(), pathOf(), withString(body, at, text));
+          }
+        }
+      }
+      expect(failures).toEqual([]);
+      expect(accepted).toBeGreaterThan(100);
+      await stack.ingestSettled();
+      const letters = await runCli(['dlq', 'list', '--json'], stack.env);
+      expect(JSON.parse(letters.stdout)).toEqual([]);
+    }, 180_000);
   });
 
   describe('integer query parameters are decimal integers (issue 24 item 9)', () => {

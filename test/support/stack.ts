@@ -307,6 +307,29 @@ export class Stack {
     }
   }
 
+  /**
+   * Resolves once the telemetry projector has settled every INGEST message stored so far:
+   * applied, or dead-lettered after its retries (acknowledged either way, none pending).
+   */
+  async ingestSettled(timeoutMs = 120_000): Promise<void> {
+    const nc = await connect({ servers: this.natsServers });
+    try {
+      const jsm = await nc.jetstreamManager();
+      const stream = `${this.streamPrefix}INGEST`;
+      const { state } = await jsm.streams.info(stream);
+      const deadline = Date.now() + timeoutMs;
+      for (;;) {
+        const info = await jsm.consumers.info(stream, `${this.streamPrefix}ingest-projector`);
+        if (info.ack_floor.stream_seq >= state.last_seq && info.num_ack_pending === 0) return;
+        if (Date.now() > deadline)
+          throw new Error(`INGEST not settled within ${timeoutMs} ms: ack floor ${info.ack_floor.stream_seq} of ${state.last_seq}`);
+        await sleep(200);
+      }
+    } finally {
+      await nc.close();
+    }
+  }
+
   killApi(signal: NodeJS.Signals = 'SIGTERM', replica = 0): Promise<number | null> {
     return this.kill(instance('api', replica), signal);
   }
