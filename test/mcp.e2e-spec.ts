@@ -138,6 +138,26 @@ describe('MCP server', () => {
     await expect(client.callTool({ name: 'drop_traces', arguments: {} })).rejects.toThrow(/unknown tool "drop_traces"/);
   });
 
+  it('answers NUL or a lone surrogate in any string argument of any tool with a result, never an internal error', async () => {
+    const { tools } = await client.listTools();
+    const failures: string[] = [];
+    for (const tool of tools) {
+      const properties = (tool.inputSchema.properties ?? {}) as Record<string, { type?: string }>;
+      const strings = Object.entries(properties)
+        .filter(([, schema]) => schema.type === 'string')
+        .map(([name]) => name);
+      const base = Object.fromEntries(strings.map((name) => [name, 'walked']));
+      for (const name of strings) {
+        for (const bad of ['a\u0000b', 'a\ud800b']) {
+          const args = { ...base, [name]: bad };
+          const result = await client.callTool({ name: tool.name, arguments: args });
+          if (/internal error|INTERNAL_ERROR/.test(text(result))) failures.push(`${tool.name} ${JSON.stringify(args)}: ${text(result)}`);
+        }
+      }
+    }
+    expect(failures).toEqual([]);
+  });
+
   it('refuses a wrong key with 401 before any MCP processing, and counts calls in the key bucket', async () => {
     await expect(connect('sk-not-a-key')).rejects.toThrow(/invalid or revoked API key/);
     const answer = await send(stack, 'POST', '/api/v1/mcp', {
