@@ -1061,6 +1061,9 @@ describe('bad inputs over HTTP', () => {
         // About 7 calls a procedure, 3 s here; FUZZ_RUNS=5000 for a longer hunt.
         { numRuns: Number(process.env.FUZZ_RUNS ?? 600) },
       );
+      // What a procedure accepted and appended (hand scores, run items) the processor applies.
+      await stack.ingestSettled();
+      expect(JSON.parse((await runCli(['dlq', 'list', '--json'], stack.env)).stdout)).toEqual([]);
     });
   });
 });
