@@ -213,9 +213,10 @@ describe('bad inputs over HTTP', () => {
 
   /**
    * Every route the OpenAPI document lists, walked: NUL, a lone surrogate or a byte sequence that
-   * is no UTF-8 in each path and query parameter, and NUL or a lone surrogate in each string of a
-   * body sampled from the route's schema. Nothing is answered 5xx, and nothing accepted is
-   * dead-lettered by the processor (a probe found dataset and model lookups, and score names).
+   * is no UTF-8 in each path and query parameter, and NUL, a lone surrogate or a value nested
+   * 10,000 deep in place of each string of a body sampled from the route's schema. Nothing is
+   * answered 5xx, and nothing accepted is dead-lettered by the processor (a probe found dataset
+   * and model lookups, and score names).
    */
   describe('every route of the OpenAPI document', () => {
     interface Schema {
@@ -233,6 +234,8 @@ describe('bad inputs over HTTP', () => {
     }
     const BAD_PARAMS = ['%00', 'a%00b', '%ED%A0%80', '%C0%80'];
     const BAD_STRINGS = ['a\u0000b', 'a\ud800b', '\u0000'];
+    /** A value nested 10,000 deep, as JSON text: JSON.parse takes it, recursive code and jsonb do not (BAD_INPUTS 4). */
+    const DEEP = `${'['.repeat(10_000)}${']'.repeat(10_000)}`;
     /** A body with every property the schema names, each its first choice. */
     const sample = (schema: Schema | undefined, depth = 0): unknown => {
       if (!schema || depth > 6) return 'x';
@@ -299,19 +302,20 @@ describe('bad inputs over HTTP', () => {
       ]),
     };
 
-    it('answers NUL and broken text in any parameter or body string without a 5xx, and the processor applies all it took', async () => {
+    it('answers NUL, broken text and deep nesting in any parameter or body value without a 5xx, and the processor applies all it took', async () => {
       const { body: document } = await request('GET', '/api/v1/openapi.json');
       await request('POST', '/api/v1/datasets', { name: 'walked' });
       const failures: string[] = [];
       let accepted = 0;
-      const call = async (method: string, path: string, body?: unknown) => {
+      /** `body` as JSON text. */
+      const call = async (method: string, path: string, body?: string) => {
         const res = await fetch(`${stack.baseUrl}${path}`, {
           method,
           headers: { authorization: `Bearer ${tenant.apiKey}`, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
-          body: body === undefined ? undefined : JSON.stringify(body),
+          body,
         });
         const text = await res.text();
-        if (res.status >= 500) failures.push(`${method} ${path} ${JSON.stringify(body) ?? ''} answered ${res.status}: ${text}`);
+        if (res.status >= 500) failures.push(`${method} ${path} ${body?.slice(0, 300) ?? ''} answered ${res.status}: ${text}`);
         if (res.headers.has('spanlog-seq')) accepted++;
       };
       const paths = document.paths as Record<string, Record<string, Operation>>;
@@ -329,11 +333,13 @@ describe('bad inputs over HTTP', () => {
                 parameter.in === 'path'
                   ? pathOf({ name: parameter.name, value })
                   : `${pathOf()}${template.includes('?') ? '&' : '?'}${parameter.name}=${value}`;
-              await call(method.toUpperCase(), path, body);
+              await call(method.toUpperCase(), path, body === undefined ? undefined : JSON.stringify(body));
             }
           }
           for (const at of body === undefined ? [] : stringPaths(body)) {
-            for (const text of BAD_STRINGS) await call(method.toUpperCase(), pathOf(), withString(body, at, text));
+            for (const text of BAD_STRINGS) await call(method.toUpperCase(), pathOf(), JSON.stringify(withString(body, at, text)));
+            const marked = JSON.stringify(withString(body, at, 'DEEP-HERE'));
+            await call(method.toUpperCase(), pathOf(), marked.replace('"DEEP-HERE"', DEEP));
           }
         }
       }
