@@ -213,10 +213,10 @@ describe('bad inputs over HTTP', () => {
 
   /**
    * Every route the OpenAPI document lists, walked: NUL, a lone surrogate or a byte sequence that
-   * is no UTF-8 in each path and query parameter, and NUL, a lone surrogate or a value nested
-   * 10,000 deep in place of each string of a body sampled from the route's schema. Nothing is
-   * answered 5xx, and nothing accepted is dead-lettered by the processor (a probe found dataset
-   * and model lookups, and score names).
+   * is no UTF-8 in each path and query parameter; NUL, a lone surrogate or a value nested 10,000
+   * deep in place of each string, and numbers out of every range in place of each number, of a
+   * body sampled from the route's schema. Nothing is answered 5xx, and nothing accepted is
+   * dead-lettered by the processor (a probe found dataset and model lookups, and score names).
    */
   describe('every route of the OpenAPI document', () => {
     interface Schema {
@@ -234,6 +234,8 @@ describe('bad inputs over HTTP', () => {
     }
     const BAD_PARAMS = ['%00', 'a%00b', '%ED%A0%80', '%C0%80'];
     const BAD_STRINGS = ['a\u0000b', 'a\ud800b', '\u0000'];
+    /** Numbers as JSON text: past a double, past 2^53 (BAD_INPUTS 1), past a Postgres integer, negative, fractional. */
+    const BAD_NUMBERS = ['1e309', '-1e308', '9007199254740993', '2147483648', '-1', '0.5', '1e-320'];
     /** A value nested 10,000 deep, as JSON text: JSON.parse takes it, recursive code and jsonb do not (BAD_INPUTS 4). */
     const DEEP = `${'['.repeat(10_000)}${']'.repeat(10_000)}`;
     /** A body with every property the schema names, each its first choice. */
@@ -250,17 +252,18 @@ describe('bad inputs over HTTP', () => {
       if (type === 'boolean') return true;
       return 'x';
     };
-    const stringPaths = (value: unknown, at: string[] = []): string[][] =>
-      typeof value === 'string'
+    /** Where `value` holds a leaf of that type. */
+    const pathsOf = (type: 'string' | 'number', value: unknown, at: string[] = []): string[][] =>
+      typeof value === type
         ? [at]
         : value !== null && typeof value === 'object'
-          ? Object.entries(value).flatMap(([k, v]) => stringPaths(v, [...at, k]))
+          ? Object.entries(value).flatMap(([k, v]) => pathsOf(type, v, [...at, k]))
           : [];
-    const withString = (value: unknown, at: string[], text: string): unknown => {
+    const withValue = (value: unknown, at: string[], leaf: unknown): unknown => {
       const copy = structuredClone(value) as Record<string, unknown>;
       let holder = copy;
       for (const key of at.slice(0, -1)) holder = holder[key] as Record<string, unknown>;
-      holder[at[at.length - 1]] = text;
+      holder[at[at.length - 1]] = leaf;
       return copy;
     };
 
@@ -302,7 +305,7 @@ describe('bad inputs over HTTP', () => {
       ]),
     };
 
-    it('answers NUL, broken text and deep nesting in any parameter or body value without a 5xx, and the processor applies all it took', async () => {
+    it('answers NUL, broken text, deep nesting and numbers out of range in any parameter or body value without a 5xx, and the processor applies all it took', async () => {
       const { body: document } = await request('GET', '/api/v1/openapi.json');
       await request('POST', '/api/v1/datasets', { name: 'walked' });
       const failures: string[] = [];
@@ -336,10 +339,16 @@ describe('bad inputs over HTTP', () => {
               await call(method.toUpperCase(), path, body === undefined ? undefined : JSON.stringify(body));
             }
           }
-          for (const at of body === undefined ? [] : stringPaths(body)) {
-            for (const text of BAD_STRINGS) await call(method.toUpperCase(), pathOf(), JSON.stringify(withString(body, at, text)));
-            const marked = JSON.stringify(withString(body, at, 'DEEP-HERE'));
+          for (const at of body === undefined ? [] : pathsOf('string', body)) {
+            for (const text of BAD_STRINGS) await call(method.toUpperCase(), pathOf(), JSON.stringify(withValue(body, at, text)));
+            const marked = JSON.stringify(withValue(body, at, 'DEEP-HERE'));
             await call(method.toUpperCase(), pathOf(), marked.replace('"DEEP-HERE"', DEEP));
+          }
+          for (const at of body === undefined ? [] : pathsOf('number', body)) {
+            for (const number of BAD_NUMBERS) {
+              const marked = JSON.stringify(withValue(body, at, 'NUMBER-HERE'));
+              await call(method.toUpperCase(), pathOf(), marked.replace('"NUMBER-HERE"', number));
+            }
           }
         }
       }
