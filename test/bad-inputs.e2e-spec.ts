@@ -193,17 +193,17 @@ describe('bad inputs over HTTP', () => {
       });
     });
 
-    // Names and ids a route looks up: no stored one holds NUL, and Postgres refuses it in a query (found by a probe of every route).
+    // Names and ids a route's path looks up: no stored one holds NUL, and Postgres refuses it in a query (found by a probe of every route).
     it.each([
-      ['GET', '/api/v1/datasets/a%00b', 'dataset name'],
-      ['GET', '/api/v1/datasets/looked-up/runs/a%00b', 'run name'],
-      ['GET', '/api/public/v2/datasets/a%00b', 'dataset name'],
-      ['GET', '/api/public/datasets/a%00b/runs', 'dataset name'],
-      ['GET', '/api/public/datasets/looked-up/runs/a%00b', 'run name'],
-      ['GET', '/api/public/dataset-items/a%00b', 'dataset item id'],
+      ['GET', '/api/v1/datasets/a%00b', 'name'],
+      ['GET', '/api/v1/datasets/any/runs/a%00b', 'runName'],
+      ['GET', '/api/public/v2/datasets/a%00b', 'name'],
+      ['GET', '/api/public/datasets/a%00b/runs', 'datasetName'],
+      ['GET', '/api/public/datasets/any/runs/a%00b', 'runName'],
+      ['GET', '/api/public/dataset-items/a%00b', 'id'],
+      ['GET', '/api/public/models/a%00b', 'id'],
       ['DELETE', '/api/public/models/a%00b', 'id'],
-    ])('%s %s: a looked-up %s holding NUL', async (method, path, what) => {
-      await request('POST', '/api/v1/datasets', { name: 'looked-up' });
+    ])('%s %s: the path parameter %s holding NUL', async (method, path, what) => {
       expect(await request(method, path)).toMatchObject({
         status: 400,
         body: { error: { code: 'VALIDATION_ERROR', message: `${what}: ${UNSTORABLE}` } },

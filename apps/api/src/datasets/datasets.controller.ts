@@ -1,6 +1,6 @@
 import { Controller, Get, HttpCode, Param, Post, Query, Req } from '@nestjs/common';
 import type { FastifyRequest } from 'fastify';
-import { DATASET_LIMITS, ItemListQuery, PageQuery, RunResultsQuery } from '@app/domain';
+import { DATASET_LIMITS, DatasetPath, DatasetRunPath, ItemListQuery, PageQuery, RunResultsQuery } from '@app/domain';
 import type { ApiKeyPrincipal } from '@app/persistence';
 import { Principal } from '../auth/api-key.guard';
 import { VisibilityService } from '../consistency/visibility.service';
@@ -33,26 +33,26 @@ export class DatasetsController {
   }
 
   @Get(':name')
-  get(@Principal() { projectId }: ApiKeyPrincipal, @Param('name') name: string) {
+  get(@Principal() { projectId }: ApiKeyPrincipal, @Param() { name }: DatasetPath) {
     return this.datasets.get(projectId, name);
   }
 
   /** A page of the items, as they were at `version` (an ISO time) when given. */
   @Get(':name/items')
-  items(@Principal() { projectId }: ApiKeyPrincipal, @Param('name') name: string, @Query() query: ItemListQuery) {
+  items(@Principal() { projectId }: ApiKeyPrincipal, @Param() { name }: DatasetPath, @Query() query: ItemListQuery) {
     return this.datasets.items(projectId, name, query.version ?? null, pageRequest(query));
   }
 
   /** One item or `{ items: [...] }` of up to 1,000, idempotent by id: 201 with the ids stored. */
   @Post(':name/items')
   @HttpCode(201)
-  async push(@Principal() principal: ApiKeyPrincipal, @Param('name') name: string, @Req() req: FastifyRequest) {
+  async push(@Principal() principal: ApiKeyPrincipal, @Param() { name }: DatasetPath, @Req() req: FastifyRequest) {
     const items = await this.datasets.pushItems(principal, req.ip, req.rawBody, name, req.body);
     return { accepted: items.length, ids: items.map((i) => i.id) };
   }
 
   @Get(':name/runs')
-  runs(@Principal() { projectId }: ApiKeyPrincipal, @Param('name') name: string, @Query() query: PageQuery) {
+  runs(@Principal() { projectId }: ApiKeyPrincipal, @Param() { name }: DatasetPath, @Query() query: PageQuery) {
     return this.datasets.runs(projectId, name, pageRequest(query));
   }
 
@@ -63,8 +63,7 @@ export class DatasetsController {
   @Get(':name/runs/:runName')
   async run(
     @Principal() { projectId }: ApiKeyPrincipal,
-    @Param('name') name: string,
-    @Param('runName') runName: string,
+    @Param() { name, runName }: DatasetRunPath,
     @Query() query: RunResultsQuery,
     @ReadAfter() after: ReadAfter,
   ) {

@@ -16,17 +16,14 @@ import {
   type RunScore,
   type RunScoreInput,
   DomainError,
-  UNSTORABLE_TEXT,
   aggregateRun,
   compareRuns,
   datasetItemsProblems,
-  isStorableText,
   notFound,
   runItemIdOf,
   validateDatasetInput,
   validateDatasetItemsRequest,
   validateRunScoreEvent,
-  validationError,
 } from '@app/domain';
 import { type ApiKeyPrincipal, DatasetStore, type PageRequest, RunResultsQuery } from '@app/persistence';
 import { AuditPublisher } from '../audit/audit.publisher';
@@ -85,15 +82,6 @@ export const pageRequest = (query: { page?: number; limit?: number }, fallback: 
 const AGGREGATE_PAGE = DATASET_LIMITS.runItemsPage.max;
 
 /**
- * A name or id a route looks up, refused with a 400 naming it when it holds what Postgres
- * refuses in text (BAD_INPUTS 5): no stored name or id holds it, and the query would fail.
- */
-function lookedUp(what: string, value: string): string {
-  if (!isStorableText(value)) throw validationError(`${what}: ${UNSTORABLE_TEXT}`);
-  return value;
-}
-
-/**
  * A project's datasets, items and runs (issue 31), for the REST routes of an API key and
  * Langfuse's, and the dashboard's reads. Datasets and items are configuration, stored in
  * Postgres before the answer and audited; run items are telemetry, appended to INGEST.
@@ -126,7 +114,7 @@ export class DatasetsService {
 
   /** The dataset of that name, or 404 naming it. */
   async get(projectId: string, name: string): Promise<Dataset> {
-    const dataset = await this.store.find(projectId, lookedUp('dataset name', name));
+    const dataset = await this.store.find(projectId, name);
     if (!dataset) throw notFound(`dataset "${name}" not found in this project`);
     return dataset;
   }
@@ -163,7 +151,7 @@ export class DatasetsService {
    */
   async archiveItem(writer: DatasetWriter, name: string, itemId: string, archived: boolean): Promise<DatasetItem> {
     const dataset = await this.get(writer.projectId, name);
-    const item = await this.store.item(writer.projectId, lookedUp('itemId', itemId));
+    const item = await this.store.item(writer.projectId, itemId);
     if (!item || item.datasetId !== dataset.id) throw notFound(`itemId: dataset "${name}" has no item "${itemId}"`);
     const { id, input, expectedOutput, metadata, sourceTraceId, sourceSpanId } = item;
     const status: DatasetItemStatus = archived ? 'ARCHIVED' : 'ACTIVE';
@@ -185,7 +173,7 @@ export class DatasetsService {
   }
 
   async item(projectId: string, id: string): Promise<DatasetItem> {
-    const item = await this.store.item(projectId, lookedUp('dataset item id', id));
+    const item = await this.store.item(projectId, id);
     if (!item) throw notFound(`dataset item "${id}" not found in this project`);
     return item;
   }
@@ -199,7 +187,7 @@ export class DatasetsService {
   /** The run of that name of the dataset, or 404 naming both. */
   async run(projectId: string, name: string, runName: string): Promise<DatasetRun> {
     const dataset = await this.get(projectId, name);
-    const run = await this.store.run(projectId, dataset.id, lookedUp('run name', runName));
+    const run = await this.store.run(projectId, dataset.id, runName);
     if (!run) throw notFound(`dataset "${name}" has no run "${runName}" in this project`);
     return run;
   }

@@ -1,7 +1,11 @@
 import { Controller, Get, HttpCode, Param, Post, Query, Req, Res } from '@nestjs/common';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import {
+  DatasetItemPath,
+  DatasetPath,
   DomainError,
+  LangfuseDatasetRunPath,
+  LangfuseDatasetRunsPath,
   LangfuseItemListQuery,
   PAYLOAD_LIMITS,
   PageQuery,
@@ -46,7 +50,7 @@ export class LangfuseDatasetsController {
   }
 
   @Get('v2/datasets/:name')
-  async getDataset(@Principal() { projectId }: ApiKeyPrincipal, @Param('name') name: string) {
+  async getDataset(@Principal() { projectId }: ApiKeyPrincipal, @Param() { name }: DatasetPath) {
     return toLangfuseDataset(await this.datasets.get(projectId, name), projectId);
   }
 
@@ -69,7 +73,7 @@ export class LangfuseDatasetsController {
   }
 
   @Get('dataset-items/:id')
-  async getItem(@Principal() { projectId }: ApiKeyPrincipal, @Param('id') id: string) {
+  async getItem(@Principal() { projectId }: ApiKeyPrincipal, @Param() { id }: DatasetItemPath) {
     return toLangfuseDatasetItem(await this.datasets.item(projectId, id));
   }
 
@@ -88,14 +92,18 @@ export class LangfuseDatasetsController {
   }
 
   @Get('datasets/:datasetName/runs')
-  async listRuns(@Principal() { projectId }: ApiKeyPrincipal, @Param('datasetName') name: string, @Query() query: PageQuery) {
-    const page = await this.datasets.runs(projectId, name, pageRequest(query));
+  async listRuns(
+    @Principal() { projectId }: ApiKeyPrincipal,
+    @Param() { datasetName }: LangfuseDatasetRunsPath,
+    @Query() query: PageQuery,
+  ) {
+    const page = await this.datasets.runs(projectId, datasetName, pageRequest(query));
     return { ...page, data: page.data.map(toLangfuseDatasetRun) };
   }
 
   @Get('datasets/:datasetName/runs/:runName')
-  async getRun(@Principal() { projectId }: ApiKeyPrincipal, @Param('datasetName') name: string, @Param('runName') runName: string) {
-    const run = await this.datasets.run(projectId, name, runName);
+  async getRun(@Principal() { projectId }: ApiKeyPrincipal, @Param() { datasetName, runName }: LangfuseDatasetRunPath) {
+    const run = await this.datasets.run(projectId, datasetName, runName);
     const items = await this.datasets.runItems(projectId, run);
     return { ...toLangfuseDatasetRun(run), datasetRunItems: items.map(toLangfuseDatasetRunItem) };
   }

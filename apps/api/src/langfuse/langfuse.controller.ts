@@ -1,6 +1,6 @@
 import { Body, Controller, Delete, Get, Headers, HttpCode, Param, Post, Query, Req, Res } from '@nestjs/common';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { LangfuseModelsPage } from '@app/domain';
+import { LangfuseModelsPage, ModelPath } from '@app/domain';
 import type { ApiKeyPrincipal } from '@app/persistence';
 import { Principal } from '../auth/api-key.guard';
 import { REVALIDATE_ON_USE, ifNoneMatchNames } from '../http/entity-tag';
@@ -44,13 +44,13 @@ export class LangfuseController {
   }
 
   @Get('models/:id')
-  getModel(@Principal() principal: ApiKeyPrincipal, @Param('id') id: string) {
+  getModel(@Principal() principal: ApiKeyPrincipal, @Param() { id }: ModelPath) {
     return this.models.langfuseGet(principal, id);
   }
 
   @Delete('models/:id')
   @HttpCode(200)
-  deleteModel(@Principal() principal: ApiKeyPrincipal, @Param('id') id: string) {
+  deleteModel(@Principal() principal: ApiKeyPrincipal, @Param() { id }: ModelPath) {
     return this.models.langfuseDelete(principal, id);
   }
 

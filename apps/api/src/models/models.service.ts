@@ -6,13 +6,10 @@ import {
   type LangfuseModel,
   type ModelDefinition,
   type PriceDefinition,
-  UNSTORABLE_TEXT,
   fromLangfuseModel,
-  isStorableText,
   notFound,
   toLangfuseModel,
   validateModelDefinition,
-  validationError,
 } from '@app/domain';
 import { type ApiKeyPrincipal, type CostRecomputation, ModelDefinitionStore } from '@app/persistence';
 import { AuditPublisher } from '../audit/audit.publisher';
@@ -109,8 +106,6 @@ export class ModelsService {
   }
 
   private async deleted(orgId: string, projectId: string, id: string, by: By): Promise<{ id: string; deleted: true }> {
-    // Postgres refuses NUL in text, and no definition's id holds one (BAD_INPUTS 5).
-    if (!isStorableText(id)) throw validationError(`id: ${UNSTORABLE_TEXT}`);
     const definition = await this.store.get(projectId, id);
     if (!definition || !(await this.store.delete(projectId, id)))
       throw notFound(`model definition ${id} not found in project ${projectId}`);

@@ -81,6 +81,35 @@ export class ItemListQuery extends PageQuery {
   @Optional(timestamp) version?: string;
 }
 
+/**
+ * A route's path naming a dataset (`/api/v1/datasets/{name}…`, Langfuse's `/v2/datasets/{name}`):
+ * a name that could be stored, or a 400 naming the parameter, before a query Postgres would
+ * refuse (NUL, BAD_INPUTS 5).
+ */
+export class DatasetPath {
+  @Required(name) name: string;
+}
+
+/** `/api/v1/datasets/{name}/runs/{runName}`. */
+export class DatasetRunPath extends DatasetPath {
+  @Required(name) runName: string;
+}
+
+/** Langfuse's `/api/public/datasets/{datasetName}/runs`. */
+export class LangfuseDatasetRunsPath {
+  @Required(name) datasetName: string;
+}
+
+/** Langfuse's `/api/public/datasets/{datasetName}/runs/{runName}`. */
+export class LangfuseDatasetRunPath extends LangfuseDatasetRunsPath {
+  @Required(name) runName: string;
+}
+
+/** Langfuse's `/api/public/dataset-items/{id}`. */
+export class DatasetItemPath {
+  @Required(itemId) id: string;
+}
+
 /** GET /api/v1/datasets/{name}/runs/{runName}: a page of the run's items (all by default, up to 1,000). */
 export class RunResultsQuery {
   @Optional(decimalInteger({ min: 1, max: 1_000_000 })) page?: number;

@@ -123,6 +123,11 @@ export class ModelDefinitionInput {
   @Optional(tiers) tiers?: PriceTier[];
 }
 
+/** Langfuse's `/api/public/models/{id}`: an id that could be stored (a built-in's or a project's), or a 400 naming it. */
+export class ModelPath {
+  @Required(storedText(1, 200)) id: string;
+}
+
 /** A definition as a client sent it, checked field by field; throws `validationError` naming the first fault. */
 export function validateModelDefinition(plain: unknown): ModelDefinitionFields {
   if (!isJsonObject(plain)) throw validationError('definition: must be an object');
