@@ -1,4 +1,5 @@
-import { INGEST_SCHEMAS, type IngestEnvelope, foldFacts, parseJsonSafely } from '@app/domain';
+import { foldFacts, parseJsonSafely } from '@app/domain';
+import { OTLP_MESSAGE_ENVELOPE } from '@app/otlp/testing/otlp-builders';
 import { ingestFactsOf, prepareTelemetry } from '@app/projections';
 import { otlpPayload, takeRequestNumber } from './payloads';
 
@@ -15,16 +16,6 @@ const MESSAGES_PER_BATCH = 64;
 async function main(): Promise<void> {
   const batches = Number(process.argv[2] ?? '30');
   const payload = otlpPayload();
-  const envelope: IngestEnvelope = {
-    schema: INGEST_SCHEMAS.otlp,
-    orgId: '00000000-0000-4000-8000-000000000002',
-    projectId: '00000000-0000-4000-8000-000000000001',
-    apiKeyId: '00000000-0000-4000-8000-000000000003',
-    receivedAt: new Date().toISOString(),
-    requestId: 'cpu-per-span',
-    chunkIndex: 0,
-    chunkCount: 1,
-  };
   const cpu = { parse: 0, convert: 0, fold: 0, serialize: 0 };
   const timed = <T>(step: keyof typeof cpu, run: () => T): T => {
     const started = process.cpuUsage();
@@ -43,7 +34,7 @@ async function main(): Promise<void> {
       spans = 0;
     }
     const bodies = timed('parse', () => texts.map((text) => parseJsonSafely(text, 'remove')));
-    const facts = timed('convert', () => bodies.map((body) => ingestFactsOf(envelope, body)));
+    const facts = timed('convert', () => bodies.map((body) => ingestFactsOf(OTLP_MESSAGE_ENVELOPE, body)));
     const folded = timed('fold', () => foldFacts(facts));
     const started = process.cpuUsage();
     await prepareTelemetry(folded);

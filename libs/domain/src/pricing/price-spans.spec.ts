@@ -107,9 +107,7 @@ describe(priceSpan.name, () => {
       expect(pricedSpan(plain, TABLE)).toEqual(span(values));
     }
   });
-});
 
-describe(definitionIdOfCostSource.name, () => {
   it('priced again by a table without the model, keeps no computed cost, only the usage it could not price', () => {
     const priced = pricedSpan(span({ model: 'm', startTime: '2025-07-01T00:00:00.000Z', usageDetails: { input: 10 } }), TABLE);
     expect(priced.values.cost).toBe(10);
@@ -118,7 +116,9 @@ describe(definitionIdOfCostSource.name, () => {
     expect(Object.keys(again.versions).sort()).toEqual(['model', 'startTime', 'unpricedUsage', 'usageDetails']);
     expect(again.values.unpricedUsage).toEqual(['input']);
   });
+});
 
+describe(definitionIdOfCostSource.name, () => {
   it('reads the definition id back from a computed cost source, none from a client cost', () => {
     expect(definitionIdOfCostSource(priceCostSource('o3-2025-06'))).toBe('o3-2025-06');
     expect(definitionIdOfCostSource('client')).toBeNull();

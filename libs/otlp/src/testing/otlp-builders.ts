@@ -1,4 +1,5 @@
 /** Builders of OTLP/JSON test data: a valid span or export, changed only where a test says. */
+import { INGEST_SCHEMAS, type IngestEnvelope } from '@app/domain';
 import type { AnyValue, ExportTraceServiceRequest, InstrumentationScope, KeyValue, Span } from '../otlp-types';
 import type { OtlpEnvelope } from '../otlp-to-facts';
 
@@ -7,6 +8,16 @@ export const SPAN_HEX = 'eee19b7ec3c1b174';
 export const PARENT_HEX = 'eee19b7ec3c1b173';
 
 export const ENVELOPE: OtlpEnvelope = { projectId: '00000000-0000-4000-8000-000000000001', receivedAt: '2025-01-15T10:05:00.000Z' };
+/** The whole envelope of an INGEST message holding an OTLP export, as the processor reads it: `ENVELOPE`'s project and time. */
+export const OTLP_MESSAGE_ENVELOPE: IngestEnvelope = {
+  ...ENVELOPE,
+  schema: INGEST_SCHEMAS.otlp,
+  orgId: '00000000-0000-4000-8000-000000000002',
+  apiKeyId: '00000000-0000-4000-8000-000000000003',
+  requestId: 'otlp-builders',
+  chunkIndex: 0,
+  chunkCount: 1,
+};
 
 export const str = (stringValue: string): AnyValue => ({ stringValue });
 export const int = (intValue: number | string): AnyValue => ({ intValue });
