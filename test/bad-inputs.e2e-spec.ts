@@ -233,11 +233,16 @@ describe('bad inputs over HTTP', () => {
       requestBody?: { content: Record<string, { schema: Schema }> };
     }
     const BAD_PARAMS = ['%00', 'a%00b', '%ED%A0%80', '%C0%80'];
-    const BAD_STRINGS = ['a\u0000b', 'a\ud800b', '\u0000'];
-    /** Numbers as JSON text: past a double, past 2^53 (BAD_INPUTS 1), past a Postgres integer, negative, fractional. */
-    const BAD_NUMBERS = ['1e309', '-1e308', '9007199254740993', '2147483648', '-1', '0.5', '1e-320'];
-    /** A value nested 10,000 deep, as JSON text: JSON.parse takes it, recursive code and jsonb do not (BAD_INPUTS 4). */
-    const DEEP = `${'['.repeat(10_000)}${']'.repeat(10_000)}`;
+    /**
+     * What each leaf of a body is replaced with, by the leaf's type, as JSON text: for strings
+     * NUL, a lone surrogate and a value nested 10,000 deep (JSON.parse takes it, recursive code
+     * and jsonb do not, BAD_INPUTS 4); for numbers past a double, past 2^53 (BAD_INPUTS 1), past a
+     * Postgres integer, negative, fractional, subnormal.
+     */
+    const BAD_LEAVES = {
+      string: [...['a\u0000b', 'a\ud800b', '\u0000'].map((text) => JSON.stringify(text)), `${'['.repeat(10_000)}${']'.repeat(10_000)}`],
+      number: ['1e309', '-1e308', '9007199254740993', '2147483648', '-1', '0.5', '1e-320'],
+    } as const;
     /** A body with every property the schema names, each its first choice. */
     const sample = (schema: Schema | undefined, depth = 0): unknown => {
       if (!schema || depth > 6) return 'x';
@@ -253,18 +258,19 @@ describe('bad inputs over HTTP', () => {
       return 'x';
     };
     /** Where `value` holds a leaf of that type. */
-    const pathsOf = (type: 'string' | 'number', value: unknown, at: string[] = []): string[][] =>
+    const pathsOf = (type: keyof typeof BAD_LEAVES, value: unknown, at: string[] = []): string[][] =>
       typeof value === type
         ? [at]
         : value !== null && typeof value === 'object'
           ? Object.entries(value).flatMap(([k, v]) => pathsOf(type, v, [...at, k]))
           : [];
-    const withValue = (value: unknown, at: string[], leaf: unknown): unknown => {
+    /** `value` as JSON text with the leaf at `at` replaced by the JSON text `leaf`. */
+    const withLeaf = (value: unknown, at: string[], leaf: string): string => {
       const copy = structuredClone(value) as Record<string, unknown>;
       let holder = copy;
       for (const key of at.slice(0, -1)) holder = holder[key] as Record<string, unknown>;
-      holder[at[at.length - 1]] = leaf;
-      return copy;
+      holder[at[at.length - 1]] = 'LEAF-HERE';
+      return JSON.stringify(copy).replace('"LEAF-HERE"', leaf);
     };
 
     /** Valid bodies of the ingestion routes, so that what a bad string leaves acceptable reaches the processor. */
@@ -339,15 +345,9 @@ describe('bad inputs over HTTP', () => {
               await call(method.toUpperCase(), path, body === undefined ? undefined : JSON.stringify(body));
             }
           }
-          for (const at of body === undefined ? [] : pathsOf('string', body)) {
-            for (const text of BAD_STRINGS) await call(method.toUpperCase(), pathOf(), JSON.stringify(withValue(body, at, text)));
-            const marked = JSON.stringify(withValue(body, at, 'DEEP-HERE'));
-            await call(method.toUpperCase(), pathOf(), marked.replace('"DEEP-HERE"', DEEP));
-          }
-          for (const at of body === undefined ? [] : pathsOf('number', body)) {
-            for (const number of BAD_NUMBERS) {
-              const marked = JSON.stringify(withValue(body, at, 'NUMBER-HERE'));
-              await call(method.toUpperCase(), pathOf(), marked.replace('"NUMBER-HERE"', number));
+          for (const type of ['string', 'number'] as const) {
+            for (const at of body === undefined ? [] : pathsOf(type, body)) {
+              for (const leaf of BAD_LEAVES[type]) await call(method.toUpperCase(), pathOf(), withLeaf(body, at, leaf));
             }
           }
         }
