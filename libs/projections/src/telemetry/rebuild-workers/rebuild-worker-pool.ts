@@ -44,9 +44,11 @@ export interface WorkerPoolContext {
 export class RebuildWorkerPool implements BatchPreparer<TelemetryBatch> {
   readonly workers: number;
   /**
-   * Every thread busy with a batch while another is written: the replay reads on once at most
-   * `size` + 1 batches wait for their write (the one being written included), at most `size` of
-   * them still being prepared; so at most `size` + 2 batches are held at once.
+   * Every thread busy with a batch and one more queued behind it while another is written, so
+   * that no thread waits for the replay's next read: the replay reads on once at most
+   * 2 × `size` + 1 batches wait for their write (the one being written included), at most
+   * 2 × `size` of them still being prepared; so at most 2 × `size` + 2 batches are held at once.
+   * With one batch a thread, the threads idled a quarter of the time (docs/BENCHMARKS.md).
    */
   readonly ahead: { unwritten: number; preparing: number };
   private readonly threads: Thread[];
@@ -61,7 +63,7 @@ export class RebuildWorkerPool implements BatchPreparer<TelemetryBatch> {
     entry = REBUILD_WORKER_ENTRY,
   ) {
     this.workers = size;
-    this.ahead = { unwritten: size + 1, preparing: size };
+    this.ahead = { unwritten: 2 * size + 1, preparing: 2 * size };
     this.threads = Array.from({ length: size }, () => this.startThread(entry));
   }
 
