@@ -46,6 +46,7 @@ import { TraceNameStatistics1767140000000 } from './1767140000000-TraceNameStati
 import { OverviewHourlyStats1767150000000 } from './1767150000000-OverviewHourlyStats';
 import { ScoreSpanIndex1767160000000 } from './1767160000000-ScoreSpanIndex';
 import { ScoreNumberStatistics1767180000000 } from './1767180000000-ScoreNumberStatistics';
+import { UnsetFieldsUnnamed1767200000000 } from './1767200000000-UnsetFieldsUnnamed';
 
 /** Every migration in order; the data source takes classes, so tests and builds share one list. */
 export const MIGRATIONS = [
@@ -97,4 +98,5 @@ export const MIGRATIONS = [
   OverviewHourlyStats1767150000000,
   ScoreSpanIndex1767160000000,
   ScoreNumberStatistics1767180000000,
+  UnsetFieldsUnnamed1767200000000,
 ];

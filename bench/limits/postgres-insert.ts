@@ -36,7 +36,7 @@ const COLUMNS: Column[] = [
   { name: 'external_id', type: 'text', of: (d) => d.externalId },
   { name: 'created_at', type: 'timestamptz', of: (d) => d.createdAt },
   ...SPAN_FIELD_COLUMNS.map(({ field, column, type }) => ({ name: column, type, of: (d: SpanDelta) => d.values[field] ?? null })),
-  { name: 'versions', type: 'jsonb', of: (d) => storedVersions(d.versions, SPAN_FIELD_COLUMNS) },
+  { name: 'versions', type: 'jsonb', of: (d) => storedVersions(d.versions) },
 ];
 
 const COLUMN_LIST = COLUMNS.map((c) => `"${c.name}"`).join(', ');

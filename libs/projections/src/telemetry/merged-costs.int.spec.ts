@@ -1,6 +1,6 @@
 import 'reflect-metadata';
 import { randomUUID } from 'node:crypto';
-import { INGEST_SCHEMAS, type IngestEnvelope, PRICED_FIELDS, envelopeToHeaders, validateModelDefinition } from '@app/domain';
+import { INGEST_SCHEMAS, type IngestEnvelope, envelopeToHeaders, validateModelDefinition } from '@app/domain';
 import { ChunkReader, type NatsResources, toNatsHeaders } from '@app/eventlog';
 import { closeTestStreams, openTestStreams, testStreamPrefix } from '@app/eventlog/testing/test-streams';
 import { ModelDefinitionStore } from '@app/persistence';
@@ -9,6 +9,7 @@ import type { StoredMessage } from '../projection';
 import { ProjectPriceTables } from './project-prices';
 import { recomputeCosts } from './recompute-costs';
 import { rebuildTelemetry } from './rebuild-telemetry';
+import { PRICED_COLUMNS } from './span-costs';
 import { storedVersionOf } from './tables/stored-versions';
 import { applyTelemetryBatch, telemetryPosition, telemetryProjection } from './telemetry.projection';
 
@@ -89,7 +90,15 @@ describe('costs of merged spans', () => {
     return Object.fromEntries(
       rows.map(({ id, versions, ...priced }) => [
         id,
-        { ...priced, versions: Object.fromEntries(PRICED_FIELDS.map((f) => [f, storedVersionOf(versions, f) ?? null])) },
+        {
+          ...priced,
+          versions: Object.fromEntries(
+            PRICED_COLUMNS.map(({ field, column }) => [
+              field,
+              storedVersionOf(versions, field, (priced as Record<string, unknown>)[column] !== null) ?? null,
+            ]),
+          ),
+        },
       ]),
     );
   };

@@ -73,8 +73,8 @@ describe('cost recomputation', () => {
     );
     return rows.map(({ versions, ...r }) => ({
       ...r,
-      version: storedVersionOf(versions, 'cost') ?? null,
-      sourceVersion: storedVersionOf(versions, 'costSource') ?? null,
+      version: storedVersionOf(versions, 'cost', r.cost !== null) ?? null,
+      sourceVersion: storedVersionOf(versions, 'costSource', r.cost_source !== null) ?? null,
     }));
   };
   const ids = (prefix: string, n: number) => Array.from({ length: n }, (_, i) => `${prefix}${i}`);

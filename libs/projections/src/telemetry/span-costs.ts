@@ -21,7 +21,7 @@ export interface PricedRow {
   id: string;
   model: string | null;
   start_time: Date | null;
-  usage_details: Record<string, number>;
+  usage_details: Record<string, number> | null;
   versions: StoredVersions;
   [column: string]: unknown;
 }
@@ -30,10 +30,10 @@ export interface PricedRow {
 export function repriced(row: PricedRow, table: PriceLookup): Record<string, unknown> | null {
   // A client's cost (or one stored before costs had a source) always wins.
   if (row.cost !== null && (row.cost_source === null || row.cost_source === 'client')) return null;
-  const usageVersion = storedVersionOf(row.versions, 'usageDetails');
+  const usageVersion = storedVersionOf(row.versions, 'usageDetails', row.usage_details !== null);
   const computed = computedCost(
     {
-      values: { model: row.model ?? undefined, startTime: row.start_time?.toISOString(), usageDetails: row.usage_details },
+      values: { model: row.model ?? undefined, startTime: row.start_time?.toISOString(), usageDetails: row.usage_details ?? undefined },
       versions: usageVersion === undefined ? {} : { usageDetails: usageVersion },
     },
     table,
@@ -47,7 +47,7 @@ export function repriced(row: PricedRow, table: PriceLookup): Record<string, unk
     const version: Version | null = value === null ? null : (computed?.version ?? null);
     next[column] = value;
     (next.versions as Record<string, Version | null>)[field] = version;
-    same &&= sameJson(row[column], value) && (storedVersionOf(row.versions, field) ?? null) === version;
+    same &&= sameJson(row[column], value) && (storedVersionOf(row.versions, field, row[column] !== null) ?? null) === version;
   }
   return same ? null : next;
 }

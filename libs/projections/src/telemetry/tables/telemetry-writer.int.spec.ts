@@ -414,27 +414,31 @@ describe(writeTelemetry.name, () => {
           [projectId, id],
         )
       )[0].row;
+    /** Each field's version as the upsert reads it: with whether its column holds a value. */
     const storedVersionsOf = async (id: string) =>
-      Object.fromEntries(
-        (
-          await db.ds.query(
-            `SELECT f, spanlog_version(s.versions, f) AS v FROM spans s, unnest($3::text[]) AS f WHERE s.project_id = $1 AND s.id = $2`,
-            [projectId, id, FIELDS],
-          )
-        ).map((r: { f: string; v: string | null }) => [r.f, r.v]),
-      );
+      (
+        await db.ds.query(
+          `SELECT jsonb_build_object(${SPAN_FIELD_COLUMNS.map((c) => `'${c.field}', spanlog_version_of(s.versions, '${c.field}', s."${c.column}" IS NOT NULL)`).join(', ')}) AS v
+             FROM spans s WHERE s.project_id = $1 AND s.id = $2`,
+          [projectId, id],
+        )
+      )[0].v;
 
-    it('merge a row in SQL as mergeVersioned folds its deltas, in any order and batching, over rows of either format', async () => {
+    /** What the writer stored before UnsetFieldsUnnamed: `"*"`, and the fields it did not set named with null. */
+    const UNSET_NAMED = `spanlog_unset(versions, ARRAY[${SPAN_FIELD_COLUMNS.map((c) => `CASE WHEN "${c.column}" IS NULL THEN '${c.field}' END`).join(', ')}])`;
+
+    it('merge a row in SQL as mergeVersioned folds its deltas, in any order and batching, over rows of every format', async () => {
       await fc.assert(
         fc.asyncProperty(
           fc.array(eventArb, { minLength: 1, maxLength: 6 }),
-          fc.boolean(),
+          fc.constantFrom('current', 'fieldByField', 'unsetNamed'),
           fc.array(fc.record({ key: fc.nat(), batchWithNext: fc.boolean() }), { minLength: 8, maxLength: 8 }),
-          async (events, firstStoredOldFormat, shuffle) => {
+          async (events, firstStoredFormat, shuffle) => {
             const id = randomUUID();
             const deltas = events.map((e) => deltaOf(id, e));
             const [first, ...rest] = deltas;
-            if (firstStoredOldFormat) {
+            const firstStoredOldFormat = firstStoredFormat !== 'current';
+            if (firstStoredFormat === 'fieldByField') {
               await writeSpans([first]);
               // What the writer stored before CompactVersions: every field with its own version.
               await db.ds.query('UPDATE spans SET versions = $3 WHERE project_id = $1 AND id = $2', [
@@ -442,6 +446,9 @@ describe(writeTelemetry.name, () => {
                 id,
                 JSON.stringify(first.versions),
               ]);
+            } else if (firstStoredFormat === 'unsetNamed') {
+              await writeSpans([first]);
+              await db.ds.query(`UPDATE spans SET versions = ${UNSET_NAMED} WHERE project_id = $1 AND id = $2`, [projectId, id]);
             }
             // Replays of the first two deltas too: merging is idempotent.
             const applied = [...(firstStoredOldFormat ? rest : deltas), ...deltas.slice(0, 2)]
@@ -479,26 +486,48 @@ describe(writeTelemetry.name, () => {
       }
     });
 
-    it('store one version for the fields one event set', async () => {
+    const migrationNamed = (name: string) => new (MIGRATIONS.find((m) => m.name === name) as new () => MigrationInterface)();
+
+    it('store one version for the fields one event set, and none for those it left NULL', async () => {
       const id = randomUUID();
       await writeSpans([deltaOf(id, { second: 1, eventId: 'a', fields: FIELDS.filter((f) => f !== 'model') })]);
       const [{ versions }] = await db.ds.query('SELECT versions FROM spans WHERE project_id = $1 AND id = $2', [projectId, id]);
-      expect(versions).toEqual({ '*': versionOf('2024-01-01T00:00:01.000Z', 'a'), model: null });
+      expect(versions).toEqual({ '*': versionOf('2024-01-01T00:00:01.000Z', 'a') });
+      // An older event's model fills the field the row holds no version for.
+      await writeSpans([deltaOf(id, { second: 0, eventId: 'a', fields: ['model', 'name'] })]);
+      const [row] = await db.ds.query('SELECT model, name FROM spans WHERE project_id = $1 AND id = $2', [projectId, id]);
+      expect(row).toEqual({ model: 'model 0', name: 'name 3' });
+    });
+
+    it('name the unset fields with null again when UnsetFieldsUnnamed is reverted', async () => {
+      const migration = migrationNamed('UnsetFieldsUnnamed1767200000000');
+      const delta = deltaOf(randomUUID(), { second: 1, eventId: 'a', fields: FIELDS.filter((f) => f !== 'model' && f !== 'cost') });
+      await writeSpans([delta]);
+      const runner = db.ds.createQueryRunner();
+      try {
+        await migration.down(runner);
+        const [{ versions }] = await db.ds.query('SELECT versions FROM spans WHERE project_id = $1 AND id = $2', [projectId, delta.id]);
+        expect(versions).toEqual({ '*': versionOf('2024-01-01T00:00:01.000Z', 'a'), model: null, cost: null });
+      } finally {
+        await migration.up(runner);
+        await runner.release();
+      }
     });
 
     it('are spelled out field by field when CompactVersions is reverted', async () => {
-      const migration = new (MIGRATIONS.find((m) => m.name === 'CompactVersions1764300000000') as new () => MigrationInterface)();
+      // Reverted in order: UnsetFieldsUnnamed first names the unset fields with null again.
+      const migrations = [migrationNamed('UnsetFieldsUnnamed1767200000000'), migrationNamed('CompactVersions1764300000000')];
       // `operation`, `usageDetails`, the cost's source and details and the unpriced usage came later (SpanOperation, SpanUsageDetails, SpanCostSource, UnpricedUsage): the down migration spells out the columns it knew.
       const later = ['model', 'operation', 'usageDetails', 'costSource', 'costDetails', 'unpricedUsage'];
       const delta = deltaOf(randomUUID(), { second: 1, eventId: 'a', fields: FIELDS.filter((f) => !later.includes(f)) });
       await writeSpans([delta]);
       const runner = db.ds.createQueryRunner();
       try {
-        await migration.down(runner);
+        for (const migration of migrations) await migration.down(runner);
         const [{ versions }] = await db.ds.query('SELECT versions FROM spans WHERE project_id = $1 AND id = $2', [projectId, delta.id]);
         expect(versions).toEqual(delta.versions);
       } finally {
-        await migration.up(runner);
+        for (const migration of [...migrations].reverse()) await migration.up(runner);
         await runner.release();
       }
     });

@@ -102,7 +102,7 @@ function rowOf<D, F>(source: D, fixed: FixedColumn<D>[], delta: Versioned<F>, fi
   const row: unknown[] = [];
   for (const column of fixed) row.push(column.of(source));
   for (const { field } of fields) row.push(delta.values[field]);
-  row.push(storedVersions(delta.versions, fields));
+  row.push(storedVersions(delta.versions));
   return row;
 }
 

@@ -41,6 +41,13 @@ function elementAs(type: string, i: number): string {
   return `(r ->> ${i})::${type}`;
 }
 
+/** Whether row `row` (`t` or `excluded`) holds field `f`: a NULL column is a field no event set, which has no version. */
+const holds = (row: string, f: FieldColumn<unknown>) => `${row}.${quote(f.column)} IS NOT NULL`;
+
+/** `row`'s versions with each field it does not hold named with null, the form `spanlog_merge_versions` reads. */
+const withUnsetNamed = (row: string, fields: FieldColumn<unknown>[]) =>
+  `spanlog_unset(${row}.versions, ARRAY[${fields.map((f) => `CASE WHEN ${row}.${quote(f.column)} IS NULL THEN '${f.field}' END`).join(', ')}])`;
+
 /**
  * The projection's upsert for one table: rows arrive as one jsonb array of row arrays (one
  * parameter, any number of rows; each row's values in `rowColumns` order, without the keys an
@@ -48,20 +55,23 @@ function elementAs(type: string, i: number): string {
  * `jsonb_to_recordset` over objects took), and on conflict every merged field takes the
  * incoming value only if its version is newer — the SQL twin of `mergeVersioned` in
  * libs/domain; a field stored in more than its column (`whole`) is merged as its whole value.
- * The caller leaves out the rows of deleted traces (`withoutDeletedTraces`).
+ * A field's version is read with whether its column holds a value (migration
+ * UnsetFieldsUnnamed). The caller leaves out the rows of deleted traces (`withoutDeletedTraces`).
  */
 export function buildUpsertSql<F>(table: string, fixed: FixedColumn<never>[], fields: FieldColumn<F>[]): string {
   const all = rowColumns(fixed, fields);
   const keys = fixed.filter((c) => c.merge === 'key').map((c) => quote(c.column));
+  const merged = fields as FieldColumn<unknown>[];
   const updates = [
     ...fixed
       .filter((c) => c.merge !== 'key')
       .map((c) => `${quote(c.column)} = ${FIXED_MERGE[c.merge as Exclude<FixedColumn<never>['merge'], 'key'>](quote(c.column))}`),
-    ...fields.map((f) => {
+    ...merged.map((f) => {
       const value = f.whole ?? ((row: string) => `${row}.${quote(f.column)}`);
-      return `${quote(f.column)} = CASE WHEN spanlog_newer(excluded.versions, t.versions, '${f.field}') THEN ${value('excluded')} ELSE ${value('t')} END`;
+      const newer = `spanlog_newer_of(excluded.versions, ${holds('excluded', f)}, t.versions, ${holds('t', f)}, '${f.field}')`;
+      return `${quote(f.column)} = CASE WHEN ${newer} THEN ${value('excluded')} ELSE ${value('t')} END`;
     }),
-    'versions = spanlog_merge_versions(t.versions, excluded.versions)',
+    `versions = spanlog_merge_versions(${withUnsetNamed('t', merged)}, ${withUnsetNamed('excluded', merged)})`,
   ];
   return `INSERT INTO ${table} AS t (${all.map((c) => quote(c.column)).join(', ')})
 SELECT ${all.map((c) => `r.${quote(c.column)}`).join(', ')}
