@@ -10,7 +10,8 @@ import type { MigrationInterface, QueryRunner } from 'typeorm';
  * `spanlog_version_of` is the one place that reads a field's version now: the merge rule over
  * those versions is unchanged (the newer wins, a field without one takes any). The upsert says
  * which fields each side holds; on a conflict `spanlog_unset` names both sides' unset fields
- * with null before `spanlog_merge_versions`, so a merged row's `"*"` never covers a NULL column.
+ * with null before `spanlog_merge_versions`, so a merged row's `"*"` never covers a NULL column
+ * (the upsert then strips the nulls, which the merged row's NULL columns imply).
  */
 export class UnsetFieldsUnnamed1767200000000 implements MigrationInterface {
   name = 'UnsetFieldsUnnamed1767200000000';

@@ -495,8 +495,13 @@ describe(writeTelemetry.name, () => {
       expect(versions).toEqual({ '*': versionOf('2024-01-01T00:00:01.000Z', 'a') });
       // An older event's model fills the field the row holds no version for.
       await writeSpans([deltaOf(id, { second: 0, eventId: 'a', fields: ['model', 'name'] })]);
-      const [row] = await db.ds.query('SELECT model, name FROM spans WHERE project_id = $1 AND id = $2', [projectId, id]);
-      expect(row).toEqual({ model: 'model 0', name: 'name 3' });
+      const [row] = await db.ds.query('SELECT model, name, versions FROM spans WHERE project_id = $1 AND id = $2', [projectId, id]);
+      // Merged in SQL, the row still names no field it leaves NULL.
+      expect(row).toEqual({
+        model: 'model 0',
+        name: 'name 3',
+        versions: { '*': versionOf('2024-01-01T00:00:01.000Z', 'a'), model: versionOf('2024-01-01T00:00:00.000Z', 'a') },
+      });
     });
 
     it('name the unset fields with null again when UnsetFieldsUnnamed is reverted', async () => {

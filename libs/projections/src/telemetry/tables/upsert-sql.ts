@@ -46,7 +46,7 @@ const holds = (row: string, f: FieldColumn<unknown>) => `${row}.${quote(f.column
 
 /** `row`'s versions with each field it does not hold named with null, the form `spanlog_merge_versions` reads. */
 const withUnsetNamed = (row: string, fields: FieldColumn<unknown>[]) =>
-  `spanlog_unset(${row}.versions, ARRAY[${fields.map((f) => `CASE WHEN ${row}.${quote(f.column)} IS NULL THEN '${f.field}' END`).join(', ')}])`;
+  `spanlog_unset(${row}.versions, ARRAY[${fields.map((f) => `CASE WHEN ${holds(row, f)} THEN NULL ELSE '${f.field}' END`).join(', ')}])`;
 
 /**
  * The projection's upsert for one table: rows arrive as one jsonb array of row arrays (one
@@ -71,7 +71,8 @@ export function buildUpsertSql<F>(table: string, fixed: FixedColumn<never>[], fi
       const newer = `spanlog_newer_of(excluded.versions, ${holds('excluded', f)}, t.versions, ${holds('t', f)}, '${f.field}')`;
       return `${quote(f.column)} = CASE WHEN ${newer} THEN ${value('excluded')} ELSE ${value('t')} END`;
     }),
-    `versions = spanlog_merge_versions(${withUnsetNamed('t', merged)}, ${withUnsetNamed('excluded', merged)})`,
+    // A field neither side holds stays NULL, which says it has no version: no null entry, as the writer writes none.
+    `versions = jsonb_strip_nulls(spanlog_merge_versions(${withUnsetNamed('t', merged)}, ${withUnsetNamed('excluded', merged)}))`,
   ];
   return `INSERT INTO ${table} AS t (${all.map((c) => quote(c.column)).join(', ')})
 SELECT ${all.map((c) => `r.${quote(c.column)}`).join(', ')}
