@@ -7,7 +7,7 @@ import { connect } from 'nats';
 import { parseNatsServers } from '@app/config';
 import { type Tenant, bootstrap, data, login, mutate, setPlan } from '../test/support/api';
 import { ROOT, Stack } from '../test/support/stack';
-import { ProjectorWatch } from './backlog';
+import { ProjectorWatch } from '../test/support/projector-watch';
 import { type InsertFigures, measurePostgresInsert } from './limits/postgres-insert';
 import { fastestInsert, unnestInsert } from './results';
 import { otlpPayload } from './payloads';

@@ -7,7 +7,7 @@ import { parseNatsServers } from '@app/config';
 import { Client } from 'pg';
 import { bootstrap } from '../test/support/api';
 import { ROOT, Stack } from '../test/support/stack';
-import { ProjectorWatch } from './backlog';
+import { ProjectorWatch } from '../test/support/projector-watch';
 import { measureFastifyParse } from './limits/fastify-parse';
 import { measureJetStreamPublish } from './limits/jetstream-publish';
 import { measurePostgresInsert } from './limits/postgres-insert';

@@ -1,7 +1,7 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { Pool } from 'pg';
 import { type LoadFigures, runLoad } from '../load';
-import type { ProjectorWatch } from '../backlog';
+import type { ProjectorWatch } from '../../test/support/projector-watch';
 import type { Payload } from '../payloads';
 import { type RowCheck, checkRows, settledRows } from '../rows';
 import type { EndToEndTarget } from './end-to-end';

@@ -4,7 +4,7 @@ import { INGEST_SCHEMAS } from '@app/domain';
 import { ChunkPublisher, NatsResources } from '@app/eventlog';
 import type { Pool } from 'pg';
 import type { Stack } from '../../test/support/stack';
-import type { ProjectorWatch } from '../backlog';
+import type { ProjectorWatch } from '../../test/support/projector-watch';
 import { type Payload, takeRequestNumber } from '../payloads';
 import { type RowCheck, checkRows, projectSpanRows } from '../rows';
 

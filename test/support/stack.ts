@@ -9,6 +9,7 @@ import { type NatsConnection, connect } from 'nats';
 import { Client, Pool } from 'pg';
 import { parseNatsServers } from '../../libs/config/src/config';
 import { repoRoot } from '../../tools/local-services';
+import { ProjectorWatch } from './projector-watch';
 
 /**
  * The real apps, built (`npm test` builds first), each test file with its own database and
@@ -309,22 +310,15 @@ export class Stack {
 
   /**
    * Resolves once the telemetry projector has settled every INGEST message stored so far:
-   * applied, or dead-lettered after its retries (acknowledged either way, none pending).
+   * applied, or dead-lettered after its retries (acknowledged either way, none pending). Only
+   * when to look: what was applied is read from the rows or the dead letters.
    */
   async ingestSettled(timeoutMs = 120_000): Promise<void> {
     const nc = await connect({ servers: this.natsServers });
     try {
-      const jsm = await nc.jetstreamManager();
-      const stream = `${this.streamPrefix}INGEST`;
-      const { state } = await jsm.streams.info(stream);
-      const deadline = Date.now() + timeoutMs;
-      for (;;) {
-        const info = await jsm.consumers.info(stream, `${this.streamPrefix}ingest-projector`);
-        if (info.ack_floor.stream_seq >= state.last_seq && info.num_ack_pending === 0) return;
-        if (Date.now() > deadline)
-          throw new Error(`INGEST not settled within ${timeoutMs} ms: ack floor ${info.ack_floor.stream_seq} of ${state.last_seq}`);
-        await sleep(200);
-      }
+      const watch = new ProjectorWatch(await nc.jetstreamManager(), this.streamPrefix);
+      if (!(await watch.drained(timeoutMs, 200)))
+        throw new Error(`INGEST not settled within ${timeoutMs} ms: ${JSON.stringify(await watch.progress())}`);
     } finally {
       await nc.close();
     }
