@@ -27,6 +27,7 @@ import { MIGRATIONS } from '@app/migrations';
 import { useTestDatabase } from '@app/persistence/testing/test-database';
 import { SPAN_ATTRIBUTES, SPAN_FIELD_COLUMNS } from './columns';
 import { deleteTraces, writeTelemetry } from './telemetry-writer';
+import { withUnsetNamed } from './upsert-sql';
 import { TraceQueries } from '@app/persistence';
 
 const projectId = randomUUID();
@@ -425,7 +426,7 @@ describe(writeTelemetry.name, () => {
       )[0].v;
 
     /** What the writer stored before UnsetFieldsUnnamed: `"*"`, and the fields it did not set named with null. */
-    const UNSET_NAMED = `spanlog_unset(versions, ARRAY[${SPAN_FIELD_COLUMNS.map((c) => `CASE WHEN "${c.column}" IS NULL THEN '${c.field}' END`).join(', ')}])`;
+    const UNSET_NAMED = withUnsetNamed('s', SPAN_FIELD_COLUMNS);
 
     it('merge a row in SQL as mergeVersioned folds its deltas, in any order and batching, over rows of every format', async () => {
       await fc.assert(
@@ -448,7 +449,7 @@ describe(writeTelemetry.name, () => {
               ]);
             } else if (firstStoredFormat === 'unsetNamed') {
               await writeSpans([first]);
-              await db.ds.query(`UPDATE spans SET versions = ${UNSET_NAMED} WHERE project_id = $1 AND id = $2`, [projectId, id]);
+              await db.ds.query(`UPDATE spans s SET versions = ${UNSET_NAMED} WHERE project_id = $1 AND id = $2`, [projectId, id]);
             }
             // Replays of the first two deltas too: merging is idempotent.
             const applied = [...(firstStoredOldFormat ? rest : deltas), ...deltas.slice(0, 2)]

@@ -42,10 +42,10 @@ function elementAs(type: string, i: number): string {
 }
 
 /** Whether row `row` (`t` or `excluded`) holds field `f`: a NULL column is a field no event set, which has no version. */
-const holds = (row: string, f: FieldColumn<unknown>) => `${row}.${quote(f.column)} IS NOT NULL`;
+const holds = <F>(row: string, f: FieldColumn<F>) => `${row}.${quote(f.column)} IS NOT NULL`;
 
 /** `row`'s versions with each field it does not hold named with null, the form `spanlog_merge_versions` reads. */
-const withUnsetNamed = (row: string, fields: FieldColumn<unknown>[]) =>
+export const withUnsetNamed = <F>(row: string, fields: readonly FieldColumn<F>[]) =>
   `spanlog_unset(${row}.versions, ARRAY[${fields.map((f) => `CASE WHEN ${holds(row, f)} THEN NULL ELSE '${f.field}' END`).join(', ')}])`;
 
 /**
@@ -61,18 +61,17 @@ const withUnsetNamed = (row: string, fields: FieldColumn<unknown>[]) =>
 export function buildUpsertSql<F>(table: string, fixed: FixedColumn<never>[], fields: FieldColumn<F>[]): string {
   const all = rowColumns(fixed, fields);
   const keys = fixed.filter((c) => c.merge === 'key').map((c) => quote(c.column));
-  const merged = fields as FieldColumn<unknown>[];
   const updates = [
     ...fixed
       .filter((c) => c.merge !== 'key')
       .map((c) => `${quote(c.column)} = ${FIXED_MERGE[c.merge as Exclude<FixedColumn<never>['merge'], 'key'>](quote(c.column))}`),
-    ...merged.map((f) => {
+    ...fields.map((f) => {
       const value = f.whole ?? ((row: string) => `${row}.${quote(f.column)}`);
       const newer = `spanlog_newer_of(excluded.versions, ${holds('excluded', f)}, t.versions, ${holds('t', f)}, '${f.field}')`;
       return `${quote(f.column)} = CASE WHEN ${newer} THEN ${value('excluded')} ELSE ${value('t')} END`;
     }),
     // A field neither side holds stays NULL, which says it has no version: no null entry, as the writer writes none.
-    `versions = jsonb_strip_nulls(spanlog_merge_versions(${withUnsetNamed('t', merged)}, ${withUnsetNamed('excluded', merged)}))`,
+    `versions = jsonb_strip_nulls(spanlog_merge_versions(${withUnsetNamed('t', fields)}, ${withUnsetNamed('excluded', fields)}))`,
   ];
   return `INSERT INTO ${table} AS t (${all.map((c) => quote(c.column)).join(', ')})
 SELECT ${all.map((c) => `r.${quote(c.column)}`).join(', ')}
